@@ -1,0 +1,15 @@
+/**
+ * @file tally.h
+ * @brief tally: raw benchmark runs in, trustworthy comparisons out. Include this header only.
+ */
+#ifndef TALLY_H
+#define TALLY_H
+
+#include "tally/version.h"
+#include "tally/common.h"
+#include "tally/stats.h"
+#include "tally/compare.h"
+#include "tally/resultset.h"
+#include "tally/io.h"
+
+#endif /* TALLY_H */

@@ -1,0 +1,160 @@
+/**
+ * @file tally/resultset.h
+ * @brief The data model: result sets, benchmarks, cases and their raw samples.
+ *
+ * A ::tally_results is an ordered list of result sets (the first is the baseline of a
+ * comparison). A ::tally_resultset is one configuration: a label, metadata and benchmarks. A
+ * ::tally_benchmark has a unit, a direction, a preferred statistic and cases. A ::tally_case holds
+ * the raw samples in run order.
+ *
+ * Ownership: a list owns its result sets, a result set its benchmarks, a benchmark its cases.
+ * Pointers returned by accessors are borrowed and stay valid until the owner is freed or the
+ * item is removed. Handles are not thread-safe; independent handles may be used from different
+ * threads.
+ */
+#ifndef TALLY_RESULTSET_H
+#define TALLY_RESULTSET_H
+
+#include "common.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tally_results tally_results;     /**< Ordered list of result sets. */
+typedef struct tally_resultset tally_resultset; /**< One configuration. */
+typedef struct tally_benchmark tally_benchmark; /**< One benchmark of a result set. */
+typedef struct tally_case tally_case;           /**< One row: a parameter value or sub-metric. */
+
+/* ---- list of result sets ---------------------------------------------------------------- */
+
+/** Create an empty list. @return ::TALLY_OK or ::TALLY_ENOMEM. */
+TALLY_API int tally_results_new(tally_results **out);
+
+/** Free a list and every result set in it; NULL is accepted. */
+TALLY_API void tally_results_free(tally_results *r);
+
+/** @return the number of result sets. */
+TALLY_API size_t tally_results_count(const tally_results *r);
+
+/** @return the result set at index i (borrowed), or NULL when out of range. */
+TALLY_API tally_resultset *tally_results_at(const tally_results *r, size_t i);
+
+/** @return the result set labelled `label` (borrowed), or NULL. */
+TALLY_API tally_resultset *tally_results_find(const tally_results *r, const char *label);
+
+/**
+ * Append a result set; the list takes ownership on success only.
+ * @return ::TALLY_OK, ::TALLY_EEXISTS when the label is taken, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_results_add(tally_results *r, tally_resultset *rs);
+
+/**
+ * Move every result set of `from` to the end of `into`, all or nothing.
+ * @return ::TALLY_OK (from is left empty), ::TALLY_EEXISTS (nothing moved), ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_results_merge(tally_results *into, tally_results *from);
+
+/* ---- result set ------------------------------------------------------------------------- */
+
+/** Create an empty result set. @return ::TALLY_OK, ::TALLY_EINVAL (empty label), ::TALLY_ENOMEM. */
+TALLY_API int tally_resultset_new(tally_resultset **out, const char *label);
+
+/** Free a result set that no list owns; NULL is accepted. */
+TALLY_API void tally_resultset_free(tally_resultset *rs);
+
+/** @return the label (borrowed). */
+TALLY_API const char *tally_resultset_label(const tally_resultset *rs);
+
+/** Rename. @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_ENOMEM. */
+TALLY_API int tally_resultset_set_label(tally_resultset *rs, const char *label);
+
+/** Set (or replace) a metadata value. @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_ENOMEM. */
+TALLY_API int tally_resultset_meta_set(tally_resultset *rs, const char *key, const char *value);
+
+/** @return the metadata value for key (borrowed), or NULL. */
+TALLY_API const char *tally_resultset_meta_get(const tally_resultset *rs, const char *key);
+
+/** @return the number of metadata entries. */
+TALLY_API size_t tally_resultset_meta_count(const tally_resultset *rs);
+
+/** The i-th metadata entry, in insertion order. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_resultset_meta_at(const char **key, const char **value,
+                                      const tally_resultset *rs, size_t i);
+
+/** @return the number of benchmarks. */
+TALLY_API size_t tally_resultset_benchmark_count(const tally_resultset *rs);
+
+/** @return the i-th benchmark (borrowed), or NULL. */
+TALLY_API tally_benchmark *tally_resultset_benchmark_at(const tally_resultset *rs, size_t i);
+
+/** @return the benchmark named `name` (borrowed), or NULL. */
+TALLY_API tally_benchmark *tally_resultset_benchmark_find(const tally_resultset *rs,
+                                                          const char *name);
+
+/**
+ * Add a benchmark.
+ * @param out receives the new benchmark (borrowed); may be NULL.
+ * @param unit unit such as "s" or "MB/s"; NULL or "" for none.
+ * @return ::TALLY_OK, ::TALLY_EEXISTS (name taken), ::TALLY_EINVAL, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs,
+                                            const char *name, const char *unit,
+                                            tally_direction direction);
+
+/* ---- benchmark -------------------------------------------------------------------------- */
+
+/** @return the benchmark's name (borrowed). */
+TALLY_API const char *tally_benchmark_name(const tally_benchmark *b);
+
+/** @return the unit (borrowed), "" when none. */
+TALLY_API const char *tally_benchmark_unit(const tally_benchmark *b);
+
+/** @return the direction. */
+TALLY_API tally_direction tally_benchmark_direction(const tally_benchmark *b);
+
+/** @return the preferred statistic (::TALLY_STAT_DEFAULT when none was set). */
+TALLY_API tally_statistic tally_benchmark_statistic(const tally_benchmark *b);
+
+/** Set the preferred statistic. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_benchmark_set_statistic(tally_benchmark *b, tally_statistic stat);
+
+/** @return the number of cases. */
+TALLY_API size_t tally_benchmark_case_count(const tally_benchmark *b);
+
+/** @return the i-th case (borrowed), or NULL. */
+TALLY_API tally_case *tally_benchmark_case_at(const tally_benchmark *b, size_t i);
+
+/** @return the case named `name` (borrowed), or NULL. */
+TALLY_API tally_case *tally_benchmark_case_find(const tally_benchmark *b, const char *name);
+
+/**
+ * Add a case.
+ * @param out receives the new case (borrowed); may be NULL.
+ * @return ::TALLY_OK, ::TALLY_EEXISTS, ::TALLY_EINVAL, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_benchmark_case_add(tally_case **out, tally_benchmark *b, const char *name);
+
+/* ---- case ------------------------------------------------------------------------------- */
+
+/** @return the case's name (borrowed). */
+TALLY_API const char *tally_case_name(const tally_case *c);
+
+/** @return the number of samples. */
+TALLY_API size_t tally_case_sample_count(const tally_case *c);
+
+/** @return the samples in run order (borrowed; valid until the next append). */
+TALLY_API const double *tally_case_samples(const tally_case *c);
+
+/**
+ * Append samples in run order, all or nothing.
+ * @return ::TALLY_OK, ::TALLY_ENONFINITE, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_case_append(tally_case *c, const double *x, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TALLY_RESULTSET_H */

@@ -1,0 +1,189 @@
+/**
+ * @file tally/stats.h
+ * @brief Descriptive statistics of one set of samples.
+ *
+ * Definitions and formulas are in docs/statistics.md. All functions are reentrant and
+ * thread-safe; they never modify the caller's arrays.
+ */
+#ifndef TALLY_STATS_H
+#define TALLY_STATS_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Which way a metric improves. */
+typedef enum tally_direction {
+    TALLY_LOWER_IS_BETTER = 0,  /**< Times, latencies: smaller is better. */
+    TALLY_HIGHER_IS_BETTER = 1  /**< Throughputs, rates: larger is better. */
+} tally_direction;
+
+/** The centre statistic a row reports. */
+typedef enum tally_statistic {
+    TALLY_STAT_DEFAULT = 0, /**< The benchmark's preferred statistic, else AMean. */
+    TALLY_STAT_AMEAN = 1,   /**< Arithmetic mean. */
+    TALLY_STAT_HMEAN = 2,   /**< Harmonic mean (x > 0 only). */
+    TALLY_STAT_GMEAN = 3,   /**< Geometric mean (x > 0 only). */
+    TALLY_STAT_MEDIAN = 4,  /**< Median (R type 7). */
+    TALLY_STAT_MIN = 5,     /**< Smallest sample. */
+    TALLY_STAT_MAX = 6,     /**< Largest sample. */
+    TALLY_STAT_BAMEAN = 7   /**< Mean of the best N % of samples (mmtests BAmean-N). */
+} tally_statistic;
+
+/** How a percentile is interpolated. */
+typedef enum tally_percentile_method {
+    TALLY_PERCENTILE_LINEAR = 0,      /**< Linear between closest ranks: R type 7, numpy default. */
+    TALLY_PERCENTILE_NEAREST_RANK = 1 /**< Smallest x with at least p % of samples <= x. */
+} tally_percentile_method;
+
+/** Options for tally_summarize(). Initialise with ::TALLY_SUMMARY_OPTIONS_INIT. */
+typedef struct tally_summary_options {
+    unsigned int version;                      /**< ::TALLY_SUMMARY_OPTIONS_VERSION. */
+    tally_direction direction;                 /**< Decides "best" for BAmean. */
+    tally_percentile_method percentile_method; /**< Method for median CI-free percentiles. */
+    double confidence;                         /**< Level of the CIs, in (0, 1); default 0.95. */
+    double bamean_percent;                     /**< N of BAmean-N, in (0, 100]; default 95. */
+    double mad_threshold;                      /**< Modified z-score cut-off; default 3.5. */
+    double tukey_k;                            /**< Tukey fence factor; default 1.5. */
+} tally_summary_options;
+
+#define TALLY_SUMMARY_OPTIONS_VERSION 1
+#define TALLY_SUMMARY_OPTIONS_INIT \
+    { TALLY_SUMMARY_OPTIONS_VERSION, TALLY_LOWER_IS_BETTER, TALLY_PERCENTILE_LINEAR, 0.95, 95.0, 3.5, 1.5 }
+
+/** Flags in tally_summary::defined telling which optional fields hold values. */
+typedef enum tally_summary_field {
+    TALLY_SUMMARY_HMEAN = 1,     /**< hmean, hstddev, hcv (all samples > 0). */
+    TALLY_SUMMARY_GMEAN = 2,     /**< gmean (all samples > 0). */
+    TALLY_SUMMARY_STDDEV = 4,    /**< stddev, cv, sem, mean CI (n >= 2). */
+    TALLY_SUMMARY_MEDIAN_CI = 8, /**< median CI (n large enough for the level). */
+    TALLY_SUMMARY_CV = 16        /**< cv (stddev defined and amean != 0). */
+} tally_summary_field;
+
+/**
+ * Summary of one sample set. Fields not flagged in `defined` are 0 and must not be shown as
+ * numbers (see docs/statistics.md for when each is undefined).
+ */
+typedef struct tally_summary {
+    size_t n;              /**< Number of samples. */
+    unsigned int defined;  /**< Bitwise OR of ::tally_summary_field. */
+    double min;            /**< Smallest sample. */
+    double max;            /**< Largest sample. */
+    double amean;          /**< Arithmetic mean. */
+    double hmean;          /**< Harmonic mean n / sum(1/x). */
+    double gmean;          /**< Geometric mean exp(mean(log x)). */
+    double median;         /**< Median (R type 7). */
+    double stddev;         /**< Sample standard deviation (n - 1). */
+    double hstddev;        /**< Harmonic SD sqrt(sum((1/x - 1/H)^2) * H^4 / n) (mmtests). */
+    double cv;             /**< 100 * stddev / amean. */
+    double hcv;            /**< 100 * hstddev / hmean. */
+    double sem;            /**< Standard error of the mean, stddev / sqrt(n). */
+    double mean_ci_low;    /**< Student-t CI of the mean, lower bound. */
+    double mean_ci_high;   /**< Student-t CI of the mean, upper bound. */
+    double median_ci_low;  /**< Distribution-free CI of the median, lower bound. */
+    double median_ci_high; /**< Distribution-free CI of the median, upper bound. */
+    double median_ci_level;/**< Achieved confidence of the median CI (>= requested). */
+    double bamean;         /**< BAmean-N: mean of the best N % of samples. */
+    size_t outliers_mad;   /**< Samples whose modified z-score exceeds the threshold. */
+    size_t outliers_tukey; /**< Samples outside Tukey's fences. */
+} tally_summary;
+
+/**
+ * Summarise n samples in O(n) time (selection, not sorting, for order statistics).
+ * @param out receives the summary.
+ * @param x samples; not modified.
+ * @param n number of samples; n = 0 fails with ::TALLY_ENODATA.
+ * @param opts options, or NULL for the defaults.
+ * @return ::TALLY_OK; ::TALLY_ENONFINITE if a sample is NaN or infinite; ::TALLY_ENODATA;
+ *   ::TALLY_EINVAL for bad options; ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_summarize(tally_summary *out, const double *x, size_t n,
+                              const tally_summary_options *opts);
+
+/**
+ * Arithmetic mean, numerically stable.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (n = 0), ::TALLY_ENONFINITE.
+ */
+TALLY_API int tally_amean(double *out, const double *x, size_t n);
+
+/**
+ * Harmonic mean n / sum(1/x).
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EDOMAIN if any x <= 0.
+ */
+TALLY_API int tally_hmean(double *out, const double *x, size_t n);
+
+/**
+ * Geometric mean exp(mean(log x)).
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EDOMAIN if any x <= 0.
+ */
+TALLY_API int tally_gmean(double *out, const double *x, size_t n);
+
+/**
+ * Sample standard deviation with n - 1 in the denominator (two-pass with correction).
+ * @return ::TALLY_OK, ::TALLY_ENODATA if n < 2, ::TALLY_ENONFINITE.
+ */
+TALLY_API int tally_stddev(double *out, const double *x, size_t n);
+
+/**
+ * Several percentiles at once, reusing one selection pass.
+ * @param out receives count values, out[i] for p[i].
+ * @param x samples; not modified.
+ * @param n number of samples (>= 1).
+ * @param p percentiles in [0, 100].
+ * @param count number of percentiles.
+ * @param method interpolation method.
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EINVAL, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_percentiles(double *out, const double *x, size_t n, const double *p,
+                                size_t count, tally_percentile_method method);
+
+/**
+ * Flag outliers without removing them.
+ * @param mad_flags if not NULL, n bytes set to 1 where |0.6745 (x - median) / MAD| > mad_threshold.
+ * @param tukey_flags if not NULL, n bytes set to 1 outside [Q1 - k IQR, Q3 + k IQR].
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const double *x,
+                             size_t n, double mad_threshold, double tukey_k);
+
+/**
+ * The value of one statistic taken from a summary.
+ * @return ::TALLY_OK, or ::TALLY_EDOMAIN when the statistic is undefined for these samples.
+ */
+TALLY_API int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat);
+
+/**
+ * A growable container of samples in run order. Not thread-safe; independent containers may be
+ * used from different threads.
+ */
+typedef struct tally_sample tally_sample;
+
+/** Create an empty container. @return ::TALLY_OK or ::TALLY_ENOMEM. */
+TALLY_API int tally_sample_new(tally_sample **out);
+
+/** Free a container and its samples; NULL is accepted. */
+TALLY_API void tally_sample_free(tally_sample *s);
+
+/**
+ * Append samples.
+ * @return ::TALLY_OK, ::TALLY_ENONFINITE (nothing appended), ::TALLY_ENOMEM (nothing appended).
+ */
+TALLY_API int tally_sample_append(tally_sample *s, const double *x, size_t n);
+
+/** @return the number of samples. */
+TALLY_API size_t tally_sample_count(const tally_sample *s);
+
+/** @return the samples in run order, valid until the next append or free. */
+TALLY_API const double *tally_sample_data(const tally_sample *s);
+
+/** Summarise the container's samples; see tally_summarize(). */
+TALLY_API int tally_sample_summarize(tally_summary *out, const tally_sample *s,
+                                     const tally_summary_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TALLY_STATS_H */

@@ -1,0 +1,85 @@
+/*
+ * Private helpers shared by the library's modules. Nothing here is exported: symbols are hidden
+ * by default and carry the `tally__` prefix.
+ */
+#ifndef TALLY_INTERNAL_H
+#define TALLY_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "tally.h"
+
+#if defined(__GNUC__)
+#define TALLY__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TALLY__PRINTF(f, a)
+#endif
+
+/* ---- errors (error.c) ---- */
+
+/* Record an error for the calling thread and return `code`, so callers can write
+ * `return tally__error(TALLY_EINVAL, "...")`. */
+int tally__error(int code, const char *fmt, ...) TALLY__PRINTF(2, 3);
+
+/* The same with an input location: the message becomes "file:line:col: text". */
+int tally__error_at(int code, const char *file, unsigned long line, unsigned long column,
+                    const char *fmt, ...) TALLY__PRINTF(5, 6);
+
+/* The same with a JSON path: the message becomes "file: $.a.b[2]: text". */
+int tally__error_json(int code, const char *file, const char *json_path, const char *fmt, ...)
+    TALLY__PRINTF(4, 5);
+
+/* Record `code` with its tally_strerror() text unless the thread already holds a message for
+ * the same code (used when passing an error up). */
+int tally__error_keep(int code);
+
+/* ---- memory (alloc.c): every library allocation goes through these, so that fault-injection
+ * builds can make the Nth one fail. ---- */
+void *tally__malloc(size_t size);
+void *tally__calloc(size_t count, size_t size);
+void *tally__realloc(void *ptr, size_t size);
+/* realloc for arrays, failing (NULL) on count * size overflow. */
+void *tally__reallocarray(void *ptr, size_t count, size_t size);
+char *tally__strdup(const char *s);
+char *tally__strndup(const char *s, size_t n);
+void tally__free_mem(void *ptr);
+
+/* ---- growable text buffer (buf.c) ---- */
+typedef struct tally__buf {
+    char *data;  /* NUL-terminated when len > 0 or after any append */
+    size_t len;
+    size_t cap;
+    int failed;  /* an append ran out of memory; later appends are no-ops */
+} tally__buf;
+
+#define TALLY__BUF_INIT { NULL, 0, 0, 0 }
+
+int tally__buf_append(tally__buf *b, const char *s, size_t n);
+int tally__buf_puts(tally__buf *b, const char *s);
+int tally__buf_printf(tally__buf *b, const char *fmt, ...) TALLY__PRINTF(2, 3);
+int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap);
+/* Hand the contents to the caller (free with tally_free); the buffer is reset. Returns
+ * TALLY_ENOMEM if any append failed. */
+int tally__buf_detach(char **out, size_t *len, tally__buf *b);
+void tally__buf_dispose(tally__buf *b);
+
+/* ---- files (file.c) ---- */
+
+/* Read a whole file. `*out` is NUL-terminated; free with tally__free_mem. */
+int tally__read_file(char **out, size_t *len, const char *path);
+
+/* Write `len` bytes to `path` through a temporary file in the same directory, fsync, rename:
+ * readers see the old file or the whole new one, never a part. */
+int tally__write_file_atomic(const char *path, const char *data, size_t len);
+
+/* ---- numbers (numfmt.c) ---- */
+
+/* Shortest decimal text that reads back as exactly `x` (at most 17 significant digits).
+ * `out` needs 32 bytes. */
+void tally__format_double(char *out, double x);
+
+/* ---- init (init.c) ---- */
+void tally__ensure_init(void);
+
+#endif /* TALLY_INTERNAL_H */
