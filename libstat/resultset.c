@@ -4,11 +4,24 @@
 
 #include "internal.h"
 
+/* Ordered string key/value pairs, used for result-set and case metadata. */
+typedef struct meta_entry {
+    char *key;
+    char *value;
+} meta_entry;
+
+typedef struct meta_list {
+    meta_entry *items;
+    size_t count;
+    size_t cap;
+} meta_list;
+
 struct tally_case {
     char *name;
     double *samples;
     size_t count;
     size_t cap;
+    meta_list meta;
 };
 
 struct tally_benchmark {
@@ -21,16 +34,9 @@ struct tally_benchmark {
     size_t cap;
 };
 
-typedef struct meta_entry {
-    char *key;
-    char *value;
-} meta_entry;
-
 struct tally_resultset {
     char *label;
-    meta_entry *meta;
-    size_t meta_count;
-    size_t meta_cap;
+    meta_list meta;
     tally_benchmark **benchmarks;
     size_t count;
     size_t cap;
@@ -63,6 +69,64 @@ static int check_name(const char *name, const char *what)
     return TALLY_OK;
 }
 
+/* ---- metadata lists ---- */
+
+static void meta_free(meta_list *m)
+{
+    for (size_t i = 0; i < m->count; i++) {
+        tally__free_mem(m->items[i].key);
+        tally__free_mem(m->items[i].value);
+    }
+    tally__free_mem(m->items);
+}
+
+static int meta_set(meta_list *m, const char *key, const char *value)
+{
+    if (key == NULL || key[0] == '\0' || value == NULL)
+        return tally__error(TALLY_EINVAL, "metadata needs a key and a value");
+    char *value_copy = tally__strdup(value);
+    if (value_copy == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->count; i++) {
+        if (strcmp(m->items[i].key, key) == 0) {
+            tally__free_mem(m->items[i].value);
+            m->items[i].value = value_copy;
+            return TALLY_OK;
+        }
+    }
+    char *key_copy = tally__strdup(key);
+    int rc = key_copy ? reserve_one((void **)&m->items, &m->cap, m->count, sizeof(*m->items))
+                      : tally__error(TALLY_ENOMEM, "out of memory");
+    if (rc != TALLY_OK) {
+        tally__free_mem(key_copy);
+        tally__free_mem(value_copy);
+        return rc;
+    }
+    m->items[m->count].key = key_copy;
+    m->items[m->count].value = value_copy;
+    m->count++;
+    return TALLY_OK;
+}
+
+static const char *meta_get(const meta_list *m, const char *key)
+{
+    for (size_t i = 0; i < m->count; i++)
+        if (strcmp(m->items[i].key, key) == 0)
+            return m->items[i].value;
+    return NULL;
+}
+
+static int meta_at(const char **key, const char **value, const meta_list *m, size_t i)
+{
+    if (i >= m->count)
+        return tally__error(TALLY_EINVAL, "metadata index %zu out of range", i);
+    if (key)
+        *key = m->items[i].key;
+    if (value)
+        *value = m->items[i].value;
+    return TALLY_OK;
+}
+
 /* ---- case ---- */
 
 static void case_free(tally_case *c)
@@ -71,6 +135,7 @@ static void case_free(tally_case *c)
         return;
     tally__free_mem(c->name);
     tally__free_mem(c->samples);
+    meta_free(&c->meta);
     tally__free_mem(c);
 }
 
@@ -87,6 +152,28 @@ size_t tally_case_sample_count(const tally_case *c)
 const double *tally_case_samples(const tally_case *c)
 {
     return c->samples;
+}
+
+int tally_case_meta_set(tally_case *c, const char *key, const char *value)
+{
+    if (c == NULL)
+        return tally__error(TALLY_EINVAL, "tally_case_meta_set: NULL case");
+    return meta_set(&c->meta, key, value);
+}
+
+const char *tally_case_meta_get(const tally_case *c, const char *key)
+{
+    return meta_get(&c->meta, key);
+}
+
+size_t tally_case_meta_count(const tally_case *c)
+{
+    return c->meta.count;
+}
+
+int tally_case_meta_at(const char **key, const char **value, const tally_case *c, size_t i)
+{
+    return meta_at(key, value, &c->meta, i);
 }
 
 int tally_case_append(tally_case *c, const double *x, size_t n)
@@ -222,11 +309,7 @@ void tally_resultset_free(tally_resultset *rs)
         return;
     for (size_t i = 0; i < rs->count; i++)
         benchmark_free(rs->benchmarks[i]);
-    for (size_t i = 0; i < rs->meta_count; i++) {
-        tally__free_mem(rs->meta[i].key);
-        tally__free_mem(rs->meta[i].value);
-    }
-    tally__free_mem(rs->meta);
+    meta_free(&rs->meta);
     tally__free_mem(rs->benchmarks);
     tally__free_mem(rs->label);
     tally__free_mem(rs);
@@ -254,56 +337,25 @@ int tally_resultset_set_label(tally_resultset *rs, const char *label)
 
 int tally_resultset_meta_set(tally_resultset *rs, const char *key, const char *value)
 {
-    if (rs == NULL || key == NULL || key[0] == '\0' || value == NULL)
-        return tally__error(TALLY_EINVAL, "metadata needs a result set, a key and a value");
-    char *value_copy = tally__strdup(value);
-    if (value_copy == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t i = 0; i < rs->meta_count; i++) {
-        if (strcmp(rs->meta[i].key, key) == 0) {
-            tally__free_mem(rs->meta[i].value);
-            rs->meta[i].value = value_copy;
-            return TALLY_OK;
-        }
-    }
-    char *key_copy = tally__strdup(key);
-    int rc = key_copy ? reserve_one((void **)&rs->meta, &rs->meta_cap, rs->meta_count,
-                                    sizeof(*rs->meta))
-                      : tally__error(TALLY_ENOMEM, "out of memory");
-    if (rc != TALLY_OK) {
-        tally__free_mem(key_copy);
-        tally__free_mem(value_copy);
-        return rc;
-    }
-    rs->meta[rs->meta_count].key = key_copy;
-    rs->meta[rs->meta_count].value = value_copy;
-    rs->meta_count++;
-    return TALLY_OK;
+    if (rs == NULL)
+        return tally__error(TALLY_EINVAL, "tally_resultset_meta_set: NULL result set");
+    return meta_set(&rs->meta, key, value);
 }
 
 const char *tally_resultset_meta_get(const tally_resultset *rs, const char *key)
 {
-    for (size_t i = 0; i < rs->meta_count; i++)
-        if (strcmp(rs->meta[i].key, key) == 0)
-            return rs->meta[i].value;
-    return NULL;
+    return meta_get(&rs->meta, key);
 }
 
 size_t tally_resultset_meta_count(const tally_resultset *rs)
 {
-    return rs->meta_count;
+    return rs->meta.count;
 }
 
 int tally_resultset_meta_at(const char **key, const char **value, const tally_resultset *rs,
                             size_t i)
 {
-    if (rs == NULL || i >= rs->meta_count)
-        return tally__error(TALLY_EINVAL, "metadata index %zu out of range", i);
-    if (key)
-        *key = rs->meta[i].key;
-    if (value)
-        *value = rs->meta[i].value;
-    return TALLY_OK;
+    return meta_at(key, value, &rs->meta, i);
 }
 
 size_t tally_resultset_benchmark_count(const tally_resultset *rs)

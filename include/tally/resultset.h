@@ -148,6 +148,23 @@ TALLY_API size_t tally_case_sample_count(const tally_case *c);
 TALLY_API const double *tally_case_samples(const tally_case *c);
 
 /**
+ * Set (or replace) a metadata value of a case. Importers keep a harness's own summary here
+ * (keys `reported.mean`, `reported.stddev`, ...) and runners keep failed runs (`failed_runs`).
+ * @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_case_meta_set(tally_case *c, const char *key, const char *value);
+
+/** @return the case's metadata value for key (borrowed), or NULL. */
+TALLY_API const char *tally_case_meta_get(const tally_case *c, const char *key);
+
+/** @return the number of metadata entries of a case. */
+TALLY_API size_t tally_case_meta_count(const tally_case *c);
+
+/** The i-th metadata entry of a case, in insertion order. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_case_meta_at(const char **key, const char **value, const tally_case *c,
+                                 size_t i);
+
+/**
  * Append samples in run order, all or nothing.
  * @return ::TALLY_OK, ::TALLY_ENONFINITE, ::TALLY_ENOMEM.
  */

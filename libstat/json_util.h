@@ -1,0 +1,41 @@
+/* Helpers for JSON inputs on top of cJSON: parsing with line:col errors, JSON paths for
+ * messages, and typed member access that reports what was expected where. */
+#ifndef TALLY_JSON_UTIL_H
+#define TALLY_JSON_UTIL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#define TALLY__JSON_PATH_MAX 480
+
+/* A JSON path such as $.benchmarks[2].cases; push returns a mark to pop back to. */
+typedef struct tally__jpath {
+    char text[TALLY__JSON_PATH_MAX];
+    size_t len;
+} tally__jpath;
+
+void tally__jpath_init(tally__jpath *p);
+size_t tally__jpath_key(tally__jpath *p, const char *key);
+size_t tally__jpath_index(tally__jpath *p, size_t index);
+void tally__jpath_pop(tally__jpath *p, size_t mark);
+
+/* Parse a whole buffer; a syntax error is reported as name:line:col. cJSON's globals (hooks)
+ * are never touched. Free the result with cJSON_Delete. */
+int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name);
+
+/* Member access. `required` = 0 makes a missing member return TALLY_ENOTFOUND silently; a member
+ * of the wrong type is always an error naming the path. */
+int tally__json_string(const char **out, const cJSON *obj, const char *key, int required,
+                       const char *name, tally__jpath *path);
+int tally__json_number(double *out, const cJSON *obj, const char *key, int required,
+                       const char *name, tally__jpath *path);
+int tally__json_array(const cJSON **out, const cJSON *obj, const char *key, int required,
+                      const char *name, tally__jpath *path);
+int tally__json_object(const cJSON **out, const cJSON *obj, const char *key, int required,
+                       const char *name, tally__jpath *path);
+
+/* A finite number from an array element or value; errors name the path. */
+int tally__json_finite(double *out, const cJSON *item, const char *name, tally__jpath *path);
+
+#endif /* TALLY_JSON_UTIL_H */

@@ -1,0 +1,32 @@
+/* Helpers for line-oriented text inputs: a line cursor that knows line numbers and a strict
+ * number parser. Used by every text importer, so error positions are reported the same way. */
+#ifndef TALLY_TEXT_H
+#define TALLY_TEXT_H
+
+#include <stddef.h>
+
+/* Longest accepted line; a longer one is an error (TALLY_ELIMIT), not a silent cut. */
+#define TALLY__MAX_LINE (1u << 20)
+
+typedef struct tally__lines {
+    const char *name;     /* file name for messages */
+    const char *cur;      /* start of the next line */
+    const char *end;      /* end of input */
+    unsigned long lineno; /* number of the line last returned (1-based) */
+} tally__lines;
+
+void tally__lines_init(tally__lines *l, const char *name, const char *data, size_t len);
+
+/* Next line without its "\n" or "\r\n". Returns 1 with a line, 0 at the end of input, or a
+ * negative error (line too long, NUL byte) already recorded with its position. */
+int tally__lines_next(tally__lines *l, const char **line, size_t *len);
+
+/* Parse all of s[0..len) as a finite double (leading/trailing blanks allowed). Returns TALLY_OK,
+ * TALLY_EPARSE (not a number) or TALLY_ENONFINITE (nan, inf, overflow); records nothing, so the
+ * caller can report the position it knows. */
+int tally__parse_double(double *out, const char *s, size_t len);
+
+/* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */
+const char *tally__trim(const char *s, size_t *len);
+
+#endif /* TALLY_TEXT_H */
