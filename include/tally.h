@@ -11,5 +11,6 @@
 #include "tally/compare.h"
 #include "tally/resultset.h"
 #include "tally/io.h"
+#include "tally/report.h"
 
 #endif /* TALLY_H */

@@ -125,6 +125,21 @@ TALLY_API int tally_adjust_pvalues(double *out, const double *p, size_t count, t
  */
 TALLY_API int tally_geomean_ratio(double *out, const double *ratios, size_t count);
 
+/** @return "welch", "student", "mann-whitney", "mmtests-ci" or "none"; NULL if unknown. */
+TALLY_API const char *tally_test_name(tally_test test);
+
+/** Parse a test name. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_test_from_name(tally_test *out, const char *name);
+
+/** @return "none", "holm" or "bh"; NULL if unknown. */
+TALLY_API const char *tally_adjust_name(tally_adjust method);
+
+/** Parse an adjustment name. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_adjust_from_name(tally_adjust *out, const char *name);
+
+/** @return "no-change", "improvement", "regression" or "insufficient"; NULL if unknown. */
+TALLY_API const char *tally_verdict_name(tally_verdict verdict);
+
 #ifdef __cplusplus
 }
 #endif

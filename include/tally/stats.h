@@ -154,6 +154,20 @@ TALLY_API int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flag
  */
 TALLY_API int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat);
 
+/** @return a statistic's name ("amean", "hmean", "gmean", "median", "min", "max", "bamean",
+ *  "default"), or NULL for an unknown value. */
+TALLY_API const char *tally_statistic_name(tally_statistic stat);
+
+/** Parse a statistic name (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_statistic_from_name(tally_statistic *out, const char *name);
+
+/** @return "lower" or "higher", or NULL. */
+TALLY_API const char *tally_direction_name(tally_direction direction);
+
+/** Parse "lower"/"higher" (also "lower_is_better", "higher_is_better"). @return ::TALLY_OK or
+ *  ::TALLY_EINVAL. */
+TALLY_API int tally_direction_from_name(tally_direction *out, const char *name);
+
 /**
  * A growable container of samples in run order. Not thread-safe; independent containers may be
  * used from different threads.

@@ -1,0 +1,166 @@
+/**
+ * @file tally/report.h
+ * @brief Comparison reports: rows aligned by (benchmark, case) across result sets, each with its
+ * summaries and its comparison with the baseline, rendered as text, JSON, CSV, Markdown or XLSX.
+ *
+ * A report is computed once by tally_report_new() and can then be rendered any number of times.
+ * A report is immutable after creation and may be rendered from several threads at once.
+ */
+#ifndef TALLY_REPORT_H
+#define TALLY_REPORT_H
+
+#include "common.h"
+#include "compare.h"
+#include "resultset.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tally_report tally_report; /**< A computed comparison report. */
+
+/** Output format. */
+typedef enum tally_format {
+    TALLY_FORMAT_TEXT = 0,     /**< Plain-text table in one of the ::tally_style layouts. */
+    TALLY_FORMAT_JSON = 1,     /**< Versioned JSON (docs/report-json.md). */
+    TALLY_FORMAT_CSV = 2,      /**< One row per benchmark/case/configuration. */
+    TALLY_FORMAT_MARKDOWN = 3, /**< GitHub-flavoured Markdown table. */
+    TALLY_FORMAT_XLSX = 4      /**< Spreadsheet (files only). */
+} tally_format;
+
+/** Layout of text reports. */
+typedef enum tally_style {
+    TALLY_STYLE_TABLE = 0,      /**< tally's own: value ± CI, delta, p-value, verdict, footnotes. */
+    TALLY_STYLE_MMTESTS = 1,    /**< compare-mmtests layout: `Amean     1   0.3800 (   0.00%)`. */
+    TALLY_STYLE_NORMALIZED = 2, /**< AMD layout: `1.00 [ -0.00]( 1.94)` under a Test/Units block. */
+    TALLY_STYLE_PCT = 3         /**< `450.40 (0.00 pct)` cells side by side. */
+} tally_style;
+
+/** Options for tally_report_new(). Initialise with ::TALLY_REPORT_OPTIONS_INIT. */
+typedef struct tally_report_options {
+    unsigned int version;         /**< ::TALLY_REPORT_OPTIONS_VERSION. */
+    tally_statistic statistic;    /**< ::TALLY_STAT_DEFAULT: each benchmark's preferred one, else
+                                       AMean when lower is better and HMean when higher is better. */
+    tally_test test;              /**< Significance test; default Welch. */
+    double alpha;                 /**< Significance level; default 0.05. */
+    tally_adjust adjust;          /**< Multiple-comparison adjustment across the report's rows. */
+    tally_percentile_method percentile_method; /**< Percentile method. */
+    double confidence;            /**< Level of confidence intervals; default 0.95. */
+    const char *filter;           /**< Keep rows whose "benchmark/case" matches this shell glob; NULL: all. */
+} tally_report_options;
+
+#define TALLY_REPORT_OPTIONS_VERSION 1
+#define TALLY_REPORT_OPTIONS_INIT                                                          \
+    { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_WELCH, 0.05,             \
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL }
+
+/** Options for rendering. Initialise with ::TALLY_RENDER_OPTIONS_INIT. */
+typedef struct tally_render_options {
+    unsigned int version; /**< ::TALLY_RENDER_OPTIONS_VERSION. */
+    tally_format format;  /**< Output format. */
+    tally_style style;    /**< Layout of text output. */
+    int color;            /**< 1: ANSI colours in text output (the caller decides: terminal, NO_COLOR). */
+    int precision;        /**< Decimals of values in text styles; -1: the style's default. */
+} tally_render_options;
+
+#define TALLY_RENDER_OPTIONS_VERSION 1
+#define TALLY_RENDER_OPTIONS_INIT \
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1 }
+
+/** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
+typedef struct tally_report_row {
+    const char *benchmark;     /**< Benchmark name. */
+    const char *case_name;     /**< Case name. */
+    const char *unit;          /**< Unit ("" when none). */
+    tally_direction direction; /**< Which way is better. */
+    tally_statistic statistic; /**< The statistic compared in this row (never DEFAULT). */
+} tally_report_row;
+
+/** One cell: a configuration's data in a row. */
+typedef struct tally_report_cell {
+    int present;                 /**< 0 when this configuration has no such case. */
+    tally_summary summary;       /**< Summary of its samples (when present). */
+    double value;                /**< The row's statistic (when present). */
+    int compared;                /**< 1 when `comparison` holds a comparison with the baseline. */
+    tally_comparison comparison; /**< Versus the baseline (not for the baseline itself). */
+    double p_adjusted;           /**< p-value after the report's adjustment. */
+} tally_report_cell;
+
+/**
+ * Compute a report from result sets; the first result set is the baseline. With one result set
+ * the report holds summaries only.
+ * @param out receives the report; free it with tally_report_free().
+ * @param results result sets; the report copies what it needs, so `results` may be freed after.
+ * @param opts options, or NULL for the defaults.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no result sets or no rows after filtering), ::TALLY_EINVAL,
+ *   ::TALLY_EDOMAIN (statistic undefined for a case, e.g. HMean of values <= 0: the message names
+ *   the case), ::TALLY_EMISMATCH (same benchmark with different units or directions), ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_report_new(tally_report **out, const tally_results *results,
+                               const tally_report_options *opts);
+
+/** Free a report; NULL is accepted. */
+TALLY_API void tally_report_free(tally_report *r);
+
+/** @return the number of configurations (result sets). */
+TALLY_API size_t tally_report_config_count(const tally_report *r);
+
+/** @return the label of configuration i (borrowed), or NULL. */
+TALLY_API const char *tally_report_config_label(const tally_report *r, size_t i);
+
+/** @return the number of rows. */
+TALLY_API size_t tally_report_row_count(const tally_report *r);
+
+/** Describe row i. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_report_row_get(tally_report_row *out, const tally_report *r, size_t i);
+
+/** The cell of row i for configuration j. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t row,
+                                    size_t config);
+
+/**
+ * Geometric mean of ratios of configuration j against the baseline over rows present in both.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows or j = 0), ::TALLY_EINVAL.
+ */
+TALLY_API int tally_report_geomean(double *out, const tally_report *r, size_t config);
+
+/**
+ * The largest significant regression of the report, as a positive percentage (0 when none), for
+ * CI gating: a caller fails when it exceeds its threshold.
+ */
+TALLY_API int tally_report_worst_regression(double *out_pct, const tally_report *r);
+
+/**
+ * Render into memory (not for XLSX).
+ * @param out receives a NUL-terminated buffer to release with tally_free().
+ * @param len receives its length; may be NULL.
+ * @return ::TALLY_OK, ::TALLY_EINVAL (e.g. XLSX to memory), ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_report_render(char **out, size_t *len, const tally_report *r,
+                                  const tally_render_options *opts);
+
+/**
+ * Render into a file atomically: a failed render leaves no file (and keeps an old one intact).
+ * @return ::TALLY_OK, ::TALLY_EIO, ::TALLY_EXLSX, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_report_write(const tally_report *r, const char *path,
+                                 const tally_render_options *opts);
+
+/** @return a format's name ("text", "json", "csv", "md", "xlsx"), or NULL. */
+TALLY_API const char *tally_format_name(tally_format format);
+
+/** Parse a format name. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_format_from_name(tally_format *out, const char *name);
+
+/** @return a style's name ("table", "mmtests", "normalized", "pct"), or NULL. */
+TALLY_API const char *tally_style_name(tally_style style);
+
+/** Parse a style name. @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_style_from_name(tally_style *out, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TALLY_REPORT_H */
