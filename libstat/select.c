@@ -1,6 +1,8 @@
-/* Introselect: quickselect with median-of-3 pivots, falling back to median-of-medians pivots when
- * partitions stop halving the range. Three-way partitioning keeps runs of equal samples (common
- * in benchmark data: integer counts, timer resolution) linear. */
+/* Introselect: quickselect with median-of-3 pivots and Hoare partitioning, falling back to
+ * median-of-medians pivots with three-way partitioning when the partitioning work shows the input
+ * is adversarial. Runs of equal samples (common in benchmark data: integer counts, timer
+ * resolution) stay linear in both modes. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "select.h"
@@ -27,16 +29,31 @@ static void insertion_sort(double *x, size_t n)
     }
 }
 
-static double median_of_3(double a, double b, double c)
+/* Order x[0], x[n/2], x[n-1] and partition x[0..n) (n >= 3) around the middle one, Hoare's way:
+ * returns s with 1 <= s < n, every x[0..s) <= pivot <= every x[s..n). The ordered ends are the
+ * scans' sentinels. Elements equal to the pivot stop both scans, so runs of equal samples are
+ * split in the middle instead of degrading to quadratic time. */
+static size_t partition_median_of_3(double *x, size_t n)
 {
-    if (a < b) {
-        if (b < c)
-            return b;
-        return a < c ? c : a;
+    size_t mid = n / 2, i = 0, j = n - 1;
+    if (x[mid] < x[0])
+        swap(&x[mid], &x[0]);
+    if (x[n - 1] < x[0])
+        swap(&x[n - 1], &x[0]);
+    if (x[n - 1] < x[mid])
+        swap(&x[n - 1], &x[mid]);
+    double pivot = x[mid];
+    for (;;) {
+        do
+            i++;
+        while (x[i] < pivot);
+        do
+            j--;
+        while (x[j] > pivot);
+        if (i >= j)
+            return j + 1;
+        swap(&x[i], &x[j]);
     }
-    if (a < c)
-        return a;
-    return b < c ? c : b;
 }
 
 static void select_range(double *x, size_t n, size_t k, int deterministic);
@@ -73,21 +90,27 @@ static void partition3(double *x, size_t n, double pivot, size_t *lt, size_t *gt
 
 static void select_range(double *x, size_t n, size_t k, int deterministic)
 {
-    /* Each quickselect round should at least halve the range; allow a few rounds that do not
-     * before switching to guaranteed pivots. */
-    int budget = 4;
-    size_t previous = n;
+    /* Quickselect with median-of-3 pivots partitions about 3n elements in total on typical
+     * data; once the partitioning work passes 8n the input is adversarial (or unlucky) and the
+     * remaining range gets median-of-medians pivots, which bound the rest to O(n). */
+    size_t work = 0, limit = n > SIZE_MAX / 8 ? SIZE_MAX : 8 * n;
 
     while (n > SMALL_RANGE) {
-        double pivot;
         size_t lt, gt;
 
-        if (deterministic || budget <= 0)
-            pivot = median_of_medians(x, n);
-        else
-            pivot = median_of_3(x[0], x[n / 2], x[n - 1]);
-
-        partition3(x, n, pivot, &lt, &gt);
+        work += n;
+        if (!deterministic && work <= limit) {
+            size_t split = partition_median_of_3(x, n);
+            if (k < split) {
+                n = split;
+            } else {
+                x += split;
+                k -= split;
+                n -= split;
+            }
+            continue;
+        }
+        partition3(x, n, median_of_medians(x, n), &lt, &gt);
         if (k < lt) {
             n = lt;
         } else if (k >= gt) {
@@ -97,9 +120,6 @@ static void select_range(double *x, size_t n, size_t k, int deterministic)
         } else {
             return; /* x[k] equals the pivot and sits between the smaller and larger values */
         }
-        if (n > previous / 2)
-            budget--;
-        previous = n;
     }
     insertion_sort(x, n);
 }
