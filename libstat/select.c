@@ -131,6 +131,13 @@ void tally__select(double *x, size_t n, size_t k)
     select_range(x, n, k, 0);
 }
 
+void tally__select_guaranteed(double *x, size_t n, size_t k)
+{
+    if (n == 0 || k >= n)
+        return;
+    select_range(x, n, k, 1);
+}
+
 static int compare_size(const void *a, const void *b)
 {
     size_t l = *(const size_t *)a, r = *(const size_t *)b;

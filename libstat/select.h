@@ -12,6 +12,10 @@
  * O(n). */
 void tally__select(double *x, size_t n, size_t k);
 
+/* The same with median-of-medians pivots from the start: the path tally__select() falls back to
+ * on adversarial input, callable directly so the tests exercise it. */
+void tally__select_guaranteed(double *x, size_t n, size_t k);
+
 /* Select several order statistics at once. `ranks` (count entries, each < n) is sorted and
  * deduplicated in place; the new count is returned. Afterwards x[r] holds the r-th smallest value
  * for every listed r, and x is partitioned around each of them. Each rank is selected in the

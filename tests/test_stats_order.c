@@ -28,8 +28,8 @@ static unsigned long long next_random(unsigned long long *s)
     return *s;
 }
 
-/* Selection against the C library's qsort on random, sorted, reversed, all-equal, two-valued
- * and organ-pipe inputs. */
+/* Selection (quickselect and its median-of-medians fallback) against the C library's qsort on
+ * random, sorted, reversed, all-equal, two-valued and organ-pipe inputs. */
 static void test_select(void)
 {
     enum { N = 1000 };
@@ -51,13 +51,18 @@ static void test_select(void)
         memcpy(sorted, data, sizeof data);
         qsort(sorted, N, sizeof *sorted, compare_double);
         for (size_t k = 0; k < N; k += 37) {
-            memcpy(work, data, sizeof data);
-            tally__select(work, N, k);
-            if (work[k] != sorted[k])
-                bad++;
-            for (size_t i = 0; i < N; i++)
-                if ((i < k && work[i] > work[k]) || (i > k && work[i] < work[k]))
+            for (int guaranteed = 0; guaranteed < 2; guaranteed++) {
+                memcpy(work, data, sizeof data);
+                if (guaranteed)
+                    tally__select_guaranteed(work, N, k);
+                else
+                    tally__select(work, N, k);
+                if (work[k] != sorted[k])
                     bad++;
+                for (size_t i = 0; i < N; i++)
+                    if ((i < k && work[i] > work[k]) || (i > k && work[i] < work[k]))
+                        bad++;
+            }
         }
         /* Several ranks on shrinking ranges. */
         size_t ranks[] = { 900, 3, 500, 3, 999, 0 };
@@ -67,6 +72,18 @@ static void test_select(void)
         for (size_t i = 0; i < count; i++)
             if (work[ranks[i]] != sorted[ranks[i]])
                 bad++;
+    }
+    /* Every rank of every small size, around the insertion-sort cut-off. */
+    for (size_t n = 1; n <= 40; n++) {
+        for (size_t k = 0; k < n; k++) {
+            for (size_t i = 0; i < n; i++)
+                data[i] = (double)(next_random(&seed) % 7);
+            memcpy(sorted, data, n * sizeof *data);
+            qsort(sorted, n, sizeof *sorted, compare_double);
+            tally__select(data, n, k);
+            if (data[k] != sorted[k])
+                bad++;
+        }
     }
     CHECK_INT(bad, 0);
 }
