@@ -157,6 +157,7 @@ static int one_result(tally_benchmark *b, const cJSON *res, const char *name, ta
     rc = tally__json_object(&params, res, "parameters", 0, name, p);
     if (rc != TALLY_OK && rc != TALLY_ENOTFOUND)
         return rc;
+    rc = TALLY_OK;
     tally__buf casename = TALLY__BUF_INIT;
     if (params) {
         size_t mark = tally__jpath_key(p, "parameters");
