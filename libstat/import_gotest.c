@@ -126,11 +126,12 @@ static int result_line(tally_resultset *rs, const tally__lines *l, const tally__
             return tally__error_at(TALLY_EPARSE, name, l->lineno, f[1].col,
                                    "expected the iteration count, found '%.*s'", (int)f[1].len,
                                    f[1].s);
-    if (nf < 4 || nf % 2 != 0)
-        return tally__error_at(TALLY_EPARSE, name, l->lineno,
-                               nf < 4 ? f[nf - 1].col + f[nf - 1].len : f[nf - 1].col,
-                               nf < 4 ? "expected a value and a unit after the iteration count"
-                                      : "value without a unit");
+    if (nf == 2)
+        return tally__error_at(TALLY_EPARSE, name, l->lineno, f[1].col + f[1].len,
+                               "expected a value and a unit after the iteration count");
+    if (nf % 2 != 0)
+        return tally__error_at(TALLY_EPARSE, name, l->lineno, f[nf - 1].col + f[nf - 1].len,
+                               "value '%.*s' without a unit", (int)f[nf - 1].len, f[nf - 1].s);
     /* Case name: without "Benchmark", qualified by the package when the file has several. */
     char cname[512];
     const tally__field *bn = &f[0];
@@ -140,10 +141,12 @@ static int result_line(tally_resultset *rs, const tally__lines *l, const tally__
         snprintf(cname, sizeof cname, "%s.%.*s", pkg, len, start);
     else
         snprintf(cname, sizeof cname, "%.*s", len, start);
+    /* The -N suffix: GOMAXPROCS, as benchfmt reads it (/gomaxprocs=N). */
     const char *dash = NULL;
-    for (const char *c = start + len - 1; c > start && *c >= '0' && *c <= '9'; c--)
-        if (c[-1] == '-')
-            dash = c - 1;
+    size_t clen = strlen(cname);
+    for (size_t i = clen; i > 1 && cname[i - 1] >= '0' && cname[i - 1] <= '9'; i--)
+        if (cname[i - 2] == '-')
+            dash = cname + i - 2;
     for (size_t i = 2; i + 1 < nf; i += 2) {
         double v, scale;
         int rc = tally__parse_double(&v, f[i].s, f[i].len);
@@ -195,6 +198,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
         tally__field f[MAX_FIELDS];
         int klen = config_key_len(line, n);
+        rc = TALLY_OK;
         if (klen > 0) {
             rc = config_line(rs, line, n, (size_t)klen, &pkg);
         } else if (is_result_name(line, n)) {
