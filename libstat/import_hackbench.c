@@ -39,17 +39,17 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
         tally__field f[12];
         size_t nf = tally__split_fields(f, 12, line, n);
-        if (nf >= 7 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
-            tally__field_is(&f[5], "with")) {
+        if (nf >= 6 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
+            tally__field_is(&f[4], "with")) {
             /* Running in {process|threaded} mode with G groups ... */
             snprintf(bench, sizeof bench, "hackbench-%s",
                      tally__field_is(&f[2], "threaded") ? "thread" : "process");
             double groups;
-            if (tally__parse_double(&groups, f[6].s, f[6].len) != TALLY_OK)
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[6].col,
+            if (tally__parse_double(&groups, f[5].s, f[5].len) != TALLY_OK)
+                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[5].col,
                                        "expected the number of groups, found '%.*s'",
-                                       (int)f[6].len, f[6].s);
-            snprintf(casename, sizeof casename, "%.*s-groups", (int)f[6].len, f[6].s);
+                                       (int)f[5].len, f[5].s);
+            snprintf(casename, sizeof casename, "%.*s-groups", (int)f[5].len, f[5].s);
         } else if (nf >= 1 && tally__field_is(&f[0], "Time:")) {
             double v;
             if (nf < 2)
