@@ -32,7 +32,9 @@ static int all_numbers(const tally__field *f, size_t nf)
 {
     for (size_t i = 0; i < nf; i++) {
         double v;
-        if (tally__parse_double(&v, f[i].s, f[i].len) != TALLY_OK)
+        /* nan/inf count as numbers here so that the row is reported, not skipped */
+        int rc = tally__parse_double(&v, f[i].s, f[i].len);
+        if (rc != TALLY_OK && rc != TALLY_ENONFINITE)
             return 0;
     }
     return nf > 0;
