@@ -61,7 +61,8 @@ static void md_delta(tally__buf *b, const tally__cell *c)
 static void md_p(tally__buf *b, const tally__cell *c)
 {
     if (!c->pub.compared || c->pub.comparison.test == TALLY_TEST_MMTESTS_CI ||
-        c->pub.comparison.test == TALLY_TEST_NONE)
+        c->pub.comparison.test == TALLY_TEST_NONE ||
+        c->pub.comparison.verdict == TALLY_VERDICT_INSUFFICIENT)
         return;
     if (c->pub.p_adjusted < 0.0001)
         tally__buf_puts(b, "<0.0001");

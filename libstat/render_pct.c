@@ -26,8 +26,10 @@ static void format_cell(char *out, size_t size, const tally__row *row, size_t j,
         snprintf(out, size, "missing");
     else if (!c->value_defined)
         snprintf(out, size, "n/a");
-    else if (j == 0 || !base->value_defined)
+    else if (j == 0)
         snprintf(out, size, "%.*f (%.2f pct)", prec, c->pub.value, 0.0);
+    else if (!base->value_defined)
+        snprintf(out, size, "%.*f (n/a pct)", prec, c->pub.value);
     else if (tally_pct_imp(&pct, base->pub.value, c->pub.value, row->direction) == TALLY_OK)
         snprintf(out, size, "%.*f (%.2f pct)", prec, c->pub.value, truncated_pct(pct));
     else {

@@ -73,7 +73,8 @@ static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c
         return;
     const tally_comparison *cmp = &c->pub.comparison;
     snprintf(cell_text(g, gr, col), MAX_TEXT, "%+.2f%%", cmp->pct_imp);
-    if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE)
+    if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
+        cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
         snprintf(cell_text(g, gr, col + 1), MAX_TEXT, "-");
     else if (c->pub.p_adjusted < 0.0001)
         snprintf(cell_text(g, gr, col + 1), MAX_TEXT, "<0.0001");
@@ -181,6 +182,15 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
     return rc;
 }
 
+static int any_missing(const tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (!r->rows[i].cells[j].pub.present)
+                return 1;
+    return 0;
+}
+
 static void render_footer(tally__buf *b, const tally_report *r, int insufficient)
 {
     int compare = !r->opts.summaries_only && r->config_count > 1;
@@ -192,13 +202,11 @@ static void render_footer(tally__buf *b, const tally_report *r, int insufficient
         tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.\n",
                           r->opts.confidence * 100);
     }
+    if (!compare && any_missing(r))
+        tally__buf_puts(b, "\n");
     if (insufficient)
         tally__buf_printf(b, "[1] too few samples for the test to reach alpha %g.\n", r->opts.alpha);
-    int any_missing = 0;
-    for (size_t i = 0; i < r->row_count && !any_missing; i++)
-        for (size_t j = 0; j < r->config_count; j++)
-            any_missing |= !r->rows[i].cells[j].pub.present;
-    if (any_missing) {
+    if (any_missing(r)) {
         tally__buf_puts(b, "[2] missing cases:\n");
         tally__group g = { 0, r->row_count };
         tally__render_missing_notes(b, r, &g, "    ");

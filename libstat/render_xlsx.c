@@ -285,7 +285,8 @@ static void make_formats(ctx *c)
     }
 }
 
-int tally__render_xlsx(const char *path, const tally_report *r, const tally_render_options *o)
+int tally__render_xlsx(const char *path, const char *shown_path, const tally_report *r,
+                       const tally_render_options *o)
 {
     (void)o;
     ctx c;
@@ -300,7 +301,7 @@ int tally__render_xlsx(const char *path, const tally_report *r, const tally_rend
     c.wb = workbook_new(path);
     if (c.wb == NULL) {
         tally__free_mem(c.names);
-        return tally__error_at(TALLY_EXLSX, path, 0, 0, "cannot create the workbook");
+        return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
     }
     make_formats(&c);
     pos = 0;
@@ -313,7 +314,7 @@ int tally__render_xlsx(const char *path, const tally_report *r, const tally_rend
     note(&c, closed, "the file");
     tally__free_mem(c.names);
     if (c.err != LXW_NO_ERROR)
-        return tally__error_at(TALLY_EXLSX, path, 0, 0, "writing %s: %s", c.what,
+        return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
                                lxw_strerror(c.err));
     return TALLY_OK;
 }

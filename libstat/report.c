@@ -280,6 +280,24 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     co.summary = summary_options(r, row);
     int rc = tally_compare(&cell->pub.comparison, base->samples, base->n, cell->samples, cell->n,
                            &co);
+    if (rc == TALLY_ENODATA) {
+        /* Too few samples for the test: the row keeps its ratio and a footnote, not a verdict. */
+        tally_error_clear();
+        tally_comparison *cmp = &cell->pub.comparison;
+        memset(cmp, 0, sizeof(*cmp));
+        cmp->base = base->pub.summary;
+        cmp->current = cell->pub.summary;
+        cmp->base_value = base->pub.value;
+        cmp->new_value = cell->pub.value;
+        cmp->ratio = base->pub.value != 0 ? cell->pub.value / base->pub.value : 0;
+        if (base->pub.value != 0)
+            rc = tally_pct_imp(&cmp->pct_imp, base->pub.value, cell->pub.value, row->direction);
+        else
+            rc = TALLY_OK;
+        cmp->test = r->opts.test;
+        cmp->p_value = 1;
+        cmp->verdict = TALLY_VERDICT_INSUFFICIENT;
+    }
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
     cell->pub.compared = 1;
@@ -287,8 +305,14 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     return TALLY_OK;
 }
 
-/* p-values adjusted across every comparison of the report; an adjusted p-value at or above alpha
- * withdraws the significance (and the verdict) of the raw test. */
+/* Comparisons that ran a test: rows with too few samples have no p-value to adjust. */
+static int tested(const tally_report_cell *c)
+{
+    return c->compared && c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT;
+}
+
+/* p-values adjusted across every tested comparison of the report; an adjusted p-value at or
+ * above alpha withdraws the significance (and the verdict) of the raw test. */
 static int adjust(tally_report *r)
 {
     if (r->opts.adjust == TALLY_ADJUST_NONE || r->opts.test == TALLY_TEST_MMTESTS_CI ||
@@ -297,7 +321,7 @@ static int adjust(tally_report *r)
     size_t count = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++)
-            count += (size_t)r->rows[i].cells[j].pub.compared;
+            count += (size_t)tested(&r->rows[i].cells[j].pub);
     if (count == 0)
         return TALLY_OK;
     double *p = tally__reallocarray(NULL, count, sizeof(double));
@@ -306,7 +330,7 @@ static int adjust(tally_report *r)
     size_t k = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++)
-            if (r->rows[i].cells[j].pub.compared)
+            if (tested(&r->rows[i].cells[j].pub))
                 p[k++] = r->rows[i].cells[j].pub.comparison.p_value;
     int rc = tally_adjust_pvalues(p, p, count, r->opts.adjust);
     if (rc != TALLY_OK) {
@@ -317,7 +341,7 @@ static int adjust(tally_report *r)
     for (size_t i = 0; i < r->row_count; i++) {
         for (size_t j = 1; j < r->config_count; j++) {
             tally_report_cell *c = &r->rows[i].cells[j].pub;
-            if (!c->compared)
+            if (!tested(c))
                 continue;
             c->p_adjusted = p[k++];
             if (c->comparison.significant && c->p_adjusted >= r->opts.alpha) {

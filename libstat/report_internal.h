@@ -103,7 +103,9 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
 int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o);
 
-/* Write the spreadsheet to `path` (a temporary file: the caller renames it). */
-int tally__render_xlsx(const char *path, const tally_report *r, const tally_render_options *o);
+/* Write the spreadsheet to `path` (a temporary file: the caller renames it); error messages
+ * name `shown_path`, the file the caller asked for. */
+int tally__render_xlsx(const char *path, const char *shown_path, const tally_report *r,
+                       const tally_render_options *o);
 
 #endif /* TALLY_REPORT_INTERNAL_H */

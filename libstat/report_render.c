@@ -124,7 +124,7 @@ static int write_xlsx(const tally_report *r, const char *path, const tally_rende
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);
     close(fd);
-    int rc = tally__render_xlsx(tmp, r, o);
+    int rc = tally__render_xlsx(tmp, path, r, o);
     if (rc == TALLY_OK && rename(tmp, path) != 0)
         rc = tally__error_at(TALLY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
     if (rc != TALLY_OK)
