@@ -151,7 +151,8 @@ TALLY_API int tally_student_test(double *t, double *df, double *p, const double 
  * `scipy.stats.mannwhitneyu(a, b, alternative='two-sided', method='auto')` (SciPy 1.10).
  * @param u receives U of sample a (number of pairs with a > b, ties counting 1/2).
  * @param p receives the p-value: exact (the exact null distribution of U) when there are no ties
- *   and min(na, nb) <= 8, else the normal approximation with tie and continuity correction.
+ *   and min(na, nb) <= 8 (and na * nb <= 2e6), else the normal approximation with tie and
+ *   continuity correction.
  * @param exact receives 1 when p is exact; may be NULL.
  * @param a first sample; not modified.
  * @param na its size, >= 1.
