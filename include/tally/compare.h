@@ -79,8 +79,8 @@ typedef struct tally_comparison {
     int exact;             /**< 1 when p_value is exact (Mann-Whitney exact distribution). */
     int significant;       /**< 1 when the test rejects at alpha (p_value < alpha). */
     tally_verdict verdict; /**< Improvement, regression, no change or insufficient data. */
-    int ratio_defined;     /**< 0 when base_value is 0: ratio and pct_imp are then not numbers to
-                                show (tally_pct_imp() fails with ::TALLY_EDOMAIN there). */
+    int ratio_defined;     /**< 0 when base_value is 0 (or new/base overflows): ratio and pct_imp
+                                are then not numbers to show (tally_pct_imp() fails there). */
     int zero_variance;     /**< 1 when a t-test or the mmtests rule met two constant samples (or a
                                 t beyond the double range): p is then 0 (the means differ: a
                                 deterministic difference) or 1 (equal), and statistic is reported
