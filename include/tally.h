@@ -13,5 +13,6 @@
 #include "tally/io.h"
 #include "tally/report.h"
 #include "tally/validate.h"
+#include "tally/testing.h"
 
 #endif /* TALLY_H */
