@@ -303,7 +303,7 @@ int cmd_run(int argc, char **argv)
     } else if (rc != TALLY_OK) {
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
     } else if (tally_runner_failed_runs(runner) > 0) {
-        fprintf(stderr, "tally run: %zu run(s) failed; see failed_run.* in the cases of %s\n",
+        fprintf(stderr, "tally run: %zu run(s) failed; see the failed_run metadata in %s\n",
                 tally_runner_failed_runs(runner), o.output);
         status = EXIT_FAILED_RUNS;
     } else {

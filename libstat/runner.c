@@ -423,8 +423,21 @@ static int run_one(tally_runner *r, tally__journal *j, size_t c, size_t slot)
 
 /* ---- the result set ---- */
 
-static int find_case(tally_case **out, tally_resultset *rs, const tally__metric *m,
-                     const char *sweep_value, const char *sweep_name, tally_workload kind)
+/* The name of sweep value c: "4-groups", as the importers name the cases of the same tools'
+ * outputs; exec uses the bare value, a workload without a sweep its own name. */
+static void sweep_label(char *out, size_t cap, const tally_runner *r, size_t c)
+{
+    const tally__workload *w = r->wl.w;
+    if (w->kind == TALLY_WORKLOAD_EXEC)
+        snprintf(out, cap, "%s", r->sweep[c]);
+    else if (w->sweep_name == NULL)
+        snprintf(out, cap, "%s", w->name);
+    else
+        snprintf(out, cap, "%s-%s", r->sweep[c], w->sweep_name);
+}
+
+static int find_case(tally_case **out, tally_resultset *rs, const tally_runner *r,
+                     const tally__metric *m, size_t c)
 {
     tally_benchmark *b = tally_resultset_benchmark_find(rs, m->benchmark);
     int rc;
@@ -435,42 +448,64 @@ static int find_case(tally_case **out, tally_resultset *rs, const tally__metric 
         if (rc != TALLY_OK)
             return rc;
     }
-    /* "4-groups", as the importers name the cases of the same tools' outputs; exec cases are
-     * the bare sweep values. */
     char name[160];
     if (m->case_name != NULL)
         snprintf(name, sizeof(name), "%s", m->case_name);
-    else if (kind == TALLY_WORKLOAD_EXEC)
-        snprintf(name, sizeof(name), "%s", sweep_value);
     else
-        snprintf(name, sizeof(name), "%s-%s", sweep_value, sweep_name);
+        sweep_label(name, sizeof(name), r, c);
     *out = tally_benchmark_case_find(b, name);
     if (*out != NULL)
         return TALLY_OK;
     rc = tally_benchmark_case_add(out, b, name);
-    if (rc == TALLY_OK && sweep_name != NULL && m->case_name == NULL)
-        rc = tally_case_meta_set(*out, sweep_name, sweep_value);
+    if (rc == TALLY_OK && r->wl.w->sweep_name != NULL && m->case_name == NULL)
+        rc = tally_case_meta_set(*out, r->wl.w->sweep_name, r->sweep[c]);
     return rc;
 }
 
-static int record_failure(tally_case *c, const tally__journal_run *run, unsigned warmup)
+/* Where failed runs are recorded: the case itself, or (when no run of a sweep value succeeded,
+ * so there is no case to hold them: the native format has no empty cases) the result set, under
+ * keys carrying the case's name. */
+typedef struct failure_target {
+    tally_case *c;
+    tally_resultset *rs;
+    const char *name;
+} failure_target;
+
+static const char *target_get(const failure_target *t, const char *key)
 {
-    const char *count_text = tally_case_meta_get(c, "failed_runs");
-    unsigned long count = count_text ? strtoul(count_text, NULL, 10) : 0;
-    count++;
-    char key[48], value[32];
+    return t->c ? tally_case_meta_get(t->c, key) : tally_resultset_meta_get(t->rs, key);
+}
+
+static int target_set(const failure_target *t, const char *key, const char *value)
+{
+    return t->c ? tally_case_meta_set(t->c, key, value)
+                : tally_resultset_meta_set(t->rs, key, value);
+}
+
+static int record_failure(const failure_target *t, const tally__journal_run *run,
+                          unsigned warmup)
+{
+    char count_key[200], key[220], value[32];
+    if (t->c)
+        snprintf(count_key, sizeof(count_key), "failed_runs");
+    else
+        snprintf(count_key, sizeof(count_key), "failed_runs.%s", t->name);
+    const char *count_text = target_get(t, count_key);
+    unsigned long count = count_text ? strtoul(count_text, NULL, 10) + 1 : 1;
     snprintf(value, sizeof(value), "%lu", count);
-    int rc = tally_case_meta_set(c, "failed_runs", value);
+    int rc = target_set(t, count_key, value);
     if (rc != TALLY_OK)
         return rc;
-    snprintf(key, sizeof(key), "failed_run.%lu", count);
+    if (t->c)
+        snprintf(key, sizeof(key), "failed_run.%lu", count);
+    else
+        snprintf(key, sizeof(key), "failed_run.%s.%lu", t->name, count);
     tally__buf text = TALLY__BUF_INIT;
     if (run->slot < warmup)
         tally__buf_printf(&text, "warm-up run %zu: %s", run->slot + 1, run->failure);
     else
         tally__buf_printf(&text, "run %zu: %s", run->slot - warmup + 1, run->failure);
-    rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory")
-                     : tally_case_meta_set(c, key, text.data);
+    rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory") : target_set(t, key, text.data);
     tally__buf_dispose(&text);
     return rc;
 }
@@ -509,28 +544,42 @@ static int build_results(tally_runner *r, const tally__journal *j)
                         : tally_resultset_meta_set(rs, key.data, r->params.values[i]);
         tally__buf_dispose(&key);
     }
+    /* A sweep value gets cases only when at least one counted run of it succeeded. */
+    unsigned char *has = tally__calloc(r->sweep_count, 1);
+    if (has == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < j->count; i++)
+        if (j->runs[i].ok && j->runs[i].slot >= r->warmup)
+            has[j->runs[i].case_index] = 1;
     /* Cases in sweep order, each metric's benchmark in metric order. */
     for (size_t c = 0; rc == TALLY_OK && c < r->sweep_count; c++)
-        for (size_t m = 0; rc == TALLY_OK && m < r->wl.metric_count; m++) {
+        for (size_t m = 0; rc == TALLY_OK && has[c] && m < r->wl.metric_count; m++) {
             tally_case *tc;
-            rc = find_case(&tc, rs, &r->wl.metrics[m], r->sweep[c], r->wl.w->sweep_name,
-                           r->wl.w->kind);
+            rc = find_case(&tc, rs, r, &r->wl.metrics[m], c);
         }
     for (size_t i = 0; rc == TALLY_OK && i < j->count; i++) {
         const tally__journal_run *run = &j->runs[i];
         r->failed_runs += !run->ok;
+        if (!has[run->case_index]) {
+            char name[160];
+            sweep_label(name, sizeof(name), r, run->case_index);
+            failure_target t = { NULL, rs, name };
+            rc = record_failure(&t, run, r->warmup);
+            continue;
+        }
         for (size_t m = 0; rc == TALLY_OK && m < r->wl.metric_count; m++) {
             tally_case *tc;
-            rc = find_case(&tc, rs, &r->wl.metrics[m], r->sweep[run->case_index],
-                           r->wl.w->sweep_name, r->wl.w->kind);
+            rc = find_case(&tc, rs, r, &r->wl.metrics[m], run->case_index);
             if (rc != TALLY_OK)
                 break;
+            failure_target t = { tc, NULL, NULL };
             if (!run->ok)
-                rc = record_failure(tc, run, r->warmup);
+                rc = record_failure(&t, run, r->warmup);
             else if (run->slot >= r->warmup)
                 rc = tally_case_append(tc, &run->values[m], 1);
         }
     }
+    tally__free_mem(has);
     return rc;
 }
 
@@ -549,13 +598,15 @@ static int sweep(tally_runner *r, tally__journal *j)
     r->p.runs = slots;
     r->p.done = j->count;
     int rc = TALLY_OK;
+    char label[160];
     for (size_t k = 0; rc == TALLY_OK && k < total; k++) {
         /* Interleaved: slot-major (run 1 of every case, then run 2, ...); else case-major. */
         size_t c = r->interleave ? k % r->sweep_count : k / slots;
         size_t s = r->interleave ? k / r->sweep_count : k % slots;
         if (done[c * slots + s])
             continue;
-        r->p.case_name = r->sweep[c];
+        sweep_label(label, sizeof(label), r, c);
+        r->p.case_name = label;
         r->p.run = s + 1;
         r->p.warmup = s < r->warmup;
         r->p.failed = 0;

@@ -233,20 +233,41 @@ static void test_exec(void)
         check_case(rs, "sleep", "command", 1, 0.099, 60);
     tally_runner_free(r);
 
-    /* A failing command is recorded in the case metadata and the sweep goes on. */
+    /* A command failing every time leaves no case (the native format has no empty cases): its
+     * failures are recorded in the result set's metadata, and the sweep goes on. */
     const char *fail_cmd[] = { "sh", "-c", "echo oops >&2; exit 3", NULL };
     r = run_workload(TALLY_WORKLOAD_EXEC, NULL, 2, 0, NULL, 0, fail_cmd);
     rs = tally_runner_resultset(r);
     if (rs != NULL) {
-        const tally_benchmark *b = tally_resultset_benchmark_find(rs, "sh");
-        const tally_case *c = b ? tally_benchmark_case_find(b, "command") : NULL;
-        CHECK_INT(c ? tally_case_sample_count(c) : 99, 0);
-        CHECK_STR(c ? tally_case_meta_get(c, "failed_runs") : NULL, "2");
-        CHECK_STR(c ? tally_case_meta_get(c, "failed_run.2") : NULL,
+        CHECK_INT(tally_resultset_benchmark_count(rs), 0);
+        CHECK_STR(tally_resultset_meta_get(rs, "failed_runs.command"), "2");
+        CHECK_STR(tally_resultset_meta_get(rs, "failed_run.command.2"),
                   "run 2: exit status 3; stderr: oops\n");
     }
     CHECK_INT(tally_runner_failed_runs(r), 2);
     tally_runner_free(r);
+
+    /* A command that fails only on its second run: the failure stays with the case. */
+    const char *marker = TALLY_TEST_TMP "/runner_second_fails";
+    unlink(marker);
+    char script[512];
+    snprintf(script, sizeof(script),
+             "if [ -e %s ]; then echo late >&2; exit 1; fi; : > %s; echo v: 7", marker, marker);
+    const char *once_cmd[] = { "sh", "-c", script, NULL };
+    const char *vparams[] = { "metric=v: ([0-9]+)" };
+    r = run_workload(TALLY_WORKLOAD_EXEC, NULL, 3, 0, vparams, 1, once_cmd);
+    rs = tally_runner_resultset(r);
+    if (rs != NULL) {
+        const tally_benchmark *b = tally_resultset_benchmark_find(rs, "sh");
+        const tally_case *c = b ? tally_benchmark_case_find(b, "command") : NULL;
+        CHECK_INT(c ? tally_case_sample_count(c) : 0, 1);
+        CHECK_ABS(sample_at(rs, "sh", "command", 0), 7, 0);
+        CHECK_STR(c ? tally_case_meta_get(c, "failed_runs") : NULL, "2");
+        CHECK_STR(c ? tally_case_meta_get(c, "failed_run.1") : NULL,
+                  "run 2: exit status 1; stderr: late\n");
+    }
+    tally_runner_free(r);
+    unlink(marker);
 
     /* A command that is not installed, a sweep without {}: refused up front. */
     tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
