@@ -37,6 +37,7 @@ static const char usage_text[] =
     "  rt-hackbench    rt-tests hackbench, when installed (sweep: groups)\n"
     "  perf-messaging  perf bench sched messaging, when installed (sweep: groups)\n"
     "  tbench          dbench's tbench with tbench_srv, when installed (sweep: clients)\n"
+    "  netperf         netperf TCP_RR and netserver on 127.0.0.1, when installed (sweep: clients)\n"
     "  iperf3          iperf3 client and server on 127.0.0.1, when installed (sweep: streams)\n"
     "\n"
     "Options:\n"

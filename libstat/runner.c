@@ -38,7 +38,7 @@ static const tally__workload *const workloads[] = {
     &tally__workload_schbench,     &tally__workload_tcp_rr,
     &tally__workload_exec,         &tally__workload_rt_hackbench,
     &tally__workload_perf_messaging, &tally__workload_tbench,
-    &tally__workload_iperf3,
+    &tally__workload_iperf3,       &tally__workload_netperf,
 };
 #define WORKLOAD_COUNT (sizeof(workloads) / sizeof(workloads[0]))
 
@@ -378,7 +378,7 @@ static int run_one(tally_runner *r, tally__journal *j, size_t c, size_t slot)
     const tally__wl *wl = &r->wl;
     char **argv = NULL;
     int rc;
-    if (wl->w->command != NULL) {
+    if (wl->w->body == NULL) {
         rc = wl->w->command(&argv, wl, r->sweep[c]);
         if (rc != TALLY_OK)
             return rc;

@@ -52,8 +52,9 @@ typedef struct tally__workload {
     /* Check parameters, fill wl->cfg and the metrics. */
     int (*configure)(struct tally__wl *wl, const tally__params *p);
     void (*release)(struct tally__wl *wl);
-    /* Built-ins: runs in the forked child; fills values[metric_count]. Returns 0 or writes a
-     * reason to `why` (size 256) and returns -1. */
+    /* Runs in the forked child (built-ins, and tools that need several processes per run);
+     * fills values[metric_count]. Returns 0 or writes a reason to `why` (size 256) and returns
+     * -1. Takes precedence over `command`. */
     int (*body)(const struct tally__wl *wl, const char *sweep_value, double *values, char *why);
     /* External: the argv to exec (NULL-terminated, tally__free_argv). */
     int (*command)(char ***argv, const struct tally__wl *wl, const char *sweep_value);
@@ -82,11 +83,13 @@ extern const tally__workload tally__workload_rt_hackbench;
 extern const tally__workload tally__workload_perf_messaging;
 extern const tally__workload tally__workload_tbench;
 extern const tally__workload tally__workload_iperf3;
+extern const tally__workload tally__workload_netperf;
 
 /* The importers whose parsers the external-tool workloads reuse (import_*.c). */
 struct tally__importer;
 extern const struct tally__importer tally__importer_hackbench;
 extern const struct tally__importer tally__importer_tbench;
+extern const struct tally__importer tally__importer_netperf;
 /* Parse `o->out` with an importer and return its only sample (the last one when the output
  * holds several). */
 /* "Total time: X [sec]" of perf bench sched messaging (workload_perf_messaging.c). */

@@ -34,7 +34,8 @@ typedef enum tally_workload {
     TALLY_WORKLOAD_RT_HACKBENCH = 5,  /**< rt-tests `hackbench` (`rt-hackbench`). */
     TALLY_WORKLOAD_PERF_MESSAGING = 6,/**< `perf bench sched messaging` (`perf-messaging`). */
     TALLY_WORKLOAD_TBENCH = 7,        /**< dbench's `tbench` with `tbench_srv` (`tbench`). */
-    TALLY_WORKLOAD_IPERF3 = 8         /**< iperf3 client and server on loopback (`iperf3`). */
+    TALLY_WORKLOAD_IPERF3 = 8,        /**< iperf3 client and server on loopback (`iperf3`). */
+    TALLY_WORKLOAD_NETPERF = 9        /**< netperf TCP_RR with netserver on loopback (`netperf`). */
 } tally_workload;
 
 /** What a progress report is about. */
@@ -141,7 +142,7 @@ TALLY_API int tally_runner_take_results(tally_results **out, tally_runner *runne
  */
 TALLY_API size_t tally_runner_failed_runs(const tally_runner *runner);
 
-/** @return the workload's name ("hackbench", "stream", ..., "iperf3"), or NULL. */
+/** @return the workload's name ("hackbench", "stream", ..., "netperf"), or NULL. */
 TALLY_API const char *tally_workload_name(tally_workload workload);
 
 /** Parse a workload name. @return ::TALLY_OK or ::TALLY_EINVAL. */
