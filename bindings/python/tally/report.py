@@ -46,12 +46,13 @@ class Report:
     statistic: "default" (each benchmark's preferred statistic, else AMean when lower is better and
     HMean when higher is better) or a statistic name; test: "welch", "student", "mann-whitney",
     "mmtests-ci", "none"; alpha: significance level; adjust: "none", "holm" or "bh";
-    filter: a shell glob on "benchmark/case".
+    filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
+    its own, without comparisons.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
     def __init__(self, results, *, statistic="default", test="welch", alpha=0.05, adjust="none",
-                 confidence=0.95, filter=None):
+                 confidence=0.95, filter=None, summaries_only=False):
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts = new_options("tally_report_options")
@@ -60,6 +61,9 @@ class Report:
         opts.alpha = real(alpha, "alpha")
         opts.adjust = enum_from_name("adjust", adjust, "adjust")
         opts.confidence = real(confidence, "confidence")
+        if not isinstance(summaries_only, bool):
+            raise TypeError(f"summaries_only must be a bool, not {type(summaries_only).__name__}")
+        opts.summaries_only = int(summaries_only)
         keep = None
         if filter is not None:
             keep = ffi.new("char[]", cstring(filter, "filter"))

@@ -8,7 +8,7 @@ from ._native import check, enum_from_name, enum_name, ffi, lib, new_options, re
 from ._samples import as_doubles
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Summary:
     """Descriptive statistics of one sample set (docs/statistics.md has the formulas).
 
@@ -55,6 +55,14 @@ class Summary:
             median_ci=when(has_mci, (s.median_ci_low, s.median_ci_high)),
             median_ci_level=when(has_mci, s.median_ci_level),
             outliers_mad=int(s.outliers_mad), outliers_tukey=int(s.outliers_tukey))
+
+    def __repr__(self):
+        parts = [f"n={self.n}", f"amean={self.amean:.6g}", f"median={self.median:.6g}"]
+        if self.stddev is not None:
+            parts.append(f"stddev={self.stddev:.6g}")
+        if self.cv is not None:
+            parts.append(f"cv={self.cv:.3g}%")
+        return f"Summary({', '.join(parts)})"
 
     def as_dict(self):
         """The statistics as a plain dict (CIs as (low, high) tuples)."""
@@ -119,7 +127,7 @@ def summary(samples, *, direction="lower", confidence=0.95, percentile_method="l
     return Summary._from_c(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Comparison:
     """The comparison of a baseline with new samples.
 
@@ -152,6 +160,11 @@ class Comparison:
                    new_value=c.new_value, ratio=c.ratio, pct_imp=c.pct_imp,
                    statistic=c.statistic, df=c.df, p_value=c.p_value, exact=bool(c.exact),
                    significant=bool(c.significant), verdict=enum_name("verdict", c.verdict))
+
+    def __repr__(self):
+        return (f"Comparison({self.statistic_name} {self.base_value:.6g} -> {self.new_value:.6g}, "
+                f"ratio={self.ratio:.6g}, pct_imp={self.pct_imp:+.2f}%, {self.test} "
+                f"p={self.p_value:.4g}, verdict={self.verdict!r})")
 
     def _verdict_class(self):
         return {"regression": "tally-regression",
