@@ -16,9 +16,10 @@ from .errors import __all__ as _error_names
 from .report import Cell, Report, Row
 from .results import Benchmark, Case, Results, ResultSet, load
 from .stats import Comparison, Summary, compare, summary
+from .validate import Check, Validation, validate
 
 __version__ = _ffi.string(_lib.tally_version()).decode("ascii")
 
-__all__ = ["summary", "compare", "load", "Report", "Summary", "Comparison", "Results",
-           "ResultSet", "Benchmark", "Case", "Row", "Cell", "library_path",
-           "__version__"] + list(_error_names)
+__all__ = ["summary", "compare", "load", "validate", "Report", "Summary", "Comparison",
+           "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check",
+           "library_path", "__version__"] + list(_error_names)

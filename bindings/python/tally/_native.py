@@ -148,6 +148,8 @@ def cpath(value, argname="path"):
 
 def real(value, argname):
     """A finite float from a real-number argument (bool, None, NaN and infinity rejected)."""
+    if type(value) is float and math.isfinite(value):
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{argname} must be a real number, not {type(value).__name__}")
     value = float(value)
@@ -156,20 +158,33 @@ def real(value, argname):
     return value
 
 
+# The library's name tables are static, so lookups are remembered: (kind, name) -> value and
+# (kind, value) -> name.
+_FROM_NAME = {}
+_NAME_OF = {}
+
+
 def enum_from_name(kind, value, argname):
     """Parse `value` with the library's tally_<kind>_from_name(); names are the C library's."""
+    found = _FROM_NAME.get((kind, value)) if type(value) is str else None
+    if found is not None:
+        return found
     data = cstring(value, argname)
     out = ffi.new(f"tally_{kind} *")
     code = getattr(lib, f"tally_{kind}_from_name")(out, data)
     if code < 0:
         err = error_from_last(code)
         raise type(err)(f"invalid {argname} {value!r}: {err.message}", code=code)
+    _FROM_NAME[(kind, value)] = out[0]
     return out[0]
 
 
 def enum_name(kind, value):
     """The library's name for an enum value, e.g. enum_name("verdict", 2) -> "regression"."""
-    return text(getattr(lib, f"tally_{kind}_name")(value))
+    name = _NAME_OF.get((kind, value))
+    if name is None:
+        name = _NAME_OF[(kind, value)] = text(getattr(lib, f"tally_{kind}_name")(value))
+    return name
 
 
 def take_buffer(out, length):

@@ -88,17 +88,20 @@ def as_doubles(samples, argname="samples"):
     except TypeError:
         raise TypeError(f"{argname} must be a sequence of numbers, not "
                         f"{type(samples).__name__}") from None
-    values = []
     for i, x in enumerate(items):
+        if type(x) is float:
+            if x - x == 0.0:  # finite: inf - inf and nan - nan are nan
+                continue
+            raise _non_finite(argname, i, x)
         if isinstance(x, bool) or not isinstance(x, numbers.Real):
             raise TypeError(f"{argname}[{i}] must be a real number, not {type(x).__name__}")
         x = float(x)
         if not math.isfinite(x):
             raise _non_finite(argname, i, x)
-        values.append(x)
-    if not values:
+        items[i] = x
+    if not items:
         return Doubles(_EMPTY, 0, None)
-    return Doubles(ffi.new("double[]", values), len(values), None)
+    return Doubles(ffi.new("double[]", items), len(items), None)
 
 
 def to_array(ptr, n):

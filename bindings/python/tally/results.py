@@ -42,6 +42,10 @@ class Case:
     def metadata(self):
         return _meta(lib.tally_case_meta_count, lib.tally_case_meta_at, self._ptr)
 
+    def set_metadata(self, key, value):
+        """Set a metadata value (e.g. "reported.mean" for a harness's own summary)."""
+        check(lib.tally_case_meta_set(self._ptr, cstring(key, "key"), cstring(value, "value")))
+
     def __len__(self):
         return int(lib.tally_case_sample_count(self._ptr))
 
@@ -268,6 +272,11 @@ class Results:
     def samples(self, label, benchmark, case):
         """The samples of one case (numpy array or list)."""
         return self[label][benchmark][case].samples
+
+    def validate(self, tolerance=1e-6):
+        """tally.validate(self, tolerance): harness-reported statistics checked."""
+        from .validate import validate
+        return validate(self, tolerance)
 
     def to_json(self):
         """The native JSON text of these result sets (docs/formats.md)."""
