@@ -2,7 +2,9 @@
 
 import pytest
 
-from conftest import SOURCE_DIR, requires
+import tally
+
+from conftest import PACKAGE_DIR, SOURCE_DIR, requires
 
 NOTEBOOK = SOURCE_DIR / "docs" / "examples" / "tally.ipynb"
 DATA = SOURCE_DIR / "docs" / "examples" / "hackbench-process-pipes.csv"
@@ -11,12 +13,15 @@ DATA = SOURCE_DIR / "docs" / "examples" / "hackbench-process-pipes.csv"
 @requires("tally_load_file", "tally_report_new", "tally_report_render", "tally_compare",
           "tally_summarize")
 @pytest.mark.skipif(not DATA.exists(), reason=f"{DATA.name} is not in docs/examples")
-def test_example_notebook_runs():
+def test_example_notebook_runs(monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    # The kernel inherits this process's environment (PYTHONPATH, TALLY_LIBRARY), so it imports
-    # the package under test; the notebook's own directory is its working directory.
+    # The kernel inherits this process's environment, so it imports the package and library under
+    # test (as absolute paths: the kernel runs in the notebook's own directory).
+    monkeypatch.setenv("PYTHONPATH", str(PACKAGE_DIR.parent))
+    monkeypatch.setenv("TALLY_LIBRARY", tally.library_path)
+    monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
                                      resources={"metadata": {"path": str(NOTEBOOK.parent)}})
     client.execute()

@@ -46,6 +46,8 @@ def test_geomean_of_ratios(report):
     expected = stats.gmean([np.mean(NEW_1) / np.mean(BASE_1), np.mean(NEW_4) / np.mean(BASE_4)])
     assert report.geomean("new") == pytest.approx(expected, rel=1e-12)
     assert report.geomean(1) == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(KeyError):
+        report.geomean("nope")
 
 
 @pytest.mark.parametrize("style", ["table", "mmtests", "normalized", "pct"])

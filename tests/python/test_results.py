@@ -132,3 +132,14 @@ def test_json_round_trip(csv_file, tmp_path):
 def test_results_html():
     html = build()._repr_html_()
     assert "<table" in html and "hackbench" in html and "1-groups" in html
+
+
+@requires("tally_summarize", "tally_direction_name", "tally_direction_from_name")
+def test_results_html_is_capped_for_large_sets():
+    results = tally.Results()
+    bench = results.add("big").add_benchmark("many")
+    for i in range(250):
+        bench.add_case(f"case-{i}", [1.0, 2.0])
+    html = results._repr_html_()
+    assert "250 cases (first 200 shown)" in html
+    assert "case-199" in html and "case-200" not in html

@@ -97,6 +97,7 @@ def test_summary_is_frozen_and_displayable():
     assert "<table" in html and "amean" in html
     assert "| amean |" in s._repr_markdown_()
     assert s.as_dict()["n"] == 12
+    assert repr(s).startswith("Summary(n=12, amean=")
 
 
 def test_undefined_statistics_are_none():

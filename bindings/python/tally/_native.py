@@ -39,9 +39,12 @@ def _load_library():
     errors = []
     for path in candidates:
         try:
-            return ffi.dlopen(path), path
+            loaded = ffi.dlopen(path)
         except OSError as exc:
             errors.append(f"{path}: {exc}")
+            continue
+        # A bare soname came from the linker's search path; anything else is made absolute.
+        return loaded, os.path.abspath(path) if os.sep in path else path
     detail = "; ".join(errors) if errors else "no libtally found next to the package, in " \
         f"{', '.join(_paths.LIBRARY_DIRS) or '(no install libdir)'} or on the linker path"
     raise ImportError(f"tally: cannot load libtally ({detail}); set TALLY_LIBRARY to its path")

@@ -134,8 +134,12 @@ class Report:
 
     def geomean(self, label):
         """Geometric mean of new/base ratios of configuration `label` (or index) over paired rows."""
-        index = label if isinstance(label, int) and not isinstance(label, bool) \
-            else self.labels.index(label)
+        if isinstance(label, int) and not isinstance(label, bool):
+            index = label
+        elif label in self.labels:
+            index = self.labels.index(label)
+        else:
+            raise KeyError(f"no configuration labelled {label!r} in {self.labels}")
         out = ffi.new("double *")
         check(lib.tally_report_geomean(out, self._handle(), index))
         return out[0]
