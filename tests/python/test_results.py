@@ -143,3 +143,16 @@ def test_results_html_is_capped_for_large_sets():
     html = results._repr_html_()
     assert "250 cases (first 200 shown)" in html
     assert "case-199" in html and "case-200" not in html
+
+
+@requires("tally_load_buffer", "tally_input_kind_from_name")
+def test_loads_from_text():
+    text = "benchmark,case,config,value\nb,c,tip,1.5\nb,c,tip,2.5\n"
+    results = tally.loads(text, name="inline.csv", kind="csv")
+    assert results.labels == ["tip"]
+    assert list(results["tip"]["b"]["c"].samples) == [1.5, 2.5]
+    assert tally.loads(text.encode()).labels == ["tip"]
+    with pytest.raises(tally.ParseError, match=r"^bad\.csv:2:"):
+        tally.loads("benchmark,case,config,value\nb,c,tip,x\n", name="bad.csv", kind="csv")
+    with pytest.raises(TypeError):
+        tally.loads(None)

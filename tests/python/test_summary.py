@@ -104,6 +104,7 @@ def test_undefined_statistics_are_none():
     one = tally.summary([2.5])
     assert one.n == 1 and one.amean == 2.5 and one.median == 2.5
     assert one.stddev is None and one.cv is None and one.mean_ci is None
+    assert one.hmean == 2.5 and one.hstddev is None and one.hcv is None
     negative = tally.summary([-1.0, 2.0, 3.0])
     assert negative.hmean is None and negative.gmean is None and negative.amean == pytest.approx(4 / 3)
 

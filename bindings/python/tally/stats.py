@@ -12,9 +12,9 @@ from ._samples import as_doubles
 class Summary:
     """Descriptive statistics of one sample set (docs/statistics.md has the formulas).
 
-    Statistics that are undefined for the samples are None: hmean, hstddev, hcv and gmean need
-    every sample > 0; stddev, sem and mean_ci need n >= 2; cv also a non-zero mean; median_ci
-    enough samples for the confidence level.
+    Statistics that are undefined for the samples are None: hmean and gmean need every sample
+    > 0, hstddev and hcv also n >= 2; stddev, sem and mean_ci need n >= 2; cv also a non-zero
+    mean; median_ci enough samples for the confidence level (n >= 6 at 95 %).
     """
 
     n: int
@@ -43,15 +43,14 @@ class Summary:
         def when(flag, value):
             return value if flags & flag else None
 
-        has_sd = lib.TALLY_SUMMARY_STDDEV
-        has_h = lib.TALLY_SUMMARY_HMEAN
-        has_mci = lib.TALLY_SUMMARY_MEDIAN_CI
+        has_sd, has_h = lib.TALLY_SUMMARY_STDDEV, lib.TALLY_SUMMARY_HMEAN
+        has_hsd, has_mci = lib.TALLY_SUMMARY_HSTDDEV, lib.TALLY_SUMMARY_MEDIAN_CI
         return cls(
             n=int(s.n), min=s.min, max=s.max, amean=s.amean, median=s.median, bamean=s.bamean,
             hmean=when(has_h, s.hmean), gmean=when(lib.TALLY_SUMMARY_GMEAN, s.gmean),
-            stddev=when(has_sd, s.stddev), hstddev=when(has_h, s.hstddev),
-            cv=when(lib.TALLY_SUMMARY_CV, s.cv), hcv=when(has_h, s.hcv), sem=when(has_sd, s.sem),
-            mean_ci=when(has_sd, (s.mean_ci_low, s.mean_ci_high)),
+            stddev=when(has_sd, s.stddev), hstddev=when(has_hsd, s.hstddev),
+            cv=when(lib.TALLY_SUMMARY_CV, s.cv), hcv=when(has_hsd, s.hcv), sem=when(has_sd, s.sem),
+            mean_ci=when(lib.TALLY_SUMMARY_MEAN_CI, (s.mean_ci_low, s.mean_ci_high)),
             median_ci=when(has_mci, (s.median_ci_low, s.median_ci_high)),
             median_ci_level=when(has_mci, s.median_ci_level),
             outliers_mad=int(s.outliers_mad), outliers_tukey=int(s.outliers_tukey))
