@@ -12,5 +12,6 @@
 #include "tally/resultset.h"
 #include "tally/io.h"
 #include "tally/report.h"
+#include "tally/validate.h"
 
 #endif /* TALLY_H */

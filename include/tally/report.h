@@ -48,12 +48,14 @@ typedef struct tally_report_options {
     tally_percentile_method percentile_method; /**< Percentile method. */
     double confidence;            /**< Level of confidence intervals; default 0.95. */
     const char *filter;           /**< Keep rows whose "benchmark/case" matches this shell glob; NULL: all. */
+    int summaries_only;           /**< 1: no comparisons; every configuration is summarised on its
+                                       own (`tally summary`): no cell has `compared` set. */
 } tally_report_options;
 
 #define TALLY_REPORT_OPTIONS_VERSION 1
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_WELCH, 0.05,             \
-      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL }
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0 }
 
 /** Options for rendering. Initialise with ::TALLY_RENDER_OPTIONS_INIT. */
 typedef struct tally_render_options {

@@ -1,0 +1,117 @@
+/**
+ * @file tally/validate.h
+ * @brief Checking another harness's own summary against statistics recomputed from its raw
+ * samples.
+ *
+ * Importers keep a harness's summary next to the raw samples as case metadata under
+ * `reported.<statistic>` (hyperfine: mean, stddev, median, min, max; Google Benchmark: mean,
+ * median, stddev, cv). tally_validate() recomputes each of those statistics from the case's
+ * samples with tally_summarize() and lists every comparison, flagging the ones whose relative
+ * difference exceeds a tolerance.
+ *
+ * Statistics understood (the definitions are those of docs/statistics.md; docs/importers.md
+ * lists which harness reports which):
+ * - `mean`: arithmetic mean;
+ * - `median`: median (mean of the two middle samples when n is even, as both harnesses do);
+ * - `stddev`: sample standard deviation with n - 1 (hyperfine and Google Benchmark both use n - 1);
+ * - `min`, `max`: extreme samples;
+ * - `cv`: coefficient of variation as a *fraction* stddev / mean (Google Benchmark's definition;
+ *   tally's own CV is a percentage, so it is divided by 100 before comparing).
+ * Other `reported.*` keys are ignored.
+ *
+ * The relative difference is |reported - recomputed| / |recomputed| (the absolute difference
+ * when recomputed is 0). A statistic tally cannot recompute (stddev or cv with fewer than two
+ * samples, cv of samples with mean 0) or a reported value that is not a finite number is listed
+ * as a disagreement with recomputed (or reported) NaN and a note saying why.
+ */
+#ifndef TALLY_VALIDATE_H
+#define TALLY_VALIDATE_H
+
+#include "common.h"
+#include "resultset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Options for tally_validate(). Initialise with ::TALLY_VALIDATE_OPTIONS_INIT. */
+typedef struct tally_validate_options {
+    unsigned int version; /**< ::TALLY_VALIDATE_OPTIONS_VERSION. */
+    double tolerance;     /**< Largest relative difference still agreeing, >= 0; default 1e-6. */
+} tally_validate_options;
+
+#define TALLY_VALIDATE_OPTIONS_VERSION 1
+#define TALLY_VALIDATE_OPTIONS_INIT { TALLY_VALIDATE_OPTIONS_VERSION, 1e-6 }
+
+/** The outcome of tally_validate(): one entry per reported statistic checked. Opaque. */
+typedef struct tally_validation tally_validation;
+
+/**
+ * Recompute every `reported.*` statistic of every case of every result set in `r`.
+ * Entries come in the order of result sets, benchmarks, cases, then the case's metadata order.
+ * @param out receives a new list to free with tally_validation_free(); NULL on failure. A list
+ *   with no entries means nothing in `r` carried a harness summary.
+ * @param r result sets (typically just loaded from a hyperfine or Google Benchmark file); not
+ *   modified, and not referenced after the call returns.
+ * @param opts options, or NULL for the defaults.
+ * @return ::TALLY_OK, ::TALLY_EINVAL (NULL argument, bad option version, negative or non-finite
+ *   tolerance), ::TALLY_ENOMEM. Disagreements are results, not errors.
+ * Thread safety: reentrant; `r` must not be modified during the call.
+ */
+TALLY_API int tally_validate(tally_validation **out, const tally_results *r,
+                             const tally_validate_options *opts);
+
+/** Free a validation list; NULL is accepted. */
+TALLY_API void tally_validation_free(tally_validation *v);
+
+/** @return the number of entries (statistics checked); 0 for NULL. */
+TALLY_API size_t tally_validation_count(const tally_validation *v);
+
+/** @return the number of entries that did not agree; 0 for NULL. */
+TALLY_API size_t tally_validation_disagreements(const tally_validation *v);
+
+/** @return the tolerance the list was computed with; 0 for NULL. */
+TALLY_API double tally_validation_tolerance(const tally_validation *v);
+
+/**
+ * @return the label of the result set of entry i (owned by the list, valid until it is
+ *   freed), or NULL when i is out of range. The same holds for the other string accessors.
+ */
+TALLY_API const char *tally_validation_resultset(const tally_validation *v, size_t i);
+
+/** @return the benchmark name of entry i, or NULL when out of range. */
+TALLY_API const char *tally_validation_benchmark(const tally_validation *v, size_t i);
+
+/** @return the case name of entry i, or NULL when out of range. */
+TALLY_API const char *tally_validation_case(const tally_validation *v, size_t i);
+
+/** @return the statistic of entry i ("mean", "median", "stddev", "min", "max", "cv"), or NULL. */
+TALLY_API const char *tally_validation_statistic(const tally_validation *v, size_t i);
+
+/** @return the harness's value of entry i as read from the file, or NaN (out of range, or the
+ *  reported text was not a finite number). */
+TALLY_API double tally_validation_reported(const tally_validation *v, size_t i);
+
+/** @return tally's value of entry i from the raw samples, in the reported value's definition
+ *  (cv as a fraction), or NaN when it cannot be computed or i is out of range. */
+TALLY_API double tally_validation_recomputed(const tally_validation *v, size_t i);
+
+/** @return the relative difference of entry i (see the file comment), or NaN when either value
+ *  is NaN or i is out of range. */
+TALLY_API double tally_validation_rel_diff(const tally_validation *v, size_t i);
+
+/** @return 1 when entry i agreed within the tolerance, 0 otherwise (also when out of range). */
+TALLY_API int tally_validation_agreed(const tally_validation *v, size_t i);
+
+/**
+ * @return a short English note on entry i about definitions or why it could not be checked
+ *   (e.g. "cv is a fraction (stddev/mean); tally's CV percentage divided by 100"), "" when there
+ *   is nothing to say, NULL when out of range.
+ */
+TALLY_API const char *tally_validation_note(const tally_validation *v, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TALLY_VALIDATE_H */
