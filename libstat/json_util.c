@@ -120,7 +120,10 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
                                    "unexpected end of JSON input (truncated file?)");
         }
         position_of(data, end, &line, &col);
-        return tally__error_at(TALLY_EPARSE, name, line, col, "invalid JSON near '%.16s'", end);
+        /* The input need not be NUL-terminated: never print past its end. */
+        size_t rest = (size_t)(data + len - end);
+        return tally__error_at(TALLY_EPARSE, name, line, col, "invalid JSON near '%.*s'",
+                               (int)(rest < 16 ? rest : 16), end);
     }
     /* Only white space may follow the document. */
     while (end < data + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
