@@ -13,5 +13,7 @@
 #include "tally/io.h"
 #include "tally/report.h"
 #include "tally/validate.h"
+#include "tally/runner.h"
+#include "tally/testing.h"
 
 #endif /* TALLY_H */

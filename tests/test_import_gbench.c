@@ -76,7 +76,7 @@ static void test_errors(void)
     CHECK_STR(last_message(),
               "gbench/aggregates_only.json: $.benchmarks: no iteration rows, only aggregates (run "
               "without --benchmark_report_aggregates_only to keep the samples)");
-    /* truncated: reported at the end of the input, line 2, column 17 */
+    /* truncated: line 2 holds 16 characters, so the end of input is line 2, column 17 */
     CHECK_INT(import_text(&r, imp, "{\"context\": {},\n\"benchmarks\": [{", "cut.json", NULL),
               TALLY_EPARSE);
     CHECK_STR(last_message(), "cut.json:2:17: unexpected end of JSON input (truncated file?)");

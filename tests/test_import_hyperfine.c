@@ -121,7 +121,7 @@ static void test_exit_codes(void)
 static void test_errors(void)
 {
     tally_results *r;
-    /* truncated after 45 characters: reported at the end of the input, line 1, column 46. */
+    /* truncated after 45 characters: the error points just past the end, line 1, column 46. */
     CHECK_INT(import_text(&r, imp, "{\"results\": [{\"command\": \"a\", \"times\": [1.0, ",
                           "cut.json", NULL),
               TALLY_EPARSE);

@@ -53,7 +53,7 @@ static void test_suite(void)
 static void test_errors(void)
 {
     tally_results *r;
-    /* truncated inside a key (25 characters): reported at the end of the input, column 26 */
+    /* truncated inside a key: 25 characters, so the end of input is column 26 */
     CHECK_INT(import_text(&r, imp, "{\"version\": \"1.0\", \"bench", "cut.json", NULL),
               TALLY_EPARSE);
     CHECK_STR(last_message(), "cut.json:1:26: unexpected end of JSON input (truncated file?)");
