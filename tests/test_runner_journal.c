@@ -275,8 +275,47 @@ static void test_cancel_and_refusals(void)
     tally_runner_free(r);
 }
 
+#ifdef TALLY_FAULT_INJECTION
+/* Every allocation of a whole sweep (options, journal, runs, result set, output) failing in
+ * turn: each attempt ends in TALLY_OK or TALLY_ENOMEM, never a crash or a leak (under ASan). */
+static void test_allocation_failure(void)
+{
+    const char *cmd[] = { "true", NULL };
+    int bad = 0;
+    long n;
+    for (n = 1; n < 5000; n++) {
+        unlink(OUT);
+        unlink(JOURNAL);
+        tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
+        o.workload = TALLY_WORKLOAD_EXEC;
+        o.command = cmd;
+        o.runs = 1;
+        o.warmup = 1;
+        o.output = OUT;
+        tally_runner *r = NULL;
+        tally_testing_fail_allocation(n);
+        int rc = tally_runner_new(&r, &o);
+        if (rc == TALLY_OK)
+            rc = tally_runner_run(r);
+        unsigned long used = tally_testing_allocation_count();
+        tally_testing_fail_allocation(0);
+        tally_runner_free(r);
+        bad += rc != TALLY_OK && rc != TALLY_ENOMEM;
+        if (rc == TALLY_OK && used < (unsigned long)n)
+            break; /* no allocation failed: every one has been tried */
+    }
+    CHECK_INT(bad, 0);
+    CHECK(n > 10 && n < 5000);
+    unlink(OUT);
+    unlink(JOURNAL);
+}
+#endif
+
 int main(void)
 {
+#ifdef TALLY_FAULT_INJECTION
+    test_allocation_failure();
+#endif
     test_kill_and_resume();
     test_timeout();
     test_cancel_and_refusals();
