@@ -14,5 +14,6 @@
 #include "tally/report.h"
 #include "tally/validate.h"
 #include "tally/runner.h"
+#include "tally/testing.h"
 
 #endif /* TALLY_H */
