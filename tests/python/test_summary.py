@@ -106,7 +106,8 @@ def test_undefined_statistics_are_none():
     assert one.stddev is None and one.cv is None and one.mean_ci is None
     assert one.hmean == 2.5 and one.hstddev is None and one.hcv is None
     negative = tally.summary([-1.0, 2.0, 3.0])
-    assert negative.hmean is None and negative.gmean is None and negative.amean == pytest.approx(4 / 3)
+    assert negative.hmean is None and negative.gmean is None
+    assert negative.amean == pytest.approx(4 / 3)
 
 
 def test_identical_samples():
