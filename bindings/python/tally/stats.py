@@ -1,5 +1,6 @@
 """`summary()` and `compare()`: descriptive statistics and the comparison of two sample sets."""
 
+import numbers
 from dataclasses import dataclass, fields
 from typing import Optional, Tuple
 
@@ -107,6 +108,30 @@ def _percentile_method(name):
         raise ValueError(f"percentile_method must be one of {', '.join(_PERCENTILE_METHODS)}, "
                          f"not {name!r}")
     return getattr(lib, _PERCENTILE_METHODS[name])
+
+
+def percentiles(samples, p, *, method="linear"):
+    """Percentiles p (a number or a sequence of numbers in [0, 100]) of the samples, as a float or
+    a list of floats. method: "linear" (R type 7, numpy's default) or "nearest-rank" (the
+    smallest sample with at least p % of the samples at or below it)."""
+    x = as_doubles(samples)
+    single = isinstance(p, numbers.Real) and not isinstance(p, bool)
+    ps = as_doubles([p] if single else p, "p")
+    out = ffi.new("double[]", max(ps.n, 1))
+    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, _percentile_method(method)))
+    return out[0] if single else list(out[0:ps.n])
+
+
+def outliers(samples, *, mad_threshold=3.5, tukey_k=1.5):
+    """Flag outliers without removing them: (mad, tukey), two lists of bools, one per sample.
+    mad: modified z-score |0.6745 (x - median) / MAD| above mad_threshold; tukey: outside
+    [Q1 - k IQR, Q3 + k IQR]."""
+    x = as_doubles(samples)
+    mad = ffi.new("unsigned char[]", max(x.n, 1))
+    tukey = ffi.new("unsigned char[]", max(x.n, 1))
+    check(lib.tally_outliers(mad, tukey, x.ptr, x.n, real(mad_threshold, "mad_threshold"),
+                             real(tukey_k, "tukey_k")))
+    return [bool(f) for f in mad[0:x.n]], [bool(f) for f in tukey[0:x.n]]
 
 
 def summary(samples, *, direction="lower", confidence=0.95, percentile_method="linear",
