@@ -51,9 +51,12 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 return cli_usage_error(cmd->name, "option -%c needs a value", optopt);
             return cli_usage_error(cmd->name, "unknown or incomplete option '%s'", bad);
         }
+        const char *name = NULL;
+        for (const struct option *o = report_options; o->name; o++)
+            if (o->val == c)
+                name = o->name;
         if (!cmd->allow_gate && strchr("taAR", c))
-            return cli_usage_error(cmd->name, "option '%s' is for 'tally compare'",
-                                   argv[optind - 1]);
+            return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'R') {
             char *end = NULL;
             double pct = strtod(optarg, &end);
@@ -64,10 +67,6 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->fail_on_regression = pct;
             continue;
         }
-        const char *name = NULL;
-        for (const struct option *o = report_options; o->name; o++)
-            if (o->val == c)
-                name = o->name;
         int rc = cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;

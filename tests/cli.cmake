@@ -11,6 +11,9 @@ if(TARGET tally_cli)
                      "${CMAKE_CURRENT_BINARY_DIR}/cli-out")
     set_tests_properties(cli_${name} PROPERTIES LABELS cli)
   endforeach()
+  add_test(NAME cli_reference_hackbench
+           COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/check_reference.sh" "$<TARGET_FILE:tally_cli>"
+                   "${PROJECT_SOURCE_DIR}")
   add_test(NAME cli_help_matches_manual
            COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/check_manual.sh" "$<TARGET_FILE:tally_cli>"
                    "${PROJECT_SOURCE_DIR}/docs/tally.1.md")
