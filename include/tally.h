@@ -12,6 +12,7 @@
 #include "tally/resultset.h"
 #include "tally/io.h"
 #include "tally/report.h"
+#include "tally/testing.h"
 #include "tally/validate.h"
 
 #endif /* TALLY_H */

@@ -3,7 +3,8 @@
  * @brief Comparison of a baseline sample set with a new one: ratio, pct-imp, significance tests,
  * multiple-comparison adjustment.
  *
- * Definitions and formulas are in docs/statistics.md. All functions are reentrant and thread-safe.
+ * Definitions, formulas, switch rules and references are in docs/comparisons.md. All functions are
+ * reentrant and thread-safe; none modifies the caller's arrays.
  */
 #ifndef TALLY_COMPARE_H
 #define TALLY_COMPARE_H
@@ -20,7 +21,9 @@ typedef enum tally_test {
     TALLY_TEST_WELCH = 0,        /**< Welch's unequal-variance t-test (default). */
     TALLY_TEST_STUDENT = 1,      /**< Student's pooled-variance t-test. */
     TALLY_TEST_MANN_WHITNEY = 2, /**< Mann-Whitney U (Wilcoxon rank-sum), two-sided. */
-    TALLY_TEST_MMTESTS_CI = 3,   /**< mmtests' rule on confidence intervals of the means. */
+    TALLY_TEST_MMTESTS_CI = 3,   /**< mmtests' significance rule (compare-mmtests `*` marks): t on
+                                      the unpooled standard error with n1 + n2 - 2 df; see
+                                      tally_mmtests_test(). */
     TALLY_TEST_NONE = 4          /**< No test: never significant. */
 } tally_test;
 
@@ -43,10 +46,15 @@ typedef enum tally_adjust {
 typedef struct tally_compare_options {
     unsigned int version;       /**< ::TALLY_COMPARE_OPTIONS_VERSION. */
     tally_test test;            /**< Test; default Welch. */
-    double alpha;               /**< Significance level in (0, 1); default 0.05. */
+    double alpha;               /**< Significance level in (0, 1); default 0.05. A row is
+                                     significant when p < alpha. (mmtests itself uses 0.10.) */
     tally_direction direction;  /**< Which way is better; decides the sign of pct_imp. */
-    tally_statistic statistic;  /**< Centre compared by ratio and pct_imp; default AMean. */
-    tally_summary_options summary; /**< Options for the two summaries. */
+    tally_statistic statistic;  /**< Centre compared by ratio and pct_imp; default AMean
+                                     (::TALLY_STAT_DEFAULT means AMean here). With the mmtests
+                                     rule, HMean also makes the test use the harmonic mean and
+                                     harmonic SD, as mmtests does for higher-is-better rows. */
+    tally_summary_options summary; /**< Options for the two summaries; its `direction` is
+                                        replaced by the `direction` above. */
 } tally_compare_options;
 
 #define TALLY_COMPARE_OPTIONS_VERSION 1
@@ -60,26 +68,41 @@ typedef struct tally_comparison {
     tally_summary current; /**< Summary of the new samples. */
     double base_value;     /**< The chosen statistic of the baseline. */
     double new_value;      /**< The chosen statistic of the new samples. */
-    double ratio;          /**< new_value / base_value (0 when base_value is 0). */
-    double pct_imp;        /**< Percent improvement, positive = better. */
+    double ratio;          /**< new_value / base_value; 0 when ratio_defined is 0. */
+    double pct_imp;        /**< Percent improvement, positive = better; 0 when ratio_defined is
+                                0. */
     tally_test test;       /**< The test that was run. */
-    double statistic;      /**< t, or U of the baseline, or z; 0 for mmtests-ci. */
-    double df;             /**< Degrees of freedom for t-tests, else 0. */
+    double statistic;      /**< t (base minus new) for the t-tests and the mmtests rule, U of the
+                                baseline for Mann-Whitney; 0 when no test ran or zero_variance. */
+    double df;             /**< Degrees of freedom for t-tests and the mmtests rule, else 0. */
     double p_value;        /**< Two-sided p-value; 1 when no test could be run. */
     int exact;             /**< 1 when p_value is exact (Mann-Whitney exact distribution). */
-    int significant;       /**< 1 when the test rejects at alpha. */
+    int significant;       /**< 1 when the test rejects at alpha (p_value < alpha). */
     tally_verdict verdict; /**< Improvement, regression, no change or insufficient data. */
+    int ratio_defined;     /**< 0 when base_value is 0: ratio and pct_imp are then not numbers to
+                                show (tally_pct_imp() fails with ::TALLY_EDOMAIN there). */
+    int zero_variance;     /**< 1 when a t-test or the mmtests rule met two constant samples (or a
+                                t beyond the double range): p is then 0 (the means differ: a
+                                deterministic difference) or 1 (equal), and statistic is reported
+                                as 0 because t = +-inf. */
 } tally_comparison;
 
 /**
- * Compare a baseline with new samples.
- * @param out receives the comparison.
- * @param base baseline samples, nb >= 1.
- * @param current new samples, nc >= 1.
+ * Compare a baseline with new samples: both summaries (tally_summarize()), the chosen statistic,
+ * ratio, pct-imp, the chosen test and a verdict. The verdict is ::TALLY_VERDICT_INSUFFICIENT when
+ * the sample sizes cannot reach alpha: t-tests and the mmtests rule need n >= 2 on both sides;
+ * Mann-Whitney needs its smallest attainable p, 2 / C(nb + nc, nb), below alpha. Otherwise a
+ * significant row is an improvement or a regression by the sign of pct_imp (by the test's own
+ * direction when pct_imp is 0 or undefined).
+ * @param out receives the comparison; untouched on failure.
+ * @param base baseline samples, nb >= 1; not modified.
+ * @param nb number of baseline samples.
+ * @param current new samples, nc >= 1; not modified.
+ * @param nc number of new samples.
  * @param opts options, or NULL for the defaults.
  * @return ::TALLY_OK, ::TALLY_ENODATA (an empty side), ::TALLY_ENONFINITE, ::TALLY_EDOMAIN
  *   (statistic undefined, e.g. HMean of non-positive samples), ::TALLY_EINVAL, ::TALLY_ENOMEM,
- *   ::TALLY_ENUMERIC.
+ *   ::TALLY_ENUMERIC. Thread-safe.
  */
 TALLY_API int tally_compare(tally_comparison *out, const double *base, size_t nb,
                             const double *current, size_t nc, const tally_compare_options *opts);
@@ -87,54 +110,116 @@ TALLY_API int tally_compare(tally_comparison *out, const double *base, size_t nb
 /**
  * Percent improvement of new over base, positive when better.
  * lower-is-better: (1 - new/base) * 100; higher-is-better: (new/base - 1) * 100.
- * @return ::TALLY_OK, ::TALLY_EDOMAIN when base is 0, ::TALLY_ENONFINITE.
+ * @param out receives the percentage.
+ * @param base the baseline value.
+ * @param current the new value.
+ * @param direction which way is better.
+ * @return ::TALLY_OK, ::TALLY_EDOMAIN when base is 0, ::TALLY_ENONFINITE (an argument or the
+ *   quotient is not finite), ::TALLY_EINVAL (NULL out, unknown direction). Thread-safe.
  */
 TALLY_API int tally_pct_imp(double *out, double base, double current, tally_direction direction);
 
 /**
- * Welch's t-test: t, Welch-Satterthwaite df and two-sided p.
- * @return ::TALLY_OK, ::TALLY_ENODATA (a side with n < 2), ::TALLY_ENONFINITE.
+ * Welch's t-test (Welch 1947): t = (mean(a) - mean(b)) / sqrt(va/na + vb/nb), the fractional
+ * Welch-Satterthwaite df and the two-sided p from Student's t distribution, as
+ * `scipy.stats.ttest_ind(a, b, equal_var=False)` and R's `t.test(a, b)`.
+ * When both samples are constant, t = +-inf or 0/0: tally then reports t = 0, df = na + nb - 2 and
+ * p = 0 when the means differ, p = 1 when they are equal (SciPy returns NaN).
+ * @param t receives t.
+ * @param df receives the degrees of freedom.
+ * @param p receives the two-sided p-value.
+ * @param a first sample (the baseline in tally_compare()); not modified.
+ * @param na its size, >= 2.
+ * @param b second sample; not modified.
+ * @param nb its size, >= 2.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (a side with n < 2), ::TALLY_ENONFINITE, ::TALLY_EINVAL
+ *   (NULL pointer), ::TALLY_ENUMERIC (the t distribution failed). Thread-safe.
  */
 TALLY_API int tally_welch_test(double *t, double *df, double *p, const double *a, size_t na,
                                const double *b, size_t nb);
 
-/** Student's pooled t-test; see tally_welch_test(). */
+/**
+ * Student's pooled-variance t-test: df = na + nb - 2, as
+ * `scipy.stats.ttest_ind(a, b, equal_var=True)` and R's `t.test(a, b, var.equal=TRUE)`.
+ * Parameters, constant samples and return codes as tally_welch_test().
+ */
 TALLY_API int tally_student_test(double *t, double *df, double *p, const double *a, size_t na,
                                  const double *b, size_t nb);
 
 /**
- * Mann-Whitney U test, two-sided.
+ * Mann-Whitney U test (Mann & Whitney 1947), two-sided, as
+ * `scipy.stats.mannwhitneyu(a, b, alternative='two-sided', method='auto')` (SciPy 1.10).
  * @param u receives U of sample a (number of pairs with a > b, ties counting 1/2).
- * @param p receives the p-value: exact when there are no ties and na, nb are small, else the
- *   normal approximation with tie and continuity correction.
+ * @param p receives the p-value: exact (the exact null distribution of U) when there are no ties
+ *   and min(na, nb) <= 8, else the normal approximation with tie and continuity correction.
  * @param exact receives 1 when p is exact; may be NULL.
+ * @param a first sample; not modified.
+ * @param na its size, >= 1.
+ * @param b second sample; not modified.
+ * @param nb its size, >= 1.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (an empty side), ::TALLY_ENONFINITE, ::TALLY_EINVAL,
+ *   ::TALLY_ENOMEM. Thread-safe.
  */
 TALLY_API int tally_mann_whitney(double *u, double *p, int *exact, const double *a, size_t na,
                                  const double *b, size_t nb);
 
 /**
- * Adjust p-values for multiple comparisons.
+ * mmtests' significance rule, from the summaries it keeps per row (mean, standard deviation, n):
+ * t = (mean_a - mean_b) / sqrt(sd_a^2/na + sd_b^2/nb), df = na + nb - 2 and the two-sided p from
+ * Student's t distribution (MMTests::Compare::_significanceTest). mmtests marks a row when
+ * p < its significance level (0.10 by default). When the standard error is 0, mmtests calls the
+ * row significant exactly when the means differ: t is then reported as 0 and p as 0 or 1.
+ * @param t receives t (0 when the standard error is 0).
+ * @param df receives na + nb - 2.
+ * @param p receives the two-sided p-value.
+ * @param mean_a mean of the first sample (AMean, or HMean for higher-is-better rows).
+ * @param sd_a its standard deviation (sample SD, or the harmonic SD with HMean); 0 when na = 1.
+ * @param na its size, >= 1.
+ * @param mean_b mean of the second sample.
+ * @param sd_b its standard deviation.
+ * @param nb its size, >= 1.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (an empty side, or na + nb < 3 with a non-zero standard
+ *   error), ::TALLY_ENONFINITE, ::TALLY_EINVAL (NULL pointer, negative SD), ::TALLY_ENUMERIC.
+ *   Thread-safe.
+ */
+TALLY_API int tally_mmtests_test(double *t, double *df, double *p, double mean_a, double sd_a,
+                                 size_t na, double mean_b, double sd_b, size_t nb);
+
+/**
+ * Adjust p-values for multiple comparisons, as R's `p.adjust(p, "holm")` (Holm 1979) and
+ * `p.adjust(p, "BH")` (Benjamini & Hochberg 1995): monotone in p and capped at 1.
  * @param out receives count adjusted p-values in the input order (may alias p).
- * @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_ENOMEM.
+ * @param p the raw p-values, each in [0, 1].
+ * @param count number of p-values; 0 is accepted (nothing to do).
+ * @param method the adjustment; ::TALLY_ADJUST_NONE copies.
+ * @return ::TALLY_OK, ::TALLY_EINVAL (NULL pointer, unknown method, a p-value outside [0, 1] or
+ *   NaN), ::TALLY_ENOMEM. Thread-safe.
  */
 TALLY_API int tally_adjust_pvalues(double *out, const double *p, size_t count, tally_adjust method);
 
 /**
- * Geometric mean of ratios (rows present on both sides only).
- * @return ::TALLY_OK, ::TALLY_ENODATA (count = 0), ::TALLY_EDOMAIN (a ratio <= 0).
+ * Geometric mean of ratios, exp(mean(log r)) (rows present on both sides only: the caller passes
+ * only paired rows).
+ * @param out receives the geometric mean.
+ * @param ratios the ratios, each > 0; not modified.
+ * @param count number of ratios.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (count = 0), ::TALLY_EDOMAIN (a ratio <= 0),
+ *   ::TALLY_ENONFINITE, ::TALLY_EINVAL. Thread-safe.
  */
 TALLY_API int tally_geomean_ratio(double *out, const double *ratios, size_t count);
 
 /** @return "welch", "student", "mann-whitney", "mmtests-ci" or "none"; NULL if unknown. */
 TALLY_API const char *tally_test_name(tally_test test);
 
-/** Parse a test name. @return ::TALLY_OK or ::TALLY_EINVAL. */
+/** Parse a test name (case-insensitive; `_` may stand for `-`).
+ *  @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_test_from_name(tally_test *out, const char *name);
 
 /** @return "none", "holm" or "bh"; NULL if unknown. */
 TALLY_API const char *tally_adjust_name(tally_adjust method);
 
-/** Parse an adjustment name. @return ::TALLY_OK or ::TALLY_EINVAL. */
+/** Parse an adjustment name (case-insensitive; "fdr" and "benjamini-hochberg" mean "bh").
+ *  @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_adjust_from_name(tally_adjust *out, const char *name);
 
 /** @return "no-change", "improvement", "regression" or "insufficient"; NULL if unknown. */

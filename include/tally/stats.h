@@ -42,11 +42,13 @@ typedef enum tally_percentile_method {
 typedef struct tally_summary_options {
     unsigned int version;                      /**< ::TALLY_SUMMARY_OPTIONS_VERSION. */
     tally_direction direction;                 /**< Decides "best" for BAmean. */
-    tally_percentile_method percentile_method; /**< Method for median CI-free percentiles. */
+    tally_percentile_method percentile_method; /**< Method of the reported median; default
+                                                    linear (R type 7). Quartiles for Tukey's
+                                                    fences are always type 7. */
     double confidence;                         /**< Level of the CIs, in (0, 1); default 0.95. */
     double bamean_percent;                     /**< N of BAmean-N, in (0, 100]; default 95. */
-    double mad_threshold;                      /**< Modified z-score cut-off; default 3.5. */
-    double tukey_k;                            /**< Tukey fence factor; default 1.5. */
+    double mad_threshold;                      /**< Modified z-score cut-off, > 0; default 3.5. */
+    double tukey_k;                            /**< Tukey fence factor, >= 0; default 1.5. */
 } tally_summary_options;
 
 #define TALLY_SUMMARY_OPTIONS_VERSION 1
@@ -55,11 +57,14 @@ typedef struct tally_summary_options {
 
 /** Flags in tally_summary::defined telling which optional fields hold values. */
 typedef enum tally_summary_field {
-    TALLY_SUMMARY_HMEAN = 1,     /**< hmean, hstddev, hcv (all samples > 0). */
+    TALLY_SUMMARY_HMEAN = 1,     /**< hmean (all samples > 0). */
     TALLY_SUMMARY_GMEAN = 2,     /**< gmean (all samples > 0). */
-    TALLY_SUMMARY_STDDEV = 4,    /**< stddev, cv, sem, mean CI (n >= 2). */
-    TALLY_SUMMARY_MEDIAN_CI = 8, /**< median CI (n large enough for the level). */
-    TALLY_SUMMARY_CV = 16        /**< cv (stddev defined and amean != 0). */
+    TALLY_SUMMARY_STDDEV = 4,    /**< stddev and sem (n >= 2, result within the double range). */
+    TALLY_SUMMARY_MEDIAN_CI = 8, /**< median CI (n large enough for the level, e.g. n >= 6 at
+                                      95 %). */
+    TALLY_SUMMARY_CV = 16,       /**< cv (stddev defined and amean != 0). */
+    TALLY_SUMMARY_HSTDDEV = 32,  /**< hstddev and hcv (all samples > 0 and n >= 2). */
+    TALLY_SUMMARY_MEAN_CI = 64   /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
 } tally_summary_field;
 
 /**
@@ -74,7 +79,7 @@ typedef struct tally_summary {
     double amean;          /**< Arithmetic mean. */
     double hmean;          /**< Harmonic mean n / sum(1/x). */
     double gmean;          /**< Geometric mean exp(mean(log x)). */
-    double median;         /**< Median (R type 7). */
+    double median;         /**< Median: 50th percentile by the options' method (R type 7). */
     double stddev;         /**< Sample standard deviation (n - 1). */
     double hstddev;        /**< Harmonic SD sqrt(sum((1/x - 1/H)^2) * H^4 / n) (mmtests). */
     double cv;             /**< 100 * stddev / amean. */
@@ -85,44 +90,54 @@ typedef struct tally_summary {
     double median_ci_low;  /**< Distribution-free CI of the median, lower bound. */
     double median_ci_high; /**< Distribution-free CI of the median, upper bound. */
     double median_ci_level;/**< Achieved confidence of the median CI (>= requested). */
-    double bamean;         /**< BAmean-N: mean of the best N % of samples. */
+    double bamean;         /**< BAmean-N: arithmetic mean of the best floor(n N / 100) samples
+                                (at least one), best as decided by the options' direction. */
     size_t outliers_mad;   /**< Samples whose modified z-score exceeds the threshold. */
     size_t outliers_tukey; /**< Samples outside Tukey's fences. */
 } tally_summary;
 
 /**
- * Summarise n samples in O(n) time (selection, not sorting, for order statistics).
- * @param out receives the summary.
+ * Summarise n samples in O(n) time (selection, not sorting, for order statistics) with one
+ * scratch copy of the samples. Reentrant; thread-safe.
+ * @param out receives the summary; zeroed first, so on failure it holds n = 0 and no flags.
  * @param x samples; not modified.
- * @param n number of samples; n = 0 fails with ::TALLY_ENODATA.
+ * @param n number of samples; n = 0 fails with ::TALLY_ENODATA. With n = 1 only min, max, amean,
+ *   median, bamean (and hmean, gmean for a positive sample) are defined.
  * @param opts options, or NULL for the defaults.
- * @return ::TALLY_OK; ::TALLY_ENONFINITE if a sample is NaN or infinite; ::TALLY_ENODATA;
- *   ::TALLY_EINVAL for bad options; ::TALLY_ENOMEM.
+ * @return ::TALLY_OK; ::TALLY_ENONFINITE if a sample is NaN or infinite (nothing computed);
+ *   ::TALLY_ENODATA; ::TALLY_EINVAL for bad options or pointers; ::TALLY_ENOMEM.
  */
 TALLY_API int tally_summarize(tally_summary *out, const double *x, size_t n,
                               const tally_summary_options *opts);
 
 /**
- * Arithmetic mean, numerically stable.
- * @return ::TALLY_OK, ::TALLY_ENODATA (n = 0), ::TALLY_ENONFINITE.
+ * Arithmetic mean: compensated summation, never overflows for finite samples.
+ * @param out receives the mean.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (n = 0), ::TALLY_ENONFINITE, ::TALLY_EINVAL (NULL).
  */
 TALLY_API int tally_amean(double *out, const double *x, size_t n);
 
 /**
  * Harmonic mean n / sum(1/x).
- * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EDOMAIN if any x <= 0.
+ * @param out receives the mean.
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EDOMAIN if any x <= 0,
+ *   ::TALLY_EINVAL (NULL).
  */
 TALLY_API int tally_hmean(double *out, const double *x, size_t n);
 
 /**
  * Geometric mean exp(mean(log x)).
- * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EDOMAIN if any x <= 0.
+ * @param out receives the mean.
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EDOMAIN if any x <= 0,
+ *   ::TALLY_EINVAL (NULL).
  */
 TALLY_API int tally_gmean(double *out, const double *x, size_t n);
 
 /**
  * Sample standard deviation with n - 1 in the denominator (two-pass with correction).
- * @return ::TALLY_OK, ::TALLY_ENODATA if n < 2, ::TALLY_ENONFINITE.
+ * @param out receives the standard deviation.
+ * @return ::TALLY_OK, ::TALLY_ENODATA if n < 2, ::TALLY_ENONFINITE, ::TALLY_ENUMERIC if the
+ *   result exceeds the double range (samples near +-DBL_MAX), ::TALLY_EINVAL (NULL).
  */
 TALLY_API int tally_stddev(double *out, const double *x, size_t n);
 
@@ -134,23 +149,35 @@ TALLY_API int tally_stddev(double *out, const double *x, size_t n);
  * @param p percentiles in [0, 100].
  * @param count number of percentiles.
  * @param method interpolation method.
- * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EINVAL, ::TALLY_ENOMEM.
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EINVAL (p outside [0, 100],
+ *   unknown method, NULL), ::TALLY_ENOMEM.
  */
 TALLY_API int tally_percentiles(double *out, const double *x, size_t n, const double *p,
                                 size_t count, tally_percentile_method method);
 
 /**
  * Flag outliers without removing them.
- * @param mad_flags if not NULL, n bytes set to 1 where |0.6745 (x - median) / MAD| > mad_threshold.
- * @param tukey_flags if not NULL, n bytes set to 1 outside [Q1 - k IQR, Q3 + k IQR].
- * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_ENOMEM.
+ * @param mad_flags if not NULL, n bytes set to 1 where |0.6745 (x - median) / MAD| > mad_threshold
+ *   (when MAD = 0: |0.7979 (x - median) / MeanAD|, MeanAD the mean absolute deviation from the
+ *   median; all samples equal: none), else 0.
+ * @param tukey_flags if not NULL, n bytes set to 1 outside [Q1 - k IQR, Q3 + k IQR] (type 7
+ *   quartiles), else 0.
+ * @param x samples; not modified.
+ * @param n number of samples.
+ * @param mad_threshold modified z-score cut-off, > 0 (3.5 recommended).
+ * @param tukey_k fence factor, >= 0 (1.5 usual, 3 for "far out").
+ * @return ::TALLY_OK, ::TALLY_ENODATA, ::TALLY_ENONFINITE, ::TALLY_EINVAL, ::TALLY_ENOMEM.
  */
 TALLY_API int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const double *x,
                              size_t n, double mad_threshold, double tukey_k);
 
 /**
- * The value of one statistic taken from a summary.
- * @return ::TALLY_OK, or ::TALLY_EDOMAIN when the statistic is undefined for these samples.
+ * The value of one statistic taken from a summary. ::TALLY_STAT_DEFAULT gives the AMean.
+ * @param out receives the value.
+ * @param s a summary filled by tally_summarize().
+ * @param stat the statistic.
+ * @return ::TALLY_OK, ::TALLY_EDOMAIN when the statistic is undefined for these samples (HMean or
+ *   GMean with a sample <= 0), ::TALLY_ENODATA (empty summary), ::TALLY_EINVAL.
  */
 TALLY_API int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat);
 

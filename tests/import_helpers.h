@@ -1,0 +1,97 @@
+/* Helpers for the importer tests: run one importer over a file of tests/data or over a string,
+ * and check which importer's sniff wins for a file. */
+#ifndef TALLY_TESTS_IMPORT_HELPERS_H
+#define TALLY_TESTS_IMPORT_HELPERS_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "import_util.h"
+#include "internal.h"
+
+static const tally__importer *const all_importers[] = {
+    &tally__importer_hyperfine, &tally__importer_gbench,   &tally__importer_pyperf,
+    &tally__importer_gotest,    &tally__importer_hackbench, &tally__importer_stream,
+    &tally__importer_schbench,  &tally__importer_netperf,  &tally__importer_tbench,
+};
+#define ALL_IMPORTERS (sizeof all_importers / sizeof all_importers[0])
+
+/* Parse `text` (named `name` in messages) into a fresh list; *out is NULL on failure. */
+static int import_text(tally_results **out, const tally__importer *imp, const char *text,
+                       const char *name, const tally_load_options *opts)
+{
+    tally_results *r = NULL;
+    *out = NULL;
+    int rc = tally_results_new(&r);
+    if (rc == TALLY_OK)
+        rc = imp->parse(r, text, strlen(text), name, opts);
+    if (rc != TALLY_OK)
+        tally_results_free(r);
+    else
+        *out = r;
+    return rc;
+}
+
+/* Parse tests/data/<rel> with the importer; the file is named by `rel` in messages. */
+static int import_file(tally_results **out, const tally__importer *imp, const char *rel,
+                       const tally_load_options *opts)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", TALLY_TEST_DATA, rel);
+    char *data = NULL;
+    size_t len = 0;
+    *out = NULL;
+    int rc = tally__read_file(&data, &len, path);
+    if (rc != TALLY_OK) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return rc;
+    }
+    tally_results *r = NULL;
+    rc = tally_results_new(&r);
+    if (rc == TALLY_OK)
+        rc = imp->parse(r, data, len, rel, opts);
+    tally__free_mem(data);
+    if (rc != TALLY_OK)
+        tally_results_free(r);
+    else
+        *out = r;
+    return rc;
+}
+
+/* The importer whose sniff scores tests/data/<rel> highest, or NULL when none scores. Ties go
+ * to the earlier importer, as in the registry. */
+static const tally__importer *sniff_best(const char *rel, int *score)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", TALLY_TEST_DATA, rel);
+    char *data = NULL;
+    size_t len = 0;
+    if (tally__read_file(&data, &len, path) != TALLY_OK)
+        return NULL;
+    const tally__importer *best = NULL;
+    int top = 0;
+    for (size_t i = 0; i < ALL_IMPORTERS; i++) {
+        int s = all_importers[i]->sniff(data, len);
+        if (s > top)
+            top = s, best = all_importers[i];
+    }
+    tally__free_mem(data);
+    if (score)
+        *score = top;
+    return best;
+}
+
+/* Case `casename` of benchmark `bench` of the first result set, or NULL. */
+static tally_case *find_case(const tally_results *r, const char *bench, const char *casename)
+{
+    tally_resultset *rs = tally_results_at(r, 0);
+    tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
+    return b ? tally_benchmark_case_find(b, casename) : NULL;
+}
+
+static const char *last_message(void)
+{
+    return tally_error_last()->message;
+}
+
+#endif /* TALLY_TESTS_IMPORT_HELPERS_H */

@@ -1,0 +1,191 @@
+/* hyperfine importer: golden checks on files written by hyperfine 1.15.0 (tests/data/hyperfine,
+ * see its README), one test per class of bad input, sniffing. Expected values are read off the
+ * JSON files by eye. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "import_helpers.h"
+
+static const tally__importer *const imp = &tally__importer_hyperfine;
+
+static double meta_number(const tally_case *c, const char *key)
+{
+    const char *v = c ? tally_case_meta_get(c, key) : NULL;
+    return v ? strtod(v, NULL) : -1;
+}
+
+static void test_basic(void)
+{
+    tally_results *r;
+    CHECK_INT(import_file(&r, imp, "hyperfine/basic.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    tally_resultset *rs = tally_results_at(r, 0);
+    CHECK_STR(tally_resultset_label(rs), "basic");
+    CHECK_STR(tally_resultset_meta_get(rs, "harness"), "hyperfine");
+    tally_benchmark *b = tally_resultset_benchmark_find(rs, "hyperfine");
+    CHECK(b != NULL);
+    CHECK_STR(tally_benchmark_unit(b), "s");
+    CHECK_INT(tally_benchmark_direction(b), TALLY_LOWER_IS_BETTER);
+    CHECK_INT(tally_benchmark_case_count(b), 2);
+    tally_case *c = find_case(r, "hyperfine", "sleep 0.01");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    /* "times": [0.014450323040000001, ..., 0.014482895039999999] */
+    CHECK(tally_case_samples(c)[0] == 0.014450323040000001);
+    CHECK(tally_case_samples(c)[4] == 0.014482895039999999);
+    CHECK(meta_number(c, "reported.mean") == 0.01447991904);
+    CHECK(meta_number(c, "reported.stddev") == 0.0006057606079067047);
+    CHECK(meta_number(c, "reported.median") == 0.014450323040000001);
+    CHECK(meta_number(c, "reported.min") == 0.013986192040000001);
+    CHECK(meta_number(c, "reported.max") == 0.015477572040000002);
+    CHECK(meta_number(c, "user") == 0.00306684);
+    CHECK(meta_number(c, "system") == 0.00148606);
+    CHECK_STR(tally_case_meta_get(c, "exit_codes"), "0,0,0,0,0");
+    CHECK(tally_case_meta_get(c, "command") == NULL);
+    /* "true" runs so fast that hyperfine measured 0.0: zero is a valid sample. */
+    c = find_case(r, "hyperfine", "true");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    CHECK(tally_case_samples(c)[0] == 0.0009640570400000002);
+    CHECK(tally_case_samples(c)[4] == 0.0);
+    tally_results_free(r);
+}
+
+static void test_parameters(void)
+{
+    tally_results *r;
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.label = "tip";
+    opts.benchmark = "sleep";
+    CHECK_INT(import_file(&r, imp, "hyperfine/scan.json", &opts), TALLY_OK);
+    if (!r)
+        return;
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 0)), "tip");
+    tally_case *c = find_case(r, "sleep", "delay=1");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    CHECK(tally_case_samples(c)[0] == 0.005591121899999999);
+    CHECK(tally_case_samples(c)[4] == 0.0057635388999999985);
+    CHECK_STR(tally_case_meta_get(c, "command"), "sleep 0.001");
+    CHECK(find_case(r, "sleep", "delay=3") != NULL);
+    tally_results_free(r);
+
+    /* Two -L lists: both values name the case, in the file's order. */
+    CHECK_INT(import_file(&r, imp, "hyperfine/list.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    c = find_case(r, "hyperfine", "mode=a,n=1");
+    CHECK_INT(tally_case_sample_count(c), 3);
+    CHECK(tally_case_samples(c)[2] == 0.005002692400000001);
+    CHECK_STR(tally_case_meta_get(c, "command"), "sleep 0.001 # a");
+    CHECK(find_case(r, "hyperfine", "mode=b,n=2") != NULL);
+    CHECK_INT(tally_benchmark_case_count(tally_resultset_benchmark_at(tally_results_at(r, 0), 0)), 4);
+    tally_results_free(r);
+
+    /* The same values scanned for two commands: the command tells the cases apart. */
+    CHECK_INT(import_text(&r, imp,
+                          "{\"results\": [{\"command\": \"a 1\", \"times\": [1], \"parameters\": "
+                          "{\"n\": \"1\"}}, {\"command\": \"b 1\", \"times\": [2], "
+                          "\"parameters\": {\"n\": 1}}]}",
+                          "two.json", NULL),
+              TALLY_OK);
+    CHECK(find_case(r, "hyperfine", "n=1") != NULL);
+    CHECK(find_case(r, "hyperfine", "n=1 (b 1)") != NULL);
+    tally_results_free(r);
+}
+
+static void test_exit_codes(void)
+{
+    tally_results *r;
+    CHECK_INT(import_file(&r, imp, "hyperfine/exit_codes.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    tally_case *c = tally_benchmark_case_at(
+        tally_resultset_benchmark_at(tally_results_at(r, 0), 0), 0);
+    /* hyperfine -i kept the failing runs: their times are samples, their codes metadata. */
+    CHECK_STR(tally_case_meta_get(c, "exit_codes"), "0,3,0,3,0");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    tally_results_free(r);
+
+    /* A single run: stddev is null and is simply not reported. */
+    CHECK_INT(import_text(&r, imp,
+                          "{\"results\": [{\"command\": \"x\", \"mean\": 1.5, \"stddev\": null, "
+                          "\"times\": [1.5], \"exit_codes\": [null]}]}",
+                          "one.json", NULL),
+              TALLY_OK);
+    c = find_case(r, "hyperfine", "x");
+    CHECK(tally_case_meta_get(c, "reported.stddev") == NULL);
+    CHECK_STR(tally_case_meta_get(c, "reported.mean"), "1.5");
+    CHECK_STR(tally_case_meta_get(c, "exit_codes"), "null");
+    tally_results_free(r);
+}
+
+static void test_errors(void)
+{
+    tally_results *r;
+    /* truncated after 45 characters: the error points just past the end, line 1, column 46. */
+    CHECK_INT(import_text(&r, imp, "{\"results\": [{\"command\": \"a\", \"times\": [1.0, ",
+                          "cut.json", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "cut.json:1:46: unexpected end of JSON input (truncated file?)");
+    /* wrong types */
+    CHECK_INT(import_text(&r, imp, "{\"results\": [{\"command\": \"a\", \"times\": [\"1.0\"]}]}",
+                          "t.json", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "t.json: $.results[0].times[0]: expected a number, found a string");
+    CHECK_INT(import_text(&r, imp, "{\"results\": [{\"command\": 7, \"times\": [1]}]}", "t.json",
+                          NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "t.json: $.results[0].command: expected a string, found a number");
+    CHECK_INT(import_text(&r, imp,
+                          "{\"results\": [{\"command\": \"a\", \"times\": [1], \"mean\": \"1\"}]}",
+                          "t.json", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "t.json: $.results[0].mean: expected a number, found a string");
+    /* empty sample lists */
+    CHECK_INT(import_text(&r, imp, "{\"results\": [{\"command\": \"a\", \"times\": []}]}",
+                          "e.json", NULL),
+              TALLY_ENODATA);
+    CHECK_STR(last_message(), "e.json: $.results[0].times: empty sample list");
+    CHECK_INT(import_text(&r, imp, "{\"results\": []}", "e.json", NULL), TALLY_ENODATA);
+    CHECK_STR(last_message(), "e.json: $.results: no results (empty list)");
+    /* non-finite: 1e999 overflows to infinity */
+    CHECK_INT(import_text(&r, imp, "{\"results\": [{\"command\": \"a\", \"times\": [1, 1e999]}]}",
+                          "n.json", NULL),
+              TALLY_ENONFINITE);
+    CHECK_STR(last_message(), "n.json: $.results[0].times[1]: number is not finite");
+    /* duplicate case */
+    CHECK_INT(import_text(&r, imp,
+                          "{\"results\": [{\"command\": \"a\", \"times\": [1]}, {\"command\": "
+                          "\"a\", \"times\": [2]}]}",
+                          "d.json", NULL),
+              TALLY_EEXISTS);
+    CHECK_STR(last_message(),
+              "d.json: $.results[1]: command \"a\" appears twice (name the commands with -n)");
+    /* wrong kind of file */
+    CHECK_INT(import_file(&r, imp, "gbench/repetitions.json", NULL), TALLY_EPARSE);
+    CHECK_STR(last_message(), "gbench/repetitions.json: $: missing member \"results\" (an array)");
+    CHECK_INT(import_file(&r, imp, "hackbench/runs.txt", NULL), TALLY_EPARSE);
+    CHECK_STR(last_message(), "hackbench/runs.txt:1:1: invalid JSON near 'Running in proce'");
+    CHECK(r == NULL);
+}
+
+static void test_sniff(void)
+{
+    int score = 0;
+    CHECK(sniff_best("hyperfine/basic.json", &score) == imp);
+    CHECK(score >= 90);
+    CHECK(sniff_best("hyperfine/scan.json", NULL) == imp);
+    CHECK(sniff_best("hyperfine/list.json", NULL) == imp);
+    CHECK(sniff_best("hyperfine/exit_codes.json", NULL) == imp);
+    CHECK_INT(imp->sniff("{\"benchmarks\": []}", 18), 0);
+    CHECK_INT(imp->sniff("Time: 1.0\n", 10), 0);
+}
+
+int main(void)
+{
+    test_basic();
+    test_parameters();
+    test_exit_codes();
+    test_errors();
+    test_sniff();
+    return check_summary();
+}
