@@ -11,7 +11,11 @@
  *   bench_tally tests PATH_A PATH_B         time Welch's t-test and Mann-Whitney U
  *   bench_tally ingest PATH                 time loading a result file
  *
- * Timed commands print `name seconds` lines, then `maxrss_kb N` (peak resident memory).
+ * Values look like benchmark results: positive, right-skewed, printed with 6 decimals (as timing
+ * tools print them), so the text files hold 9 or 10 significant digits per number.
+ *
+ * Timed commands print `name WALL CPU` lines (seconds of wall-clock and of CPU time of this
+ * process), then `maxrss_kb N` (peak resident memory, getrusage).
  */
 #include <errno.h>
 #include <math.h>
@@ -24,11 +28,27 @@
 
 #include "tally.h"
 
-static double now(void)
+typedef struct stamp {
+    double wall, cpu;
+} stamp;
+
+static double seconds(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static stamp now(void)
+{
+    stamp s = { seconds(CLOCK_MONOTONIC), seconds(CLOCK_PROCESS_CPUTIME_ID) };
+    return s;
+}
+
+/* One timed line: `name WALL CPU`. */
+static void report(const char *name, stamp t0, stamp t1)
+{
+    printf("%s %.9f %.9f\n", name, t1.wall - t0.wall, t1.cpu - t0.cpu);
 }
 
 static int die(const char *what)
@@ -56,14 +76,15 @@ static double uniform01(void)
     return (double)((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* Benchmark-like values: positive, right-skewed (log-normal around 100). */
+/* Benchmark-like values: positive, right-skewed (log-normal around 100), rounded to 6 decimals
+ * (microseconds of a time in seconds), so "%.6f" prints them exactly as they are stored. */
 static double sample_value(void)
 {
     double u1 = uniform01(), u2 = uniform01();
     if (u1 < 1e-300)
         u1 = 1e-300;
     double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-    return 100.0 * exp(0.1 * z);
+    return round(100.0 * exp(0.1 * z) * 1e6) / 1e6;
 }
 
 static double *generate(size_t n, uint64_t seed)
@@ -102,7 +123,7 @@ static int gen_doubles(const char *path, size_t n, uint64_t seed, int text)
         return die(path);
     if (text) {
         for (size_t i = 0; i < n; i++)
-            fprintf(f, "%.17g\n", x[i]);
+            fprintf(f, "%.6f\n", x[i]);
     } else {
         fwrite(x, sizeof(double), n, f);
     }
@@ -110,7 +131,8 @@ static int gen_doubles(const char *path, size_t n, uint64_t seed, int text)
     return fclose(f) == 0 ? 0 : die(path);
 }
 
-/* Two configurations, 100 cases each, values in %.17g: about 60 bytes a line. */
+/* Two configurations of 100 cases each, the runs of a case on consecutive rows (as a harness
+ * appends them), about 40 bytes a row. */
 static int gen_csv(const char *path, double megabytes)
 {
     FILE *f = fopen(path, "w");
@@ -118,21 +140,20 @@ static int gen_csv(const char *path, double megabytes)
         return die(path);
     rng_state = 42;
     fputs("benchmark,case,config,value,unit,better\n", f);
-    double target = megabytes * 1e6;
-    long written = 0;
-    for (size_t i = 0; written < target; i++) {
-        int n = fprintf(f, "bench,case-%zu,%s,%.17g,s,lower\n", i % 100, (i / 100) % 2 ? "new" : "base",
-                        sample_value());
-        written += n;
-    }
+    const size_t runs = (size_t)(megabytes * 1e6 / 40.0 / 200.0) + 1;
+    const char *labels[2] = { "base", "new" };
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 100; k++)
+            for (size_t i = 0; i < runs; i++)
+                fprintf(f, "bench,case-%d,%s,%.6f,s,lower\n", k, labels[c], sample_value());
     return fclose(f) == 0 ? 0 : die(path);
 }
 
 static int gen_json(const char *path, double megabytes)
 {
-    /* About 20 bytes a sample in the native format: build the result sets through the API and
+    /* About 12 bytes a sample in the native format: build the result sets through the API and
      * let the library's writer produce the file, so the schema is the real one. */
-    size_t per_case = (size_t)(megabytes * 1e6 / 20.0 / 200.0) + 1;
+    size_t per_case = (size_t)(megabytes * 1e6 / 12.0 / 200.0) + 1;
     tally_results *r = NULL;
     if (tally_results_new(&r) != TALLY_OK)
         return die("results");
@@ -170,17 +191,19 @@ static int time_summary(const char *path)
     double *x = read_doubles(path, &n);
     if (x == NULL)
         return die(path);
-    /* The same set numpy computes: n, min, max, amean, hmean, gmean, median, p90, p99, stddev,
-     * cv. tally_summarize gives all but p90/p99 (and more: CIs, outliers, BAmean). */
+    /* The set numpy computes: n, min, max, amean, hmean, gmean, median, p90, p99, stddev, cv.
+     * tally_summarize_inplace gives all but p90/p99, and more (CIs, outliers, BAmean, harmonic
+     * SD). Both work in the caller's buffer, so the peak stays near one copy of the samples:
+     * the percentiles only reorder it, the summary then uses it as its scratch space. */
     static const double p[2] = {90.0, 99.0};
     double pct[2];
     tally_summary s;
-    double t0 = now();
-    if (tally_summarize(&s, x, n, NULL) != TALLY_OK || tally_percentiles(pct, x, n, p, 2,
-                                                                         TALLY_PERCENTILE_LINEAR) != TALLY_OK)
+    stamp t0 = now();
+    if (tally_percentiles_inplace(pct, x, n, p, 2, TALLY_PERCENTILE_LINEAR) != TALLY_OK ||
+        tally_summarize_inplace(&s, x, n, NULL) != TALLY_OK)
         return die("summary");
-    double t1 = now();
-    printf("summary %.9f\n", t1 - t0);
+    stamp t1 = now();
+    report("summary", t0, t1);
     printf("check %.17g %.17g %.17g %.17g\n", s.amean, s.median, pct[0], pct[1]);
     free(x);
     print_maxrss();
@@ -195,14 +218,15 @@ static int time_tests(const char *path_a, const char *path_b)
         return die("read");
     double t, df, p, u, pm;
     int exact;
-    double t0 = now();
+    stamp t0 = now();
     if (tally_welch_test(&t, &df, &p, a, na, b, nb) != TALLY_OK)
         return die("welch");
-    double t1 = now();
+    stamp t1 = now();
     if (tally_mann_whitney(&u, &pm, &exact, a, na, b, nb) != TALLY_OK)
         return die("mann-whitney");
-    double t2 = now();
-    printf("welch %.9f\nmannwhitney %.9f\n", t1 - t0, t2 - t1);
+    stamp t2 = now();
+    report("welch", t0, t1);
+    report("mannwhitney", t1, t2);
     printf("check %.17g %.17g %.17g %.17g\n", t, p, u, pm);
     free(a);
     free(b);
@@ -215,10 +239,10 @@ static int time_ingest(const char *path)
     tally_results *r = NULL;
     if (tally_results_new(&r) != TALLY_OK)
         return die("results");
-    double t0 = now();
+    stamp t0 = now();
     if (tally_load_file(r, path, NULL) != TALLY_OK)
         return die(path);
-    double t1 = now();
+    stamp t1 = now();
     size_t samples = 0;
     for (size_t i = 0; i < tally_results_count(r); i++) {
         tally_resultset *rs = tally_results_at(r, i);
@@ -228,7 +252,8 @@ static int time_ingest(const char *path)
                 samples += tally_case_sample_count(tally_benchmark_case_at(b, k));
         }
     }
-    printf("ingest %.9f\nsamples %zu\n", t1 - t0, samples);
+    report("ingest", t0, t1);
+    printf("samples %zu\n", samples);
     tally_results_free(r);
     print_maxrss();
     return 0;
