@@ -12,7 +12,8 @@
 #include "tally/resultset.h"
 #include "tally/io.h"
 #include "tally/report.h"
-#include "tally/testing.h"
 #include "tally/validate.h"
+#include "tally/runner.h"
+#include "tally/testing.h"
 
 #endif /* TALLY_H */

@@ -177,9 +177,11 @@ static int aggregate_row(tally_resultset *rs, const row *r, const cJSON *obj, co
                          tally__jpath *p, tally__buf *cname)
 {
     size_t flen = strcspn(r->run_name, "/");
-    char family[256];
-    snprintf(family, sizeof family, "%.*s", (int)(flen < 255 ? flen : 255), r->run_name);
+    char *family = tally__strndup(r->run_name, flen ? flen : strlen(r->run_name));
+    if (family == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
     tally_benchmark *b = tally_resultset_benchmark_find(rs, family);
+    tally__free_mem(family);
     for (size_t t = 0; b && t < 2; t++) {
         int rc = case_name(cname, r->run_name, timings[t]);
         if (rc != TALLY_OK)

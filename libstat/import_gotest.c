@@ -137,10 +137,11 @@ static int result_line(tally_resultset *rs, const tally__lines *l, const tally__
     const tally__field *bn = &f[0];
     int len = (int)(bn->len > 9 ? bn->len - 9 : bn->len);
     const char *start = bn->len > 9 ? bn->s + 9 : bn->s;
-    if (qualify && pkg)
-        snprintf(cname, sizeof cname, "%s.%.*s", pkg, len, start);
-    else
-        snprintf(cname, sizeof cname, "%.*s", len, start);
+    int w = qualify && pkg ? snprintf(cname, sizeof cname, "%s.%.*s", pkg, len, start)
+                           : snprintf(cname, sizeof cname, "%.*s", len, start);
+    if (w < 0 || (size_t)w >= sizeof cname)
+        return tally__error_at(TALLY_ELIMIT, name, l->lineno, bn->col,
+                               "benchmark name longer than %zu bytes", sizeof cname - 1);
     /* The -N suffix: GOMAXPROCS, as benchfmt reads it (/gomaxprocs=N). */
     const char *dash = NULL;
     size_t clen = strlen(cname);

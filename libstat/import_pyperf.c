@@ -126,10 +126,12 @@ static int one_benchmark(tally_resultset *rs, const cJSON *bench, const cJSON *f
         return tally__error_json(TALLY_EPARSE, name, p->text,
                                  "unknown unit \"%s\" (expected second, byte or integer)", unit);
     char bench_name[256];
-    if (strcmp(unit, "second") == 0)
-        snprintf(bench_name, sizeof bench_name, "%s", base);
-    else
-        snprintf(bench_name, sizeof bench_name, "%s (%s)", base, unit);
+    int w = strcmp(unit, "second") == 0
+                ? snprintf(bench_name, sizeof bench_name, "%s", base)
+                : snprintf(bench_name, sizeof bench_name, "%s (%s)", base, unit);
+    if (w < 0 || (size_t)w >= sizeof bench_name)
+        return tally__error(TALLY_ELIMIT, "benchmark name longer than %zu bytes",
+                            sizeof bench_name - 1);
     rc = tally__json_array(&runs, bench, "runs", 1, name, p);
     if (rc != TALLY_OK)
         return rc;

@@ -120,7 +120,11 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
                                    "unexpected end of JSON input (truncated file?)");
         }
         position_of(data, end, &line, &col);
-        return tally__error_at(TALLY_EPARSE, name, line, col, "invalid JSON near '%.16s'", end);
+        /* The input need not be NUL-terminated: quote at most what is left of it. */
+        size_t left = (size_t)(data + len - end);
+        int quoted = left < 16 ? (int)left : 16;
+        return tally__error_at(TALLY_EPARSE, name, line, col, "invalid JSON near '%.*s'", quoted,
+                               end);
     }
     /* Only white space may follow the document. */
     while (end < data + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))

@@ -5,9 +5,9 @@
  * stochastically larger than the other", Ann. Math. Statist. 18, 50-60.
  *
  * Method choice follows scipy.stats.mannwhitneyu(method='auto') of SciPy 1.10: the exact null
- * distribution when there are no ties and min(na, nb) <= 8, otherwise the normal approximation
- * with the tie-corrected variance and a continuity correction of 1/2. R's wilcox.test() switches
- * at 50 instead; docs/comparisons.md compares the two.
+ * distribution when there are no ties and min(na, nb) <= 8 (and, tally's addition, na * nb <= 2e6),
+ * otherwise the normal approximation with the tie-corrected variance and a continuity correction
+ * of 1/2. R's wilcox.test() switches at 50 instead; docs/comparisons.md compares the two.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +19,10 @@
 
 /* Switch point of SciPy 1.10 (_mwu_choose_method): asymptotic once both samples exceed 8. */
 #define EXACT_MAX_SMALLER_SIDE 8
+/* tally's own bound on top: the exact count keeps up to na*nb/2 + 1 doubles, so beyond 2e6 pairs
+ * (8 vs 250000) it would take megabytes for a distribution the normal approximation matches to
+ * many digits; those sizes use the approximation. */
+#define EXACT_MAX_PAIRS 2e6
 
 typedef struct ranked {
     double value;
@@ -140,7 +144,9 @@ int tally_mann_whitney(double *u, double *p, int *exact, const double *a, size_t
     double dna = (double)na, dnb = (double)nb, dn = (double)total;
     double u_a = rank_sum_a - dna * (dna + 1) / 2;
     double u_big = fmax(u_a, dna * dnb - u_a);
-    int is_exact = tie_term == 0 && (na <= EXACT_MAX_SMALLER_SIDE || nb <= EXACT_MAX_SMALLER_SIDE);
+    int is_exact = tie_term == 0 &&
+                   (na <= EXACT_MAX_SMALLER_SIDE || nb <= EXACT_MAX_SMALLER_SIDE) &&
+                   dna * dnb <= EXACT_MAX_PAIRS;
     double pv;
     if (is_exact) {
         /* Two-sided: twice the tail beyond the larger U, i.e. twice P(U <= smaller U) by the

@@ -479,7 +479,8 @@ int tally_results_merge(tally_results *into, tally_results *from)
         into->sets = grown;
         into->cap = need;
     }
-    memcpy(into->sets + into->count, from->sets, from->count * sizeof(*from->sets));
+    if (from->count > 0) /* from->sets may be NULL then, and memcpy must not see NULL */
+        memcpy(into->sets + into->count, from->sets, from->count * sizeof(*from->sets));
     into->count = need;
     from->count = 0;
     return TALLY_OK;

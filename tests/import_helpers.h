@@ -17,7 +17,7 @@ static const tally__importer *const all_importers[] = {
 #define ALL_IMPORTERS (sizeof all_importers / sizeof all_importers[0])
 
 /* Parse `text` (named `name` in messages) into a fresh list; *out is NULL on failure. */
-static int import_text(tally_results **out, const tally__importer *imp, const char *text,
+static inline int import_text(tally_results **out, const tally__importer *imp, const char *text,
                        const char *name, const tally_load_options *opts)
 {
     tally_results *r = NULL;
@@ -33,7 +33,7 @@ static int import_text(tally_results **out, const tally__importer *imp, const ch
 }
 
 /* Parse tests/data/<rel> with the importer; the file is named by `rel` in messages. */
-static int import_file(tally_results **out, const tally__importer *imp, const char *rel,
+static inline int import_file(tally_results **out, const tally__importer *imp, const char *rel,
                        const tally_load_options *opts)
 {
     char path[1024];
@@ -60,7 +60,7 @@ static int import_file(tally_results **out, const tally__importer *imp, const ch
 
 /* The importer whose sniff scores tests/data/<rel> highest, or NULL when none scores. Ties go
  * to the earlier importer, as in the registry. */
-static const tally__importer *sniff_best(const char *rel, int *score)
+static inline const tally__importer *sniff_best(const char *rel, int *score)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", TALLY_TEST_DATA, rel);
@@ -82,14 +82,14 @@ static const tally__importer *sniff_best(const char *rel, int *score)
 }
 
 /* Case `casename` of benchmark `bench` of the first result set, or NULL. */
-static tally_case *find_case(const tally_results *r, const char *bench, const char *casename)
+static inline tally_case *find_case(const tally_results *r, const char *bench, const char *casename)
 {
     tally_resultset *rs = tally_results_at(r, 0);
     tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
     return b ? tally_benchmark_case_find(b, casename) : NULL;
 }
 
-static const char *last_message(void)
+static inline const char *last_message(void)
 {
     return tally_error_last()->message;
 }

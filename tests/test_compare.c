@@ -287,11 +287,15 @@ static void allocation_failures(void)
     tally_testing_fail_allocation(1);
     CHECK_INT(tally_adjust_pvalues(out, p, 3, TALLY_ADJUST_HOLM), TALLY_ENOMEM);
     tally_testing_fail_allocation(0);
+    /* No ties: the exact test allocates the ranking, then the counts of U. */
+    const double c[] = { 2.5, 3.5, 5.5, 6.5, 7.5, 8.5 };
     double u, pv;
     tally_testing_fail_allocation(1);
-    CHECK_INT(tally_mann_whitney(&u, &pv, NULL, a, 5, b, 6), TALLY_ENOMEM);
+    CHECK_INT(tally_mann_whitney(&u, &pv, NULL, a, 5, c, 6), TALLY_ENOMEM);
     tally_testing_fail_allocation(2);
-    CHECK_INT(tally_mann_whitney(&u, &pv, NULL, a, 5, b, 6), TALLY_ENOMEM); /* the counts */
+    CHECK_INT(tally_mann_whitney(&u, &pv, NULL, a, 5, c, 6), TALLY_ENOMEM);
+    tally_testing_fail_allocation(3);
+    CHECK_INT(tally_mann_whitney(&u, &pv, NULL, a, 5, c, 6), TALLY_OK);
     tally_testing_fail_allocation(0);
 }
 #endif

@@ -155,6 +155,32 @@ static void exact_distribution(void)
     CHECK_REL(tally__mann_whitney_min_p(1, 1), 1.0, 0);
 }
 
+/* tally's bound on the exact test (docs/comparisons.md): exact up to na * nb = 2e6 pairs. */
+static void exact_bound(void)
+{
+    enum { BIG = 250001 };
+    static double big[BIG];
+    const double eight[] = { 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5 };
+    for (int j = 0; j < BIG; j++)
+        big[j] = j;
+    double u, p;
+    int exact = -1;
+    CHECK_INT(tally_mann_whitney(&u, &p, &exact, eight, 8, big, BIG - 1), TALLY_OK);
+    CHECK_INT(exact, 1);
+    CHECK_ABS(u, 36, 0); /* 1 + 2 + ... + 8 samples of big below each, by hand */
+    /* By hand: for k <= 36 < n the arrangements with U = k are the partitions of k into at most 8
+     * parts; sum over k <= 36 = 40525 (Python, exact integers: p[k] += p[k - part] for parts
+     * 1..8), so p = 2 * 40525 / C(250008, 8) = 2.141366161525144e-34. */
+    CHECK_REL(p, 2.141366161525144e-34, 1e-12);
+    /* One more pair than the bound: the normal approximation. SciPy 1.10.1:
+     * mannwhitneyu(eight, np.arange(250001.0), alternative='two-sided', method='asymptotic')
+     * -> U = 36.0, p = 9.646667381259255e-07 (with 8 on one side the approximation is far from
+     * the exact tail, as it is in SciPy for 9 against any size). */
+    CHECK_INT(tally_mann_whitney(&u, &p, &exact, eight, 8, big, BIG), TALLY_OK);
+    CHECK_INT(exact, 0);
+    CHECK_REL(p, 9.646667381259255e-07, 1e-9);
+}
+
 static void bad_input(void)
 {
     const double two[] = { 1.0, 2.0 }, with_nan[] = { 1.0, NAN }, with_inf[] = { -INFINITY, 1.0 };
@@ -176,6 +202,7 @@ int main(void)
     reference_cases();
     generated();
     exact_distribution();
+    exact_bound();
     bad_input();
     return check_summary();
 }

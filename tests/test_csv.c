@@ -223,8 +223,41 @@ static void test_long_record(void)
     free(text);
 }
 
+static void test_bundled_example(void)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/../../docs/examples/hackbench-process-pipes.csv",
+                              NULL),
+              TALLY_OK);
+    CHECK_INT(tally_results_count(r), 3);
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 0)), "5.14.0-rc3-vanilla");
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 1)), "5.14.0-rc3-alwayswake-v1r1");
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 2)), "5.14.0-rc3-specialcase-v1r1");
+    static const char *const groups[] = { "1",   "4",   "7",   "12",  "21",  "30",  "48", "79",
+                                          "110", "141", "172", "203", "234", "265", "296" };
+    for (size_t i = 0; i < 3; i++) {
+        const tally_benchmark *b = tally_resultset_benchmark_at(tally_results_at(r, i), 0);
+        CHECK_STR(tally_benchmark_name(b), "hackbench-process-pipes");
+        CHECK_STR(tally_benchmark_unit(b), "s");
+        CHECK_INT(tally_benchmark_direction(b), TALLY_LOWER_IS_BETTER);
+        CHECK_INT(tally_benchmark_case_count(b), 15);
+        for (size_t k = 0; k < 15; k++) {
+            CHECK_STR(tally_case_name(tally_benchmark_case_at(b, k)), groups[k]);
+            CHECK_INT(tally_case_sample_count(tally_benchmark_case_at(b, k)), 3);
+        }
+    }
+    /* Lines 2-4 and 134-136 of the file. */
+    const double *x = tally_case_samples(case_of(r, "5.14.0-rc3-vanilla", "hackbench-process-pipes", "1"));
+    CHECK(x[0] == 0.371 && x[1] == 0.396 && x[2] == 0.373);
+    x = tally_case_samples(case_of(r, "5.14.0-rc3-specialcase-v1r1", "hackbench-process-pipes", "296"));
+    CHECK(x[0] == 8.041 && x[1] == 7.461 && x[2] == 7.948);
+    tally_results_free(r);
+}
+
 int main(void)
 {
+    test_bundled_example();
     test_tokenizer();
     test_two_configs();
     test_quoting();

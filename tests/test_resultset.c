@@ -169,6 +169,12 @@ static void test_merge(void)
     CHECK_INT(tally_results_merge(into, from), TALLY_EEXISTS);
     CHECK_INT(tally_results_count(into), 3);
     tally_results_free(from);
+
+    /* Merging an empty list changes nothing. */
+    tally_results_new(&from);
+    CHECK_INT(tally_results_merge(into, from), TALLY_OK);
+    CHECK_INT(tally_results_count(into), 3);
+    tally_results_free(from);
     tally_results_free(into);
     tally_results_free(NULL);
     tally_resultset_free(NULL);

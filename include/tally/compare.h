@@ -79,8 +79,8 @@ typedef struct tally_comparison {
     int exact;             /**< 1 when p_value is exact (Mann-Whitney exact distribution). */
     int significant;       /**< 1 when the test rejects at alpha (p_value < alpha). */
     tally_verdict verdict; /**< Improvement, regression, no change or insufficient data. */
-    int ratio_defined;     /**< 0 when base_value is 0: ratio and pct_imp are then not numbers to
-                                show (tally_pct_imp() fails with ::TALLY_EDOMAIN there). */
+    int ratio_defined;     /**< 0 when base_value is 0 (or new/base overflows): ratio and pct_imp
+                                are then not numbers to show (tally_pct_imp() fails there). */
     int zero_variance;     /**< 1 when a t-test or the mmtests rule met two constant samples (or a
                                 t beyond the double range): p is then 0 (the means differ: a
                                 deterministic difference) or 1 (equal), and statistic is reported
@@ -151,7 +151,8 @@ TALLY_API int tally_student_test(double *t, double *df, double *p, const double 
  * `scipy.stats.mannwhitneyu(a, b, alternative='two-sided', method='auto')` (SciPy 1.10).
  * @param u receives U of sample a (number of pairs with a > b, ties counting 1/2).
  * @param p receives the p-value: exact (the exact null distribution of U) when there are no ties
- *   and min(na, nb) <= 8, else the normal approximation with tie and continuity correction.
+ *   and min(na, nb) <= 8 (and na * nb <= 2e6), else the normal approximation with tie and
+ *   continuity correction.
  * @param exact receives 1 when p is exact; may be NULL.
  * @param a first sample; not modified.
  * @param na its size, >= 1.

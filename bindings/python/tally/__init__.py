@@ -1,0 +1,25 @@
+"""tally: raw benchmark runs in, trustworthy comparisons out.
+
+    import tally
+    s = tally.summary([0.38, 0.41, 0.39])                   # Summary: amean, cv, CIs, ...
+    c = tally.compare(base, new, better="lower")            # Comparison: ratio, pct_imp, p_value
+    results = tally.load("runs.csv")                        # Results: result sets by label
+    report = tally.Report(results, adjust="holm")           # Report: text, JSON, Markdown, XLSX
+    print(report.text(style="mmtests"))
+
+See docs/python.md. The C library does the work; calls release the GIL.
+"""
+
+from ._native import ffi as _ffi, lib as _lib, library_path
+from .errors import *  # noqa: F401,F403  (the exception hierarchy is part of the API)
+from .errors import __all__ as _error_names
+from .report import Cell, Report, Row
+from .results import Benchmark, Case, Results, ResultSet, load, loads
+from .stats import Comparison, Summary, compare, summary
+from .validate import Check, Validation, validate
+
+__version__ = _ffi.string(_lib.tally_version()).decode("ascii")
+
+__all__ = ["summary", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
+           "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check",
+           "library_path", "__version__"] + list(_error_names)

@@ -1,0 +1,198 @@
+"""Loading libtally through cffi (ABI mode) and the small helpers every module shares.
+
+ABI mode (`ffi.dlopen`) needs no C compiler and no Python headers: the package is pure Python and
+works with whichever libtally it finds. The declarations come from `_cdef.py`, generated from the
+public headers at build time. cffi releases the GIL around every call into the library.
+"""
+
+import ctypes.util
+import math
+import numbers
+import os
+
+import cffi
+
+from . import _cdef, _paths
+from .errors import BY_CODE_NAME, TallyError
+
+ffi = cffi.FFI()
+ffi.cdef(_cdef.CDEF)
+
+
+def _library_candidates():
+    """Where libtally may be, most specific first; see docs/python.md."""
+    explicit = os.environ.get("TALLY_LIBRARY")
+    if explicit:
+        return [explicit]
+    here = os.path.dirname(os.path.abspath(__file__))
+    names = [_paths.SONAME, "libtally.so"]
+    found = [os.path.join(d, n) for d in [here] + list(_paths.LIBRARY_DIRS) for n in names]
+    found = [path for path in found if os.path.exists(path)]
+    system = ctypes.util.find_library("tally")
+    if system:
+        found.append(system)
+    return found
+
+
+def _load_library():
+    candidates = _library_candidates()
+    errors = []
+    for path in candidates:
+        try:
+            loaded = ffi.dlopen(path)
+        except OSError as exc:
+            errors.append(f"{path}: {exc}")
+            continue
+        # A bare soname came from the linker's search path; anything else is made absolute.
+        return loaded, os.path.abspath(path) if os.sep in path else path
+    detail = "; ".join(errors) if errors else "no libtally found next to the package, in " \
+        f"{', '.join(_paths.LIBRARY_DIRS) or '(no install libdir)'} or on the linker path"
+    raise ImportError(f"tally: cannot load libtally ({detail}); set TALLY_LIBRARY to its path")
+
+
+lib, library_path = _load_library()
+
+
+# ---- options structs filled from the headers' *_OPTIONS_INIT macros ------------------------
+
+def _parse_initializer(text):
+    tokens = text.replace("{", " { ").replace("}", " } ").replace(",", " , ").split()
+    pos = 0
+
+    def value():
+        nonlocal pos
+        tok = tokens[pos]
+        pos += 1
+        if tok == "{":
+            items = []
+            while tokens[pos] != "}":
+                items.append(value())
+                if tokens[pos] == ",":
+                    pos += 1
+            pos += 1
+            return items
+        if tok in _cdef.INITIALIZERS:
+            return _parse_initializer(_cdef.INITIALIZERS[tok])
+        if tok == "NULL":
+            return ffi.NULL
+        if tok[0].isdigit() or tok[0] == "-":
+            return float(tok) if any(c in tok for c in ".eE") else int(tok)
+        return getattr(lib, tok)
+
+    return value()
+
+
+_DEFAULTS = {name: _parse_initializer(text) for name, text in _cdef.INITIALIZERS.items()}
+
+
+def new_options(ctype):
+    """A new `ctype` struct (e.g. "tally_summary_options") holding the header's defaults."""
+    return ffi.new(ctype + " *", _DEFAULTS[ctype.upper() + "_INIT"])
+
+
+# ---- errors -------------------------------------------------------------------------------
+
+_CLASSES = {getattr(lib, name): cls for name, cls in BY_CODE_NAME.items()}
+
+
+def _text(ptr):
+    return None if ptr == ffi.NULL else ffi.string(ptr).decode("utf-8", "replace")
+
+
+def error_from_last(code):
+    """The exception for return code `code`, with the calling thread's last error message."""
+    err = lib.tally_error_last()
+    if err.code == code and err.message != ffi.NULL and err.message[0] != b"\0":
+        message = _text(err.message)
+        file, json_path = _text(err.file), _text(err.json_path)
+        line, column = err.line or None, err.column or None
+    else:
+        message = _text(lib.tally_strerror(code))
+        file = json_path = line = column = None
+    cls = _CLASSES.get(code, TallyError)
+    return cls(message, code=code, file=file, line=line, column=column, json_path=json_path)
+
+
+def check(code):
+    """Raise the matching TallyError when a library call returned a negative code."""
+    if code < 0:
+        raise error_from_last(code)
+    return code
+
+
+# ---- argument conversion ------------------------------------------------------------------
+
+def text(ptr):
+    """A borrowed C string as str ("" for NULL)."""
+    return _text(ptr) or ""
+
+
+def cstring(value, argname):
+    """A str argument as NUL-terminated UTF-8 bytes; TypeError/ValueError before reaching C."""
+    if not isinstance(value, str):
+        raise TypeError(f"{argname} must be a str, not {type(value).__name__}")
+    data = value.encode("utf-8")
+    if b"\0" in data:
+        raise ValueError(f"{argname} must not contain NUL characters")
+    return data
+
+
+def cpath(value, argname="path"):
+    """A path argument (str, bytes or os.PathLike) as bytes for the C library."""
+    try:
+        data = os.fsencode(value)
+    except TypeError:
+        raise TypeError(f"{argname} must be a path (str, bytes or os.PathLike), "
+                        f"not {type(value).__name__}") from None
+    if b"\0" in data or not data:
+        raise ValueError(f"{argname} must be a non-empty path without NUL characters")
+    return data
+
+
+def real(value, argname):
+    """A finite float from a real-number argument (bool, None, NaN and infinity rejected)."""
+    if type(value) is float and math.isfinite(value):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{argname} must be a real number, not {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{argname} must be finite, not {value}")
+    return value
+
+
+# The library's name tables are static, so lookups are remembered: (kind, name) -> value and
+# (kind, value) -> name.
+_FROM_NAME = {}
+_NAME_OF = {}
+
+
+def enum_from_name(kind, value, argname):
+    """Parse `value` with the library's tally_<kind>_from_name(); names are the C library's."""
+    found = _FROM_NAME.get((kind, value)) if type(value) is str else None
+    if found is not None:
+        return found
+    data = cstring(value, argname)
+    out = ffi.new(f"tally_{kind} *")
+    code = getattr(lib, f"tally_{kind}_from_name")(out, data)
+    if code < 0:
+        err = error_from_last(code)
+        raise type(err)(f"invalid {argname} {value!r}: {err.message}", code=code)
+    _FROM_NAME[(kind, value)] = out[0]
+    return out[0]
+
+
+def enum_name(kind, value):
+    """The library's name for an enum value, e.g. enum_name("verdict", 2) -> "regression"."""
+    name = _NAME_OF.get((kind, value))
+    if name is None:
+        name = _NAME_OF[(kind, value)] = text(getattr(lib, f"tally_{kind}_name")(value))
+    return name
+
+
+def take_buffer(out, length):
+    """Decode and free a buffer the library returned through `char **out, size_t *len`."""
+    try:
+        return ffi.unpack(out[0], length[0]).decode("utf-8")
+    finally:
+        lib.tally_free(out[0])

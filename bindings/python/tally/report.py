@@ -1,0 +1,246 @@
+"""`Report`: a comparison report over result sets, rendered as text, JSON, CSV, Markdown, XLSX,
+a pandas DataFrame or a notebook HTML table."""
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from . import _html
+from ._native import (check, cpath, cstring, enum_from_name, enum_name, ffi, lib, new_options,
+                      real, take_buffer)
+from .results import Results
+from .stats import Comparison, Summary
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration's data in a report row. `comparison` is None for the baseline and when
+    the case is missing on either side; `present` is False when this configuration lacks it."""
+
+    label: str
+    present: bool
+    summary: Optional[Summary]
+    value: Optional[float]
+    comparison: Optional[Comparison]
+    p_adjusted: Optional[float]
+
+    @property
+    def verdict(self):
+        return self.comparison.verdict if self.comparison else None
+
+
+@dataclass(frozen=True)
+class Row:
+    """A (benchmark, case) row with one Cell per configuration, the baseline first."""
+
+    benchmark: str
+    case: str
+    unit: str
+    better: str
+    statistic: str
+    cells: Tuple[Cell, ...]
+
+
+class Report:
+    """A comparison report; the first result set is the baseline.
+
+    statistic: "default" (each benchmark's preferred statistic, else AMean when lower is better and
+    HMean when higher is better) or a statistic name; test: "welch", "student", "mann-whitney",
+    "mmtests-ci", "none"; alpha: significance level; adjust: "none", "holm" or "bh";
+    filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
+    its own, without comparisons.
+    The report copies what it needs: `results` may be freed afterwards.
+    """
+
+    def __init__(self, results, *, statistic="default", test="welch", alpha=0.05, adjust="none",
+                 confidence=0.95, filter=None, summaries_only=False):
+        if not isinstance(results, Results):
+            raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
+        opts = new_options("tally_report_options")
+        opts.statistic = enum_from_name("statistic", statistic, "statistic")
+        opts.test = enum_from_name("test", test, "test")
+        opts.alpha = real(alpha, "alpha")
+        opts.adjust = enum_from_name("adjust", adjust, "adjust")
+        opts.confidence = real(confidence, "confidence")
+        if not isinstance(summaries_only, bool):
+            raise TypeError(f"summaries_only must be a bool, not {type(summaries_only).__name__}")
+        opts.summaries_only = int(summaries_only)
+        keep = None
+        if filter is not None:
+            keep = ffi.new("char[]", cstring(filter, "filter"))
+            opts.filter = keep
+        out = ffi.new("tally_report **")
+        check(lib.tally_report_new(out, results._handle(), opts))
+        self._ptr = ffi.gc(out[0], lib.tally_report_free)
+        self._alpha = opts.alpha
+        self._rows = None
+
+    def close(self):
+        """Free the C report now; the object is unusable afterwards."""
+        if self._ptr is not None:
+            ffi.release(self._ptr)
+            self._ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if self._ptr is None:
+            raise ValueError("this Report was closed")
+        return self._ptr
+
+    # ---- structure -------------------------------------------------------------------------
+
+    @property
+    def labels(self):
+        r = self._handle()
+        return [ffi.string(lib.tally_report_config_label(r, i)).decode("utf-8")
+                for i in range(lib.tally_report_config_count(r))]
+
+    @property
+    def rows(self):
+        """The rows as Row objects (computed once, then cached)."""
+        if self._rows is None:
+            self._rows = tuple(self._read_rows())
+        return self._rows
+
+    def _read_rows(self):
+        r = self._handle()
+        labels = self.labels
+        row = ffi.new("tally_report_row *")
+        cell = ffi.new("tally_report_cell *")
+        for i in range(lib.tally_report_row_count(r)):
+            check(lib.tally_report_row_get(row, r, i))
+            better = enum_name("direction", row.direction)
+            stat = enum_name("statistic", row.statistic)
+            cells = []
+            for j, label in enumerate(labels):
+                check(lib.tally_report_cell_get(cell, r, i, j))
+                present = bool(cell.present)
+                compared = present and bool(cell.compared)
+                cells.append(Cell(
+                    label=label, present=present,
+                    summary=Summary._from_c(cell.summary) if present else None,
+                    value=cell.value if present else None,
+                    comparison=Comparison._from_c(cell.comparison, stat, better, self._alpha)
+                    if compared else None,
+                    p_adjusted=cell.p_adjusted if compared else None))
+            yield Row(benchmark=ffi.string(row.benchmark).decode("utf-8"),
+                      case=ffi.string(row.case_name).decode("utf-8"),
+                      unit=ffi.string(row.unit).decode("utf-8") if row.unit != ffi.NULL else "",
+                      better=better, statistic=stat, cells=tuple(cells))
+
+    def geomean(self, label):
+        """Geometric mean of new/base ratios of configuration `label` (or index) over paired rows."""
+        if isinstance(label, int) and not isinstance(label, bool):
+            index = label
+        elif label in self.labels:
+            index = self.labels.index(label)
+        else:
+            raise KeyError(f"no configuration labelled {label!r} in {self.labels}")
+        out = ffi.new("double *")
+        check(lib.tally_report_geomean(out, self._handle(), index))
+        return out[0]
+
+    @property
+    def worst_regression(self):
+        """The largest significant regression as a positive percentage (0.0 when none)."""
+        out = ffi.new("double *")
+        check(lib.tally_report_worst_regression(out, self._handle()))
+        return out[0]
+
+    # ---- rendering by the library ------------------------------------------------------------
+
+    def _render(self, fmt, style="table", color=False, precision=None):
+        opts = new_options("tally_render_options")
+        opts.format = getattr(lib, fmt)
+        opts.style = enum_from_name("style", style, "style")
+        if not isinstance(color, bool):
+            raise TypeError(f"color must be a bool, not {type(color).__name__}")
+        opts.color = int(color)
+        if precision is not None:
+            if isinstance(precision, bool) or not isinstance(precision, int):
+                raise TypeError(f"precision must be an int, not {type(precision).__name__}")
+            if not 0 <= precision <= 17:
+                raise ValueError(f"precision must be in [0, 17], not {precision}")
+            opts.precision = precision
+        out, length = ffi.new("char **"), ffi.new("size_t *")
+        check(lib.tally_report_render(out, length, self._handle(), opts))
+        return take_buffer(out, length)
+
+    def text(self, style="table", color=False, precision=None):
+        """A plain-text table: style "table", "mmtests", "normalized" or "pct"."""
+        return self._render("TALLY_FORMAT_TEXT", style, color, precision)
+
+    def to_json(self):
+        """The versioned JSON report (docs/report-json.md) as a str."""
+        return self._render("TALLY_FORMAT_JSON")
+
+    def to_csv(self):
+        return self._render("TALLY_FORMAT_CSV")
+
+    def to_markdown(self):
+        """A GitHub-flavoured Markdown table, e.g. for a pull-request comment."""
+        return self._render("TALLY_FORMAT_MARKDOWN")
+
+    def to_xlsx(self, path):
+        """Write a spreadsheet atomically (a sheet per benchmark, raw samples, a chart)."""
+        opts = new_options("tally_render_options")
+        opts.format = lib.TALLY_FORMAT_XLSX
+        check(lib.tally_report_write(self._handle(), cpath(path), opts))
+
+    # ---- Python-side views -------------------------------------------------------------------
+
+    def to_dataframe(self):
+        """A pandas DataFrame with one row per (benchmark, case, configuration)."""
+        try:
+            import pandas
+        except ImportError as exc:
+            raise ImportError("Report.to_dataframe() needs pandas (Debian: apt-get install "
+                              "python3-pandas)") from exc
+        records = []
+        for row in self.rows:
+            for cell in row.cells:
+                s, c = cell.summary, cell.comparison
+                records.append({
+                    "benchmark": row.benchmark, "case": row.case, "config": cell.label,
+                    "unit": row.unit, "better": row.better, "statistic": row.statistic,
+                    "n": s.n if s else 0, "value": cell.value,
+                    "stddev": s.stddev if s else None, "cv": s.cv if s else None,
+                    "ratio": c.ratio if c else None, "pct_imp": c.pct_imp if c else None,
+                    "p_value": c.p_value if c else None, "p_adjusted": cell.p_adjusted,
+                    "significant": c.significant if c else None,
+                    "verdict": c.verdict if c else None})
+        return pandas.DataFrame.from_records(records)
+
+    def _repr_html_(self):
+        labels = self.labels
+        header = ["benchmark", "case", "statistic"]
+        for i, label in enumerate(labels):
+            header += [label] if i == 0 else [label, "%imp", "p"]
+        rows = []
+        for row in self.rows:
+            line = [row.benchmark, row.case, f"{row.statistic} ({row.unit}, {row.better})"]
+            for i, cell in enumerate(row.cells):
+                line.append(_html.number(cell.value))
+                if i == 0:
+                    continue
+                c = cell.comparison
+                cls = c._verdict_class() if c else None
+                line.append((f"{c.pct_imp:+.2f}%" if c else "\u2014", cls))
+                line.append((_html.number(cell.p_adjusted) if c else "\u2014", cls))
+            rows.append(line)
+        return _html.table(header, rows, caption=f"baseline {labels[0]}" if labels else None)
+
+    def _repr_markdown_(self):
+        return self.to_markdown()
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<tally.Report (closed)>"
+        return f"<tally.Report {self.labels!r}: {lib.tally_report_row_count(self._ptr)} rows>"
+
+
+__all__ = ["Report", "Row", "Cell"]

@@ -1,0 +1,212 @@
+"""`summary()` and `compare()`: descriptive statistics and the comparison of two sample sets."""
+
+from dataclasses import dataclass, fields
+from typing import Optional, Tuple
+
+from . import _html
+from ._native import check, enum_from_name, enum_name, ffi, lib, new_options, real
+from ._samples import as_doubles
+
+
+@dataclass(frozen=True, repr=False)
+class Summary:
+    """Descriptive statistics of one sample set (docs/statistics.md has the formulas).
+
+    Statistics that are undefined for the samples are None: hmean and gmean need every sample
+    > 0, hstddev and hcv also n >= 2; stddev, sem and mean_ci need n >= 2; cv also a non-zero
+    mean; median_ci enough samples for the confidence level (n >= 6 at 95 %).
+    """
+
+    n: int
+    min: float
+    max: float
+    amean: float
+    median: float
+    bamean: float
+    hmean: Optional[float]
+    gmean: Optional[float]
+    stddev: Optional[float]
+    hstddev: Optional[float]
+    cv: Optional[float]
+    hcv: Optional[float]
+    sem: Optional[float]
+    mean_ci: Optional[Tuple[float, float]]
+    median_ci: Optional[Tuple[float, float]]
+    median_ci_level: Optional[float]
+    outliers_mad: int
+    outliers_tukey: int
+
+    @classmethod
+    def _from_c(cls, s):
+        flags = s.defined
+
+        def when(flag, value):
+            return value if flags & flag else None
+
+        has_sd, has_h = lib.TALLY_SUMMARY_STDDEV, lib.TALLY_SUMMARY_HMEAN
+        has_hsd, has_mci = lib.TALLY_SUMMARY_HSTDDEV, lib.TALLY_SUMMARY_MEDIAN_CI
+        return cls(
+            n=int(s.n), min=s.min, max=s.max, amean=s.amean, median=s.median, bamean=s.bamean,
+            hmean=when(has_h, s.hmean), gmean=when(lib.TALLY_SUMMARY_GMEAN, s.gmean),
+            stddev=when(has_sd, s.stddev), hstddev=when(has_hsd, s.hstddev),
+            cv=when(lib.TALLY_SUMMARY_CV, s.cv), hcv=when(has_hsd, s.hcv), sem=when(has_sd, s.sem),
+            mean_ci=when(lib.TALLY_SUMMARY_MEAN_CI, (s.mean_ci_low, s.mean_ci_high)),
+            median_ci=when(has_mci, (s.median_ci_low, s.median_ci_high)),
+            median_ci_level=when(has_mci, s.median_ci_level),
+            outliers_mad=int(s.outliers_mad), outliers_tukey=int(s.outliers_tukey))
+
+    def __repr__(self):
+        parts = [f"n={self.n}", f"amean={self.amean:.6g}", f"median={self.median:.6g}"]
+        if self.stddev is not None:
+            parts.append(f"stddev={self.stddev:.6g}")
+        if self.cv is not None:
+            parts.append(f"cv={self.cv:.3g}%")
+        return f"Summary({', '.join(parts)})"
+
+    def as_dict(self):
+        """The statistics as a plain dict (CIs as (low, high) tuples)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def _rows(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = f"[{_html.number(value[0])}, {_html.number(value[1])}]"
+            else:
+                value = _html.number(value)
+            yield [f.name, value]
+
+    def _repr_html_(self):
+        return _html.table(["statistic", "value"], self._rows(), caption=f"Summary of {self.n} samples")
+
+    def _repr_markdown_(self):
+        lines = ["| statistic | value |", "| --- | ---: |"]
+        lines += [f"| {name} | {value} |" for name, value in self._rows()]
+        return "\n".join(lines) + "\n"
+
+
+def _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
+                     mad_threshold, tukey_k):
+    opts.direction = enum_from_name("direction", direction, "direction")
+    opts.percentile_method = _percentile_method(percentile_method)
+    opts.confidence = real(confidence, "confidence")
+    opts.bamean_percent = real(bamean_percent, "bamean_percent")
+    opts.mad_threshold = real(mad_threshold, "mad_threshold")
+    opts.tukey_k = real(tukey_k, "tukey_k")
+
+
+_PERCENTILE_METHODS = {"linear": "TALLY_PERCENTILE_LINEAR",
+                       "nearest-rank": "TALLY_PERCENTILE_NEAREST_RANK"}
+
+
+def _percentile_method(name):
+    if not isinstance(name, str):
+        raise TypeError(f"percentile_method must be a str, not {type(name).__name__}")
+    if name not in _PERCENTILE_METHODS:
+        raise ValueError(f"percentile_method must be one of {', '.join(_PERCENTILE_METHODS)}, "
+                         f"not {name!r}")
+    return getattr(lib, _PERCENTILE_METHODS[name])
+
+
+def summary(samples, *, direction="lower", confidence=0.95, percentile_method="linear",
+            bamean_percent=95.0, mad_threshold=3.5, tukey_k=1.5):
+    """Summarise samples (list, tuple, array.array, numpy array or any iterable of numbers).
+
+    direction: "lower" or "higher" is better (decides which samples BAmean keeps).
+    confidence: level of the mean and median confidence intervals, in (0, 1).
+    percentile_method: "linear" (R type 7, numpy's default) or "nearest-rank".
+    Raises NotEnoughData for no samples, NonFiniteError for NaN/inf, TypeError for non-numbers.
+    """
+    x = as_doubles(samples)
+    opts = new_options("tally_summary_options")
+    _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
+                     mad_threshold, tukey_k)
+    out = ffi.new("tally_summary *")
+    check(lib.tally_summarize(out, x.ptr, x.n, opts))
+    return Summary._from_c(out)
+
+
+@dataclass(frozen=True, repr=False)
+class Comparison:
+    """The comparison of a baseline with new samples.
+
+    ratio = new_value / base_value of the compared statistic; pct_imp is positive when the new
+    samples are better; verdict is "improvement", "regression", "no-change" or "insufficient".
+    """
+
+    base: Summary
+    new: Summary
+    statistic_name: str
+    better: str
+    test: str
+    alpha: float
+    base_value: float
+    new_value: float
+    ratio: float
+    pct_imp: float
+    statistic: float
+    df: float
+    p_value: float
+    exact: bool
+    significant: bool
+    verdict: str
+
+    @classmethod
+    def _from_c(cls, c, statistic_name, better, alpha):
+        return cls(base=Summary._from_c(c.base), new=Summary._from_c(c.current),
+                   statistic_name=statistic_name, better=better,
+                   test=enum_name("test", c.test), alpha=alpha, base_value=c.base_value,
+                   new_value=c.new_value, ratio=c.ratio, pct_imp=c.pct_imp,
+                   statistic=c.statistic, df=c.df, p_value=c.p_value, exact=bool(c.exact),
+                   significant=bool(c.significant), verdict=enum_name("verdict", c.verdict))
+
+    def __repr__(self):
+        return (f"Comparison({self.statistic_name} {self.base_value:.6g} -> {self.new_value:.6g}, "
+                f"ratio={self.ratio:.6g}, pct_imp={self.pct_imp:+.2f}%, {self.test} "
+                f"p={self.p_value:.4g}, verdict={self.verdict!r})")
+
+    def _verdict_class(self):
+        return {"regression": "tally-regression",
+                "improvement": "tally-improvement"}.get(self.verdict)
+
+    def _repr_html_(self):
+        cls = self._verdict_class()
+        rows = [["statistic", self.statistic_name],
+                ["base", _html.number(self.base_value)], ["new", _html.number(self.new_value)],
+                ["ratio", _html.number(self.ratio)],
+                ["pct_imp", (f"{self.pct_imp:+.2f}%", cls)],
+                ["test", self.test], ["p_value", _html.number(self.p_value)],
+                ["verdict", (self.verdict, cls)]]
+        return _html.table(["", "value"], rows,
+                           caption=f"{self.better} is better, alpha {self.alpha}")
+
+    def _repr_markdown_(self):
+        return (f"| {self.statistic_name} base | new | ratio | pct_imp | p ({self.test}) | verdict |\n"
+                f"| ---: | ---: | ---: | ---: | ---: | --- |\n"
+                f"| {_html.number(self.base_value)} | {_html.number(self.new_value)} | "
+                f"{_html.number(self.ratio)} | {self.pct_imp:+.2f}% | "
+                f"{_html.number(self.p_value)} | {self.verdict} |\n")
+
+
+def compare(base, new, *, test="welch", alpha=0.05, better="lower", statistic="amean",
+            confidence=0.95, percentile_method="linear", bamean_percent=95.0):
+    """Compare new samples with a baseline.
+
+    test: "welch" (default), "student", "mann-whitney", "mmtests-ci" or "none".
+    alpha: significance level in (0, 1). better: "lower" or "higher".
+    statistic: the centre compared by ratio and pct_imp ("amean", "hmean", "gmean", "median",
+    "min", "max", "bamean").
+    """
+    xb = as_doubles(base, "base")
+    xn = as_doubles(new, "new")
+    opts = new_options("tally_compare_options")
+    opts.test = enum_from_name("test", test, "test")
+    opts.alpha = real(alpha, "alpha")
+    opts.direction = enum_from_name("direction", better, "better")
+    opts.statistic = enum_from_name("statistic", statistic, "statistic")
+    _summary_options(opts.summary, better, confidence, percentile_method, bamean_percent,
+                     opts.summary.mad_threshold, opts.summary.tukey_k)
+    out = ffi.new("tally_comparison *")
+    check(lib.tally_compare(out, xb.ptr, xb.n, xn.ptr, xn.n, opts))
+    return Comparison._from_c(out, enum_name("statistic", opts.statistic),
+                              enum_name("direction", opts.direction), opts.alpha)

@@ -1,0 +1,70 @@
+/* Shared pieces of the tally command: exit statuses, error printing, loading inputs, writing
+ * reports. Everything here uses the public API only. */
+#ifndef TALLY_CLI_H
+#define TALLY_CLI_H
+
+#include <stdio.h>
+
+#include "tally.h"
+
+/* Exit statuses, the same for every subcommand. */
+enum {
+    CLI_EXIT_OK = 0,       /* success */
+    CLI_EXIT_FINDING = 1,  /* a gate tripped: significant regression, validation disagreement */
+    CLI_EXIT_USAGE = 2     /* bad usage or bad input: message on stderr */
+};
+
+/* Print "tally: <message>" on stderr; return CLI_EXIT_USAGE. */
+int cli_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Print the library's last error ("tally: file:line:col: ...") on stderr; return CLI_EXIT_USAGE. */
+int cli_fail_library(void);
+
+/* Print "Try 'tally CMD --help'." after a usage error; return CLI_EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Load every input spec (`path` or `label=path`) into a new list, in order. `kind` applies to
+ * all. Returns CLI_EXIT_OK or prints the error and returns CLI_EXIT_USAGE. */
+int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind);
+
+/* Whether to colour text written to `stream`: mode "auto" (a terminal and NO_COLOR unset),
+ * "always" or "never". Returns -1 for an unknown mode. */
+int cli_color_mode(const char *mode, FILE *stream);
+
+/* Options that shape a report, shared by compare and summary. */
+typedef struct cli_report_args {
+    tally_report_options report;
+    tally_render_options render;
+    const char *output;     /* -o PATH, or NULL for stdout */
+    const char *color;      /* --color MODE */
+    tally_input_kind kind;  /* --from KIND */
+} cli_report_args;
+
+/* Parse one report-shaping option (by its long name) into args. Returns 1 when handled,
+ * 0 when not a report option, or CLI_EXIT_USAGE (after printing) for a bad value. */
+int cli_report_option(cli_report_args *args, const char *command, const char *name,
+                      const char *value);
+
+/* Settle defaults that depend on several options (colour, xlsx needs -o). Returns CLI_EXIT_OK
+ * or CLI_EXIT_USAGE after printing. */
+int cli_report_finish(cli_report_args *args, const char *command);
+
+/* Render a report to stdout or to args->output (atomically). Returns CLI_EXIT_OK or prints
+ * and returns CLI_EXIT_USAGE. */
+int cli_emit_report(const tally_report *report, const cli_report_args *args);
+
+/* Subcommands. */
+int cmd_compare(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+#endif /* TALLY_CLI_H */

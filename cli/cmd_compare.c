@@ -1,0 +1,83 @@
+/* tally compare: the comparison report of a baseline and one or more new configurations. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "report_args.h"
+
+static const char compare_help[] =
+    "Usage: tally compare [OPTIONS] BASE NEW...\n"
+    "       tally compare [OPTIONS] FILE   (one file holding several configurations)\n"
+    "\n"
+    "Compare benchmark results: the first configuration is the baseline. Each input is a\n"
+    "file (native JSON, CSV/TSV, plain numbers, or another harness's file) or LABEL=FILE.\n"
+    "\n"
+    "Options:\n"
+    "  -s, --style STYLE         text layout: table (default), mmtests, normalized, pct\n"
+    "  -f, --format FORMAT       text (default), json, csv, md, xlsx\n"
+    "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
+    "      --statistic STAT      amean, hmean, gmean, median, min, max, bamean, default\n"
+    "                            (default: each benchmark's own, else amean when lower is\n"
+    "                            better and hmean when higher is better)\n"
+    "  -t, --test TEST           welch (default), student, mann-whitney, mmtests-ci, none\n"
+    "  -a, --alpha A             significance level (default 0.05)\n"
+    "      --confidence C        confidence level of intervals (default 0.95)\n"
+    "      --adjust METHOD       multiple-comparison adjustment: none (default), holm, bh\n"
+    "      --percentile METHOD   linear (default, R type 7) or nearest-rank\n"
+    "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
+    "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
+    "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
+    "                            schbench, netperf, tbench)\n"
+    "      --color WHEN          auto (default: on a terminal, unless NO_COLOR is set),\n"
+    "                            always, never\n"
+    "      --fail-on-regression PCT\n"
+    "                            exit with status 1 when a row is a significant\n"
+    "                            regression larger than PCT percent\n"
+    "  -h, --help                show this help\n"
+    "\n"
+    "Exit status: 0 success, 1 a significant regression beyond --fail-on-regression,\n"
+    "2 usage or input error.\n";
+
+int cmd_compare(int argc, char **argv)
+{
+    cli_report_command cmd = {.name = "compare", .allow_gate = 1};
+    int rc = cli_parse_report_command(&cmd, argc, argv);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (cmd.help) {
+        fputs(compare_help, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (cmd.input_count < 1)
+        return cli_usage_error("compare", "missing input files");
+
+    tally_results *results = NULL;
+    if ((rc = cli_load_inputs(&results, cmd.inputs, cmd.input_count, cmd.args.kind)) != CLI_EXIT_OK)
+        return rc;
+    if (tally_results_count(results) < 2) {
+        tally_results_free(results);
+        return cli_fail("compare needs at least two configurations (found %zu); for one, use "
+                        "'tally summary'", tally_results_count(results));
+    }
+
+    tally_report *report = NULL;
+    if (tally_report_new(&report, results, &cmd.args.report) != TALLY_OK) {
+        tally_results_free(results);
+        return cli_fail_library();
+    }
+    tally_results_free(results);
+
+    rc = cli_emit_report(report, &cmd.args);
+    if (rc == CLI_EXIT_OK && cmd.fail_on_regression >= 0.0) {
+        double worst = 0.0;
+        if (tally_report_worst_regression(&worst, report) != TALLY_OK) {
+            rc = cli_fail_library();
+        } else if (worst > cmd.fail_on_regression) {
+            fprintf(stderr,
+                    "tally: significant regression of %.2f%% exceeds --fail-on-regression "
+                    "%.2f%%\n", worst, cmd.fail_on_regression);
+            rc = CLI_EXIT_FINDING;
+        }
+    }
+    tally_report_free(report);
+    return rc;
+}

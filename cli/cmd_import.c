@@ -1,0 +1,75 @@
+/* tally import: turn any supported input into tally's native JSON result sets. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char import_help[] =
+    "Usage: tally import [OPTIONS] FILE... [-o OUT.json]\n"
+    "\n"
+    "Read result files of any supported kind and write them as one native JSON file of\n"
+    "result sets (docs/formats.md), keeping every raw sample. Each FILE may be LABEL=FILE.\n"
+    "\n"
+    "Options:\n"
+    "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
+    "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
+    "                            schbench, netperf, tbench)\n"
+    "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
+    "  -h, --help                show this help\n"
+    "\n"
+    "Exit status: 0 success, 2 usage or input error.\n";
+
+int cmd_import(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"from", required_argument, NULL, 'k'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    tally_input_kind kind = TALLY_INPUT_AUTO;
+    const char *output = NULL;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(import_help, stdout);
+            return CLI_EXIT_OK;
+        case 'k':
+            if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
+                return cli_usage_error("import", "unknown input kind '%s'", optarg);
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        default:
+            return cli_usage_error("import", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("import", "missing input files");
+
+    tally_results *results = NULL;
+    int rc = cli_load_inputs(&results, argv + optind, argc - optind, kind);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (output) {
+        rc = tally_results_save(results, output) == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
+    } else {
+        char *json = NULL;
+        size_t len = 0;
+        if (tally_results_to_json(&json, &len, results) != TALLY_OK) {
+            rc = cli_fail_library();
+        } else {
+            if (fwrite(json, 1, len, stdout) != len || fflush(stdout) != 0)
+                rc = cli_fail("cannot write to standard output");
+            tally_free(json);
+        }
+    }
+    tally_results_free(results);
+    return rc;
+}

@@ -1,0 +1,321 @@
+/* `tally run WORKLOAD [options] -o OUT.json` and `tally run [options] -o OUT.json -- CMD ...`:
+ * option parsing, the progress line (stderr, only on a terminal), Ctrl-C handling. The work
+ * itself is the library's runner (tally/runner.h). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_run.h"
+#include "tally.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED_RUNS = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static const char usage_text[] =
+    "Usage: tally run WORKLOAD [options] -o OUT.json\n"
+    "       tally run [options] -o OUT.json -- COMMAND [ARG...]\n"
+    "\n"
+    "Run a workload several times across a parameter sweep and write a result set.\n"
+    "Each finished run is saved at once in OUT.json.journal; an interrupted sweep\n"
+    "continues with --resume.\n"
+    "\n"
+    "Workloads (see docs/runners.md):\n"
+    "  hackbench       built-in hackbench-style messaging, seconds (sweep: groups)\n"
+    "  stream          built-in STREAM-like memory bandwidth, MB/s\n"
+    "  schbench        built-in schbench-style wakeup latency, usec (sweep: workers)\n"
+    "  tcp_rr          built-in TCP_RR-style loopback, transactions/s (sweep: clients)\n"
+    "  exec            any command (also: tally run -- COMMAND), seconds or --metric\n"
+    "  rt-hackbench    rt-tests hackbench, when installed (sweep: groups)\n"
+    "  perf-messaging  perf bench sched messaging, when installed (sweep: groups)\n"
+    "  tbench          dbench's tbench with tbench_srv, when installed (sweep: clients)\n"
+    "  netperf         netperf TCP_RR and netserver on 127.0.0.1, when installed (sweep: clients)\n"
+    "  iperf3          iperf3 client and server on 127.0.0.1, when installed (sweep: streams)\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output PATH      result set to write (required)\n"
+    "  -l, --label NAME       result-set label (default: output name without .json)\n"
+    "  -n, --runs N           counted runs per case (default 5)\n"
+    "  -w, --warmup N         discarded warm-up runs per case (default 1)\n"
+    "      --sweep LIST       comma-separated sweep values; also --groups, --workers,\n"
+    "                         --clients, --streams (exec: each value replaces {} in the\n"
+    "                         command)\n"
+    "      --interleave       run 1 of every case, then run 2 of every case, ...\n"
+    "      --timeout SEC      per-run wall-clock limit (default 600)\n"
+    "      --resume           continue the sweep recorded in OUT.json.journal\n"
+    "  -p, --param KEY=VALUE  workload parameter; --KEY VALUE works too, e.g.\n"
+    "                         --loops 100 --mode thread --ipc socket --threads 4\n"
+    "                         --runtime 5 --metric 'Time: ([0-9.]+)' --unit s\n"
+    "                         --direction higher --time user\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "Exit status: 0 all runs succeeded, 1 some runs failed (recorded in the output),\n"
+    "2 usage or error, 130 interrupted (completed runs kept; use --resume).\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("tally run: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'tally run --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int parse_count(unsigned int *out, const char *text)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (text[0] == '\0' || *end != '\0' || v < 0 || v > 1000000)
+        return -1;
+    *out = (unsigned int)v;
+    return 0;
+}
+
+/* The command line as typed, quoted where a shell would need it, for the metadata. */
+static char *join_command_line(int argc, char **argv)
+{
+    size_t cap = 8;
+    for (int i = 0; i < argc; i++)
+        cap += strlen(argv[i]) * 4 + 3;
+    char *s = malloc(cap);
+    if (s == NULL)
+        return NULL;
+    strcpy(s, "tally");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        const char *a = argv[i];
+        if (a[0] != '\0' && strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") == NULL) {
+            strcat(s, a);
+            continue;
+        }
+        strcat(s, "'");
+        for (const char *p = a; *p; p++) {
+            if (*p == '\'')
+                strcat(s, "'\\''");
+            else
+                strncat(s, p, 1);
+        }
+        strcat(s, "'");
+    }
+    return s;
+}
+
+static void format_duration(char *out, size_t cap, double s)
+{
+    if (s < 0) {
+        snprintf(out, cap, "?");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(out, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(out, cap, "%ld:%02ld", t / 60, t % 60);
+}
+
+typedef struct progress_state {
+    int draw; /* stderr is a terminal */
+} progress_state;
+
+static int on_progress(void *user, const tally_run_progress *p)
+{
+    const progress_state *st = user;
+    if (st->draw) {
+        char elapsed[32], left[32];
+        format_duration(elapsed, sizeof(elapsed), p->elapsed);
+        format_duration(left, sizeof(left), p->remaining);
+        fprintf(stderr, "\r\033[K%s  run %zu/%zu%s  [%zu/%zu done]  elapsed %s  left ~%s",
+                p->case_name, p->run, p->runs, p->warmup ? " (warm-up)" : "", p->done, p->total,
+                elapsed, left);
+        fflush(stderr);
+    }
+    return interrupted != 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
+    const char *workload = NULL;
+    char **params = calloc((size_t)argc + 1, sizeof(char *));
+    size_t nparams = 0;
+    char **command = NULL;
+    int status = EXIT_USAGE;
+    tally_runner *runner = NULL;
+    char *command_line = join_command_line(argc, argv);
+    char *label = NULL;
+    if (params == NULL || command_line == NULL) {
+        fputs("tally run: out of memory\n", stderr);
+        goto done;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--") == 0) {
+            command = &argv[i + 1];
+            if (command[0] == NULL) {
+                status = usage_error("%s: a command is needed after --", "run");
+                goto done;
+            }
+            break;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            status = EXIT_OK;
+            goto done;
+        }
+        if (strcmp(a, "--interleave") == 0) {
+            o.interleave = 1;
+            continue;
+        }
+        if (strcmp(a, "--resume") == 0) {
+            o.resume = 1;
+            continue;
+        }
+        if (a[0] != '-') {
+            if (workload != NULL) {
+                status = usage_error("unexpected argument '%s'", a);
+                goto done;
+            }
+            workload = a;
+            continue;
+        }
+        /* Every other option takes a value. */
+        if (next == NULL) {
+            status = usage_error("option %s needs a value", a);
+            goto done;
+        }
+        i++;
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            o.output = next;
+        } else if (strcmp(a, "-l") == 0 || strcmp(a, "--label") == 0) {
+            o.label = next;
+        } else if (strcmp(a, "-n") == 0 || strcmp(a, "--runs") == 0) {
+            if (parse_count(&o.runs, next) != 0 || o.runs == 0) {
+                status = usage_error("--runs: expected a positive integer, found '%s'", next);
+                goto done;
+            }
+        } else if (strcmp(a, "-w") == 0 || strcmp(a, "--warmup") == 0) {
+            if (parse_count(&o.warmup, next) != 0) {
+                status = usage_error("--warmup: expected an integer >= 0, found '%s'", next);
+                goto done;
+            }
+        } else if (strcmp(a, "--timeout") == 0) {
+            char *end;
+            o.timeout = strtod(next, &end);
+            if (*end != '\0' || !(o.timeout > 0)) {
+                status = usage_error("--timeout: expected seconds > 0, found '%s'", next);
+                goto done;
+            }
+        } else if (strcmp(a, "--sweep") == 0 || strcmp(a, "--groups") == 0 ||
+                   strcmp(a, "--workers") == 0 || strcmp(a, "--clients") == 0 ||
+                   strcmp(a, "--streams") == 0) {
+            o.sweep = next;
+        } else if (strcmp(a, "-p") == 0 || strcmp(a, "--param") == 0) {
+            params[nparams++] = strdup(next);
+        } else if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
+            /* --array-size 1000 is the parameter array_size=1000 */
+            size_t klen = strlen(a + 2);
+            char *kv = malloc(klen + strlen(next) + 2);
+            if (kv != NULL) {
+                for (size_t k = 0; k < klen; k++)
+                    kv[k] = a[2 + k] == '-' ? '_' : a[2 + k];
+                kv[klen] = '=';
+                strcpy(kv + klen + 1, next);
+            }
+            params[nparams++] = kv;
+        } else {
+            status = usage_error("unknown option '%s'", a);
+            goto done;
+        }
+        if (nparams > 0 && params[nparams - 1] == NULL) {
+            fputs("tally run: out of memory\n", stderr);
+            goto done;
+        }
+    }
+    if (workload == NULL && command != NULL)
+        workload = "exec";
+    if (workload == NULL) {
+        status = usage_error("%s", "which workload? (tally run --help lists them)");
+        goto done;
+    }
+    if (tally_workload_from_name(&o.workload, workload) != TALLY_OK) {
+        status = usage_error("unknown workload '%s' (tally run --help lists them)", workload);
+        goto done;
+    }
+    if (o.workload == TALLY_WORKLOAD_EXEC && command == NULL) {
+        status = usage_error("%s: give the command after --", "exec");
+        goto done;
+    }
+    if (o.workload != TALLY_WORKLOAD_EXEC && command != NULL) {
+        status = usage_error("%s takes no command after --", workload);
+        goto done;
+    }
+    if (o.output == NULL) {
+        status = usage_error("%s", "an output file is needed: -o OUT.json");
+        goto done;
+    }
+    if (o.label == NULL) {
+        const char *base = strrchr(o.output, '/');
+        base = base ? base + 1 : o.output;
+        label = strdup(base);
+        if (label == NULL) {
+            fputs("tally run: out of memory\n", stderr);
+            goto done;
+        }
+        size_t n = strlen(label);
+        if (n > 5 && strcmp(label + n - 5, ".json") == 0)
+            label[n - 5] = '\0';
+        o.label = label;
+    }
+    o.params = (const char *const *)params;
+    o.param_count = nparams;
+    o.command = (const char *const *)command;
+    o.command_line = command_line;
+    progress_state st = { isatty(STDERR_FILENO) };
+    o.progress = on_progress;
+    o.progress_user = &st;
+
+    if (tally_runner_new(&runner, &o) != TALLY_OK) {
+        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+        goto done;
+    }
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int rc = tally_runner_run(runner);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (st.draw)
+        fputs("\r\033[K", stderr);
+    if (rc == TALLY_EINTERRUPTED) {
+        fprintf(stderr, "tally run: interrupted; completed runs are kept in %s.journal "
+                        "(continue with --resume)\n", o.output);
+        status = EXIT_INTERRUPTED;
+    } else if (rc != TALLY_OK) {
+        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+    } else if (tally_runner_failed_runs(runner) > 0) {
+        fprintf(stderr, "tally run: %zu run(s) failed; see the failed_run metadata in %s\n",
+                tally_runner_failed_runs(runner), o.output);
+        status = EXIT_FAILED_RUNS;
+    } else {
+        status = EXIT_OK;
+    }
+done:
+    tally_runner_free(runner);
+    for (size_t i = 0; params && i < nparams; i++)
+        free(params[i]);
+    free(params);
+    free(command_line);
+    free(label);
+    return status;
+}

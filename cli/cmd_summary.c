@@ -1,0 +1,52 @@
+/* tally summary: the statistics of each configuration on its own, no comparison. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "report_args.h"
+
+static const char summary_help[] =
+    "Usage: tally summary [OPTIONS] FILE...\n"
+    "\n"
+    "Summarise benchmark results: n, min, max, means, median, stddev, CV and confidence\n"
+    "intervals per case, for every configuration of every input (LABEL=FILE names one).\n"
+    "\n"
+    "Options:\n"
+    "  -s, --style STYLE         text layout: table (default), mmtests, normalized, pct\n"
+    "  -f, --format FORMAT       text (default), json, csv, md, xlsx\n"
+    "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
+    "      --statistic STAT      amean, hmean, gmean, median, min, max, bamean, default\n"
+    "      --confidence C        confidence level of intervals (default 0.95)\n"
+    "      --percentile METHOD   linear (default, R type 7) or nearest-rank\n"
+    "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
+    "      --from KIND           input kind instead of detection\n"
+    "      --color WHEN          auto (default), always, never\n"
+    "  -h, --help                show this help\n"
+    "\n"
+    "Exit status: 0 success, 2 usage or input error.\n";
+
+int cmd_summary(int argc, char **argv)
+{
+    cli_report_command cmd = {.name = "summary", .allow_gate = 0};
+    int rc = cli_parse_report_command(&cmd, argc, argv);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (cmd.help) {
+        fputs(summary_help, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (cmd.input_count < 1)
+        return cli_usage_error("summary", "missing input files");
+
+    tally_results *results = NULL;
+    if ((rc = cli_load_inputs(&results, cmd.inputs, cmd.input_count, cmd.args.kind)) != CLI_EXIT_OK)
+        return rc;
+    cmd.args.report.summaries_only = 1;
+    tally_report *report = NULL;
+    rc = tally_report_new(&report, results, &cmd.args.report);
+    tally_results_free(results);
+    if (rc != TALLY_OK)
+        return cli_fail_library();
+    rc = cli_emit_report(report, &cmd.args);
+    tally_report_free(report);
+    return rc;
+}

@@ -1,0 +1,166 @@
+/* Error printing, input loading, colour choice and report output shared by the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tally: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_fail_library(void)
+{
+    const tally_error *e = tally_error_last();
+    return cli_fail("%s", e->message[0] ? e->message : tally_strerror(e->code));
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tally: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "Try 'tally %s --help'.\n", command);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind)
+{
+    *out = NULL;
+    tally_results *results = NULL;
+    if (tally_results_new(&results) != TALLY_OK)
+        return cli_fail_library();
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = kind;
+    for (int i = 0; i < count; i++) {
+        if (tally_load_spec(results, specs[i], &opts) != TALLY_OK) {
+            tally_results_free(results);
+            return cli_fail_library();
+        }
+    }
+    *out = results;
+    return CLI_EXIT_OK;
+}
+
+int cli_color_mode(const char *mode, FILE *stream)
+{
+    if (mode == NULL || strcmp(mode, "auto") == 0) {
+        const char *no_color = getenv("NO_COLOR");
+        if (no_color && no_color[0] != '\0')
+            return 0;
+        return isatty(fileno(stream)) ? 1 : 0;
+    }
+    if (strcmp(mode, "always") == 0)
+        return 1;
+    if (strcmp(mode, "never") == 0)
+        return 0;
+    return -1;
+}
+
+static int parse_alpha(double *out, const char *text)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v > 0.0 && v < 1.0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_report_option(cli_report_args *args, const char *command, const char *name,
+                      const char *value)
+{
+    if (strcmp(name, "style") == 0) {
+        if (tally_style_from_name(&args->render.style, value) != TALLY_OK)
+            return cli_usage_error(command, "unknown style '%s' (table, mmtests, normalized, pct)",
+                                   value);
+    } else if (strcmp(name, "format") == 0) {
+        if (tally_format_from_name(&args->render.format, value) != TALLY_OK)
+            return cli_usage_error(command, "unknown format '%s' (text, json, csv, md, xlsx)",
+                                   value);
+    } else if (strcmp(name, "statistic") == 0) {
+        if (tally_statistic_from_name(&args->report.statistic, value) != TALLY_OK)
+            return cli_usage_error(command,
+                                   "unknown statistic '%s' (amean, hmean, gmean, median, min, "
+                                   "max, bamean, default)", value);
+    } else if (strcmp(name, "test") == 0) {
+        if (tally_test_from_name(&args->report.test, value) != TALLY_OK)
+            return cli_usage_error(command,
+                                   "unknown test '%s' (welch, student, mann-whitney, mmtests-ci, "
+                                   "none)", value);
+    } else if (strcmp(name, "alpha") == 0) {
+        if (parse_alpha(&args->report.alpha, value) != 0)
+            return cli_usage_error(command, "--alpha needs a number between 0 and 1, not '%s'",
+                                   value);
+    } else if (strcmp(name, "confidence") == 0) {
+        if (parse_alpha(&args->report.confidence, value) != 0)
+            return cli_usage_error(command,
+                                   "--confidence needs a number between 0 and 1, not '%s'", value);
+    } else if (strcmp(name, "adjust") == 0) {
+        if (tally_adjust_from_name(&args->report.adjust, value) != TALLY_OK)
+            return cli_usage_error(command, "unknown adjustment '%s' (none, holm, bh)", value);
+    } else if (strcmp(name, "percentile") == 0) {
+        if (strcmp(value, "linear") == 0)
+            args->report.percentile_method = TALLY_PERCENTILE_LINEAR;
+        else if (strcmp(value, "nearest-rank") == 0)
+            args->report.percentile_method = TALLY_PERCENTILE_NEAREST_RANK;
+        else
+            return cli_usage_error(command, "unknown percentile method '%s' (linear, nearest-rank)",
+                                   value);
+    } else if (strcmp(name, "filter") == 0) {
+        args->report.filter = value;
+    } else if (strcmp(name, "output") == 0) {
+        args->output = value;
+    } else if (strcmp(name, "color") == 0) {
+        args->color = value;
+    } else if (strcmp(name, "from") == 0) {
+        if (tally_input_kind_from_name(&args->kind, value) != TALLY_OK)
+            return cli_usage_error(command, "unknown input kind '%s'", value);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int cli_report_finish(cli_report_args *args, const char *command)
+{
+    int color = cli_color_mode(args->color, stdout);
+    if (color < 0)
+        return cli_usage_error(command, "--color takes auto, always or never, not '%s'",
+                               args->color);
+    /* Colour only ever goes to a terminal's text output, never into files. */
+    args->render.color = args->output == NULL && args->render.format == TALLY_FORMAT_TEXT && color;
+    if (args->render.format == TALLY_FORMAT_XLSX && args->output == NULL)
+        return cli_usage_error(command, "--format xlsx needs -o FILE");
+    return CLI_EXIT_OK;
+}
+
+int cli_emit_report(const tally_report *report, const cli_report_args *args)
+{
+    if (args->output != NULL) {
+        if (tally_report_write(report, args->output, &args->render) != TALLY_OK)
+            return cli_fail_library();
+        return CLI_EXIT_OK;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if (tally_report_render(&text, &len, report, &args->render) != TALLY_OK)
+        return cli_fail_library();
+    int failed = fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0;
+    tally_free(text);
+    if (failed)
+        return cli_fail("cannot write to standard output");
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,77 @@
+/* Command-line parsing shared by the subcommands that build a report (compare, summary). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report_args.h"
+
+/* Long options of every report-building command; `extra` commands add theirs after these. */
+static const struct option report_options[] = {
+    {"style", required_argument, NULL, 's'},
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"statistic", required_argument, NULL, 'S'},
+    {"test", required_argument, NULL, 't'},
+    {"alpha", required_argument, NULL, 'a'},
+    {"confidence", required_argument, NULL, 'C'},
+    {"adjust", required_argument, NULL, 'A'},
+    {"percentile", required_argument, NULL, 'P'},
+    {"filter", required_argument, NULL, 'F'},
+    {"from", required_argument, NULL, 'k'},
+    {"color", required_argument, NULL, 'c'},
+    {"fail-on-regression", required_argument, NULL, 'R'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
+{
+    cli_report_args init = {TALLY_REPORT_OPTIONS_INIT, TALLY_RENDER_OPTIONS_INIT, NULL, "auto",
+                            TALLY_INPUT_AUTO};
+    cmd->args = init;
+    cmd->fail_on_regression = -1.0;
+    cmd->inputs = NULL;
+    cmd->input_count = 0;
+    cmd->help = 0;
+
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "s:f:o:t:a:h", report_options, NULL)) != -1) {
+        if (c == 'h') {
+            cmd->help = 1;
+            return CLI_EXIT_OK;
+        }
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            if (optopt && strchr("sfota", optopt))
+                return cli_usage_error(cmd->name, "option -%c needs a value", optopt);
+            return cli_usage_error(cmd->name, "unknown or incomplete option '%s'", bad);
+        }
+        const char *name = NULL;
+        for (const struct option *o = report_options; o->name; o++)
+            if (o->val == c)
+                name = o->name;
+        if (!cmd->allow_gate && strchr("taAR", c))
+            return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
+        if (c == 'R') {
+            char *end = NULL;
+            double pct = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(pct >= 0.0))
+                return cli_usage_error(cmd->name,
+                                       "--fail-on-regression needs a percentage >= 0, not '%s'",
+                                       optarg);
+            cmd->fail_on_regression = pct;
+            continue;
+        }
+        int rc = cli_report_option(&cmd->args, cmd->name, name, optarg);
+        if (rc == CLI_EXIT_USAGE)
+            return rc;
+    }
+    cmd->inputs = argv + optind;
+    cmd->input_count = argc - optind;
+    return cli_report_finish(&cmd->args, cmd->name);
+}

@@ -1,0 +1,63 @@
+/*
+ * The shared text helpers every line-oriented importer uses: the line cursor, the strict number
+ * parser and the round-trip number formatter.
+ * Invariants: lines partition the input (no newline inside a line, line numbers count up by one,
+ * every line lies inside the input); a refused line leaves a located message; an accepted number
+ * is finite and its shortest text reads back bit-identical.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_support.h"
+#include "internal.h"
+#include "text.h"
+
+static void check_number(const char *s, size_t len)
+{
+    double x;
+    int rc = tally__parse_double(&x, s, len);
+    FUZZ_CHECK(rc == TALLY_OK || rc == TALLY_EPARSE || rc == TALLY_ENONFINITE,
+               "tally__parse_double returns a documented code");
+    if (rc != TALLY_OK)
+        return;
+    FUZZ_CHECK(isfinite(x), "an accepted number is finite");
+    char text[32];
+    tally__format_double(text, x);
+    double back = strtod(text, NULL);
+    FUZZ_CHECK(memcmp(&back, &x, sizeof(x)) == 0, "tally__format_double round-trips");
+    /* The formatter's output is itself acceptable to the parser. */
+    double again;
+    FUZZ_CHECK(tally__parse_double(&again, text, strlen(text)) == TALLY_OK &&
+                   memcmp(&again, &x, sizeof(x)) == 0,
+               "the parser reads the formatter's output back");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *input = (const char *)data;
+    tally__lines lines;
+    tally__lines_init(&lines, "fuzz.txt", input, size);
+    const char *line;
+    size_t len;
+    unsigned long expected = 0;
+    int rc;
+    while ((rc = tally__lines_next(&lines, &line, &len)) == 1) {
+        expected++;
+        FUZZ_CHECK(lines.lineno == expected, "line numbers count up by one");
+        FUZZ_CHECK(line >= input && line + len <= input + size, "a line lies inside the input");
+        FUZZ_CHECK(memchr(line, '\n', len) == NULL, "a line holds no newline");
+        FUZZ_CHECK(memchr(line, '\0', len) == NULL, "a line holds no NUL");
+        size_t trimmed_len = len;
+        const char *trimmed = tally__trim(line, &trimmed_len);
+        FUZZ_CHECK(trimmed >= line && trimmed + trimmed_len <= line + len, "trim stays inside");
+        check_number(line, len);
+    }
+    if (rc < 0) {
+        fuzz_check_error(rc, "tally__lines_next refused a line");
+        FUZZ_CHECK(tally_error_last()->line == expected + 1, "the error names the refused line");
+    }
+    return 0;
+}

@@ -1,0 +1,141 @@
+/* iperf3 over loopback: the runner starts `iperf3 -s -B 127.0.0.1 -p PORT` before the sweep and
+ * stops it afterwards; each run is `iperf3 -c 127.0.0.1 -p PORT -J -t RUNTIME -P STREAMS`. The
+ * JSON report's end.sum_received.bits_per_second is the sample. iperf3 exits 0 even when it
+ * could not connect, so a report with an "error" member is a failed run. No importer reads
+ * iperf3 files, so the parse lives here. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "json_util.h"
+#include "runner_internal.h"
+
+typedef struct ip_cfg {
+    long port;
+    char port_s[16], runtime_s[24];
+} ip_cfg;
+
+static const char *const keys[] = { "runtime", "port", NULL };
+
+static int configure(tally__wl *wl, const tally__params *p)
+{
+    ip_cfg *c = tally__calloc(1, sizeof(*c));
+    if (c == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    wl->cfg = c;
+    long runtime;
+    int rc = tally__param_long(&runtime, p, "runtime", 10, 1, 1000000);
+    if (rc == TALLY_OK)
+        rc = tally__param_long(&c->port, p, "port", 5201, 1024, 65535);
+    if (rc != TALLY_OK)
+        return rc;
+    snprintf(c->port_s, sizeof(c->port_s), "%ld", c->port);
+    snprintf(c->runtime_s, sizeof(c->runtime_s), "%ld", runtime);
+    return tally__wl_add_metric(wl, "iperf3-tcp", NULL, "Mbit/s", TALLY_HIGHER_IS_BETTER,
+                                TALLY_STAT_AMEAN);
+}
+
+static void release(tally__wl *wl)
+{
+    tally__free_mem(wl->cfg);
+    wl->cfg = NULL;
+}
+
+static int port_open(long port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons((unsigned short)port);
+    int ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
+    close(fd);
+    return ok;
+}
+
+static int start(tally__wl *wl)
+{
+    const ip_cfg *c = wl->cfg;
+    if (port_open(c->port))
+        return tally__error(TALLY_ERUN, "port %ld on 127.0.0.1 is already in use; choose "
+                            "another with the port parameter", c->port);
+    const char *pieces[] = { "iperf3", "-s", "-B", "127.0.0.1", "-p", c->port_s };
+    char **argv = NULL;
+    int rc = tally__argv_new(&argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    if (rc == TALLY_OK)
+        rc = tally__spawn_server(&wl->server, argv);
+    tally__free_argv(argv);
+    if (rc != TALLY_OK)
+        return rc;
+    double until = tally__now() + 5.0;
+    while (tally__now() < until) {
+        /* A probe connection makes the iperf3 server log an error; it keeps serving. */
+        if (port_open(c->port))
+            return TALLY_OK;
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    tally__stop_server(wl->server);
+    wl->server = 0;
+    return tally__error(TALLY_ERUN, "the iperf3 server did not start listening on port %ld",
+                        c->port);
+}
+
+static void stop(tally__wl *wl)
+{
+    tally__stop_server(wl->server);
+    wl->server = 0;
+}
+
+static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
+{
+    const ip_cfg *c = wl->cfg;
+    long streams;
+    int rc = tally__sweep_long(&streams, sweep_value, "streams", 128);
+    if (rc != TALLY_OK)
+        return rc;
+    const char *pieces[] = { "iperf3", "-c", "127.0.0.1", "-p", c->port_s, "-J",
+                             "-t", c->runtime_s, "-P", sweep_value };
+    return tally__argv_new(argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+}
+
+int tally__parse_iperf3(double *mbits, const char *data, size_t len)
+{
+    cJSON *root = NULL;
+    int rc = tally__json_parse(&root, data, len, "iperf3 stdout");
+    if (rc != TALLY_OK)
+        return rc;
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+    const cJSON *end = cJSON_GetObjectItemCaseSensitive(root, "end");
+    const cJSON *sum = cJSON_GetObjectItemCaseSensitive(end, "sum_received");
+    const cJSON *bps = cJSON_GetObjectItemCaseSensitive(sum, "bits_per_second");
+    if (cJSON_IsString(err))
+        rc = tally__error(TALLY_EPARSE, "iperf3: %s", err->valuestring);
+    else if (!cJSON_IsNumber(bps) || !(bps->valuedouble > 0))
+        rc = tally__error_json(TALLY_EPARSE, "iperf3 stdout", "$.end.sum_received.bits_per_second",
+                               "expected a positive number");
+    else
+        *mbits = bps->valuedouble / 1e6;
+    cJSON_Delete(root);
+    return rc;
+}
+
+static int parse(double *values, const tally__wl *wl, const tally__run_output *o)
+{
+    (void)wl;
+    return tally__parse_iperf3(&values[0], o->out, o->out_len);
+}
+
+const tally__workload tally__workload_iperf3 = {
+    TALLY_WORKLOAD_IPERF3, "iperf3", "streams", "1,2,4,8", "iperf3", keys,
+    configure, release, NULL, command, parse, start, stop,
+};

@@ -1,0 +1,20 @@
+# Golden tests of the tally command: each tests/cli/cases/NAME.args holds one argument per line;
+# NAME.stdout, NAME.stderr and NAME.status hold what the command must print and return (as
+# zstd's cli-tests do). NAME.env, when present, holds VAR=value lines for the environment.
+if(TARGET tally_cli)
+  file(GLOB TALLY_CLI_CASES CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/*.args")
+  foreach(case ${TALLY_CLI_CASES})
+    get_filename_component(name ${case} NAME_WE)
+    add_test(NAME cli_${name}
+             COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/run_case.sh" "$<TARGET_FILE:tally_cli>"
+                     "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/${name}"
+                     "${CMAKE_CURRENT_BINARY_DIR}/cli-out")
+    set_tests_properties(cli_${name} PROPERTIES LABELS cli)
+  endforeach()
+  add_test(NAME cli_reference_hackbench
+           COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/check_reference.sh" "$<TARGET_FILE:tally_cli>"
+                   "${PROJECT_SOURCE_DIR}")
+  add_test(NAME cli_help_matches_manual
+           COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/check_manual.sh" "$<TARGET_FILE:tally_cli>"
+                   "${PROJECT_SOURCE_DIR}/docs/tally.1.md")
+endif()

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Run one golden CLI case: run_case.sh TALLY SOURCE_DIR CASE_PREFIX OUT_DIR
+# The command runs in SOURCE_DIR with a clean environment, so paths in messages are relative.
+# With TALLY_UPDATE_GOLDEN=1 the expected files are (re)written instead: review them by eye.
+set -u
+tally="$1"; src="$2"; case="$3"; out_dir="$4"
+name=$(basename "$case")
+mkdir -p "$out_dir"
+out="$out_dir/$name"
+
+set --
+while IFS= read -r arg || [ -n "$arg" ]; do
+    arg=$(printf '%s' "$arg" | sed "s|@OUT@|$out_dir|g")
+    set -- "$@" "$arg"
+done < "$case.args"
+
+envs="PATH=/usr/bin:/bin LC_ALL=C"
+[ -f "$case.env" ] && envs="$envs $(cat "$case.env")"
+rm -f "$out".*
+cd "$src" || exit 2
+env -i $envs "$tally" "$@" > "$out.stdout" 2> "$out.stderr"
+echo $? > "$out.status"
+
+# Outputs written to @OUT@ are compared as NAME.file when NAME.file exists.
+if [ "${TALLY_UPDATE_GOLDEN:-0}" = 1 ]; then
+    for kind in stdout stderr status; do cp "$out.$kind" "$case.$kind"; done
+    echo "updated $name"
+    exit 0
+fi
+failed=0
+for kind in status stdout stderr; do
+    if ! diff -u "$case.$kind" "$out.$kind"; then
+        echo "$name: $kind differs from $case.$kind"
+        failed=1
+    fi
+done
+if [ -f "$case.file" ] && ! diff -u "$case.file" "$out_dir/$name.out"; then
+    echo "$name: written file differs from $case.file"
+    failed=1
+fi
+if [ $failed = 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
+exit $failed

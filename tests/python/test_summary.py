@@ -1,0 +1,154 @@
+"""tally.summary(): values against NumPy/SciPy computed here as the independent oracle, input
+types, zero-copy, and rejection of bad input before it reaches C."""
+
+import array
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import tally
+from tally._samples import as_doubles
+
+from conftest import requires
+
+pytestmark = requires("tally_summarize", "tally_direction_from_name")
+
+SAMPLES = [0.3809, 0.4112, 0.3944, 0.4051, 0.3898, 0.4217, 0.3987, 0.4003, 0.3876, 0.4130,
+           0.3999, 0.4502]
+
+
+def rel(expected):
+    return pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_values_match_numpy_and_scipy():
+    x = np.array(SAMPLES)
+    s = tally.summary(x)
+    assert s.n == 12
+    assert s.min == x.min() and s.max == x.max()
+    assert s.amean == rel(np.mean(x))
+    assert s.hmean == rel(stats.hmean(x))
+    assert s.gmean == rel(stats.gmean(x))
+    assert s.median == rel(np.percentile(x, 50))
+    assert s.stddev == rel(np.std(x, ddof=1))
+    assert s.sem == rel(stats.sem(x))
+    assert s.cv == rel(100 * np.std(x, ddof=1) / np.mean(x))
+    low, high = stats.t.interval(0.95, len(x) - 1, loc=np.mean(x), scale=stats.sem(x))
+    assert s.mean_ci[0] == pytest.approx(low, rel=1e-9)
+    assert s.mean_ci[1] == pytest.approx(high, rel=1e-9)
+    # mmtests' harmonic SD: sqrt(sum((1/x - 1/H)^2) * H^4 / n), from the brief's definition.
+    h = stats.hmean(x)
+    assert s.hstddev == rel(math.sqrt(np.sum((1 / x - 1 / h) ** 2) * h ** 4 / len(x)))
+
+
+def test_confidence_level_is_passed_through():
+    x = np.array(SAMPLES)
+    s = tally.summary(x, confidence=0.99)
+    low, high = stats.t.interval(0.99, len(x) - 1, loc=np.mean(x), scale=stats.sem(x))
+    assert s.mean_ci == (pytest.approx(low, rel=1e-9), pytest.approx(high, rel=1e-9))
+    if s.median_ci is not None:
+        assert s.median_ci[0] <= s.median <= s.median_ci[1]
+        assert s.median_ci_level >= 0.99
+
+
+def test_bamean_keeps_the_best_samples():
+    # Hand calculation: best 50 % of [1, 2, 3, 4] is {1, 2} when lower is better (mean 1.5) and
+    # {3, 4} when higher is better (mean 3.5).
+    assert tally.summary([4, 1, 3, 2], bamean_percent=50).bamean == pytest.approx(1.5)
+    assert tally.summary([4, 1, 3, 2], bamean_percent=50, direction="higher").bamean == \
+        pytest.approx(3.5)
+
+
+@pytest.mark.parametrize("convert", [
+    list, tuple, lambda v: array.array("d", v), np.array, lambda v: np.array(v, dtype=np.float32),
+    lambda v: np.array(v)[::-1], lambda v: memoryview(array.array("d", v)), iter,
+])
+def test_accepted_input_types_give_the_same_result(convert):
+    expected = np.mean(SAMPLES)
+    assert tally.summary(convert(SAMPLES)).amean == pytest.approx(expected, rel=1e-6)
+
+
+def test_integer_inputs():
+    # Hand calculation: mean of 1..5 is 3, sample variance 2.5.
+    s = tally.summary(np.arange(1, 6))
+    assert s.amean == 3.0 and s.stddev == pytest.approx(math.sqrt(2.5), rel=1e-15)
+    assert tally.summary(array.array("i", [1, 2, 3, 4, 5])).amean == 3.0
+
+
+def test_contiguous_float64_is_zero_copy():
+    x = np.array(SAMPLES)
+    view = as_doubles(x)
+    assert int(tally._ffi.cast("uintptr_t", view.ptr)) == x.ctypes.data
+    a = array.array("d", SAMPLES)
+    address, _ = a.buffer_info()
+    assert int(tally._ffi.cast("uintptr_t", as_doubles(a).ptr)) == address
+    strided = x[::2]
+    assert int(tally._ffi.cast("uintptr_t", as_doubles(strided).ptr)) != strided.ctypes.data
+
+
+def test_summary_is_frozen_and_displayable():
+    s = tally.summary(SAMPLES)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.amean = 1.0
+    html = s._repr_html_()
+    assert "<table" in html and "amean" in html
+    assert "| amean |" in s._repr_markdown_()
+    assert s.as_dict()["n"] == 12
+    assert repr(s).startswith("Summary(n=12, amean=")
+
+
+def test_undefined_statistics_are_none():
+    one = tally.summary([2.5])
+    assert one.n == 1 and one.amean == 2.5 and one.median == 2.5
+    assert one.stddev is None and one.cv is None and one.mean_ci is None
+    assert one.hmean == 2.5 and one.hstddev is None and one.hcv is None
+    negative = tally.summary([-1.0, 2.0, 3.0])
+    assert negative.hmean is None and negative.gmean is None and negative.amean == pytest.approx(4 / 3)
+
+
+def test_identical_samples():
+    s = tally.summary([7.0] * 5)
+    assert s.amean == 7.0 and s.stddev == 0.0 and s.cv == 0.0
+
+
+@pytest.mark.parametrize("bad, error", [
+    (None, TypeError), ("1,2,3", TypeError), (3.0, TypeError), ([1.0, None], TypeError),
+    ([1.0, "2"], TypeError), ([True, False], TypeError), (np.array(["a"]), TypeError),
+    (np.array([1 + 2j]), TypeError), (np.ones((2, 2)), ValueError),
+    ([1.0, float("nan")], tally.NonFiniteError), (np.array([1.0, np.inf]), tally.NonFiniteError),
+    (array.array("d", [float("-inf")]), tally.NonFiniteError),
+])
+def test_bad_samples_are_rejected_before_c(bad, error):
+    with pytest.raises(error):
+        tally.summary(bad)
+
+
+def test_non_finite_error_names_the_position():
+    with pytest.raises(tally.NonFiniteError, match=r"samples\[2\]") as info:
+        tally.summary([1.0, 2.0, float("nan")])
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("empty", [[], (), np.array([]), array.array("d")])
+def test_no_samples_is_not_enough_data(empty):
+    with pytest.raises(tally.NotEnoughData):
+        tally.summary(empty)
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"direction": "sideways"}, ValueError), ({"direction": None}, TypeError),
+    ({"confidence": None}, TypeError), ({"confidence": float("nan")}, ValueError),
+    ({"confidence": 1.5}, tally.InvalidArgument), ({"percentile_method": "nearest"}, ValueError),
+])
+def test_bad_options(kwargs, error):
+    with pytest.raises(error):
+        tally.summary(SAMPLES, **kwargs)
+
+
+def test_percentile_method_nearest_rank():
+    # Hand calculation: median of [1, 2, 3, 4] is 2.5 with linear interpolation.
+    assert tally.summary([1, 2, 3, 4]).median == 2.5
+    assert tally.summary([1, 2, 3, 4], percentile_method="nearest-rank").n == 4

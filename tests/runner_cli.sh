@@ -1,0 +1,41 @@
+#!/bin/sh
+# `tally run` through its test driver: exit statuses, files written, stderr quiet when not a
+# terminal. Usage: runner_cli.sh DRIVER TMPDIR
+set -u
+drv=$1
+tmp=$2/runner_cli
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
+fail=0
+expect() { # expect STATUS DESCRIPTION -- ARGS...
+    want=$1; what=$2; shift 3
+    "$drv" run "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAILED: $what: exit $got, expected $want"; cat "$tmp/err"; fail=1
+    fi
+}
+expect 0 "help" -- --help
+grep -q '^Usage: tally run WORKLOAD' "$tmp/out" || { echo "FAILED: help text"; fail=1; }
+
+expect 0 "hackbench sweep" -- hackbench --groups 1,2 --runs 2 --warmup 1 --loops 5 -o "$tmp/hb.json"
+[ -s "$tmp/hb.json" ] || { echo "FAILED: no result set written"; fail=1; }
+# header + 2 cases x (1 warm-up + 2 runs)
+[ "$(wc -l <"$tmp/hb.json.journal")" -eq 7 ] || { echo "FAILED: journal lines"; fail=1; }
+[ -s "$tmp/err" ] && { echo "FAILED: stderr not quiet off a terminal"; cat "$tmp/err"; fail=1; }
+expect 0 "resume of a finished sweep" -- hackbench --groups 1,2 --runs 2 --warmup 1 --loops 5 -o "$tmp/hb.json" --resume
+[ "$(wc -l <"$tmp/hb.json.journal")" -eq 7 ] || { echo "FAILED: resume reran runs"; fail=1; }
+
+expect 0 "exec metric" -- --runs 2 --warmup 0 --metric 'v=([0-9]+)' --unit ops -o "$tmp/ex.json" -- sh -c 'echo v=42'
+expect 1 "failing command" -- --runs 1 --warmup 0 -o "$tmp/fail.json" -- sh -c 'exit 3'
+grep -q "1 run(s) failed" "$tmp/err" || { echo "FAILED: failed-run message"; fail=1; }
+
+expect 2 "unknown workload" -- nope -o "$tmp/x.json"
+expect 2 "no output" -- hackbench
+expect 2 "unknown parameter" -- hackbench --bogus 3 -o "$tmp/x.json"
+grep -q "unknown parameter 'bogus'" "$tmp/err" || { echo "FAILED: parameter message"; fail=1; }
+expect 2 "bad runs" -- hackbench --runs 0 -o "$tmp/x.json"
+expect 2 "exec without command" -- exec -o "$tmp/x.json"
+[ -e "$tmp/x.json" ] && { echo "FAILED: output written on a usage error"; fail=1; }
+
+[ $fail = 0 ] && echo "runner CLI: all passed"
+exit $fail

@@ -1,0 +1,72 @@
+/* The spreadsheet report: written atomically, libxlsxwriter errors mapped to TALLY_EXLSX. The
+ * file written here is read back cell by cell by report_xlsx_check.py (report_xlsx.cmake). */
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test_report_common.h"
+
+static int leftover_temp_files(void)
+{
+    DIR *d = opendir(TALLY_TEST_TMP);
+    int found = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        found |= strstr(e->d_name, "xlsx.tmp.") != NULL;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static void test_write(void)
+{
+    tally_results *list = build_fixture();
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
+    tally_results_free(list);
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_XLSX;
+    const char *path = TALLY_TEST_TMP "/report.xlsx";
+    CHECK_INT(tally_report_write(r, path, &o), TALLY_OK);
+    char *data = read_text(path);
+    CHECK(data != NULL && strncmp(data, "PK", 2) == 0); /* a zip container */
+    free(data);
+    CHECK(!leftover_temp_files());
+    tally_report_free(r);
+}
+
+static void test_errors(void)
+{
+    /* Excel cells hold at most 32767 characters: libxlsxwriter refuses a longer case name,
+     * tally reports TALLY_EXLSX with libxlsxwriter's message and leaves no file. */
+    size_t len = 40000;
+    char *name = malloc(len + 1);
+    memset(name, 'c', len);
+    name[len] = '\0';
+    static const double x[2] = { 1, 2 };
+    tally_results *list;
+    CHECK_INT(tally_results_new(&list), TALLY_OK);
+    add_samples(new_set(list, "one"), "t", "s", TALLY_LOWER_IS_BETTER, name, x, 2);
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_XLSX;
+    const char *path = TALLY_TEST_TMP "/report_too_long.xlsx";
+    unlink(path);
+    CHECK_INT(tally_report_write(r, path, &o), TALLY_EXLSX);
+    CHECK(strstr(tally_error_last()->message, "report_too_long.xlsx") != NULL);
+    CHECK(strstr(tally_error_last()->message, "32,767") != NULL ||
+          strstr(tally_error_last()->message, "length") != NULL);
+    CHECK(access(path, F_OK) != 0);
+    CHECK(!leftover_temp_files());
+    tally_report_free(r);
+    tally_results_free(list);
+    free(name);
+}
+
+int main(void)
+{
+    test_write();
+    test_errors();
+    return check_summary();
+}

@@ -1,0 +1,86 @@
+/* The external tools run for real, briefly, when installed (rt-tests hackbench, perf, dbench's
+ * tbench, iperf3); exits 77 (a CTest skip) when none is. Checks sane values and that tbench_srv is gone
+ * afterwards. */
+#define _POSIX_C_SOURCE 200809L
+#include <arpa/inet.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tally.h"
+
+static void run_tool(tally_workload w, const char *sweep, const char *param, const char *bench,
+                     const char *cname, double hi)
+{
+    tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
+    o.workload = w;
+    o.sweep = sweep;
+    o.runs = 1;
+    o.warmup = 0;
+    o.timeout = 30;
+    o.params = &param;
+    o.param_count = 1;
+    tally_runner *r = NULL;
+    CHECK_INT(tally_runner_new(&r, &o), TALLY_OK);
+    int rc = tally_runner_run(r);
+    CHECK_INT(rc, TALLY_OK);
+    const tally_resultset *rs = tally_runner_resultset(r);
+    const tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
+    const tally_case *c = b ? tally_benchmark_case_find(b, cname) : NULL;
+    CHECK_INT(c ? tally_case_sample_count(c) : 0, 1);
+    if (c && tally_case_meta_get(c, "failed_run.1"))
+        fprintf(stderr, "  %s: %s\n", bench, tally_case_meta_get(c, "failed_run.1"));
+    double v = c && tally_case_sample_count(c) ? tally_case_samples(c)[0] : NAN;
+    if (!(isfinite(v) && v > 0 && v < hi))
+        fprintf(stderr, "  %s: %g outside (0, %g)\n", bench, v, hi);
+    CHECK(isfinite(v) && v > 0 && v < hi);
+    tally_runner_free(r);
+}
+
+static int port_7003_open(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(7003);
+    int ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    close(fd);
+    return ok;
+}
+
+int main(void)
+{
+    int ran = 0;
+    if (tally_workload_available(TALLY_WORKLOAD_RT_HACKBENCH)) {
+        run_tool(TALLY_WORKLOAD_RT_HACKBENCH, "1", "loops=10", "hackbench-process-pipes",
+                 "1-groups", 60);
+        ran++;
+    }
+    if (tally_workload_available(TALLY_WORKLOAD_PERF_MESSAGING)) {
+        run_tool(TALLY_WORKLOAD_PERF_MESSAGING, "1", "loops=10", "perf-messaging-process-pipes",
+                 "1-groups", 60);
+        ran++;
+    }
+    if (tally_workload_available(TALLY_WORKLOAD_TBENCH) && !port_7003_open()) {
+        /* MB/s above 0; 10^6 MB/s would be a parse of the wrong number. */
+        run_tool(TALLY_WORKLOAD_TBENCH, "1", "runtime=2", "tbench", "1-clients", 1e6);
+        CHECK(!port_7003_open()); /* the runner stopped its tbench_srv */
+        ran++;
+    }
+    if (tally_workload_available(TALLY_WORKLOAD_IPERF3)) {
+        /* Mbit/s above 0 and below 10^7 (10 Tbit/s). */
+        run_tool(TALLY_WORKLOAD_IPERF3, "1", "runtime=1", "iperf3-tcp", "1-streams", 1e7);
+        ran++;
+    }
+    if (!ran) {
+        printf("skipped: none of hackbench, perf, tbench, iperf3 is installed\n");
+        return 77;
+    }
+    return check_summary();
+}
