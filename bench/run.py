@@ -1,152 +1,121 @@
 #!/usr/bin/python3
 """Side-by-side benchmark of tally against its peers, in one run, on the same generated data.
 
-Contenders alternate within every repetition (tally, then the peer, then tally...) so machine
-drift hits both alike; each figure is the median over the repetitions; ratios are peer / tally
-(above 1: tally is faster). Run from the repository root after building:
+Every contender runs in its own child process. Within each repetition the contenders alternate
+(tally first on even repetitions, last on odd ones) so drift in the machine's load hits all of
+them alike; each figure is the median over the repetitions. Ratios are peer / tally: above 1,
+tally is faster. Two clocks are kept: CPU time (user + system of the process, or of the timed
+region for in-process figures), on which the targets are judged because it does not count the
+time a process spends waiting for a core on a shared machine, and wall-clock time.
 
-    /usr/bin/python3 bench/run.py --build build            # the full set (several minutes)
-    /usr/bin/python3 bench/run.py --build build --quick    # small sizes, a smoke run
-    /usr/bin/python3 bench/run.py --build build --scaling  # cost against n, 10^3 .. 10^8
+Run from the repository root after building (cmake --build build):
 
-Peers: numpy (summary), scipy (Welch, Mann-Whitney), pandas.read_csv and json.load (ingest),
-ministat and a numpy/scipy script (end-to-end compare), all Debian packages.
+    /usr/bin/python3 bench/run.py                  # the full set (10 to 20 minutes)
+    /usr/bin/python3 bench/run.py --quick          # tiny sizes, one repetition: a smoke run
+    /usr/bin/python3 bench/run.py --scaling        # cost against n, 10^3 .. 10^8
+
+Peers (Debian packages): numpy (summary), scipy (Welch, Mann-Whitney), pandas.read_csv and
+json.load (ingest), ministat and a numpy/scipy script (end-to-end compare). The Python peers run
+with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from their environment (set on some machines
+for old OpenBLAS builds, they slow a current numpy down); nothing else is changed.
 """
 import argparse
-import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-import numpy as np
-import pandas as pd
-import scipy.stats
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = "/usr/bin/python3"
+PEER = os.path.join(HERE, "peer_compare.py")
+
+# The Python peers' environment: OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset, together.
+PEER_ENV = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
 
 
-def run_child(argv):
-    """Run a process; return (wall seconds including start-up, its stdout)."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = proc.communicate()
-    wall = time.perf_counter() - t0
-    if proc.returncode not in (0, 1):
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(argv), proc.returncode, err.decode()))
-    return wall, out.decode()
+class Run:
+    """One finished child process: wall and CPU seconds, peak RSS, stdout."""
+
+    def __init__(self, wall, cpu, maxrss_kb, out):
+        self.wall, self.cpu, self.maxrss_kb, self.out = wall, cpu, maxrss_kb, out
+        for line in out.splitlines():  # the child's own report wins (see print_maxrss)
+            if line.startswith("maxrss_kb "):
+                self.maxrss_kb = int(line.split()[1])
+
+    def timed(self, name):
+        """(wall, cpu) of a `name WALL CPU` line the child printed about its own timed region."""
+        for line in self.out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[0] == name:
+                return float(parts[1]), float(parts[2])
+        raise RuntimeError("no '%s' timing in output:\n%s" % (name, self.out))
 
 
-def run_child_rss(argv):
-    """Run a process; return (wall seconds, its own peak RSS in KiB from wait4; RUSAGE_CHILDREN
-    would give the maximum over all children instead)."""
-    t0 = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        try:
-            os.execv(argv[0], argv)
-        finally:
-            os._exit(127)
-    _, status, ru = os.wait4(pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise RuntimeError("%s failed" % " ".join(argv))
-    return wall, ru.ru_maxrss
+def spawn(argv, env=None):
+    """Run argv to completion; its rusage (wait4) gives its own CPU time and peak RSS."""
+    with tempfile.TemporaryFile() as out, open(os.devnull, "wb") as devnull:
+        t0 = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, env if env is not None else os.environ,
+                             file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                                           (os.POSIX_SPAWN_DUP2, devnull.fileno(), 2)])
+        _, status, ru = os.wait4(pid, 0)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        text = out.read().decode()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # 1: `tally compare` found a significant change, `ministat` too
+        raise RuntimeError("%s exited with %d" % (" ".join(argv), code))
+    return Run(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, text)
 
 
-def timed_lines(text):
-    """`name seconds` lines of bench_tally into a dict."""
-    out = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 2:
-            try:
-                out[parts[0]] = float(parts[1])
-            except ValueError:
-                pass
-    return out
-
-
-def numpy_summary(x):
-    n = x.size
-    mn, mx = x.min(), x.max()
-    mean = x.mean()
-    hmean = n / np.sum(1.0 / x)
-    gmean = np.exp(np.mean(np.log(x)))
-    med, p90, p99 = np.percentile(x, [50, 90, 99])
-    sd = x.std(ddof=1)
-    cv = 100.0 * sd / mean
-    return n, mn, mx, mean, hmean, gmean, med, p90, p99, sd, cv
+def alternate(reps, contenders):
+    """contenders: list of (name, fn returning (wall, cpu)). Returns name -> (median wall,
+    median cpu)."""
+    walls = {name: [] for name, _ in contenders}
+    cpus = {name: [] for name, _ in contenders}
+    for r in range(reps):
+        for name, fn in (contenders if r % 2 == 0 else list(reversed(contenders))):
+            wall, cpu = fn()
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    return {name: (statistics.median(walls[name]), statistics.median(cpus[name]))
+            for name, _ in contenders}
 
 
 class Table:
     def __init__(self):
         self.rows = []
+        self.memory = []
 
-    def add(self, what, tally_s, peer, peer_s, target=None):
-        ratio = peer_s / tally_s if tally_s > 0 else float("inf")
-        self.rows.append((what, tally_s, peer, peer_s, ratio, target))
-        mark = ""
-        if target is not None:
-            mark = "  (target >= %gx: %s)" % (target, "met" if ratio >= target else "NOT met")
-        print("%-44s tally %9.4f s  %-22s %9.4f s  ratio %6.2fx%s"
-              % (what, tally_s, peer, peer_s, ratio, mark), flush=True)
+    def add(self, what, tally, peer, peer_t, target=None):
+        """tally, peer_t: (wall, cpu) medians. The target is judged on CPU time."""
+        ratio_cpu = peer_t[1] / tally[1] if tally[1] > 0 else float("inf")
+        ratio_wall = peer_t[0] / tally[0] if tally[0] > 0 else float("inf")
+        verdict = "" if target is None else (">= %gx %s" % (target, "met" if ratio_cpu >= target
+                                                            else "NOT MET"))
+        self.rows.append((what, tally, peer, peer_t, ratio_cpu, ratio_wall, verdict))
+        print("%-40s tally %8.4f s  %-19s %8.4f s  cpu ratio %7.2fx  wall ratio %7.2fx  %s"
+              % (what, tally[1], peer, peer_t[1], ratio_cpu, ratio_wall, verdict), flush=True)
+
+    def add_memory(self, what, kb, note):
+        self.memory.append((what, kb, note))
+        print("peak RSS %-44s %8.1f MiB  %s" % (what, kb / 1024.0, note), flush=True)
 
     def markdown(self):
-        lines = ["| measurement | tally (s) | peer | peer (s) | peer/tally | target |",
-                 "| --- | ---: | --- | ---: | ---: | --- |"]
-        for what, ts, peer, ps, ratio, target in self.rows:
-            t = "" if target is None else (">= %gx %s" % (target, "met" if ratio >= target else "**not met**"))
-            lines.append("| %s | %.4f | %s | %.4f | %.2fx | %s |" % (what, ts, peer, ps, ratio, t))
+        lines = ["| measurement | tally CPU s | peer | peer CPU s | ratio (CPU) | ratio (wall) | target |",
+                 "| --- | ---: | --- | ---: | ---: | ---: | --- |"]
+        for what, tally, peer, peer_t, rc, rw, verdict in self.rows:
+            lines.append("| %s | %.4f | %s | %.4f | %.2fx | %.2fx | %s |"
+                         % (what, tally[1], peer, peer_t[1], rc, rw, verdict))
+        lines += ["", "| process | peak RSS (MiB) | note |", "| --- | ---: | --- |"]
+        for what, kb, note in self.memory:
+            lines.append("| %s | %.1f | %s |" % (what, kb / 1024.0, note))
         return "\n".join(lines)
 
 
-def alternate(reps, contenders):
-    """contenders: list of (name, fn returning seconds). Returns name -> median seconds."""
-    times = {name: [] for name, _ in contenders}
-    for r in range(reps):
-        order = contenders if r % 2 == 0 else list(reversed(contenders))
-        for name, fn in order:
-            times[name].append(fn())
-    return {name: statistics.median(v) for name, v in times.items()}
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default="build", help="CMake build directory (default: build)")
-    ap.add_argument("--reps", type=int, default=5, help="repetitions per measurement (default 5)")
-    ap.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
-    ap.add_argument("--scaling", action="store_true", help="only the n = 10^3..10^8 scaling table")
-    ap.add_argument("--markdown", help="also write the results as Markdown to this file")
-    args = ap.parse_args()
-
-    bench = os.path.join(args.build, "bench", "bench_tally")
-    tally = os.path.join(args.build, "tally")
-    for path in (bench, tally):
-        if not os.access(path, os.X_OK):
-            sys.exit("run.py: %s is missing: build first (cmake --build %s)" % (path, args.build))
-    bench, tally = os.path.abspath(bench), os.path.abspath(tally)
-    tmp = tempfile.mkdtemp(prefix="tally-bench-")
-    try:
-        if args.scaling:
-            scaling(bench, tmp, args)
-        else:
-            table = Table()
-            full(bench, tally, tmp, args, table)
-            if args.markdown:
-                with open(args.markdown, "w") as f:
-                    f.write(table.markdown() + "\n")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def describe_machine():
+def describe_machine(bench):
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -156,165 +125,221 @@ def describe_machine():
                     break
     except OSError:
         pass
-    print("machine: %s, %d CPUs; numpy %s, scipy %s, pandas %s, python %s"
-          % (cpu, os.cpu_count(), np.__version__, scipy.__version__, pd.__version__,
-             sys.version.split()[0]), flush=True)
+    print("machine: %s, %d CPUs, load average %.1f; python %s"
+          % (cpu, os.cpu_count(), os.getloadavg()[0], sys.version.split()[0]), flush=True)
+    out = spawn([PYTHON, "-c", "import numpy, scipy, pandas; print('numpy %s, scipy %s, pandas %s'"
+                 " % (numpy.__version__, scipy.__version__, pandas.__version__))"], PEER_ENV).out
+    print("peers: " + out.strip(), flush=True)
+    for line in spawn([PYTHON, PEER, "kernels"], PEER_ENV).out.splitlines()[1:]:
+        print("numpy BLAS (OPENBLAS_CORETYPE/L2_SIZE unset): " + line, flush=True)
 
 
-def full(bench, tally, tmp, args, table):
-    describe_machine()
-    reps = args.reps
-    n_summary = 10**5 if args.quick else 10**7
-    n_tests = 10**4 if args.quick else 10**6
-    mb = 2 if args.quick else 100
-    n_plain = 2 * 10**4 if args.quick else 2 * 10**6
+def generate(bench, *args):
+    spawn([bench] + [str(a) for a in args])
 
-    # 1. Full summary: tally in its own process (start-up excluded) vs numpy in this one.
+
+def in_process(argv, name, env=None, rss=None):
+    """A contender timing itself: returns fn -> (wall, cpu) of its `name` line."""
+    def fn():
+        run = spawn(argv, env)
+        if rss is not None:
+            rss.append(run.maxrss_kb)
+        return run.timed(name)
+    return fn
+
+
+BENCH = None  # bench_tally, set in main()
+
+
+def end_to_end(argv, env=None, rss=None):
+    """A contender timed from outside, process start to exit, by `bench_tally run` (a small
+    parent, so the child's peak RSS is its own)."""
+    def fn():
+        run = spawn([BENCH, "run"] + argv, env)
+        if rss is not None:
+            rss.append(run.maxrss_kb)
+        return run.timed("run")
+    return fn
+
+
+def full(bench, tally, tmp, args):
+    describe_machine(bench)
+    table = Table()
+    quick = args.quick
+    reps = 1 if quick and args.reps is None else (args.reps or 5)
+    n_summary = 10**5 if quick else 10**7
+    n_tests = 10**4 if quick else 10**6
+    mb = 1 if quick else 100
+    n_plain = 2 * 10**4 if quick else 2 * 10**6
+    print("repetitions: %d (medians; contenders alternate)" % reps, flush=True)
+
+    # 1. Full summary, start-up and file reading excluded on both sides.
     data = os.path.join(tmp, "x.f64")
-    subprocess.check_call([bench, "gen-doubles", data, str(n_summary), "1"])
-    x = np.fromfile(data, dtype=np.float64)
-    tally_rss = []
-
-    def tally_summary():
-        _, out = run_child([bench, "summary", data])
-        for line in out.splitlines():
-            if line.startswith("maxrss_kb"):
-                tally_rss.append(int(line.split()[1]))
-        return timed_lines(out)["summary"]
-
-    def numpy_run():
-        t0 = time.perf_counter()
-        numpy_summary(x)
-        return time.perf_counter() - t0
-
-    m = alternate(reps, [("tally", tally_summary), ("numpy", numpy_run)])
+    generate(bench, "gen-doubles", data, n_summary, 1)
+    rss_t, rss_n = [], []
+    m = alternate(reps, [("tally", in_process([bench, "summary", data], "summary", rss=rss_t)),
+                         ("numpy", in_process([PYTHON, PEER, "timed-summary", data], "summary",
+                                              PEER_ENV, rss_n))])
     table.add("summary of %.0e doubles" % n_summary, m["tally"], "numpy", m["numpy"], 2)
 
-    # 2. Welch and Mann-Whitney on two samples.
+    # 2. Welch and Mann-Whitney on two samples, in process.
     a, b = os.path.join(tmp, "a.f64"), os.path.join(tmp, "b.f64")
-    subprocess.check_call([bench, "gen-doubles", a, str(n_tests), "2"])
-    subprocess.check_call([bench, "gen-doubles", b, str(n_tests), "3"])
-    xa, xb = np.fromfile(a), np.fromfile(b)
-    welch, mw = {"tally": [], "scipy": []}, {"tally": [], "scipy": []}
+    generate(bench, "gen-doubles", a, n_tests, 2)
+    generate(bench, "gen-doubles", b, n_tests, 3)
+    runs = {"tally": [], "scipy": []}
+    contenders = [("tally", lambda: runs["tally"].append(spawn([bench, "tests", a, b]))),
+                  ("scipy", lambda: runs["scipy"].append(spawn([PYTHON, PEER, "timed-tests", a, b],
+                                                               PEER_ENV)))]
     for r in range(reps):
-        _, out = run_child([bench, "tests", a, b])
-        t = timed_lines(out)
-        welch["tally"].append(t["welch"])
-        mw["tally"].append(t["mannwhitney"])
-        t0 = time.perf_counter()
-        scipy.stats.ttest_ind(xa, xb, equal_var=False)
-        t1 = time.perf_counter()
-        scipy.stats.mannwhitneyu(xa, xb, alternative="two-sided")
-        t2 = time.perf_counter()
-        welch["scipy"].append(t1 - t0)
-        mw["scipy"].append(t2 - t1)
-    med = statistics.median
-    table.add("Welch t-test, 2 x %.0e" % n_tests, med(welch["tally"]), "scipy", med(welch["scipy"]))
-    table.add("Mann-Whitney U, 2 x %.0e" % n_tests, med(mw["tally"]), "scipy", med(mw["scipy"]), 1)
+        for _, fn in (contenders if r % 2 == 0 else list(reversed(contenders))):
+            fn()
 
-    # 3. Ingest of a numeric CSV and a native JSON file.
+    def med(who, name):
+        t = [run.timed(name) for run in runs[who]]
+        return statistics.median(x[0] for x in t), statistics.median(x[1] for x in t)
+    table.add("Welch t-test, 2 x %.0e" % n_tests, med("tally", "welch"), "scipy",
+              med("scipy", "welch"))
+    table.add("Mann-Whitney U, 2 x %.0e" % n_tests, med("tally", "mannwhitney"), "scipy",
+              med("scipy", "mannwhitney"), 1)
+
+    # 3. Ingest of a numeric CSV and a native JSON file, in process.
     csv, js = os.path.join(tmp, "runs.csv"), os.path.join(tmp, "runs.json")
-    subprocess.check_call([bench, "gen-csv", csv, str(mb)])
-    subprocess.check_call([bench, "gen-json", js, str(mb)])
+    generate(bench, "gen-csv", csv, mb)
+    generate(bench, "gen-json", js, mb)
     csv_mb, js_mb = os.path.getsize(csv) / 1e6, os.path.getsize(js) / 1e6
-    ingest_rss = {}
-
-    def tally_ingest(path):
-        def fn():
-            _, out = run_child([bench, "ingest", path])
-            for line in out.splitlines():
-                if line.startswith("maxrss_kb"):
-                    ingest_rss[path] = int(line.split()[1])
-            return timed_lines(out)["ingest"]
-        return fn
-
-    def pandas_csv():
-        t0 = time.perf_counter()
-        pd.read_csv(csv)
-        return time.perf_counter() - t0
-
-    def json_load():
-        t0 = time.perf_counter()
-        with open(js) as f:
-            json.load(f)
-        return time.perf_counter() - t0
-
-    m = alternate(reps, [("tally", tally_ingest(csv)), ("pandas", pandas_csv)])
-    table.add("ingest %.0f MB CSV (%.0f MB/s)" % (csv_mb, csv_mb / m["tally"]), m["tally"],
+    rss_csv, rss_json, rss_pd, rss_js = [], [], [], []
+    m = alternate(reps, [("tally", in_process([bench, "ingest", csv], "ingest", rss=rss_csv)),
+                         ("pandas", in_process([PYTHON, PEER, "timed-csv", csv], "ingest",
+                                               PEER_ENV, rss_pd))])
+    table.add("ingest %.0f MB CSV (%.0f MB/s CPU)" % (csv_mb, csv_mb / m["tally"][1]), m["tally"],
               "pandas.read_csv", m["pandas"], 3)
-    m = alternate(reps, [("tally", tally_ingest(js)), ("json", json_load)])
-    table.add("ingest %.0f MB native JSON (%.0f MB/s)" % (js_mb, js_mb / m["tally"]), m["tally"],
-              "json.load", m["json"], 5)
+    m = alternate(reps, [("tally", in_process([bench, "ingest", js], "ingest", rss=rss_json)),
+                         ("json", in_process([PYTHON, PEER, "timed-json", js], "ingest",
+                                             PEER_ENV, rss_js))])
+    table.add("ingest %.0f MB native JSON (%.0f MB/s CPU)" % (js_mb, js_mb / m["tally"][1]),
+              m["tally"], "json.load", m["json"], 5)
+    for path in (csv, js):
+        os.unlink(path)
 
     # 4. End to end: compare two plain files of numbers.
     pa, pb = os.path.join(tmp, "a.txt"), os.path.join(tmp, "b.txt")
-    subprocess.check_call([bench, "gen-plain", pa, str(n_plain // 2 if args.quick else n_plain), "4"])
-    subprocess.check_call([bench, "gen-plain", pb, str(n_plain // 2 if args.quick else n_plain), "5"])
-    script = os.path.join(HERE, "peer_compare.py")
-    e2e = {}
+    generate(bench, "gen-plain", pa, n_plain, 4)
+    generate(bench, "gen-plain", pb, n_plain, 5)
     ministat = shutil.which("ministat")
-    contenders = [("tally", lambda: run_child([tally, "compare", pa, pb])[0]),
-                  ("python", lambda: run_child(["/usr/bin/python3", script, "plain", pa, pb])[0])]
+    rss_e2e, rss_py, rss_ms = [], [], []
+    contenders = [("tally", end_to_end([tally, "compare", pa, pb], rss=rss_e2e)),
+                  ("python", end_to_end([PYTHON, PEER, "plain", pa, pb], PEER_ENV, rss_py))]
     if ministat:
-        contenders.append(("ministat", lambda: run_child([ministat, "-q", pa, pb])[0]))
-    e2e = alternate(reps, contenders)
+        contenders.append(("ministat", end_to_end([ministat, pa, pb], rss=rss_ms)))
+    m = alternate(reps, contenders)
     if ministat:
-        table.add("compare 2 x %.0e plain numbers" % n_plain, e2e["tally"], "ministat", e2e["ministat"], 10)
-    table.add("compare 2 x %.0e plain numbers" % n_plain, e2e["tally"], "numpy/scipy script", e2e["python"], 6)
+        table.add("compare 2 x %.0e plain numbers" % n_plain, m["tally"], "ministat",
+                  m["ministat"], 10)
+    else:
+        print("ministat not installed (Debian: ministat): that comparison is skipped")
+    table.add("compare 2 x %.0e plain numbers" % n_plain, m["tally"], "numpy/scipy script",
+              m["python"], 6)
 
     # 5. End to end: compare two small result files (start-up dominated).
     sa, sb = os.path.join(tmp, "small-a.csv"), os.path.join(tmp, "small-b.csv")
-    write_small(sa, "base", 0.0)
-    write_small(sb, "new", 0.02)
-    m = alternate(reps * 4, [("tally", lambda: run_child([tally, "compare", sa, sb])[0]),
-                             ("python", lambda: run_child(["/usr/bin/python3", script, "csv", sa, sb])[0])])
+    write_small(sa, "base", 0, 7)
+    write_small(sb, "new", 0.02, 8)
+    rss_small = []
+    m = alternate(reps if quick else reps * 4,
+                  [("tally", end_to_end([tally, "compare", sa, sb], rss=rss_small)),
+                   ("python", end_to_end([PYTHON, PEER, "csv", sa, sb], PEER_ENV))])
     table.add("compare two small CSV files, end to end", m["tally"], "scipy script", m["python"], 20)
 
-    # 6. Peak memory.
-    if tally_rss:
-        mib = max(tally_rss) / 1024.0
-        data_mib = n_summary * 8 / 2**20
-        print("peak RSS of the tally summary process: %.1f MiB for %.1f MiB of samples (%.2fx)"
-              % (mib, data_mib, mib / data_mib), flush=True)
-    for path, kb in ingest_rss.items():
-        print("peak RSS ingesting %s (%.0f MB): %.1f MiB" % (os.path.basename(path),
-                                                            os.path.getsize(path) / 1e6, kb / 1024.0))
-    _, rss_np = run_child_rss(["/usr/bin/python3", os.path.join(HERE, "peer_compare.py"),
-                               "summary", data])
-    print("peak RSS of a numpy process doing the same summary: %.1f MiB" % (rss_np / 1024.0),
-          flush=True)
+    # 6. Peak memory (getrusage ru_maxrss of each process).
+    samples_mib = n_summary * 8 / 2**20
+    kb = max(rss_t)
+    ratio = kb / 1024.0 / samples_mib
+    table.add_memory("tally summary, %.0e samples" % n_summary, kb,
+                     "%.2fx the %.1f MiB of samples (target <= 1.2x: %s)"
+                     % (ratio, samples_mib, "met" if ratio <= 1.2 else
+                        ("NOT MET" if not quick else "not judged at this size")))
+    table.add_memory("numpy summary, %.0e samples" % n_summary, max(rss_n),
+                     "%.2fx, includes the interpreter and numpy" % (max(rss_n) / 1024.0 / samples_mib))
+    table.add_memory("tally ingest, CSV", max(rss_csv), "%.0f MB file" % csv_mb)
+    table.add_memory("pandas.read_csv", max(rss_pd), "")
+    table.add_memory("tally ingest, native JSON", max(rss_json), "%.0f MB file" % js_mb)
+    table.add_memory("json.load", max(rss_js), "")
+    table.add_memory("tally compare, 2 plain files", max(rss_e2e), "")
+    if rss_ms:
+        table.add_memory("ministat, 2 plain files", max(rss_ms), "")
+    table.add_memory("numpy/scipy script, 2 plain files", max(rss_py), "")
+    table.add_memory("tally compare, 2 small files", max(rss_small), "")
+    return table
 
 
-def write_small(path, label, shift):
-    rng = np.random.default_rng(7 if label == "base" else 8)
+def write_small(path, label, shift, seed):
+    """Five hackbench-like cases of ten runs each, as a user's result file."""
+    import random
+    rng = random.Random(seed)
     with open(path, "w") as f:
         f.write("benchmark,case,config,value,unit,better\n")
         for case in (1, 2, 4, 8, 16):
-            for v in rng.normal(1.0 + shift, 0.02, 10) * case:
-                f.write("hackbench,%d-groups,%s,%.6f,s,lower\n" % (case, label, v))
+            for _ in range(10):
+                f.write("hackbench,%d-groups,%s,%.6f,s,lower\n"
+                        % (case, label, rng.gauss(1.0 + shift, 0.02) * case))
 
 
 def scaling(bench, tmp, args):
-    describe_machine()
-    print("%-8s %14s %14s %14s %14s" % ("n", "summary s", "ns/sample", "CSV ingest s", "MB/s"))
-    for exp in range(3, 9):
+    """Cost against n: the full summary (in place) of n doubles, and ingest of a CSV of n rows."""
+    describe_machine(bench)
+    top = 5 if args.quick else 8
+    reps = args.reps or (1 if args.quick else 3)
+    print("%-8s %12s %12s %12s %12s %12s %12s" % ("n", "summary s", "ns/sample", "summary MiB",
+                                                  "CSV ingest s", "ns/row", "MB/s"), flush=True)
+    for exp in range(3, top + 1):
         n = 10**exp
         data = os.path.join(tmp, "x.f64")
-        subprocess.check_call([bench, "gen-doubles", data, str(n), "1"])
-        summ = statistics.median(timed_lines(run_child([bench, "summary", data])[1])["summary"]
-                                 for _ in range(3))
+        generate(bench, "gen-doubles", data, n, 1)
+        runs = [spawn([bench, "summary", data]) for _ in range(reps)]
+        summ = statistics.median(r.timed("summary")[1] for r in runs)
+        rss = max(r.maxrss_kb for r in runs) / 1024.0
         os.unlink(data)
-        csv = os.path.join(tmp, "x.csv")
-        mb = max(n * 45 / 1e6, 0.001)
-        if exp <= 7:
-            subprocess.check_call([bench, "gen-csv", csv, "%.6f" % mb])
+        ingest = "%12s %12s %12s" % ("-", "-", "-")
+        if exp <= 7:  # 10^8 rows would be a 4 GB file
+            csv = os.path.join(tmp, "x.csv")
+            generate(bench, "gen-csv", csv, "%.6f" % (n * 40 / 1e6))
             size = os.path.getsize(csv) / 1e6
-            ing = statistics.median(timed_lines(run_child([bench, "ingest", csv])[1])["ingest"]
-                                    for _ in range(3))
+            ing = statistics.median(spawn([bench, "ingest", csv]).timed("ingest")[1]
+                                    for _ in range(reps))
+            rows = sum(1 for _ in open(csv)) - 1
             os.unlink(csv)
-            print("%-8.0e %14.6f %14.2f %14.6f %14.1f" % (n, summ, summ / n * 1e9, ing, size / ing), flush=True)
+            ingest = "%12.6f %12.1f %12.1f" % (ing, ing / rows * 1e9, size / ing)
+        print("%-8.0e %12.6f %12.2f %12.1f %s" % (n, summ, summ / n * 1e9, rss, ingest), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build", help="CMake build directory (default: build)")
+    ap.add_argument("--reps", type=int, help="repetitions per measurement (default 5; 1 with --quick)")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run of a few seconds")
+    ap.add_argument("--scaling", action="store_true", help="only the n = 10^3..10^8 scaling table")
+    ap.add_argument("--markdown", help="also write the results as Markdown to this file")
+    args = ap.parse_args()
+
+    global BENCH
+    bench = BENCH = os.path.abspath(os.path.join(args.build, "bench", "bench_tally"))
+    tally = os.path.abspath(os.path.join(args.build, "tally"))
+    for path in (bench, tally):
+        if not os.access(path, os.X_OK):
+            sys.exit("run.py: %s is missing: build first (cmake --build %s)" % (path, args.build))
+    tmp = tempfile.mkdtemp(prefix="tally-bench-")
+    try:
+        if args.scaling:
+            scaling(bench, tmp, args)
         else:
-            print("%-8.0e %14.6f %14.2f %14s %14s" % (n, summ, summ / n * 1e9, "-", "-"), flush=True)
+            table = full(bench, tally, tmp, args)
+            print("\n" + table.markdown(), flush=True)
+            if args.markdown:
+                with open(args.markdown, "w") as f:
+                    f.write(table.markdown() + "\n")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
