@@ -147,6 +147,67 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
     return TALLY_OK;
 }
 
+/* Columns of the summaries-only table (`tally summary`): one row per case of one configuration. */
+static const char *const summary_headers[] = {"case", "n", NULL, "min", "median", "max",
+                                              "spread", "CV%", "outliers"};
+#define SUMMARY_COLS (sizeof(summary_headers) / sizeof(summary_headers[0]))
+
+static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const tally__cell *c,
+                             int prec)
+{
+    const tally_summary *s = &c->pub.summary;
+    set_text(g, gr, 0, "%s", row->case_name);
+    if (!c->pub.present) {
+        set_text(g, gr, 1, "missing [2]");
+        return;
+    }
+    set_text(g, gr, 1, "%zu", s->n);
+    fill_value(g, gr, 2, row, c, prec);
+    set_text(g, gr, 3, "%.*f", prec, s->min);
+    set_text(g, gr, 4, "%.*f", prec, s->median);
+    set_text(g, gr, 5, "%.*f", prec, s->max);
+    /* The row's spread: the sample SD, or the harmonic SD on HMean rows (as mmtests). */
+    if (c->spread_defined)
+        set_text(g, gr, 6, "%.*f", prec, c->spread);
+    else
+        set_text(g, gr, 6, "-");
+    if (c->cv_defined)
+        set_text(g, gr, 7, "%.2f", c->cv);
+    else
+        set_text(g, gr, 7, "-");
+    set_text(g, gr, 8, "%zu", s->outliers_mad > s->outliers_tukey ? s->outliers_mad
+                                                                   : s->outliers_tukey);
+}
+
+static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,
+                              const tally__group *grp, size_t config)
+{
+    g->rows = grp->count + 1;
+    g->cols = SUMMARY_COLS;
+    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0;
+    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
+    g->width = tally__calloc(g->cols, sizeof(*g->width));
+    if (!g->text || !g->verdict || !g->width)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    const tally__row *first = &r->rows[grp->first];
+    for (size_t c = 0; c < SUMMARY_COLS; c++)
+        set_text(g, 0, c, "%s", summary_headers[c] ? summary_headers[c]
+                                                   : tally__stat_title(first->statistic));
+    for (size_t i = 0; i < grp->count; i++) {
+        const tally__row *row = &r->rows[grp->first + i];
+        fill_summary_row(g, i + 1, row, &row->cells[config], tally__default_precision(r, o, row));
+    }
+    if (g->failed)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t k = 0; k < g->rows * g->cols; k++) {
+        size_t w = display_width(cell_str(g, k));
+        if (w > g->width[k % g->cols])
+            g->width[k % g->cols] = w;
+    }
+    return TALLY_OK;
+}
+
 static void free_grid(grid *g)
 {
     if (g->text)
@@ -194,6 +255,19 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
                       tally__stat_title(first->statistic));
     grid g;
     memset(&g, 0, sizeof(g));
+    if (r->opts.summaries_only) {
+        /* One table per configuration: n, centre ± CI, spread and outliers of every case. */
+        int rc = TALLY_OK;
+        for (size_t j = 0; j < r->config_count && rc == TALLY_OK; j++) {
+            memset(&g, 0, sizeof(g));
+            tally__buf_printf(b, "%s%s:\n", j ? "\n" : "", r->configs[j].label);
+            rc = build_summary_grid(&g, r, o, grp, j);
+            if (rc == TALLY_OK)
+                print_grid(b, &g, 0, 0);
+            free_grid(&g);
+        }
+        return rc;
+    }
     int rc = build_grid(&g, r, o, grp, compare);
     if (rc == TALLY_OK)
         print_grid(b, &g, o->color, compare);
@@ -226,6 +300,10 @@ static void render_footer(tally__buf *b, const tally_report *r, int insufficient
         tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.\n",
                           r->opts.confidence * 100);
     }
+    if (r->opts.summaries_only)
+        tally__buf_printf(b, "\n± is the half-width of the %g%% confidence interval; spread: the sample SD "
+                          "(the harmonic SD on HMean rows); outliers: the larger of the MAD z-score "
+                          "and Tukey counts.\n", r->opts.confidence * 100);
     if (!compare && any_missing(r))
         tally__buf_puts(b, "\n");
     if (insufficient)
