@@ -137,6 +137,7 @@ tally_results *fuzz_sentinel_new(void)
     int ok = tally_results_new(&list) == TALLY_OK &&
              tally_resultset_new(&rs, "tally-fuzz-sentinel") == TALLY_OK &&
              tally_resultset_meta_set(rs, "host", "sentinel") == TALLY_OK &&
+             tally_resultset_meta_set(rs, "source_file", FUZZ_INPUT_NAME) == TALLY_OK &&
              tally_resultset_benchmark_add(&b, rs, "sentinel-bench", "s",
                                            TALLY_LOWER_IS_BETTER) == TALLY_OK &&
              tally_benchmark_case_add(&c, b, "1") == TALLY_OK &&

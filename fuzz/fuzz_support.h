@@ -11,6 +11,9 @@
 
 #include "tally.h"
 
+/* The name fuzz inputs are loaded under (and what the loader records as their `source_file`). */
+#define FUZZ_INPUT_NAME "fuzz-input"
+
 /* Stop the run with a message when an invariant does not hold. */
 #define FUZZ_CHECK(cond, what)                                                  \
     do {                                                                        \
@@ -33,7 +36,8 @@ int fuzz_results_equal(const tally_results *a, const tally_results *b, char *why
 int fuzz_resultsets_equal(const tally_resultset *a, const tally_resultset *b, char *why,
                           size_t why_size);
 
-/* A list holding one small, known result set; loads append to it, and a rejected load must leave
+/* A list holding one small, known result set, stamped with `source_file` = FUZZ_INPUT_NAME as
+ * if it had been loaded too; loads append to it, and a rejected load must leave
  * it exactly as built. */
 tally_results *fuzz_sentinel_new(void);
 

@@ -87,18 +87,31 @@ double tally__mean(const double *x, size_t n)
     return clamp(tally__scaled_sum(x, n, s) / (double)n / s, lo, hi);
 }
 
-/* Sample SD (n - 1) of x * s around the scaled mean, corrected for the mean's rounding error. */
-static double scaled_variance(const double *x, size_t n, double s, double mean_s, double divisor)
+/* Sample SD (n - 1) of x * s around the scaled mean, corrected for the mean's rounding error.
+ * The deviations are scaled by a power of two near the largest one before squaring, so that
+ * squares of deviations near 1e200 do not overflow and those near 1e-200 do not underflow. */
+static double scaled_sd(const double *x, size_t n, double s, double mean_s, double divisor)
 {
+    double dmax = 0.0;
+    for (size_t i = 0; i < n; i++)
+        dmax = fmax(dmax, fabs(x[i] * s - mean_s));
+    if (dmax == 0.0)
+        return 0.0;
+    int e;
+    frexp(dmax, &e);
+    /* Multiplying by 2^-e is exact; outside this range 2^-e itself is not a normal double. */
+    int direct = e > -1000 && e < 1000;
+    double u = direct ? ldexp(1.0, -e) : 1.0;
     ksum squares = { 0.0, 0.0 };
     double deviations = 0.0;
     for (size_t i = 0; i < n; i++) {
         double d = x[i] * s - mean_s;
+        d = direct ? d * u : ldexp(d, -e);
         ksum_add(&squares, d * d);
         deviations += d;
     }
     double v = (ksum_value(&squares) - deviations * deviations / (double)n) / divisor;
-    return v > 0 ? v : 0.0;
+    return ldexp(sqrt(v > 0 ? v : 0.0), e);
 }
 
 /* Harmonic mean, harmonic SD and geometric mean of positive samples. The reciprocals are taken
@@ -155,7 +168,7 @@ void tally__compute_moments(tally__moments *m, const double *x, size_t n)
     m->has_stddev = 0;
     m->stddev = 0.0;
     if (n >= 2) {
-        double sd = sqrt(scaled_variance(x, n, s, mean_s, (double)(n - 1))) / s;
+        double sd = scaled_sd(x, n, s, mean_s, (double)(n - 1)) / s;
         if (isfinite(sd)) {
             m->stddev = sd;
             m->has_stddev = 1;

@@ -28,7 +28,15 @@ typedef struct fixture {
     tally_case *c;
     tally_resultset *made;   /* output of a path that creates a result set */
     tally_results *made_list;
-    size_t before;           /* a count to compare after a failed call */
+    const void *arg;         /* the path's parameter */
+    char *data;              /* input bytes read by the test, not by the library */
+    size_t len;
+    char *out;               /* rendered or serialised output */
+    size_t out_len;
+    tally_sample *sample;
+    tally_summary summary;
+    double values[4];
+    unsigned char flags[64];
 } fixture;
 
 typedef struct alloc_path {
@@ -36,10 +44,14 @@ typedef struct alloc_path {
     void (*setup)(fixture *f);
     int (*call)(fixture *f);
     void (*check_untouched)(const fixture *f, const char *name);
+    const void *arg; /* a path's parameter, copied to fixture.arg before set-up */
 } alloc_path;
 
 static void teardown(fixture *f)
 {
+    free(f->data);
+    tally_free(f->out);
+    tally_sample_free(f->sample);
     tally_results_free(f->list);
     tally_results_free(f->other);
     tally_resultset_free(f->rs);
@@ -58,15 +70,16 @@ static void report_path(int ok, const char *path, unsigned long n, const char *w
 static void torture(const alloc_path *p)
 {
     fixture f = { 0 };
+    f.arg = p->arg;
     p->setup(&f);
     tally_testing_fail_allocation(0);
     int rc = p->call(&f);
     unsigned long count = tally_testing_allocation_count();
     teardown(&f);
     report_path(rc == TALLY_OK, p->name, 0, "succeeds without injection");
-    report_path(count > 0, p->name, 0, "allocates at all");
 
     for (unsigned long n = 1; n <= count; n++) {
+        f.arg = p->arg;
         p->setup(&f);
         tally_error_clear();
         tally_testing_fail_allocation((long)n);
@@ -80,7 +93,7 @@ static void torture(const alloc_path *p)
             p->check_untouched(&f, p->name);
         teardown(&f);
     }
-    printf("%-28s %3lu allocations, each failed once\n", p->name, count);
+    printf("%-28s %4lu allocations, each failed once\n", p->name, count);
 }
 
 /* ---- set-ups ---- */
@@ -301,19 +314,280 @@ static int call_build_whole(fixture *f)
     return build_whole(&f->made_list);
 }
 
+
+/* ---- statistics ---- */
+
+static const double many[] = { 0.38, 0.41, 0.36, 0.52, 0.40, 0.39, 0.44, 0.37, 0.35, 0.61,
+                               0.38, 0.42, 0.36, 0.50, 0.40, 0.39, 0.43, 0.37, 0.35, 0.60 };
+#define MANY (sizeof(many) / sizeof(many[0]))
+
+static int call_summarize(fixture *f)
+{
+    tally_summary_options opts = TALLY_SUMMARY_OPTIONS_INIT;
+    opts.percentile_method = TALLY_PERCENTILE_NEAREST_RANK; /* reaches the type 7 re-selection */
+    return tally_summarize(&f->summary, many, MANY, &opts);
+}
+
+static void untouched_summary(const fixture *f, const char *name)
+{
+    report_path(f->summary.n == 0 && f->summary.defined == 0, name, 0, "summary left empty");
+}
+
+static int call_sample_new(fixture *f)
+{
+    return tally_sample_new(&f->sample);
+}
+
+static void untouched_sample_ptr(const fixture *f, const char *name)
+{
+    report_path(f->sample == NULL, name, 0, "no container on failure");
+}
+
+static void setup_sample(fixture *f)
+{
+    if (tally_sample_new(&f->sample) != TALLY_OK || tally_sample_append(f->sample, many, 3) != TALLY_OK) {
+        fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
+        exit(1);
+    }
+}
+
+static int call_sample_append(fixture *f)
+{
+    double x[1000];
+    for (size_t i = 0; i < 1000; i++)
+        x[i] = many[i % MANY];
+    return tally_sample_append(f->sample, x, 1000);
+}
+
+static void untouched_sample(const fixture *f, const char *name)
+{
+    report_path(tally_sample_count(f->sample) == 3 && tally_sample_data(f->sample)[2] == many[2],
+                name, 0, "container unchanged");
+}
+
+static int call_percentiles(fixture *f)
+{
+    static const double p[] = { 50, 90, 99 };
+    return tally_percentiles(f->values, many, MANY, p, 3, TALLY_PERCENTILE_LINEAR);
+}
+
+static void untouched_nothing(const fixture *f, const char *name)
+{
+    (void)f;
+    (void)name;
+}
+
+static int call_outliers(fixture *f)
+{
+    return tally_outliers(f->flags, f->flags + 32, many, MANY, 3.5, 1.5);
+}
+
+/* ---- comparisons ---- */
+
+typedef struct compare_case {
+    tally_test test;
+    tally_statistic statistic;
+    size_t n; /* samples per side, from `many` cycled */
+} compare_case;
+
+static int call_compare(fixture *f)
+{
+    const compare_case *cc = f->arg;
+    double base[200], cur[200];
+    for (size_t i = 0; i < cc->n; i++) {
+        base[i] = many[i % MANY] + 0.001 * (double)i;
+        cur[i] = 1.1 * many[(i + 3) % MANY];
+    }
+    tally_compare_options opts = TALLY_COMPARE_OPTIONS_INIT;
+    opts.test = cc->test;
+    opts.statistic = cc->statistic;
+    tally_comparison out;
+    return tally_compare(&out, base, cc->n, cur, cc->n, &opts);
+}
+
+static const compare_case compare_welch = { TALLY_TEST_WELCH, TALLY_STAT_AMEAN, 20 };
+static const compare_case compare_mw_exact = { TALLY_TEST_MANN_WHITNEY, TALLY_STAT_MEDIAN, 8 };
+static const compare_case compare_mw_normal = { TALLY_TEST_MANN_WHITNEY, TALLY_STAT_HMEAN, 200 };
+static const compare_case compare_mmtests = { TALLY_TEST_MMTESTS_CI, TALLY_STAT_BAMEAN, 20 };
+
+static int call_adjust(fixture *f)
+{
+    const tally_adjust *method = f->arg;
+    static const double p[] = { 0.01, 0.04, 0.03, 0.2, 0.001 };
+    double out[5];
+    return tally_adjust_pvalues(out, p, 5, *method);
+}
+
+static const tally_adjust adjust_holm = TALLY_ADJUST_HOLM;
+static const tally_adjust adjust_bh = TALLY_ADJUST_BH;
+
+/* ---- loading ---- */
+
+typedef struct load_case {
+    tally_input_kind kind;
+    const char *file; /* under tests/data; the name in messages when `text` is set */
+    const char *text; /* the input itself, or NULL to read `file` */
+} load_case;
+
+static char *read_test_file(const char *rel, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_DATA, rel);
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *data = malloc((size_t)size + 1);
+    if (data == NULL || fread(data, 1, (size_t)size, fp) != (size_t)size) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(fp);
+    *len = (size_t)size;
+    return data;
+}
+
+/* A destination list holding one result set; a failed load must leave exactly that. */
+static void setup_load(fixture *f)
+{
+    const load_case *lc = f->arg;
+    setup_resultset(f);
+    if (tally_results_add(f->list, f->rs) != TALLY_OK) {
+        fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
+        exit(1);
+    }
+    f->rs = NULL;
+    if (tally_resultset_set_label(tally_results_at(f->list, 0), "alloc-sentinel") != TALLY_OK)
+        exit(1);
+    if (lc->text) {
+        f->len = strlen(lc->text);
+        f->data = malloc(f->len + 1);
+        memcpy(f->data, lc->text, f->len + 1);
+    } else {
+        f->data = read_test_file(lc->file, &f->len);
+    }
+}
+
+static int call_load_buffer(fixture *f)
+{
+    const load_case *lc = f->arg;
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = lc->kind;
+    return tally_load_buffer(f->list, f->data, f->len, lc->file, &opts);
+}
+
+static int call_load_file(fixture *f)
+{
+    const load_case *lc = f->arg;
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_DATA, lc->file);
+    return tally_load_file(f->list, path, NULL);
+}
+
+static void untouched_loaded(const fixture *f, const char *name)
+{
+    const tally_resultset *rs = tally_results_at(f->list, 0);
+    report_path(tally_results_count(f->list) == 1 && strcmp(tally_resultset_label(rs), "alloc-sentinel") == 0 &&
+                    tally_resultset_meta_count(rs) == 1,
+                name, 0, "destination list unchanged");
+}
+
+static const load_case load_csv = { TALLY_INPUT_CSV, "csv/two-configs.csv", NULL };
+static const load_case load_csv_quoted = { TALLY_INPUT_CSV, "csv/quoted.csv", NULL };
+static const load_case load_tsv = { TALLY_INPUT_TSV, "csv/rates.tsv", NULL };
+static const load_case load_plain = { TALLY_INPUT_PLAIN, "plain/tip.txt", NULL };
+static const load_case load_auto = { TALLY_INPUT_AUTO, "csv/two-configs.csv", NULL };
+/* ---- native JSON ---- */
+
+/* A list read from real files (several result sets, metadata, case metadata). */
+static void setup_loaded_list(fixture *f)
+{
+    static const char *const files[] = { "csv/two-configs.csv", "json/example.json" };
+    if (tally_results_new(&f->list) != TALLY_OK)
+        exit(1);
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_DATA, files[i]);
+        if (tally_load_file(f->list, path, NULL) != TALLY_OK) {
+            fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
+            exit(1);
+        }
+    }
+}
+
+static int call_to_json(fixture *f)
+{
+    return tally_results_to_json(&f->out, &f->out_len, f->list);
+}
+
+static void untouched_out(const fixture *f, const char *name)
+{
+    report_path(f->out == NULL, name, 0, "no output buffer on failure");
+}
+
+static const char *save_path(void)
+{
+    return TALLY_TEST_TMP "/alloc-failure-save.json";
+}
+
+static void setup_save(fixture *f)
+{
+    setup_loaded_list(f);
+    remove(save_path());
+}
+
+static int call_save(fixture *f)
+{
+    return tally_results_save(f->list, save_path());
+}
+
+static void untouched_no_file(const fixture *f, const char *name)
+{
+    (void)f;
+    FILE *fp = fopen(save_path(), "rb");
+    report_path(fp == NULL, name, 0, "no file written on failure");
+    if (fp)
+        fclose(fp);
+}
+
 static const alloc_path paths[] = {
-    { "results_new", setup_nothing, call_results_new, untouched_made_list },
-    { "resultset_new", setup_nothing, call_resultset_new, untouched_made },
-    { "resultset_benchmark_add", setup_resultset, call_benchmark_add, untouched_benchmarks },
-    { "benchmark_case_add", setup_resultset, call_case_add, untouched_cases },
-    { "case_append", setup_resultset, call_case_append, untouched_samples },
-    { "resultset_meta_set (new)", setup_resultset, call_meta_set_new, untouched_meta },
-    { "resultset_meta_set (replace)", setup_resultset, call_meta_set_replace, untouched_meta },
-    { "case_meta_set", setup_resultset, call_case_meta_set, untouched_case_meta },
-    { "resultset_set_label", setup_resultset, call_set_label, untouched_label },
-    { "results_add", setup_resultset, call_results_add, untouched_list_empty },
-    { "results_merge", setup_two_lists, call_results_merge, untouched_merge },
-    { "build a result set", setup_nothing, call_build_whole, untouched_made_list },
+    { "results_new", setup_nothing, call_results_new, untouched_made_list, NULL },
+    { "resultset_new", setup_nothing, call_resultset_new, untouched_made, NULL },
+    { "resultset_benchmark_add", setup_resultset, call_benchmark_add, untouched_benchmarks, NULL },
+    { "benchmark_case_add", setup_resultset, call_case_add, untouched_cases, NULL },
+    { "case_append", setup_resultset, call_case_append, untouched_samples, NULL },
+    { "resultset_meta_set (new)", setup_resultset, call_meta_set_new, untouched_meta, NULL },
+    { "resultset_meta_set (replace)", setup_resultset, call_meta_set_replace, untouched_meta, NULL },
+    { "case_meta_set", setup_resultset, call_case_meta_set, untouched_case_meta, NULL },
+    { "resultset_set_label", setup_resultset, call_set_label, untouched_label, NULL },
+    { "results_add", setup_resultset, call_results_add, untouched_list_empty, NULL },
+    { "results_merge", setup_two_lists, call_results_merge, untouched_merge, NULL },
+    { "build a result set", setup_nothing, call_build_whole, untouched_made_list, NULL },
+    { "summarize", setup_nothing, call_summarize, untouched_summary, NULL },
+    { "sample_new", setup_nothing, call_sample_new, untouched_sample_ptr, NULL },
+    { "sample_append", setup_sample, call_sample_append, untouched_sample, NULL },
+    { "percentiles", setup_nothing, call_percentiles, untouched_nothing, NULL },
+    { "outliers", setup_nothing, call_outliers, untouched_nothing, NULL },
+    { "load csv", setup_load, call_load_buffer, untouched_loaded, &load_csv },
+    { "load csv (quoted)", setup_load, call_load_buffer, untouched_loaded, &load_csv_quoted },
+    { "load tsv", setup_load, call_load_buffer, untouched_loaded, &load_tsv },
+    { "load plain", setup_load, call_load_buffer, untouched_loaded, &load_plain },
+    { "load auto", setup_load, call_load_buffer, untouched_loaded, &load_auto },
+    { "load_file", setup_load, call_load_file, untouched_loaded, &load_csv },
+    { "compare (welch)", setup_nothing, call_compare, untouched_nothing, &compare_welch },
+    { "compare (mann-whitney exact)", setup_nothing, call_compare, untouched_nothing,
+      &compare_mw_exact },
+    { "compare (mann-whitney z)", setup_nothing, call_compare, untouched_nothing,
+      &compare_mw_normal },
+    { "compare (mmtests-ci)", setup_nothing, call_compare, untouched_nothing, &compare_mmtests },
+    { "adjust_pvalues (holm)", setup_nothing, call_adjust, untouched_nothing, &adjust_holm },
+    { "adjust_pvalues (bh)", setup_nothing, call_adjust, untouched_nothing, &adjust_bh },
+    { "results_to_json", setup_loaded_list, call_to_json, untouched_out, NULL },
+    { "results_save", setup_save, call_save, untouched_no_file, NULL },
 };
 
 int main(void)

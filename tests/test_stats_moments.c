@@ -157,8 +157,27 @@ static void test_overflow(void)
     CHECK_REL(v, 1.0, 1e-13);
 }
 
+/* Deviations whose squares leave the double range: {1, 2, 3} * 1e200 has deviations -1e200, 0,
+ * 1e200, so the variance is (1e400 + 1e400) / 2 = 1e400 and the SD exactly 1e200 (by hand);
+ * likewise 1e-200 for the small set, whose squared deviations (1e-400) underflow. */
+static void test_extreme_deviations(void)
+{
+    const double big[] = {1e200, 2e200, 3e200};
+    const double tiny[] = {1e-200, 2e-200, 3e-200};
+    double sd = 0.0;
+    CHECK_INT(tally_stddev(&sd, big, 3), TALLY_OK);
+    CHECK_REL(sd, 1e200, 1e-15);
+    CHECK_INT(tally_stddev(&sd, tiny, 3), TALLY_OK);
+    CHECK_REL(sd, 1e-200, 1e-15);
+    tally_summary sum;
+    CHECK_INT(tally_summarize(&sum, big, 3, NULL), TALLY_OK);
+    CHECK_REL(sum.stddev, 1e200, 1e-15);
+    CHECK_REL(sum.cv, 50.0, 1e-15); /* 100 * 1e200 / 2e200 */
+}
+
 int main(void)
 {
+    test_extreme_deviations();
     test_reference_values();
     test_harmonic_sd();
     test_edge_cases();
