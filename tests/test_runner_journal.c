@@ -203,7 +203,7 @@ static void test_timeout(void)
     o.command = cmd;
     o.runs = 1;
     o.warmup = 0;
-    o.timeout = 0.3;
+    o.timeout = 1.5; /* room for a loaded machine to start sh and write the pid */
     tally_runner *r = NULL;
     CHECK_INT(tally_runner_new(&r, &o), TALLY_OK);
     CHECK_INT(tally_runner_run(r), TALLY_OK);
@@ -211,7 +211,7 @@ static void test_timeout(void)
     CHECK(rs != NULL && tally_resultset_benchmark_count(rs) == 0);
     CHECK_STR(rs ? tally_resultset_meta_get(rs, "failed_runs.command") : NULL, "1");
     CHECK_STR(rs ? tally_resultset_meta_get(rs, "failed_run.command.1") : NULL,
-              "run 1: timeout after 0.3 s (process group killed); stderr: waiting\n");
+              "run 1: timeout after 1.5 s (process group killed); stderr: waiting\n");
     tally_runner_free(r);
     /* The background sleep was in the killed process group too. */
     FILE *f = fopen(pidfile, "r");

@@ -227,6 +227,12 @@ TALLY_API const char *tally_direction_name(tally_direction direction);
  *  ::TALLY_EINVAL. */
 TALLY_API int tally_direction_from_name(tally_direction *out, const char *name);
 
+/** @return "linear" or "nearest-rank", or NULL for an unknown value. */
+TALLY_API const char *tally_percentile_method_name(tally_percentile_method method);
+
+/** Parse "linear" or "nearest-rank" (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_percentile_method_from_name(tally_percentile_method *out, const char *name);
+
 /**
  * A growable container of samples in run order. Not thread-safe; independent containers may be
  * used from different threads.

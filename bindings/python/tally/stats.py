@@ -90,24 +90,11 @@ class Summary:
 def _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
                      mad_threshold, tukey_k):
     opts.direction = enum_from_name("direction", direction, "direction")
-    opts.percentile_method = _percentile_method(percentile_method)
+    opts.percentile_method = enum_from_name("percentile_method", percentile_method, "percentile_method")
     opts.confidence = real(confidence, "confidence")
     opts.bamean_percent = real(bamean_percent, "bamean_percent")
     opts.mad_threshold = real(mad_threshold, "mad_threshold")
     opts.tukey_k = real(tukey_k, "tukey_k")
-
-
-_PERCENTILE_METHODS = {"linear": "TALLY_PERCENTILE_LINEAR",
-                       "nearest-rank": "TALLY_PERCENTILE_NEAREST_RANK"}
-
-
-def _percentile_method(name):
-    if not isinstance(name, str):
-        raise TypeError(f"percentile_method must be a str, not {type(name).__name__}")
-    if name not in _PERCENTILE_METHODS:
-        raise ValueError(f"percentile_method must be one of {', '.join(_PERCENTILE_METHODS)}, "
-                         f"not {name!r}")
-    return getattr(lib, _PERCENTILE_METHODS[name])
 
 
 def percentiles(samples, p, *, method="linear"):
@@ -118,7 +105,7 @@ def percentiles(samples, p, *, method="linear"):
     single = isinstance(p, numbers.Real) and not isinstance(p, bool)
     ps = as_doubles([p] if single else p, "p")
     out = ffi.new("double[]", max(ps.n, 1))
-    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, _percentile_method(method)))
+    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, enum_from_name("percentile_method", method, "method")))
     return out[0] if single else list(out[0:ps.n])
 
 
