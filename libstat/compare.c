@@ -1,6 +1,7 @@
 /*
  * tally_compare(): one row of a comparison report. Both sides are summarised once with
- * tally_summarize(); the tests take their moments from those summaries. Verdict and
+ * tally_summarize(), then tally__compare_summarized() (which the report calls directly with the
+ * summaries it already has) takes the tests' moments from those summaries. Verdict and
  * insufficient-data rules: docs/statistics.md.
  */
 #include <math.h>
@@ -168,11 +169,15 @@ static tally_verdict verdict_of(const tally_comparison *r, int shift, tally_dire
     return TALLY_VERDICT_NO_CHANGE;
 }
 
-int tally_compare(tally_comparison *out, const double *base, size_t nb, const double *current,
-                  size_t nc, const tally_compare_options *opts)
+/* Everything after the two summaries; report.c calls it with the summaries it has already made. */
+int tally__compare_summarized(tally_comparison *out, const tally_summary *base_summary,
+                              const double *base, size_t nb,
+                              const tally_summary *current_summary, const double *current,
+                              size_t nc, const tally_compare_options *opts)
 {
     static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
-    if (out == NULL || (base == NULL && nb) || (current == NULL && nc))
+    if (out == NULL || base_summary == NULL || current_summary == NULL ||
+        (base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     const tally_compare_options *o = opts ? opts : &defaults;
     int rc = check_options(o);
@@ -181,16 +186,15 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     if (nb == 0 || nc == 0)
         return tally__error(TALLY_ENODATA, "compare: an empty side (%zu baseline and %zu new "
                                            "samples)", nb, nc);
+    if (base_summary->n != nb || current_summary->n != nc)
+        return tally__error(TALLY_EINVAL, "compare: summaries of %zu and %zu samples given for "
+                                          "%zu and %zu samples", base_summary->n,
+                            current_summary->n, nb, nc);
 
     tally_comparison r;
     memset(&r, 0, sizeof(r));
-    tally_summary_options so = o->summary;
-    so.direction = o->direction;
-    rc = tally_summarize(&r.base, base, nb, &so);
-    if (rc == TALLY_OK)
-        rc = tally_summarize(&r.current, current, nc, &so);
-    if (rc)
-        return rc;
+    r.base = *base_summary;
+    r.current = *current_summary;
 
     tally_statistic stat = o->statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : o->statistic;
     rc = tally_summary_value(&r.base_value, &r.base, stat);
@@ -223,4 +227,31 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     }
     *out = r;
     return TALLY_OK;
+}
+
+int tally_compare(tally_comparison *out, const double *base, size_t nb, const double *current,
+                  size_t nc, const tally_compare_options *opts)
+{
+    static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
+    if (out == NULL || (base == NULL && nb) || (current == NULL && nc))
+        return tally__error(TALLY_EINVAL, "compare: NULL argument");
+    const tally_compare_options *o = opts ? opts : &defaults;
+    /* Checked before summarising so that a bad option is reported as such, not as a summary
+     * error; tally__compare_summarized checks again for its other callers. */
+    int rc = check_options(o);
+    if (rc)
+        return rc;
+    if (nb == 0 || nc == 0)
+        return tally__error(TALLY_ENODATA, "compare: an empty side (%zu baseline and %zu new "
+                                           "samples)", nb, nc);
+
+    tally_summary sb, sc;
+    tally_summary_options so = o->summary;
+    so.direction = o->direction;
+    rc = tally_summarize(&sb, base, nb, &so);
+    if (rc == TALLY_OK)
+        rc = tally_summarize(&sc, current, nc, &so);
+    if (rc)
+        return rc;
+    return tally__compare_summarized(out, &sb, base, nb, &sc, current, nc, o);
 }

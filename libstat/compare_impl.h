@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "tally/compare.h"
+
 /* The moments a t-test needs. `constant` marks a sample whose values are all equal: its SD is
  * then exactly 0 and its mean exactly that value, whatever rounding the mean's sum produced. The
  * SD rather than the variance, so that samples near 1e200 do not overflow a square. */
@@ -44,5 +46,15 @@ int tally__mann_whitney_cdf(double *out, size_t m, size_t n, size_t u);
 /* The smallest two-sided p-value Mann-Whitney can produce for samples of these sizes,
  * min(1, 2 / C(na + nb, na)): the exact test's p for complete separation. */
 double tally__mann_whitney_min_p(size_t na, size_t nb);
+
+/* tally_compare() for callers that already hold both summaries, made with tally_summarize()
+ * from base[0..nb) and current[0..nc) with opts->summary and opts->direction (as tally_compare
+ * makes them): everything tally_compare does after summarising, with the same results and
+ * errors. The raw samples are still needed by Mann-Whitney. TALLY_EINVAL when a summary's n
+ * differs from its side's sample count. */
+int tally__compare_summarized(tally_comparison *out, const tally_summary *base_summary,
+                              const double *base, size_t nb,
+                              const tally_summary *current_summary, const double *current,
+                              size_t nc, const tally_compare_options *opts);
 
 #endif /* TALLY_COMPARE_IMPL_H */

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "compare_impl.h"
 #include "report_internal.h"
+#include "stats_internal.h"
 
 const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
 
@@ -245,19 +247,22 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
     int rc = tally_summarize(&cell->pub.summary, cell->samples, cell->n, &so);
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
-    const double summary_percent = so.bamean_percent;
+    /* The summary's own cut is reused; the other cuts come from one selection between them. */
+    double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
+    size_t slot[TALLY__BAMEAN_COUNT], extra = 0;
     for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
-        tally_summary extra;
-        if (tally__bamean_percents[k] == summary_percent) {
+        if (tally__bamean_percents[k] == so.bamean_percent) {
             cell->bamean[k] = cell->pub.summary.bamean;
             continue;
         }
-        so.bamean_percent = tally__bamean_percents[k];
-        rc = tally_summarize(&extra, cell->samples, cell->n, &so);
-        if (rc != TALLY_OK)
-            return case_error(rc, row, r, j);
-        cell->bamean[k] = extra.bamean;
+        percents[extra] = tally__bamean_percents[k];
+        slot[extra++] = k;
     }
+    rc = tally__bamean_many(values, cell->samples, cell->n, percents, extra, row->direction);
+    if (rc != TALLY_OK)
+        return case_error(rc, row, r, j);
+    for (size_t e = 0; e < extra; e++)
+        cell->bamean[slot[e]] = values[e];
     rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
     if (rc != TALLY_OK)
         return tally__error(TALLY_EDOMAIN, "%s/%s in '%s': %s is undefined for these samples",
@@ -296,8 +301,9 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     co.direction = row->direction;
     co.statistic = row->statistic;
     co.summary = summary_options(r, row);
-    int rc = tally_compare(&cell->pub.comparison, base->samples, base->n, cell->samples, cell->n,
-                           &co);
+    /* Both summaries exist already (summarize_cell, with the same options): only the tests run. */
+    int rc = tally__compare_summarized(&cell->pub.comparison, &base->pub.summary, base->samples,
+                                       base->n, &cell->pub.summary, cell->samples, cell->n, &co);
     if (rc == TALLY_ENODATA) {
         /* Too few samples for the test: the row keeps its ratio and a footnote, not a verdict. */
         tally_error_clear();

@@ -57,6 +57,13 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 /* BAmean from x once the rank above was selected. */
 double tally__bamean_value(const double *x, size_t n, size_t count, tally_direction direction);
 
+/* BAmean-percents[k] of the n >= 1 finite samples x (left untouched) into out[k], for k <
+ * count, from one scratch copy and one selection of every cut's rank: the values equal the
+ * bamean of tally_summarize() with bamean_percent = percents[k]. TALLY_EINVAL for a NULL
+ * pointer, n == 0 or a percentage outside (0, 100]; TALLY_ENOMEM. Errors are recorded. */
+int tally__bamean_many(double *out, const double *x, size_t n, const double *percents,
+                       size_t count, tally_direction direction);
+
 /* Outlier rules once median and quartiles are known. */
 typedef struct tally__outlier_rule {
     double scale;           /* overflow scale applied to samples before comparing */
