@@ -53,10 +53,11 @@ int cmd_compare(int argc, char **argv)
     tally_results *results = NULL;
     if ((rc = cli_load_inputs(&results, cmd.inputs, cmd.input_count, cmd.args.kind)) != CLI_EXIT_OK)
         return rc;
-    if (tally_results_count(results) < 2) {
+    size_t configs = tally_results_count(results);
+    if (configs < 2) {
         tally_results_free(results);
         return cli_fail("compare needs at least two configurations (found %zu); for one, use "
-                        "'tally summary'", tally_results_count(results));
+                        "'tally summary'", configs);
     }
 
     tally_report *report = NULL;
