@@ -23,6 +23,7 @@ static void on_signal(int sig)
 static const char usage_text[] =
     "Usage: tally run WORKLOAD [options] -o OUT.json\n"
     "       tally run [options] -o OUT.json -- COMMAND [ARG...]\n"
+    "       tally run [options] -o OUT.json --compare LABEL=CMD --compare LABEL=CMD ...\n"
     "\n"
     "Run a workload several times across a parameter sweep and write a result set.\n"
     "Each finished run is saved at once in OUT.json.journal; an interrupted sweep\n"
@@ -49,6 +50,8 @@ static const char usage_text[] =
     "                         --clients, --streams (exec: each value replaces {} in the\n"
     "                         command)\n"
     "      --interleave       run 1 of every case, then run 2 of every case, ...\n"
+    "      --compare L=CMD    exec: compare shell commands (sh -c CMD), one result set\n"
+    "                         labelled L each; with --interleave their runs alternate\n"
     "      --timeout SEC      per-run wall-clock limit (default 600)\n"
     "      --resume           continue the sweep recorded in OUT.json.journal\n"
     "  -p, --param KEY=VALUE  workload parameter; --KEY VALUE works too, e.g.\n"
@@ -150,7 +153,10 @@ int cmd_run(int argc, char **argv)
     tally_runner *runner = NULL;
     char *command_line = join_command_line(argc, argv);
     char *label = NULL;
-    if (params == NULL || command_line == NULL) {
+    tally_runner_config *configs = calloc((size_t)argc + 1, sizeof(*configs));
+    char **config_text = calloc((size_t)argc + 1, sizeof(char *));
+    size_t nconfigs = 0;
+    if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
         fputs("tally run: out of memory\n", stderr);
         goto done;
     }
@@ -217,6 +223,27 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--workers") == 0 || strcmp(a, "--clients") == 0 ||
                    strcmp(a, "--streams") == 0) {
             o.sweep = next;
+        } else if (strcmp(a, "--compare") == 0) {
+            /* LABEL=CMD: the text is split in place in a copy; the argv is sh -c CMD. */
+            char *eq = strchr(next, '=');
+            if (eq == NULL || eq == next || eq[1] == '\0') {
+                status = usage_error("--compare: expected LABEL=COMMAND, found '%s'", next);
+                goto done;
+            }
+            char *copy = strdup(next);
+            const char **argv3 = calloc(4, sizeof(char *));
+            config_text[nconfigs] = copy;
+            if (copy == NULL || argv3 == NULL) {
+                free(argv3);
+                fputs("tally run: out of memory\n", stderr);
+                goto done;
+            }
+            copy[eq - next] = '\0';
+            argv3[0] = "sh";
+            argv3[1] = "-c";
+            argv3[2] = copy + (eq - next) + 1;
+            configs[nconfigs].label = copy;
+            configs[nconfigs++].command = argv3;
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--param") == 0) {
             params[nparams++] = strdup(next);
         } else if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
@@ -239,7 +266,11 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
     }
-    if (workload == NULL && command != NULL)
+    if (nconfigs > 0 && command != NULL) {
+        status = usage_error("%s", "give either --compare or a command after --, not both");
+        goto done;
+    }
+    if (workload == NULL && (command != NULL || nconfigs > 0))
         workload = "exec";
     if (workload == NULL) {
         status = usage_error("%s", "which workload? (tally run --help lists them)");
@@ -249,7 +280,7 @@ int cmd_run(int argc, char **argv)
         status = usage_error("unknown workload '%s' (tally run --help lists them)", workload);
         goto done;
     }
-    if (o.workload == TALLY_WORKLOAD_EXEC && command == NULL) {
+    if (o.workload == TALLY_WORKLOAD_EXEC && command == NULL && nconfigs == 0) {
         status = usage_error("%s: give the command after --", "exec");
         goto done;
     }
@@ -261,7 +292,11 @@ int cmd_run(int argc, char **argv)
         status = usage_error("%s", "an output file is needed: -o OUT.json");
         goto done;
     }
-    if (o.label == NULL) {
+    if (nconfigs > 0 && o.label != NULL) {
+        status = usage_error("%s", "--compare names the result sets: no --label");
+        goto done;
+    }
+    if (o.label == NULL && nconfigs == 0) {
         const char *base = strrchr(o.output, '/');
         base = base ? base + 1 : o.output;
         label = strdup(base);
@@ -277,6 +312,8 @@ int cmd_run(int argc, char **argv)
     o.params = (const char *const *)params;
     o.param_count = nparams;
     o.command = (const char *const *)command;
+    o.configs = nconfigs ? configs : NULL;
+    o.config_count = nconfigs;
     o.command_line = command_line;
     progress_state st = { isatty(STDERR_FILENO) };
     o.progress = on_progress;
@@ -317,5 +354,11 @@ done:
     free(params);
     free(command_line);
     free(label);
+    for (size_t i = 0; configs && i < nconfigs; i++)
+        free((void *)configs[i].command);
+    for (size_t i = 0; config_text && config_text[i]; i++)
+        free(config_text[i]);
+    free(configs);
+    free(config_text);
     return status;
 }

@@ -112,11 +112,7 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
         if (tally_adjust_from_name(&args->report.adjust, value) != TALLY_OK)
             return cli_usage_error(command, "unknown adjustment '%s' (none, holm, bh)", value);
     } else if (strcmp(name, "percentile") == 0) {
-        if (strcmp(value, "linear") == 0)
-            args->report.percentile_method = TALLY_PERCENTILE_LINEAR;
-        else if (strcmp(value, "nearest-rank") == 0)
-            args->report.percentile_method = TALLY_PERCENTILE_NEAREST_RANK;
-        else
+        if (tally_percentile_method_from_name(&args->report.percentile_method, value) != TALLY_OK)
             return cli_usage_error(command, "unknown percentile method '%s' (linear, nearest-rank)",
                                    value);
     } else if (strcmp(name, "filter") == 0) {

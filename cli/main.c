@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_run.h"
 
 typedef struct command {
     const char *name;
@@ -15,6 +16,7 @@ static const command commands[] = {
     {"summary", cmd_summary, "summarise each configuration on its own"},
     {"import", cmd_import, "convert other harnesses' files to native JSON result sets"},
     {"validate", cmd_validate, "check a harness's own summary against its raw samples"},
+    {"run", cmd_run, "run a workload N times over a parameter sweep, keeping every run"},
 };
 
 static void usage(FILE *out)

@@ -1,7 +1,7 @@
 /*
  * tally_compare(): one row of a comparison report. Both sides are summarised once with
  * tally_summarize(); the tests take their moments from those summaries. Verdict and
- * insufficient-data rules: docs/comparisons.md.
+ * insufficient-data rules: docs/statistics.md.
  */
 #include <math.h>
 #include <string.h>

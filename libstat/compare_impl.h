@@ -19,7 +19,7 @@ typedef struct tally__test_moments {
 } tally__test_moments;
 
 /* Outcome of a t-type test. zero_variance: both samples constant, t reported as 0 and p as 0
- * (means differ) or 1 (means equal), see docs/comparisons.md. */
+ * (means differ) or 1 (means equal), see docs/statistics.md. */
 typedef struct tally__ttest {
     double t;
     double df;

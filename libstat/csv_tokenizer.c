@@ -16,6 +16,10 @@ void tally__csv_init(tally__csv *c, const char *name, const char *data, size_t l
     c->line_start = data;
     c->line = 1;
     c->sep = sep;
+    c->stop[(unsigned char)sep] = 1;
+    c->stop['\n'] = 1;
+    c->stop['"'] = 1;
+    c->stop['\0'] = 1;
 }
 
 void tally__csv_dispose(tally__csv *c)
@@ -142,18 +146,21 @@ static int read_quoted(tally__csv *c, tally__csv_field *f, const char *record_st
 static int read_plain(tally__csv *c, tally__csv_field *f, const char *record_start,
                       unsigned long record_line)
 {
+    /* Scan to the first byte that needs a look, but never past the record length limit. */
+    if ((size_t)(c->cur - record_start) > TALLY__MAX_LINE)
+        return too_long(c, record_line);
+    size_t room = TALLY__MAX_LINE - (size_t)(c->cur - record_start);
+    const char *limit = (size_t)(c->end - c->cur) > room ? c->cur + room + 1 : c->end;
     const char *p = c->cur;
-    const char sep = c->sep;
-    while (p < c->end && *p != sep && *p != '\n') {
-        if (*p == '"')
-            return tally__error_at(TALLY_EPARSE, c->name, c->line, column_of(c, p),
-                                   "quote inside an unquoted field (quote the whole field)");
-        if (*p == '\0')
-            return nul_error(c, p);
+    while (p < limit && !c->stop[(unsigned char)*p])
         p++;
-        if ((size_t)(p - record_start) > TALLY__MAX_LINE)
-            return too_long(c, record_line);
-    }
+    if (p < c->end && *p == '"')
+        return tally__error_at(TALLY_EPARSE, c->name, c->line, column_of(c, p),
+                               "quote inside an unquoted field (quote the whole field)");
+    if (p < c->end && *p == '\0')
+        return nul_error(c, p);
+    if ((size_t)(p - record_start) > TALLY__MAX_LINE)
+        return too_long(c, record_line);
     f->text = c->cur;
     f->len = (size_t)(p - c->cur);
     if (f->len > 0 && (p == c->end || *p == '\n') && f->text[f->len - 1] == '\r')

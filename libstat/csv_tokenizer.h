@@ -24,6 +24,7 @@ typedef struct tally__csv {
     const char *line_start; /* first byte of the current line, for columns */
     unsigned long line;     /* line of `cur` (1-based) */
     char sep;
+    unsigned char stop[256];  /* bytes that end or spoil an unquoted field */
     tally__csv_field *fields; /* the record last read */
     size_t count;
     size_t cap;

@@ -1,4 +1,4 @@
-/* Geometric mean of per-row ratios, the summary line of a comparison (docs/comparisons.md). */
+/* Geometric mean of per-row ratios, the summary line of a comparison (docs/statistics.md). */
 #include <math.h>
 
 #include "internal.h"

@@ -97,6 +97,8 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
         tally__field f[16];
         size_t nf = tally__split_fields(f, 16, line, n);
+        /* a table row has at most ten fields; only the first 16 of a line are stored */
+        int numeric_row = nf <= 16 && all_numbers(f, nf);
         double v;
         int have = 0;
         if (nf == 0)
@@ -145,12 +147,12 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             rc = units_ok(&l, line + 17, n - 17, 18);
             if (rc != TALLY_OK)
                 return rc;
-        } else if (all_numbers(f, nf) && (nf == 6 || nf == 10)) {
+        } else if (numeric_row && (nf == 6 || nf == 10)) {
             rc = number_at(&v, &l, f[5].s, f[5].len, f[5].col);
             if (rc != TALLY_OK)
                 return rc;
             have = 1;
-        } else if (all_numbers(f, nf) && nf >= 3 && nf != 6 && nf != 10) {
+        } else if (numeric_row && nf >= 3 && nf != 6 && nf != 10) {
             return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col,
                                    "a result row of %zu numbers: expected 6 (or 10 with CPU "
                                    "columns), as TCP_RR prints (truncated file?)", nf);

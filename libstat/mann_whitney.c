@@ -7,7 +7,7 @@
  * Method choice follows scipy.stats.mannwhitneyu(method='auto') of SciPy 1.10: the exact null
  * distribution when there are no ties and min(na, nb) <= 8 (and, tally's addition, na * nb <= 2e6),
  * otherwise the normal approximation with the tie-corrected variance and a continuity correction
- * of 1/2. R's wilcox.test() switches at 50 instead; docs/comparisons.md compares the two.
+ * of 1/2. R's wilcox.test() switches at 50 instead; docs/statistics.md compares the two.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -31,6 +31,9 @@ static int sniff_native_json(const char *data, size_t len)
 
 typedef struct reader {
     const char *name;
+    const char *text;              /* the original text, for samples cut out of the tree */
+    const tally__json_split *split; /* NULL when cJSON read the whole text */
+    size_t next_span;
     tally__jpath path;
     double *buf; /* samples of one case, reused case after case */
     size_t buf_cap;
@@ -128,6 +131,40 @@ static int read_metadata(reader *r, const cJSON *obj, void *owner, meta_setter s
     return rc;
 }
 
+/* Make room for `count` samples in the reusable buffer. */
+static int reserve(reader *r, size_t count)
+{
+    if (count <= r->buf_cap)
+        return TALLY_OK;
+    double *grown = tally__reallocarray(r->buf, count, sizeof(double));
+    if (grown == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->buf = grown;
+    r->buf_cap = count;
+    return TALLY_OK;
+}
+
+/* Samples cut out of the tree (an empty array in the skeleton): read them from the text. */
+static int read_cut_samples(reader *r, tally_case *c)
+{
+    if (r->next_span >= r->split->count)
+        return tally__error_json(TALLY_ERROR, r->name, r->path.text,
+                                 "internal error: more samples arrays than were cut out");
+    const tally__json_span *span = &r->split->spans[r->next_span++];
+    int rc = reserve(r, span->count);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t bad = tally__json_span_read(r->buf, r->text, span);
+    if (bad < span->count) {
+        size_t mark = tally__jpath_key(&r->path, "samples");
+        tally__jpath_index(&r->path, bad);
+        tally__error_json(TALLY_ENONFINITE, r->name, r->path.text, "number is not finite");
+        tally__jpath_pop(&r->path, mark);
+        return TALLY_ENONFINITE;
+    }
+    return tally_case_append(c, r->buf, span->count);
+}
+
 static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
 {
     const cJSON *samples;
@@ -135,15 +172,12 @@ static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
     if (rc != TALLY_OK)
         return rc;
     size_t count = (size_t)cJSON_GetArraySize(samples);
+    if (count == 0 && r->split)
+        return read_cut_samples(r, c);
     if (count == 0)
         return fail_at_key(r, TALLY_ENODATA, "samples", "expected at least one sample");
-    if (count > r->buf_cap) {
-        double *grown = tally__reallocarray(r->buf, count, sizeof(double));
-        if (grown == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory");
-        r->buf = grown;
-        r->buf_cap = count;
-    }
+    if ((rc = reserve(r, count)) != TALLY_OK)
+        return rc;
     size_t mark = tally__jpath_key(&r->path, "samples");
     size_t i = 0;
     const cJSON *item;
@@ -159,8 +193,7 @@ static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
     tally__jpath_pop(&r->path, mark);
     if (rc == TALLY_OK)
         rc = tally_case_append(c, r->buf, count);
-    /* The samples now live in the case: drop their DOM nodes, which cost several times more, so
-     * the peak stays near one copy of the DOM. */
+    /* The samples now live in the case: drop their tree nodes, which cost several times more. */
     if (rc == TALLY_OK)
         cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)case_obj, "samples");
     return rc;
@@ -320,6 +353,22 @@ static int read_header(reader *r, const cJSON *root)
     return TALLY_OK;
 }
 
+/* Parse the skeleton when the samples could be cut out, else (or when the skeleton does not
+ * parse, so that errors point into the real text) the whole text. */
+static int parse_tree(cJSON **root, tally__json_split *split, const char *data, size_t len,
+                      const char *name)
+{
+    int rc = tally__json_split_text(split, data, len);
+    if (rc != TALLY_OK)
+        return rc;
+    if (split->skeleton) {
+        if (tally__json_parse(root, split->skeleton, split->skeleton_len, name) == TALLY_OK)
+            return TALLY_OK;
+        tally__json_split_free(split);
+    }
+    return tally__json_parse(root, data, len, name);
+}
+
 static int parse_native_json(tally_results *into, const char *data, size_t len, const char *name,
                              const tally_load_options *opts)
 {
@@ -328,19 +377,29 @@ static int parse_native_json(tally_results *into, const char *data, size_t len, 
         data += 3;
         len -= 3;
     }
-    cJSON *root;
-    int rc = tally__json_parse(&root, data, len, name);
-    if (rc != TALLY_OK)
+    cJSON *root = NULL;
+    tally__json_split split;
+    int rc = parse_tree(&root, &split, data, len, name);
+    if (rc != TALLY_OK) {
+        tally__json_split_free(&split);
         return rc;
+    }
     reader r;
     memset(&r, 0, sizeof(r));
     r.name = name;
+    r.text = data;
+    r.split = split.skeleton ? &split : NULL;
     tally__jpath_init(&r.path);
     rc = read_header(&r, root);
     if (rc == TALLY_OK)
         rc = for_each(&r, root, "results", into, read_result);
+    if (rc == TALLY_OK && r.split && r.next_span != split.count)
+        rc = tally__error_json(TALLY_ERROR, name, "$",
+                               "internal error: %zu samples arrays cut out, %zu read", split.count,
+                               r.next_span);
     tally__free_mem(r.buf);
     cJSON_Delete(root);
+    tally__json_split_free(&split);
     return rc;
 }
 

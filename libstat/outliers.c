@@ -15,40 +15,58 @@
 #define MAD_FACTOR 0.6745
 #define MEAN_AD_FACTOR 0.79788456080286535588 /* sqrt(2 / pi) */
 
-void tally__outlier_rule_init(tally__outlier_rule *r, double *scratch, const double *x, size_t n,
-                              double maxabs, double median, double q1, double q3,
-                              double mad_threshold, double tukey_k)
+void tally__outlier_fences(tally__outlier_rule *r, double maxabs, double q1, double q3,
+                           double tukey_k)
+{
+    double s = tally__overflow_scale(maxabs);
+    double iqr = q3 * s - q1 * s;
+    r->scale = s;
+    r->low_fence = q1 * s - tukey_k * iqr;
+    r->high_fence = q3 * s + tukey_k * iqr;
+}
+
+void tally__outlier_deviations(tally__outlier_rule *r, double *dev, const double *x, size_t n,
+                               double median, double mad_threshold)
 {
     size_t ranks[2], nranks;
-    double s = tally__overflow_scale(maxabs);
-    double med_s = median * s, mad;
+    double med_s = median * r->scale, mad;
 
+    /* Element by element, so dev may be x itself. */
     for (size_t i = 0; i < n; i++)
-        scratch[i] = fabs(x[i] * s - med_s);
+        dev[i] = fabs(x[i] * r->scale - med_s);
     nranks = tally__percentile_ranks(ranks, n, 50, TALLY_PERCENTILE_LINEAR);
-    tally__select_ranks(scratch, n, ranks, nranks);
-    mad = tally__percentile_value(scratch, n, 50, TALLY_PERCENTILE_LINEAR);
+    tally__select_ranks(dev, n, ranks, nranks);
+    mad = tally__percentile_value(dev, n, 50, TALLY_PERCENTILE_LINEAR);
 
-    r->scale = s;
     r->median = med_s;
     r->threshold = mad_threshold;
     if (mad > 0) {
         r->spread = mad;
         r->factor = MAD_FACTOR;
     } else {
-        r->spread = tally__mean(scratch, n);
+        r->spread = tally__mean(dev, n);
         r->factor = MEAN_AD_FACTOR;
     }
-    double iqr = q3 * s - q1 * s;
-    r->low_fence = q1 * s - tukey_k * iqr;
-    r->high_fence = q3 * s + tukey_k * iqr;
+}
+
+void tally__outlier_rule_init(tally__outlier_rule *r, double *scratch, const double *x, size_t n,
+                              double maxabs, double median, double q1, double q3,
+                              double mad_threshold, double tukey_k)
+{
+    tally__outlier_fences(r, maxabs, q1, q3, tukey_k);
+    tally__outlier_deviations(r, scratch, x, n, median, mad_threshold);
+}
+
+int tally__is_mad_deviation(const tally__outlier_rule *r, double dev)
+{
+    if (!(r->spread > 0))
+        return 0;
+    return r->factor * dev / r->spread > r->threshold;
 }
 
 int tally__is_mad_outlier(const tally__outlier_rule *r, double v)
 {
-    if (!(r->spread > 0))
-        return 0;
-    return r->factor * fabs(v * r->scale - r->median) / r->spread > r->threshold;
+    return tally__is_mad_deviation(r, fabs(v * r->scale - r->median));
 }
 
 int tally__is_tukey_outlier(const tally__outlier_rule *r, double v)

@@ -1,4 +1,4 @@
-/* Ratio and percent improvement of a new value over a baseline (docs/comparisons.md). */
+/* Ratio and percent improvement of a new value over a baseline (docs/statistics.md). */
 #include <math.h>
 
 #include "internal.h"

@@ -60,13 +60,11 @@ double tally__percentile_value(const double *x, size_t n, double p, tally_percen
     return (1 - g) * a + g * b;
 }
 
-int tally_percentiles(double *out, const double *x, size_t n, const double *p, size_t count,
-                      tally_percentile_method method)
+/* Checks shared by both entry points; recorded. */
+static int check_percentile_args(const double *out, const double *x, size_t n, const double *p,
+                                 size_t count, tally_percentile_method method)
 {
     int rc;
-    double *scratch;
-    size_t *ranks, nranks = 0;
-
     if ((rc = tally__check_samples(x, n)) != TALLY_OK)
         return rc;
     if (count == 0)
@@ -78,24 +76,47 @@ int tally_percentiles(double *out, const double *x, size_t n, const double *p, s
     for (size_t i = 0; i < count; i++)
         if (!(p[i] >= 0 && p[i] <= 100))
             return tally__error(TALLY_EINVAL, "percentile %g is outside [0, 100]", p[i]);
-    if (count > SIZE_MAX / (2 * sizeof *ranks))
+    if (count > SIZE_MAX / (2 * sizeof(size_t)))
         return tally__error(TALLY_ENOMEM, "too many percentiles (%zu)", count);
+    return TALLY_OK;
+}
 
-    scratch = tally__reallocarray(NULL, n, sizeof *scratch);
-    ranks = tally__malloc(2 * count * sizeof *ranks);
-    if (!scratch || !ranks) {
-        tally__free_mem(scratch);
-        tally__free_mem(ranks);
-        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
-    }
-    memcpy(scratch, x, n * sizeof *scratch);
+/* The percentiles of work[0..n), which the selection reorders. */
+static int percentiles_of(double *out, double *work, size_t n, const double *p, size_t count,
+                          tally_percentile_method method)
+{
+    size_t *ranks = tally__malloc(2 * count * sizeof *ranks), nranks = 0;
+    if (!ranks)
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu percentiles", count);
     for (size_t i = 0; i < count; i++)
         nranks += tally__percentile_ranks(ranks + nranks, n, p[i], method);
-    tally__select_ranks(scratch, n, ranks, nranks);
+    tally__select_ranks(work, n, ranks, nranks);
     for (size_t i = 0; i < count; i++)
-        out[i] = tally__percentile_value(scratch, n, p[i], method);
-
-    tally__free_mem(scratch);
+        out[i] = tally__percentile_value(work, n, p[i], method);
     tally__free_mem(ranks);
     return TALLY_OK;
+}
+
+int tally_percentiles(double *out, const double *x, size_t n, const double *p, size_t count,
+                      tally_percentile_method method)
+{
+    int rc = check_percentile_args(out, x, n, p, count, method);
+    if (rc != TALLY_OK || count == 0)
+        return rc;
+    double *scratch = tally__reallocarray(NULL, n, sizeof *scratch);
+    if (!scratch)
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
+    memcpy(scratch, x, n * sizeof *scratch);
+    rc = percentiles_of(out, scratch, n, p, count, method);
+    tally__free_mem(scratch);
+    return rc;
+}
+
+int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p, size_t count,
+                              tally_percentile_method method)
+{
+    int rc = check_percentile_args(out, x, n, p, count, method);
+    if (rc != TALLY_OK || count == 0)
+        return rc;
+    return percentiles_of(out, x, n, p, count, method);
 }

@@ -206,7 +206,7 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     num(&w, "alpha", ro->alpha, 1);
     str(&w, "adjust", tally_adjust_name(ro->adjust));
     str(&w, "percentile_method",
-        ro->percentile_method == TALLY_PERCENTILE_LINEAR ? "linear" : "nearest-rank");
+        tally_percentile_method_name(ro->percentile_method));
     num(&w, "confidence", ro->confidence, 1);
     str(&w, "filter", ro->filter);
     boolean(&w, "summaries_only", ro->summaries_only);

@@ -103,7 +103,16 @@ static void split_label(const char *label, size_t *first_len, const char **secon
 
 static void render_header(tally__buf *b, const tally_report *r, size_t lead, size_t col_width)
 {
-    for (int line = 0; line < 2; line++) {
+    /* The first line is left out when no name has a first part (no name holds a '-'). */
+    int first_line = 1;
+    for (size_t j = 0; j < r->config_count; j++) {
+        size_t first_len;
+        const char *second;
+        split_label(r->configs[j].label, &first_len, &second);
+        if (first_len > 0)
+            first_line = 0;
+    }
+    for (int line = first_line; line < 2; line++) {
         tally__buf_pad(b, lead);
         for (size_t j = 0; j < r->config_count; j++) {
             size_t first_len;

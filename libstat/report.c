@@ -68,11 +68,20 @@ static int copy_config(tally__config *c, const tally_resultset *rs)
     return TALLY_OK;
 }
 
-static long find_row(const tally_report *r, const char *benchmark, const char *case_name)
+static int row_is(const tally__row *row, const char *benchmark, const char *case_name)
 {
+    return strcmp(row->case_name, case_name) == 0 && strcmp(row->benchmark, benchmark) == 0;
+}
+
+/* The row of (benchmark, case), trying `hint` first: result sets usually list their cases in the
+ * baseline's order, which keeps alignment linear. */
+static long find_row(const tally_report *r, const char *benchmark, const char *case_name,
+                     size_t hint)
+{
+    if (hint < r->row_count && row_is(&r->rows[hint], benchmark, case_name))
+        return (long)hint;
     for (size_t i = 0; i < r->row_count; i++)
-        if (strcmp(r->rows[i].benchmark, benchmark) == 0 &&
-            strcmp(r->rows[i].case_name, case_name) == 0)
+        if (row_is(&r->rows[i], benchmark, case_name))
             return (long)i;
     return -1;
 }
@@ -81,11 +90,10 @@ static long find_row(const tally_report *r, const char *benchmark, const char *c
  * its benchmark, a benchmark missing from the baseline after every row. */
 static size_t insert_position(const tally_report *r, const char *benchmark)
 {
-    size_t pos = r->row_count;
-    for (size_t i = 0; i < r->row_count; i++)
-        if (strcmp(r->rows[i].benchmark, benchmark) == 0)
-            pos = i + 1;
-    return pos;
+    for (size_t i = r->row_count; i > 0; i--)
+        if (strcmp(r->rows[i - 1].benchmark, benchmark) == 0)
+            return i;
+    return r->row_count;
 }
 
 static int matches_filter(const tally_report *r, const char *benchmark, const char *case_name,
@@ -118,7 +126,7 @@ static tally_statistic row_statistic(const tally_report *r, const tally_benchmar
 }
 
 static int add_row(tally_report *r, const tally_benchmark *b, const char *case_name,
-                   size_t *index)
+                   int baseline, size_t *index)
 {
     if (r->row_count == r->row_cap) {
         size_t cap = r->row_cap ? r->row_cap * 2 : 16;
@@ -140,7 +148,8 @@ static int add_row(tally_report *r, const tally_benchmark *b, const char *case_n
     }
     row.direction = tally_benchmark_direction(b);
     row.statistic = row_statistic(r, b);
-    size_t pos = insert_position(r, row.benchmark);
+    /* The baseline's rows come in its own order; later ones join their benchmark's rows. */
+    size_t pos = baseline ? r->row_count : insert_position(r, row.benchmark);
     memmove(&r->rows[pos + 1], &r->rows[pos], (r->row_count - pos) * sizeof(*r->rows));
     r->rows[pos] = row;
     r->row_count++;
@@ -179,6 +188,7 @@ static int align(tally_report *r, const tally_results *results)
 {
     for (size_t j = 0; j < r->config_count; j++) {
         const tally_resultset *rs = tally_results_at(results, j);
+        size_t hint = 0;
         for (size_t bi = 0; bi < tally_resultset_benchmark_count(rs); bi++) {
             const tally_benchmark *b = tally_resultset_benchmark_at(rs, bi);
             for (size_t ci = 0; ci < tally_benchmark_case_count(b); ci++) {
@@ -189,16 +199,19 @@ static int align(tally_report *r, const tally_results *results)
                     return rc;
                 if (!keep)
                     continue;
-                long found = find_row(r, tally_benchmark_name(b), tally_case_name(c));
+                /* Names are unique within a result set: the baseline finds no earlier row. */
+                long found = j == 0 ? -1
+                                    : find_row(r, tally_benchmark_name(b), tally_case_name(c), hint);
                 size_t index = 0;
                 if (found < 0) {
-                    rc = add_row(r, b, tally_case_name(c), &index);
+                    rc = add_row(r, b, tally_case_name(c), j == 0, &index);
                 } else {
                     index = (size_t)found;
                     rc = check_benchmark(&r->rows[index], b, r->configs[j].label);
                 }
                 if (rc == TALLY_OK)
                     rc = copy_samples(&r->rows[index].cells[j], c);
+                hint = index + 1;
                 if (rc != TALLY_OK)
                     return rc;
             }
@@ -232,8 +245,13 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
     int rc = tally_summarize(&cell->pub.summary, cell->samples, cell->n, &so);
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
+    const double summary_percent = so.bamean_percent;
     for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
         tally_summary extra;
+        if (tally__bamean_percents[k] == summary_percent) {
+            cell->bamean[k] = cell->pub.summary.bamean;
+            continue;
+        }
         so.bamean_percent = tally__bamean_percents[k];
         rc = tally_summarize(&extra, cell->samples, cell->n, &so);
         if (rc != TALLY_OK)

@@ -16,10 +16,11 @@ struct tally_runner {
     tally__params params;
     char **sweep;
     size_t sweep_count;
-    char *label;
+    char **labels;    /* one result-set label per configuration */
+    char ***commands; /* exec: one argv per configuration */
+    size_t config_count;
     char *output;
     char *command_line;
-    char **command; /* exec: the caller's argv */
     unsigned int runs, warmup;
     int interleave, resume, ran;
     double timeout;
@@ -141,18 +142,55 @@ static int check_output(const char *path)
     return TALLY_OK;
 }
 
-static int copy_command(tally_runner *r, const char *const *argv)
+static int copy_command(char ***out, const char *const *argv, tally_workload kind)
 {
     size_t n = 0;
     while (argv != NULL && argv[n] != NULL)
         n++;
+    if (kind != TALLY_WORKLOAD_EXEC)
+        return n ? tally__error(TALLY_EINVAL, "only the exec workload takes a command")
+                 : TALLY_OK;
     if (n == 0)
         return tally__error(TALLY_EINVAL, "the exec workload needs a command");
-    int rc = tally__argv_new(&r->command, argv, n);
+    int rc = tally__argv_new(out, argv, n);
     if (rc != TALLY_OK)
         return rc;
     if (!tally__find_executable(argv[0]))
         return tally__error(TALLY_ENOTFOUND, "command not found: %s", argv[0]);
+    return TALLY_OK;
+}
+
+/* The configurations: the caller's list, or the single one made of `label` and `command`. */
+static int copy_configs(tally_runner *r, const tally_runner_options *o)
+{
+    size_t n = o->config_count ? o->config_count : 1;
+    if (o->config_count > 0 && (o->configs == NULL || o->command != NULL || o->label != NULL))
+        return tally__error(TALLY_EINVAL, "give either configs, or label and command");
+    if (o->config_count > 1 && o->workload != TALLY_WORKLOAD_EXEC)
+        return tally__error(TALLY_EINVAL, "several configurations need the exec workload");
+    r->labels = tally__calloc(n, sizeof(char *));
+    r->commands = tally__calloc(n, sizeof(char **));
+    if (r->labels == NULL || r->commands == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->config_count = n;
+    for (size_t i = 0; i < n; i++) {
+        const char *label = o->config_count ? o->configs[i].label : o->label;
+        const char *const *command = o->config_count ? o->configs[i].command : o->command;
+        if (label == NULL && o->config_count > 0)
+            return tally__error(TALLY_EINVAL, "configuration %zu has no label", i + 1);
+        r->labels[i] = tally__strdup(label ? label : "run");
+        if (r->labels[i] == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        if (r->labels[i][0] == '\0')
+            return tally__error(TALLY_EINVAL, "the label must not be empty");
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(r->labels[k], r->labels[i]) == 0)
+                return tally__error(TALLY_EEXISTS, "two configurations are labelled '%s'",
+                                    label);
+        int rc = copy_command(&r->commands[i], command, o->workload);
+        if (rc != TALLY_OK)
+            return rc;
+    }
     return TALLY_OK;
 }
 
@@ -180,33 +218,28 @@ static int runner_init(tally_runner *r, const tally_runner_options *o)
     r->timeout = o->timeout;
     r->progress = o->progress;
     r->progress_user = o->progress_user;
-    r->label = tally__strdup(o->label ? o->label : "run");
     r->output = o->output ? tally__strdup(o->output) : NULL;
     r->command_line = o->command_line ? tally__strdup(o->command_line) : NULL;
-    if (r->label == NULL || (o->output && r->output == NULL) ||
-        (o->command_line && r->command_line == NULL))
+    if ((o->output && r->output == NULL) || (o->command_line && r->command_line == NULL))
         return tally__error(TALLY_ENOMEM, "out of memory");
-    if (r->label[0] == '\0')
-        return tally__error(TALLY_EINVAL, "the label must not be empty");
     if (o->params == NULL && o->param_count > 0)
         return tally__error(TALLY_EINVAL, "param_count without params");
     int rc = split_params(&r->params, o->params, o->param_count, w->keys);
+    if (rc == TALLY_OK)
+        rc = copy_configs(r, o);
     if (rc != TALLY_OK)
         return rc;
-    if (w->kind == TALLY_WORKLOAD_EXEC) {
-        if ((rc = copy_command(r, o->command)) != TALLY_OK)
-            return rc;
-        r->wl.command = r->command;
-    }
+    r->wl.command = r->commands[0];
+    r->wl.several = r->config_count > 1;
     if (o->sweep != NULL && w->sweep_name == NULL)
         return tally__error(TALLY_EINVAL, "the %s workload takes no sweep", w->name);
     rc = split_sweep(r, o->sweep ? o->sweep : w->default_sweep);
     if (rc != TALLY_OK)
         return rc;
-    if (w->kind == TALLY_WORKLOAD_EXEC) {
+    for (size_t k = 0; w->kind == TALLY_WORKLOAD_EXEC && k < r->config_count; k++) {
         int placeholder = 0;
-        for (size_t i = 0; r->command[i] != NULL; i++)
-            placeholder |= strstr(r->command[i], "{}") != NULL;
+        for (size_t i = 0; r->commands[k][i] != NULL; i++)
+            placeholder |= strstr(r->commands[k][i], "{}") != NULL;
         if (placeholder && o->sweep == NULL)
             return tally__error(TALLY_EINVAL, "the command uses {} but no sweep values were given");
         if (!placeholder && o->sweep != NULL)
@@ -255,10 +288,14 @@ void tally_runner_free(tally_runner *r)
     for (size_t i = 0; i < r->sweep_count; i++)
         tally__free_mem(r->sweep[i]);
     tally__free_mem(r->sweep);
-    tally__free_mem(r->label);
+    for (size_t i = 0; i < r->config_count; i++) {
+        tally__free_mem(r->labels[i]);
+        tally__free_argv(r->commands[i]);
+    }
+    tally__free_mem(r->labels);
+    tally__free_mem(r->commands);
     tally__free_mem(r->output);
     tally__free_mem(r->command_line);
-    tally__free_argv(r->command);
     tally_results_free(r->results);
     tally__free_mem(r);
 }
@@ -316,9 +353,21 @@ static int journal_header(char **out, const tally_runner *r)
                  cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.keys[i])) &&
                  cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.values[i]));
         }
+        /* One argv per configuration; the labels too when there are several (they name the
+         * result sets), while a single configuration may be relabelled on resume. */
         cJSON *cm = cJSON_GetObjectItemCaseSensitive(h, "command");
-        for (size_t i = 0; ok && r->command && r->command[i]; i++)
-            ok = cJSON_AddItemToArray(cm, cJSON_CreateString(r->command[i]));
+        for (size_t k = 0; ok && r->commands[0] && k < r->config_count; k++) {
+            cJSON *argv = cJSON_CreateArray();
+            ok = argv && cJSON_AddItemToArray(cm, argv);
+            for (size_t i = 0; ok && r->commands[k][i]; i++)
+                ok = cJSON_AddItemToArray(argv, cJSON_CreateString(r->commands[k][i]));
+        }
+        if (ok && r->config_count > 1) {
+            cJSON *labels = cJSON_AddArrayToObject(h, "labels");
+            ok = labels != NULL;
+            for (size_t k = 0; ok && k < r->config_count; k++)
+                ok = cJSON_AddItemToArray(labels, cJSON_CreateString(r->labels[k]));
+        }
     }
     char *text = ok ? cJSON_PrintUnformatted(h) : NULL;
     cJSON_Delete(h);
@@ -373,8 +422,11 @@ static void describe_failure(tally__buf *b, const tally_runner *r, const tally__
         tally__buf_printf(b, "; stderr: %s", tail);
 }
 
-static int run_one(tally_runner *r, tally__journal *j, size_t c, size_t slot)
+/* Run `slot` of point p (configuration p / sweep_count, sweep value p % sweep_count). */
+static int run_one(tally_runner *r, tally__journal *j, size_t p, size_t slot)
 {
+    size_t c = p % r->sweep_count;
+    r->wl.command = r->commands[p / r->sweep_count];
     const tally__wl *wl = &r->wl;
     char **argv = NULL;
     int rc;
@@ -410,7 +462,7 @@ static int run_one(tally_runner *r, tally__journal *j, size_t c, size_t slot)
     tally__buf why = TALLY__BUF_INIT;
     if (!ok)
         describe_failure(&why, r, &o, parse_error);
-    tally__journal_run run = { c, slot, ok, values, why.data };
+    tally__journal_run run = { p, slot, ok, values, why.data };
     if (!ok && why.failed)
         run.failure = "failed";
     rc = tally__journal_append(j, &run, wl->metric_count);
@@ -510,20 +562,10 @@ static int record_failure(const failure_target *t, const tally__journal_run *run
     return rc;
 }
 
-static int build_results(tally_runner *r, const tally__journal *j)
+/* Result-set metadata shared by every configuration. */
+static int describe_set(tally_resultset *rs, const tally_runner *r, size_t config)
 {
-    tally_resultset *rs = NULL;
-    int rc = tally_results_new(&r->results);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_new(&rs, r->label);
-    if (rc != TALLY_OK)
-        return rc;
-    rc = tally_results_add(r->results, rs);
-    if (rc != TALLY_OK) {
-        tally_resultset_free(rs);
-        return rc;
-    }
-    rc = tally__sysinfo_record(rs);
+    int rc = tally__sysinfo_record(rs);
     char num[32];
     if (rc == TALLY_OK)
         rc = tally_resultset_meta_set(rs, "workload", r->wl.w->name);
@@ -531,6 +573,14 @@ static int build_results(tally_runner *r, const tally__journal *j)
         rc = tally_resultset_meta_set(rs, "harness", r->wl.w->tool ? r->wl.w->tool : "tally");
     if (rc == TALLY_OK && r->command_line)
         rc = tally_resultset_meta_set(rs, "command_line", r->command_line);
+    if (rc == TALLY_OK && r->config_count > 1) {
+        tally__buf cmd = TALLY__BUF_INIT;
+        for (size_t i = 0; r->commands[config][i]; i++)
+            tally__buf_printf(&cmd, "%s%s", i ? " " : "", r->commands[config][i]);
+        rc = cmd.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                        : tally_resultset_meta_set(rs, "command", cmd.data);
+        tally__buf_dispose(&cmd);
+    }
     snprintf(num, sizeof(num), "%u", r->runs);
     if (rc == TALLY_OK)
         rc = tally_resultset_meta_set(rs, "runs", num);
@@ -544,32 +594,52 @@ static int build_results(tally_runner *r, const tally__journal *j)
                         : tally_resultset_meta_set(rs, key.data, r->params.values[i]);
         tally__buf_dispose(&key);
     }
-    /* A sweep value gets cases only when at least one counted run of it succeeded. */
-    unsigned char *has = tally__calloc(r->sweep_count, 1);
-    if (has == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t i = 0; i < j->count; i++)
+    return rc;
+}
+
+static int build_results(tally_runner *r, const tally__journal *j)
+{
+    int rc = tally_results_new(&r->results);
+    tally_resultset **sets = tally__calloc(r->config_count, sizeof(*sets));
+    size_t points = r->config_count * r->sweep_count;
+    /* A point gets cases only when at least one counted run of it succeeded. */
+    unsigned char *has = tally__calloc(points, 1);
+    if (rc == TALLY_OK && (sets == NULL || has == NULL))
+        rc = tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t k = 0; rc == TALLY_OK && k < r->config_count; k++) {
+        tally_resultset *rs = NULL;
+        rc = tally_resultset_new(&rs, r->labels[k]);
+        if (rc == TALLY_OK && (rc = tally_results_add(r->results, rs)) != TALLY_OK)
+            tally_resultset_free(rs);
+        if (rc == TALLY_OK)
+            rc = describe_set(rs, r, k);
+        sets[k] = rs;
+    }
+    for (size_t i = 0; rc == TALLY_OK && i < j->count; i++)
         if (j->runs[i].ok && j->runs[i].slot >= r->warmup)
             has[j->runs[i].case_index] = 1;
     /* Cases in sweep order, each metric's benchmark in metric order. */
-    for (size_t c = 0; rc == TALLY_OK && c < r->sweep_count; c++)
-        for (size_t m = 0; rc == TALLY_OK && has[c] && m < r->wl.metric_count; m++) {
+    for (size_t p = 0; rc == TALLY_OK && p < points; p++)
+        for (size_t m = 0; rc == TALLY_OK && has[p] && m < r->wl.metric_count; m++) {
             tally_case *tc;
-            rc = find_case(&tc, rs, r, &r->wl.metrics[m], c);
+            rc = find_case(&tc, sets[p / r->sweep_count], r, &r->wl.metrics[m],
+                           p % r->sweep_count);
         }
     for (size_t i = 0; rc == TALLY_OK && i < j->count; i++) {
         const tally__journal_run *run = &j->runs[i];
+        tally_resultset *rs = sets[run->case_index / r->sweep_count];
+        size_t c = run->case_index % r->sweep_count;
         r->failed_runs += !run->ok;
         if (!has[run->case_index]) {
             char name[160];
-            sweep_label(name, sizeof(name), r, run->case_index);
+            sweep_label(name, sizeof(name), r, c);
             failure_target t = { NULL, rs, name };
             rc = record_failure(&t, run, r->warmup);
             continue;
         }
         for (size_t m = 0; rc == TALLY_OK && m < r->wl.metric_count; m++) {
             tally_case *tc;
-            rc = find_case(&tc, rs, r, &r->wl.metrics[m], run->case_index);
+            rc = find_case(&tc, rs, r, &r->wl.metrics[m], c);
             if (rc != TALLY_OK)
                 break;
             failure_target t = { tc, NULL, NULL };
@@ -580,6 +650,7 @@ static int build_results(tally_runner *r, const tally__journal *j)
         }
     }
     tally__free_mem(has);
+    tally__free_mem(sets);
     return rc;
 }
 
@@ -588,7 +659,8 @@ static int build_results(tally_runner *r, const tally__journal *j)
 static int sweep(tally_runner *r, tally__journal *j)
 {
     size_t slots = (size_t)r->warmup + r->runs;
-    size_t total = slots * r->sweep_count;
+    size_t points = r->config_count * r->sweep_count;
+    size_t total = slots * points;
     unsigned char *done = tally__calloc(total, 1);
     if (done == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
@@ -598,14 +670,20 @@ static int sweep(tally_runner *r, tally__journal *j)
     r->p.runs = slots;
     r->p.done = j->count;
     int rc = TALLY_OK;
-    char label[160];
+    char label[200];
     for (size_t k = 0; rc == TALLY_OK && k < total; k++) {
-        /* Interleaved: slot-major (run 1 of every case, then run 2, ...); else case-major. */
-        size_t c = r->interleave ? k % r->sweep_count : k / slots;
-        size_t s = r->interleave ? k / r->sweep_count : k % slots;
-        if (done[c * slots + s])
+        /* Interleaved: slot-major (run 1 of every case of every configuration, then run 2,
+         * ...); else point-major. */
+        size_t p = r->interleave ? k % points : k / slots;
+        size_t s = r->interleave ? k / points : k % slots;
+        if (done[p * slots + s])
             continue;
-        sweep_label(label, sizeof(label), r, c);
+        size_t len = 0;
+        if (r->config_count > 1)
+            len = (size_t)snprintf(label, sizeof(label), "%s: ", r->labels[p / r->sweep_count]);
+        if (len >= sizeof(label))
+            len = 0;
+        sweep_label(label + len, sizeof(label) - len, r, p % r->sweep_count);
         r->p.case_name = label;
         r->p.run = s + 1;
         r->p.warmup = s < r->warmup;
@@ -614,7 +692,7 @@ static int sweep(tally_runner *r, tally__journal *j)
             rc = tally__error(TALLY_EINTERRUPTED, "cancelled");
             break;
         }
-        rc = run_one(r, j, c, s);
+        rc = run_one(r, j, p, s);
         if (rc != TALLY_OK)
             break;
         r->p.done++;
@@ -647,7 +725,8 @@ int tally_runner_run(tally_runner *r)
             rc = tally__error(TALLY_ENOMEM, "out of memory");
         else if (r->resume)
             rc = tally__journal_resume(&j, jpath.data, header, r->wl.metric_count,
-                                       r->sweep_count, (size_t)r->warmup + r->runs);
+                                       r->config_count * r->sweep_count,
+                                       (size_t)r->warmup + r->runs);
         else
             rc = tally__journal_create(&j, jpath.data, header);
     }

@@ -70,7 +70,9 @@ typedef struct tally__wl {
     void *cfg;
     tally__metric *metrics;
     size_t metric_count;
-    char *const *command; /* exec: the caller's argv */
+    char *const *command; /* exec: the argv of the configuration being run */
+    int several;          /* exec: several configurations (the benchmark name cannot be one
+                           * command's name) */
     pid_t server;         /* process group of a server started by `start`, or 0 */
 } tally__wl;
 

@@ -150,6 +150,14 @@ int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *swee
             o->wall = tally__now() - start;
             break;
         }
+        if (w < 0 && errno == ECHILD) {
+            /* Reaped behind our back (the process ignores SIGCHLD): the exit status is lost,
+             * so the run cannot count as a success. */
+            exited = 1;
+            o->wall = tally__now() - start;
+            o->status = 255 << 8;
+            break;
+        }
         double now = tally__now();
         if (now >= deadline) {
             o->timed_out = 1;

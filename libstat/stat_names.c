@@ -74,3 +74,30 @@ int tally_direction_from_name(tally_direction *out, const char *name)
     return tally__error(TALLY_EINVAL,
                         "unknown direction \"%s\" (expected lower or higher)", name);
 }
+
+const char *tally_percentile_method_name(tally_percentile_method method)
+{
+    switch (method) {
+    case TALLY_PERCENTILE_LINEAR:
+        return "linear";
+    case TALLY_PERCENTILE_NEAREST_RANK:
+        return "nearest-rank";
+    }
+    return NULL;
+}
+
+int tally_percentile_method_from_name(tally_percentile_method *out, const char *name)
+{
+    if (!out || !name)
+        return tally__error(TALLY_EINVAL, "percentile method name or output pointer is NULL");
+    if (same_name(name, "linear")) {
+        *out = TALLY_PERCENTILE_LINEAR;
+        return TALLY_OK;
+    }
+    if (same_name(name, "nearest-rank")) {
+        *out = TALLY_PERCENTILE_NEAREST_RANK;
+        return TALLY_OK;
+    }
+    return tally__error(TALLY_EINVAL,
+                        "unknown percentile method \"%s\" (expected linear or nearest-rank)", name);
+}

@@ -71,7 +71,16 @@ typedef struct tally__outlier_rule {
 void tally__outlier_rule_init(tally__outlier_rule *r, double *scratch, const double *x, size_t n,
                               double maxabs, double median, double q1, double q3,
                               double mad_threshold, double tukey_k);
+/* The two halves of tally__outlier_rule_init, for callers that count outliers without keeping
+ * the sample: the fences (sets the scale; call first), then the MAD part, which writes the
+ * scaled absolute deviations from the median into dev[0..n) in some order (dev may be x). */
+void tally__outlier_fences(tally__outlier_rule *r, double maxabs, double q1, double q3,
+                           double tukey_k);
+void tally__outlier_deviations(tally__outlier_rule *r, double *dev, const double *x, size_t n,
+                               double median, double mad_threshold);
 int tally__is_mad_outlier(const tally__outlier_rule *r, double v);
+/* The same test on a deviation written by tally__outlier_deviations. */
+int tally__is_mad_deviation(const tally__outlier_rule *r, double dev);
 int tally__is_tukey_outlier(const tally__outlier_rule *r, double v);
 
 /* TALLY_EINVAL unless mad_threshold > 0 and tukey_k >= 0 (both finite); recorded. */

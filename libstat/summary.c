@@ -1,7 +1,8 @@
-/* tally_summarize: every descriptive statistic of one sample set in O(n) with one scratch copy.
- * Moments come from passes over the caller's array; order statistics (median, quartiles, median
- * CI bounds, the BAmean cut) are selected together on the copy, which is then reused for the
- * absolute deviations behind MAD. */
+/* tally_summarize: every descriptive statistic of one sample set in O(n) with one scratch copy
+ * (tally_summarize_inplace: none, the caller's buffer is the scratch space). Moments come from
+ * passes over the caller's array; order statistics (median, quartiles, median CI bounds, the
+ * BAmean cut) are selected together on the scratch space, which is then reused for the absolute
+ * deviations behind MAD. */
 #include <math.h>
 #include <string.h>
 
@@ -70,9 +71,11 @@ static void fill_spread(tally_summary *s, const tally__moments *m, double confid
     }
 }
 
-/* Order statistics and outlier counts, on `scratch` (a copy of x, destroyed). */
-static void fill_order_statistics(tally_summary *s, double *scratch, const double *x,
-                                  const tally_summary_options *o)
+/* Order statistics and outlier counts, with `work` (n samples in any order) as scratch space:
+ * reordered by the selections, then overwritten with the absolute deviations behind MAD. The
+ * counts need no sample order, so the Tukey fences are applied before the deviations replace
+ * the samples. */
+static void fill_order_statistics(tally_summary *s, double *work, const tally_summary_options *o)
 {
     size_t n = s->n, ranks[11], nranks = 0, ci_lo = 0, ci_hi = 0;
     double ci_level = 0, q1, q3;
@@ -88,15 +91,15 @@ static void fill_order_statistics(tally_summary *s, double *scratch, const doubl
         ranks[nranks++] = ci_lo;
         ranks[nranks++] = ci_hi;
     }
-    tally__select_ranks(scratch, n, ranks, nranks);
+    tally__select_ranks(work, n, ranks, nranks);
 
-    s->median = tally__percentile_value(scratch, n, 50, o->percentile_method);
-    q1 = tally__percentile_value(scratch, n, 25, TALLY_PERCENTILE_LINEAR);
-    q3 = tally__percentile_value(scratch, n, 75, TALLY_PERCENTILE_LINEAR);
-    s->bamean = tally__bamean_value(scratch, n, best, o->direction);
+    s->median = tally__percentile_value(work, n, 50, o->percentile_method);
+    q1 = tally__percentile_value(work, n, 25, TALLY_PERCENTILE_LINEAR);
+    q3 = tally__percentile_value(work, n, 75, TALLY_PERCENTILE_LINEAR);
+    s->bamean = tally__bamean_value(work, n, best, o->direction);
     if (has_ci) {
-        s->median_ci_low = scratch[ci_lo];
-        s->median_ci_high = scratch[ci_hi];
+        s->median_ci_low = work[ci_lo];
+        s->median_ci_high = work[ci_hi];
         s->median_ci_level = ci_level;
         s->defined |= TALLY_SUMMARY_MEDIAN_CI;
     }
@@ -104,22 +107,22 @@ static void fill_order_statistics(tally_summary *s, double *scratch, const doubl
     /* Outliers are judged against the type 7 median whatever the reported median's method. */
     double median7 = o->percentile_method == TALLY_PERCENTILE_LINEAR
                          ? s->median
-                         : tally__percentile_value(scratch, n, 50, TALLY_PERCENTILE_LINEAR);
+                         : tally__percentile_value(work, n, 50, TALLY_PERCENTILE_LINEAR);
     tally__outlier_rule rule;
-    tally__outlier_rule_init(&rule, scratch, x, n, fmax(fabs(s->min), fabs(s->max)), median7, q1,
-                             q3, o->mad_threshold, o->tukey_k);
-    for (size_t i = 0; i < n; i++) {
-        s->outliers_mad += (size_t)tally__is_mad_outlier(&rule, x[i]);
-        s->outliers_tukey += (size_t)tally__is_tukey_outlier(&rule, x[i]);
-    }
+    tally__outlier_fences(&rule, fmax(fabs(s->min), fabs(s->max)), q1, q3, o->tukey_k);
+    for (size_t i = 0; i < n; i++)
+        s->outliers_tukey += (size_t)tally__is_tukey_outlier(&rule, work[i]);
+    tally__outlier_deviations(&rule, work, work, n, median7, o->mad_threshold);
+    for (size_t i = 0; i < n; i++)
+        s->outliers_mad += (size_t)tally__is_mad_deviation(&rule, work[i]);
 }
 
-int tally_summarize(tally_summary *out, const double *x, size_t n,
-                    const tally_summary_options *opts)
+/* Everything but the order statistics, from x in its original order (so the sums, hence the
+ * last bits of the moments, do not depend on whether the caller's buffer is reused). */
+static int summarize_moments(tally_summary *out, const double *x, size_t n,
+                             const tally_summary_options *o)
 {
-    const tally_summary_options *o = opts ? opts : &default_options;
     tally__moments m;
-    double *scratch;
     int rc;
 
     if (!out)
@@ -131,20 +134,42 @@ int tally_summarize(tally_summary *out, const double *x, size_t n,
         return rc;
     tally__ensure_init();
 
-    scratch = tally__reallocarray(NULL, n, sizeof *scratch);
-    if (!scratch)
-        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
-    memcpy(scratch, x, n * sizeof *scratch);
-
     tally__compute_moments(&m, x, n);
     out->n = n;
     out->min = m.min;
     out->max = m.max;
     out->amean = m.amean;
     fill_spread(out, &m, o->confidence);
-    fill_order_statistics(out, scratch, x, o);
+    return TALLY_OK;
+}
 
+int tally_summarize(tally_summary *out, const double *x, size_t n,
+                    const tally_summary_options *opts)
+{
+    const tally_summary_options *o = opts ? opts : &default_options;
+    int rc = summarize_moments(out, x, n, o);
+    if (rc != TALLY_OK)
+        return rc;
+
+    double *scratch = tally__reallocarray(NULL, n, sizeof *scratch);
+    if (!scratch) {
+        memset(out, 0, sizeof *out);
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
+    }
+    memcpy(scratch, x, n * sizeof *scratch);
+    fill_order_statistics(out, scratch, o);
     tally__free_mem(scratch);
+    return TALLY_OK;
+}
+
+int tally_summarize_inplace(tally_summary *out, double *x, size_t n,
+                            const tally_summary_options *opts)
+{
+    const tally_summary_options *o = opts ? opts : &default_options;
+    int rc = summarize_moments(out, x, n, o);
+    if (rc != TALLY_OK)
+        return rc;
+    fill_order_statistics(out, x, o);
     return TALLY_OK;
 }
 

@@ -26,6 +26,12 @@ int tally__lines_next(tally__lines *l, const char **line, size_t *len);
  * caller can report the position it knows. */
 int tally__parse_double(double *out, const char *s, size_t len);
 
+/* The exact fast path behind tally__parse_double, for s[0..len) without blanks: returns 1 with
+ * *out set when s is a plain decimal ([+-]digits[.digits][e[+-]digits]) of at most 19
+ * significant digits whose value w * 10^e has w <= 2^53 and |e| <= 22 (or w = 0), else 0 with
+ * *out untouched: the full parser then decides, and reports any error. */
+int tally__parse_decimal_fast(double *out, const char *s, size_t len);
+
 /* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */
 const char *tally__trim(const char *s, size_t *len);
 

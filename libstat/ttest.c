@@ -3,7 +3,7 @@
  *
  * Welch, B. L. (1947), "The generalization of 'Student's' problem when several different
  * population variances are involved", Biometrika 34, 28-35; df after Satterthwaite (1946).
- * Formulas, conventions and references: docs/comparisons.md.
+ * Formulas, conventions and references: docs/statistics.md.
  */
 #include <math.h>
 

@@ -59,7 +59,9 @@ static int configure(tally__wl *wl, const tally__params *p)
     if (unit == NULL)
         unit = metric ? "" : "s";
     const char *name = tally__param_get(p, "name");
-    if (name == NULL) {
+    if (name == NULL && wl->several) {
+        name = "exec";
+    } else if (name == NULL) {
         const char *slash = strrchr(wl->command[0], '/');
         name = slash ? slash + 1 : wl->command[0];
     }

@@ -29,6 +29,13 @@ expect 0 "exec metric" -- --runs 2 --warmup 0 --metric 'v=([0-9]+)' --unit ops -
 expect 1 "failing command" -- --runs 1 --warmup 0 -o "$tmp/fail.json" -- sh -c 'exit 3'
 grep -q "1 run(s) failed" "$tmp/err" || { echo "FAILED: failed-run message"; fail=1; }
 
+expect 0 "compare two commands" -- --runs 2 --warmup 0 --interleave --metric 'v=([0-9]+)' -o "$tmp/cmp.json" --compare 'a=echo v=1' --compare 'b=echo v=2'
+# header + 2 configurations x 2 runs, alternating a, b, a, b
+[ "$(grep -c '"case_index":0' "$tmp/cmp.json.journal")" -eq 2 ] || { echo "FAILED: compare journal"; fail=1; }
+grep -q '"label": "b"' "$tmp/cmp.json" || { echo "FAILED: compare result sets"; fail=1; }
+expect 2 "compare with a label" -- --label x -o "$tmp/x.json" --compare 'a=true'
+expect 2 "bad compare" -- -o "$tmp/x.json" --compare 'true'
+
 expect 2 "unknown workload" -- nope -o "$tmp/x.json"
 expect 2 "no output" -- hackbench
 expect 2 "unknown parameter" -- hackbench --bogus 3 -o "$tmp/x.json"

@@ -212,6 +212,37 @@ static void verdict_fallback(void)
     CHECK_INT(c.verdict, TALLY_VERDICT_IMPROVEMENT);
 }
 
+/* Other centres: the median of {1, 2, 3} is 2, of {2, 3, 4} is 3 (by hand): ratio 1.5, pct-imp
+ * -50 % (lower is better); GMean of {1, 2, 4} is 2 and of {2, 4, 8} is 4: ratio 2, pct-imp +100 %
+ * (higher is better). The Welch test still compares the arithmetic means. R t.test(c(1,2,3),
+ * c(2,3,4)): t = -1.22474487139158894, df = 4.00000000000000089, p = 0.28786413472669081. */
+static void other_statistics(void)
+{
+    const double a[] = { 1.0, 2.0, 3.0 }, b[] = { 2.0, 3.0, 4.0 };
+    const double g1[] = { 1.0, 2.0, 4.0 }, g2[] = { 2.0, 4.0, 8.0 };
+    tally_comparison c;
+    tally_compare_options o = options(TALLY_TEST_WELCH, TALLY_LOWER_IS_BETTER);
+    o.statistic = TALLY_STAT_MEDIAN;
+    CHECK_INT(tally_compare(&c, a, 3, b, 3, &o), TALLY_OK);
+    CHECK_REL(c.base_value, 2, 1e-15);
+    CHECK_REL(c.new_value, 3, 1e-15);
+    CHECK_REL(c.ratio, 1.5, 1e-15);
+    CHECK_REL(c.pct_imp, -50, 1e-13);
+    CHECK_REL(c.statistic, -1.22474487139158894, 1e-13);
+    CHECK_REL(c.p_value, 0.28786413472669081, 1e-10);
+    CHECK_INT(c.verdict, TALLY_VERDICT_NO_CHANGE);
+    o = options(TALLY_TEST_NONE, TALLY_HIGHER_IS_BETTER);
+    o.statistic = TALLY_STAT_GMEAN;
+    CHECK_INT(tally_compare(&c, g1, 3, g2, 3, &o), TALLY_OK);
+    CHECK_REL(c.ratio, 2, 1e-14);
+    CHECK_REL(c.pct_imp, 100, 1e-12);
+    /* TALLY_STAT_DEFAULT means AMean: 2 and 3. */
+    o.statistic = TALLY_STAT_DEFAULT;
+    CHECK_INT(tally_compare(&c, a, 3, b, 3, &o), TALLY_OK);
+    CHECK_REL(c.base_value, 2, 1e-15);
+    CHECK_REL(c.new_value, 3, 1e-15);
+}
+
 static void errors(void)
 {
     const double ok[] = { 1.0, 2.0, 3.0 }, with_nan[] = { 1.0, NAN, 3.0 };
@@ -415,6 +446,7 @@ int main(void)
     zero_variance();
     zero_baseline();
     verdict_fallback();
+    other_statistics();
     errors();
     mmtests_rule();
 #ifdef TALLY_FAULT_INJECTION

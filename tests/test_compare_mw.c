@@ -155,7 +155,7 @@ static void exact_distribution(void)
     CHECK_REL(tally__mann_whitney_min_p(1, 1), 1.0, 0);
 }
 
-/* tally's bound on the exact test (docs/comparisons.md): exact up to na * nb = 2e6 pairs. */
+/* tally's bound on the exact test (docs/statistics.md): exact up to na * nb = 2e6 pairs. */
 static void exact_bound(void)
 {
     enum { BIG = 250001 };

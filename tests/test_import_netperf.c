@@ -41,6 +41,15 @@ static void test_forms(void)
     CHECK_INT(tally_case_sample_count(c), 2);
     CHECK(tally_case_samples(c)[0] == 1234.5 && tally_case_samples(c)[1] == 2345.5);
     tally_results_free(r);
+
+    /* a line of more fields than the parser stores (found by fuzzing) is not a result row */
+    CHECK_INT(import_text(&r, imp,
+                          "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\n"
+                          "16384  131072 1        1       10.00    35123.45\n",
+                          "long.txt", NULL),
+              TALLY_OK);
+    CHECK_INT(tally_case_sample_count(find_case(r, "netperf", "TCP_RR")), 1);
+    tally_results_free(r);
 }
 
 static void test_errors(void)

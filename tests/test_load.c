@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tally/testing.h"
 #include "importer.h"
 #include "internal.h"
 #include "tally.h"
@@ -278,8 +279,48 @@ static void test_deep_nesting(void)
     free(text);
 }
 
+#ifdef TALLY_FAULT_INJECTION
+/* Every allocation of a load, failed in turn: the load reports TALLY_ENOMEM (or succeeds when
+ * the failure only cost the native JSON reader its samples shortcut) and `into` is unchanged
+ * on failure. Leaks show in sanitizer builds. */
+static void test_allocation_failures(void)
+{
+    static const char *const inputs[] = {
+        TALLY_TEST_DATA "/csv/two-configs.csv", TALLY_TEST_DATA "/csv/quoted.csv",
+        TALLY_TEST_DATA "/json/example.json", TALLY_TEST_DATA "/plain/tip.txt",
+    };
+    for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+        tally_results *r;
+        tally_results_new(&r);
+        tally_load_buffer(r, "1\n", 2, "first.txt", NULL);
+        tally_testing_fail_allocation(0);
+        tally_testing_fail_allocation(1000000);
+        CHECK_INT(tally_load_file(r, inputs[i], NULL), TALLY_OK);
+        unsigned long needed = tally_testing_allocation_count();
+        tally_testing_fail_allocation(0);
+        size_t loaded = tally_results_count(r) - 1;
+        tally_results_free(r);
+        for (unsigned long n = 1; n <= needed; n++) {
+            tally_results_new(&r);
+            tally_load_buffer(r, "1\n", 2, "first.txt", NULL);
+            tally_testing_fail_allocation((long)n);
+            int rc = tally_load_file(r, inputs[i], NULL);
+            tally_testing_fail_allocation(0);
+            CHECK(rc == TALLY_OK || rc == TALLY_ENOMEM);
+            CHECK_INT(tally_results_count(r), rc == TALLY_OK ? 1 + loaded : 1);
+            if (rc == TALLY_ENOMEM)
+                CHECK_INT(tally_error_last()->code, TALLY_ENOMEM);
+            tally_results_free(r);
+        }
+    }
+}
+#endif
+
 int main(void)
 {
+#ifdef TALLY_FAULT_INJECTION
+    test_allocation_failures();
+#endif
     test_kind_names();
     test_direction_rule();
     test_detection();

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "internal.h"
+#include "native_json.h"
 #include "tally.h"
 
 static const tally_case *case_of(const tally_results *r, const char *label, const char *bench,
@@ -281,8 +283,73 @@ static void test_schema_errors(void)
     expect(HEAD "[]} trailing", TALLY_EPARSE, "s.json:1:58: unexpected data after the JSON document");
 }
 
+static void test_split(void)
+{
+    /* Only $.results[*].benchmarks[*].cases[*].samples arrays are cut out; metadata and unknown
+     * members stay. The first samples contents "1, 2.5e1 ,-0" (12 bytes) start at byte 134
+     * (Python: text.index('"samples": [') + 12). */
+    const char *text = "{\"format\": \"tally-results\", \"version\": 1, \"results\": [{\"label\": \"a\", "
+                       "\"benchmarks\": [{\"name\": \"b\", \"cases\": [{\"name\": \"c\", \"samples\": "
+                       "[1, 2.5e1 ,-0]}, {\"name\": \"d\", \"x\": {\"samples\": [9]}, \"samples\": [3]}]}]}]}";
+    tally__json_split split;
+    CHECK_INT(tally__json_split_text(&split, text, strlen(text)), TALLY_OK);
+    CHECK_INT(split.count, 2);
+    CHECK_STR(split.skeleton,
+              "{\"format\": \"tally-results\", \"version\": 1, \"results\": [{\"label\": \"a\", "
+              "\"benchmarks\": [{\"name\": \"b\", \"cases\": [{\"name\": \"c\", \"samples\": "
+              "[]}, {\"name\": \"d\", \"x\": {\"samples\": [9]}, \"samples\": []}]}]}]}");
+    CHECK_INT(split.spans[0].offset, 134);
+    CHECK_INT(split.spans[0].count, 3);
+    CHECK_INT(split.spans[0].len, 12);
+    double x[3];
+    CHECK_INT(tally__json_span_read(x, text, &split.spans[0]), 3);
+    CHECK(x[0] == 1.0 && x[1] == 25.0 && x[2] == 0.0 && signbit(x[2]));
+    CHECK_INT(split.spans[1].count, 1);
+    tally__json_split_free(&split);
+
+    /* Doubts leave the text to cJSON: an empty samples array, a non-number, an escaped key, a
+     * repeated structural key, a number cJSON would read differently (01), a truncated text. */
+    static const char *const doubts[] = {
+        "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": []}]}]}]}",
+        "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": [1, \"2\"]}]}]}]}",
+        "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"sampl\\u0065s\": [1]}]}]}]}",
+        "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": [1], \"samples\": [2]}]}]}]}",
+        "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": [01]}]}]}]}",
+        "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": [1, 2",
+    };
+    for (size_t i = 0; i < sizeof(doubts) / sizeof(doubts[0]); i++) {
+        CHECK_INT(tally__json_split_text(&split, doubts[i], strlen(doubts[i])), TALLY_OK);
+        CHECK(split.skeleton == NULL);
+        tally__json_split_free(&split);
+    }
+}
+
+/* The cut-out path and cJSON's path give the same result sets. */
+static void test_split_equivalence(void)
+{
+    /* A repeated "samples" key: cJSON takes the first (2 here, as cJSON_GetObjectItem does). */
+    static const char dup[] = HEAD "[{\"label\": \"a\", \"benchmarks\": [{\"name\": \"b\", "
+                              "\"cases\": [{\"name\": \"c\", \"samples\": [2], \"samples\": [3, 4]}]}]}]}";
+    /* An escaped key is decoded by cJSON: "sampl\u0065s" is "samples". */
+    static const char escaped[] = HEAD "[{\"label\": \"a\", \"benchmarks\": [{\"name\": \"b\", "
+                                  "\"cases\": [{\"name\": \"c\", \"sampl\\u0065s\": [5, 6]}]}]}]}";
+    tally_results *r;
+    tally_results_new(&r);
+    CHECK_INT(tally_load_buffer(r, dup, sizeof(dup) - 1, "dup.json", NULL), TALLY_OK);
+    const tally_case *c = case_of(r, "a", "b", "c");
+    CHECK(c && tally_case_sample_count(c) == 1 && tally_case_samples(c)[0] == 2.0);
+    tally_results_free(r);
+    tally_results_new(&r);
+    CHECK_INT(tally_load_buffer(r, escaped, sizeof(escaped) - 1, "esc.json", NULL), TALLY_OK);
+    c = case_of(r, "a", "b", "c");
+    CHECK(c && tally_case_sample_count(c) == 2 && tally_case_samples(c)[1] == 6.0);
+    tally_results_free(r);
+}
+
 int main(void)
 {
+    test_split();
+    test_split_equivalence();
     test_read_example();
     test_round_trip_files();
     test_round_trip_values();

@@ -304,6 +304,61 @@ static void test_write(void)
     tally_report_free(r);
 }
 
+#ifdef TALLY_FAULT_INJECTION
+/* Every allocation of building, rendering and writing can fail: the result is TALLY_ENOMEM with
+ * nothing leaked and no output, and the first N that lets everything through succeeds. */
+static void allocation_failures(void)
+{
+    tally_results *list = build_fixture();
+    tally_report_options ro = TALLY_REPORT_OPTIONS_INIT;
+    ro.adjust = TALLY_ADJUST_BH;
+    ro.filter = "*";
+    tally_report *r = NULL;
+    int rc = TALLY_ENOMEM;
+    for (long n = 1; n < 100000 && rc == TALLY_ENOMEM; n++) {
+        tally_testing_fail_allocation(n);
+        rc = tally_report_new(&r, list, &ro);
+        tally_testing_fail_allocation(0);
+        CHECK(rc == TALLY_OK || (rc == TALLY_ENOMEM && r == NULL));
+    }
+    CHECK_INT(rc, TALLY_OK);
+    tally_results_free(list);
+
+    static const tally_format formats[] = { TALLY_FORMAT_TEXT, TALLY_FORMAT_TEXT,
+                                            TALLY_FORMAT_TEXT, TALLY_FORMAT_TEXT,
+                                            TALLY_FORMAT_JSON, TALLY_FORMAT_CSV,
+                                            TALLY_FORMAT_MARKDOWN };
+    for (int k = 0; k < 7; k++) {
+        tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+        o.format = formats[k];
+        o.style = k < 4 ? (tally_style)k : TALLY_STYLE_TABLE;
+        rc = TALLY_ENOMEM;
+        for (long n = 1; n < 100000 && rc == TALLY_ENOMEM; n++) {
+            char *text = NULL;
+            tally_testing_fail_allocation(n);
+            rc = tally_report_render(&text, NULL, r, &o);
+            tally_testing_fail_allocation(0);
+            CHECK(rc == TALLY_OK || (rc == TALLY_ENOMEM && text == NULL));
+            tally_free(text);
+        }
+        CHECK_INT(rc, TALLY_OK);
+    }
+    const char *path = TALLY_TEST_TMP "/report_faults.xlsx";
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_XLSX;
+    rc = TALLY_ENOMEM;
+    for (long n = 1; n < 1000 && rc == TALLY_ENOMEM; n++) {
+        tally_testing_fail_allocation(n);
+        rc = tally_report_write(r, path, &o);
+        tally_testing_fail_allocation(0);
+        CHECK(rc == TALLY_OK || (rc == TALLY_ENOMEM && access(path, F_OK) != 0));
+    }
+    CHECK_INT(rc, TALLY_OK);
+    unlink(path);
+    tally_report_free(r);
+}
+#endif
+
 int main(void)
 {
     test_alignment();
@@ -316,5 +371,8 @@ int main(void)
     test_single_config();
     test_names();
     test_write();
+#ifdef TALLY_FAULT_INJECTION
+    allocation_failures();
+#endif
     return check_summary();
 }

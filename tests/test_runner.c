@@ -107,8 +107,8 @@ static void test_metadata(void)
 
 static void test_hackbench(void)
 {
-    const char *params[] = { "loops=10" };
-    tally_runner *r = run_workload(TALLY_WORKLOAD_HACKBENCH, "1,2", 2, 1, params, 1, NULL);
+    const char *params[] = { "loops=10", "fds=10" };
+    tally_runner *r = run_workload(TALLY_WORKLOAD_HACKBENCH, "1,2", 2, 1, params, 2, NULL);
     const tally_resultset *rs = tally_runner_resultset(r);
     if (rs != NULL) {
         const tally_benchmark *b = tally_resultset_benchmark_find(rs, "hackbench-process-pipes");
@@ -165,7 +165,7 @@ static void test_stream(void)
 
 static void test_schbench(void)
 {
-    const char *params[] = { "runtime=0.2", "cputime=50", "sleeptime=200" };
+    const char *params[] = { "runtime=0.1", "cputime=50", "sleeptime=200" };
     tally_runner *r = run_workload(TALLY_WORKLOAD_SCHBENCH, "1,2", 1, 0, params, 3, NULL);
     const tally_resultset *rs = tally_runner_resultset(r);
     if (rs != NULL) {
@@ -193,7 +193,7 @@ static void test_schbench(void)
 
 static void test_tcp_rr(void)
 {
-    const char *params[] = { "runtime=0.2" };
+    const char *params[] = { "runtime=0.1" };
     tally_runner *r = run_workload(TALLY_WORKLOAD_TCP_RR, "1,2", 1, 0, params, 1, NULL);
     const tally_resultset *rs = tally_runner_resultset(r);
     if (rs != NULL) {

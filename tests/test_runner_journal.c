@@ -203,7 +203,7 @@ static void test_timeout(void)
     o.command = cmd;
     o.runs = 1;
     o.warmup = 0;
-    o.timeout = 0.3;
+    o.timeout = 1.5; /* room for a loaded machine to start sh and write the pid */
     tally_runner *r = NULL;
     CHECK_INT(tally_runner_new(&r, &o), TALLY_OK);
     CHECK_INT(tally_runner_run(r), TALLY_OK);
@@ -211,7 +211,7 @@ static void test_timeout(void)
     CHECK(rs != NULL && tally_resultset_benchmark_count(rs) == 0);
     CHECK_STR(rs ? tally_resultset_meta_get(rs, "failed_runs.command") : NULL, "1");
     CHECK_STR(rs ? tally_resultset_meta_get(rs, "failed_run.command.1") : NULL,
-              "run 1: timeout after 0.3 s (process group killed); stderr: waiting\n");
+              "run 1: timeout after 1.5 s (process group killed); stderr: waiting\n");
     tally_runner_free(r);
     /* The background sleep was in the killed process group too. */
     FILE *f = fopen(pidfile, "r");
@@ -221,6 +221,66 @@ static void test_timeout(void)
         fclose(f);
     CHECK(pid > 0 && process_gone(pid));
     unlink(pidfile);
+}
+
+/* Two commands compared with interleaving: their runs alternate in the journal and each gets
+ * its own result set. */
+static void test_configurations(void)
+{
+    const char *out = TALLY_TEST_TMP "/runner_configs.json";
+    char journal[512];
+    snprintf(journal, sizeof(journal), "%s.journal", out);
+    const char *a_cmd[] = { "sh", "-c", "echo v: 1", NULL };
+    const char *b_cmd[] = { "sh", "-c", "echo v: 2", NULL };
+    tally_runner_config configs[] = { { "base", a_cmd }, { "new", b_cmd } };
+    tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
+    o.workload = TALLY_WORKLOAD_EXEC;
+    o.configs = configs;
+    o.config_count = 2;
+    o.params = pid_params;
+    o.param_count = 1;
+    o.runs = 3;
+    o.warmup = 1;
+    o.interleave = 1;
+    o.output = out;
+    tally_runner *r = NULL;
+    CHECK_INT(tally_runner_new(&r, &o), TALLY_OK);
+    CHECK_INT(tally_runner_run(r), TALLY_OK);
+    tally_results *all = NULL;
+    CHECK_INT(tally_runner_take_results(&all, r), TALLY_OK);
+    CHECK_INT(all ? tally_results_count(all) : 0, 2);
+    for (int k = 0; all && k < 2; k++) {
+        const tally_resultset *rs = tally_results_find(all, k ? "new" : "base");
+        const tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, "exec") : NULL;
+        const tally_case *c = b ? tally_benchmark_case_find(b, "command") : NULL;
+        CHECK_INT(c ? tally_case_sample_count(c) : 0, 3);
+        for (size_t i = 0; c && i < tally_case_sample_count(c); i++)
+            CHECK_ABS(tally_case_samples(c)[i], k + 1, 0); /* "v: 1" and "v: 2" */
+        CHECK_STR(rs ? tally_resultset_meta_get(rs, "command") : NULL,
+                  k ? "sh -c echo v: 2" : "sh -c echo v: 1");
+    }
+    tally_results_free(all);
+    tally_runner_free(r);
+    /* Journal order: point 0 and point 1 alternate, slot by slot. */
+    FILE *f = fopen(journal, "r");
+    char line[512];
+    int order[8], n = 0;
+    while (f && fgets(line, sizeof(line), f))
+        if (n < 8 && sscanf(line, "{\"case_index\":%d,", &order[n]) == 1)
+            n++;
+    if (f)
+        fclose(f);
+    CHECK_INT(n, 8);
+    for (int i = 0; i < n; i++)
+        CHECK_INT(order[i], i % 2);
+    /* Labels must differ; configurations are for exec only. */
+    configs[1].label = "base";
+    CHECK_INT(tally_runner_new(&r, &o), TALLY_EEXISTS);
+    configs[1].label = "new";
+    o.workload = TALLY_WORKLOAD_HACKBENCH;
+    CHECK_INT(tally_runner_new(&r, &o), TALLY_EINVAL);
+    unlink(out);
+    unlink(journal);
 }
 
 static int cancel_while_running(void *user, const tally_run_progress *p)
@@ -275,9 +335,49 @@ static void test_cancel_and_refusals(void)
     tally_runner_free(r);
 }
 
+#ifdef TALLY_FAULT_INJECTION
+/* Every allocation of a whole sweep (options, journal, runs, result set, output) failing in
+ * turn: each attempt ends in TALLY_OK or TALLY_ENOMEM, never a crash or a leak (under ASan). */
+static void test_allocation_failure(void)
+{
+    const char *cmd[] = { "true", NULL };
+    int bad = 0;
+    long n;
+    for (n = 1; n < 5000; n++) {
+        unlink(OUT);
+        unlink(JOURNAL);
+        tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
+        o.workload = TALLY_WORKLOAD_EXEC;
+        o.command = cmd;
+        o.runs = 1;
+        o.warmup = 1;
+        o.output = OUT;
+        tally_runner *r = NULL;
+        tally_testing_fail_allocation(n);
+        int rc = tally_runner_new(&r, &o);
+        if (rc == TALLY_OK)
+            rc = tally_runner_run(r);
+        unsigned long used = tally_testing_allocation_count();
+        tally_testing_fail_allocation(0);
+        tally_runner_free(r);
+        bad += rc != TALLY_OK && rc != TALLY_ENOMEM;
+        if (rc == TALLY_OK && used < (unsigned long)n)
+            break; /* no allocation failed: every one has been tried */
+    }
+    CHECK_INT(bad, 0);
+    CHECK(n > 10 && n < 5000);
+    unlink(OUT);
+    unlink(JOURNAL);
+}
+#endif
+
 int main(void)
 {
+#ifdef TALLY_FAULT_INJECTION
+    test_allocation_failure();
+#endif
     test_kill_and_resume();
+    test_configurations();
     test_timeout();
     test_cancel_and_refusals();
     return check_summary();

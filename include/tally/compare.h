@@ -3,7 +3,7 @@
  * @brief Comparison of a baseline sample set with a new one: ratio, pct-imp, significance tests,
  * multiple-comparison adjustment.
  *
- * Definitions, formulas, switch rules and references are in docs/comparisons.md. All functions are
+ * Definitions, formulas, switch rules and references are in docs/statistics.md. All functions are
  * reentrant and thread-safe; none modifies the caller's arrays.
  */
 #ifndef TALLY_COMPARE_H

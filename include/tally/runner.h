@@ -68,6 +68,12 @@ typedef struct tally_run_progress {
  */
 typedef int (*tally_run_progress_fn)(void *user, const tally_run_progress *p);
 
+/** One configuration of an exec sweep that compares commands (tally_runner_options::configs). */
+typedef struct tally_runner_config {
+    const char *label;          /**< Result-set label of this configuration; required, unique. */
+    const char *const *command; /**< Its argv, NULL-terminated. */
+} tally_runner_config;
+
 /** Options of tally_runner_new(). Initialise with ::TALLY_RUNNER_OPTIONS_INIT. */
 typedef struct tally_runner_options {
     unsigned int version;           /**< ::TALLY_RUNNER_OPTIONS_VERSION. */
@@ -86,12 +92,14 @@ typedef struct tally_runner_options {
     const char *command_line;       /**< The caller's exact command line, recorded as metadata; may be NULL. */
     tally_run_progress_fn progress; /**< Progress callback; may be NULL. */
     void *progress_user;            /**< Passed to `progress`. */
+    const tally_runner_config *configs; /**< ::TALLY_WORKLOAD_EXEC: several commands to compare, one result set each (then `label` and `command` stay NULL); with `interleave` their runs alternate. */
+    size_t config_count;            /**< Number of entries in `configs`; 0: one configuration from `label` and `command`. */
 } tally_runner_options;
 
 #define TALLY_RUNNER_OPTIONS_VERSION 1
 #define TALLY_RUNNER_OPTIONS_INIT \
     { TALLY_RUNNER_OPTIONS_VERSION, TALLY_WORKLOAD_HACKBENCH, NULL, NULL, 5, 1, 0, 600.0, NULL, 0, \
-      NULL, 0, NULL, NULL, NULL, NULL }
+      NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
 
 typedef struct tally_runner tally_runner; /**< A configured sweep. */
 
@@ -101,7 +109,7 @@ typedef struct tally_runner tally_runner; /**< A configured sweep. */
  * @param out receives the runner; free it with tally_runner_free().
  * @param opts options; required.
  * @return ::TALLY_OK, ::TALLY_EINVAL (bad option or parameter, message names it),
- *   ::TALLY_ENOTFOUND (an external tool or the exec command is not installed), ::TALLY_ENOMEM.
+ *   ::TALLY_EEXISTS (two configurations with one label), ::TALLY_ENOTFOUND (an external tool or the exec command is not installed), ::TALLY_ENOMEM.
  */
 TALLY_API int tally_runner_new(tally_runner **out, const tally_runner_options *opts);
 
@@ -122,16 +130,17 @@ TALLY_API void tally_runner_free(tally_runner *runner);
 TALLY_API int tally_runner_run(tally_runner *runner);
 
 /**
- * The collected result set: metadata (kernel, CPU, memory, date, version, command line,
- * parameters) and one benchmark per metric.
+ * The collected result set (the first configuration's when there are several): metadata
+ * (kernel, CPU, memory, date, version, command line, parameters) and one benchmark per metric.
  * @return the result set (borrowed, owned by the runner), or NULL before a successful
  *   tally_runner_run().
  */
 TALLY_API const tally_resultset *tally_runner_resultset(const tally_runner *runner);
 
 /**
- * Take the result set out of the runner (after a successful run) into a new list.
- * @param out receives a list holding the result set; free with tally_results_free().
+ * Take the result sets out of the runner (after a successful run).
+ * @param out receives a list holding the result set of each configuration, in order; free with
+ *   tally_results_free().
  * @return ::TALLY_OK, ::TALLY_EINVAL (nothing to take), ::TALLY_ENOMEM.
  */
 TALLY_API int tally_runner_take_results(tally_results **out, tally_runner *runner);

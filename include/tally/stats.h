@@ -111,6 +111,22 @@ TALLY_API int tally_summarize(tally_summary *out, const double *x, size_t n,
                               const tally_summary_options *opts);
 
 /**
+ * tally_summarize() without the scratch copy, for samples too large to hold twice: the caller's
+ * buffer is the scratch space. The summary equals tally_summarize()'s bit for bit.
+ * Reentrant; thread-safe as long as no other thread uses x.
+ * @param out receives the summary; zeroed first, so on failure it holds n = 0 and no flags.
+ * @param x samples; consumed: on success it holds n unspecified finite values (it is used for
+ *   the selections and then for the absolute deviations from the median), so pass a buffer you
+ *   no longer need, or take percentiles first with tally_percentiles_inplace(). Untouched when
+ *   the call fails.
+ * @param n number of samples, as for tally_summarize().
+ * @param opts options, or NULL for the defaults.
+ * @return as tally_summarize() (never ::TALLY_ENOMEM).
+ */
+TALLY_API int tally_summarize_inplace(tally_summary *out, double *x, size_t n,
+                                      const tally_summary_options *opts);
+
+/**
  * Arithmetic mean: compensated summation, never overflows for finite samples.
  * @param out receives the mean.
  * @return ::TALLY_OK, ::TALLY_ENODATA (n = 0), ::TALLY_ENONFINITE, ::TALLY_EINVAL (NULL).
@@ -156,6 +172,22 @@ TALLY_API int tally_percentiles(double *out, const double *x, size_t n, const do
                                 size_t count, tally_percentile_method method);
 
 /**
+ * tally_percentiles() without the scratch copy: the selection works in the caller's buffer and
+ * leaves it reordered (the same n values, partitioned around each percentile's ranks). For
+ * samples too large to copy; the results equal tally_percentiles()'s bit for bit.
+ * Reentrant; thread-safe as long as no other thread uses x.
+ * @param out receives count values, out[i] for p[i].
+ * @param x samples; reordered (a permutation of the input) on return, untouched on failure.
+ * @param n number of samples (>= 1).
+ * @param p percentiles in [0, 100].
+ * @param count number of percentiles.
+ * @param method interpolation method.
+ * @return as tally_percentiles().
+ */
+TALLY_API int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p,
+                                        size_t count, tally_percentile_method method);
+
+/**
  * Flag outliers without removing them.
  * @param mad_flags if not NULL, n bytes set to 1 where |0.6745 (x - median) / MAD| > mad_threshold
  *   (when MAD = 0: |0.7979 (x - median) / MeanAD|, MeanAD the mean absolute deviation from the
@@ -194,6 +226,12 @@ TALLY_API const char *tally_direction_name(tally_direction direction);
 /** Parse "lower"/"higher" (also "lower_is_better", "higher_is_better"). @return ::TALLY_OK or
  *  ::TALLY_EINVAL. */
 TALLY_API int tally_direction_from_name(tally_direction *out, const char *name);
+
+/** @return "linear" or "nearest-rank", or NULL for an unknown value. */
+TALLY_API const char *tally_percentile_method_name(tally_percentile_method method);
+
+/** Parse "linear" or "nearest-rank" (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
+TALLY_API int tally_percentile_method_from_name(tally_percentile_method *out, const char *name);
 
 /**
  * A growable container of samples in run order. Not thread-safe; independent containers may be

@@ -116,3 +116,25 @@ def test_bad_samples():
 def test_hmean_of_non_positive_is_a_domain_error():
     with pytest.raises(tally.DomainError):
         tally.compare([-1.0, 1.0, 2.0], [1.0, 2.0, 3.0], statistic="hmean")
+
+
+def test_zero_baseline_has_no_ratio():
+    # Hand calculation: the baseline mean is 0, so new / base does not exist.
+    c = tally.compare([0.0, 0.0, 0.0], [1.0, 2.0, 3.0])
+    assert c.base_value == 0.0 and c.ratio is None and c.pct_imp is None
+    assert "\u2014" in c._repr_html_() and "ratio=\u2014" in repr(c)
+
+
+def test_constant_samples_are_a_deterministic_difference():
+    # Hand calculation: both sides constant, means 1 and 2: t = -inf, so p = 0 and the
+    # (lower-is-better) new side is a regression; equal constants give p = 1.
+    c = tally.compare([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])
+    assert c.zero_variance and c.p_value == 0.0 and c.verdict == "regression"
+    same = tally.compare([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
+    assert same.zero_variance and same.p_value == 1.0 and same.verdict == "no-change"
+
+
+def test_too_few_samples_is_insufficient_not_a_verdict():
+    # One sample per side: a t-test needs n >= 2 on both sides.
+    c = tally.compare([1.0], [2.0])
+    assert c.verdict == "insufficient" and not c.significant

@@ -2,7 +2,6 @@
 
 import gc
 import os
-import threading
 
 import numpy as np
 import pytest
@@ -12,6 +11,10 @@ import tally
 from conftest import requires
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
+
+# Under AddressSanitizer freed memory sits in a quarantine, so resident size says nothing.
+pytestmark = pytest.mark.skipif(bool(os.environ.get("TALLY_SANITIZED")),
+                                reason="resident memory is meaningless under AddressSanitizer")
 
 
 def rss_bytes():
@@ -74,29 +77,3 @@ def test_views_outliving_many_lists_do_not_grow():
         del results
         assert len(case.samples) == 2
     assert growth(cycle, 5_000, 50_000) < LIMIT
-
-
-@requires("tally_summarize", "tally_direction_from_name")
-def test_concurrent_threads_agree():
-    # cffi releases the GIL inside the library, so these calls run in parallel; each thread keeps
-    # its own last-error state in the C library.
-    data = [np.random.default_rng(seed).normal(10, 1, 2000) for seed in range(4)]
-    expected = [tally.summary(x).stddev for x in data]
-    errors = []
-
-    def work(i):
-        for _ in range(200):
-            if tally.summary(data[i]).stddev != expected[i]:
-                errors.append(i)
-            try:
-                tally.summary([])
-            except tally.NotEnoughData as exc:
-                if exc.code != tally._lib.TALLY_ENODATA:
-                    errors.append(exc)
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []

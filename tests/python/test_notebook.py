@@ -1,5 +1,7 @@
 """docs/examples/tally.ipynb runs headless from top to bottom (nbclient, Debian's ipykernel)."""
 
+import re
+
 import pytest
 
 import tally
@@ -31,3 +33,6 @@ def test_example_notebook_runs(monkeypatch):
     assert any('class="tally"' in h for h in html)
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "hackbench.xlsx" in text
+    # docs/examples/README.md: the vanilla kernel's 1-group mean is the posted table's 0.3800
+    # (0.371, 0.396, 0.373 -> 1.140 / 3), printed in the mmtests layout.
+    assert re.search(r"Amean\s+1\s+0\.3800 \(   0\.00%\)", text)

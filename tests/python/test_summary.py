@@ -106,7 +106,8 @@ def test_undefined_statistics_are_none():
     assert one.stddev is None and one.cv is None and one.mean_ci is None
     assert one.hmean == 2.5 and one.hstddev is None and one.hcv is None
     negative = tally.summary([-1.0, 2.0, 3.0])
-    assert negative.hmean is None and negative.gmean is None and negative.amean == pytest.approx(4 / 3)
+    assert negative.hmean is None and negative.gmean is None
+    assert negative.amean == pytest.approx(4 / 3)
 
 
 def test_identical_samples():
@@ -152,3 +153,32 @@ def test_percentile_method_nearest_rank():
     # Hand calculation: median of [1, 2, 3, 4] is 2.5 with linear interpolation.
     assert tally.summary([1, 2, 3, 4]).median == 2.5
     assert tally.summary([1, 2, 3, 4], percentile_method="nearest-rank").n == 4
+
+
+def test_percentiles_match_numpy():
+    x = np.array(SAMPLES)
+    ps = [0, 10, 25, 50, 75, 90, 99, 100]
+    assert tally.percentiles(x, ps) == pytest.approx(np.percentile(x, ps), rel=1e-14)
+    # The nearest-rank definition (smallest x with at least p % of the samples <= x) is numpy's
+    # "inverted_cdf" method.
+    assert tally.percentiles(x, ps[1:], method="nearest-rank") == \
+        pytest.approx(np.percentile(x, ps[1:], method="inverted_cdf"), rel=1e-15)
+    assert tally.percentiles(SAMPLES, 50) == pytest.approx(np.median(x), rel=1e-15)
+
+
+def test_bad_percentiles():
+    with pytest.raises(tally.InvalidArgument):
+        tally.percentiles(SAMPLES, 101)
+    with pytest.raises(TypeError):
+        tally.percentiles(SAMPLES, None)
+    with pytest.raises(tally.NonFiniteError):
+        tally.percentiles(SAMPLES, [float("nan")])
+
+
+def test_outliers_flag_without_removing():
+    # Hand calculation: [10, 11, 12, 11, 10, 50]: median 11, MAD 1 -> the modified z-score of 50
+    # is 0.6745 * 39 = 26.3 > 3.5; Q1 = 10.25, Q3 = 11.75 (type 7), IQR 1.5, upper fence 14.
+    data = [10.0, 11.0, 12.0, 11.0, 10.0, 50.0]
+    mad, tukey = tally.outliers(data)
+    assert mad == [False] * 5 + [True] and tukey == [False] * 5 + [True]
+    assert tally.summary(data).outliers_mad == 1 and tally.summary(data).n == 6

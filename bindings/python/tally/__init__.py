@@ -15,11 +15,11 @@ from .errors import *  # noqa: F401,F403  (the exception hierarchy is part of th
 from .errors import __all__ as _error_names
 from .report import Cell, Report, Row
 from .results import Benchmark, Case, Results, ResultSet, load, loads
-from .stats import Comparison, Summary, compare, summary
+from .stats import Comparison, Summary, compare, outliers, percentiles, summary
 from .validate import Check, Validation, validate
 
 __version__ = _ffi.string(_lib.tally_version()).decode("ascii")
 
-__all__ = ["summary", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
+__all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
            "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check",
            "library_path", "__version__"] + list(_error_names)

@@ -109,5 +109,6 @@ def to_array(ptr, n):
     if n == 0:
         return numpy.empty(0) if numpy is not None else []
     if numpy is not None:
-        return numpy.frombuffer(ffi.buffer(ptr, n * ffi.sizeof("double")), dtype=numpy.float64).copy()
+        raw = ffi.buffer(ptr, n * ffi.sizeof("double"))
+        return numpy.frombuffer(raw, dtype=numpy.float64).copy()
     return list(ffi.unpack(ptr, n))

@@ -8,7 +8,7 @@ from . import _html
 from ._native import (check, cpath, cstring, enum_from_name, enum_name, ffi, lib, new_options,
                       real, take_buffer)
 from .results import Results
-from .stats import Comparison, Summary
+from .stats import Comparison, Summary, _pct
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,8 @@ class Report:
                       better=better, statistic=stat, cells=tuple(cells))
 
     def geomean(self, label):
-        """Geometric mean of new/base ratios of configuration `label` (or index) over paired rows."""
+        """Geometric mean of new/base ratios of configuration `label` (or its index) over the
+        rows present in both it and the baseline."""
         if isinstance(label, int) and not isinstance(label, bool):
             index = label
         elif label in self.labels:
@@ -229,7 +230,7 @@ class Report:
                     continue
                 c = cell.comparison
                 cls = c._verdict_class() if c else None
-                line.append((f"{c.pct_imp:+.2f}%" if c else "\u2014", cls))
+                line.append((_pct(c.pct_imp) if c else "\u2014", cls))
                 line.append((_html.number(cell.p_adjusted) if c else "\u2014", cls))
             rows.append(line)
         return _html.table(header, rows, caption=f"baseline {labels[0]}" if labels else None)

@@ -1,5 +1,6 @@
 """`summary()` and `compare()`: descriptive statistics and the comparison of two sample sets."""
 
+import numbers
 from dataclasses import dataclass, fields
 from typing import Optional, Tuple
 
@@ -77,7 +78,8 @@ class Summary:
             yield [f.name, value]
 
     def _repr_html_(self):
-        return _html.table(["statistic", "value"], self._rows(), caption=f"Summary of {self.n} samples")
+        return _html.table(["statistic", "value"], self._rows(),
+                           caption=f"Summary of {self.n} samples")
 
     def _repr_markdown_(self):
         lines = ["| statistic | value |", "| --- | ---: |"]
@@ -88,24 +90,35 @@ class Summary:
 def _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
                      mad_threshold, tukey_k):
     opts.direction = enum_from_name("direction", direction, "direction")
-    opts.percentile_method = _percentile_method(percentile_method)
+    opts.percentile_method = enum_from_name("percentile_method", percentile_method, "percentile_method")
     opts.confidence = real(confidence, "confidence")
     opts.bamean_percent = real(bamean_percent, "bamean_percent")
     opts.mad_threshold = real(mad_threshold, "mad_threshold")
     opts.tukey_k = real(tukey_k, "tukey_k")
 
 
-_PERCENTILE_METHODS = {"linear": "TALLY_PERCENTILE_LINEAR",
-                       "nearest-rank": "TALLY_PERCENTILE_NEAREST_RANK"}
+def percentiles(samples, p, *, method="linear"):
+    """Percentiles p (a number or a sequence of numbers in [0, 100]) of the samples, as a float or
+    a list of floats. method: "linear" (R type 7, numpy's default) or "nearest-rank" (the
+    smallest sample with at least p % of the samples at or below it)."""
+    x = as_doubles(samples)
+    single = isinstance(p, numbers.Real) and not isinstance(p, bool)
+    ps = as_doubles([p] if single else p, "p")
+    out = ffi.new("double[]", max(ps.n, 1))
+    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, enum_from_name("percentile_method", method, "method")))
+    return out[0] if single else list(out[0:ps.n])
 
 
-def _percentile_method(name):
-    if not isinstance(name, str):
-        raise TypeError(f"percentile_method must be a str, not {type(name).__name__}")
-    if name not in _PERCENTILE_METHODS:
-        raise ValueError(f"percentile_method must be one of {', '.join(_PERCENTILE_METHODS)}, "
-                         f"not {name!r}")
-    return getattr(lib, _PERCENTILE_METHODS[name])
+def outliers(samples, *, mad_threshold=3.5, tukey_k=1.5):
+    """Flag outliers without removing them: (mad, tukey), two lists of bools, one per sample.
+    mad: modified z-score |0.6745 (x - median) / MAD| above mad_threshold; tukey: outside
+    [Q1 - k IQR, Q3 + k IQR]."""
+    x = as_doubles(samples)
+    mad = ffi.new("unsigned char[]", max(x.n, 1))
+    tukey = ffi.new("unsigned char[]", max(x.n, 1))
+    check(lib.tally_outliers(mad, tukey, x.ptr, x.n, real(mad_threshold, "mad_threshold"),
+                             real(tukey_k, "tukey_k")))
+    return [bool(f) for f in mad[0:x.n]], [bool(f) for f in tukey[0:x.n]]
 
 
 def summary(samples, *, direction="lower", confidence=0.95, percentile_method="linear",
@@ -131,7 +144,9 @@ class Comparison:
     """The comparison of a baseline with new samples.
 
     ratio = new_value / base_value of the compared statistic; pct_imp is positive when the new
-    samples are better; verdict is "improvement", "regression", "no-change" or "insufficient".
+    samples are better; both are None when the baseline's value is 0 (no ratio exists).
+    verdict is "improvement", "regression", "no-change" or "insufficient". zero_variance is True
+    when a t-test met two constant samples: p is then 0 (the means differ) or 1 (equal).
     """
 
     base: Summary
@@ -142,27 +157,30 @@ class Comparison:
     alpha: float
     base_value: float
     new_value: float
-    ratio: float
-    pct_imp: float
+    ratio: Optional[float]
+    pct_imp: Optional[float]
     statistic: float
     df: float
     p_value: float
     exact: bool
     significant: bool
     verdict: str
+    zero_variance: bool
 
     @classmethod
     def _from_c(cls, c, statistic_name, better, alpha):
         return cls(base=Summary._from_c(c.base), new=Summary._from_c(c.current),
                    statistic_name=statistic_name, better=better,
                    test=enum_name("test", c.test), alpha=alpha, base_value=c.base_value,
-                   new_value=c.new_value, ratio=c.ratio, pct_imp=c.pct_imp,
+                   new_value=c.new_value, ratio=c.ratio if c.ratio_defined else None,
+                   pct_imp=c.pct_imp if c.ratio_defined else None,
                    statistic=c.statistic, df=c.df, p_value=c.p_value, exact=bool(c.exact),
-                   significant=bool(c.significant), verdict=enum_name("verdict", c.verdict))
+                   significant=bool(c.significant), verdict=enum_name("verdict", c.verdict),
+                   zero_variance=bool(c.zero_variance))
 
     def __repr__(self):
         return (f"Comparison({self.statistic_name} {self.base_value:.6g} -> {self.new_value:.6g}, "
-                f"ratio={self.ratio:.6g}, pct_imp={self.pct_imp:+.2f}%, {self.test} "
+                f"ratio={_html.number(self.ratio, 6)}, pct_imp={_pct(self.pct_imp)}, {self.test} "
                 f"p={self.p_value:.4g}, verdict={self.verdict!r})")
 
     def _verdict_class(self):
@@ -174,18 +192,23 @@ class Comparison:
         rows = [["statistic", self.statistic_name],
                 ["base", _html.number(self.base_value)], ["new", _html.number(self.new_value)],
                 ["ratio", _html.number(self.ratio)],
-                ["pct_imp", (f"{self.pct_imp:+.2f}%", cls)],
+                ["pct_imp", (_pct(self.pct_imp), cls)],
                 ["test", self.test], ["p_value", _html.number(self.p_value)],
                 ["verdict", (self.verdict, cls)]]
         return _html.table(["", "value"], rows,
                            caption=f"{self.better} is better, alpha {self.alpha}")
 
     def _repr_markdown_(self):
-        return (f"| {self.statistic_name} base | new | ratio | pct_imp | p ({self.test}) | verdict |\n"
+        return (f"| {self.statistic_name} base | new | ratio | pct_imp | p ({self.test}) "
+                f"| verdict |\n"
                 f"| ---: | ---: | ---: | ---: | ---: | --- |\n"
                 f"| {_html.number(self.base_value)} | {_html.number(self.new_value)} | "
-                f"{_html.number(self.ratio)} | {self.pct_imp:+.2f}% | "
+                f"{_html.number(self.ratio)} | {_pct(self.pct_imp)} | "
                 f"{_html.number(self.p_value)} | {self.verdict} |\n")
+
+
+def _pct(value):
+    return "\u2014" if value is None else f"{value:+.2f}%"
 
 
 def compare(base, new, *, test="welch", alpha=0.05, better="lower", statistic="amean",

@@ -1,0 +1,221 @@
+/* tally__parse_double and its exact fast path: on hundreds of thousands of generated strings the
+ * result is the C library's strtod result bit for bit, or the same error class; and every double
+ * written by tally__format_double reads back as itself. The independent reference throughout is
+ * glibc's strtod (correctly rounded). */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "internal.h"
+#include "tally.h"
+#include "text.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t next_u64(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 2685821657736338717ULL;
+}
+
+static unsigned below(unsigned n)
+{
+    return (unsigned)(next_u64() % n);
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* What tally__parse_double must answer for a string of [0-9.+-eE] only: strtod's value when it
+ * reads the whole string to a finite number, an error otherwise. */
+static int reference(double *out, const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0')
+        return TALLY_EPARSE;
+    if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
+        return TALLY_ENONFINITE;
+    *out = v;
+    return TALLY_OK;
+}
+
+static unsigned long compared, fast_hits, mismatches;
+
+/* One string: the full parser agrees with strtod; the fast path, when it answers, too. */
+static void check_string(const char *s)
+{
+    size_t len = strlen(s);
+    double want = 0, got = 0, fast = 0;
+    int want_rc = reference(&want, s);
+    int got_rc = tally__parse_double(&got, s, len);
+    int ok = (want_rc == TALLY_OK) ? (got_rc == TALLY_OK && same_bits(got, want))
+                                   : (got_rc != TALLY_OK);
+    if (tally__parse_decimal_fast(&fast, s, len)) {
+        fast_hits++;
+        ok = ok && want_rc == TALLY_OK && same_bits(fast, want);
+    }
+    compared++;
+    if (!ok && mismatches++ < 10)
+        fprintf(stderr, "mismatch on '%s': strtod rc %d %.17g, tally rc %d %.17g\n", s, want_rc,
+                want, got_rc, got);
+}
+
+static double random_double(void)
+{
+    for (;;) {
+        uint64_t bits = next_u64();
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        if (isfinite(d))
+            return d;
+    }
+}
+
+/* printf forms of doubles of every magnitude and of benchmark-like magnitudes. */
+static void test_printed_doubles(void)
+{
+    char s[96];
+    for (int i = 0; i < 20000; i++) {
+        double any = random_double();
+        double near = ldexp((double)(next_u64() >> 11), -(int)below(60)) * (below(2) ? 1 : -1);
+        for (int prec = 1; prec <= 17; prec += 2) {
+            snprintf(s, sizeof s, "%.*g", prec, any);
+            check_string(s);
+            snprintf(s, sizeof s, "%.*g", prec, near);
+            check_string(s);
+            snprintf(s, sizeof s, "%.*e", prec, near);
+            check_string(s);
+        }
+        for (int prec = 0; prec <= 12; prec += 3) {
+            if (snprintf(s, sizeof s, "%.*f", prec, near) < 64)
+                check_string(s);
+        }
+    }
+}
+
+/* Decimal strings built digit by digit: signs, leading zeros, a point anywhere or nowhere,
+ * 0..25 digits, exponents of every sign and width, including the fast path's borders (2^53,
+ * 10^22, 19 digits). */
+static void test_generated_decimals(void)
+{
+    char s[128];
+    for (int i = 0; i < 200000; i++) {
+        size_t n = 0;
+        unsigned sign = below(4);
+        if (sign == 1)
+            s[n++] = '-';
+        else if (sign == 2)
+            s[n++] = '+';
+        unsigned zeros = below(4) == 0 ? below(4) : 0;
+        for (unsigned k = 0; k < zeros; k++)
+            s[n++] = '0';
+        unsigned digits = below(26), point = below(digits + 2);
+        for (unsigned k = 0; k < digits; k++) {
+            if (k == point)
+                s[n++] = '.';
+            s[n++] = (char)('0' + below(10));
+        }
+        if (point == digits && below(2))
+            s[n++] = '.';
+        if (below(3) == 0) {
+            s[n++] = below(2) ? 'e' : 'E';
+            unsigned es = below(3);
+            if (es == 1)
+                s[n++] = '-';
+            else if (es == 2)
+                s[n++] = '+';
+            n += (size_t)snprintf(s + n, sizeof s - n, "%u",
+                                  below(4) == 0 ? below(400) : below(30));
+        }
+        s[n] = '\0';
+        if (n <= 64)
+            check_string(s);
+    }
+}
+
+/* Borders and known hard cases, each written out. */
+static void test_hard_cases(void)
+{
+    static const char *const cases[] = {
+        "0", "-0", "+0", "0.0", "-0.0", "00", "0e0", "0e-999", "-0e999", "0.", ".0", ".", "-",
+        "+", "e5", ".e5", "1e", "1e+", "1e-", "1ee5", "1.2.3", "--1", "+-1", "1-", "1e5.5",
+        "9007199254740992", "9007199254740993", "9007199254740994", "9007199254740995",
+        "-9007199254740993", "900719925474099.3", "9007199254740993e-16",
+        "1e22", "1e23", "1e-22", "1e-23", "9999999999999999999", "99999999999999999999",
+        "1234567890123456789e-22", "0.1", "0.2", "0.3", "0.7", "1.1", "2.675", "100.123456",
+        "3.141592653589793", "2.718281828459045", "1.7976931348623157e308", "1.7976931348623159e308",
+        "2.2250738585072011e-308", "2.2250738585072014e-308", "4.9406564584124654e-324",
+        "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-400", "1e400", "123e-2",
+        "0.000000000000000000001", "0.0000000000000000000001", "4503599627370496.5",
+        "4503599627370497.5", "1.00000000000000011102230246251565404236316680908203125",
+        "0.30000000000000004", "123456.7890123", "5e-324", "1E10", "1e+10", "1e+0010",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_string(cases[i]);
+}
+
+/* tally__format_double output reads back as the same double, through the fast path or not. */
+static void test_round_trip(void)
+{
+    char s[32];
+    unsigned long bad = 0;
+    for (int i = 0; i < 100000; i++) {
+        double x = i % 2 ? random_double() : round(exp((double)(next_u64() >> 11) * 0x1p-50) * 1e6) / 1e6;
+        double back = 0;
+        tally__format_double(s, x);
+        if (tally__parse_double(&back, s, strlen(s)) != TALLY_OK || !same_bits(back, x)) {
+            if (bad++ < 5)
+                fprintf(stderr, "round trip of %.17g gave '%s' -> %.17g\n", x, s, back);
+        }
+    }
+    CHECK_INT(bad, 0);
+}
+
+/* What the parser accepts around the number and what it refuses, classified. */
+static void test_blanks_and_errors(void)
+{
+    double v = 0;
+    CHECK_INT(tally__parse_double(&v, " \t12.5\r ", 8), TALLY_OK);
+    CHECK(v == 12.5);
+    CHECK_INT(tally__parse_double(&v, "12.5x", 4), TALLY_OK); /* only len bytes are read */
+    CHECK(v == 12.5);
+    CHECK_INT(tally__parse_double(&v, "", 0), TALLY_EPARSE);
+    CHECK_INT(tally__parse_double(&v, "nan", 3), TALLY_ENONFINITE);
+    CHECK_INT(tally__parse_double(&v, "-inf", 4), TALLY_ENONFINITE);
+    CHECK_INT(tally__parse_double(&v, "1e400", 5), TALLY_ENONFINITE);
+    CHECK_INT(tally__parse_double(&v, "0x1p3", 5), TALLY_EPARSE);
+    CHECK_INT(tally__parse_double(&v, "1,5", 3), TALLY_EPARSE);
+    char long_zeros[80];
+    memset(long_zeros, '0', sizeof long_zeros);
+    CHECK_INT(tally__parse_double(&v, long_zeros, 65), TALLY_EPARSE); /* longer than 64 */
+    v = 7;
+    CHECK_INT(tally__parse_decimal_fast(&v, "1e23", 4), 0);
+    CHECK(v == 7); /* untouched when the fast path declines */
+    CHECK_INT(tally__parse_decimal_fast(&v, "-0", 2), 1);
+    CHECK(v == 0 && signbit(v));
+}
+
+int main(void)
+{
+    test_printed_doubles();
+    test_generated_decimals();
+    test_hard_cases();
+    test_round_trip();
+    test_blanks_and_errors();
+    fprintf(stderr, "%lu strings compared with strtod, %lu through the fast path\n", compared,
+            fast_hits);
+    CHECK_INT(mismatches, 0);
+    /* The fast path must have carried a good share, or the test proves nothing about it. */
+    CHECK(fast_hits > compared / 4);
+    return check_summary();
+}
