@@ -69,7 +69,17 @@ def kernels():
         print("threadpoolctl not installed (Debian: python3-threadpoolctl)")
         return
     import numpy.linalg  # noqa: F401  (loads the BLAS so threadpoolctl can see it)
-    for info in threadpool_info():
+    pools = threadpool_info()
+    if not pools:
+        libs = []
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if "blas" in path.lower() and path not in libs:
+                    libs.append(path)
+        print("threadpoolctl finds no OpenBLAS/MKL/BLIS pool: numpy runs its own single-threaded "
+              "kernels (BLAS loaded: %s)" % (", ".join(libs) or "none"))
+    for info in pools:
         print("%s %s: %s, kernel %s, %s threads" % (info.get("internal_api"), info.get("version"),
                                                   info.get("filepath"), info.get("architecture"),
                                                   info.get("num_threads")))

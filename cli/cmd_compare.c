@@ -53,11 +53,11 @@ int cmd_compare(int argc, char **argv)
     tally_results *results = NULL;
     if ((rc = cli_load_inputs(&results, cmd.inputs, cmd.input_count, cmd.args.kind)) != CLI_EXIT_OK)
         return rc;
-    size_t configs = tally_results_count(results);
-    if (configs < 2) {
+    size_t configurations = tally_results_count(results);
+    if (configurations < 2) {
         tally_results_free(results);
         return cli_fail("compare needs at least two configurations (found %zu); for one, use "
-                        "'tally summary'", configs);
+                        "'tally summary'", configurations);
     }
 
     tally_report *report = NULL;

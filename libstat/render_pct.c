@@ -18,23 +18,25 @@ static double truncated_pct(double pct)
     return t == 0 ? 0.0 : t; /* never "-0.00" */
 }
 
-static void format_cell(char *out, size_t size, const tally__row *row, size_t j, int prec)
+/* Format one cell into `out` (emptied first). */
+static void format_cell(tally__buf *out, const tally__row *row, size_t j, int prec)
 {
     const tally__cell *c = &row->cells[j], *base = &row->cells[0];
     double pct;
+    out->len = 0;
     if (!c->pub.present)
-        snprintf(out, size, "missing");
+        tally__buf_puts(out, "missing");
     else if (!c->value_defined)
-        snprintf(out, size, "n/a");
+        tally__buf_puts(out, "n/a");
     else if (j == 0)
-        snprintf(out, size, "%.*f (%.2f pct)", prec, c->pub.value, 0.0);
+        tally__buf_printf(out, "%.*f (%.2f pct)", prec, c->pub.value, 0.0);
     else if (!base->value_defined)
-        snprintf(out, size, "%.*f (n/a pct)", prec, c->pub.value);
+        tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
     else if (tally_pct_imp(&pct, base->pub.value, c->pub.value, row->direction) == TALLY_OK)
-        snprintf(out, size, "%.*f (%.2f pct)", prec, c->pub.value, truncated_pct(pct));
+        tally__buf_printf(out, "%.*f (%.2f pct)", prec, c->pub.value, truncated_pct(pct));
     else {
         tally_error_clear();
-        snprintf(out, size, "%.*f (n/a pct)", prec, c->pub.value);
+        tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
     }
 }
 
@@ -45,12 +47,12 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
     int prec = o->precision >= 0 ? tally__default_precision(r, o, first) : 2;
     size_t case_width = tally__group_case_width(r, g) + 1;
     size_t cell_width = MIN_CELL;
-    char cell[128];
+    tally__buf cell = TALLY__BUF_INIT;
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            format_cell(cell, sizeof(cell), &r->rows[i], j, prec);
-            if (strlen(cell) + 3 > cell_width)
-                cell_width = strlen(cell) + 3;
+            format_cell(&cell, &r->rows[i], j, prec);
+            if (cell.len + 3 > cell_width)
+                cell_width = cell.len + 3;
         }
     for (size_t j = 0; j < r->config_count; j++)
         if (strlen(r->configs[j].label) + TITLE_INDENT + 1 > cell_width)
@@ -68,12 +70,15 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
         tally__buf_printf(b, "%*s", (int)case_width, r->rows[i].case_name);
         tally__buf_pad(b, CASE_GAP);
         for (size_t j = 0; j < r->config_count; j++) {
-            format_cell(cell, sizeof(cell), &r->rows[i], j, prec);
-            tally__buf_printf(b, "%-*s", (int)cell_width, cell);
+            format_cell(&cell, &r->rows[i], j, prec);
+            tally__buf_printf(b, "%-*s", (int)cell_width, cell.failed ? "" : cell.data);
         }
         tally__buf_end_line(b);
     }
     tally__render_missing_notes(b, r, g, "");
+    if (cell.failed)
+        b->failed = 1; /* the report is incomplete: fail it as out of memory */
+    tally__buf_dispose(&cell);
 }
 
 int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_options *o)

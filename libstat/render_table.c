@@ -1,19 +1,19 @@
 /* tally's own text layout for humans: per benchmark a table of value ± CI half-width, delta,
  * p-value and verdict per configuration, footnotes, and the geometric mean of ratios. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report_internal.h"
 
-#define MAX_TEXT 96
-
 typedef enum align { LEFT, RIGHT } align;
 
 typedef struct grid {
     size_t rows, cols;
-    char (*text)[MAX_TEXT];
+    char **text;            /* rows * cols strings, NULL for empty cells */
     tally_verdict *verdict; /* colour of a cell, NO_CHANGE for none */
     size_t *width;
+    int failed;             /* an allocation failed */
 } grid;
 
 static size_t display_width(const char *s)
@@ -24,9 +24,26 @@ static size_t display_width(const char *s)
     return w;
 }
 
-static char *cell_text(grid *g, size_t row, size_t col)
+/* Set the text of a cell (formatted like printf). */
+static void TALLY__PRINTF(4, 5) set_text(grid *g, size_t row, size_t col, const char *fmt, ...)
 {
-    return g->text[row * g->cols + col];
+    tally__buf b = TALLY__BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tally__buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    char *text = NULL;
+    if (tally__buf_detach(&text, NULL, &b) != TALLY_OK) {
+        g->failed = 1;
+        return;
+    }
+    tally__free_mem(g->text[row * g->cols + col]);
+    g->text[row * g->cols + col] = text;
+}
+
+static const char *cell_str(const grid *g, size_t k)
+{
+    return g->text[k] ? g->text[k] : "";
 }
 
 /* CI half-width of the row's statistic when the summary has one (mean or median). */
@@ -54,17 +71,18 @@ static const char *verdict_text(tally_verdict v)
     }
 }
 
-static void fill_value(char *out, const tally__row *row, const tally__cell *c, int prec)
+static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
+                       const tally__cell *c, int prec)
 {
     double h;
     if (!c->pub.present)
-        snprintf(out, MAX_TEXT, "missing [2]");
+        set_text(g, gr, col, "missing [2]");
     else if (!c->value_defined)
-        snprintf(out, MAX_TEXT, "n/a");
+        set_text(g, gr, col, "n/a");
     else if (ci_half_width(&h, row, c))
-        snprintf(out, MAX_TEXT, "%.*f ± %.*f", prec, c->pub.value, prec, h);
+        set_text(g, gr, col, "%.*f ± %.*f", prec, c->pub.value, prec, h);
     else
-        snprintf(out, MAX_TEXT, "%.*f", prec, c->pub.value);
+        set_text(g, gr, col, "%.*f", prec, c->pub.value);
 }
 
 static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c)
@@ -72,15 +90,15 @@ static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c
     if (!c->pub.compared)
         return;
     const tally_comparison *cmp = &c->pub.comparison;
-    snprintf(cell_text(g, gr, col), MAX_TEXT, "%+.2f%%", cmp->pct_imp);
+    set_text(g, gr, col, "%+.2f%%", cmp->pct_imp);
     if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
         cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
-        snprintf(cell_text(g, gr, col + 1), MAX_TEXT, "-");
+        set_text(g, gr, col + 1, "-");
     else if (c->pub.p_adjusted < 0.0001)
-        snprintf(cell_text(g, gr, col + 1), MAX_TEXT, "<0.0001");
+        set_text(g, gr, col + 1, "<0.0001");
     else
-        snprintf(cell_text(g, gr, col + 1), MAX_TEXT, "%.4f", c->pub.p_adjusted);
-    snprintf(cell_text(g, gr, col + 2), MAX_TEXT, "%s", verdict_text(cmp->verdict));
+        set_text(g, gr, col + 1, "%.4f", c->pub.p_adjusted);
+    set_text(g, gr, col + 2, "%s", verdict_text(cmp->verdict));
     g->verdict[gr * g->cols + col + 2] = cmp->verdict;
 }
 
@@ -91,35 +109,99 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
     g->rows = grp->count + 1;
     g->cols = 1 + 1 + (r->config_count - 1) * per_config;
     g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
     g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
     g->width = tally__calloc(g->cols, sizeof(*g->width));
     if (!g->text || !g->verdict || !g->width)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    snprintf(cell_text(g, 0, 0), MAX_TEXT, "case");
-    snprintf(cell_text(g, 0, 1), MAX_TEXT, "%.*s", MAX_TEXT - 1, r->configs[0].label);
+    set_text(g, 0, 0, "case");
+    set_text(g, 0, 1, "%s", r->configs[0].label);
     for (size_t j = 1; j < r->config_count; j++) {
         size_t col = 2 + (j - 1) * per_config;
-        snprintf(cell_text(g, 0, col), MAX_TEXT, "%.*s", MAX_TEXT - 1, r->configs[j].label);
+        set_text(g, 0, col, "%s", r->configs[j].label);
         if (compare) {
-            snprintf(cell_text(g, 0, col + 1), MAX_TEXT, "delta");
-            snprintf(cell_text(g, 0, col + 2), MAX_TEXT, r->opts.adjust ? "p (adj)" : "p");
-            snprintf(cell_text(g, 0, col + 3), MAX_TEXT, "verdict");
+            set_text(g, 0, col + 1, "delta");
+            set_text(g, 0, col + 2, "%s", r->opts.adjust ? "p (adj)" : "p");
+            set_text(g, 0, col + 3, "verdict");
         }
     }
     for (size_t i = 0; i < grp->count; i++) {
         const tally__row *row = &r->rows[grp->first + i];
         int prec = tally__default_precision(r, o, row);
-        snprintf(cell_text(g, i + 1, 0), MAX_TEXT, "%.*s", MAX_TEXT - 1, row->case_name);
-        fill_value(cell_text(g, i + 1, 1), row, &row->cells[0], prec);
+        set_text(g, i + 1, 0, "%s", row->case_name);
+        fill_value(g, i + 1, 1, row, &row->cells[0], prec);
         for (size_t j = 1; j < r->config_count; j++) {
             size_t col = 2 + (j - 1) * per_config;
-            fill_value(cell_text(g, i + 1, col), row, &row->cells[j], prec);
+            fill_value(g, i + 1, col, row, &row->cells[j], prec);
             if (compare)
                 fill_comparison(g, i + 1, col + 1, &row->cells[j]);
         }
     }
+    if (g->failed)
+        return tally__error(TALLY_ENOMEM, "out of memory");
     for (size_t k = 0; k < g->rows * g->cols; k++) {
-        size_t w = display_width(g->text[k]);
+        size_t w = display_width(cell_str(g, k));
+        if (w > g->width[k % g->cols])
+            g->width[k % g->cols] = w;
+    }
+    return TALLY_OK;
+}
+
+/* Columns of the summaries-only table (`tally summary`): one row per case of one configuration. */
+static const char *const summary_headers[] = {"case", "n", NULL, "min", "median", "max",
+                                              "spread", "CV%", "outliers"};
+#define SUMMARY_COLS (sizeof(summary_headers) / sizeof(summary_headers[0]))
+
+static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const tally__cell *c,
+                             int prec)
+{
+    const tally_summary *s = &c->pub.summary;
+    set_text(g, gr, 0, "%s", row->case_name);
+    if (!c->pub.present) {
+        set_text(g, gr, 1, "missing [2]");
+        return;
+    }
+    set_text(g, gr, 1, "%zu", s->n);
+    fill_value(g, gr, 2, row, c, prec);
+    set_text(g, gr, 3, "%.*f", prec, s->min);
+    set_text(g, gr, 4, "%.*f", prec, s->median);
+    set_text(g, gr, 5, "%.*f", prec, s->max);
+    /* The row's spread: the sample SD, or the harmonic SD on HMean rows (as mmtests). */
+    if (c->spread_defined)
+        set_text(g, gr, 6, "%.*f", prec, c->spread);
+    else
+        set_text(g, gr, 6, "-");
+    if (c->cv_defined)
+        set_text(g, gr, 7, "%.2f", c->cv);
+    else
+        set_text(g, gr, 7, "-");
+    set_text(g, gr, 8, "%zu", s->outliers_mad > s->outliers_tukey ? s->outliers_mad
+                                                                   : s->outliers_tukey);
+}
+
+static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,
+                              const tally__group *grp, size_t config)
+{
+    g->rows = grp->count + 1;
+    g->cols = SUMMARY_COLS;
+    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0;
+    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
+    g->width = tally__calloc(g->cols, sizeof(*g->width));
+    if (!g->text || !g->verdict || !g->width)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    const tally__row *first = &r->rows[grp->first];
+    for (size_t c = 0; c < SUMMARY_COLS; c++)
+        set_text(g, 0, c, "%s", summary_headers[c] ? summary_headers[c]
+                                                   : tally__stat_title(first->statistic));
+    for (size_t i = 0; i < grp->count; i++) {
+        const tally__row *row = &r->rows[grp->first + i];
+        fill_summary_row(g, i + 1, row, &row->cells[config], tally__default_precision(r, o, row));
+    }
+    if (g->failed)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t k = 0; k < g->rows * g->cols; k++) {
+        size_t w = display_width(cell_str(g, k));
         if (w > g->width[k % g->cols])
             g->width[k % g->cols] = w;
     }
@@ -128,6 +210,9 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
 
 static void free_grid(grid *g)
 {
+    if (g->text)
+        for (size_t k = 0; k < g->rows * g->cols; k++)
+            tally__free_mem(g->text[k]);
     tally__free_mem(g->text);
     tally__free_mem(g->verdict);
     tally__free_mem(g->width);
@@ -137,7 +222,7 @@ static void print_grid(tally__buf *b, const grid *g, int color, int compare)
 {
     for (size_t i = 0; i < g->rows; i++) {
         for (size_t c = 0; c < g->cols; c++) {
-            const char *text = g->text[i * g->cols + c];
+            const char *text = cell_str(g, i * g->cols + c);
             size_t pad = g->width[c] - display_width(text);
             /* The case and the verdict are words: left-aligned; numbers right-aligned. */
             align a = c == 0 || (compare && c >= 2 && (c - 2) % 4 == 3) ? LEFT : RIGHT;
@@ -170,6 +255,19 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
                       tally__stat_title(first->statistic));
     grid g;
     memset(&g, 0, sizeof(g));
+    if (r->opts.summaries_only) {
+        /* One table per configuration: n, centre ± CI, spread and outliers of every case. */
+        int rc = TALLY_OK;
+        for (size_t j = 0; j < r->config_count && rc == TALLY_OK; j++) {
+            memset(&g, 0, sizeof(g));
+            tally__buf_printf(b, "%s%s:\n", j ? "\n" : "", r->configs[j].label);
+            rc = build_summary_grid(&g, r, o, grp, j);
+            if (rc == TALLY_OK)
+                print_grid(b, &g, 0, 0);
+            free_grid(&g);
+        }
+        return rc;
+    }
     int rc = build_grid(&g, r, o, grp, compare);
     if (rc == TALLY_OK)
         print_grid(b, &g, o->color, compare);
@@ -202,6 +300,10 @@ static void render_footer(tally__buf *b, const tally_report *r, int insufficient
         tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.\n",
                           r->opts.confidence * 100);
     }
+    if (r->opts.summaries_only)
+        tally__buf_printf(b, "\n± is the half-width of the %g%% confidence interval; spread: the sample SD "
+                          "(the harmonic SD on HMean rows); outliers: the larger of the MAD z-score "
+                          "and Tukey counts.\n", r->opts.confidence * 100);
     if (!compare && any_missing(r))
         tally__buf_puts(b, "\n");
     if (insufficient)

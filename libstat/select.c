@@ -1,7 +1,9 @@
 /* Introselect: quickselect with median-of-3 pivots and Hoare partitioning, falling back to
  * median-of-medians pivots with three-way partitioning when the partitioning work shows the input
  * is adversarial. Runs of equal samples (common in benchmark data: integer counts, timer
- * resolution) stay linear in both modes. */
+ * resolution) stay linear in both modes. Several ranks are selected together by recursive
+ * partitioning (multiselect), so the median, quartiles, CI bounds and percentiles of a summary
+ * cost little more than one selection. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -138,6 +140,56 @@ void tally__select_guaranteed(double *x, size_t n, size_t k)
     select_range(x, n, k, 1);
 }
 
+/* 2 log2(n) + 4 rounds of partitioning: far more than random data needs (about log2 of the
+ * number of ranks, then one quickselect per rank), so hitting it means adversarial input. */
+static unsigned depth_limit(size_t n)
+{
+    unsigned d = 4;
+    while (n > 1) {
+        n >>= 1;
+        d += 2;
+    }
+    return d;
+}
+
+/* Select the sorted, distinct ranks[0..count) (indices into the whole array, of which x[0..n)
+ * starts at index `base`) in one recursive partitioning: each partition serves every rank, and
+ * a range is only partitioned further while it still holds two ranks or more; a single rank
+ * gets the introselect above, with its linear-time guarantee. Past the depth limit the
+ * remaining ranks are selected one after the other, each in the range above the previous one,
+ * which keeps the whole call linear for a bounded number of ranks. */
+static void select_many(double *x, size_t n, size_t base, const size_t *ranks, size_t count,
+                        unsigned depth)
+{
+    while (count > 0) {
+        if (count == 1 || n <= SMALL_RANGE || depth == 0) {
+            size_t lo = 0;
+            if (n <= SMALL_RANGE) {
+                insertion_sort(x, n);
+                return;
+            }
+            for (size_t i = 0; i < count; i++) {
+                size_t r = ranks[i] - base;
+                if (r >= n)
+                    return; /* out of range: nothing to select, as with tally__select */
+                select_range(x + lo, n - lo, r - lo, 0);
+                lo = r + 1;
+            }
+            return;
+        }
+        depth--;
+        size_t split = partition_median_of_3(x, n), left = 0;
+        while (left < count && ranks[left] - base < split)
+            left++;
+        select_many(x, split, base, ranks, left, depth);
+        x += split;
+        n -= split;
+        base += split;
+        ranks += left;
+        count -= left;
+    }
+}
+
 static int compare_size(const void *a, const void *b)
 {
     size_t l = *(const size_t *)a, r = *(const size_t *)b;
@@ -146,7 +198,7 @@ static int compare_size(const void *a, const void *b)
 
 size_t tally__select_ranks(double *x, size_t n, size_t *ranks, size_t count)
 {
-    size_t unique = 0, lo = 0;
+    size_t unique = 0;
 
     if (count == 0)
         return 0;
@@ -155,11 +207,6 @@ size_t tally__select_ranks(double *x, size_t n, size_t *ranks, size_t count)
         if (unique == 0 || ranks[unique - 1] != ranks[i])
             ranks[unique++] = ranks[i];
 
-    /* After selecting rank r, everything above r is >= x[r], so the next rank lies in
-     * x[r+1..n): the ranges shrink and the array stays partitioned around every rank. */
-    for (size_t i = 0; i < unique; i++) {
-        tally__select(x + lo, n - lo, ranks[i] - lo);
-        lo = ranks[i] + 1;
-    }
+    select_many(x, n, 0, ranks, unique, depth_limit(n));
     return unique;
 }

@@ -18,8 +18,8 @@ void tally__select_guaranteed(double *x, size_t n, size_t k);
 
 /* Select several order statistics at once. `ranks` (count entries, each < n) is sorted and
  * deduplicated in place; the new count is returned. Afterwards x[r] holds the r-th smallest value
- * for every listed r, and x is partitioned around each of them. Each rank is selected in the
- * range left above the previous one, so the ranges shrink. */
+ * for every listed r, and x is partitioned around each of them. One recursive partitioning
+ * serves all the ranks (multiselect); a rank >= n is ignored. */
 size_t tally__select_ranks(double *x, size_t n, size_t *ranks, size_t count);
 
 #endif /* TALLY_SELECT_H */

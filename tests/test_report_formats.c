@@ -308,6 +308,30 @@ static void test_quoting(void)
     tally_results_free(list);
 }
 
+static void test_huge_values(void)
+{
+    /* %.2f of 1e300 has 301 digits before the point: no style may cut a number short. */
+    static const double x[2] = { 1e300, 1e300 };
+    tally_results *list;
+    CHECK_INT(tally_results_new(&list), TALLY_OK);
+    add_samples(new_set(list, "one"), "big", "", TALLY_HIGHER_IS_BETTER, "c", x, 2);
+    add_samples(new_set(list, "two"), "big", "", TALLY_HIGHER_IS_BETTER, "c", x, 2);
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
+    for (int style = 0; style < 4; style++) {
+        char *text = render(r, TALLY_FORMAT_TEXT, (tally_style)style);
+        /* printf("%.2f", 1e300) starts with these digits (the double nearest 1e300). */
+        const char *digits = strstr(text, "1000000000000000052504760255204420248704468581108");
+        if (style != TALLY_STYLE_NORMALIZED) {
+            CHECK(digits != NULL);
+            CHECK(digits && strspn(digits, "0123456789") == 301);
+        }
+        tally_free(text);
+    }
+    tally_report_free(r);
+    tally_results_free(list);
+}
+
 int main(void)
 {
     tally_report *r = fixture_report();
@@ -317,5 +341,6 @@ int main(void)
     test_csv(r);
     tally_report_free(r);
     test_quoting();
+    test_huge_values();
     return check_summary();
 }

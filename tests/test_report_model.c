@@ -158,6 +158,51 @@ static void test_adjustment(void)
     tally_report_free(r);
 }
 
+static void test_bh_and_other_tests(void)
+{
+    /* Benjamini-Hochberg over the same 7 p-values, p(i) * 7 / i made monotone from the top:
+     * lat/a 2.373334543896199e-06 * 7 = 1.661334180727339e-05; tput/x 0.013399964712331038 * 7/2
+     * = 0.04689987649315863 (still below 0.05); lat/c 0.029016828792786123 * 7/3 =
+     * 0.06770593384983429 (no longer significant). */
+    tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
+    o.adjust = TALLY_ADJUST_BH;
+    tally_report *r = fixture_report(&o);
+    tally_report_cell cell;
+    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    CHECK_REL(cell.p_adjusted, 1.661334180727339e-05, 1e-6);
+    CHECK_INT(tally_report_cell_get(&cell, r, 4, 1), TALLY_OK);
+    CHECK_REL(cell.p_adjusted, 0.04689987649315863, 1e-6);
+    CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_IMPROVEMENT);
+    CHECK_INT(tally_report_cell_get(&cell, r, 2, 1), TALLY_OK);
+    CHECK_REL(cell.p_adjusted, 0.06770593384983429, 1e-6);
+    CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_NO_CHANGE);
+    tally_report_free(r);
+
+    /* mmtests' CI rule has no p-value: nothing to adjust, and the text shows none. */
+    o.test = TALLY_TEST_MMTESTS_CI;
+    o.adjust = TALLY_ADJUST_HOLM;
+    r = fixture_report(&o);
+    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    CHECK_INT(cell.comparison.test, TALLY_TEST_MMTESTS_CI);
+    CHECK(cell.p_adjusted == cell.comparison.p_value);
+    for (int style = 0; style < 4; style++) {
+        char *text = render(r, TALLY_FORMAT_TEXT, (tally_style)style);
+        CHECK(text != NULL && strstr(text, "lat") != NULL);
+        tally_free(text);
+    }
+    tally_report_free(r);
+
+    o.test = TALLY_TEST_MANN_WHITNEY;
+    o.adjust = TALLY_ADJUST_NONE;
+    r = fixture_report(&o);
+    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    CHECK_INT(cell.comparison.test, TALLY_TEST_MANN_WHITNEY);
+    char *text = render(r, TALLY_FORMAT_JSON, TALLY_STYLE_TABLE);
+    CHECK(strstr(text, "\"test\": \"mann-whitney\"") != NULL);
+    tally_free(text);
+    tally_report_free(r);
+}
+
 static void test_filter(void)
 {
     tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
@@ -365,6 +410,7 @@ int main(void)
     test_values();
     test_statistic_choice();
     test_adjustment();
+    test_bh_and_other_tests();
     test_filter();
     test_summaries_only();
     test_errors();

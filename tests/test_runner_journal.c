@@ -177,7 +177,7 @@ static void test_kill_and_resume(void)
 }
 
 /* Is the process gone (or only a zombie waiting for its reaper)? */
-static int process_gone_now(pid_t pid)
+static int process_state_gone(pid_t pid)
 {
     char path[64], buf[256];
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -191,15 +191,15 @@ static int process_gone_now(pid_t pid)
     return paren != NULL && (paren[2] == 'Z' || paren[2] == 'X');
 }
 
-/* SIGKILL to a process group is delivered asynchronously: on a loaded machine (or under a
- * sanitizer) a member can still be listed as running for a moment after killpg() returns. */
+/* SIGKILL is delivered asynchronously: on a loaded machine the killed process may still be
+ * listed as running for a moment, so wait up to 5 s for it to die. */
 static int process_gone(pid_t pid)
 {
     for (int i = 0; i < 500; i++) {
-        if (process_gone_now(pid))
+        if (process_state_gone(pid))
             return 1;
-        struct timespec ts = { 0, 10 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
     }
     return 0;
 }

@@ -92,6 +92,14 @@ typedef struct tally_report_cell {
 /**
  * Compute a report from result sets; the first result set is the baseline. With one result set
  * the report holds summaries only.
+ *
+ * Rows follow the baseline's order; a case the baseline lacks joins the rows of its benchmark,
+ * a benchmark it lacks comes last. A configuration without a row's case has a cell with
+ * `present` = 0 that every renderer reports as missing. p-values are adjusted across every
+ * tested comparison of the report; an adjusted p-value at or above alpha withdraws the
+ * significance. The text layouts read two optional metadata entries of the baseline:
+ * `report.<benchmark>.case_label` (else `report.case_label`, else "Case"), the first-column label
+ * of the normalized and pct styles. See docs/reports.md. Thread-safe for independent results.
  * @param out receives the report; free it with tally_report_free().
  * @param results result sets; the report copies what it needs, so `results` may be freed after.
  * @param opts options, or NULL for the defaults.
@@ -134,7 +142,7 @@ TALLY_API int tally_report_geomean(double *out, const tally_report *r, size_t co
 TALLY_API int tally_report_worst_regression(double *out_pct, const tally_report *r);
 
 /**
- * Render into memory (not for XLSX).
+ * Render into memory (not for XLSX). Thread-safe: a report may be rendered from several threads.
  * @param out receives a NUL-terminated buffer to release with tally_free().
  * @param len receives its length; may be NULL.
  * @return ::TALLY_OK, ::TALLY_EINVAL (e.g. XLSX to memory), ::TALLY_ENOMEM.
