@@ -10,23 +10,30 @@ static void check_summary(const tally_summary *s, size_t n, const char *where)
     FUZZ_CHECK(isfinite(s->min) && isfinite(s->max) && isfinite(s->amean), where);
     FUZZ_CHECK(isfinite(s->median) && isfinite(s->bamean), where);
     FUZZ_CHECK(s->min <= s->max, where);
+    /* Every centre of a sample lies within its range. */
     FUZZ_CHECK(s->median >= s->min && s->median <= s->max, where);
+    FUZZ_CHECK(s->amean >= s->min && s->amean <= s->max, where);
+    FUZZ_CHECK(s->bamean >= s->min && s->bamean <= s->max, where);
     FUZZ_CHECK(s->outliers_mad <= n && s->outliers_tukey <= n, where);
     if (s->defined & TALLY_SUMMARY_HMEAN)
-        FUZZ_CHECK(isfinite(s->hmean) && isfinite(s->hstddev) && isfinite(s->hcv), where);
+        FUZZ_CHECK(isfinite(s->hmean) && s->hmean >= s->min && s->hmean <= s->max, where);
+    if (s->defined & TALLY_SUMMARY_HSTDDEV)
+        FUZZ_CHECK(isfinite(s->hstddev) && s->hstddev >= 0 && isfinite(s->hcv), where);
     if (s->defined & TALLY_SUMMARY_GMEAN)
-        FUZZ_CHECK(isfinite(s->gmean), where);
-    if (s->defined & TALLY_SUMMARY_STDDEV) {
+        FUZZ_CHECK(isfinite(s->gmean) && s->gmean >= s->min && s->gmean <= s->max, where);
+    if (s->defined & TALLY_SUMMARY_STDDEV)
         FUZZ_CHECK(isfinite(s->stddev) && s->stddev >= 0 && isfinite(s->sem), where);
-        FUZZ_CHECK(isfinite(s->mean_ci_low) && isfinite(s->mean_ci_high), where);
-        FUZZ_CHECK(s->mean_ci_low <= s->mean_ci_high, where);
-    }
     if (s->defined & TALLY_SUMMARY_CV)
         FUZZ_CHECK(isfinite(s->cv), where);
+    /* A confidence interval holds its own centre. */
+    if (s->defined & TALLY_SUMMARY_MEAN_CI) {
+        FUZZ_CHECK(isfinite(s->mean_ci_low) && isfinite(s->mean_ci_high), where);
+        FUZZ_CHECK(s->mean_ci_low <= s->amean && s->amean <= s->mean_ci_high, where);
+    }
     if (s->defined & TALLY_SUMMARY_MEDIAN_CI) {
         FUZZ_CHECK(isfinite(s->median_ci_low) && isfinite(s->median_ci_high), where);
-        FUZZ_CHECK(s->median_ci_low <= s->median_ci_high, where);
-        FUZZ_CHECK(isfinite(s->median_ci_level), where);
+        FUZZ_CHECK(s->median_ci_low <= s->median && s->median <= s->median_ci_high, where);
+        FUZZ_CHECK(s->median_ci_level > 0 && s->median_ci_level <= 1, where);
     }
 }
 

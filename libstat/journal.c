@@ -3,6 +3,7 @@
  * completed run. Format in docs/runners.md. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -118,7 +119,8 @@ static int parse_run(tally__journal *j, const char *s, size_t len, unsigned long
         const cJSON *v;
         cJSON_ArrayForEach(v, values)
         {
-            if (!cJSON_IsNumber(v)) {
+            /* cJSON reads 1e999 as infinity: a finished run only ever recorded finite values. */
+            if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
                 tally__free_mem(vals);
                 goto done;
             }

@@ -76,13 +76,13 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     num_field(b, &f, s->gmean, d & TALLY_SUMMARY_GMEAN);
     num_field(b, &f, s->median, p);
     num_field(b, &f, s->stddev, d & TALLY_SUMMARY_STDDEV);
-    num_field(b, &f, s->hstddev, (d & TALLY_SUMMARY_HMEAN) && s->n >= 2);
+    num_field(b, &f, s->hstddev, d & TALLY_SUMMARY_HSTDDEV);
     num_field(b, &f, s->cv, d & TALLY_SUMMARY_CV);
-    num_field(b, &f, s->hcv, (d & TALLY_SUMMARY_HMEAN) && s->n >= 2);
+    num_field(b, &f, s->hcv, d & TALLY_SUMMARY_HSTDDEV);
     num_field(b, &f, c->cv, c->cv_defined);
     num_field(b, &f, s->sem, d & TALLY_SUMMARY_STDDEV);
-    num_field(b, &f, s->mean_ci_low, d & TALLY_SUMMARY_STDDEV);
-    num_field(b, &f, s->mean_ci_high, d & TALLY_SUMMARY_STDDEV);
+    num_field(b, &f, s->mean_ci_low, d & TALLY_SUMMARY_MEAN_CI);
+    num_field(b, &f, s->mean_ci_high, d & TALLY_SUMMARY_MEAN_CI);
     num_field(b, &f, s->median_ci_low, d & TALLY_SUMMARY_MEDIAN_CI);
     num_field(b, &f, s->median_ci_high, d & TALLY_SUMMARY_MEDIAN_CI);
     num_field(b, &f, s->median_ci_level, d & TALLY_SUMMARY_MEDIAN_CI);

@@ -100,12 +100,12 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         num(&w, "gmean", s->gmean, d & TALLY_SUMMARY_GMEAN);
         num(&w, "median", s->median, 1);
         num(&w, "stddev", s->stddev, d & TALLY_SUMMARY_STDDEV);
-        num(&w, "hstddev", s->hstddev, (d & TALLY_SUMMARY_HMEAN) && s->n >= 2);
+        num(&w, "hstddev", s->hstddev, d & TALLY_SUMMARY_HSTDDEV);
         num(&w, "cv", s->cv, d & TALLY_SUMMARY_CV);
-        num(&w, "hcv", s->hcv, (d & TALLY_SUMMARY_HMEAN) && s->n >= 2);
+        num(&w, "hcv", s->hcv, d & TALLY_SUMMARY_HSTDDEV);
         num(&w, "row_cv", c->cv, c->cv_defined);
         num(&w, "sem", s->sem, d & TALLY_SUMMARY_STDDEV);
-        interval(&w, "mean_ci", s->mean_ci_low, s->mean_ci_high, d & TALLY_SUMMARY_STDDEV);
+        interval(&w, "mean_ci", s->mean_ci_low, s->mean_ci_high, d & TALLY_SUMMARY_MEAN_CI);
         interval(&w, "median_ci", s->median_ci_low, s->median_ci_high, d & TALLY_SUMMARY_MEDIAN_CI);
         num(&w, "median_ci_level", s->median_ci_level, d & TALLY_SUMMARY_MEDIAN_CI);
         for (int k = 0; k < TALLY__BAMEAN_COUNT; k++) {
@@ -176,9 +176,7 @@ static void render_summary(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "  \"geomean\": [");
     for (size_t j = 1; j < r->config_count; j++) {
         double gm = 0;
-        int ok = !r->opts.summaries_only && tally_report_geomean(&gm, r, j) == TALLY_OK;
-        if (!ok)
-            tally_error_clear();
+        int ok = !r->opts.summaries_only && tally__render_geomean(&gm, b, r, j);
         writer w = { b, 1 };
         tally__buf_puts(b, j > 1 ? ", {" : "{");
         str(&w, "configuration", r->configs[j].label);

@@ -34,7 +34,7 @@ static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c,
     }
     tally__buf_printf(b, "%.*f", prec, c->pub.value);
     const tally_summary *s = &c->pub.summary;
-    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_STDDEV))
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI))
         tally__buf_printf(b, " ± %.*f", prec, (s->mean_ci_high - s->mean_ci_low) / 2);
 }
 
@@ -144,12 +144,10 @@ static void render_notes(tally__buf *b, const tally_report *r, int compare)
             double gm;
             tally__buf_puts(b, "Geometric mean of ratios (new/base), ");
             md_text(b, r->configs[j].label);
-            if (tally_report_geomean(&gm, r, j) == TALLY_OK)
+            if (tally__render_geomean(&gm, b, r, j))
                 tally__buf_printf(b, ": %.4f\n", gm);
-            else {
-                tally_error_clear();
+            else
                 tally__buf_puts(b, ": n/a\n");
-            }
         }
         tally__buf_puts(b, "\n");
     }

@@ -50,7 +50,7 @@ static const char *cell_str(const grid *g, size_t k)
 static int ci_half_width(double *out, const tally__row *row, const tally__cell *c)
 {
     const tally_summary *s = &c->pub.summary;
-    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_STDDEV)) {
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
         *out = (s->mean_ci_high - s->mean_ci_low) / 2;
         return 1;
     }
@@ -318,12 +318,10 @@ static void render_footer(tally__buf *b, const tally_report *r, int insufficient
     tally__buf_puts(b, "\nGeometric mean of ratios (new/base) over paired rows:\n");
     for (size_t j = 1; j < r->config_count; j++) {
         double gm;
-        if (tally_report_geomean(&gm, r, j) == TALLY_OK)
+        if (tally__render_geomean(&gm, b, r, j))
             tally__buf_printf(b, "  %s: %.4f\n", r->configs[j].label, gm);
-        else {
-            tally_error_clear();
+        else
             tally__buf_printf(b, "  %s: n/a\n", r->configs[j].label);
-        }
     }
 }
 

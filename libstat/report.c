@@ -274,7 +274,7 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
      * SD otherwise; CV is relative to the row's centre. */
     const tally_summary *s = &cell->pub.summary;
     if (row->statistic == TALLY_STAT_HMEAN) {
-        cell->spread_defined = (s->defined & TALLY_SUMMARY_HMEAN) && s->n >= 2;
+        cell->spread_defined = (s->defined & TALLY_SUMMARY_HSTDDEV) != 0;
         cell->spread = s->hstddev;
         cell->cv = s->hcv;
         cell->cv_defined = cell->spread_defined;
@@ -286,8 +286,11 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
     } else {
         cell->spread_defined = (s->defined & TALLY_SUMMARY_STDDEV) != 0;
         cell->spread = s->stddev;
-        cell->cv_defined = cell->spread_defined && cell->pub.value != 0;
-        cell->cv = cell->cv_defined ? 100.0 * s->stddev / cell->pub.value : 0;
+        /* Divide first: 100 * stddev overflows for stddevs near the top of the double range;
+         * a CV that still is not finite (value near 0) is undefined, not infinite. */
+        double cv = cell->pub.value != 0 ? 100.0 * (s->stddev / cell->pub.value) : 0;
+        cell->cv_defined = cell->spread_defined && cell->pub.value != 0 && isfinite(cv);
+        cell->cv = cell->cv_defined ? cv : 0;
     }
     return TALLY_OK;
 }

@@ -87,6 +87,11 @@ void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tal
 
 /* Strip trailing spaces from the buffer, then append a newline: text lines never end in blanks. */
 void tally__buf_end_line(tally__buf *b);
+
+/* Geometric mean of ratios of configuration j for a renderer: 1 with a value in *out, 0 when it
+ * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
+ * buffer failed, so the render fails with TALLY_ENOMEM rather than printing "n/a". */
+int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j);
 /* Append `count` spaces. */
 void tally__buf_pad(tally__buf *b, size_t count);
 

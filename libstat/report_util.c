@@ -118,6 +118,18 @@ void tally__buf_double(tally__buf *b, double x)
     tally__buf_puts(b, text);
 }
 
+int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j)
+{
+    int rc = tally_report_geomean(out, r, j);
+    if (rc == TALLY_OK)
+        return 1;
+    if (rc == TALLY_ENOMEM)
+        b->failed = 1;
+    else
+        tally_error_clear();
+    return 0;
+}
+
 void tally__buf_end_line(tally__buf *b)
 {
     while (b->len > 0 && !b->failed && b->data[b->len - 1] == ' ')

@@ -35,6 +35,8 @@ typedef struct fixture {
     size_t out_len;
     tally_sample *sample;
     tally_summary summary;
+    tally_report *report;
+    tally_validation *validation;
     double values[4];
     unsigned char flags[64];
 } fixture;
@@ -52,6 +54,8 @@ static void teardown(fixture *f)
     free(f->data);
     tally_free(f->out);
     tally_sample_free(f->sample);
+    tally_report_free(f->report);
+    tally_validation_free(f->validation);
     tally_results_free(f->list);
     tally_results_free(f->other);
     tally_resultset_free(f->rs);
@@ -86,6 +90,9 @@ static void torture(const alloc_path *p)
         rc = p->call(&f);
         tally_testing_fail_allocation(0);
         const tally_error *e = tally_error_last();
+        if (rc != TALLY_ENOMEM)
+            fprintf(stderr, "  %s returned %d (%s): %s\n", p->name, rc, tally_strerror(rc),
+                    e->message);
         report_path(rc == TALLY_ENOMEM, p->name, n, "returns TALLY_ENOMEM");
         report_path(e->code == rc && e->message[0] != '\0', p->name, n,
                     "leaves a message with the code");
@@ -501,22 +508,37 @@ static const load_case load_csv_quoted = { TALLY_INPUT_CSV, "csv/quoted.csv", NU
 static const load_case load_tsv = { TALLY_INPUT_TSV, "csv/rates.tsv", NULL };
 static const load_case load_plain = { TALLY_INPUT_PLAIN, "plain/tip.txt", NULL };
 static const load_case load_auto = { TALLY_INPUT_AUTO, "csv/two-configs.csv", NULL };
+static const load_case load_hyperfine = { TALLY_INPUT_HYPERFINE, "hyperfine/basic.json", NULL };
+/* The repetition rows of tests/data/gbench/repetitions.json without its failing benchmark. */
+static const load_case load_gbench = {
+    TALLY_INPUT_GBENCH, "gbench.json",
+    "{\"context\": {\"date\": \"2026-11-29T21:02:30+00:00\", \"host_name\": \"vm\"},\n"
+    " \"benchmarks\": [\n"
+    "  {\"name\": \"BM_StringCopy/8\", \"run_name\": \"BM_StringCopy/8\", \"run_type\": \"iteration\",\n"
+    "   \"repetitions\": 2, \"repetition_index\": 0, \"iterations\": 3899536,\n"
+    "   \"real_time\": 3.5367320624991758, \"cpu_time\": 3.5368169443749209, \"time_unit\": \"ns\"},\n"
+    "  {\"name\": \"BM_StringCopy/8\", \"run_name\": \"BM_StringCopy/8\", \"run_type\": \"iteration\",\n"
+    "   \"repetitions\": 2, \"repetition_index\": 1, \"iterations\": 3899536,\n"
+    "   \"real_time\": 3.6066885906525363, \"cpu_time\": 3.5783831717414585, \"time_unit\": \"ns\"}\n"
+    " ]}\n"
+};
+static const load_case load_pyperf = { TALLY_INPUT_PYPERF, "pyperf/suite.json", NULL };
+static const load_case load_gotest = { TALLY_INPUT_GOTEST, "gotest/bench.txt", NULL };
+static const load_case load_hackbench = { TALLY_INPUT_HACKBENCH, "hackbench/runs.txt", NULL };
+static const load_case load_stream = { TALLY_INPUT_STREAM, "stream/runs.txt", NULL };
+static const load_case load_schbench = { TALLY_INPUT_SCHBENCH, "schbench/runs.txt", NULL };
+static const load_case load_netperf = { TALLY_INPUT_NETPERF, "netperf/omni.txt", NULL };
+static const load_case load_tbench = { TALLY_INPUT_TBENCH, "tbench/runs.txt", NULL };
+
 /* ---- native JSON ---- */
 
 /* A list read from real files (several result sets, metadata, case metadata). */
+static void load_files(fixture *f, const char *const *files, size_t count);
+
 static void setup_loaded_list(fixture *f)
 {
-    static const char *const files[] = { "csv/two-configs.csv", "json/example.json" };
-    if (tally_results_new(&f->list) != TALLY_OK)
-        exit(1);
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_DATA, files[i]);
-        if (tally_load_file(f->list, path, NULL) != TALLY_OK) {
-            fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
-            exit(1);
-        }
-    }
+    static const char *const files[] = { "csv/two-configs.csv", "hyperfine/basic.json" };
+    load_files(f, files, 2);
 }
 
 static int call_to_json(fixture *f)
@@ -554,6 +576,145 @@ static void untouched_no_file(const fixture *f, const char *name)
         fclose(fp);
 }
 
+/* ---- validation of harness summaries ---- */
+
+static void load_files(fixture *f, const char *const *files, size_t count)
+{
+    if (tally_results_new(&f->list) != TALLY_OK)
+        exit(1);
+    for (size_t i = 0; i < count; i++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_DATA, files[i]);
+        if (tally_load_file(f->list, path, NULL) != TALLY_OK) {
+            fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
+            exit(1);
+        }
+    }
+}
+
+static void setup_validate(fixture *f)
+{
+    static const char *const files[] = { "hyperfine/basic.json", "hyperfine/disagree.json" };
+    load_files(f, files, 2);
+}
+
+static int call_validate(fixture *f)
+{
+    return tally_validate(&f->validation, f->list, NULL);
+}
+
+static void untouched_validation(const fixture *f, const char *name)
+{
+    report_path(f->validation == NULL, name, 0, "no validation list on failure");
+}
+
+/* ---- reports ---- */
+
+/* Three configurations: two in one file, one more with the same benchmarks and cases. */
+static void setup_report_inputs(fixture *f)
+{
+    static const char *const files[] = { "csv/two-configs.csv", "json/example.json" };
+    load_files(f, files, 2);
+}
+
+typedef struct report_case {
+    tally_test test;
+    tally_adjust adjust;
+    tally_statistic statistic;
+    int summaries_only;
+} report_case;
+
+static const report_case report_default = { TALLY_TEST_WELCH, TALLY_ADJUST_NONE,
+                                            TALLY_STAT_DEFAULT, 0 };
+static const report_case report_mw_holm = { TALLY_TEST_MANN_WHITNEY, TALLY_ADJUST_HOLM,
+                                            TALLY_STAT_DEFAULT, 0 };
+static const report_case report_median_bh = { TALLY_TEST_STUDENT, TALLY_ADJUST_BH,
+                                              TALLY_STAT_MEDIAN, 0 };
+static const report_case report_summaries = { TALLY_TEST_WELCH, TALLY_ADJUST_NONE,
+                                              TALLY_STAT_DEFAULT, 1 };
+
+static int new_report(fixture *f, const report_case *rc)
+{
+    tally_report_options opts = TALLY_REPORT_OPTIONS_INIT;
+    opts.test = rc->test;
+    opts.adjust = rc->adjust;
+    opts.statistic = rc->statistic;
+    opts.summaries_only = rc->summaries_only;
+    return tally_report_new(&f->report, f->list, &opts);
+}
+
+static int call_report_new(fixture *f)
+{
+    return new_report(f, f->arg);
+}
+
+static void untouched_report(const fixture *f, const char *name)
+{
+    report_path(f->report == NULL, name, 0, "no report on failure");
+}
+
+/* A computed report, built without injection. */
+static void setup_report(fixture *f)
+{
+    setup_report_inputs(f);
+    if (new_report(f, &report_default) != TALLY_OK) {
+        fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
+        exit(1);
+    }
+}
+
+typedef struct render_case {
+    tally_format format;
+    tally_style style;
+} render_case;
+
+static const render_case render_table = { TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE };
+static const render_case render_mmtests = { TALLY_FORMAT_TEXT, TALLY_STYLE_MMTESTS };
+static const render_case render_normalized = { TALLY_FORMAT_TEXT, TALLY_STYLE_NORMALIZED };
+static const render_case render_pct = { TALLY_FORMAT_TEXT, TALLY_STYLE_PCT };
+static const render_case render_json = { TALLY_FORMAT_JSON, TALLY_STYLE_TABLE };
+static const render_case render_csv = { TALLY_FORMAT_CSV, TALLY_STYLE_TABLE };
+static const render_case render_markdown = { TALLY_FORMAT_MARKDOWN, TALLY_STYLE_TABLE };
+static const render_case render_xlsx = { TALLY_FORMAT_XLSX, TALLY_STYLE_TABLE };
+
+static int call_render(fixture *f)
+{
+    const render_case *rc = f->arg;
+    tally_render_options opts = TALLY_RENDER_OPTIONS_INIT;
+    opts.format = rc->format;
+    opts.style = rc->style;
+    return tally_report_render(&f->out, &f->out_len, f->report, &opts);
+}
+
+static const char *report_file_for(const render_case *rc)
+{
+    return rc->format == TALLY_FORMAT_XLSX ? TALLY_TEST_TMP "/alloc-failure-report.xlsx"
+                                           : TALLY_TEST_TMP "/alloc-failure-report.txt";
+}
+
+static void setup_report_write(fixture *f)
+{
+    setup_report(f);
+    remove(report_file_for(f->arg));
+}
+
+static int call_report_write(fixture *f)
+{
+    const render_case *rc = f->arg;
+    tally_render_options opts = TALLY_RENDER_OPTIONS_INIT;
+    opts.format = rc->format;
+    opts.style = rc->style;
+    return tally_report_write(f->report, report_file_for(rc), &opts);
+}
+
+static void untouched_no_report_file(const fixture *f, const char *name)
+{
+    FILE *fp = fopen(report_file_for(f->arg), "rb");
+    report_path(fp == NULL, name, 0, "no report file written on failure");
+    if (fp)
+        fclose(fp);
+}
+
 static const alloc_path paths[] = {
     { "results_new", setup_nothing, call_results_new, untouched_made_list, NULL },
     { "resultset_new", setup_nothing, call_resultset_new, untouched_made, NULL },
@@ -586,8 +747,36 @@ static const alloc_path paths[] = {
     { "compare (mmtests-ci)", setup_nothing, call_compare, untouched_nothing, &compare_mmtests },
     { "adjust_pvalues (holm)", setup_nothing, call_adjust, untouched_nothing, &adjust_holm },
     { "adjust_pvalues (bh)", setup_nothing, call_adjust, untouched_nothing, &adjust_bh },
+    { "load hyperfine", setup_load, call_load_buffer, untouched_loaded, &load_hyperfine },
+    { "load gbench", setup_load, call_load_buffer, untouched_loaded, &load_gbench },
+    { "load pyperf", setup_load, call_load_buffer, untouched_loaded, &load_pyperf },
+    { "load gotest", setup_load, call_load_buffer, untouched_loaded, &load_gotest },
+    { "load hackbench", setup_load, call_load_buffer, untouched_loaded, &load_hackbench },
+    { "load stream", setup_load, call_load_buffer, untouched_loaded, &load_stream },
+    { "load schbench", setup_load, call_load_buffer, untouched_loaded, &load_schbench },
+    { "load netperf", setup_load, call_load_buffer, untouched_loaded, &load_netperf },
+    { "load tbench", setup_load, call_load_buffer, untouched_loaded, &load_tbench },
+    { "validate", setup_validate, call_validate, untouched_validation, NULL },
     { "results_to_json", setup_loaded_list, call_to_json, untouched_out, NULL },
     { "results_save", setup_save, call_save, untouched_no_file, NULL },
+    { "report_new", setup_report_inputs, call_report_new, untouched_report, &report_default },
+    { "report_new (mann-whitney, holm)", setup_report_inputs, call_report_new, untouched_report,
+      &report_mw_holm },
+    { "report_new (median, bh)", setup_report_inputs, call_report_new, untouched_report,
+      &report_median_bh },
+    { "report_new (summaries only)", setup_report_inputs, call_report_new, untouched_report,
+      &report_summaries },
+    { "render text table", setup_report, call_render, untouched_out, &render_table },
+    { "render text mmtests", setup_report, call_render, untouched_out, &render_mmtests },
+    { "render text normalized", setup_report, call_render, untouched_out, &render_normalized },
+    { "render text pct", setup_report, call_render, untouched_out, &render_pct },
+    { "render json", setup_report, call_render, untouched_out, &render_json },
+    { "render csv", setup_report, call_render, untouched_out, &render_csv },
+    { "render markdown", setup_report, call_render, untouched_out, &render_markdown },
+    { "report_write text", setup_report_write, call_report_write, untouched_no_report_file,
+      &render_mmtests },
+    { "report_write xlsx", setup_report_write, call_report_write, untouched_no_report_file,
+      &render_xlsx },
 };
 
 int main(void)
