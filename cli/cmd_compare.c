@@ -40,32 +40,10 @@ static const char compare_help[] =
 int cmd_compare(int argc, char **argv)
 {
     cli_report_command cmd = {.name = "compare", .allow_gate = 1};
-    int rc = cli_parse_report_command(&cmd, argc, argv);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    if (cmd.help) {
-        fputs(compare_help, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (cmd.input_count < 1)
-        return cli_usage_error("compare", "missing input files");
-
-    tally_results *results = NULL;
-    if ((rc = cli_load_inputs(&results, cmd.inputs, cmd.input_count, cmd.args.kind)) != CLI_EXIT_OK)
-        return rc;
-    size_t configurations = tally_results_count(results);
-    if (configurations < 2) {
-        tally_results_free(results);
-        return cli_fail("compare needs at least two configurations (found %zu); for one, use "
-                        "'tally summary'", configurations);
-    }
-
     tally_report *report = NULL;
-    if (tally_report_new(&report, results, &cmd.args.report) != TALLY_OK) {
-        tally_results_free(results);
-        return cli_fail_library();
-    }
-    tally_results_free(results);
+    int rc = cli_build_report(&report, &cmd, compare_help, argc, argv);
+    if (rc != CLI_EXIT_OK || report == NULL)
+        return rc;
 
     rc = cli_emit_report(report, &cmd.args);
     if (rc == CLI_EXIT_OK && cmd.fail_on_regression >= 0.0) {

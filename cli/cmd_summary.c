@@ -27,25 +27,10 @@ static const char summary_help[] =
 int cmd_summary(int argc, char **argv)
 {
     cli_report_command cmd = {.name = "summary", .allow_gate = 0};
-    int rc = cli_parse_report_command(&cmd, argc, argv);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    if (cmd.help) {
-        fputs(summary_help, stdout);
-        return CLI_EXIT_OK;
-    }
-    if (cmd.input_count < 1)
-        return cli_usage_error("summary", "missing input files");
-
-    tally_results *results = NULL;
-    if ((rc = cli_load_inputs(&results, cmd.inputs, cmd.input_count, cmd.args.kind)) != CLI_EXIT_OK)
-        return rc;
-    cmd.args.report.summaries_only = 1;
     tally_report *report = NULL;
-    rc = tally_report_new(&report, results, &cmd.args.report);
-    tally_results_free(results);
-    if (rc != TALLY_OK)
-        return cli_fail_library();
+    int rc = cli_build_report(&report, &cmd, summary_help, argc, argv);
+    if (rc != CLI_EXIT_OK || report == NULL)
+        return rc;
     rc = cli_emit_report(report, &cmd.args);
     tally_report_free(report);
     return rc;

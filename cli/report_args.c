@@ -75,3 +75,33 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->input_count = argc - optind;
     return cli_report_finish(&cmd->args, cmd->name);
 }
+
+int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                     char **argv)
+{
+    *out = NULL;
+    int rc = cli_parse_report_command(cmd, argc, argv);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (cmd->help) {
+        fputs(help, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (cmd->input_count < 1)
+        return cli_usage_error(cmd->name, "missing input files");
+
+    tally_results *results = NULL;
+    rc = cli_load_inputs(&results, cmd->inputs, cmd->input_count, cmd->args.kind);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    size_t configurations = tally_results_count(results);
+    if (cmd->allow_gate && configurations < 2) {
+        tally_results_free(results);
+        return cli_fail("compare needs at least two configurations (found %zu); for one, use "
+                        "'tally summary'", configurations);
+    }
+    cmd->args.report.summaries_only = !cmd->allow_gate;
+    rc = tally_report_new(out, results, &cmd->args.report);
+    tally_results_free(results);
+    return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
+}

@@ -73,8 +73,10 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-int tally__write_file_atomic(const char *path, const char *data, size_t len)
+int tally__create_temp(char **tmp_out, int *fd_out, const char *path)
 {
+    *tmp_out = NULL;
+    *fd_out = -1;
     size_t plen = strlen(path);
     char *tmp = tally__malloc(plen + 16);
     if (tmp == NULL)
@@ -91,6 +93,18 @@ int tally__write_file_atomic(const char *path, const char *data, size_t len)
     mode_t mask = umask(0);
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);
+    *tmp_out = tmp;
+    *fd_out = fd;
+    return TALLY_OK;
+}
+
+int tally__write_file_atomic(const char *path, const char *data, size_t len)
+{
+    char *tmp = NULL;
+    int fd = -1;
+    int rc = tally__create_temp(&tmp, &fd, path);
+    if (rc != TALLY_OK)
+        return rc;
     int failed = write_all(fd, data, len) != 0 || fsync(fd) != 0;
     int saved = errno;
     if (close(fd) != 0 && !failed) {

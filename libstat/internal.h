@@ -69,6 +69,10 @@ void tally__buf_dispose(tally__buf *b);
 /* Read a whole file. `*out` is NUL-terminated; free with tally__free_mem. */
 int tally__read_file(char **out, size_t *len, const char *path);
 
+/* Create `path`.tmp.XXXXXX next to `path` (same file system, so a rename is atomic) with the
+ * permissions a plain creat() would give. `*tmp_out` is freed with tally__free_mem. */
+int tally__create_temp(char **tmp_out, int *fd_out, const char *path);
+
 /* Write `len` bytes to `path` through a temporary file in the same directory, fsync, rename:
  * readers see the old file or the whole new one, never a part. */
 int tally__write_file_atomic(const char *path, const char *data, size_t len);

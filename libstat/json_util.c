@@ -138,7 +138,7 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
     return TALLY_OK;
 }
 
-static const char *type_name(const cJSON *item)
+const char *tally__json_type_name(const cJSON *item)
 {
     if (cJSON_IsString(item))
         return "a string";
@@ -163,7 +163,7 @@ static int member(const cJSON **out, const cJSON *obj, const char *key, int requ
     *out = NULL;
     if (!cJSON_IsObject(obj))
         return tally__error_json(TALLY_EPARSE, name, path->text, "expected an object, found %s",
-                                 type_name(obj));
+                                 tally__json_type_name(obj));
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (item == NULL) {
         if (!required)
@@ -174,7 +174,7 @@ static int member(const cJSON **out, const cJSON *obj, const char *key, int requ
     if (!is(item)) {
         size_t mark = tally__jpath_key(path, key);
         tally__error_json(TALLY_EPARSE, name, path->text, "expected %s, found %s", want,
-                          type_name(item));
+                          tally__json_type_name(item));
         tally__jpath_pop(path, mark);
         return TALLY_EPARSE;
     }
@@ -225,7 +225,7 @@ int tally__json_finite(double *out, const cJSON *item, const char *name, tally__
 {
     if (!cJSON_IsNumber(item))
         return tally__error_json(TALLY_EPARSE, name, path->text, "expected a number, found %s",
-                                 type_name(item));
+                                 tally__json_type_name(item));
     /* cJSON turns out-of-range literals such as 1e999 into infinity. */
     if (!isfinite(item->valuedouble))
         return tally__error_json(TALLY_ENONFINITE, name, path->text, "number is not finite");

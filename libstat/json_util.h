@@ -35,6 +35,10 @@ int tally__json_array(const cJSON **out, const cJSON *obj, const char *key, int 
 int tally__json_object(const cJSON **out, const cJSON *obj, const char *key, int required,
                        const char *name, tally__jpath *path);
 
+/* "a string", "a number", "an array", "an object", "a boolean", "null": for messages that say
+ * what was found. */
+const char *tally__json_type_name(const cJSON *item);
+
 /* A finite number from an array element or value; errors name the path. */
 int tally__json_finite(double *out, const cJSON *item, const char *name, tally__jpath *path);
 

@@ -39,20 +39,6 @@ typedef struct reader {
     size_t buf_cap;
 } reader;
 
-static const char *kind_of(const cJSON *item)
-{
-    if (cJSON_IsString(item))
-        return "a string";
-    if (cJSON_IsNumber(item))
-        return "a number";
-    if (cJSON_IsArray(item))
-        return "an array";
-    if (cJSON_IsObject(item))
-        return "an object";
-    if (cJSON_IsBool(item))
-        return "a boolean";
-    return "null";
-}
 
 /* Record an error at the member `key` of the current path. */
 static int fail_at_key(reader *r, int code, const char *key, const char *fmt, ...)
@@ -116,7 +102,7 @@ static int read_metadata(reader *r, const cJSON *obj, void *owner, meta_setter s
             value = number;
         } else {
             rc = fail_at_key(r, TALLY_EPARSE, item->string,
-                             "expected a string, number or boolean, found %s", kind_of(item));
+                             "expected a string, number or boolean, found %s", tally__json_type_name(item));
             break;
         }
         if (item->string[0] == '\0') {
@@ -266,7 +252,7 @@ static int for_each(reader *r, const cJSON *obj, const char *key, void *parent,
         size_t at = tally__jpath_index(&r->path, i++);
         if (!cJSON_IsObject(item))
             rc = tally__error_json(TALLY_EPARSE, r->name, r->path.text,
-                                   "expected an object, found %s", kind_of(item));
+                                   "expected an object, found %s", tally__json_type_name(item));
         else
             rc = read_one(r, item, parent);
         tally__jpath_pop(&r->path, at);

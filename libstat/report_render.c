@@ -108,21 +108,11 @@ int tally_report_render(char **out, size_t *len, const tally_report *r,
 /* The spreadsheet goes to a temporary file next to `path`, renamed over it once complete. */
 static int write_xlsx(const tally_report *r, const char *path, const tally_render_options *o)
 {
-    size_t plen = strlen(path);
-    char *tmp = tally__malloc(plen + 16);
-    if (tmp == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int saved = errno;
-        tally__free_mem(tmp);
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot create: %s", strerror(saved));
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
+    char *tmp = NULL;
+    int fd = -1;
+    int created = tally__create_temp(&tmp, &fd, path);
+    if (created != TALLY_OK)
+        return created;
     close(fd);
     int rc = tally__render_xlsx(tmp, path, r, o);
     if (rc == TALLY_OK && rename(tmp, path) != 0)

@@ -237,12 +237,12 @@ static int runner_init(tally_runner *r, const tally_runner_options *o)
     if (rc != TALLY_OK)
         return rc;
     for (size_t k = 0; w->kind == TALLY_WORKLOAD_EXEC && k < r->config_count; k++) {
-        int placeholder = 0;
+        int has_sweep_slot = 0;
         for (size_t i = 0; r->commands[k][i] != NULL; i++)
-            placeholder |= strstr(r->commands[k][i], "{}") != NULL;
-        if (placeholder && o->sweep == NULL)
+            has_sweep_slot |= strstr(r->commands[k][i], "{}") != NULL;
+        if (has_sweep_slot && o->sweep == NULL)
             return tally__error(TALLY_EINVAL, "the command uses {} but no sweep values were given");
-        if (!placeholder && o->sweep != NULL)
+        if (!has_sweep_slot && o->sweep != NULL)
             return tally__error(TALLY_EINVAL, "a sweep needs {} in the command to put the value in");
     }
     return w->configure(&r->wl, &r->params);
