@@ -142,6 +142,14 @@ void tally__run_output_free(tally__run_output *o);
 int tally__spawn_server(pid_t *out, char *const *argv);
 /* Kill a process group started by tally__spawn_server and reap its leader. */
 void tally__stop_server(pid_t pgid);
+/* Whether something accepts TCP connections on 127.0.0.1:port. */
+int tally__loopback_port_open(long port);
+/* Start a server (argv) that should listen on 127.0.0.1:port: refuse when the port is already
+ * taken, then wait up to 5 s for it to accept connections (else stop it). `what` names the
+ * server in messages. */
+int tally__start_loopback_server(pid_t *out, char *const *argv, long port, const char *what);
+/* Stop the workload's server, if any. */
+void tally__wl_stop_server(tally__wl *wl);
 /* Parse the built-in body's stdout: exactly n numbers, one per line. */
 int tally__parse_values(double *values, size_t n, const char *out);
 /* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */

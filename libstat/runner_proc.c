@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -308,4 +311,47 @@ int tally__parse_values(double *values, size_t n, const char *out)
         p = nl + 1;
     }
     return TALLY_OK;
+}
+
+int tally__loopback_port_open(long port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons((unsigned short)port);
+    int ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
+    close(fd);
+    return ok;
+}
+
+int tally__start_loopback_server(pid_t *out, char *const *argv, long port, const char *what)
+{
+    *out = 0;
+    if (tally__loopback_port_open(port))
+        return tally__error(TALLY_ERUN, "port %ld on 127.0.0.1 is already in use (another %s?); "
+                            "stop it or choose another port", port, what);
+    int rc = tally__spawn_server(out, argv);
+    if (rc != TALLY_OK)
+        return rc;
+    double until = tally__now() + 5.0;
+    while (tally__now() < until) {
+        /* A probe connection may make a server log an error; the servers used keep serving. */
+        if (tally__loopback_port_open(port))
+            return TALLY_OK;
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    tally__stop_server(*out);
+    *out = 0;
+    return tally__error(TALLY_ERUN, "%s did not start listening on port %ld", what, port);
+}
+
+void tally__wl_stop_server(tally__wl *wl)
+{
+    tally__stop_server(wl->server);
+    wl->server = 0;
 }

@@ -50,51 +50,16 @@ static void release(tally__wl *wl)
     wl->cfg = NULL;
 }
 
-static int port_open(long port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return 0;
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof(addr));
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons((unsigned short)port);
-    int ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
-    close(fd);
-    return ok;
-}
-
 static int start(tally__wl *wl)
 {
     const np_cfg *c = wl->cfg;
-    if (port_open(c->port))
-        return tally__error(TALLY_ERUN, "port %ld on 127.0.0.1 is already in use; choose "
-                            "another with the port parameter", c->port);
     const char *pieces[] = { "netserver", "-D", "-L", "127.0.0.1", "-p", c->port_s };
     char **argv = NULL;
     int rc = tally__argv_new(&argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
     if (rc == TALLY_OK)
-        rc = tally__spawn_server(&wl->server, argv);
+        rc = tally__start_loopback_server(&wl->server, argv, c->port, "netserver");
     tally__free_argv(argv);
-    if (rc != TALLY_OK)
-        return rc;
-    double until = tally__now() + 5.0;
-    while (tally__now() < until) {
-        if (port_open(c->port))
-            return TALLY_OK;
-        struct timespec ts = { 0, 20 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    tally__stop_server(wl->server);
-    wl->server = 0;
-    return tally__error(TALLY_ERUN, "netserver did not start listening on port %ld", c->port);
-}
-
-static void stop(tally__wl *wl)
-{
-    tally__stop_server(wl->server);
-    wl->server = 0;
+    return rc;
 }
 
 /* The argv of one netperf client (also what the tests check). */
@@ -189,5 +154,5 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
 
 const tally__workload tally__workload_netperf = {
     TALLY_WORKLOAD_NETPERF, "netperf", "clients", "1,2,4,8", "netperf", keys,
-    configure, release, body, command, NULL, start, stop,
+    configure, release, body, command, NULL, start, tally__wl_stop_server,
 };

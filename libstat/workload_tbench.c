@@ -48,47 +48,10 @@ static void release(tally__wl *wl)
     wl->cfg = NULL;
 }
 
-static int port_open(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return 0;
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof(addr));
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons(TBENCH_PORT);
-    int ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
-    close(fd);
-    return ok;
-}
-
 static int start(tally__wl *wl)
 {
-    if (port_open())
-        return tally__error(TALLY_ERUN, "port %d on 127.0.0.1 is already in use (another "
-                            "tbench_srv?); stop it first", TBENCH_PORT);
     char *argv[] = { "tbench_srv", NULL };
-    int rc = tally__spawn_server(&wl->server, argv);
-    if (rc != TALLY_OK)
-        return rc;
-    double until = tally__now() + 5.0;
-    while (tally__now() < until) {
-        if (port_open())
-            return TALLY_OK;
-        struct timespec ts = { 0, 20 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    tally__stop_server(wl->server);
-    wl->server = 0;
-    return tally__error(TALLY_ERUN, "tbench_srv did not start listening on port %d",
-                        TBENCH_PORT);
-}
-
-static void stop(tally__wl *wl)
-{
-    tally__stop_server(wl->server);
-    wl->server = 0;
+    return tally__start_loopback_server(&wl->server, argv, TBENCH_PORT, "tbench_srv");
 }
 
 static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
@@ -111,5 +74,5 @@ static int parse(double *values, const tally__wl *wl, const tally__run_output *o
 
 const tally__workload tally__workload_tbench = {
     TALLY_WORKLOAD_TBENCH, "tbench", "clients", "1,2,4,8", "tbench", keys,
-    configure, release, NULL, command, parse, start, stop,
+    configure, release, NULL, command, parse, start, tally__wl_stop_server,
 };
