@@ -142,6 +142,19 @@ void tally__run_output_free(tally__run_output *o);
 int tally__spawn_server(pid_t *out, char *const *argv);
 /* Kill a process group started by tally__spawn_server and reap its leader. */
 void tally__stop_server(pid_t pgid);
+/* Parameters shared by the built-in hackbench and rt-tests' hackbench (workload_hackbench.c). */
+enum { TALLY__HB_PROCESS, TALLY__HB_THREAD };
+enum { TALLY__HB_PIPE, TALLY__HB_SOCKET };
+typedef struct tally__hackbench_params {
+    int mode, ipc;
+    long loops, datasize, fds;
+} tally__hackbench_params;
+extern const char *const tally__hackbench_keys[];
+/* Read mode, ipc, loops, datasize (at most max_datasize) and fds, and register the metric
+ * hackbench-{process|thread}-{pipes|sockets} in seconds, lower is better. */
+int tally__hackbench_configure(tally__hackbench_params *c, tally__wl *wl, const tally__params *p,
+                               long max_datasize);
+
 /* Whether something accepts TCP connections on 127.0.0.1:port. */
 int tally__loopback_port_open(long port);
 /* Start a server (argv) that should listen on 127.0.0.1:port: refuse when the port is already

@@ -14,17 +14,32 @@
 
 #include "runner_internal.h"
 
-enum { MODE_PROCESS, MODE_THREAD };
-enum { IPC_PIPE, IPC_SOCKET };
+typedef tally__hackbench_params hb_cfg;
 
-typedef struct hb_cfg {
-    int mode, ipc;
-    long loops, datasize, fds;
-} hb_cfg;
-
-static const char *const keys[] = { "mode", "ipc", "loops", "datasize", "fds", NULL };
+const char *const tally__hackbench_keys[] = { "mode", "ipc", "loops", "datasize", "fds", NULL };
 static const char *const modes[] = { "process", "thread", NULL };
 static const char *const ipcs[] = { "pipe", "socket", NULL };
+
+int tally__hackbench_configure(tally__hackbench_params *c, tally__wl *wl, const tally__params *p,
+                               long max_datasize)
+{
+    int rc = tally__param_choice(&c->mode, p, "mode", modes, TALLY__HB_PROCESS);
+    if (rc == TALLY_OK)
+        rc = tally__param_choice(&c->ipc, p, "ipc", ipcs, TALLY__HB_PIPE);
+    if (rc == TALLY_OK)
+        rc = tally__param_long(&c->loops, p, "loops", 100, 1, 100000000);
+    if (rc == TALLY_OK)
+        rc = tally__param_long(&c->datasize, p, "datasize", 100, 1, max_datasize);
+    if (rc == TALLY_OK)
+        rc = tally__param_long(&c->fds, p, "fds", 20, 1, 1000);
+    if (rc != TALLY_OK)
+        return rc;
+    char name[64];
+    snprintf(name, sizeof(name), "hackbench-%s-%s",
+             c->mode == TALLY__HB_PROCESS ? "process" : "thread",
+             c->ipc == TALLY__HB_PIPE ? "pipes" : "sockets");
+    return tally__wl_add_metric(wl, name, NULL, "s", TALLY_LOWER_IS_BETTER, TALLY_STAT_AMEAN);
+}
 
 static int configure(tally__wl *wl, const tally__params *p)
 {
@@ -32,21 +47,8 @@ static int configure(tally__wl *wl, const tally__params *p)
     if (c == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     wl->cfg = c;
-    int rc = tally__param_choice(&c->mode, p, "mode", modes, MODE_PROCESS);
-    if (rc == TALLY_OK)
-        rc = tally__param_choice(&c->ipc, p, "ipc", ipcs, IPC_PIPE);
-    if (rc == TALLY_OK)
-        rc = tally__param_long(&c->loops, p, "loops", 100, 1, 100000000);
-    if (rc == TALLY_OK)
-        rc = tally__param_long(&c->datasize, p, "datasize", 100, 1, 4096);
-    if (rc == TALLY_OK)
-        rc = tally__param_long(&c->fds, p, "fds", 20, 1, 1000);
-    if (rc != TALLY_OK)
-        return rc;
-    char name[64];
-    snprintf(name, sizeof(name), "hackbench-%s-%s", c->mode == MODE_PROCESS ? "process" : "thread",
-             c->ipc == IPC_PIPE ? "pipes" : "sockets");
-    return tally__wl_add_metric(wl, name, NULL, "s", TALLY_LOWER_IS_BETTER, TALLY_STAT_AMEAN);
+    /* A task sends each message from its 4096-byte stack buffer. */
+    return tally__hackbench_configure(c, wl, p, 4096);
 }
 
 static void release(tally__wl *wl)
@@ -159,10 +161,10 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
     }
     for (size_t i = 0; i < receivers; i++) {
         int fd[2];
-        int rc = c->ipc == IPC_PIPE ? pipe(fd) : socketpair(AF_UNIX, SOCK_STREAM, 0, fd);
+        int rc = c->ipc == TALLY__HB_PIPE ? pipe(fd) : socketpair(AF_UNIX, SOCK_STREAM, 0, fd);
         if (rc != 0) {
             snprintf(why, 256, "creating %zu %s: %s", receivers,
-                     c->ipc == IPC_PIPE ? "pipes" : "socket pairs", strerror(errno));
+                     c->ipc == TALLY__HB_PIPE ? "pipes" : "socket pairs", strerror(errno));
             return -1;
         }
         rfd[i] = fd[0];
@@ -178,7 +180,7 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
         x->fds = x->sender ? &wfd[g * (size_t)c->fds] : &rfd[g * (size_t)c->fds + k];
         x->ready_fd = ready[1];
         x->wakeup_fd = wakeup[0];
-        if (c->mode == MODE_THREAD) {
+        if (c->mode == TALLY__HB_THREAD) {
             int err = pthread_create(&threads[i], NULL, task_main, x);
             if (err != 0) {
                 snprintf(why, 256, "pthread_create (%zu tasks): %s", tasks, strerror(err));
@@ -213,7 +215,7 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
     close(wakeup[1]);
     int failed = 0;
     for (size_t i = 0; i < tasks; i++) {
-        if (c->mode == MODE_THREAD) {
+        if (c->mode == TALLY__HB_THREAD) {
             pthread_join(threads[i], NULL);
             failed |= t[i].failed;
         } else {
@@ -232,6 +234,6 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
 }
 
 const tally__workload tally__workload_hackbench = {
-    TALLY_WORKLOAD_HACKBENCH, "hackbench", "groups", "1,2,4,8,16", NULL, keys,
+    TALLY_WORKLOAD_HACKBENCH, "hackbench", "groups", "1,2,4,8,16", NULL, tally__hackbench_keys,
     configure, release, body, NULL, NULL, NULL, NULL,
 };
