@@ -15,13 +15,24 @@ typedef struct tally__importer {
      * first bytes. Must be cheap and never fail. */
     int (*sniff)(const char *data, size_t len);
     /* Parse the whole input into `into` (fresh and empty). Errors are recorded with the file
-     * name `name` and a line:col or JSON path. */
+     * name `name` and a line:col or JSON path. `opts` is never NULL and the loader has filled
+     * `opts->label` (the caller's, else the file name without directory and extension), so a
+     * format holding one configuration labels its result set `opts->label`; the loader renames
+     * or refuses the sets of formats that carry their own labels. `opts->benchmark` is the
+     * caller's or NULL: a format without benchmark names then uses a fixed name of its own, so
+     * that files of different names still align in a comparison. The loader frees `into` on
+     * failure. */
     int (*parse)(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts);
 } tally__importer;
 
-/* The registry (importers.c): every importer, in detection-priority order. */
+/* The registry (importers.c): every importer, in detection-priority order (on equal sniff
+ * scores the earlier row wins). */
 extern const tally__importer *const tally__importers[];
 extern const size_t tally__importer_count;
+
+/* The direction a unit implies when a file does not say (load.c): higher is better for rates
+ * (docs/formats.md lists the rule), lower otherwise. `unit` may be NULL. */
+tally_direction tally__direction_for_unit(const char *unit);
 
 #endif /* TALLY_IMPORTER_H */

@@ -64,26 +64,68 @@ static void position_of(const char *data, const char *at, unsigned long *line, u
     }
 }
 
+/* Open brackets before `stop`, and whether the input ends inside a string or an open
+ * container: cJSON reports neither cause, only where it gave up. */
+static void scan_structure(const char *data, size_t len, const char *stop, size_t *depth_at_stop,
+                           int *unclosed)
+{
+    size_t depth = 0;
+    int in_string = 0;
+    *depth_at_stop = 0;
+    for (const char *c = data; c < data + len; c++) {
+        if (c == stop)
+            *depth_at_stop = depth;
+        if (in_string) {
+            if (*c == '\\' && c + 1 < data + len)
+                c++;
+            else if (*c == '"')
+                in_string = 0;
+        } else if (*c == '"') {
+            in_string = 1;
+        } else if (*c == '[' || *c == '{') {
+            depth++;
+        } else if ((*c == ']' || *c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    *unclosed = in_string || depth > 0;
+}
+
 int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name)
 {
     *out = NULL;
+    unsigned long line, col;
+    const char *nul = memchr(data, '\0', len);
+    if (nul) {
+        position_of(data, nul, &line, &col);
+        return tally__error_at(TALLY_EFORMAT, name, line, col,
+                               "NUL byte in a JSON file (is this a binary file?)");
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
     if (root == NULL) {
-        unsigned long line, col;
         if (end == NULL || end < data || end > data + len)
             end = data + len;
-        position_of(data, end, &line, &col);
-        if (end >= data + len)
+        size_t depth;
+        int unclosed;
+        scan_structure(data, len, end, &depth, &unclosed);
+        if (depth >= CJSON_NESTING_LIMIT) {
+            position_of(data, end, &line, &col);
+            return tally__error_at(TALLY_ELIMIT, name, line, col,
+                                   "JSON nested deeper than %d levels", CJSON_NESTING_LIMIT);
+        }
+        if (unclosed || end >= data + len) {
+            position_of(data, data + len, &line, &col);
             return tally__error_at(TALLY_EPARSE, name, line, col,
                                    "unexpected end of JSON input (truncated file?)");
+        }
+        position_of(data, end, &line, &col);
         return tally__error_at(TALLY_EPARSE, name, line, col, "invalid JSON near '%.16s'", end);
     }
     /* Only white space may follow the document. */
     while (end < data + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
         end++;
     if (end < data + len) {
-        unsigned long line, col;
         position_of(data, end, &line, &col);
         cJSON_Delete(root);
         return tally__error_at(TALLY_EPARSE, name, line, col, "unexpected data after the JSON document");

@@ -4,7 +4,11 @@
  * the native JSON format.
  *
  * Every parse error is reported through tally_error_last() with the file name and `line:col`
- * (text formats) or a JSON path. A failed load leaves the destination list unchanged.
+ * (text formats) or a JSON path. A failed load leaves the destination list unchanged. The
+ * formats, the detection rules and the labelling rules are described in docs/formats.md.
+ *
+ * Thread safety: the functions here keep no global state; loading into independent lists from
+ * different threads is safe.
  */
 #ifndef TALLY_IO_H
 #define TALLY_IO_H
@@ -39,7 +43,7 @@ typedef struct tally_load_options {
     unsigned int version;  /**< ::TALLY_LOAD_OPTIONS_VERSION. */
     tally_input_kind kind; /**< Format, or ::TALLY_INPUT_AUTO. */
     const char *label;     /**< Label for a file holding one configuration (`tip=file`); NULL: from the file or its name. */
-    const char *benchmark; /**< Benchmark name for formats that carry none (plain); NULL: file name. */
+    const char *benchmark; /**< Benchmark name for formats that carry none (plain); NULL: the format's fixed name ("values" for plain). */
 } tally_load_options;
 
 #define TALLY_LOAD_OPTIONS_VERSION 1
@@ -47,11 +51,19 @@ typedef struct tally_load_options {
 
 /**
  * Read a file and append its result sets to `into`, all or nothing.
+ *
+ * The format is `opts->kind`, or the best match of every known format's detector. Labels: a
+ * format that holds one configuration takes `opts->label`, else the file name without directory
+ * and extension; a file that names its configurations (CSV, native JSON) keeps its labels, and
+ * `opts->label` renames its result set when it holds exactly one (more than one is
+ * ::TALLY_EINVAL). Every loaded result set gets the metadata entry `source_file` = `path`.
+ *
  * @param into destination list; unchanged on failure.
  * @param path file to read ("-" is not special here).
  * @param opts options, or NULL for the defaults.
  * @return ::TALLY_OK, ::TALLY_EIO, ::TALLY_EPARSE, ::TALLY_EFORMAT, ::TALLY_EEXISTS (a label
- *   already in `into`), ::TALLY_ENONFINITE, ::TALLY_ELIMIT, ::TALLY_EMISMATCH, ::TALLY_ENOMEM.
+ *   already in `into`; the message names both files), ::TALLY_ENONFINITE, ::TALLY_ELIMIT,
+ *   ::TALLY_EMISMATCH, ::TALLY_ENODATA (no samples), ::TALLY_EINVAL, ::TALLY_ENOMEM.
  */
 TALLY_API int tally_load_file(tally_results *into, const char *path, const tally_load_options *opts);
 
@@ -63,27 +75,53 @@ TALLY_API int tally_load_buffer(tally_results *into, const char *data, size_t le
                                 const char *name, const tally_load_options *opts);
 
 /**
- * Detect the kind of an input from its first bytes.
- * @return ::TALLY_OK, ::TALLY_EFORMAT when nothing matches.
+ * Load a command-line input spec: `path`, or `label=path` as benchstat accepts. When `spec`
+ * names an existing file as a whole it is a path, even if it contains '='. A label from the
+ * spec overrides `opts->label`.
+ * @param into destination list; unchanged on failure.
+ * @param spec `path` or `label=path`.
+ * @param opts options, or NULL for the defaults.
+ * @return as tally_load_file(); ::TALLY_EINVAL for an empty label or path.
+ */
+TALLY_API int tally_load_spec(tally_results *into, const char *spec, const tally_load_options *opts);
+
+/**
+ * Detect the kind of an input from its first bytes: the format whose detector is the most
+ * certain. Thread-safe.
+ * @param out receives the kind; unchanged on failure.
+ * @return ::TALLY_OK, ::TALLY_EFORMAT when nothing matches, ::TALLY_EINVAL for NULL arguments.
  */
 TALLY_API int tally_detect_kind(tally_input_kind *out, const char *data, size_t len);
 
-/** @return a short name such as "hyperfine", or NULL for an unknown value. */
+/**
+ * The short name of an input kind, as the command line's `--input-format` takes it: "auto",
+ * "json" (native), "csv", "tsv", "plain", "hyperfine", "gbench", "pyperf", "gotest", "hackbench",
+ * "stream", "schbench", "netperf", "tbench".
+ * @return a string with static storage, or NULL for an unknown value. Thread-safe.
+ */
 TALLY_API const char *tally_input_kind_name(tally_input_kind kind);
 
-/** Parse a name from tally_input_kind_name(). @return ::TALLY_OK or ::TALLY_EINVAL. */
+/**
+ * Parse a name from tally_input_kind_name() (case-insensitive; "native" is accepted for "json").
+ * @param out receives the kind; unchanged on failure.
+ * @return ::TALLY_OK or ::TALLY_EINVAL. Thread-safe.
+ */
 TALLY_API int tally_input_kind_from_name(tally_input_kind *out, const char *name);
 
 /**
  * Serialise result sets as native JSON (docs/formats.md); doubles round-trip exactly.
- * @param out receives a NUL-terminated buffer to release with tally_free().
+ * @param out receives a NUL-terminated buffer to release with tally_free(); NULL on failure.
  * @param len receives its length without the NUL; may be NULL.
+ * @param r the list to write; not modified.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (a case without samples, which the reader would refuse),
+ *   ::TALLY_EINVAL, ::TALLY_ENOMEM. Not thread-safe with writers of the same list.
  */
 TALLY_API int tally_results_to_json(char **out, size_t *len, const tally_results *r);
 
 /**
- * Write result sets as native JSON, atomically (temporary file, then rename).
- * @return ::TALLY_OK, ::TALLY_EIO, ::TALLY_ENOMEM.
+ * Write result sets as native JSON, atomically (temporary file, then rename): `path` holds the
+ * old contents or the whole new file, never a part.
+ * @return ::TALLY_OK, ::TALLY_EIO, ::TALLY_ENODATA, ::TALLY_EINVAL, ::TALLY_ENOMEM.
  */
 TALLY_API int tally_results_save(const tally_results *r, const char *path);
 

@@ -1,0 +1,99 @@
+/* Plain one-number-per-line input (ministat style). Expected samples are read off the files. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "tally.h"
+
+static void test_file(void)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/plain/tip.txt", NULL), TALLY_OK);
+    CHECK_INT(tally_results_count(r), 1);
+    const tally_resultset *rs = tally_results_at(r, 0);
+    /* Label: the file name without directory and extension. */
+    CHECK_STR(tally_resultset_label(rs), "tip");
+    const tally_benchmark *b = tally_resultset_benchmark_at(rs, 0);
+    CHECK_STR(tally_benchmark_name(b), "values");
+    CHECK_STR(tally_benchmark_unit(b), "");
+    CHECK_INT(tally_benchmark_direction(b), TALLY_LOWER_IS_BETTER);
+    CHECK_INT(tally_benchmark_case_count(b), 1);
+    const tally_case *c = tally_benchmark_case_at(b, 0);
+    CHECK_STR(tally_case_name(c), "all");
+    /* Lines 2, 3 (comment cut), 5 (tab, CRLF) and 6 (no final newline). */
+    CHECK_INT(tally_case_sample_count(c), 4);
+    const double *x = tally_case_samples(c);
+    CHECK(x[0] == 0.512 && x[1] == 0.498 && x[2] == 0.505 && x[3] == 0.1);
+    tally_results_free(r);
+}
+
+static void test_options(void)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.label = "base";
+    opts.benchmark = "hackbench-4";
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/plain/tip.txt", &opts), TALLY_OK);
+    const tally_resultset *rs = tally_results_at(r, 0);
+    CHECK_STR(tally_resultset_label(rs), "base");
+    CHECK_STR(tally_benchmark_name(tally_resultset_benchmark_at(rs, 0)), "hackbench-4");
+    tally_results_free(r);
+}
+
+static void expect_error(const char *text, size_t len, int code, const char *message)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = TALLY_INPUT_PLAIN;
+    CHECK_INT(tally_load_buffer(r, text, len, "p.txt", &opts), code);
+    CHECK_STR(tally_error_last()->message, message);
+    CHECK_INT(tally_results_count(r), 0);
+    tally_results_free(r);
+}
+
+#define BAD(text, code, message) expect_error(text, sizeof(text) - 1, code, message)
+
+static void test_errors(void)
+{
+    BAD("1\nabc\n", TALLY_EPARSE, "p.txt:2:1: expected one number per line, found 'abc'");
+    BAD("1 2\n", TALLY_EPARSE, "p.txt:1:1: expected one number per line, found '1 2'");
+    BAD("1,5\n", TALLY_EPARSE, "p.txt:1:1: expected one number per line, found '1,5'");
+    BAD("0x10\n", TALLY_EPARSE, "p.txt:1:1: expected one number per line, found '0x10'");
+    BAD("1\n  inf\n", TALLY_ENONFINITE, "p.txt:2:3: expected a finite number, found 'inf'");
+    BAD("NaN\n", TALLY_ENONFINITE, "p.txt:1:1: expected a finite number, found 'NaN'");
+    BAD("1e400\n", TALLY_ENONFINITE, "p.txt:1:1: expected a finite number, found '1e400'");
+    BAD("", TALLY_ENODATA, "p.txt: no numbers in the file");
+    BAD("# only a comment\n\n", TALLY_ENODATA, "p.txt: no numbers in the file");
+    BAD("1\n2\0\n", TALLY_EFORMAT, "p.txt:2:2: NUL byte in a text file (is this a binary file?)");
+    size_t n = (1u << 20) + 1;
+    char *text = malloc(n + 3);
+    memset(text, '1', n + 2);
+    text[0] = '1';
+    text[1] = '\n';
+    text[n + 2] = '\n';
+    expect_error(text, n + 3, TALLY_ELIMIT, "p.txt:2:1: line longer than 1048576 bytes");
+    free(text);
+}
+
+static void test_detection(void)
+{
+    tally_input_kind kind = TALLY_INPUT_AUTO;
+    CHECK_INT(tally_detect_kind(&kind, "# runs\n1.5\n2\n", 13), TALLY_OK);
+    CHECK_INT(kind, TALLY_INPUT_PLAIN);
+    /* Text with words is not a column of numbers. */
+    kind = TALLY_INPUT_AUTO;
+    tally_detect_kind(&kind, "Time: 0.5\n", 10);
+    CHECK(kind != TALLY_INPUT_PLAIN);
+}
+
+int main(void)
+{
+    test_file();
+    test_options();
+    test_errors();
+    test_detection();
+    return check_summary();
+}

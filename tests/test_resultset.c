@@ -1,0 +1,184 @@
+/* The data model (libstat/resultset.c): building, finding, duplicates, metadata, appending
+ * samples, and merging lists all or nothing. Expected values are the inputs themselves. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "tally.h"
+
+static tally_resultset *new_set(const char *label)
+{
+    tally_resultset *rs = NULL;
+    CHECK_INT(tally_resultset_new(&rs, label), TALLY_OK);
+    return rs;
+}
+
+static void test_build_and_find(void)
+{
+    tally_results *r;
+    CHECK_INT(tally_results_new(&r), TALLY_OK);
+    CHECK_INT(tally_results_count(r), 0);
+    tally_resultset *tip = new_set("tip"), *eie = new_set("eie");
+    CHECK_INT(tally_results_add(r, tip), TALLY_OK);
+    CHECK_INT(tally_results_add(r, eie), TALLY_OK);
+    CHECK_INT(tally_results_count(r), 2);
+    CHECK(tally_results_at(r, 0) == tip && tally_results_at(r, 1) == eie);
+    CHECK(tally_results_at(r, 2) == NULL);
+    CHECK(tally_results_find(r, "eie") == eie);
+    CHECK(tally_results_find(r, "EIE") == NULL);
+
+    tally_benchmark *hb, *st;
+    CHECK_INT(tally_resultset_benchmark_add(&hb, tip, "hackbench", "s", TALLY_LOWER_IS_BETTER),
+              TALLY_OK);
+    CHECK_INT(tally_resultset_benchmark_add(&st, tip, "stream", NULL, TALLY_HIGHER_IS_BETTER),
+              TALLY_OK);
+    CHECK_STR(tally_benchmark_unit(st), "");
+    CHECK_INT(tally_benchmark_statistic(hb), TALLY_STAT_DEFAULT);
+    CHECK_INT(tally_benchmark_set_statistic(hb, TALLY_STAT_MEDIAN), TALLY_OK);
+    CHECK_INT(tally_benchmark_statistic(hb), TALLY_STAT_MEDIAN);
+    CHECK_INT(tally_benchmark_set_statistic(hb, (tally_statistic)42), TALLY_EINVAL);
+    CHECK(tally_resultset_benchmark_find(tip, "stream") == st);
+    CHECK(tally_resultset_benchmark_at(tip, 2) == NULL);
+
+    tally_case *c1, *c4;
+    CHECK_INT(tally_benchmark_case_add(&c1, hb, "1"), TALLY_OK);
+    CHECK_INT(tally_benchmark_case_add(&c4, hb, "4"), TALLY_OK);
+    CHECK(tally_benchmark_case_find(hb, "4") == c4);
+    CHECK(tally_benchmark_case_at(hb, 0) == c1);
+    CHECK_INT(tally_benchmark_case_count(hb), 2);
+
+    /* Samples keep run order across appends; growth past the first capacity keeps them. */
+    double first[3] = { 3.0, 1.0, 2.0 };
+    CHECK_INT(tally_case_append(c1, first, 3), TALLY_OK);
+    for (int i = 0; i < 40; i++) {
+        double v = 100.0 + i;
+        CHECK_INT(tally_case_append(c1, &v, 1), TALLY_OK);
+    }
+    CHECK_INT(tally_case_sample_count(c1), 43);
+    CHECK(tally_case_samples(c1)[0] == 3.0 && tally_case_samples(c1)[2] == 2.0);
+    CHECK(tally_case_samples(c1)[42] == 139.0);
+    CHECK_INT(tally_case_append(c1, NULL, 0), TALLY_OK);
+    tally_results_free(r);
+}
+
+static void test_invalid_and_duplicates(void)
+{
+    tally_resultset *rs = NULL;
+    CHECK_INT(tally_resultset_new(&rs, ""), TALLY_EINVAL);
+    CHECK_STR(tally_error_last()->message, "result set name must not be empty");
+    CHECK_INT(tally_resultset_new(&rs, NULL), TALLY_EINVAL);
+    rs = new_set("a");
+    tally_benchmark *b;
+    CHECK_INT(tally_resultset_benchmark_add(&b, rs, "b", "s", TALLY_LOWER_IS_BETTER), TALLY_OK);
+    CHECK_INT(tally_resultset_benchmark_add(NULL, rs, "b", "ms", TALLY_LOWER_IS_BETTER),
+              TALLY_EEXISTS);
+    CHECK_STR(tally_error_last()->message, "result set 'a' already has a benchmark 'b'");
+    CHECK_INT(tally_resultset_benchmark_add(NULL, rs, "", "s", TALLY_LOWER_IS_BETTER), TALLY_EINVAL);
+    CHECK_INT(tally_resultset_benchmark_add(NULL, rs, "x", "s", (tally_direction)7), TALLY_EINVAL);
+    CHECK_INT(tally_benchmark_case_add(NULL, b, "c"), TALLY_OK);
+    CHECK_INT(tally_benchmark_case_add(NULL, b, "c"), TALLY_EEXISTS);
+    CHECK_STR(tally_error_last()->message, "benchmark 'b' already has a case 'c'");
+    CHECK_INT(tally_benchmark_case_add(NULL, b, ""), TALLY_EINVAL);
+
+    /* A non-finite sample rejects the whole append. */
+    tally_case *c = tally_benchmark_case_find(b, "c");
+    double x[3] = { 1.0, NAN, 2.0 };
+    CHECK_INT(tally_case_append(c, x, 3), TALLY_ENONFINITE);
+    CHECK_STR(tally_error_last()->message, "case 'c': sample 2 is not finite");
+    CHECK_INT(tally_case_sample_count(c), 0);
+    x[1] = INFINITY;
+    CHECK_INT(tally_case_append(c, x, 3), TALLY_ENONFINITE);
+    CHECK_INT(tally_case_sample_count(c), 0);
+
+    tally_results *r;
+    tally_results_new(&r);
+    CHECK_INT(tally_results_add(r, rs), TALLY_OK);
+    tally_resultset *again = new_set("a");
+    CHECK_INT(tally_results_add(r, again), TALLY_EEXISTS);
+    CHECK_STR(tally_error_last()->message, "duplicate result set label 'a'");
+    CHECK_INT(tally_results_count(r), 1);
+    tally_resultset_free(again); /* not taken by the list */
+    tally_results_free(r);
+}
+
+static void test_metadata(void)
+{
+    tally_resultset *rs = new_set("tip");
+    CHECK_INT(tally_resultset_meta_set(rs, "kernel", "6.8.0"), TALLY_OK);
+    CHECK_INT(tally_resultset_meta_set(rs, "host", "marvin2"), TALLY_OK);
+    CHECK_INT(tally_resultset_meta_set(rs, "kernel", "6.9.0"), TALLY_OK); /* replaces in place */
+    CHECK_INT(tally_resultset_meta_count(rs), 2);
+    const char *k, *v;
+    CHECK_INT(tally_resultset_meta_at(&k, &v, rs, 0), TALLY_OK);
+    CHECK_STR(k, "kernel");
+    CHECK_STR(v, "6.9.0");
+    CHECK_INT(tally_resultset_meta_at(&k, &v, rs, 2), TALLY_EINVAL);
+    CHECK(tally_resultset_meta_get(rs, "cpu") == NULL);
+    CHECK_INT(tally_resultset_meta_set(rs, "", "x"), TALLY_EINVAL);
+    CHECK_INT(tally_resultset_meta_set(rs, "k", NULL), TALLY_EINVAL);
+    CHECK_INT(tally_resultset_meta_set(rs, "empty", ""), TALLY_OK);
+    CHECK_STR(tally_resultset_meta_get(rs, "empty"), "");
+
+    tally_benchmark *b;
+    tally_case *c;
+    tally_resultset_benchmark_add(&b, rs, "b", "s", TALLY_LOWER_IS_BETTER);
+    tally_benchmark_case_add(&c, b, "1");
+    CHECK_INT(tally_case_meta_count(c), 0);
+    CHECK_INT(tally_case_meta_set(c, "reported.mean", "0.5"), TALLY_OK);
+    CHECK_INT(tally_case_meta_set(c, "failed_runs", "2"), TALLY_OK);
+    CHECK_STR(tally_case_meta_get(c, "reported.mean"), "0.5");
+    CHECK_INT(tally_case_meta_at(&k, &v, c, 1), TALLY_OK);
+    CHECK_STR(k, "failed_runs");
+
+    CHECK_INT(tally_resultset_set_label(rs, "renamed"), TALLY_OK);
+    CHECK_STR(tally_resultset_label(rs), "renamed");
+    CHECK_INT(tally_resultset_set_label(rs, ""), TALLY_EINVAL);
+    CHECK_STR(tally_resultset_label(rs), "renamed");
+    tally_resultset_free(rs);
+}
+
+static void test_merge(void)
+{
+    tally_results *into, *from;
+    tally_results_new(&into);
+    tally_results_new(&from);
+    tally_results_add(into, new_set("base"));
+    tally_results_add(from, new_set("p1"));
+    tally_results_add(from, new_set("p2"));
+    CHECK_INT(tally_results_merge(into, from), TALLY_OK);
+    CHECK_INT(tally_results_count(into), 3);
+    CHECK_INT(tally_results_count(from), 0);
+    CHECK_STR(tally_resultset_label(tally_results_at(into, 2)), "p2");
+
+    /* One clash and nothing moves: not even the set before it. */
+    tally_results_add(from, new_set("p3"));
+    tally_results_add(from, new_set("p1"));
+    CHECK_INT(tally_results_merge(into, from), TALLY_EEXISTS);
+    CHECK_STR(tally_error_last()->message, "duplicate result set label 'p1'");
+    CHECK_INT(tally_results_count(into), 3);
+    CHECK_INT(tally_results_count(from), 2);
+    CHECK(tally_results_find(into, "p3") == NULL);
+    tally_results_free(from);
+
+    /* Duplicates inside `from` are refused as well. */
+    tally_results_new(&from);
+    tally_results_add(from, new_set("q"));
+    tally_resultset *dup = new_set("x");
+    tally_results_add(from, dup);
+    CHECK_INT(tally_resultset_set_label(dup, "q"), TALLY_OK); /* renamed after adding */
+    CHECK_INT(tally_results_merge(into, from), TALLY_EEXISTS);
+    CHECK_INT(tally_results_count(into), 3);
+    tally_results_free(from);
+    tally_results_free(into);
+    tally_results_free(NULL);
+    tally_resultset_free(NULL);
+}
+
+int main(void)
+{
+    test_build_and_find();
+    test_invalid_and_duplicates();
+    test_metadata();
+    test_merge();
+    return check_summary();
+}
