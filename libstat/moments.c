@@ -79,6 +79,13 @@ static void min_max(const double *x, size_t n, double *min, double *max)
     *max = hi;
 }
 
+double tally__max_magnitude(const double *x, size_t n)
+{
+    double lo, hi;
+    min_max(x, n, &lo, &hi);
+    return fmax(fabs(lo), fabs(hi));
+}
+
 double tally__mean(const double *x, size_t n)
 {
     double lo, hi, s;
@@ -87,14 +94,17 @@ double tally__mean(const double *x, size_t n)
     return clamp(tally__scaled_sum(x, n, s) / (double)n / s, lo, hi);
 }
 
-/* Sample SD (n - 1) of x * s around the scaled mean, corrected for the mean's rounding error.
- * The deviations are scaled by a power of two near the largest one before squaring, so that
- * squares of deviations near 1e200 do not overflow and those near 1e-200 do not underflow. */
-static double scaled_sd(const double *x, size_t n, double s, double mean_s, double divisor)
+/* sqrt(sum (v_i - centre)^2 - (sum (v_i - centre))^2 / n) over v_i = x_i * f (or f / x_i when
+ * `reciprocal`): the two-pass sum of squares with the correction term that cancels the rounding
+ * error of `centre` (NIST; GSL's gsl_stats_variance), as its square root. The deviations are
+ * scaled by a power of two near the largest one before squaring, so that squares of deviations
+ * near 1e200 do not overflow and those near 1e-200 do not underflow. */
+static double corrected_root_squares(const double *x, size_t n, double f, int reciprocal,
+                                     double centre)
 {
     double dmax = 0.0;
     for (size_t i = 0; i < n; i++)
-        dmax = fmax(dmax, fabs(x[i] * s - mean_s));
+        dmax = fmax(dmax, fabs((reciprocal ? f / x[i] : x[i] * f) - centre));
     if (dmax == 0.0)
         return 0.0;
     int e;
@@ -105,18 +115,40 @@ static double scaled_sd(const double *x, size_t n, double s, double mean_s, doub
     ksum squares = { 0.0, 0.0 };
     double deviations = 0.0;
     for (size_t i = 0; i < n; i++) {
-        double d = x[i] * s - mean_s;
+        double d = (reciprocal ? f / x[i] : x[i] * f) - centre;
         d = direct ? d * u : ldexp(d, -e);
         ksum_add(&squares, d * d);
         deviations += d;
     }
-    double v = (ksum_value(&squares) - deviations * deviations / (double)n) / divisor;
+    double v = ksum_value(&squares) - deviations * deviations / (double)n;
     return ldexp(sqrt(v > 0 ? v : 0.0), e);
 }
 
-/* Harmonic mean, harmonic SD and geometric mean of positive samples. The reciprocals are taken
- * as t / x with t a power of two near the smallest sample, so they lie in (0, 1] and neither
- * 1/x of a subnormal nor the sum can overflow; H = t * n / sum(t / x). */
+/* min, max, amean and the sample SD. */
+static void arithmetic_moments(tally__moments *m, const double *x, size_t n)
+{
+    double s, mean_s;
+
+    min_max(x, n, &m->min, &m->max);
+    s = tally__overflow_scale(fmax(fabs(m->min), fabs(m->max)));
+    /* Clamping keeps identical samples exact: their mean is the value, their deviations 0. */
+    mean_s = clamp(tally__scaled_sum(x, n, s) / (double)n, m->min * s, m->max * s);
+    m->amean = clamp(mean_s / s, m->min, m->max);
+
+    m->has_stddev = 0;
+    m->stddev = 0.0;
+    if (n >= 2) {
+        double sd = corrected_root_squares(x, n, s, 0, mean_s) / sqrt((double)(n - 1)) / s;
+        if (isfinite(sd)) {
+            m->stddev = sd;
+            m->has_stddev = 1;
+        }
+    }
+}
+
+/* Harmonic mean, harmonic SD and geometric mean of positive samples (m->min, m->max set). The
+ * reciprocals are taken as t / x with t a power of two near the smallest sample, so they lie in
+ * (0, 1] and neither 1/x of a subnormal nor the sum can overflow; H = t * n / sum(t / x). */
 static void positive_moments(tally__moments *m, const double *x, size_t n)
 {
     int e;
@@ -139,15 +171,8 @@ static void positive_moments(tally__moments *m, const double *x, size_t n)
         /* mmtests: sqrt(sum((1/x - 1/H)^2) * H^4 / n) = H^2 * (population SD of 1/x). With the
          * scaled reciprocals r = t/x this is H * (H/t) * (population SD of r). */
         double mean_r = clamp(sum_r / (double)n, t / m->max, t / m->min);
-        ksum squares = { 0.0, 0.0 };
-        double deviations = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            double d = t / x[i] - mean_r;
-            ksum_add(&squares, d * d);
-            deviations += d;
-        }
-        double v = (ksum_value(&squares) - deviations * deviations / (double)n) / (double)n;
-        double hsd = m->hmean * h_over_t * sqrt(v > 0 ? v : 0.0);
+        double rss = corrected_root_squares(x, n, t, 1, mean_r);
+        double hsd = m->hmean * h_over_t * (rss / sqrt((double)n));
         if (isfinite(hsd)) {
             m->hstddev = hsd;
             m->has_hstddev = 1;
@@ -157,24 +182,7 @@ static void positive_moments(tally__moments *m, const double *x, size_t n)
 
 void tally__compute_moments(tally__moments *m, const double *x, size_t n)
 {
-    double s, mean_s;
-
-    min_max(x, n, &m->min, &m->max);
-    s = tally__overflow_scale(fmax(fabs(m->min), fabs(m->max)));
-    /* Clamping keeps identical samples exact: their mean is the value, their deviations 0. */
-    mean_s = clamp(tally__scaled_sum(x, n, s) / (double)n, m->min * s, m->max * s);
-    m->amean = clamp(mean_s / s, m->min, m->max);
-
-    m->has_stddev = 0;
-    m->stddev = 0.0;
-    if (n >= 2) {
-        double sd = scaled_sd(x, n, s, mean_s, (double)(n - 1)) / s;
-        if (isfinite(sd)) {
-            m->stddev = sd;
-            m->has_stddev = 1;
-        }
-    }
-
+    arithmetic_moments(m, x, n);
     m->positive = m->min > 0;
     m->hmean = m->gmean = m->hstddev = 0.0;
     m->has_hstddev = 0;
@@ -205,7 +213,8 @@ static int positive_mean(double *out, const double *x, size_t n, int geometric)
         if (!(x[i] > 0))
             return tally__error(TALLY_EDOMAIN, "%s mean needs samples > 0; sample %zu is %g",
                                 geometric ? "geometric" : "harmonic", i + 1, x[i]);
-    tally__compute_moments(&m, x, n);
+    min_max(x, n, &m.min, &m.max);
+    positive_moments(&m, x, n);
     *out = geometric ? m.gmean : m.hmean;
     return TALLY_OK;
 }
@@ -231,7 +240,7 @@ int tally_stddev(double *out, const double *x, size_t n)
     if (n < 2)
         return tally__error(TALLY_ENODATA, "standard deviation needs at least 2 samples, got %zu",
                             n);
-    tally__compute_moments(&m, x, n);
+    arithmetic_moments(&m, x, n);
     if (!m.has_stddev)
         return tally__error(TALLY_ENUMERIC, "standard deviation exceeds the double range");
     *out = m.stddev;

@@ -90,7 +90,7 @@ int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const d
 {
     static const double quartiles[3] = { 25, 50, 75 };
     size_t ranks[6], nranks = 0;
-    double q[3], lo, hi;
+    double q[3];
     tally__outlier_rule rule;
     double *scratch;
     int rc;
@@ -110,13 +110,7 @@ int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const d
     tally__select_ranks(scratch, n, ranks, nranks);
     for (size_t i = 0; i < 3; i++)
         q[i] = tally__percentile_value(scratch, n, quartiles[i], TALLY_PERCENTILE_LINEAR);
-    /* The largest magnitude decides the overflow scale. */
-    lo = hi = x[0];
-    for (size_t i = 1; i < n; i++) {
-        lo = fmin(lo, x[i]);
-        hi = fmax(hi, x[i]);
-    }
-    tally__outlier_rule_init(&rule, scratch, x, n, fmax(fabs(lo), fabs(hi)), q[1], q[0], q[2],
+    tally__outlier_rule_init(&rule, scratch, x, n, tally__max_magnitude(x, n), q[1], q[0], q[2],
                              mad_threshold, tukey_k);
     for (size_t i = 0; i < n; i++) {
         if (mad_flags)

@@ -16,6 +16,9 @@ int tally__check_samples(const double *x, size_t n);
  * unchanged for ordinary data. */
 double tally__overflow_scale(double maxabs);
 
+/* The largest |x_i| of n >= 1 samples (the argument of tally__overflow_scale). */
+double tally__max_magnitude(const double *x, size_t n);
+
 /* Compensated (Neumaier) sum of x[0..n) * scale. */
 double tally__scaled_sum(const double *x, size_t n, double scale);
 

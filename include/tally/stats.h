@@ -239,25 +239,37 @@ TALLY_API int tally_percentile_method_from_name(tally_percentile_method *out, co
  */
 typedef struct tally_sample tally_sample;
 
-/** Create an empty container. @return ::TALLY_OK or ::TALLY_ENOMEM. */
+/**
+ * Create an empty container.
+ * @param out receives the container (NULL on failure); free it with tally_sample_free().
+ * @return ::TALLY_OK, ::TALLY_ENOMEM, ::TALLY_EINVAL (out is NULL).
+ */
 TALLY_API int tally_sample_new(tally_sample **out);
 
 /** Free a container and its samples; NULL is accepted. */
 TALLY_API void tally_sample_free(tally_sample *s);
 
 /**
- * Append samples.
- * @return ::TALLY_OK, ::TALLY_ENONFINITE (nothing appended), ::TALLY_ENOMEM (nothing appended).
+ * Append samples in run order. Appending is amortised O(1) per sample.
+ * @param s the container.
+ * @param x samples to copy; not modified.
+ * @param n number of samples; 0 is a no-op.
+ * @return ::TALLY_OK, ::TALLY_ENONFINITE (nothing appended), ::TALLY_ENOMEM (nothing appended),
+ *   ::TALLY_EINVAL (s is NULL, or x is NULL with n > 0).
  */
 TALLY_API int tally_sample_append(tally_sample *s, const double *x, size_t n);
 
-/** @return the number of samples. */
+/** @return the number of samples; 0 for NULL. */
 TALLY_API size_t tally_sample_count(const tally_sample *s);
 
-/** @return the samples in run order, valid until the next append or free. */
+/** @return the samples in run order, owned by the container and valid until the next append or
+ *  free; NULL when empty or for NULL. */
 TALLY_API const double *tally_sample_data(const tally_sample *s);
 
-/** Summarise the container's samples; see tally_summarize(). */
+/**
+ * Summarise the container's samples; see tally_summarize().
+ * @return as tally_summarize(); ::TALLY_EINVAL when s is NULL.
+ */
 TALLY_API int tally_sample_summarize(tally_summary *out, const tally_sample *s,
                                      const tally_summary_options *opts);
 
