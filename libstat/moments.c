@@ -94,13 +94,13 @@ double tally__mean(const double *x, size_t n)
     return clamp(tally__scaled_sum(x, n, s) / (double)n / s, lo, hi);
 }
 
-/* sqrt(sum (v_i - centre)^2 - (sum (v_i - centre))^2 / n) over v_i = x_i * f (or f / x_i when
- * `reciprocal`): the two-pass sum of squares with the correction term that cancels the rounding
- * error of `centre` (NIST; GSL's gsl_stats_variance), as its square root. The deviations are
+/* sqrt((sum (v_i - centre)^2 - (sum (v_i - centre))^2 / n) / divisor) over v_i = x_i * f (or
+ * f / x_i when `reciprocal`): the two-pass sum of squares with the correction term that cancels
+ * the rounding error of `centre` (NIST; GSL's gsl_stats_variance), as a standard deviation. The deviations are
  * scaled by a power of two near the largest one before squaring, so that squares of deviations
  * near 1e200 do not overflow and those near 1e-200 do not underflow. */
-static double corrected_root_squares(const double *x, size_t n, double f, int reciprocal,
-                                     double centre)
+static double corrected_sd(const double *x, size_t n, double f, int reciprocal, double centre,
+                           double divisor)
 {
     double dmax = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -120,7 +120,7 @@ static double corrected_root_squares(const double *x, size_t n, double f, int re
         ksum_add(&squares, d * d);
         deviations += d;
     }
-    double v = ksum_value(&squares) - deviations * deviations / (double)n;
+    double v = (ksum_value(&squares) - deviations * deviations / (double)n) / divisor;
     return ldexp(sqrt(v > 0 ? v : 0.0), e);
 }
 
@@ -138,7 +138,7 @@ static void arithmetic_moments(tally__moments *m, const double *x, size_t n)
     m->has_stddev = 0;
     m->stddev = 0.0;
     if (n >= 2) {
-        double sd = corrected_root_squares(x, n, s, 0, mean_s) / sqrt((double)(n - 1)) / s;
+        double sd = corrected_sd(x, n, s, 0, mean_s, (double)(n - 1)) / s;
         if (isfinite(sd)) {
             m->stddev = sd;
             m->has_stddev = 1;
@@ -171,8 +171,7 @@ static void positive_moments(tally__moments *m, const double *x, size_t n)
         /* mmtests: sqrt(sum((1/x - 1/H)^2) * H^4 / n) = H^2 * (population SD of 1/x). With the
          * scaled reciprocals r = t/x this is H * (H/t) * (population SD of r). */
         double mean_r = clamp(sum_r / (double)n, t / m->max, t / m->min);
-        double rss = corrected_root_squares(x, n, t, 1, mean_r);
-        double hsd = m->hmean * h_over_t * (rss / sqrt((double)n));
+        double hsd = m->hmean * h_over_t * corrected_sd(x, n, t, 1, mean_r, (double)n);
         if (isfinite(hsd)) {
             m->hstddev = hsd;
             m->has_hstddev = 1;
