@@ -155,6 +155,17 @@ extern const char *const tally__hackbench_keys[];
 int tally__hackbench_configure(tally__hackbench_params *c, tally__wl *wl, const tally__params *p,
                                long max_datasize);
 
+/* Settings of a client/server tool on loopback (iperf3, netperf): a port and a runtime, also
+ * as argument text. */
+typedef struct tally__loopback_cfg {
+    long port;
+    char port_s[16], runtime_s[24];
+} tally__loopback_cfg;
+/* Allocate wl->cfg as a tally__loopback_cfg from the `runtime` (default 10 s) and `port`
+ * parameters. */
+int tally__loopback_configure(tally__loopback_cfg **out, tally__wl *wl, const tally__params *p,
+                              long default_port);
+
 /* Whether something accepts TCP connections on 127.0.0.1:port. */
 int tally__loopback_port_open(long port);
 /* Start a server (argv) that should listen on 127.0.0.1:port: refuse when the port is already

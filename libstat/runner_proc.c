@@ -355,3 +355,22 @@ void tally__wl_stop_server(tally__wl *wl)
     tally__stop_server(wl->server);
     wl->server = 0;
 }
+
+int tally__loopback_configure(tally__loopback_cfg **out, tally__wl *wl, const tally__params *p,
+                              long default_port)
+{
+    tally__loopback_cfg *c = tally__calloc(1, sizeof(*c));
+    *out = c;
+    if (c == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    wl->cfg = c;
+    long runtime;
+    int rc = tally__param_long(&runtime, p, "runtime", 10, 1, 1000000);
+    if (rc == TALLY_OK)
+        rc = tally__param_long(&c->port, p, "port", default_port, 1024, 65535);
+    if (rc != TALLY_OK)
+        return rc;
+    snprintf(c->port_s, sizeof(c->port_s), "%ld", c->port);
+    snprintf(c->runtime_s, sizeof(c->runtime_s), "%ld", runtime);
+    return TALLY_OK;
+}

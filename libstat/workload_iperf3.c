@@ -16,27 +16,16 @@
 #include "json_util.h"
 #include "runner_internal.h"
 
-typedef struct ip_cfg {
-    long port;
-    char port_s[16], runtime_s[24];
-} ip_cfg;
+typedef tally__loopback_cfg ip_cfg;
 
 static const char *const keys[] = { "runtime", "port", NULL };
 
 static int configure(tally__wl *wl, const tally__params *p)
 {
-    ip_cfg *c = tally__calloc(1, sizeof(*c));
-    if (c == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    wl->cfg = c;
-    long runtime;
-    int rc = tally__param_long(&runtime, p, "runtime", 10, 1, 1000000);
-    if (rc == TALLY_OK)
-        rc = tally__param_long(&c->port, p, "port", 5201, 1024, 65535);
+    ip_cfg *c;
+    int rc = tally__loopback_configure(&c, wl, p, 5201);
     if (rc != TALLY_OK)
         return rc;
-    snprintf(c->port_s, sizeof(c->port_s), "%ld", c->port);
-    snprintf(c->runtime_s, sizeof(c->runtime_s), "%ld", runtime);
     return tally__wl_add_metric(wl, "iperf3-tcp", NULL, "Mbit/s", TALLY_HIGHER_IS_BETTER,
                                 TALLY_STAT_AMEAN);
 }

@@ -17,27 +17,16 @@
 
 #include "runner_internal.h"
 
-typedef struct np_cfg {
-    long port;
-    char port_s[16], runtime_s[24];
-} np_cfg;
+typedef tally__loopback_cfg np_cfg;
 
 static const char *const keys[] = { "runtime", "port", NULL };
 
 static int configure(tally__wl *wl, const tally__params *p)
 {
-    np_cfg *c = tally__calloc(1, sizeof(*c));
-    if (c == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    wl->cfg = c;
-    long runtime;
-    int rc = tally__param_long(&runtime, p, "runtime", 10, 1, 1000000);
-    if (rc == TALLY_OK)
-        rc = tally__param_long(&c->port, p, "port", 12865, 1024, 65535);
+    np_cfg *c;
+    int rc = tally__loopback_configure(&c, wl, p, 12865);
     if (rc != TALLY_OK)
         return rc;
-    snprintf(c->port_s, sizeof(c->port_s), "%ld", c->port);
-    snprintf(c->runtime_s, sizeof(c->runtime_s), "%ld", runtime);
     if (!tally__find_executable("netserver"))
         return tally__error(TALLY_ENOTFOUND, "netserver is not installed");
     return tally__wl_add_metric(wl, "netperf-tcp_rr", NULL, "trans/s", TALLY_HIGHER_IS_BETTER,
