@@ -1,6 +1,7 @@
-/* Means and standard deviations. Sums are compensated (Neumaier) and the variance is two-pass
- * with the correction term of NIST/GSL, which keeps NumAcc4-style data (nine constant leading
- * digits) exact to the last bits. Inputs near DBL_MAX are scaled by a power of two first, so no
+/* Means and standard deviations in two passes over the samples: the extremes and every sum
+ * first, then both SDs. Sums are compensated (Neumaier) and the variance is two-pass with the
+ * correction term of NIST/GSL, which keeps NumAcc4-style data (nine constant leading digits)
+ * exact to the last bits. Inputs near DBL_MAX are scaled by a power of two first, so no
  * intermediate sum overflows. */
 #include <float.h>
 #include <math.h>
@@ -8,28 +9,15 @@
 #include "internal.h"
 #include "stats_internal.h"
 
-typedef struct ksum {
-    double sum, comp;
-} ksum;
 
-static void ksum_add(ksum *k, double v)
+/* Finite check by one comparison per sample, which vectorises: v - v is 0 for every finite v
+ * and NaN for NaN and the infinities. Only a failing input is scanned again, for its message. */
+static int all_finite(const double *x, size_t n)
 {
-    double t = k->sum + v;
-    if (fabs(k->sum) >= fabs(v))
-        k->comp += (k->sum - t) + v;
-    else
-        k->comp += (v - t) + k->sum;
-    k->sum = t;
-}
-
-static double ksum_value(const ksum *k)
-{
-    return k->sum + k->comp;
-}
-
-static double clamp(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad |= !(x[i] - x[i] == 0);
+    return !bad;
 }
 
 int tally__check_samples(const double *x, size_t n)
@@ -38,6 +26,8 @@ int tally__check_samples(const double *x, size_t n)
         return tally__error(TALLY_ENODATA, "no samples");
     if (!x)
         return tally__error(TALLY_EINVAL, "samples pointer is NULL");
+    if (all_finite(x, n))
+        return TALLY_OK;
     for (size_t i = 0; i < n; i++) {
         if (isnan(x[i]))
             return tally__error(TALLY_ENONFINITE, "sample %zu is NaN", i + 1);
@@ -60,133 +50,189 @@ double tally__overflow_scale(double maxabs)
 
 double tally__scaled_sum(const double *x, size_t n, double scale)
 {
-    ksum k = { 0.0, 0.0 };
+    tally__ksum k = { 0.0, 0.0 };
     for (size_t i = 0; i < n; i++)
-        ksum_add(&k, x[i] * scale);
-    return ksum_value(&k);
+        tally__ksum_add(&k, x[i] * scale);
+    return tally__ksum_value(&k);
 }
 
-static void min_max(const double *x, size_t n, double *min, double *max)
+/* The mean of the mapped values of x, scaled and clamped like the first pass below (a separate
+ * loop: only the rare callers need it). */
+double tally__mapped_mean(const double *x, size_t n, const tally__value_map *map)
 {
-    double lo = x[0], hi = x[0];
+    double lo = tally__map_value(map, x[0]), hi = lo;
     for (size_t i = 1; i < n; i++) {
-        if (x[i] < lo)
-            lo = x[i];
-        if (x[i] > hi)
-            hi = x[i];
+        double v = tally__map_value(map, x[i]);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
     }
-    *min = lo;
-    *max = hi;
-}
-
-double tally__max_magnitude(const double *x, size_t n)
-{
-    double lo, hi;
-    min_max(x, n, &lo, &hi);
-    return fmax(fabs(lo), fabs(hi));
+    double s = tally__overflow_scale(fmax(fabs(lo), fabs(hi)));
+    tally__ksum k = { 0.0, 0.0 };
+    for (size_t i = 0; i < n; i++)
+        tally__ksum_add(&k, tally__map_value(map, x[i]) * s);
+    return tally__clamp(tally__ksum_value(&k) / (double)n / s, lo, hi);
 }
 
 double tally__mean(const double *x, size_t n)
 {
-    double lo, hi, s;
-    min_max(x, n, &lo, &hi);
-    s = tally__overflow_scale(fmax(fabs(lo), fabs(hi)));
-    return clamp(tally__scaled_sum(x, n, s) / (double)n / s, lo, hi);
+    static const tally__value_map identity = TALLY__IDENTITY_MAP;
+    return tally__mapped_mean(x, n, &identity);
 }
 
-/* sqrt((sum (v_i - centre)^2 - (sum (v_i - centre))^2 / n) / divisor) over v_i = x_i * f (or
- * f / x_i when `reciprocal`): the two-pass sum of squares with the correction term that cancels
- * the rounding error of `centre` (NIST; GSL's gsl_stats_variance), as a standard deviation. The deviations are
- * scaled by a power of two near the largest one before squaring, so that squares of deviations
- * near 1e200 do not overflow and those near 1e-200 do not underflow. */
-static double corrected_sd(const double *x, size_t n, double f, int reciprocal, double centre,
-                           double divisor)
+/* One corrected two-pass SD being accumulated: sqrt((sum d_i^2 - (sum d_i)^2 / n) / divisor)
+ * over d_i = v_i - centre, the correction term cancelling the rounding error of `centre` (NIST;
+ * GSL's gsl_stats_variance). The deviations are scaled by 2^-e, e the exponent of the largest
+ * one, before squaring, so that squares of deviations near 1e200 do not overflow and those near
+ * 1e-200 do not underflow. The largest deviation is that of an extreme sample (v - centre is
+ * monotone in v), so it needs no pass of its own. */
+typedef struct spread {
+    double centre, u;
+    int e, direct, zero;
+    tally__ksum squares;
+    double deviations;
+} spread;
+
+static void spread_init(spread *a, double centre, double dev_lo, double dev_hi)
 {
-    double dmax = 0.0;
-    for (size_t i = 0; i < n; i++)
-        dmax = fmax(dmax, fabs((reciprocal ? f / x[i] : x[i] * f) - centre));
-    if (dmax == 0.0)
-        return 0.0;
-    int e;
-    frexp(dmax, &e);
+    double dmax = fmax(fabs(dev_lo), fabs(dev_hi));
+    a->centre = centre;
+    a->zero = dmax == 0.0;
+    a->e = 0;
+    frexp(dmax, &a->e);
     /* Multiplying by 2^-e is exact; outside this range 2^-e itself is not a normal double. */
-    int direct = e > -1000 && e < 1000;
-    double u = direct ? ldexp(1.0, -e) : 1.0;
-    ksum squares = { 0.0, 0.0 };
-    double deviations = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double d = (reciprocal ? f / x[i] : x[i] * f) - centre;
-        d = direct ? d * u : ldexp(d, -e);
-        ksum_add(&squares, d * d);
-        deviations += d;
-    }
-    double v = (ksum_value(&squares) - deviations * deviations / (double)n) / divisor;
-    return ldexp(sqrt(v > 0 ? v : 0.0), e);
+    a->direct = a->e > -1000 && a->e < 1000;
+    a->u = a->direct ? ldexp(1.0, -a->e) : 1.0;
+    a->squares.sum = a->squares.comp = 0.0;
+    a->deviations = 0.0;
 }
 
-/* min, max, amean and the sample SD. */
-static void arithmetic_moments(tally__moments *m, const double *x, size_t n)
+static inline void spread_add(spread *a, double v)
 {
-    double s, mean_s;
+    double d = v - a->centre;
+    d = a->direct ? d * a->u : ldexp(d, -a->e);
+    tally__ksum_add(&a->squares, d * d);
+    a->deviations += d;
+}
 
-    min_max(x, n, &m->min, &m->max);
-    s = tally__overflow_scale(fmax(fabs(m->min), fabs(m->max)));
-    /* Clamping keeps identical samples exact: their mean is the value, their deviations 0. */
-    mean_s = clamp(tally__scaled_sum(x, n, s) / (double)n, m->min * s, m->max * s);
-    m->amean = clamp(mean_s / s, m->min, m->max);
+static double spread_sd(const spread *a, size_t n, double divisor)
+{
+    if (a->zero)
+        return 0.0;
+    double v = (tally__ksum_value(&a->squares) - a->deviations * a->deviations / (double)n) /
+               divisor;
+    return ldexp(sqrt(v > 0 ? v : 0.0), a->e);
+}
 
-    m->has_stddev = 0;
-    m->stddev = 0.0;
-    if (n >= 2) {
-        double sd = corrected_sd(x, n, s, 0, mean_s, (double)(n - 1)) / s;
-        if (isfinite(sd)) {
-            m->stddev = sd;
-            m->has_stddev = 1;
+/* The first pass: the extremes and the compensated sums of x, 1/x and log x; the last two are
+ * only meaningful when every sample turns out positive (non-positive samples are skipped so
+ * that log never sees them). */
+typedef struct sums {
+    double min, max;
+    tally__ksum x, recip, logs;
+    int finite;
+} sums;
+
+static void first_pass(sums *f, const double *x, size_t n)
+{
+    double lo = x[0], hi = x[0];
+    tally__ksum sx = { 0.0, 0.0 }, sr = { 0.0, 0.0 }, sl = { 0.0, 0.0 };
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        bad |= !(v - v == 0); /* NaN or infinite: see all_finite */
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        tally__ksum_add(&sx, v);
+        if (v > 0) {
+            tally__ksum_add(&sr, 1.0 / v);
+            tally__ksum_add(&sl, log(v));
         }
     }
+    f->finite = !bad;
+    f->min = lo;
+    f->max = hi;
+    f->x = sx;
+    f->recip = sr;
+    f->logs = sl;
 }
 
-/* Harmonic mean, harmonic SD and geometric mean of positive samples (m->min, m->max set). The
- * reciprocals are taken as t / x with t a power of two near the smallest sample, so they lie in
- * (0, 1] and neither 1/x of a subnormal nor the sum can overflow; H = t * n / sum(t / x). */
-static void positive_moments(tally__moments *m, const double *x, size_t n)
+/* sum(t / x_i): the reciprocals scaled by a power of two t near the smallest sample lie in
+ * (0, 1], so neither 1/x of a subnormal nor the sum can overflow. Scaling by a power of two
+ * commutes with rounding, so for t = 1 this is the first pass's sum. */
+static double reciprocal_sum(const double *x, size_t n, double t)
 {
-    int e;
-    ksum recip = { 0.0, 0.0 }, logs = { 0.0, 0.0 };
+    tally__ksum k = { 0.0, 0.0 };
+    for (size_t i = 0; i < n; i++)
+        tally__ksum_add(&k, t / x[i]);
+    return tally__ksum_value(&k);
+}
 
-    frexp(m->min, &e);
-    double t = ldexp(1.0, e - 1);
-    for (size_t i = 0; i < n; i++) {
-        ksum_add(&recip, t / x[i]);
-        ksum_add(&logs, log(x[i]));
+int tally__compute_moments(tally__moments *m, const double *x, size_t n)
+{
+    sums f;
+    int rc;
+
+    if (n == 0 || !x)
+        return tally__check_samples(x, n);
+    first_pass(&f, x, n);
+    if (!f.finite)
+        return (rc = tally__check_samples(x, n)) != TALLY_OK ? rc : TALLY_EINVAL;
+    m->min = f.min;
+    m->max = f.max;
+    double s = tally__overflow_scale(fmax(fabs(f.min), fabs(f.max)));
+    double sum_s = s == 1.0 ? tally__ksum_value(&f.x) : tally__scaled_sum(x, n, s);
+    /* Clamping keeps identical samples exact: their mean is the value, their deviations 0. */
+    double mean_s = tally__clamp(sum_s / (double)n, f.min * s, f.max * s);
+    m->amean = tally__clamp(mean_s / s, f.min, f.max);
+
+    m->positive = f.min > 0;
+    m->hmean = m->gmean = m->hstddev = m->stddev = 0.0;
+    m->has_hstddev = m->has_stddev = 0;
+    double t = 1.0, mean_r = 0.0, h_over_t = 0.0;
+    if (m->positive) {
+        double sum_r = tally__ksum_value(&f.recip);
+        if (f.min < 0x1p-900) {
+            int e;
+            frexp(f.min, &e);
+            t = ldexp(1.0, e - 1);
+            sum_r = reciprocal_sum(x, n, t);
+        }
+        h_over_t = (double)n / sum_r;
+        m->hmean = tally__clamp(h_over_t * t, f.min, f.max);
+        m->gmean = tally__clamp(exp(tally__ksum_value(&f.logs) / (double)n), f.min, f.max);
+        mean_r = tally__clamp(sum_r / (double)n, t / f.max, t / f.min);
     }
-    double sum_r = ksum_value(&recip);
-    double h_over_t = (double)n / sum_r;
-    m->hmean = clamp(h_over_t * t, m->min, m->max);
-    m->gmean = clamp(exp(ksum_value(&logs) / (double)n), m->min, m->max);
+    if (n < 2)
+        return TALLY_OK;
 
-    m->has_hstddev = 0;
-    m->hstddev = 0.0;
-    if (n >= 2) {
+    /* The second pass: the SD of x and, for positive samples, the population SD of t / x. */
+    spread a, h;
+    spread_init(&a, mean_s, f.min * s - mean_s, f.max * s - mean_s);
+    if (m->positive) {
+        spread_init(&h, mean_r, t / f.min - mean_r, t / f.max - mean_r);
+        for (size_t i = 0; i < n; i++) {
+            spread_add(&a, x[i] * s);
+            spread_add(&h, t / x[i]);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            spread_add(&a, x[i] * s);
+    }
+    double sd = spread_sd(&a, n, (double)(n - 1)) / s;
+    if (isfinite(sd)) {
+        m->stddev = sd;
+        m->has_stddev = 1;
+    }
+    if (m->positive) {
         /* mmtests: sqrt(sum((1/x - 1/H)^2) * H^4 / n) = H^2 * (population SD of 1/x). With the
          * scaled reciprocals r = t/x this is H * (H/t) * (population SD of r). */
-        double mean_r = clamp(sum_r / (double)n, t / m->max, t / m->min);
-        double hsd = m->hmean * h_over_t * corrected_sd(x, n, t, 1, mean_r, (double)n);
+        double hsd = m->hmean * h_over_t * spread_sd(&h, n, (double)n);
         if (isfinite(hsd)) {
             m->hstddev = hsd;
             m->has_hstddev = 1;
         }
     }
-}
-
-void tally__compute_moments(tally__moments *m, const double *x, size_t n)
-{
-    arithmetic_moments(m, x, n);
-    m->positive = m->min > 0;
-    m->hmean = m->gmean = m->hstddev = 0.0;
-    m->has_hstddev = 0;
-    if (m->positive)
-        positive_moments(m, x, n);
+    return TALLY_OK;
 }
 
 int tally_amean(double *out, const double *x, size_t n)
@@ -206,14 +252,15 @@ static int positive_mean(double *out, const double *x, size_t n, int geometric)
     tally__moments m;
     if (!out)
         return tally__error(TALLY_EINVAL, "output pointer is NULL");
-    if ((rc = tally__check_samples(x, n)) != TALLY_OK)
+    if ((rc = tally__compute_moments(&m, x, n)) != TALLY_OK)
         return rc;
-    for (size_t i = 0; i < n; i++)
-        if (!(x[i] > 0))
-            return tally__error(TALLY_EDOMAIN, "%s mean needs samples > 0; sample %zu is %g",
-                                geometric ? "geometric" : "harmonic", i + 1, x[i]);
-    min_max(x, n, &m.min, &m.max);
-    positive_moments(&m, x, n);
+    if (!m.positive) {
+        size_t i = 0;
+        while (x[i] > 0)
+            i++;
+        return tally__error(TALLY_EDOMAIN, "%s mean needs samples > 0; sample %zu is %g",
+                            geometric ? "geometric" : "harmonic", i + 1, x[i]);
+    }
     *out = geometric ? m.gmean : m.hmean;
     return TALLY_OK;
 }
@@ -239,7 +286,8 @@ int tally_stddev(double *out, const double *x, size_t n)
     if (n < 2)
         return tally__error(TALLY_ENODATA, "standard deviation needs at least 2 samples, got %zu",
                             n);
-    arithmetic_moments(&m, x, n);
+    if ((rc = tally__compute_moments(&m, x, n)) != TALLY_OK)
+        return rc;
     if (!m.has_stddev)
         return tally__error(TALLY_ENUMERIC, "standard deviation exceeds the double range");
     *out = m.stddev;

@@ -25,18 +25,18 @@ void tally__outlier_fences(tally__outlier_rule *r, double maxabs, double q1, dou
     r->high_fence = q3 * s + tukey_k * iqr;
 }
 
-void tally__outlier_deviations(tally__outlier_rule *r, double *dev, const double *x, size_t n,
-                               double median, double mad_threshold)
+int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double min,
+                       double max, double median, double mad_threshold, tally__scratch *scratch,
+                       double **devs)
 {
-    size_t ranks[2], nranks;
-    double med_s = median * r->scale, mad;
-
-    /* Element by element, so dev may be x itself. */
-    for (size_t i = 0; i < n; i++)
-        dev[i] = fabs(x[i] * r->scale - med_s);
-    nranks = tally__percentile_ranks(ranks, n, 50, TALLY_PERCENTILE_LINEAR);
-    tally__select_ranks(dev, n, ranks, nranks);
-    mad = tally__percentile_value(dev, n, 50, TALLY_PERCENTILE_LINEAR);
+    size_t ranks[2], nranks = tally__percentile_ranks(ranks, n, 50, TALLY_PERCENTILE_LINEAR);
+    double med_s = median * r->scale, v[2];
+    tally__value_map dev = { 1, r->scale, med_s };
+    double hi = fmax(tally__map_value(&dev, min), tally__map_value(&dev, max));
+    int rc = tally__order_stats(v, x, n, ranks, nranks, &dev, 0.0, hi, scratch, devs);
+    if (rc != TALLY_OK)
+        return rc;
+    double mad = tally__percentile_from(v, n, 50, TALLY_PERCENTILE_LINEAR);
 
     r->median = med_s;
     r->threshold = mad_threshold;
@@ -44,17 +44,25 @@ void tally__outlier_deviations(tally__outlier_rule *r, double *dev, const double
         r->spread = mad;
         r->factor = MAD_FACTOR;
     } else {
-        r->spread = tally__mean(dev, n);
+        static const tally__value_map identity = TALLY__IDENTITY_MAP;
+        r->spread = *devs ? tally__mapped_mean(*devs, n, &identity) : tally__mapped_mean(x, n, &dev);
         r->factor = MEAN_AD_FACTOR;
     }
+    return TALLY_OK;
 }
 
-void tally__outlier_rule_init(tally__outlier_rule *r, double *scratch, const double *x, size_t n,
-                              double maxabs, double median, double q1, double q3,
-                              double mad_threshold, double tukey_k)
+size_t tally__count_mad_outliers(const tally__outlier_rule *r, const double *x, const double *devs,
+                                 size_t n)
 {
-    tally__outlier_fences(r, maxabs, q1, q3, tukey_k);
-    tally__outlier_deviations(r, scratch, x, n, median, mad_threshold);
+    size_t count = 0;
+    if (devs) {
+        for (size_t i = 0; i < n; i++)
+            count += (size_t)tally__is_mad_deviation(r, devs[i]);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            count += (size_t)tally__is_mad_outlier(r, x[i]);
+    }
+    return count;
 }
 
 int tally__is_mad_deviation(const tally__outlier_rule *r, double dev)
@@ -75,6 +83,16 @@ int tally__is_tukey_outlier(const tally__outlier_rule *r, double v)
     return vs < r->low_fence || vs > r->high_fence;
 }
 
+size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        double vs = x[i] * r->scale;
+        count += (size_t)(vs < r->low_fence || vs > r->high_fence);
+    }
+    return count;
+}
+
 int tally__check_outlier_options(double mad_threshold, double tukey_k)
 {
     if (!(mad_threshold > 0) || !isfinite(mad_threshold))
@@ -89,35 +107,41 @@ int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const d
                    size_t n, double mad_threshold, double tukey_k)
 {
     static const double quartiles[3] = { 25, 50, 75 };
+    static const tally__value_map identity = TALLY__IDENTITY_MAP;
     size_t ranks[6], nranks = 0;
-    double q[3];
+    double v[6], q[3], lo, hi, *mapped, *devs;
     tally__outlier_rule rule;
-    double *scratch;
+    tally__scratch scratch;
     int rc;
 
     if ((rc = tally__check_samples(x, n)) != TALLY_OK)
         return rc;
     if ((rc = tally__check_outlier_options(mad_threshold, tukey_k)) != TALLY_OK)
         return rc;
-    scratch = tally__reallocarray(NULL, n, sizeof *scratch);
-    if (!scratch)
-        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
-    memcpy(scratch, x, n * sizeof *scratch);
-
+    lo = hi = x[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    tally__scratch_init(&scratch, NULL);
     for (size_t i = 0; i < 3; i++)
         nranks += tally__percentile_ranks(ranks + nranks, n, quartiles[i],
                                           TALLY_PERCENTILE_LINEAR);
-    tally__select_ranks(scratch, n, ranks, nranks);
-    for (size_t i = 0; i < 3; i++)
-        q[i] = tally__percentile_value(scratch, n, quartiles[i], TALLY_PERCENTILE_LINEAR);
-    tally__outlier_rule_init(&rule, scratch, x, n, tally__max_magnitude(x, n), q[1], q[0], q[2],
-                             mad_threshold, tukey_k);
-    for (size_t i = 0; i < n; i++) {
+    rc = tally__order_stats(v, x, n, ranks, nranks, &identity, lo, hi, &scratch, &mapped);
+    for (size_t i = 0, k = 0; rc == TALLY_OK && i < 3; i++) {
+        q[i] = tally__percentile_from(v + k, n, quartiles[i], TALLY_PERCENTILE_LINEAR);
+        k += tally__percentile_ranks(ranks, n, quartiles[i], TALLY_PERCENTILE_LINEAR);
+    }
+    if (rc == TALLY_OK) {
+        tally__outlier_fences(&rule, fmax(fabs(lo), fabs(hi)), q[0], q[2], tukey_k);
+        rc = tally__outlier_mad(&rule, x, n, lo, hi, q[1], mad_threshold, &scratch, &devs);
+    }
+    for (size_t i = 0; rc == TALLY_OK && i < n; i++) {
         if (mad_flags)
             mad_flags[i] = (unsigned char)tally__is_mad_outlier(&rule, x[i]);
         if (tukey_flags)
             tukey_flags[i] = (unsigned char)tally__is_tukey_outlier(&rule, x[i]);
     }
-    tally__free_mem(scratch);
-    return TALLY_OK;
+    tally__scratch_free(&scratch);
+    return rc;
 }

@@ -45,19 +45,29 @@ size_t tally__percentile_ranks(size_t ranks[2], size_t n, double p, tally_percen
     return 2;
 }
 
-double tally__percentile_value(const double *x, size_t n, double p, tally_percentile_method method)
+double tally__percentile_from(const double *v, size_t n, double p, tally_percentile_method method)
 {
     if (method == TALLY_PERCENTILE_NEAREST_RANK)
-        return x[nearest_rank(n, p)];
+        return v[0];
     double h = linear_position(n, p);
     size_t j = (size_t)floor(h);
     if (j >= n - 1)
-        return x[n - 1];
-    double g = h - (double)j, a = x[j], b = x[j + 1];
-    if (g == 0 || a == b)
+        return v[0];
+    double g = h - (double)j, a = v[0];
+    if (g == 0 || a == v[1])
         return a;
     /* R's form: a weighted sum cannot overflow the way a + g (b - a) can near DBL_MAX. */
-    return (1 - g) * a + g * b;
+    return (1 - g) * a + g * v[1];
+}
+
+double tally__percentile_value(const double *x, size_t n, double p, tally_percentile_method method)
+{
+    size_t ranks[2];
+    double v[2];
+    size_t k = tally__percentile_ranks(ranks, n, p, method);
+    for (size_t i = 0; i < k; i++)
+        v[i] = x[ranks[i]];
+    return tally__percentile_from(v, n, p, method);
 }
 
 /* Checks shared by both entry points; recorded. */
@@ -81,20 +91,38 @@ static int check_percentile_args(const double *out, const double *x, size_t n, c
     return TALLY_OK;
 }
 
-/* The percentiles of work[0..n), which the selection reorders. */
-static int percentiles_of(double *out, double *work, size_t n, const double *p, size_t count,
-                          tally_percentile_method method)
+/* The percentiles of x; `inplace` is x itself for the in-place call (which may then reorder
+ * it), NULL for the copying one. */
+static int percentiles_of(double *out, const double *x, double *inplace, size_t n, const double *p,
+                          size_t count, tally_percentile_method method)
 {
     size_t *ranks = tally__malloc(2 * count * sizeof *ranks), nranks = 0;
-    if (!ranks)
+    double *values = tally__malloc(2 * count * sizeof *values), *mapped, lo = x[0], hi = x[0];
+    static const tally__value_map identity = TALLY__IDENTITY_MAP;
+    tally__scratch scratch;
+    int rc;
+
+    if (!ranks || !values) {
+        tally__free_mem(ranks);
+        tally__free_mem(values);
         return tally__error(TALLY_ENOMEM, "out of memory for %zu percentiles", count);
+    }
     for (size_t i = 0; i < count; i++)
         nranks += tally__percentile_ranks(ranks + nranks, n, p[i], method);
-    tally__select_ranks(work, n, ranks, nranks);
-    for (size_t i = 0; i < count; i++)
-        out[i] = tally__percentile_value(work, n, p[i], method);
+    for (size_t i = 1; i < n; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    tally__scratch_init(&scratch, inplace);
+    rc = tally__order_stats(values, x, n, ranks, nranks, &identity, lo, hi, &scratch, &mapped);
+    for (size_t i = 0, k = 0; rc == TALLY_OK && i < count; i++) {
+        out[i] = tally__percentile_from(values + k, n, p[i], method);
+        k += tally__percentile_ranks(ranks, n, p[i], method);
+    }
+    tally__scratch_free(&scratch);
     tally__free_mem(ranks);
-    return TALLY_OK;
+    tally__free_mem(values);
+    return rc;
 }
 
 int tally_percentiles(double *out, const double *x, size_t n, const double *p, size_t count,
@@ -103,13 +131,7 @@ int tally_percentiles(double *out, const double *x, size_t n, const double *p, s
     int rc = check_percentile_args(out, x, n, p, count, method);
     if (rc != TALLY_OK || count == 0)
         return rc;
-    double *scratch = tally__reallocarray(NULL, n, sizeof *scratch);
-    if (!scratch)
-        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
-    memcpy(scratch, x, n * sizeof *scratch);
-    rc = percentiles_of(out, scratch, n, p, count, method);
-    tally__free_mem(scratch);
-    return rc;
+    return percentiles_of(out, x, NULL, n, p, count, method);
 }
 
 int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p, size_t count,
@@ -118,5 +140,5 @@ int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p,
     int rc = check_percentile_args(out, x, n, p, count, method);
     if (rc != TALLY_OK || count == 0)
         return rc;
-    return percentiles_of(out, x, n, p, count, method);
+    return percentiles_of(out, x, x, n, p, count, method);
 }

@@ -3,9 +3,36 @@
 #ifndef TALLY_STATS_INTERNAL_H
 #define TALLY_STATS_INTERNAL_H
 
+#include <math.h>
 #include <stddef.h>
 
+#include "histselect.h"
 #include "tally/stats.h"
+
+/* Compensated running sum: Neumaier's, with the rounding error of each addition taken by
+ * Knuth's branch-free TwoSum (exact for any magnitudes, so the same error term Neumaier's
+ * comparison picks, without a branch in the loop). */
+typedef struct tally__ksum {
+    double sum, comp;
+} tally__ksum;
+
+static inline void tally__ksum_add(tally__ksum *k, double v)
+{
+    double t = k->sum + v;
+    double bp = t - k->sum;
+    k->comp += (k->sum - (t - bp)) + (v - bp);
+    k->sum = t;
+}
+
+static inline double tally__ksum_value(const tally__ksum *k)
+{
+    return k->sum + k->comp;
+}
+
+static inline double tally__clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
 
 /* TALLY_EINVAL if x is NULL while n > 0, TALLY_ENODATA if n == 0, TALLY_ENONFINITE naming the
  * first NaN or infinite sample; the error is recorded. */
@@ -16,15 +43,15 @@ int tally__check_samples(const double *x, size_t n);
  * unchanged for ordinary data. */
 double tally__overflow_scale(double maxabs);
 
-/* The largest |x_i| of n >= 1 samples (the argument of tally__overflow_scale). */
-double tally__max_magnitude(const double *x, size_t n);
-
 /* Compensated (Neumaier) sum of x[0..n) * scale. */
 double tally__scaled_sum(const double *x, size_t n, double scale);
 
 /* Mean of x[0..n) (n >= 1, finite), without overflow for any finite input, clamped to
  * [min, max] so rounding never moves it outside the data. */
 double tally__mean(const double *x, size_t n);
+
+/* The same over the mapped values of x (see histselect.h). */
+double tally__mapped_mean(const double *x, size_t n, const tally__value_map *map);
 
 /* Moments of one sample set. Pointers may be NULL when a value is not wanted. */
 typedef struct tally__moments {
@@ -36,12 +63,17 @@ typedef struct tally__moments {
     int has_hstddev;    /* positive, n >= 2 and the result is finite */
 } tally__moments;
 
-/* Compute the moments of n >= 1 finite samples in O(n). */
-void tally__compute_moments(tally__moments *m, const double *x, size_t n);
+/* Compute the moments of n >= 1 samples in two passes; TALLY_ENONFINITE (recorded, naming the
+ * first bad sample), TALLY_ENODATA or TALLY_EINVAL as tally__check_samples. */
+int tally__compute_moments(tally__moments *m, const double *x, size_t n);
 
 /* The 0-based ranks (1 or 2) of the order statistics that percentile p (0..100) needs; returns
  * how many were written. */
 size_t tally__percentile_ranks(size_t ranks[2], size_t n, double p, tally_percentile_method method);
+
+/* Percentile p from v[], the order statistics at the ranks tally__percentile_ranks() gave (one
+ * or two). */
+double tally__percentile_from(const double *v, size_t n, double p, tally_percentile_method method);
 
 /* Percentile p from x once tally__select_ranks() has placed the ranks above. */
 double tally__percentile_value(const double *x, size_t n, double p, tally_percentile_method method);
@@ -60,8 +92,13 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 /* BAmean from x once the rank above was selected. */
 double tally__bamean_value(const double *x, size_t n, size_t count, tally_direction direction);
 
+/* BAmean of the n finite samples x (any order, untouched) from its cut, the `count`-th best
+ * value; maxabs is the largest |x_i| (for the overflow scale). */
+double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut,
+                              double maxabs, tally_direction direction);
+
 /* BAmean-percents[k] of the n >= 1 finite samples x (left untouched) into out[k], for k <
- * count, from one scratch copy and one selection of every cut's rank: the values equal the
+ * count, from one selection of every cut's rank and one pass per cut: the values equal the
  * bamean of tally_summarize() with bamean_percent = percents[k]. TALLY_EINVAL for a NULL
  * pointer, n == 0 or a percentage outside (0, 100]; TALLY_ENOMEM. Errors are recorded. */
 int tally__bamean_many(double *out, const double *x, size_t n, const double *percents,
@@ -77,21 +114,24 @@ typedef struct tally__outlier_rule {
     double low_fence, high_fence; /* scaled Tukey fences */
 } tally__outlier_rule;
 
-/* Prepare the rules. `scratch` holds n doubles whose contents are destroyed; x is the sample. */
-void tally__outlier_rule_init(tally__outlier_rule *r, double *scratch, const double *x, size_t n,
-                              double maxabs, double median, double q1, double q3,
-                              double mad_threshold, double tukey_k);
-/* The two halves of tally__outlier_rule_init, for callers that count outliers without keeping
- * the sample: the fences (sets the scale; call first), then the MAD part, which writes the
- * scaled absolute deviations from the median into dev[0..n) in some order (dev may be x). */
+/* The rules in two steps: the fences (sets the scale; call first), then the MAD part, the median
+ * of the scaled absolute deviations |x_i * scale - median| of the n samples x (min and max their
+ * extremes), by tally__order_stats with `scratch`: *devs is then NULL (x untouched) or the
+ * deviations, written to the scratch and reordered. */
 void tally__outlier_fences(tally__outlier_rule *r, double maxabs, double q1, double q3,
                            double tukey_k);
-void tally__outlier_deviations(tally__outlier_rule *r, double *dev, const double *x, size_t n,
-                               double median, double mad_threshold);
+int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double min,
+                       double max, double median, double mad_threshold, tally__scratch *scratch,
+                       double **devs);
+/* How many samples the MAD rule flags: from devs when tally__outlier_mad set it, else from x. */
+size_t tally__count_mad_outliers(const tally__outlier_rule *r, const double *x, const double *devs,
+                                 size_t n);
 int tally__is_mad_outlier(const tally__outlier_rule *r, double v);
-/* The same test on a deviation written by tally__outlier_deviations. */
+/* The same test on a deviation written by tally__outlier_mad. */
 int tally__is_mad_deviation(const tally__outlier_rule *r, double dev);
 int tally__is_tukey_outlier(const tally__outlier_rule *r, double v);
+/* How many of x[0..n) lie outside the Tukey fences. */
+size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n);
 
 /* TALLY_EINVAL unless mad_threshold > 0 and tukey_k >= 0 (both finite); recorded. */
 int tally__check_outlier_options(double mad_threshold, double tukey_k);

@@ -1,15 +1,14 @@
-/* tally_summarize: every descriptive statistic of one sample set in O(n) with one scratch copy
- * (tally_summarize_inplace: none, the caller's buffer is the scratch space). Moments come from
+/* tally_summarize: every descriptive statistic of one sample set in O(n). Moments come from
  * passes over the caller's array; order statistics (median, quartiles, median CI bounds, the
- * BAmean cut) are selected together on the scratch space, which is then reused for the absolute
- * deviations behind MAD. */
+ * BAmean cut) are selected together, then the MAD, by histogram selection, which leaves the
+ * samples where they are; only when it does not apply do the selections need a copy (or, for
+ * tally_summarize_inplace, the caller's buffer). */
 #include <math.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "internal.h"
-#include "select.h"
 #include "stats_internal.h"
 
 static const tally_summary_options default_options = TALLY_SUMMARY_OPTIONS_INIT;
@@ -71,50 +70,73 @@ static void fill_spread(tally_summary *s, const tally__moments *m, double confid
     }
 }
 
-/* Order statistics and outlier counts, with `work` (n samples in any order) as scratch space:
- * reordered by the selections, then overwritten with the absolute deviations behind MAD. The
- * counts need no sample order, so the Tukey fences are applied before the deviations replace
- * the samples. */
-static void fill_order_statistics(tally_summary *s, double *work, const tally_summary_options *o)
+/* Where a group of ranks starts among the selected values. */
+typedef struct rank_list {
+    size_t rank[11];
+    size_t count;
+} rank_list;
+
+static size_t add_percentile(rank_list *l, size_t n, double p, tally_percentile_method method)
 {
-    size_t n = s->n, ranks[11], nranks = 0, ci_lo = 0, ci_hi = 0;
-    double ci_level = 0, q1, q3;
+    size_t at = l->count;
+    l->count += tally__percentile_ranks(l->rank + at, n, p, method);
+    return at;
+}
+
+/* Order statistics and outlier counts, all from one selection of every rank they need (median,
+ * quartiles, median CI bounds, BAmean cut) and one of the MAD. x is read, never written, when
+ * the histogram selection applies; otherwise the selections work in the scratch (a copy, or x
+ * itself for the in-place call) and every later pass reads the samples there. */
+static int fill_order_statistics(tally_summary *s, const double *x, tally__scratch *scratch,
+                                 const tally_summary_options *o)
+{
+    static const tally__value_map identity = TALLY__IDENTITY_MAP;
+    size_t n = s->n, ci_lo = 0, ci_hi = 0;
+    double ci_level = 0, v[11], *mapped, *devs;
     size_t best = tally__bamean_count(n, o->bamean_percent);
     int has_ci = tally__median_ci_ranks(&ci_lo, &ci_hi, &ci_level, n, o->confidence);
+    rank_list l = { { 0 }, 0 };
 
-    nranks += tally__percentile_ranks(ranks + nranks, n, 50, o->percentile_method);
-    nranks += tally__percentile_ranks(ranks + nranks, n, 50, TALLY_PERCENTILE_LINEAR);
-    nranks += tally__percentile_ranks(ranks + nranks, n, 25, TALLY_PERCENTILE_LINEAR);
-    nranks += tally__percentile_ranks(ranks + nranks, n, 75, TALLY_PERCENTILE_LINEAR);
-    ranks[nranks++] = tally__bamean_rank(n, best, o->direction);
+    size_t at_median = add_percentile(&l, n, 50, o->percentile_method);
+    size_t at_median7 = add_percentile(&l, n, 50, TALLY_PERCENTILE_LINEAR);
+    size_t at_q1 = add_percentile(&l, n, 25, TALLY_PERCENTILE_LINEAR);
+    size_t at_q3 = add_percentile(&l, n, 75, TALLY_PERCENTILE_LINEAR);
+    size_t at_cut = l.count;
+    l.rank[l.count++] = tally__bamean_rank(n, best, o->direction);
+    size_t at_ci = l.count;
     if (has_ci) {
-        ranks[nranks++] = ci_lo;
-        ranks[nranks++] = ci_hi;
+        l.rank[l.count++] = ci_lo;
+        l.rank[l.count++] = ci_hi;
     }
-    tally__select_ranks(work, n, ranks, nranks);
+    int rc = tally__order_stats(v, x, n, l.rank, l.count, &identity, s->min, s->max, scratch,
+                                &mapped);
+    if (rc != TALLY_OK)
+        return rc;
+    const double *data = mapped ? mapped : x;
+    double maxabs = fmax(fabs(s->min), fabs(s->max));
 
-    s->median = tally__percentile_value(work, n, 50, o->percentile_method);
-    q1 = tally__percentile_value(work, n, 25, TALLY_PERCENTILE_LINEAR);
-    q3 = tally__percentile_value(work, n, 75, TALLY_PERCENTILE_LINEAR);
-    s->bamean = tally__bamean_value(work, n, best, o->direction);
+    s->median = tally__percentile_from(v + at_median, n, 50, o->percentile_method);
+    double q1 = tally__percentile_from(v + at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
+    double q3 = tally__percentile_from(v + at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
+    s->bamean = tally__bamean_from_cut(data, n, best, v[at_cut], maxabs, o->direction);
     if (has_ci) {
-        s->median_ci_low = work[ci_lo];
-        s->median_ci_high = work[ci_hi];
+        s->median_ci_low = v[at_ci];
+        s->median_ci_high = v[at_ci + 1];
         s->median_ci_level = ci_level;
         s->defined |= TALLY_SUMMARY_MEDIAN_CI;
     }
 
     /* Outliers are judged against the type 7 median whatever the reported median's method. */
-    double median7 = o->percentile_method == TALLY_PERCENTILE_LINEAR
-                         ? s->median
-                         : tally__percentile_value(work, n, 50, TALLY_PERCENTILE_LINEAR);
+    double median7 = tally__percentile_from(v + at_median7, n, 50, TALLY_PERCENTILE_LINEAR);
     tally__outlier_rule rule;
-    tally__outlier_fences(&rule, fmax(fabs(s->min), fabs(s->max)), q1, q3, o->tukey_k);
-    for (size_t i = 0; i < n; i++)
-        s->outliers_tukey += (size_t)tally__is_tukey_outlier(&rule, work[i]);
-    tally__outlier_deviations(&rule, work, work, n, median7, o->mad_threshold);
-    for (size_t i = 0; i < n; i++)
-        s->outliers_mad += (size_t)tally__is_mad_deviation(&rule, work[i]);
+    tally__outlier_fences(&rule, maxabs, q1, q3, o->tukey_k);
+    s->outliers_tukey = tally__count_tukey_outliers(&rule, data, n);
+    rc = tally__outlier_mad(&rule, data, n, s->min, s->max, median7, o->mad_threshold, scratch,
+                            &devs);
+    if (rc != TALLY_OK)
+        return rc;
+    s->outliers_mad = tally__count_mad_outliers(&rule, data, devs, n);
+    return TALLY_OK;
 }
 
 /* Everything but the order statistics, from x in its original order (so the sums, hence the
@@ -130,11 +152,10 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
     memset(out, 0, sizeof *out);
     if ((rc = check_options(o)) != TALLY_OK)
         return rc;
-    if ((rc = tally__check_samples(x, n)) != TALLY_OK)
+    if ((rc = tally__compute_moments(&m, x, n)) != TALLY_OK)
         return rc;
     tally__ensure_init();
 
-    tally__compute_moments(&m, x, n);
     out->n = n;
     out->min = m.min;
     out->max = m.max;
@@ -143,34 +164,33 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
     return TALLY_OK;
 }
 
-int tally_summarize(tally_summary *out, const double *x, size_t n,
-                    const tally_summary_options *opts)
+/* inplace: x itself for tally_summarize_inplace (the selections may then reorder it), NULL. */
+static int summarize(tally_summary *out, const double *x, double *inplace, size_t n,
+                     const tally_summary_options *opts)
 {
     const tally_summary_options *o = opts ? opts : &default_options;
+    tally__scratch scratch;
     int rc = summarize_moments(out, x, n, o);
     if (rc != TALLY_OK)
         return rc;
-
-    double *scratch = tally__reallocarray(NULL, n, sizeof *scratch);
-    if (!scratch) {
+    tally__scratch_init(&scratch, inplace);
+    rc = fill_order_statistics(out, x, &scratch, o);
+    tally__scratch_free(&scratch);
+    if (rc != TALLY_OK)
         memset(out, 0, sizeof *out);
-        return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
-    }
-    memcpy(scratch, x, n * sizeof *scratch);
-    fill_order_statistics(out, scratch, o);
-    tally__free_mem(scratch);
-    return TALLY_OK;
+    return rc;
+}
+
+int tally_summarize(tally_summary *out, const double *x, size_t n,
+                    const tally_summary_options *opts)
+{
+    return summarize(out, x, NULL, n, opts);
 }
 
 int tally_summarize_inplace(tally_summary *out, double *x, size_t n,
                             const tally_summary_options *opts)
 {
-    const tally_summary_options *o = opts ? opts : &default_options;
-    int rc = summarize_moments(out, x, n, o);
-    if (rc != TALLY_OK)
-        return rc;
-    fill_order_statistics(out, x, o);
-    return TALLY_OK;
+    return summarize(out, x, x, n, opts);
 }
 
 int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat)
