@@ -40,6 +40,25 @@ int tally__check_samples(const double *x, size_t n)
     return TALLY_OK;
 }
 
+int tally__sample_range(double *min, double *max, const double *x, size_t n)
+{
+    if (n == 0 || !x)
+        return tally__check_samples(x, n);
+    double lo = x[0], hi = x[0];
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        bad |= !(v - v == 0);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (bad)
+        return tally__check_samples(x, n);
+    *min = lo;
+    *max = hi;
+    return TALLY_OK;
+}
+
 double tally__overflow_scale(double maxabs)
 {
     int e;
