@@ -244,23 +244,22 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
                           size_t j)
 {
     tally_summary_options so = summary_options(r, row);
-    int rc = tally_summarize(&cell->pub.summary, cell->samples, cell->n, &so);
-    if (rc != TALLY_OK)
-        return case_error(rc, row, r, j);
-    /* The summary's own cut is reused; the other cuts come from one selection between them. */
+    /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
     size_t slot[TALLY__BAMEAN_COUNT], extra = 0;
     for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
-        if (tally__bamean_percents[k] == so.bamean_percent) {
-            cell->bamean[k] = cell->pub.summary.bamean;
+        if (tally__bamean_percents[k] == so.bamean_percent)
             continue;
-        }
         percents[extra] = tally__bamean_percents[k];
         slot[extra++] = k;
     }
-    rc = tally__bamean_many(values, cell->samples, cell->n, percents, extra, row->direction);
+    int rc = tally__summarize_with_cuts(&cell->pub.summary, cell->samples, cell->n, &so, percents,
+                                        values, extra);
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++)
+        if (tally__bamean_percents[k] == so.bamean_percent)
+            cell->bamean[k] = cell->pub.summary.bamean;
     for (size_t e = 0; e < extra; e++)
         cell->bamean[slot[e]] = values[e];
     rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);

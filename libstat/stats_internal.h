@@ -107,6 +107,13 @@ double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cu
 int tally__bamean_many(double *out, const double *x, size_t n, const double *percents,
                        size_t count, tally_direction direction);
 
+/* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
+ * selected with the summary's own ranks: the report's extra cuts. TALLY_EINVAL for more cuts or
+ * a percentage outside (0, 100]; otherwise as tally_summarize. */
+int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
+                               const tally_summary_options *opts, const double *percents,
+                               double *bameans, size_t count);
+
 /* Outlier rules once median and quartiles are known. */
 typedef struct tally__outlier_rule {
     double scale;           /* overflow scale applied to samples before comparing */

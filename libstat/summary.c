@@ -70,9 +70,18 @@ static void fill_spread(tally_summary *s, const tally__moments *m, double confid
     }
 }
 
-/* Where a group of ranks starts among the selected values. */
+/* The report's extra BAmean cuts, selected with the summary's own ranks. */
+typedef struct extra_cuts {
+    const double *percents;
+    double *out;
+    size_t count;
+} extra_cuts;
+
+#define MAX_EXTRA_CUTS 4
+
+/* The ranks to select, and where each group starts among the selected values. */
 typedef struct rank_list {
-    size_t rank[11];
+    size_t rank[11 + MAX_EXTRA_CUTS];
     size_t count;
 } rank_list;
 
@@ -88,11 +97,11 @@ static size_t add_percentile(rank_list *l, size_t n, double p, tally_percentile_
  * the histogram selection applies; otherwise the selections work in the scratch (a copy, or x
  * itself for the in-place call) and every later pass reads the samples there. */
 static int fill_order_statistics(tally_summary *s, const double *x, tally__scratch *scratch,
-                                 const tally_summary_options *o)
+                                 const tally_summary_options *o, const extra_cuts *extra)
 {
     static const tally__value_map identity = TALLY__IDENTITY_MAP;
     size_t n = s->n, ci_lo = 0, ci_hi = 0;
-    double ci_level = 0, v[11], *mapped, *devs;
+    double ci_level = 0, v[11 + MAX_EXTRA_CUTS], *mapped, *devs;
     size_t best = tally__bamean_count(n, o->bamean_percent);
     int has_ci = tally__median_ci_ranks(&ci_lo, &ci_hi, &ci_level, n, o->confidence);
     rank_list l = { { 0 }, 0 };
@@ -108,6 +117,10 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
         l.rank[l.count++] = ci_lo;
         l.rank[l.count++] = ci_hi;
     }
+    size_t at_extra = l.count;
+    for (size_t k = 0; k < extra->count; k++)
+        l.rank[l.count++] = tally__bamean_rank(n, tally__bamean_count(n, extra->percents[k]),
+                                               o->direction);
     int rc = tally__order_stats(v, x, n, l.rank, l.count, &identity, s->min, s->max, scratch,
                                 &mapped);
     if (rc != TALLY_OK)
@@ -119,6 +132,9 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     double q1 = tally__percentile_from(v + at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
     double q3 = tally__percentile_from(v + at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
     s->bamean = tally__bamean_from_cut(data, n, best, v[at_cut], maxabs, o->direction);
+    for (size_t k = 0; k < extra->count; k++)
+        extra->out[k] = tally__bamean_from_cut(data, n, tally__bamean_count(n, extra->percents[k]),
+                                               v[at_extra + k], maxabs, o->direction);
     if (has_ci) {
         s->median_ci_low = v[at_ci];
         s->median_ci_high = v[at_ci + 1];
@@ -166,7 +182,7 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
 
 /* inplace: x itself for tally_summarize_inplace (the selections may then reorder it), NULL. */
 static int summarize(tally_summary *out, const double *x, double *inplace, size_t n,
-                     const tally_summary_options *opts)
+                     const tally_summary_options *opts, const extra_cuts *extra)
 {
     const tally_summary_options *o = opts ? opts : &default_options;
     tally__scratch scratch;
@@ -174,23 +190,39 @@ static int summarize(tally_summary *out, const double *x, double *inplace, size_
     if (rc != TALLY_OK)
         return rc;
     tally__scratch_init(&scratch, inplace);
-    rc = fill_order_statistics(out, x, &scratch, o);
+    rc = fill_order_statistics(out, x, &scratch, o, extra);
     tally__scratch_free(&scratch);
     if (rc != TALLY_OK)
         memset(out, 0, sizeof *out);
     return rc;
 }
 
+static const extra_cuts no_cuts = { NULL, NULL, 0 };
+
 int tally_summarize(tally_summary *out, const double *x, size_t n,
                     const tally_summary_options *opts)
 {
-    return summarize(out, x, NULL, n, opts);
+    return summarize(out, x, NULL, n, opts, &no_cuts);
 }
 
 int tally_summarize_inplace(tally_summary *out, double *x, size_t n,
                             const tally_summary_options *opts)
 {
-    return summarize(out, x, x, n, opts);
+    return summarize(out, x, x, n, opts, &no_cuts);
+}
+
+int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
+                               const tally_summary_options *opts, const double *percents,
+                               double *bameans, size_t count)
+{
+    extra_cuts extra = { percents, bameans, count };
+    if (count > MAX_EXTRA_CUTS || (count > 0 && (percents == NULL || bameans == NULL)))
+        return tally__error(TALLY_EINVAL, "at most %d extra BAmean cuts", MAX_EXTRA_CUTS);
+    for (size_t k = 0; k < count; k++)
+        if (!(percents[k] > 0 && percents[k] <= 100))
+            return tally__error(TALLY_EINVAL, "BAmean percentage %g must lie in (0, 100]",
+                                percents[k]);
+    return summarize(out, x, NULL, n, opts, &extra);
 }
 
 int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat)
