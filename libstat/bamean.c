@@ -69,7 +69,7 @@ int tally__bamean_many(double *out, const double *x, size_t n, const double *per
                                 percents[k]);
     static const tally__value_map identity = TALLY__IDENTITY_MAP;
     size_t *ranks = tally__reallocarray(NULL, count, sizeof(size_t));
-    double *cuts = tally__reallocarray(NULL, count, sizeof(double)), *mapped, lo = x[0], hi = x[0];
+    double *cuts = tally__reallocarray(NULL, count, sizeof(double)), *mapped, lo, hi;
     tally__scratch scratch;
     int rc;
     if (ranks == NULL || cuts == NULL) {
@@ -77,9 +77,10 @@ int tally__bamean_many(double *out, const double *x, size_t n, const double *per
         tally__free_mem(cuts);
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
-    for (size_t i = 1; i < n; i++) {
-        lo = x[i] < lo ? x[i] : lo;
-        hi = x[i] > hi ? x[i] : hi;
+    if ((rc = tally__sample_range(&lo, &hi, x, n)) != TALLY_OK) {
+        tally__free_mem(ranks);
+        tally__free_mem(cuts);
+        return rc;
     }
     for (size_t k = 0; k < count; k++)
         ranks[k] = tally__bamean_rank(n, tally__bamean_count(n, percents[k]), direction);

@@ -5,6 +5,8 @@
  * intermediate sum overflows. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 #include "stats_internal.h"
@@ -35,6 +37,25 @@ int tally__check_samples(const double *x, size_t n)
             return tally__error(TALLY_ENONFINITE, "sample %zu is %sinfinite", i + 1,
                                 x[i] < 0 ? "negative " : "");
     }
+    return TALLY_OK;
+}
+
+int tally__sample_range(double *min, double *max, const double *x, size_t n)
+{
+    if (n == 0 || !x)
+        return tally__check_samples(x, n);
+    double lo = x[0], hi = x[0];
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        bad |= !(v - v == 0);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (bad)
+        return tally__check_samples(x, n);
+    *min = lo;
+    *max = hi;
     return TALLY_OK;
 }
 
@@ -123,19 +144,74 @@ static double spread_sd(const spread *a, size_t n, double divisor)
     return ldexp(sqrt(v > 0 ? v : 0.0), a->e);
 }
 
-/* The first pass: the extremes and the compensated sums of x, 1/x and log x; the last two are
- * only meaningful when every sample turns out positive (non-positive samples are skipped so
- * that log never sees them). */
+/* The geometric mean without a log per sample: the product of the samples' significands (each
+ * in [0.5, 1)), brought back to [0.5, 1) every 256 factors so it can neither underflow nor
+ * overflow, and the sum of their binary exponents; one log at the end. Taking a power of two
+ * out is exact, so the only rounding is one per multiplication: log of the product is off by
+ * at most n 2^-53, the log of the mean by 2^-53, as good as a compensated sum of logs. */
+typedef struct product {
+    double p;
+    int64_t e;
+    unsigned k;
+} product;
+
+#define SIGNIFICAND_BITS UINT64_C(0x000fffffffffffff)
+#define HALF_EXPONENT UINT64_C(0x3fe0000000000000) /* the exponent field of [0.5, 1) */
+#define LN2 0.693147180559945309417232121458176568
+
+/* v = significand * 2^exponent with the significand in [0.5, 1), for finite v > 0. */
+static double split_positive(double v, int64_t *exponent)
+{
+    uint64_t bits;
+    int64_t shift = 0;
+    memcpy(&bits, &v, sizeof bits);
+    if ((bits >> 52) == 0) { /* subnormal: make it normal first */
+        v *= 0x1p64;
+        shift = 64;
+        memcpy(&bits, &v, sizeof bits);
+    }
+    *exponent = (int64_t)(bits >> 52) - 1022 - shift;
+    bits = (bits & SIGNIFICAND_BITS) | HALF_EXPONENT;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+static inline void product_add(product *a, double v)
+{
+    int64_t e;
+    a->p *= split_positive(v, &e);
+    a->e += e;
+    if (++a->k == 256) {
+        a->p = split_positive(a->p, &e);
+        a->e += e;
+        a->k = 0;
+    }
+}
+
+/* log(product) / n, the exponent sum divided first so that e * ln 2 loses nothing. */
+static double product_mean_log(const product *a, size_t n)
+{
+    int64_t e, q = a->e / (int64_t)n;
+    double p = split_positive(a->p, &e);
+    double r = (double)(a->e - q * (int64_t)n + e);
+    return (double)q * LN2 + (r * LN2 + log(p)) / (double)n;
+}
+
+/* The first pass: the extremes, the compensated sums of x and 1/x and the product behind the
+ * geometric mean; the last two are only meaningful when every sample turns out positive
+ * (non-positive samples are skipped). */
 typedef struct sums {
     double min, max;
-    tally__ksum x, recip, logs;
+    tally__ksum x, recip;
+    product logs;
     int finite;
 } sums;
 
 static void first_pass(sums *f, const double *x, size_t n)
 {
     double lo = x[0], hi = x[0];
-    tally__ksum sx = { 0.0, 0.0 }, sr = { 0.0, 0.0 }, sl = { 0.0, 0.0 };
+    tally__ksum sx = { 0.0, 0.0 }, sr = { 0.0, 0.0 };
+    product sl = { 1.0, 0, 0 };
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         double v = x[i];
@@ -145,7 +221,7 @@ static void first_pass(sums *f, const double *x, size_t n)
         tally__ksum_add(&sx, v);
         if (v > 0) {
             tally__ksum_add(&sr, 1.0 / v);
-            tally__ksum_add(&sl, log(v));
+            product_add(&sl, v);
         }
     }
     f->finite = !bad;
@@ -199,7 +275,7 @@ int tally__compute_moments(tally__moments *m, const double *x, size_t n)
         }
         h_over_t = (double)n / sum_r;
         m->hmean = tally__clamp(h_over_t * t, f.min, f.max);
-        m->gmean = tally__clamp(exp(tally__ksum_value(&f.logs) / (double)n), f.min, f.max);
+        m->gmean = tally__clamp(exp(product_mean_log(&f.logs, n)), f.min, f.max);
         mean_r = tally__clamp(sum_r / (double)n, t / f.max, t / f.min);
     }
     if (n < 2)

@@ -114,15 +114,10 @@ int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const d
     tally__scratch scratch;
     int rc;
 
-    if ((rc = tally__check_samples(x, n)) != TALLY_OK)
+    if ((rc = tally__sample_range(&lo, &hi, x, n)) != TALLY_OK)
         return rc;
     if ((rc = tally__check_outlier_options(mad_threshold, tukey_k)) != TALLY_OK)
         return rc;
-    lo = hi = x[0];
-    for (size_t i = 1; i < n; i++) {
-        lo = x[i] < lo ? x[i] : lo;
-        hi = x[i] > hi ? x[i] : hi;
-    }
     tally__scratch_init(&scratch, NULL);
     for (size_t i = 0; i < 3; i++)
         nranks += tally__percentile_ranks(ranks + nranks, n, quartiles[i],

@@ -72,10 +72,11 @@ double tally__percentile_value(const double *x, size_t n, double p, tally_percen
 
 /* Checks shared by both entry points; recorded. */
 static int check_percentile_args(const double *out, const double *x, size_t n, const double *p,
-                                 size_t count, tally_percentile_method method)
+                                 size_t count, tally_percentile_method method, double *lo,
+                                 double *hi)
 {
     int rc;
-    if ((rc = tally__check_samples(x, n)) != TALLY_OK)
+    if ((rc = tally__sample_range(lo, hi, x, n)) != TALLY_OK)
         return rc;
     if (count == 0)
         return TALLY_OK;
@@ -96,11 +97,14 @@ static int check_percentile_args(const double *out, const double *x, size_t n, c
 static int percentiles_of(double *out, const double *x, double *inplace, size_t n, const double *p,
                           size_t count, tally_percentile_method method)
 {
+    double lo, hi, *mapped;
+    int rc = check_percentile_args(out, x, n, p, count, method, &lo, &hi);
+    if (rc != TALLY_OK || count == 0)
+        return rc;
     size_t *ranks = tally__malloc(2 * count * sizeof *ranks), nranks = 0;
-    double *values = tally__malloc(2 * count * sizeof *values), *mapped, lo = x[0], hi = x[0];
+    double *values = tally__malloc(2 * count * sizeof *values);
     static const tally__value_map identity = TALLY__IDENTITY_MAP;
     tally__scratch scratch;
-    int rc;
 
     if (!ranks || !values) {
         tally__free_mem(ranks);
@@ -109,10 +113,6 @@ static int percentiles_of(double *out, const double *x, double *inplace, size_t 
     }
     for (size_t i = 0; i < count; i++)
         nranks += tally__percentile_ranks(ranks + nranks, n, p[i], method);
-    for (size_t i = 1; i < n; i++) {
-        lo = x[i] < lo ? x[i] : lo;
-        hi = x[i] > hi ? x[i] : hi;
-    }
     tally__scratch_init(&scratch, inplace);
     rc = tally__order_stats(values, x, n, ranks, nranks, &identity, lo, hi, &scratch, &mapped);
     for (size_t i = 0, k = 0; rc == TALLY_OK && i < count; i++) {
@@ -128,17 +128,11 @@ static int percentiles_of(double *out, const double *x, double *inplace, size_t 
 int tally_percentiles(double *out, const double *x, size_t n, const double *p, size_t count,
                       tally_percentile_method method)
 {
-    int rc = check_percentile_args(out, x, n, p, count, method);
-    if (rc != TALLY_OK || count == 0)
-        return rc;
     return percentiles_of(out, x, NULL, n, p, count, method);
 }
 
 int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p, size_t count,
                               tally_percentile_method method)
 {
-    int rc = check_percentile_args(out, x, n, p, count, method);
-    if (rc != TALLY_OK || count == 0)
-        return rc;
     return percentiles_of(out, x, x, n, p, count, method);
 }

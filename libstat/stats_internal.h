@@ -38,6 +38,9 @@ static inline double tally__clamp(double v, double lo, double hi)
  * first NaN or infinite sample; the error is recorded. */
 int tally__check_samples(const double *x, size_t n);
 
+/* tally__check_samples and the extremes of x in one pass. */
+int tally__sample_range(double *min, double *max, const double *x, size_t n);
+
 /* A power of two s such that |v| * s < 1 for every |v| <= maxabs when maxabs is so large that
  * sums or differences could overflow, else 1. Scaling by a power of two is exact, so results are
  * unchanged for ordinary data. */
