@@ -53,6 +53,8 @@ enum shape {
     NARROW,       /* 1 + k eps, k < 5000: 5000 adjacent doubles over 4096 buckets */
     OUTLIER,      /* 100 + u, one sample 1e300 */
     CLUSTERS,     /* 99 % in [0, 1), 1 % in [1e6, 1e6 + 1) */
+    STEPS,        /* k + j / 1000, k < 1024, j < 64: dense groups of 64 distinct values, so
+                     that above the threshold many adjacent ranks share one bucket */
     ASCENDING,    /* 0, 1, 2, ... */
     DESCENDING,   /* n, n - 1, ... */
     ORGAN_PIPE,   /* 0, 1, ..., n/2, ..., 1 */
@@ -61,7 +63,7 @@ enum shape {
 
 static const char *const shape_names[SHAPES] = {
     "uniform", "lognormal", "digits", "all-equal", "two-values", "mixed-sign", "full-range",
-    "near-max", "subnormal", "zeros", "narrow", "outlier", "clusters", "ascending",
+    "near-max", "subnormal", "zeros", "narrow", "outlier", "clusters", "steps", "ascending",
     "descending", "organ-pipe",
 };
 
@@ -93,6 +95,11 @@ static void generate(double *x, size_t n, enum shape shape, uint64_t *state)
         case NARROW: x[i] = 1.0 + (double)(splitmix64(state) % 5000) * DBL_EPSILON; break;
         case OUTLIER: x[i] = 100.0 + u; break;
         case CLUSTERS: x[i] = (splitmix64(state) % 100 == 0 ? 1e6 : 0.0) + u; break;
+        case STEPS: {
+            uint64_t r = splitmix64(state);
+            x[i] = (double)(r % 1024) + (double)((r >> 10) % 64) * 1e-3;
+            break;
+        }
         case ASCENDING: x[i] = (double)i; break;
         case DESCENDING: x[i] = (double)(n - i); break;
         case ORGAN_PIPE: x[i] = (double)(i < n / 2 ? i : n - i); break;
@@ -413,10 +420,69 @@ static void test_outlier_declines(void)
     free(sorted);
 }
 
+#ifdef TALLY_FAULT_INJECTION
+#include "tally/testing.h"
+
+/* Allocation failures: tally__select_mapped may fail with TALLY_ENOMEM, a copying
+ * tally__order_stats with TALLY_ENOMEM, an in-place one never (it falls back to the array);
+ * whatever succeeds is right. */
+static void test_allocation_failure(void)
+{
+    const size_t n = 50000;
+    double *x = malloc(n * sizeof *x), *sorted = malloc(n * sizeof *sorted);
+    double *work = malloc(n * sizeof *work), out[100], *mapped;
+    size_t r[100];
+    uint64_t state = 99;
+    const tally__value_map id = TALLY__IDENTITY_MAP;
+    tally__scratch s;
+    for (size_t i = 0; i < n; i++)
+        x[i] = uniform(&state);
+    memcpy(sorted, x, n * sizeof *x);
+    qsort(sorted, n, sizeof *sorted, compare_double);
+    size_t count = make_ranks(r, n, PERCENTILES);
+    int bad = 0;
+    for (long fail = 1; fail <= 4; fail++) {
+        tally_testing_fail_allocation(fail);
+        int rc = tally__select_mapped(out, x, n, r, count, &id, sorted[0], sorted[n - 1]);
+        tally_testing_fail_allocation(0);
+        for (size_t i = 0; rc == TALLY_OK && i < count; i++)
+            bad += !(out[i] == sorted[r[i]]);
+        bad += rc != TALLY_OK && rc != TALLY__SELECT_NOT_VIABLE && rc != TALLY_ENOMEM;
+
+        tally__scratch_init(&s, NULL);
+        tally_testing_fail_allocation(fail);
+        rc = tally__order_stats(out, x, n, r, count, &id, sorted[0], sorted[n - 1], &s, &mapped);
+        tally_testing_fail_allocation(0);
+        for (size_t i = 0; rc == TALLY_OK && i < count; i++)
+            bad += !(out[i] == sorted[r[i]]);
+        bad += rc != TALLY_OK && rc != TALLY_ENOMEM;
+        tally__scratch_free(&s);
+
+        memcpy(work, x, n * sizeof *x);
+        tally__scratch_init(&s, work);
+        tally_testing_fail_allocation(fail);
+        rc = tally__order_stats(out, work, n, r, count, &id, sorted[0], sorted[n - 1], &s,
+                                &mapped);
+        tally_testing_fail_allocation(0);
+        CHECK_INT(rc, TALLY_OK);
+        for (size_t i = 0; rc == TALLY_OK && i < count; i++)
+            bad += !(out[i] == sorted[r[i]]);
+        tally__scratch_free(&s);
+    }
+    CHECK_INT(bad, 0);
+    free(x);
+    free(sorted);
+    free(work);
+}
+#endif
+
 int main(void)
 {
     test_shapes();
     test_outlier_declines();
+#ifdef TALLY_FAULT_INJECTION
+    test_allocation_failure();
+#endif
     printf("%zu calls checked: tally__select_mapped OK %zu, NOT_VIABLE %zu; "
            "tally__order_stats fallbacks %zu\n",
            case_count, select_ok, select_not_viable, fallback_count);
