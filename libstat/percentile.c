@@ -60,16 +60,6 @@ double tally__percentile_from(const double *v, size_t n, double p, tally_percent
     return (1 - g) * a + g * v[1];
 }
 
-double tally__percentile_value(const double *x, size_t n, double p, tally_percentile_method method)
-{
-    size_t ranks[2];
-    double v[2];
-    size_t k = tally__percentile_ranks(ranks, n, p, method);
-    for (size_t i = 0; i < k; i++)
-        v[i] = x[ranks[i]];
-    return tally__percentile_from(v, n, p, method);
-}
-
 /* Checks shared by both entry points; recorded. */
 static int check_percentile_args(const double *out, const double *x, size_t n, const double *p,
                                  size_t count, tally_percentile_method method, double *lo,

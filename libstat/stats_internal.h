@@ -78,8 +78,6 @@ size_t tally__percentile_ranks(size_t ranks[2], size_t n, double p, tally_percen
  * or two). */
 double tally__percentile_from(const double *v, size_t n, double p, tally_percentile_method method);
 
-/* Percentile p from x once tally__select_ranks() has placed the ranks above. */
-double tally__percentile_value(const double *x, size_t n, double p, tally_percentile_method method);
 
 /* Order statistics bounding the distribution-free CI of the median: 0-based ranks lo <= hi and
  * the achieved level. Returns 0 when n is too small to reach `confidence` (then nothing is
@@ -92,20 +90,12 @@ size_t tally__bamean_count(size_t n, double percent);
 /* The rank to select so that the best `count` samples sit at one end of the array. */
 size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 
-/* BAmean from x once the rank above was selected. */
-double tally__bamean_value(const double *x, size_t n, size_t count, tally_direction direction);
 
 /* BAmean of the n finite samples x (any order, untouched) from its cut, the `count`-th best
  * value; maxabs is the largest |x_i| (for the overflow scale). */
 double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut,
                               double maxabs, tally_direction direction);
 
-/* BAmean-percents[k] of the n >= 1 finite samples x (left untouched) into out[k], for k <
- * count, from one selection of every cut's rank and one pass per cut: the values equal the
- * bamean of tally_summarize() with bamean_percent = percents[k]. TALLY_EINVAL for a NULL
- * pointer, n == 0 or a percentage outside (0, 100]; TALLY_ENOMEM. Errors are recorded. */
-int tally__bamean_many(double *out, const double *x, size_t n, const double *percents,
-                       size_t count, tally_direction direction);
 
 /* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
  * selected with the summary's own ranks: the report's extra cuts. TALLY_EINVAL for more cuts or
