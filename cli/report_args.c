@@ -101,6 +101,9 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
                         "'tally summary'", configurations);
     }
     cmd->args.report.summaries_only = !cmd->allow_gate;
+    /* Only JSON and XLSX show the raw samples: other outputs need no copy of them. */
+    cmd->args.report.omit_samples = cmd->args.render.format != TALLY_FORMAT_JSON &&
+                                    cmd->args.render.format != TALLY_FORMAT_XLSX;
     rc = tally_report_new(out, results, &cmd->args.report);
     tally_results_free(results);
     return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();

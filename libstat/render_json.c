@@ -116,12 +116,16 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         count(&w, "outliers_mad", s->outliers_mad);
         count(&w, "outliers_tukey", s->outliers_tukey);
         key(&w, "samples");
-        tally__buf_puts(b, "[");
-        for (size_t k = 0; k < c->n; k++) {
-            tally__buf_puts(b, k ? ", " : "");
-            tally__buf_double(b, c->samples[k]);
+        if (r->opts.omit_samples) {
+            tally__buf_puts(b, "null");
+        } else {
+            tally__buf_puts(b, "[");
+            for (size_t k = 0; k < c->n; k++) {
+                tally__buf_puts(b, k ? ", " : "");
+                tally__buf_double(b, c->samples[k]);
+            }
+            tally__buf_puts(b, "]");
         }
-        tally__buf_puts(b, "]");
     }
     key(&w, "comparison");
     if (c->pub.compared)

@@ -307,7 +307,8 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
     pos = 0;
     while (c.err == LXW_NO_ERROR && tally__report_next_group(&g, r, &pos))
         benchmark_sheet(&c, r, &g);
-    samples_sheet(&c, r);
+    if (!r->opts.omit_samples)
+        samples_sheet(&c, r);
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
     lxw_error closed = workbook_close(c.wb);

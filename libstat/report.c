@@ -2,6 +2,7 @@
  * comparisons with the baseline and adjusted p-values. */
 #include <fnmatch.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "compare_impl.h"
@@ -19,7 +20,8 @@ static void free_row(tally__row *row, size_t configs)
     tally__free_mem(row->unit);
     if (row->cells)
         for (size_t j = 0; j < configs; j++)
-            tally__free_mem(row->cells[j].samples);
+            if (!row->cells[j].borrowed)
+                tally__free_mem(row->cells[j].samples);
     tally__free_mem(row->cells);
 }
 
@@ -172,9 +174,18 @@ static int check_benchmark(const tally__row *row, const tally_benchmark *b, cons
     return TALLY_OK;
 }
 
-static int copy_samples(tally__cell *cell, const tally_case *c)
+/* With omit_samples the cell borrows the results' samples while the report is computed (they
+ * are dropped before tally_report_new returns); otherwise it keeps a copy. */
+static int copy_samples(tally__cell *cell, const tally_case *c, int borrow)
 {
     size_t n = tally_case_sample_count(c);
+    if (borrow) {
+        cell->samples = (double *)tally_case_samples(c);
+        cell->borrowed = 1;
+        cell->n = n;
+        cell->pub.present = 1;
+        return TALLY_OK;
+    }
     cell->samples = tally__reallocarray(NULL, n ? n : 1, sizeof(double));
     if (cell->samples == NULL)
         return oom();
@@ -212,7 +223,7 @@ static int align(tally_report *r, const tally_results *results)
                     rc = check_benchmark(&r->rows[index], b, r->configs[j].label);
                 }
                 if (rc == TALLY_OK)
-                    rc = copy_samples(&r->rows[index].cells[j], c);
+                    rc = copy_samples(&r->rows[index].cells[j], c, r->opts.omit_samples);
                 hint = index + 1;
                 if (rc != TALLY_OK)
                     return rc;
@@ -404,9 +415,20 @@ static int compute(tally_report *r)
     return adjust(r);
 }
 
+/* The report must not point into the results once tally_report_new returns. */
+static void drop_borrowed(tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (r->rows[i].cells[j].borrowed) {
+                r->rows[i].cells[j].samples = NULL;
+                r->rows[i].cells[j].borrowed = 0;
+            }
+}
+
 static int check_options(const tally_report_options *o)
 {
-    if (o->version != TALLY_REPORT_OPTIONS_VERSION)
+    if (o->version != 1 && o->version != TALLY_REPORT_OPTIONS_VERSION)
         return tally__error(TALLY_EINVAL, "report options: unsupported version %u", o->version);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
@@ -439,7 +461,14 @@ int tally_report_new(tally_report **out, const tally_results *results,
     tally_report *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return oom();
-    r->opts = *opts;
+    /* A version 1 struct ends before omit_samples: read only what it has. */
+    if (opts->version == 1) {
+        memcpy(&r->opts, opts, offsetof(tally_report_options, omit_samples));
+        r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
+        r->opts.omit_samples = 0;
+    } else {
+        r->opts = *opts;
+    }
     r->configs = tally__calloc(configs, sizeof(*r->configs));
     if (r->configs == NULL) {
         tally_report_free(r);
@@ -465,6 +494,7 @@ int tally_report_new(tally_report **out, const tally_results *results,
                  : tally__error(TALLY_ENODATA, "the result sets hold no cases");
     if (rc == TALLY_OK)
         rc = compute(r);
+    drop_borrowed(r);
     if (rc != TALLY_OK) {
         tally_report_free(r);
         return rc;

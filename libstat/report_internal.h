@@ -1,6 +1,7 @@
 /*
  * The report model shared by report.c and the renderers (render_*.c). A report owns copies of
- * everything it shows: labels, metadata, names and raw samples, never pointers into the results.
+ * everything it shows: labels, metadata, names and raw samples (unless omit_samples: then no
+ * samples at all), never pointers into the results.
  */
 #ifndef TALLY_REPORT_INTERNAL_H
 #define TALLY_REPORT_INTERNAL_H
@@ -13,7 +14,8 @@ extern const double tally__bamean_percents[TALLY__BAMEAN_COUNT];
 
 typedef struct tally__cell {
     tally_report_cell pub;     /* what tally_report_cell_get() returns */
-    double *samples;           /* copy of the samples in run order (NULL when absent) */
+    double *samples;           /* copy of the samples in run order (NULL when absent or omitted) */
+    int borrowed;              /* samples point into the results (only inside tally_report_new) */
     size_t n;
     int value_defined;         /* pub.value holds the row's statistic */
     double spread;             /* stddev, or the harmonic SD on HMean rows */

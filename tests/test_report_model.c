@@ -1,6 +1,7 @@
 /* The report model: alignment, missing cases, statistics per row, comparisons, adjustment,
  * filters, geometric mean, CI gating and errors. */
 #include <math.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "test_report_common.h"
@@ -241,6 +242,59 @@ static void test_summaries_only(void)
     tally_report_free(r);
 }
 
+/* omit_samples: the text outputs and every statistic are those of a report that keeps its
+ * copy; JSON says "samples": null; version 1 options (without the field) still work. */
+static void test_omit_samples(void)
+{
+    tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
+    tally_report *full = fixture_report(NULL);
+    o.omit_samples = 1;
+    tally_report *lean = fixture_report(&o);
+    static const tally_style styles[] = { TALLY_STYLE_TABLE, TALLY_STYLE_MMTESTS };
+    for (size_t k = 0; k < 2; k++) {
+        char *a = render(full, TALLY_FORMAT_TEXT, styles[k]), *b = render(lean, TALLY_FORMAT_TEXT,
+                                                                          styles[k]);
+        CHECK_STR(b, a);
+        tally_free(a);
+        tally_free(b);
+    }
+    char *csv_full = render(full, TALLY_FORMAT_CSV, TALLY_STYLE_TABLE);
+    char *csv_lean = render(lean, TALLY_FORMAT_CSV, TALLY_STYLE_TABLE);
+    CHECK_STR(csv_lean, csv_full);
+    char *json = render(lean, TALLY_FORMAT_JSON, TALLY_STYLE_TABLE);
+    CHECK(strstr(json, "\"samples\": null") != NULL);
+    CHECK(strstr(json, "\"samples\": [") == NULL);
+    tally_free(csv_full);
+    tally_free(csv_lean);
+    tally_free(json);
+    tally_report_free(full);
+    tally_report_free(lean);
+
+    /* A caller built against version 1 passes a struct that ends before omit_samples. */
+    struct {
+        unsigned int version;
+        tally_statistic statistic;
+        tally_test test;
+        double alpha;
+        tally_adjust adjust;
+        tally_percentile_method percentile_method;
+        double confidence;
+        const char *filter;
+        int summaries_only;
+    } v1 = { 1, TALLY_STAT_DEFAULT, TALLY_TEST_WELCH, 0.05, TALLY_ADJUST_NONE,
+             TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0 };
+    tally_report *old = fixture_report((const tally_report_options *)(const void *)&v1);
+    char *text = render(old, TALLY_FORMAT_JSON, TALLY_STYLE_TABLE);
+    CHECK(strstr(text, "\"samples\": [") != NULL);
+    tally_free(text);
+    tally_report_free(old);
+    o.version = 3;
+    tally_results *list = build_fixture();
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, &o), TALLY_EINVAL);
+    tally_results_free(list);
+}
+
 static void test_errors(void)
 {
     tally_report *r = NULL;
@@ -413,6 +467,7 @@ int main(void)
     test_bh_and_other_tests();
     test_filter();
     test_summaries_only();
+    test_omit_samples();
     test_errors();
     test_single_config();
     test_names();

@@ -50,12 +50,17 @@ typedef struct tally_report_options {
     const char *filter;           /**< Keep rows whose "benchmark/case" matches this shell glob; NULL: all. */
     int summaries_only;           /**< 1: no comparisons; every configuration is summarised on its
                                        own (`tally summary`): no cell has `compared` set. */
+    int omit_samples;             /**< 1: the report keeps no copy of the raw samples (only the
+                                       JSON and XLSX outputs show them: JSON then writes
+                                       `"samples": null`, XLSX has no samples sheet), which saves
+                                       a copy of every sample. Since version 2. */
 } tally_report_options;
 
-#define TALLY_REPORT_OPTIONS_VERSION 1
+/** Version 2 added `omit_samples`; version 1 options are still accepted (without it). */
+#define TALLY_REPORT_OPTIONS_VERSION 2
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_WELCH, 0.05,             \
-      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0 }
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0 }
 
 /** Options for rendering. Initialise with ::TALLY_RENDER_OPTIONS_INIT. */
 typedef struct tally_render_options {
