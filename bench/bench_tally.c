@@ -254,16 +254,15 @@ static int time_summary(const char *path)
     double *x = read_doubles(path, &n);
     if (x == NULL)
         return die(path);
-    /* The set numpy computes: n, min, max, amean, hmean, gmean, median, p90, p99, stddev, cv.
-     * tally_summarize gives all but p90/p99, and more (CIs, outliers, BAmean, harmonic SD);
-     * neither call copies the samples (histogram selection), so the peak stays near one copy. */
+    /* The set numpy computes: n, min, max, amean, hmean, gmean, median, p90, p99, stddev, cv,
+     * and more (CIs, outliers, BAmean, harmonic SD), in one call that does not copy the samples
+     * (histogram selection), so the peak stays near one copy. */
     static const double p[2] = {90.0, 99.0};
     double pct[2];
     tally_summary s;
     touch(x, n);
     stamp t0 = now();
-    if (tally_percentiles(pct, x, n, p, 2, TALLY_PERCENTILE_LINEAR) != TALLY_OK ||
-        tally_summarize(&s, x, n, NULL) != TALLY_OK)
+    if (tally_summarize_with_percentiles(&s, pct, x, n, p, 2, NULL) != TALLY_OK)
         return die("summary");
     stamp t1 = now();
     report("summary", t0, t1);

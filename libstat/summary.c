@@ -4,6 +4,7 @@
  * samples where they are; only when it does not apply do the selections need a copy (or, for
  * tally_summarize_inplace, the caller's buffer). */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -70,18 +71,25 @@ static void fill_spread(tally_summary *s, const tally__moments *m, double confid
     }
 }
 
-/* The report's extra BAmean cuts, selected with the summary's own ranks. */
+/* What a caller asks for beyond the summary, selected with the summary's own ranks: the
+ * report's extra BAmean cuts, tally_summarize_with_percentiles' percentiles. */
 typedef struct extra_cuts {
     const double *percents;
     double *out;
     size_t count;
+    const double *p;
+    double *pct;
+    size_t pct_count;
 } extra_cuts;
 
 #define MAX_EXTRA_CUTS 4
+#define OWN_RANKS (11 + MAX_EXTRA_CUTS)
 
-/* The ranks to select, and where each group starts among the selected values. */
+/* The ranks to select (in own[] unless percentiles need more room), and where each group starts
+ * among the selected values. */
 typedef struct rank_list {
-    size_t rank[11 + MAX_EXTRA_CUTS];
+    size_t own[OWN_RANKS], *rank;
+    double own_values[OWN_RANKS], *values;
     size_t count;
 } rank_list;
 
@@ -97,31 +105,35 @@ static size_t add_percentile(rank_list *l, size_t n, double p, tally_percentile_
  * the histogram selection applies; otherwise the selections work in the scratch (a copy, or x
  * itself for the in-place call) and every later pass reads the samples there. */
 static int fill_order_statistics(tally_summary *s, const double *x, tally__scratch *scratch,
-                                 const tally_summary_options *o, const extra_cuts *extra)
+                                 const tally_summary_options *o, const extra_cuts *extra,
+                                 rank_list *list)
 {
     static const tally__value_map identity = TALLY__IDENTITY_MAP;
     size_t n = s->n, ci_lo = 0, ci_hi = 0;
-    double ci_level = 0, v[11 + MAX_EXTRA_CUTS], *mapped, *devs;
+    double ci_level = 0, *v = list->values, *mapped, *devs;
+    rank_list *l = list;
     size_t best = tally__bamean_count(n, o->bamean_percent);
     int has_ci = tally__median_ci_ranks(&ci_lo, &ci_hi, &ci_level, n, o->confidence);
-    rank_list l = { { 0 }, 0 };
 
-    size_t at_median = add_percentile(&l, n, 50, o->percentile_method);
-    size_t at_median7 = add_percentile(&l, n, 50, TALLY_PERCENTILE_LINEAR);
-    size_t at_q1 = add_percentile(&l, n, 25, TALLY_PERCENTILE_LINEAR);
-    size_t at_q3 = add_percentile(&l, n, 75, TALLY_PERCENTILE_LINEAR);
-    size_t at_cut = l.count;
-    l.rank[l.count++] = tally__bamean_rank(n, best, o->direction);
-    size_t at_ci = l.count;
+    size_t at_median = add_percentile(l, n, 50, o->percentile_method);
+    size_t at_median7 = add_percentile(l, n, 50, TALLY_PERCENTILE_LINEAR);
+    size_t at_q1 = add_percentile(l, n, 25, TALLY_PERCENTILE_LINEAR);
+    size_t at_q3 = add_percentile(l, n, 75, TALLY_PERCENTILE_LINEAR);
+    size_t at_cut = l->count;
+    l->rank[l->count++] = tally__bamean_rank(n, best, o->direction);
+    size_t at_ci = l->count;
     if (has_ci) {
-        l.rank[l.count++] = ci_lo;
-        l.rank[l.count++] = ci_hi;
+        l->rank[l->count++] = ci_lo;
+        l->rank[l->count++] = ci_hi;
     }
-    size_t at_extra = l.count;
+    size_t at_extra = l->count;
     for (size_t k = 0; k < extra->count; k++)
-        l.rank[l.count++] = tally__bamean_rank(n, tally__bamean_count(n, extra->percents[k]),
+        l->rank[l->count++] = tally__bamean_rank(n, tally__bamean_count(n, extra->percents[k]),
                                                o->direction);
-    int rc = tally__order_stats(v, x, n, l.rank, l.count, &identity, s->min, s->max, scratch,
+    size_t at_pct = l->count;
+    for (size_t k = 0; k < extra->pct_count; k++)
+        add_percentile(l, n, extra->p[k], o->percentile_method);
+    int rc = tally__order_stats(v, x, n, l->rank, l->count, &identity, s->min, s->max, scratch,
                                 &mapped);
     if (rc != TALLY_OK)
         return rc;
@@ -129,6 +141,11 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     double maxabs = fmax(fabs(s->min), fabs(s->max));
 
     s->median = tally__percentile_from(v + at_median, n, 50, o->percentile_method);
+    for (size_t k = 0, at = at_pct; k < extra->pct_count; k++) {
+        extra->pct[k] = tally__percentile_from(v + at, n, extra->p[k], o->percentile_method);
+        size_t ranks[2];
+        at += tally__percentile_ranks(ranks, n, extra->p[k], o->percentile_method);
+    }
     double q1 = tally__percentile_from(v + at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
     double q3 = tally__percentile_from(v + at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
     s->bamean = tally__bamean_from_cut(data, n, best, v[at_cut], maxabs, o->direction);
@@ -186,18 +203,38 @@ static int summarize(tally_summary *out, const double *x, double *inplace, size_
 {
     const tally_summary_options *o = opts ? opts : &default_options;
     tally__scratch scratch;
+    rank_list list;
     int rc = summarize_moments(out, x, n, o);
     if (rc != TALLY_OK)
         return rc;
+    list.rank = list.own;
+    list.values = list.own_values;
+    list.count = 0;
+    if (extra->pct_count > 0) {
+        size_t room = OWN_RANKS + 2 * extra->pct_count;
+        list.rank = tally__reallocarray(NULL, room, sizeof *list.rank);
+        list.values = tally__reallocarray(NULL, room, sizeof *list.values);
+        if (list.rank == NULL || list.values == NULL) {
+            tally__free_mem(list.rank);
+            tally__free_mem(list.values);
+            memset(out, 0, sizeof *out);
+            return tally__error(TALLY_ENOMEM, "out of memory for %zu percentiles",
+                                extra->pct_count);
+        }
+    }
     tally__scratch_init(&scratch, inplace);
-    rc = fill_order_statistics(out, x, &scratch, o, extra);
+    rc = fill_order_statistics(out, x, &scratch, o, extra, &list);
     tally__scratch_free(&scratch);
+    if (list.rank != list.own) {
+        tally__free_mem(list.rank);
+        tally__free_mem(list.values);
+    }
     if (rc != TALLY_OK)
         memset(out, 0, sizeof *out);
     return rc;
 }
 
-static const extra_cuts no_cuts = { NULL, NULL, 0 };
+static const extra_cuts no_cuts = { NULL, NULL, 0, NULL, NULL, 0 };
 
 int tally_summarize(tally_summary *out, const double *x, size_t n,
                     const tally_summary_options *opts)
@@ -211,11 +248,32 @@ int tally_summarize_inplace(tally_summary *out, double *x, size_t n,
     return summarize(out, x, x, n, opts, &no_cuts);
 }
 
+int tally_summarize_with_percentiles(tally_summary *out, double *pct, const double *x, size_t n,
+                                     const double *p, size_t count,
+                                     const tally_summary_options *opts)
+{
+    extra_cuts extra = { NULL, NULL, 0, p, pct, count };
+    if (count > 0 && (p == NULL || pct == NULL)) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        return tally__error(TALLY_EINVAL, "percentile input or output pointer is NULL");
+    }
+    if (count > SIZE_MAX / (4 * sizeof(size_t)))
+        return tally__error(TALLY_ENOMEM, "too many percentiles (%zu)", count);
+    for (size_t k = 0; k < count; k++)
+        if (!(p[k] >= 0 && p[k] <= 100)) {
+            if (out)
+                memset(out, 0, sizeof *out);
+            return tally__error(TALLY_EINVAL, "percentile %g is outside [0, 100]", p[k]);
+        }
+    return summarize(out, x, NULL, n, opts, &extra);
+}
+
 int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
                                const tally_summary_options *opts, const double *percents,
                                double *bameans, size_t count)
 {
-    extra_cuts extra = { percents, bameans, count };
+    extra_cuts extra = { percents, bameans, count, NULL, NULL, 0 };
     if (count > MAX_EXTRA_CUTS || (count > 0 && (percents == NULL || bameans == NULL)))
         return tally__error(TALLY_EINVAL, "at most %d extra BAmean cuts", MAX_EXTRA_CUTS);
     for (size_t k = 0; k < count; k++)

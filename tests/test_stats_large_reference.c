@@ -127,9 +127,52 @@ static void test_summary_matches_numpy(void)
     free(copy);
 }
 
+/* tally_summarize_with_percentiles: the summary of tally_summarize plus percentiles selected
+ * with it. numpy 1.24.2 on x = bench(200003, 20240601):
+ *   [repr(v) for v in np.percentile(x, [90, 99, 0, 100, 37.5])]
+ *   -> 109.14651805197167, 119.75437235875502, 92.70739723509857, 216.0336945459767,
+ *      100.12814683317457
+ *   [repr(v) for v in np.percentile(x, [90, 99], method="inverted_cdf")]
+ *   -> 109.14664240726464, 119.7543839450519
+ * numpy interpolates as a + (b - a) g, tally as R does, (1 - g) a + g b: equal to 1e-13. */
+static void test_summary_with_percentiles(void)
+{
+    const size_t n = 200003;
+    double *x = malloc(n * sizeof *x), pct[5];
+    static const double p[5] = { 90, 99, 0, 100, 37.5 };
+    tally_summary s;
+    CHECK(x != NULL);
+    if (x == NULL)
+        return;
+    bench(x, n, 20240601);
+    CHECK_INT(tally_summarize_with_percentiles(&s, pct, x, n, p, 5, NULL), TALLY_OK);
+    check_reference(&s);
+    CHECK_REL(pct[0], 109.14651805197167, 1e-13);
+    CHECK_REL(pct[1], 119.75437235875502, 1e-13);
+    CHECK(pct[2] == 92.70739723509857);
+    CHECK(pct[3] == 216.0336945459767);
+    CHECK_REL(pct[4], 100.12814683317457, 1e-13);
+
+    tally_summary_options o = TALLY_SUMMARY_OPTIONS_INIT;
+    o.percentile_method = TALLY_PERCENTILE_NEAREST_RANK;
+    CHECK_INT(tally_summarize_with_percentiles(&s, pct, x, n, p, 2, &o), TALLY_OK);
+    CHECK(pct[0] == 109.14664240726464);
+    CHECK(pct[1] == 119.7543839450519);
+
+    /* count 0 is tally_summarize; bad percentages and NULL outputs fail with nothing written. */
+    CHECK_INT(tally_summarize_with_percentiles(&s, NULL, x, n, NULL, 0, NULL), TALLY_OK);
+    check_reference(&s);
+    static const double bad[1] = { 100.5 };
+    CHECK_INT(tally_summarize_with_percentiles(&s, pct, x, n, bad, 1, NULL), TALLY_EINVAL);
+    CHECK_INT(s.n, 0);
+    CHECK_INT(tally_summarize_with_percentiles(&s, NULL, x, n, p, 1, NULL), TALLY_EINVAL);
+    free(x);
+}
+
 int main(void)
 {
     test_generator();
     test_summary_matches_numpy();
+    test_summary_with_percentiles();
     return check_summary();
 }

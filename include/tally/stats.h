@@ -111,6 +111,25 @@ TALLY_API int tally_summarize(tally_summary *out, const double *x, size_t n,
                               const tally_summary_options *opts);
 
 /**
+ * tally_summarize() and tally_percentiles() in one call: the percentiles' order statistics are
+ * selected together with the summary's, so they cost almost nothing on top of it (a latency
+ * report's p90/p99 next to its mean and median). Reentrant; thread-safe.
+ * @param out receives the summary; zeroed first, so on failure it holds n = 0 and no flags.
+ * @param pct receives count percentiles, by `opts->percentile_method` (the method of the
+ *   summary's median); may be NULL when count is 0.
+ * @param x samples; not modified.
+ * @param n number of samples, as for tally_summarize().
+ * @param p count percentages in [0, 100].
+ * @param count number of percentiles; 0 makes this tally_summarize().
+ * @param opts options, or NULL for the defaults.
+ * @return as tally_summarize(); ::TALLY_EINVAL also for a percentage outside [0, 100] or NULL
+ *   percentile pointers with count > 0.
+ */
+TALLY_API int tally_summarize_with_percentiles(tally_summary *out, double *pct, const double *x,
+                                               size_t n, const double *p, size_t count,
+                                               const tally_summary_options *opts);
+
+/**
  * tally_summarize() without the scratch copy, for samples too large to hold twice: the caller's
  * buffer is the scratch space. The summary equals tally_summarize()'s bit for bit.
  * Reentrant; thread-safe as long as no other thread uses x.
