@@ -340,6 +340,35 @@ static void untouched_summary(const fixture *f, const char *name)
     report_path(f->summary.n == 0 && f->summary.defined == 0, name, 0, "summary left empty");
 }
 
+/* Above the size where the histogram selection applies: its buffers, the candidates and the
+ * fallback copy are allocations of their own. Values 100.00 .. 109.99, each 20 times. */
+#define LARGE 20000
+static double large[LARGE];
+
+static void setup_large(fixture *f)
+{
+    (void)f;
+    for (size_t i = 0; i < LARGE; i++)
+        large[i] = 100.0 + (double)((i * 7919) % 1000) / 100.0;
+}
+
+static int call_summarize_large(fixture *f)
+{
+    return tally_summarize(&f->summary, large, LARGE, NULL);
+}
+
+static int call_summarize_percentiles_large(fixture *f)
+{
+    static const double p[] = { 90, 99 };
+    return tally_summarize_with_percentiles(&f->summary, f->values, large, LARGE, p, 2, NULL);
+}
+
+static int call_percentiles_large(fixture *f)
+{
+    static const double p[] = { 50, 90, 99 };
+    return tally_percentiles(f->values, large, LARGE, p, 3, TALLY_PERCENTILE_LINEAR);
+}
+
 static int call_sample_new(fixture *f)
 {
     return tally_sample_new(&f->sample);
@@ -729,6 +758,10 @@ static const alloc_path paths[] = {
     { "results_merge", setup_two_lists, call_results_merge, untouched_merge, NULL },
     { "build a result set", setup_nothing, call_build_whole, untouched_made_list, NULL },
     { "summarize", setup_nothing, call_summarize, untouched_summary, NULL },
+    { "summarize (histogram)", setup_large, call_summarize_large, untouched_summary, NULL },
+    { "summarize with percentiles", setup_large, call_summarize_percentiles_large,
+      untouched_summary, NULL },
+    { "percentiles (histogram)", setup_large, call_percentiles_large, untouched_nothing, NULL },
     { "sample_new", setup_nothing, call_sample_new, untouched_sample_ptr, NULL },
     { "sample_append", setup_sample, call_sample_append, untouched_sample, NULL },
     { "percentiles", setup_nothing, call_percentiles, untouched_nothing, NULL },
