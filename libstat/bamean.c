@@ -28,23 +28,27 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction)
  * as many copies of the cut as make up the rest (ties), so one pass over the samples in any
  * order sums them: no sample moves. Compensated and overflow-scaled like tally__mean, clamped
  * to [best sample, cut]. */
-double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut,
-                              double maxabs, tally_direction direction)
+double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut, double min,
+                              double max, tally_direction direction)
 {
-    double s = tally__overflow_scale(maxabs), best = cut;
+    double s = tally__overflow_scale(fmax(fabs(min), fabs(max)));
+    /* Lower is better: the samples below the cut; higher is better: those above it, which are
+     * the ones whose negation is below the negated cut. Branch-free: a sample that is not
+     * better adds an exact 0, which leaves the compensated sum unchanged. */
+    double sign = direction == TALLY_HIGHER_IS_BETTER ? -1.0 : 1.0, key_cut = sign * cut;
     size_t better = 0;
     tally__ksum k = { 0.0, 0.0 };
-    int higher = direction == TALLY_HIGHER_IS_BETTER;
     for (size_t i = 0; i < n; i++) {
         double v = x[i];
-        if (higher ? v > cut : v < cut) {
-            tally__ksum_add(&k, v * s);
-            better++;
-            best = (higher ? v > best : v < best) ? v : best;
-        }
+        int in = sign * v < key_cut;
+        better += (size_t)in;
+        tally__ksum_add(&k, v * s * (double)in);
     }
     double ties = (double)(count - better) * (cut * s);
     tally__ksum_add(&k, ties);
     double mean = tally__ksum_value(&k) / (double)count / s;
-    return higher ? tally__clamp(mean, cut, best) : tally__clamp(mean, best, cut);
+    /* The best sample bounds the mean from the other side (the cut itself when none is better). */
+    if (direction == TALLY_HIGHER_IS_BETTER)
+        return tally__clamp(mean, cut, better ? max : cut);
+    return tally__clamp(mean, better ? min : cut, cut);
 }

@@ -43,10 +43,12 @@ int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double
     if (mad > 0) {
         r->spread = mad;
         r->factor = MAD_FACTOR;
+        r->score_per_unit = r->factor / r->spread;
     } else {
         static const tally__value_map identity = TALLY__IDENTITY_MAP;
         r->spread = *devs ? tally__mapped_mean(*devs, n, &identity) : tally__mapped_mean(x, n, &dev);
         r->factor = MEAN_AD_FACTOR;
+        r->score_per_unit = r->spread > 0 ? r->factor / r->spread : 0.0;
     }
     return TALLY_OK;
 }
@@ -69,7 +71,7 @@ int tally__is_mad_deviation(const tally__outlier_rule *r, double dev)
 {
     if (!(r->spread > 0))
         return 0;
-    return r->factor * dev / r->spread > r->threshold;
+    return dev * r->score_per_unit > r->threshold;
 }
 
 int tally__is_mad_outlier(const tally__outlier_rule *r, double v)
@@ -80,7 +82,7 @@ int tally__is_mad_outlier(const tally__outlier_rule *r, double v)
 int tally__is_tukey_outlier(const tally__outlier_rule *r, double v)
 {
     double vs = v * r->scale;
-    return vs < r->low_fence || vs > r->high_fence;
+    return (vs < r->low_fence) | (vs > r->high_fence); /* no branch in the counting loops */
 }
 
 size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n)

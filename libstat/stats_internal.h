@@ -91,10 +91,10 @@ size_t tally__bamean_count(size_t n, double percent);
 size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 
 
-/* BAmean of the n finite samples x (any order, untouched) from its cut, the `count`-th best
- * value; maxabs is the largest |x_i| (for the overflow scale). */
-double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut,
-                              double maxabs, tally_direction direction);
+/* BAmean of the n finite samples x (any order, untouched; min and max their extremes) from its
+ * cut, the `count`-th best value. */
+double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut, double min,
+                              double max, tally_direction direction);
 
 
 /* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
@@ -110,6 +110,7 @@ typedef struct tally__outlier_rule {
     double median;          /* scaled */
     double spread;          /* scaled MAD, or the mean absolute deviation when MAD is 0 */
     double factor;          /* 0.6745 with MAD, sqrt(2/pi) with the mean absolute deviation */
+    double score_per_unit;  /* factor / spread: a deviation's score is one multiplication */
     double threshold;       /* modified z-score cut-off */
     double low_fence, high_fence; /* scaled Tukey fences */
 } tally__outlier_rule;

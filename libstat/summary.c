@@ -148,10 +148,10 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     }
     double q1 = tally__percentile_from(v + at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
     double q3 = tally__percentile_from(v + at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
-    s->bamean = tally__bamean_from_cut(data, n, best, v[at_cut], maxabs, o->direction);
+    s->bamean = tally__bamean_from_cut(data, n, best, v[at_cut], s->min, s->max, o->direction);
     for (size_t k = 0; k < extra->count; k++)
         extra->out[k] = tally__bamean_from_cut(data, n, tally__bamean_count(n, extra->percents[k]),
-                                               v[at_extra + k], maxabs, o->direction);
+                                               v[at_extra + k], s->min, s->max, o->direction);
     if (has_ci) {
         s->median_ci_low = v[at_ci];
         s->median_ci_high = v[at_ci + 1];
