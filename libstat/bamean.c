@@ -27,28 +27,51 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction)
 /* The best `count` samples are those strictly better than the cut (the count-th best value) and
  * as many copies of the cut as make up the rest (ties), so one pass over the samples in any
  * order sums them: no sample moves. Compensated and overflow-scaled like tally__mean, clamped
- * to [best sample, cut]. */
-double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut, double min,
-                              double max, tally_direction direction)
+ * to [best sample, cut]. Lower is better: the samples below the cut; higher is better: those
+ * above it, the ones whose negation is below the negated cut. Branch-free: a sample that is not
+ * better adds an exact 0, which leaves a compensated sum unchanged. Three cuts share a pass, in
+ * three independent sums (a cut not asked for is -inf, which nothing is below). */
+#define CUTS_PER_PASS 3
+
+static void three_cuts(double *out, const double *x, size_t n, const size_t *counts,
+                       const double *cuts, size_t ncuts, double min, double max,
+                       tally_direction direction)
 {
     double s = tally__overflow_scale(fmax(fabs(min), fabs(max)));
-    /* Lower is better: the samples below the cut; higher is better: those above it, which are
-     * the ones whose negation is below the negated cut. Branch-free: a sample that is not
-     * better adds an exact 0, which leaves the compensated sum unchanged. */
-    double sign = direction == TALLY_HIGHER_IS_BETTER ? -1.0 : 1.0, key_cut = sign * cut;
-    size_t better = 0;
-    tally__ksum k = { 0.0, 0.0 };
+    double sign = direction == TALLY_HIGHER_IS_BETTER ? -1.0 : 1.0;
+    double key0 = sign * cuts[0], key1 = ncuts > 1 ? sign * cuts[1] : -INFINITY,
+           key2 = ncuts > 2 ? sign * cuts[2] : -INFINITY;
+    size_t better[CUTS_PER_PASS] = { 0, 0, 0 };
+    tally__ksum k0 = { 0.0, 0.0 }, k1 = { 0.0, 0.0 }, k2 = { 0.0, 0.0 };
     for (size_t i = 0; i < n; i++) {
-        double v = x[i];
-        int in = sign * v < key_cut;
-        better += (size_t)in;
-        tally__ksum_add(&k, v * s * (double)in);
+        double v = x[i], key = sign * v, vs = v * s;
+        int in0 = key < key0, in1 = key < key1, in2 = key < key2;
+        better[0] += (size_t)in0;
+        better[1] += (size_t)in1;
+        better[2] += (size_t)in2;
+        tally__ksum_add(&k0, vs * (double)in0);
+        tally__ksum_add(&k1, vs * (double)in1);
+        tally__ksum_add(&k2, vs * (double)in2);
     }
-    double ties = (double)(count - better) * (cut * s);
-    tally__ksum_add(&k, ties);
-    double mean = tally__ksum_value(&k) / (double)count / s;
-    /* The best sample bounds the mean from the other side (the cut itself when none is better). */
-    if (direction == TALLY_HIGHER_IS_BETTER)
-        return tally__clamp(mean, cut, better ? max : cut);
-    return tally__clamp(mean, better ? min : cut, cut);
+    tally__ksum *sums[CUTS_PER_PASS] = { &k0, &k1, &k2 };
+    for (size_t j = 0; j < ncuts; j++) {
+        double cut = cuts[j];
+        tally__ksum_add(sums[j], (double)(counts[j] - better[j]) * (cut * s));
+        double mean = tally__ksum_value(sums[j]) / (double)counts[j] / s;
+        /* The best sample bounds the mean from the other side (the cut when none is better). */
+        if (direction == TALLY_HIGHER_IS_BETTER)
+            out[j] = tally__clamp(mean, cut, better[j] ? max : cut);
+        else
+            out[j] = tally__clamp(mean, better[j] ? min : cut, cut);
+    }
+}
+
+void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_t *counts,
+                             const double *cuts, size_t ncuts, double min, double max,
+                             tally_direction direction)
+{
+    for (size_t at = 0; at < ncuts; at += CUTS_PER_PASS) {
+        size_t k = ncuts - at < CUTS_PER_PASS ? ncuts - at : CUTS_PER_PASS;
+        three_cuts(out + at, x, n, counts + at, cuts + at, k, min, max, direction);
+    }
 }

@@ -91,10 +91,12 @@ size_t tally__bamean_count(size_t n, double percent);
 size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 
 
-/* BAmean of the n finite samples x (any order, untouched; min and max their extremes) from its
- * cut, the `count`-th best value. */
-double tally__bamean_from_cut(const double *x, size_t n, size_t count, double cut, double min,
-                              double max, tally_direction direction);
+/* out[j] = the BAmean of the n finite samples x (any order, untouched; min and max their
+ * extremes) that averages the counts[j] best, from its cut cuts[j] (the counts[j]-th best
+ * value), for j < ncuts; three cuts a pass. */
+void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_t *counts,
+                             const double *cuts, size_t ncuts, double min, double max,
+                             tally_direction direction);
 
 
 /* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts

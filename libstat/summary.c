@@ -148,10 +148,19 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     }
     double q1 = tally__percentile_from(v + at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
     double q3 = tally__percentile_from(v + at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
-    s->bamean = tally__bamean_from_cut(data, n, best, v[at_cut], s->min, s->max, o->direction);
+    size_t counts[1 + MAX_EXTRA_CUTS];
+    double cuts[1 + MAX_EXTRA_CUTS], bameans[1 + MAX_EXTRA_CUTS];
+    counts[0] = best;
+    cuts[0] = v[at_cut];
+    for (size_t k = 0; k < extra->count; k++) {
+        counts[1 + k] = tally__bamean_count(n, extra->percents[k]);
+        cuts[1 + k] = v[at_extra + k];
+    }
+    tally__bamean_from_cuts(bameans, data, n, counts, cuts, 1 + extra->count, s->min, s->max,
+                            o->direction);
+    s->bamean = bameans[0];
     for (size_t k = 0; k < extra->count; k++)
-        extra->out[k] = tally__bamean_from_cut(data, n, tally__bamean_count(n, extra->percents[k]),
-                                               v[at_extra + k], s->min, s->max, o->direction);
+        extra->out[k] = bameans[1 + k];
     if (has_ci) {
         s->median_ci_low = v[at_ci];
         s->median_ci_high = v[at_ci + 1];
