@@ -1,5 +1,6 @@
 /* The data model: lists of result sets, result sets, benchmarks, cases. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -176,6 +177,36 @@ int tally_case_meta_at(const char **key, const char **value, const tally_case *c
     return meta_at(key, value, &c->meta, i);
 }
 
+int tally__case_reserve(tally_case *c, size_t extra)
+{
+    if (extra <= c->cap - c->count)
+        return TALLY_OK;
+    if (extra > SIZE_MAX / sizeof(double) - c->count)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    /* Geometric growth, so that appending n samples one batch at a time copies O(n) in all. */
+    size_t need = c->count + extra;
+    size_t cap = c->cap > SIZE_MAX / sizeof(double) / 2 ? need : c->cap * 2;
+    if (cap < need)
+        cap = need < 16 ? 16 : need;
+    double *grown = tally__reallocarray(c->samples, cap, sizeof(double));
+    if (grown == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    c->samples = grown;
+    c->cap = cap;
+    return TALLY_OK;
+}
+
+double *tally__case_spare(tally_case *c, size_t *room)
+{
+    *room = c->cap - c->count;
+    return c->samples + c->count;
+}
+
+void tally__case_commit(tally_case *c, size_t n)
+{
+    c->count += n;
+}
+
 int tally_case_append(tally_case *c, const double *x, size_t n)
 {
     if (c == NULL || (x == NULL && n > 0))
@@ -184,16 +215,9 @@ int tally_case_append(tally_case *c, const double *x, size_t n)
         if (!isfinite(x[i]))
             return tally__error(TALLY_ENONFINITE, "case '%s': sample %zu is not finite", c->name,
                                 c->count + i + 1);
-    if (c->count + n > c->cap) {
-        size_t cap = c->cap ? c->cap : 16;
-        while (cap < c->count + n)
-            cap *= 2;
-        double *grown = tally__reallocarray(c->samples, cap, sizeof(double));
-        if (grown == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory");
-        c->samples = grown;
-        c->cap = cap;
-    }
+    int rc = tally__case_reserve(c, n);
+    if (rc != TALLY_OK)
+        return rc;
     if (n > 0)
         memcpy(c->samples + c->count, x, n * sizeof(double));
     c->count += n;

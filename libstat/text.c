@@ -62,74 +62,204 @@ static const double exact_pow10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
 
 #define MAX_EXACT_MANTISSA (UINT64_C(1) << 53)
 
+/* 10^k for the digit counts of one step, and the largest w for which w * 10^k stays within the
+ * exact mantissa range (beyond it the fast path gives up, so w never overflows). */
+static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                       100000000 };
+static const uint64_t mantissa_limit[9] = {
+    MAX_EXACT_MANTISSA,           MAX_EXACT_MANTISSA / 10,      MAX_EXACT_MANTISSA / 100,
+    MAX_EXACT_MANTISSA / 1000,    MAX_EXACT_MANTISSA / 10000,   MAX_EXACT_MANTISSA / 100000,
+    MAX_EXACT_MANTISSA / 1000000, MAX_EXACT_MANTISSA / 10000000, MAX_EXACT_MANTISSA / 100000000,
+};
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define SWAR_DIGITS 1
+#define BYTES(b) (UINT64_C(0x0101010101010101) * (b))
+
+/* How many of the 8 characters in v (first character in the low byte) are digits before the
+ * first non-digit. A byte is a digit when its high nibble is 3 and adding 6 keeps it so
+ * (0x30..0x39). A carry out of the +6 only leaves a byte >= 0xFA, itself a non-digit, so it
+ * never hides the first non-digit. */
+static inline size_t leading_digits8(uint64_t v)
+{
+    uint64_t high = (v & BYTES(0xF0)) ^ BYTES(0x30);
+    uint64_t low = ((v + BYTES(0x06)) & BYTES(0xF0)) ^ BYTES(0x30);
+    uint64_t bad = high | low;                                   /* non-zero bytes: non-digits */
+    uint64_t flag = (((bad & BYTES(0x7F)) + BYTES(0x7F)) | bad) & BYTES(0x80);
+    return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
+}
+
+/* The value of the first k (1..8) digits of v. Shifting the digits to the top leaves k digits
+ * behind 8 - k leading zeros; then three multiply-adds join neighbours: bytes become pairs
+ * (10 a + b), 16-bit lanes quadruples (100 ab + cd), and the two 32-bit halves the result. */
+static inline uint64_t digits8_value(uint64_t v, size_t k)
+{
+    uint64_t d = (v - BYTES('0')) << (8 * (8 - k)); /* borrows only leave the non-digit bytes */
+    d = d * 10 + (d >> 8);
+    d = (d & UINT64_C(0x00FF00FF00FF00FF)) * 100 + ((d >> 16) & UINT64_C(0x00FF00FF00FF00FF));
+    d &= UINT64_C(0x0000FFFF0000FFFF);
+    return (d & 0xFFFF) * 10000 + (d >> 32);
+}
+
+size_t tally__leading_digits8(uint64_t v)
+{
+    return leading_digits8(v);
+}
+
+uint64_t tally__digits8_value(uint64_t v, size_t k)
+{
+    return digits8_value(v, k);
+}
+
+static inline uint64_t load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
+ * without exponent, in straight-line code: two loads of 8 characters, no loop. Needs 20
+ * readable bytes at s. Returns NULL for any other shape, which the general scan then reads. */
+static const char *scan_short_decimal(double *out, const char *s)
+{
+    const char *p = s;
+    int negative = *p == '-';
+    p += negative || *p == '+';
+    uint64_t v = load8(p);
+    size_t k = leading_digits8(v);
+    if (k == 8)
+        return NULL;
+    uint64_t w = k ? digits8_value(v, k) : 0;
+    size_t seen = k, fraction = 0;
+    p += k;
+    if (*p == '.') {
+        v = load8(++p);
+        fraction = leading_digits8(v);
+        if (fraction == 8)
+            return NULL;
+        if (fraction)
+            w = w * pow10_u64[fraction] + digits8_value(v, fraction);
+        p += fraction;
+        seen += fraction;
+    }
+    if (seen == 0 || *p == 'e' || *p == 'E')
+        return NULL;
+    /* w has at most 14 digits, below 2^53: exact, like 10^fraction. */
+    double x = (double)w / exact_pow10[fraction];
+    *out = negative ? -x : x;
+    return p;
+}
+#endif
+
+/* Append the digits at p to *w. Returns the end of the run, or NULL when w would exceed 2^53
+ * (the fast path then declines). */
+static const char *digit_run(uint64_t *w, const char *p, const char *end)
+{
+    uint64_t acc = *w;
+#ifdef SWAR_DIGITS
+    while (end - p >= 8) {
+        uint64_t v = load8(p);
+        size_t k = leading_digits8(v);
+        if (k == 0)
+            break;
+        if (acc > mantissa_limit[k])
+            return NULL;
+        acc = acc * pow10_u64[k] + digits8_value(v, k);
+        p += k;
+        if (k < 8) {
+            *w = acc;
+            return p;
+        }
+    }
+#endif
+    for (; p < end && is_digit(*p); p++) {
+        if (acc > mantissa_limit[1])
+            return NULL;
+        acc = acc * 10 + (uint64_t)(*p - '0');
+    }
+    *w = acc;
+    return p;
+}
+
 /* The common case of benchmark files, "123.456789" or "-1.5e3", without strtod: Clinger's fast
  * path (1990). A decimal w * 10^e with w <= 2^53 and |e| <= 22 has both w and 10^|e| exact in a
  * double, so one IEEE multiplication or division rounds the exact value once, correctly: the same
  * double strtod returns. Only valid under strict double evaluation (FLT_EVAL_METHOD 0; x87's
  * extended precision would round twice). */
-int tally__parse_decimal_fast(double *out, const char *s, size_t len)
+const char *tally__scan_decimal(double *out, const char *s, const char *end)
 {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    const char *p = s, *end = s + len;
+#ifdef SWAR_DIGITS
+    const char *short_end = end - s >= 20 ? scan_short_decimal(out, s) : NULL;
+    if (short_end)
+        return short_end;
+#endif
+    const char *p = s;
     int negative = 0;
-    if (*p == '-' || *p == '+')
+    if (p < end && (*p == '-' || *p == '+'))
         negative = *p++ == '-';
     uint64_t w = 0;
-    int digits = 0, seen = 0;
+    const char *digits = p;
+    if ((p = digit_run(&w, p, end)) == NULL)
+        return NULL;
+    size_t seen = (size_t)(p - digits);
     long exp10 = 0;
-    for (; p < end && *p >= '0' && *p <= '9'; p++, seen++) {
-        if (w == 0 && *p == '0')
-            continue; /* leading zeros carry no precision */
-        if (++digits > 19)
-            return 0;
-        w = w * 10 + (uint64_t)(*p - '0');
-    }
     if (p < end && *p == '.') {
-        for (p++; p < end && *p >= '0' && *p <= '9'; p++, seen++) {
-            exp10--;
-            if (w == 0 && *p == '0')
-                continue;
-            if (++digits > 19)
-                return 0;
-            w = w * 10 + (uint64_t)(*p - '0');
-        }
+        const char *fraction = ++p;
+        if ((p = digit_run(&w, p, end)) == NULL)
+            return NULL;
+        exp10 = -(long)(p - fraction);
+        seen += (size_t)(p - fraction);
     }
     if (seen == 0)
-        return 0;
+        return NULL;
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
         int exp_negative = 0;
         if (p < end && (*p == '-' || *p == '+'))
             exp_negative = *p++ == '-';
-        if (p == end)
-            return 0;
+        if (p == end || !is_digit(*p))
+            return NULL;
         long e = 0;
-        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        for (; p < end && is_digit(*p); p++) {
             if (e > 100000)
-                return 0;
+                return NULL;
             e = e * 10 + (*p - '0');
         }
         exp10 += exp_negative ? -e : e;
     }
-    if (p != end)
-        return 0;
     double v;
     if (w == 0)
         v = 0.0;
     else if (w > MAX_EXACT_MANTISSA || exp10 < -22 || exp10 > 22)
-        return 0;
+        return NULL;
     else if (exp10 < 0)
         v = (double)w / exact_pow10[-exp10];
     else
         v = (double)w * exact_pow10[exp10];
     *out = negative ? -v : v;
-    return 1;
+    return p;
 #else
     (void)out;
     (void)s;
-    (void)len;
-    return 0;
+    (void)end;
+    return NULL;
 #endif
+}
+
+int tally__parse_decimal_fast(double *out, const char *s, size_t len)
+{
+    double v;
+    if (tally__scan_decimal(&v, s, s + len) != s + len)
+        return 0;
+    *out = v;
+    return 1;
 }
 
 /* Everything else, through strtod on a NUL-terminated copy. */

@@ -32,6 +32,19 @@ int tally__parse_double(double *out, const char *s, size_t len);
  * *out untouched: the full parser then decides, and reports any error. */
 int tally__parse_decimal_fast(double *out, const char *s, size_t len);
 
+/* The same fast path as a scanner: parses the longest plain decimal at s (before `end`) and
+ * returns the first character after it with *out set, or NULL (with *out untouched) when there
+ * is none or the fast path cannot give the exact value. Reads nothing at or past `end`. */
+const char *tally__scan_decimal(double *out, const char *s, const char *end);
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#include <stdint.h>
+/* Eight characters at a time (first character in the low byte of v): the number of digits
+ * before the first non-digit (0..8), and the value of the first k (1..8) digits. */
+size_t tally__leading_digits8(uint64_t v);
+uint64_t tally__digits8_value(uint64_t v, size_t k);
+#endif
+
 /* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */
 const char *tally__trim(const char *s, size_t *len);
 
