@@ -71,24 +71,6 @@ static int general_line(tally__lines *lines, tally_case *cas)
     return tally_case_append(cas, &v, 1);
 }
 
-/* The longest number text tally__parse_double reads; longer lines go the general way. */
-#define NUMBER_MAX 64
-
-/* Where a line holding just a number (what the fast path read, up to `stop`) ends: the start
- * of the next line, or NULL when the line holds more and needs the general path. */
-static const char *after_number_line(const char *line, const char *stop, const char *end)
-{
-    if (stop == NULL || stop - line > NUMBER_MAX)
-        return NULL;
-    if (stop == end)
-        return end;
-    if (*stop == '\n')
-        return stop + 1;
-    if (*stop == '\r' && end - stop >= 2 && stop[1] == '\n')
-        return stop + 2;
-    return NULL;
-}
-
 /* All lines: those holding just a number (nearly all of a large file) in one pass that finds the
  * line end while parsing, straight into the case's storage; the rest through general_line. */
 static int read_lines(tally__lines *lines, tally_case *cas)
@@ -98,23 +80,33 @@ static int read_lines(tally__lines *lines, tally_case *cas)
     size_t room = 0, n = 0;
     int rc = TALLY_OK;
     while (rc == TALLY_OK && p < end) {
-        if (n == room) {
+        if (room - n < TALLY__LINE_BLOCK) {
             tally__case_commit(cas, n);
             /* About one sample per 8 bytes left: few regrowths, and untouched capacity costs no
              * memory (pages are only backed once written). */
-            if ((rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + 16)) != TALLY_OK)
+            if ((rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + TALLY__LINE_BLOCK)) != TALLY_OK)
                 return rc;
             out = tally__case_spare(cas, &room);
             n = 0;
         }
-        double v;
-        const char *next = after_number_line(p, tally__scan_decimal(&v, p, end), end);
-        if (next) {
-            out[n++] = v;
-            lines->lineno++;
+        const char *next = p;
+        if (end - p >= TALLY__LINE_BLOCK_NEED) {
+            size_t got = tally__number_lines(out + n, &next, end);
+            n += got;
+            lines->lineno += got;
+        } else {
+            double v;
+            next = tally__number_line_end(p, tally__scan_decimal(&v, p, end), end);
+            if (next) {
+                out[n++] = v;
+                lines->lineno++;
+            }
+        }
+        if (next && next != p) {
             p = next;
             continue;
         }
+        /* Not a number line (or one longer than a block): the general path, from p. */
         tally__case_commit(cas, n);
         room = n = 0;
         lines->cur = p;

@@ -123,39 +123,67 @@ static inline uint64_t load8(const char *p)
     return v;
 }
 
+/* One bit per character of v (bit i for the i-th character): set for the non-digits. The
+ * flags sit in bit 7 of each byte; the multiplication gathers them into the top byte (every
+ * partial product lands on its own bit, so nothing carries). */
+static inline unsigned nondigit_bits(uint64_t v)
+{
+    uint64_t high = (v & BYTES(0xF0)) ^ BYTES(0x30);
+    uint64_t low = ((v + BYTES(0x06)) & BYTES(0xF0)) ^ BYTES(0x30);
+    uint64_t bad = high | low;
+    uint64_t flag = (((bad & BYTES(0x7F)) + BYTES(0x7F)) | bad) & BYTES(0x80);
+    return (unsigned)(((flag >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+}
+
 /* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
- * without exponent, in straight-line code: two loads of 8 characters, no loop. Needs 20
- * readable bytes at s. Returns NULL for any other shape, which the general scan then reads. */
+ * without exponent, in straight-line code: the positions of the point and of the end come from
+ * one look at 16 characters, so the next number's address is known early and the digit values
+ * are computed off that path. Needs 20 readable bytes at s. Returns NULL for any other shape,
+ * which the general scan then reads. */
 static const char *scan_short_decimal(double *out, const char *s)
 {
-    const char *p = s;
-    int negative = *p == '-';
-    p += negative || *p == '+';
-    uint64_t v = load8(p);
-    size_t k = leading_digits8(v);
-    if (k == 8)
+    int negative = *s == '-';
+    const char *p = s + (negative || *s == '+');
+    uint64_t a = load8(p);
+    unsigned stops = nondigit_bits(a) | nondigit_bits(load8(p + 8)) << 8;
+    unsigned k = (unsigned)__builtin_ctz(stops | 0x10000); /* digits before the point */
+    if (k >= 8)
         return NULL;
-    uint64_t w = k ? digits8_value(v, k) : 0;
-    size_t seen = k, fraction = 0;
-    p += k;
-    if (*p == '.') {
-        v = load8(++p);
-        fraction = leading_digits8(v);
-        if (fraction == 8)
+    unsigned fraction = 0;
+    const char *stop = p + k;
+    if ((char)(a >> (8 * k)) == '.') {
+        fraction = (unsigned)__builtin_ctz((stops >> (k + 1)) | 0x10000);
+        if (fraction >= 8)
             return NULL;
-        if (fraction)
-            w = w * pow10_u64[fraction] + digits8_value(v, fraction);
-        p += fraction;
-        seen += fraction;
+        stop += 1 + fraction;
     }
-    if (seen == 0 || *p == 'e' || *p == 'E')
+    if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
         return NULL;
+    uint64_t w = k ? digits8_value(a, k) : 0;
+    if (fraction)
+        w = w * pow10_u64[fraction] + digits8_value(load8(p + k + 1), fraction);
     /* w has at most 14 digits, below 2^53: exact, like 10^fraction. */
     double x = (double)w / exact_pow10[fraction];
     *out = negative ? -x : x;
-    return p;
+    return stop;
 }
 #endif
+
+uint64_t tally__newline_bits64(const char *p)
+{
+    uint64_t bits = 0;
+#ifdef SWAR_DIGITS
+    for (unsigned i = 0; i < 8; i++) {
+        uint64_t x = load8(p + 8 * i) ^ BYTES('\n'); /* zero bytes where the newlines are */
+        uint64_t zero = ~((((x & BYTES(0x7F)) + BYTES(0x7F)) | x)) & BYTES(0x80);
+        bits |= (((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * i);
+    }
+#else
+    for (unsigned i = 0; i < 64; i++)
+        bits |= (uint64_t)(p[i] == '\n') << i;
+#endif
+    return bits;
+}
 
 /* Append the digits at p to *w. Returns the end of the run, or NULL when w would exceed 2^53
  * (the fast path then declines). */
@@ -296,4 +324,43 @@ int tally__parse_double(double *out, const char *s, size_t len)
     if (tally__parse_decimal_fast(out, s, len))
         return TALLY_OK;
     return parse_with_strtod(out, s, len);
+}
+
+/* The longest number text tally__parse_double reads; longer lines go the general way. */
+#define NUMBER_MAX 64
+
+const char *tally__number_line_end(const char *line, const char *stop, const char *end)
+{
+    if (stop == NULL || stop - line > NUMBER_MAX)
+        return NULL;
+    if (stop == end)
+        return end;
+    if (*stop == '\n')
+        return stop + 1;
+    if (*stop == '\r' && end - stop >= 2 && stop[1] == '\n')
+        return stop + 2;
+    return NULL;
+}
+
+size_t tally__number_lines(double *out, const char **at, const char *end)
+{
+    const char *line = *at, *base = line;
+    uint64_t newlines = tally__newline_bits64(base);
+    size_t n = 0;
+    while (newlines) {
+        const char *eol = base + __builtin_ctzll(newlines);
+        newlines &= newlines - 1;
+        const char *stop = NULL;
+#ifdef SWAR_DIGITS
+        stop = scan_short_decimal(&out[n], line); /* 20 bytes readable: end - line >= 32 */
+#endif
+        if (stop == NULL)
+            stop = tally__scan_decimal(&out[n], line, end);
+        if (tally__number_line_end(line, stop, end) != eol + 1)
+            break;
+        n++;
+        line = eol + 1;
+    }
+    *at = line;
+    return n;
 }

@@ -4,6 +4,7 @@
 #define TALLY_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Longest accepted line; a longer one is an error (TALLY_ELIMIT), not a silent cut. */
 #define TALLY__MAX_LINE (1u << 20)
@@ -37,8 +38,27 @@ int tally__parse_decimal_fast(double *out, const char *s, size_t len);
  * is none or the fast path cannot give the exact value. Reads nothing at or past `end`. */
 const char *tally__scan_decimal(double *out, const char *s, const char *end);
 
+/* Where a line that holds just a number ends, given where the number scanned from its start
+ * stopped (NULL: no number): the start of the next line (or `end` for a last line without
+ * newline), or NULL when the line holds more than the number, or the number is longer than
+ * tally__parse_double accepts. */
+const char *tally__number_line_end(const char *line, const char *stop, const char *end);
+
+/* Lines holding just a number, many at a time: the lines that start in the 64 bytes at *at and
+ * end inside them are read into out (room for 64 needed) until one holds anything else. Needs
+ * end - *at >= TALLY__LINE_BLOCK_NEED. Returns how many were read; *at moves to the first line
+ * not taken (what follows the last newline of the block, or the line that stopped the run).
+ * The newlines are located first, all at once, so that each line's start is known without
+ * waiting for the previous number: successive numbers are then parsed in parallel by the
+ * processor rather than one after the other. */
+size_t tally__number_lines(double *out, const char **at, const char *end);
+#define TALLY__LINE_BLOCK 64
+#define TALLY__LINE_BLOCK_NEED (TALLY__LINE_BLOCK + 32)
+
+/* Bit i set where p[i] is '\n', for the 64 bytes at p. */
+uint64_t tally__newline_bits64(const char *p);
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
-#include <stdint.h>
 /* Eight characters at a time (first character in the low byte of v): the number of digits
  * before the first non-digit (0..8), and the value of the first k (1..8) digits. */
 size_t tally__leading_digits8(uint64_t v);
