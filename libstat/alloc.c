@@ -45,6 +45,8 @@ static int should_fail(void)
 #define HUGE_BLOCK ((size_t)4 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 #define SMALL_PAGE ((uintptr_t)4096)
+/* Below this, a few faults cost less than the call. */
+#define PREFAULT_BLOCK ((size_t)64 << 10)
 
 /* The whole pages of [p, p + size), aligned to `page`; 0 when there are none. */
 static size_t inner_pages(uintptr_t *start, const void *p, size_t size, uintptr_t page)
@@ -73,7 +75,7 @@ void tally__prefault(void *p, size_t size)
 #ifdef MADV_POPULATE_WRITE
     uintptr_t start;
     size_t len;
-    if (size >= HUGE_BLOCK && (len = inner_pages(&start, p, size, SMALL_PAGE)) > 0)
+    if (size >= PREFAULT_BLOCK && (len = inner_pages(&start, p, size, SMALL_PAGE)) > 0)
         (void)madvise((void *)start, len, MADV_POPULATE_WRITE); /* kernels before 5.14: EINVAL */
 #else
     (void)p;

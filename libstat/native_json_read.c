@@ -130,17 +130,21 @@ static int reserve(reader *r, size_t count)
     return TALLY_OK;
 }
 
-/* Samples cut out of the tree (an empty array in the skeleton): read them from the text. */
+/* Samples cut out of the tree (an empty array in the skeleton): read them from the text,
+ * straight into the case's storage. */
 static int read_cut_samples(reader *r, tally_case *c)
 {
     if (r->next_span >= r->split->count)
         return tally__error_json(TALLY_ERROR, r->name, r->path.text,
                                  "internal error: more samples arrays than were cut out");
     const tally__json_span *span = &r->split->spans[r->next_span++];
-    int rc = reserve(r, span->count);
+    int rc = tally__case_reserve(c, span->count);
     if (rc != TALLY_OK)
         return rc;
-    size_t bad = tally__json_span_read(r->buf, r->text, span);
+    size_t room;
+    double *out = tally__case_spare(c, &room);
+    tally__prefault(out, span->count * sizeof(double));
+    size_t bad = tally__json_span_read(out, r->text, span);
     if (bad < span->count) {
         size_t mark = tally__jpath_key(&r->path, "samples");
         tally__jpath_index(&r->path, bad);
@@ -148,7 +152,8 @@ static int read_cut_samples(reader *r, tally_case *c)
         tally__jpath_pop(&r->path, mark);
         return TALLY_ENONFINITE;
     }
-    return tally_case_append(c, r->buf, span->count);
+    tally__case_commit(c, span->count);
+    return TALLY_OK;
 }
 
 static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)

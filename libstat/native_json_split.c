@@ -49,6 +49,24 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* End of the run of digits at p: eight characters at a time while they last. */
+static const char *digits_end(const char *p, const char *end)
+{
+#ifdef TALLY__SWAR_DIGITS
+    while (end - p >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        size_t k = tally__leading_digits8(v);
+        p += k;
+        if (k < 8)
+            return p;
+    }
+#endif
+    while (p < end && is_digit(*p))
+        p++;
+    return p;
+}
+
 /* End of a JSON number starting at p (RFC 8259 grammar), or NULL. */
 static const char *number_end(const char *p, const char *end)
 {
@@ -59,21 +77,18 @@ static const char *number_end(const char *p, const char *end)
     if (*p == '0')
         p++;
     else
-        while (p < end && is_digit(*p))
-            p++;
+        p = digits_end(p, end);
     if (p < end && *p == '.') {
         if (++p >= end || !is_digit(*p))
             return NULL;
-        while (p < end && is_digit(*p))
-            p++;
+        p = digits_end(p, end);
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
         if (++p < end && (*p == '+' || *p == '-'))
             p++;
         if (p >= end || !is_digit(*p))
             return NULL;
-        while (p < end && is_digit(*p))
-            p++;
+        p = digits_end(p, end);
     }
     return p;
 }
@@ -252,15 +267,56 @@ void tally__json_split_free(tally__json_split *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* Numbers many at a time, as tally__number_lines reads lines: the commas of 64 bytes are
+ * located first, so that each number's start is known without waiting for the previous one.
+ * Reads into out (room for 64) the numbers that end at a comma in the block, until one the
+ * exact fast path cannot read; returns how many and moves *at past the last comma taken. */
+static size_t block_of_numbers(double *out, const char **at, const char *end)
+{
+    const char *field = *at, *base = field;
+    uint64_t commas = tally__byte_bits64(base, ',');
+    size_t n = 0;
+    while (commas) {
+        const char *comma = base + __builtin_ctzll(commas);
+        commas &= commas - 1;
+        const char *p = field;
+        while (is_ws(*p))
+            p++;
+        const char *stop = tally__scan_decimal(&out[n], p, end);
+        if (stop == NULL)
+            break;
+        while (is_ws(*stop))
+            stop++;
+        if (stop != comma)
+            break;
+        n++;
+        field = comma + 1;
+    }
+    *at = field;
+    return n;
+}
+
+/* Bytes the block reader needs after its start: the block, and room for the scanner's loads. */
+#define BLOCK_NEED 96
+
 size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span)
 {
     const char *p = data + span->offset, *end = p + span->len;
-    for (size_t i = 0; i < span->count; i++) {
+    size_t i = 0;
+    while (i < span->count) {
+        if (end - p >= BLOCK_NEED && span->count - i >= 64) {
+            size_t got = block_of_numbers(out + i, &p, end);
+            i += got;
+            if (got)
+                continue;
+        }
         while (is_ws(*p) || *p == ',')
             p++;
-        const char *stop = number_end(p, end);
-        /* Plain decimals take the exact fast path (the same double strtod gives). */
-        if (!tally__parse_decimal_fast(&out[i], p, (size_t)(stop - p))) {
+        /* Plain decimals take the exact fast path (the same double strtod gives), which also
+         * finds where they end; the split has checked the grammar already. */
+        const char *stop = tally__scan_decimal(&out[i], p, end);
+        if (stop == NULL) {
+            stop = number_end(p, end);
             char text[NUMBER_MAX + 1];
             memcpy(text, p, (size_t)(stop - p));
             text[stop - p] = '\0';
@@ -269,6 +325,7 @@ size_t tally__json_span_read(double *out, const char *data, const tally__json_sp
         if (!isfinite(out[i]))
             return i;
         p = stop;
+        i++;
     }
     return span->count;
 }

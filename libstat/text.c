@@ -10,6 +10,12 @@
 #include "internal.h"
 #include "text.h"
 
+/* Clinger's fast path below is only exact under strict double evaluation (FLT_EVAL_METHOD 0;
+ * x87's extended precision would round twice). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define EXACT_DOUBLE_OPS 1
+#endif
+
 void tally__lines_init(tally__lines *l, const char *name, const char *data, size_t len)
 {
     l->name = name;
@@ -77,20 +83,25 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
-#define SWAR_DIGITS 1
+#ifdef TALLY__SWAR_DIGITS
 #define BYTES(b) (UINT64_C(0x0101010101010101) * (b))
 
+/* Bit 7 of each byte of v set where the character is not a digit. With bit 7 forced on,
+ * subtracting '0' leaves it on exactly for bytes >= '0'; with bit 7 cleared, adding 0x46 turns it
+ * on exactly for bytes >= ':'; bytes >= 0x80 are never digits. Neither step can borrow or carry
+ * into the next byte, so every byte is judged alone. */
+static inline uint64_t nondigit_flags(uint64_t v)
+{
+    uint64_t at_least_0 = (v | BYTES(0x80)) - BYTES('0');
+    uint64_t above_9 = (v & BYTES(0x7F)) + BYTES(0x80 - ':');
+    return (~at_least_0 | above_9 | v) & BYTES(0x80);
+}
+
 /* How many of the 8 characters in v (first character in the low byte) are digits before the
- * first non-digit. A byte is a digit when its high nibble is 3 and adding 6 keeps it so
- * (0x30..0x39). A carry out of the +6 only leaves a byte >= 0xFA, itself a non-digit, so it
- * never hides the first non-digit. */
+ * first non-digit. */
 static inline size_t leading_digits8(uint64_t v)
 {
-    uint64_t high = (v & BYTES(0xF0)) ^ BYTES(0x30);
-    uint64_t low = ((v + BYTES(0x06)) & BYTES(0xF0)) ^ BYTES(0x30);
-    uint64_t bad = high | low;                                   /* non-zero bytes: non-digits */
-    uint64_t flag = (((bad & BYTES(0x7F)) + BYTES(0x7F)) | bad) & BYTES(0x80);
+    uint64_t flag = nondigit_flags(v);
     return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
 }
 
@@ -124,17 +135,14 @@ static inline uint64_t load8(const char *p)
 }
 
 /* One bit per character of v (bit i for the i-th character): set for the non-digits. The
- * flags sit in bit 7 of each byte; the multiplication gathers them into the top byte (every
- * partial product lands on its own bit, so nothing carries). */
+ * multiplication gathers the flags (bit 7 of each byte) into the top byte: every partial product
+ * lands on its own bit, so nothing carries. */
 static inline unsigned nondigit_bits(uint64_t v)
 {
-    uint64_t high = (v & BYTES(0xF0)) ^ BYTES(0x30);
-    uint64_t low = ((v + BYTES(0x06)) & BYTES(0xF0)) ^ BYTES(0x30);
-    uint64_t bad = high | low;
-    uint64_t flag = (((bad & BYTES(0x7F)) + BYTES(0x7F)) | bad) & BYTES(0x80);
-    return (unsigned)(((flag >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+    return (unsigned)(((nondigit_flags(v) >> 7) * UINT64_C(0x0102040810204080)) >> 56);
 }
 
+#ifdef EXACT_DOUBLE_OPS
 /* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
  * without exponent, in straight-line code: the positions of the point and of the end come from
  * one look at 16 characters, so the next number's address is known early and the digit values
@@ -167,20 +175,21 @@ static const char *scan_short_decimal(double *out, const char *s)
     *out = negative ? -x : x;
     return stop;
 }
-#endif
+#endif /* EXACT_DOUBLE_OPS */
+#endif /* TALLY__SWAR_DIGITS */
 
-uint64_t tally__newline_bits64(const char *p)
+uint64_t tally__byte_bits64(const char *p, char c)
 {
     uint64_t bits = 0;
-#ifdef SWAR_DIGITS
+#ifdef TALLY__SWAR_DIGITS
     for (unsigned i = 0; i < 8; i++) {
-        uint64_t x = load8(p + 8 * i) ^ BYTES('\n'); /* zero bytes where the newlines are */
+        uint64_t x = load8(p + 8 * i) ^ BYTES((unsigned char)c); /* zero bytes where c is */
         uint64_t zero = ~((((x & BYTES(0x7F)) + BYTES(0x7F)) | x)) & BYTES(0x80);
         bits |= (((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * i);
     }
 #else
     for (unsigned i = 0; i < 64; i++)
-        bits |= (uint64_t)(p[i] == '\n') << i;
+        bits |= (uint64_t)(p[i] == c) << i;
 #endif
     return bits;
 }
@@ -190,7 +199,7 @@ uint64_t tally__newline_bits64(const char *p)
 static const char *digit_run(uint64_t *w, const char *p, const char *end)
 {
     uint64_t acc = *w;
-#ifdef SWAR_DIGITS
+#ifdef TALLY__SWAR_DIGITS
     while (end - p >= 8) {
         uint64_t v = load8(p);
         size_t k = leading_digits8(v);
@@ -220,14 +229,12 @@ static const char *digit_run(uint64_t *w, const char *p, const char *end)
  * double, so one IEEE multiplication or division rounds the exact value once, correctly: the same
  * double strtod returns. Only valid under strict double evaluation (FLT_EVAL_METHOD 0; x87's
  * extended precision would round twice). */
-const char *tally__scan_decimal(double *out, const char *s, const char *end)
-{
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-#ifdef SWAR_DIGITS
-    const char *short_end = end - s >= 20 ? scan_short_decimal(out, s) : NULL;
-    if (short_end)
-        return short_end;
+#if defined(__GNUC__)
+__attribute__((noinline)) /* keeps the short path below free of this one's register saves */
 #endif
+static const char *scan_any_decimal(double *out, const char *s, const char *end)
+{
+#ifdef EXACT_DOUBLE_OPS
     const char *p = s;
     int negative = 0;
     if (p < end && (*p == '-' || *p == '+'))
@@ -279,6 +286,16 @@ const char *tally__scan_decimal(double *out, const char *s, const char *end)
     (void)end;
     return NULL;
 #endif
+}
+
+const char *tally__scan_decimal(double *out, const char *s, const char *end)
+{
+#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
+    const char *short_end = end - s >= 20 ? scan_short_decimal(out, s) : NULL;
+    if (short_end)
+        return short_end;
+#endif
+    return scan_any_decimal(out, s, end);
 }
 
 int tally__parse_decimal_fast(double *out, const char *s, size_t len)
@@ -345,13 +362,13 @@ const char *tally__number_line_end(const char *line, const char *stop, const cha
 size_t tally__number_lines(double *out, const char **at, const char *end)
 {
     const char *line = *at, *base = line;
-    uint64_t newlines = tally__newline_bits64(base);
+    uint64_t newlines = tally__byte_bits64(base, '\n');
     size_t n = 0;
     while (newlines) {
         const char *eol = base + __builtin_ctzll(newlines);
         newlines &= newlines - 1;
         const char *stop = NULL;
-#ifdef SWAR_DIGITS
+#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
         stop = scan_short_decimal(&out[n], line); /* 20 bytes readable: end - line >= 32 */
 #endif
         if (stop == NULL)

@@ -55,10 +55,11 @@ size_t tally__number_lines(double *out, const char **at, const char *end);
 #define TALLY__LINE_BLOCK 64
 #define TALLY__LINE_BLOCK_NEED (TALLY__LINE_BLOCK + 32)
 
-/* Bit i set where p[i] is '\n', for the 64 bytes at p. */
-uint64_t tally__newline_bits64(const char *p);
+/* Bit i set where p[i] is c, for the 64 bytes at p. */
+uint64_t tally__byte_bits64(const char *p, char c);
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define TALLY__SWAR_DIGITS 1
 /* Eight characters at a time (first character in the low byte of v): the number of digits
  * before the first non-digit (0..8), and the value of the first k (1..8) digits. */
 size_t tally__leading_digits8(uint64_t v);
