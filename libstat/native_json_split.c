@@ -267,45 +267,13 @@ void tally__json_split_free(tally__json_split *s)
     memset(s, 0, sizeof(*s));
 }
 
-/* Numbers many at a time, as tally__number_lines reads lines: the commas of 64 bytes are
- * located first, so that each number's start is known without waiting for the previous one.
- * Reads into out (room for 64) the numbers that end at a comma in the block, until one the
- * exact fast path cannot read; returns how many and moves *at past the last comma taken. */
-static size_t block_of_numbers(double *out, const char **at, const char *end)
-{
-    const char *field = *at, *base = field;
-    uint64_t commas = tally__byte_bits64(base, ',');
-    size_t n = 0;
-    while (commas) {
-        const char *comma = base + __builtin_ctzll(commas);
-        commas &= commas - 1;
-        const char *p = field;
-        while (is_ws(*p))
-            p++;
-        const char *stop = tally__scan_decimal(&out[n], p, end);
-        if (stop == NULL)
-            break;
-        while (is_ws(*stop))
-            stop++;
-        if (stop != comma)
-            break;
-        n++;
-        field = comma + 1;
-    }
-    *at = field;
-    return n;
-}
-
-/* Bytes the block reader needs after its start: the block, and room for the scanner's loads. */
-#define BLOCK_NEED 96
-
 size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span)
 {
     const char *p = data + span->offset, *end = p + span->len;
     size_t i = 0;
     while (i < span->count) {
-        if (end - p >= BLOCK_NEED && span->count - i >= 64) {
-            size_t got = block_of_numbers(out + i, &p, end);
+        if (end - p >= TALLY__FIELD_BLOCK_NEED && span->count - i >= TALLY__FIELD_BLOCK) {
+            size_t got = tally__number_fields(out + i, &p, end, ',', 1);
             i += got;
             if (got)
                 continue;

@@ -80,18 +80,19 @@ static int read_lines(tally__lines *lines, tally_case *cas)
     size_t room = 0, n = 0;
     int rc = TALLY_OK;
     while (rc == TALLY_OK && p < end) {
-        if (room - n < TALLY__LINE_BLOCK) {
+        if (room - n < TALLY__FIELD_BLOCK) {
             tally__case_commit(cas, n);
             /* About one sample per 8 bytes left: few regrowths, and untouched capacity costs no
              * memory (pages are only backed once written). */
-            if ((rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + TALLY__LINE_BLOCK)) != TALLY_OK)
+            rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + TALLY__FIELD_BLOCK);
+            if (rc != TALLY_OK)
                 return rc;
             out = tally__case_spare(cas, &room);
             n = 0;
         }
         const char *next = p;
-        if (end - p >= TALLY__LINE_BLOCK_NEED) {
-            size_t got = tally__number_lines(out + n, &next, end);
+        if (end - p >= TALLY__FIELD_BLOCK_NEED) {
+            size_t got = tally__number_fields(out + n, &next, end, '\n', 0);
             n += got;
             lines->lineno += got;
         } else {

@@ -84,49 +84,6 @@ static int is_digit(char c)
 }
 
 #ifdef TALLY__SWAR_DIGITS
-#define BYTES(b) (UINT64_C(0x0101010101010101) * (b))
-
-/* Bit 7 of each byte of v set where the character is not a digit. With bit 7 forced on,
- * subtracting '0' leaves it on exactly for bytes >= '0'; with bit 7 cleared, adding 0x46 turns it
- * on exactly for bytes >= ':'; bytes >= 0x80 are never digits. Neither step can borrow or carry
- * into the next byte, so every byte is judged alone. */
-static inline uint64_t nondigit_flags(uint64_t v)
-{
-    uint64_t at_least_0 = (v | BYTES(0x80)) - BYTES('0');
-    uint64_t above_9 = (v & BYTES(0x7F)) + BYTES(0x80 - ':');
-    return (~at_least_0 | above_9 | v) & BYTES(0x80);
-}
-
-/* How many of the 8 characters in v (first character in the low byte) are digits before the
- * first non-digit. */
-static inline size_t leading_digits8(uint64_t v)
-{
-    uint64_t flag = nondigit_flags(v);
-    return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
-}
-
-/* The value of the first k (1..8) digits of v. Shifting the digits to the top leaves k digits
- * behind 8 - k leading zeros; then three multiply-adds join neighbours: bytes become pairs
- * (10 a + b), 16-bit lanes quadruples (100 ab + cd), and the two 32-bit halves the result. */
-static inline uint64_t digits8_value(uint64_t v, size_t k)
-{
-    uint64_t d = (v - BYTES('0')) << (8 * (8 - k)); /* borrows only leave the non-digit bytes */
-    d = d * 10 + (d >> 8);
-    d = (d & UINT64_C(0x00FF00FF00FF00FF)) * 100 + ((d >> 16) & UINT64_C(0x00FF00FF00FF00FF));
-    d &= UINT64_C(0x0000FFFF0000FFFF);
-    return (d & 0xFFFF) * 10000 + (d >> 32);
-}
-
-size_t tally__leading_digits8(uint64_t v)
-{
-    return leading_digits8(v);
-}
-
-uint64_t tally__digits8_value(uint64_t v, size_t k)
-{
-    return digits8_value(v, k);
-}
-
 static inline uint64_t load8(const char *p)
 {
     uint64_t v;
@@ -139,7 +96,7 @@ static inline uint64_t load8(const char *p)
  * lands on its own bit, so nothing carries. */
 static inline unsigned nondigit_bits(uint64_t v)
 {
-    return (unsigned)(((nondigit_flags(v) >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+    return (unsigned)(((tally__nondigit_flags(v) >> 7) * UINT64_C(0x0102040810204080)) >> 56);
 }
 
 #ifdef EXACT_DOUBLE_OPS
@@ -167,9 +124,9 @@ static const char *scan_short_decimal(double *out, const char *s)
     }
     if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
         return NULL;
-    uint64_t w = k ? digits8_value(a, k) : 0;
+    uint64_t w = k ? tally__digits8_value(a, k) : 0;
     if (fraction)
-        w = w * pow10_u64[fraction] + digits8_value(load8(p + k + 1), fraction);
+        w = w * pow10_u64[fraction] + tally__digits8_value(load8(p + k + 1), fraction);
     /* w has at most 14 digits, below 2^53: exact, like 10^fraction. */
     double x = (double)w / exact_pow10[fraction];
     *out = negative ? -x : x;
@@ -183,8 +140,9 @@ uint64_t tally__byte_bits64(const char *p, char c)
     uint64_t bits = 0;
 #ifdef TALLY__SWAR_DIGITS
     for (unsigned i = 0; i < 8; i++) {
-        uint64_t x = load8(p + 8 * i) ^ BYTES((unsigned char)c); /* zero bytes where c is */
-        uint64_t zero = ~((((x & BYTES(0x7F)) + BYTES(0x7F)) | x)) & BYTES(0x80);
+        uint64_t x = load8(p + 8 * i) ^ TALLY__BYTES((unsigned char)c); /* zero bytes where c is */
+        uint64_t low7 = (x & TALLY__BYTES(0x7F)) + TALLY__BYTES(0x7F); /* bit 7: low bits set */
+        uint64_t zero = ~(low7 | x) & TALLY__BYTES(0x80);
         bits |= (((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * i);
     }
 #else
@@ -202,12 +160,12 @@ static const char *digit_run(uint64_t *w, const char *p, const char *end)
 #ifdef TALLY__SWAR_DIGITS
     while (end - p >= 8) {
         uint64_t v = load8(p);
-        size_t k = leading_digits8(v);
+        size_t k = tally__leading_digits8(v);
         if (k == 0)
             break;
         if (acc > mantissa_limit[k])
             return NULL;
-        acc = acc * pow10_u64[k] + digits8_value(v, k);
+        acc = acc * pow10_u64[k] + tally__digits8_value(v, k);
         p += k;
         if (k < 8) {
             *w = acc;
@@ -359,25 +317,41 @@ const char *tally__number_line_end(const char *line, const char *stop, const cha
     return NULL;
 }
 
-size_t tally__number_lines(double *out, const char **at, const char *end)
+static int is_json_blank(char c)
 {
-    const char *line = *at, *base = line;
-    uint64_t newlines = tally__byte_bits64(base, '\n');
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+size_t tally__number_fields(double *out, const char **at, const char *end, char sep,
+                            int blanks)
+{
+    const char *field = *at, *base = field;
+    uint64_t seps = tally__byte_bits64(base, sep);
     size_t n = 0;
-    while (newlines) {
-        const char *eol = base + __builtin_ctzll(newlines);
-        newlines &= newlines - 1;
+    while (seps) {
+        const char *next_sep = base + __builtin_ctzll(seps);
+        seps &= seps - 1;
+        const char *p = field;
+        while (blanks && is_json_blank(*p))
+            p++;
         const char *stop = NULL;
 #if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
-        stop = scan_short_decimal(&out[n], line); /* 20 bytes readable: end - line >= 32 */
+        stop = scan_short_decimal(&out[n], p); /* p is before the separator: 20 bytes readable */
 #endif
         if (stop == NULL)
-            stop = tally__scan_decimal(&out[n], line, end);
-        if (tally__number_line_end(line, stop, end) != eol + 1)
+            stop = tally__scan_decimal(&out[n], p, end);
+        if (stop == NULL || stop - p > NUMBER_MAX)
+            break;
+        if (blanks)
+            while (is_json_blank(*stop))
+                stop++;
+        else if (*stop == '\r')
+            stop++;
+        if (stop != next_sep)
             break;
         n++;
-        line = eol + 1;
+        field = next_sep + 1;
     }
-    *at = line;
+    *at = field;
     return n;
 }

@@ -44,26 +44,59 @@ const char *tally__scan_decimal(double *out, const char *s, const char *end);
  * tally__parse_double accepts. */
 const char *tally__number_line_end(const char *line, const char *stop, const char *end);
 
-/* Lines holding just a number, many at a time: the lines that start in the 64 bytes at *at and
- * end inside them are read into out (room for 64 needed) until one holds anything else. Needs
- * end - *at >= TALLY__LINE_BLOCK_NEED. Returns how many were read; *at moves to the first line
- * not taken (what follows the last newline of the block, or the line that stopped the run).
- * The newlines are located first, all at once, so that each line's start is known without
- * waiting for the previous number: successive numbers are then parsed in parallel by the
- * processor rather than one after the other. */
-size_t tally__number_lines(double *out, const char **at, const char *end);
-#define TALLY__LINE_BLOCK 64
-#define TALLY__LINE_BLOCK_NEED (TALLY__LINE_BLOCK + 32)
+/* Fields holding one number each, many at a time: the fields that start in the 64 bytes at *at
+ * and end at a `sep` inside them are read into out (room for 64 needed) until one holds anything
+ * else, or a number the exact fast path cannot read. A field is the number alone, or with a '\r'
+ * after it (lines of text: blanks 0), or with JSON blanks around it (blanks 1). Needs end - *at
+ * >= TALLY__FIELD_BLOCK_NEED. Returns how many were read; *at moves to the first field not taken
+ * (what follows the block's last separator, or the field that stopped the run). The separators
+ * are located first, all at once, so that each field's start is known without waiting for the
+ * previous number: successive numbers are then parsed in parallel by the processor rather than
+ * one after the other. */
+size_t tally__number_fields(double *out, const char **at, const char *end, char sep,
+                            int blanks);
+#define TALLY__FIELD_BLOCK 64
+#define TALLY__FIELD_BLOCK_NEED (TALLY__FIELD_BLOCK + 32)
 
 /* Bit i set where p[i] is c, for the 64 bytes at p. */
 uint64_t tally__byte_bits64(const char *p, char c);
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 #define TALLY__SWAR_DIGITS 1
-/* Eight characters at a time (first character in the low byte of v): the number of digits
- * before the first non-digit (0..8), and the value of the first k (1..8) digits. */
-size_t tally__leading_digits8(uint64_t v);
-uint64_t tally__digits8_value(uint64_t v, size_t k);
+/* Eight characters at a time, as one little-endian word (first character in the low byte).
+ * Inline: they sit in the innermost loops of the number readers. */
+#define TALLY__BYTES(b) (UINT64_C(0x0101010101010101) * (b))
+
+/* Bit 7 of each byte of v set where the character is not a digit. With bit 7 forced on,
+ * subtracting '0' leaves it on exactly for bytes >= '0'; with bit 7 cleared, adding 0x46 turns it
+ * on exactly for bytes >= ':'; bytes >= 0x80 are never digits. Neither step can borrow or carry
+ * into the next byte, so every byte is judged alone. */
+static inline uint64_t tally__nondigit_flags(uint64_t v)
+{
+    uint64_t at_least_0 = (v | TALLY__BYTES(0x80)) - TALLY__BYTES('0');
+    uint64_t above_9 = (v & TALLY__BYTES(0x7F)) + TALLY__BYTES(0x80 - ':');
+    return (~at_least_0 | above_9 | v) & TALLY__BYTES(0x80);
+}
+
+/* How many of the 8 characters are digits before the first non-digit (0..8). */
+static inline size_t tally__leading_digits8(uint64_t v)
+{
+    uint64_t flag = tally__nondigit_flags(v);
+    return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
+}
+
+/* The value of the first k (1..8) digits. Shifting the digits to the top leaves k digits behind
+ * 8 - k leading zeros (the borrows of the subtraction only reach the non-digit bytes shifted
+ * out); then three multiply-adds join neighbours: bytes become pairs (10 a + b), 16-bit lanes
+ * quadruples (100 ab + cd), and the two 32-bit halves the result. */
+static inline uint64_t tally__digits8_value(uint64_t v, size_t k)
+{
+    uint64_t d = (v - TALLY__BYTES('0')) << (8 * (8 - k));
+    d = d * 10 + (d >> 8);
+    d = (d & UINT64_C(0x00FF00FF00FF00FF)) * 100 + ((d >> 16) & UINT64_C(0x00FF00FF00FF00FF));
+    d &= UINT64_C(0x0000FFFF0000FFFF);
+    return (d & 0xFFFF) * 10000 + (d >> 32);
+}
 #endif
 
 /* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */

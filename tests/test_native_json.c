@@ -355,7 +355,8 @@ static void test_long_spans(void)
      * newline and tab; 300 samples summing to 300 * 299 / 2 + 300 * 0.25 = 44925 (exact). */
     size_t n = 300, cap = 64 * n + 512, len = 0;
     char *text = malloc(cap);
-    len += (size_t)snprintf(text + len, cap - len, "%s", ONE_CASE("", "{\"name\": \"c\", \"samples\": ["));
+    len += (size_t)snprintf(text + len, cap - len, "%s",
+                            ONE_CASE("", "{\"name\": \"c\", \"samples\": ["));
     len -= strlen("]}]}]}"); /* ONE_CASE's closing brackets: the samples array stays open */
     for (size_t i = 0; i < n; i++) {
         const char *sep = i == 0 ? "" : i % 4 == 3 ? ",\n\t" : i % 5 == 0 ? " ,  " : ", ";
@@ -390,7 +391,8 @@ static void test_long_spans(void)
         tally_results_new(&r);
         CHECK_INT(tally_load_buffer(r, text, len, "long.json", NULL), TALLY_ENONFINITE);
         CHECK_STR(tally_error_last()->message,
-                  "long.json: $.results[0].benchmarks[0].cases[0].samples[200]: number is not finite");
+                  "long.json: $.results[0].benchmarks[0].cases[0].samples[200]: "
+                  "number is not finite");
         tally_results_free(r);
     }
     free(text);
