@@ -272,12 +272,6 @@ size_t tally__json_span_read(double *out, const char *data, const tally__json_sp
     const char *p = data + span->offset, *end = p + span->len;
     size_t i = 0;
     while (i < span->count) {
-        if (end - p >= TALLY__FIELD_BLOCK_NEED && span->count - i >= TALLY__FIELD_BLOCK) {
-            size_t got = tally__number_fields(out + i, &p, end, ',', 1);
-            i += got;
-            if (got)
-                continue;
-        }
         while (is_ws(*p) || *p == ',')
             p++;
         /* Plain decimals take the exact fast path (the same double strtod gives), which also

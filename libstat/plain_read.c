@@ -80,34 +80,24 @@ static int read_lines(tally__lines *lines, tally_case *cas)
     size_t room = 0, n = 0;
     int rc = TALLY_OK;
     while (rc == TALLY_OK && p < end) {
-        if (room - n < TALLY__FIELD_BLOCK) {
+        if (n == room) {
             tally__case_commit(cas, n);
             /* About one sample per 8 bytes left: few regrowths, and untouched capacity costs no
              * memory (pages are only backed once written). */
-            rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + TALLY__FIELD_BLOCK);
+            rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + 16);
             if (rc != TALLY_OK)
                 return rc;
             out = tally__case_spare(cas, &room);
             n = 0;
         }
-        const char *next = p;
-        if (end - p >= TALLY__FIELD_BLOCK_NEED) {
-            size_t got = tally__number_fields(out + n, &next, end, '\n', 0);
-            n += got;
-            lines->lineno += got;
-        } else {
-            double v;
-            next = tally__number_line_end(p, tally__scan_decimal(&v, p, end), end);
-            if (next) {
-                out[n++] = v;
-                lines->lineno++;
-            }
-        }
-        if (next && next != p) {
+        const char *next = tally__number_line_end(p, tally__scan_decimal(&out[n], p, end), end);
+        if (next) {
+            n++;
+            lines->lineno++;
             p = next;
             continue;
         }
-        /* Not a number line (or one longer than a block): the general path, from p. */
+        /* Not a line of just a number: the general path, from p. */
         tally__case_commit(cas, n);
         room = n = 0;
         lines->cur = p;

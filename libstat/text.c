@@ -135,23 +135,6 @@ static const char *scan_short_decimal(double *out, const char *s)
 #endif /* EXACT_DOUBLE_OPS */
 #endif /* TALLY__SWAR_DIGITS */
 
-uint64_t tally__byte_bits64(const char *p, char c)
-{
-    uint64_t bits = 0;
-#ifdef TALLY__SWAR_DIGITS
-    for (unsigned i = 0; i < 8; i++) {
-        uint64_t x = load8(p + 8 * i) ^ TALLY__BYTES((unsigned char)c); /* zero bytes where c is */
-        uint64_t low7 = (x & TALLY__BYTES(0x7F)) + TALLY__BYTES(0x7F); /* bit 7: low bits set */
-        uint64_t zero = ~(low7 | x) & TALLY__BYTES(0x80);
-        bits |= (((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * i);
-    }
-#else
-    for (unsigned i = 0; i < 64; i++)
-        bits |= (uint64_t)(p[i] == c) << i;
-#endif
-    return bits;
-}
-
 /* Append the digits at p to *w. Returns the end of the run, or NULL when w would exceed 2^53
  * (the fast path then declines). */
 static const char *digit_run(uint64_t *w, const char *p, const char *end)
@@ -315,43 +298,4 @@ const char *tally__number_line_end(const char *line, const char *stop, const cha
     if (*stop == '\r' && end - stop >= 2 && stop[1] == '\n')
         return stop + 2;
     return NULL;
-}
-
-static int is_json_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-size_t tally__number_fields(double *out, const char **at, const char *end, char sep,
-                            int blanks)
-{
-    const char *field = *at, *base = field;
-    uint64_t seps = tally__byte_bits64(base, sep);
-    size_t n = 0;
-    while (seps) {
-        const char *next_sep = base + __builtin_ctzll(seps);
-        seps &= seps - 1;
-        const char *p = field;
-        while (blanks && is_json_blank(*p))
-            p++;
-        const char *stop = NULL;
-#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
-        stop = scan_short_decimal(&out[n], p); /* p is before the separator: 20 bytes readable */
-#endif
-        if (stop == NULL)
-            stop = tally__scan_decimal(&out[n], p, end);
-        if (stop == NULL || stop - p > NUMBER_MAX)
-            break;
-        if (blanks)
-            while (is_json_blank(*stop))
-                stop++;
-        else if (*stop == '\r')
-            stop++;
-        if (stop != next_sep)
-            break;
-        n++;
-        field = next_sep + 1;
-    }
-    *at = field;
-    return n;
 }

@@ -44,23 +44,6 @@ const char *tally__scan_decimal(double *out, const char *s, const char *end);
  * tally__parse_double accepts. */
 const char *tally__number_line_end(const char *line, const char *stop, const char *end);
 
-/* Fields holding one number each, many at a time: the fields that start in the 64 bytes at *at
- * and end at a `sep` inside them are read into out (room for 64 needed) until one holds anything
- * else, or a number the exact fast path cannot read. A field is the number alone, or with a '\r'
- * after it (lines of text: blanks 0), or with JSON blanks around it (blanks 1). Needs end - *at
- * >= TALLY__FIELD_BLOCK_NEED. Returns how many were read; *at moves to the first field not taken
- * (what follows the block's last separator, or the field that stopped the run). The separators
- * are located first, all at once, so that each field's start is known without waiting for the
- * previous number: successive numbers are then parsed in parallel by the processor rather than
- * one after the other. */
-size_t tally__number_fields(double *out, const char **at, const char *end, char sep,
-                            int blanks);
-#define TALLY__FIELD_BLOCK 64
-#define TALLY__FIELD_BLOCK_NEED (TALLY__FIELD_BLOCK + 32)
-
-/* Bit i set where p[i] is c, for the 64 bytes at p. */
-uint64_t tally__byte_bits64(const char *p, char c);
-
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 #define TALLY__SWAR_DIGITS 1
 /* Eight characters at a time, as one little-endian word (first character in the low byte).

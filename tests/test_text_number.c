@@ -282,40 +282,25 @@ static void test_swar_helpers(void)
     CHECK(tally__scan_decimal(&x, "\n", "\n" + 1) == NULL);
 }
 
-/* Many fields at a time: where the run stops, and what it read. */
-static void test_number_fields(void)
+/* Where a line holding just a number ends, from where its number stopped. */
+static void test_number_line_end(void)
 {
-    char text[160];
-    memset(text, '7', sizeof text); /* anything after the fields under test */
-    const char lines[] = "1.5\n2.25\r\n-3\n12345678901234567\nx\n";
-    memcpy(text, lines, sizeof lines - 1);
-    double x[64] = { 0 };
-    const char *at = text;
-    /* 17 digits exceed the exact path: the run stops before that line (the general path then
-     * reads it), after three numbers 1.5, 2.25, -3. */
-    CHECK_INT(tally__number_fields(x, &at, text + sizeof text, '\n', 0), 3);
-    CHECK(x[0] == 1.5 && x[1] == 2.25 && x[2] == -3);
-    CHECK(at == text + 13);
-    at = text + 31; /* "x\n": not a number */
-    CHECK_INT(tally__number_fields(x, &at, text + sizeof text, '\n', 0), 0);
-    CHECK(at == text + 31);
-    /* Blanks before a line's number are for the general path; JSON blanks are allowed. */
-    memcpy(text, " 1\n", 3);
-    at = text;
-    CHECK_INT(tally__number_fields(x, &at, text + sizeof text, '\n', 0), 0);
-    const char json[] = " 1.5 ,2,\n\t-0.125\r\n, 4e1 ,5 ]";
-    memset(text, ' ', sizeof text);
-    memcpy(text, json, sizeof json - 1);
-    at = text;
-    /* Fields ending at a comma: 1.5, 2, -0.125, 4e1; "5 ]" has no comma after it. */
-    CHECK_INT(tally__number_fields(x, &at, text + sizeof text, ',', 1), 4);
-    CHECK(x[0] == 1.5 && x[1] == 2 && x[2] == -0.125 && x[3] == 40);
-    CHECK(at == text + 25); /* just after the fourth comma */
+    const char text[] = "12.5\n3\r\n4 #\n5\r6";
+    const char *end = text + sizeof text - 1; /* 15 bytes, no newline at the end */
+    CHECK(tally__number_line_end(text, text + 4, end) == text + 5);     /* "12.5\n" */
+    CHECK(tally__number_line_end(text + 5, text + 6, end) == text + 8); /* "3\r\n" */
+    CHECK(tally__number_line_end(text + 8, text + 9, end) == NULL);     /* "4 #": more */
+    CHECK(tally__number_line_end(text + 12, text + 13, end) == NULL);   /* "5\r6": more */
+    CHECK(tally__number_line_end(text + 14, end, end) == end);          /* last line "6" */
+    CHECK(tally__number_line_end(text, NULL, end) == NULL);             /* no number */
+    char zeros[80];
+    memset(zeros, '0', sizeof zeros);
+    CHECK(tally__number_line_end(zeros, zeros + 65, zeros + 80) == NULL); /* over 64 chars */
 }
 
 int main(void)
 {
-    test_number_fields();
+    test_number_line_end();
     test_printed_doubles();
     test_generated_decimals();
     test_hard_cases();
