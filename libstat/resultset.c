@@ -49,18 +49,29 @@ struct tally_results {
     size_t cap;
 };
 
-/* Make room for one more pointer-sized element in a growable array. */
-static int reserve_one(void **items, size_t *cap, size_t count, size_t elem_size)
+/* Make room for `extra` more elements in a growable array: the capacity doubles (at least 8),
+ * so that adding n elements a batch at a time copies O(n) in all. */
+static int reserve_more(void **items, size_t *cap, size_t count, size_t extra, size_t elem_size)
 {
-    if (count < *cap)
+    if (extra <= *cap - count)
         return TALLY_OK;
-    size_t new_cap = *cap ? *cap * 2 : 8;
+    if (extra > SIZE_MAX / elem_size - count)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    size_t need = count + extra;
+    size_t new_cap = *cap > SIZE_MAX / elem_size / 2 ? need : *cap * 2;
+    if (new_cap < need)
+        new_cap = need < 8 ? 8 : need;
     void *grown = tally__reallocarray(*items, new_cap, elem_size);
     if (grown == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     *items = grown;
     *cap = new_cap;
     return TALLY_OK;
+}
+
+static int reserve_one(void **items, size_t *cap, size_t count, size_t elem_size)
+{
+    return reserve_more(items, cap, count, 1, elem_size);
 }
 
 static int check_name(const char *name, const char *what)
@@ -179,21 +190,7 @@ int tally_case_meta_at(const char **key, const char **value, const tally_case *c
 
 int tally__case_reserve(tally_case *c, size_t extra)
 {
-    if (extra <= c->cap - c->count)
-        return TALLY_OK;
-    if (extra > SIZE_MAX / sizeof(double) - c->count)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    /* Geometric growth, so that appending n samples one batch at a time copies O(n) in all. */
-    size_t need = c->count + extra;
-    size_t cap = c->cap > SIZE_MAX / sizeof(double) / 2 ? need : c->cap * 2;
-    if (cap < need)
-        cap = need < 16 ? 16 : need;
-    double *grown = tally__reallocarray(c->samples, cap, sizeof(double));
-    if (grown == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    c->samples = grown;
-    c->cap = cap;
-    return TALLY_OK;
+    return reserve_more((void **)&c->samples, &c->cap, c->count, extra, sizeof(double));
 }
 
 double *tally__case_spare(tally_case *c, size_t *room)
