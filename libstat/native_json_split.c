@@ -270,8 +270,7 @@ void tally__json_split_free(tally__json_split *s)
 size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span)
 {
     const char *p = data + span->offset, *end = p + span->len;
-    size_t i = 0;
-    while (i < span->count) {
+    for (size_t i = 0; i < span->count; i++) {
         while (is_ws(*p) || *p == ',')
             p++;
         /* Plain decimals take the exact fast path (the same double strtod gives), which also
@@ -287,7 +286,6 @@ size_t tally__json_span_read(double *out, const char *data, const tally__json_sp
         if (!isfinite(out[i]))
             return i;
         p = stop;
-        i++;
     }
     return span->count;
 }

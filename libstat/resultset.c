@@ -190,7 +190,10 @@ int tally_case_meta_at(const char **key, const char **value, const tally_case *c
 
 int tally__case_reserve(tally_case *c, size_t extra)
 {
-    return reserve_more((void **)&c->samples, &c->cap, c->count, extra, sizeof(double));
+    void *samples = c->samples; /* through a void * object: no type punning of c->samples */
+    int rc = reserve_more(&samples, &c->cap, c->count, extra, sizeof(double));
+    c->samples = samples;
+    return rc;
 }
 
 double *tally__case_spare(tally_case *c, size_t *room)

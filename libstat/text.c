@@ -102,9 +102,8 @@ static inline unsigned nondigit_bits(uint64_t v)
 #ifdef EXACT_DOUBLE_OPS
 /* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
  * without exponent, in straight-line code: the positions of the point and of the end come from
- * one look at 16 characters, so the next number's address is known early and the digit values
- * are computed off that path. Needs 20 readable bytes at s. Returns NULL for any other shape,
- * which the general scan then reads. */
+ * one look at 16 characters, the value from two 8-digit conversions. Needs 20 readable bytes at
+ * s. Returns NULL for any other shape, which the general scan then reads. */
 static const char *scan_short_decimal(double *out, const char *s)
 {
     int negative = *s == '-';
