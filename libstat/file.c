@@ -21,12 +21,15 @@ int tally__read_file(char **out, size_t *len, const char *path)
         close(fd);
         return tally__error_at(TALLY_EIO, path, 0, 0, "not a readable file");
     }
-    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    /* Room for the whole file, its NUL and one byte more, so that the read seeing the end of
+     * the file finds space and the buffer is not regrown (and copied) for nothing. */
+    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
     char *data = tally__malloc(cap);
     if (data == NULL) {
         close(fd);
         return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
     }
+    tally__prefault(data, cap); /* read() would otherwise fault the fresh pages one by one */
     size_t used = 0;
     for (;;) {
         if (used + 1 >= cap) {

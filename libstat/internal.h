@@ -41,6 +41,9 @@ void *tally__calloc(size_t count, size_t size);
 void *tally__realloc(void *ptr, size_t size);
 /* realloc for arrays, failing (NULL) on count * size overflow. */
 void *tally__reallocarray(void *ptr, size_t count, size_t size);
+/* Fault in the pages of a block about to be written whole, in one call instead of one fault per
+ * page (large blocks only; a hint that may do nothing). */
+void tally__prefault(void *p, size_t size);
 char *tally__strdup(const char *s);
 char *tally__strndup(const char *s, size_t n);
 void tally__free_mem(void *ptr);
@@ -76,6 +79,15 @@ int tally__create_temp(char **tmp_out, int *fd_out, const char *path);
 /* Write `len` bytes to `path` through a temporary file in the same directory, fsync, rename:
  * readers see the old file or the whole new one, never a part. */
 int tally__write_file_atomic(const char *path, const char *data, size_t len);
+
+/* ---- samples written in place (resultset.c), for importers of large inputs ---- */
+
+/* Make room for `extra` more samples in the case (capacity grows geometrically). */
+int tally__case_reserve(tally_case *c, size_t extra);
+/* Where the next samples go, and how many fit before another tally__case_reserve. */
+double *tally__case_spare(tally_case *c, size_t *room);
+/* Count `n` samples written at tally__case_spare() as appended; they must be finite and fit. */
+void tally__case_commit(tally_case *c, size_t n);
 
 /* ---- numbers (numfmt.c) ---- */
 

@@ -35,8 +35,6 @@ typedef struct reader {
     const tally__json_split *split; /* NULL when cJSON read the whole text */
     size_t next_span;
     tally__jpath path;
-    double *buf; /* samples of one case, reused case after case */
-    size_t buf_cap;
 } reader;
 
 
@@ -117,30 +115,21 @@ static int read_metadata(reader *r, const cJSON *obj, void *owner, meta_setter s
     return rc;
 }
 
-/* Make room for `count` samples in the reusable buffer. */
-static int reserve(reader *r, size_t count)
-{
-    if (count <= r->buf_cap)
-        return TALLY_OK;
-    double *grown = tally__reallocarray(r->buf, count, sizeof(double));
-    if (grown == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    r->buf = grown;
-    r->buf_cap = count;
-    return TALLY_OK;
-}
-
-/* Samples cut out of the tree (an empty array in the skeleton): read them from the text. */
+/* Samples cut out of the tree (an empty array in the skeleton): read them from the text,
+ * straight into the case's storage. */
 static int read_cut_samples(reader *r, tally_case *c)
 {
     if (r->next_span >= r->split->count)
         return tally__error_json(TALLY_ERROR, r->name, r->path.text,
                                  "internal error: more samples arrays than were cut out");
     const tally__json_span *span = &r->split->spans[r->next_span++];
-    int rc = reserve(r, span->count);
+    int rc = tally__case_reserve(c, span->count);
     if (rc != TALLY_OK)
         return rc;
-    size_t bad = tally__json_span_read(r->buf, r->text, span);
+    size_t room;
+    double *out = tally__case_spare(c, &room);
+    tally__prefault(out, span->count * sizeof(double));
+    size_t bad = tally__json_span_read(out, r->text, span);
     if (bad < span->count) {
         size_t mark = tally__jpath_key(&r->path, "samples");
         tally__jpath_index(&r->path, bad);
@@ -148,7 +137,8 @@ static int read_cut_samples(reader *r, tally_case *c)
         tally__jpath_pop(&r->path, mark);
         return TALLY_ENONFINITE;
     }
-    return tally_case_append(c, r->buf, span->count);
+    tally__case_commit(c, span->count);
+    return TALLY_OK;
 }
 
 static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
@@ -162,15 +152,17 @@ static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
         return read_cut_samples(r, c);
     if (count == 0)
         return fail_at_key(r, TALLY_ENODATA, "samples", "expected at least one sample");
-    if ((rc = reserve(r, count)) != TALLY_OK)
+    if ((rc = tally__case_reserve(c, count)) != TALLY_OK)
         return rc;
+    size_t room;
+    double *out = tally__case_spare(c, &room); /* committed only once all are read */
     size_t mark = tally__jpath_key(&r->path, "samples");
     size_t i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, samples)
     {
         size_t at = tally__jpath_index(&r->path, i);
-        rc = tally__json_finite(&r->buf[i], item, r->name, &r->path);
+        rc = tally__json_finite(&out[i], item, r->name, &r->path);
         tally__jpath_pop(&r->path, at);
         if (rc != TALLY_OK)
             break;
@@ -178,7 +170,7 @@ static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
     }
     tally__jpath_pop(&r->path, mark);
     if (rc == TALLY_OK)
-        rc = tally_case_append(c, r->buf, count);
+        tally__case_commit(c, count);
     /* The samples now live in the case: drop their tree nodes, which cost several times more. */
     if (rc == TALLY_OK)
         cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)case_obj, "samples");
@@ -383,7 +375,6 @@ static int parse_native_json(tally_results *into, const char *data, size_t len, 
         rc = tally__error_json(TALLY_ERROR, name, "$",
                                "internal error: %zu samples arrays cut out, %zu read", split.count,
                                r.next_span);
-    tally__free_mem(r.buf);
     cJSON_Delete(root);
     tally__json_split_free(&split);
     return rc;

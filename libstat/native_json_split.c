@@ -49,6 +49,24 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* End of the run of digits at p: eight characters at a time while they last. */
+static const char *digits_end(const char *p, const char *end)
+{
+#ifdef TALLY__SWAR_DIGITS
+    while (end - p >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        size_t k = tally__leading_digits8(v);
+        p += k;
+        if (k < 8)
+            return p;
+    }
+#endif
+    while (p < end && is_digit(*p))
+        p++;
+    return p;
+}
+
 /* End of a JSON number starting at p (RFC 8259 grammar), or NULL. */
 static const char *number_end(const char *p, const char *end)
 {
@@ -59,21 +77,18 @@ static const char *number_end(const char *p, const char *end)
     if (*p == '0')
         p++;
     else
-        while (p < end && is_digit(*p))
-            p++;
+        p = digits_end(p, end);
     if (p < end && *p == '.') {
         if (++p >= end || !is_digit(*p))
             return NULL;
-        while (p < end && is_digit(*p))
-            p++;
+        p = digits_end(p, end);
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
         if (++p < end && (*p == '+' || *p == '-'))
             p++;
         if (p >= end || !is_digit(*p))
             return NULL;
-        while (p < end && is_digit(*p))
-            p++;
+        p = digits_end(p, end);
     }
     return p;
 }
@@ -258,9 +273,11 @@ size_t tally__json_span_read(double *out, const char *data, const tally__json_sp
     for (size_t i = 0; i < span->count; i++) {
         while (is_ws(*p) || *p == ',')
             p++;
-        const char *stop = number_end(p, end);
-        /* Plain decimals take the exact fast path (the same double strtod gives). */
-        if (!tally__parse_decimal_fast(&out[i], p, (size_t)(stop - p))) {
+        /* Plain decimals take the exact fast path (the same double strtod gives), which also
+         * finds where they end; the split has checked the grammar already. */
+        const char *stop = tally__scan_decimal(&out[i], p, end);
+        if (stop == NULL) {
+            stop = number_end(p, end);
             char text[NUMBER_MAX + 1];
             memcpy(text, p, (size_t)(stop - p));
             text[stop - p] = '\0';

@@ -1,5 +1,6 @@
 /* The data model: lists of result sets, result sets, benchmarks, cases. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -48,18 +49,29 @@ struct tally_results {
     size_t cap;
 };
 
-/* Make room for one more pointer-sized element in a growable array. */
-static int reserve_one(void **items, size_t *cap, size_t count, size_t elem_size)
+/* Make room for `extra` more elements in a growable array: the capacity doubles (at least 8),
+ * so that adding n elements a batch at a time copies O(n) in all. */
+static int reserve_more(void **items, size_t *cap, size_t count, size_t extra, size_t elem_size)
 {
-    if (count < *cap)
+    if (extra <= *cap - count)
         return TALLY_OK;
-    size_t new_cap = *cap ? *cap * 2 : 8;
+    if (extra > SIZE_MAX / elem_size - count)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    size_t need = count + extra;
+    size_t new_cap = *cap > SIZE_MAX / elem_size / 2 ? need : *cap * 2;
+    if (new_cap < need)
+        new_cap = need < 8 ? 8 : need;
     void *grown = tally__reallocarray(*items, new_cap, elem_size);
     if (grown == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     *items = grown;
     *cap = new_cap;
     return TALLY_OK;
+}
+
+static int reserve_one(void **items, size_t *cap, size_t count, size_t elem_size)
+{
+    return reserve_more(items, cap, count, 1, elem_size);
 }
 
 static int check_name(const char *name, const char *what)
@@ -176,6 +188,25 @@ int tally_case_meta_at(const char **key, const char **value, const tally_case *c
     return meta_at(key, value, &c->meta, i);
 }
 
+int tally__case_reserve(tally_case *c, size_t extra)
+{
+    void *samples = c->samples; /* through a void * object: no type punning of c->samples */
+    int rc = reserve_more(&samples, &c->cap, c->count, extra, sizeof(double));
+    c->samples = samples;
+    return rc;
+}
+
+double *tally__case_spare(tally_case *c, size_t *room)
+{
+    *room = c->cap - c->count;
+    return c->samples + c->count;
+}
+
+void tally__case_commit(tally_case *c, size_t n)
+{
+    c->count += n;
+}
+
 int tally_case_append(tally_case *c, const double *x, size_t n)
 {
     if (c == NULL || (x == NULL && n > 0))
@@ -184,16 +215,9 @@ int tally_case_append(tally_case *c, const double *x, size_t n)
         if (!isfinite(x[i]))
             return tally__error(TALLY_ENONFINITE, "case '%s': sample %zu is not finite", c->name,
                                 c->count + i + 1);
-    if (c->count + n > c->cap) {
-        size_t cap = c->cap ? c->cap : 16;
-        while (cap < c->count + n)
-            cap *= 2;
-        double *grown = tally__reallocarray(c->samples, cap, sizeof(double));
-        if (grown == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory");
-        c->samples = grown;
-        c->cap = cap;
-    }
+    int rc = tally__case_reserve(c, n);
+    if (rc != TALLY_OK)
+        return rc;
     if (n > 0)
         memcpy(c->samples + c->count, x, n * sizeof(double));
     c->count += n;

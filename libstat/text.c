@@ -10,6 +10,12 @@
 #include "internal.h"
 #include "text.h"
 
+/* Clinger's fast path below is only exact under strict double evaluation (FLT_EVAL_METHOD 0;
+ * x87's extended precision would round twice). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define EXACT_DOUBLE_OPS 1
+#endif
+
 void tally__lines_init(tally__lines *l, const char *name, const char *data, size_t len)
 {
     l->name = name;
@@ -62,74 +68,183 @@ static const double exact_pow10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
 
 #define MAX_EXACT_MANTISSA (UINT64_C(1) << 53)
 
+/* 10^k for the digit counts of one step, and the largest w for which w * 10^k stays within the
+ * exact mantissa range (beyond it the fast path gives up, so w never overflows). */
+static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                       100000000 };
+static const uint64_t mantissa_limit[9] = {
+    MAX_EXACT_MANTISSA,           MAX_EXACT_MANTISSA / 10,      MAX_EXACT_MANTISSA / 100,
+    MAX_EXACT_MANTISSA / 1000,    MAX_EXACT_MANTISSA / 10000,   MAX_EXACT_MANTISSA / 100000,
+    MAX_EXACT_MANTISSA / 1000000, MAX_EXACT_MANTISSA / 10000000, MAX_EXACT_MANTISSA / 100000000,
+};
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+#ifdef TALLY__SWAR_DIGITS
+static inline uint64_t load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* One bit per character of v (bit i for the i-th character): set for the non-digits. The
+ * multiplication gathers the flags (bit 7 of each byte) into the top byte: every partial product
+ * lands on its own bit, so nothing carries. */
+static inline unsigned nondigit_bits(uint64_t v)
+{
+    return (unsigned)(((tally__nondigit_flags(v) >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+}
+
+#ifdef EXACT_DOUBLE_OPS
+/* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
+ * without exponent, in straight-line code: the positions of the point and of the end come from
+ * one look at 16 characters, the value from two 8-digit conversions. Needs 20 readable bytes at
+ * s. Returns NULL for any other shape, which the general scan then reads. */
+static const char *scan_short_decimal(double *out, const char *s)
+{
+    int negative = *s == '-';
+    const char *p = s + (negative || *s == '+');
+    uint64_t a = load8(p);
+    unsigned stops = nondigit_bits(a) | nondigit_bits(load8(p + 8)) << 8;
+    unsigned k = (unsigned)__builtin_ctz(stops | 0x10000); /* digits before the point */
+    if (k >= 8)
+        return NULL;
+    unsigned fraction = 0;
+    const char *stop = p + k;
+    if ((char)(a >> (8 * k)) == '.') {
+        fraction = (unsigned)__builtin_ctz((stops >> (k + 1)) | 0x10000);
+        if (fraction >= 8)
+            return NULL;
+        stop += 1 + fraction;
+    }
+    if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
+        return NULL;
+    uint64_t w = k ? tally__digits8_value(a, k) : 0;
+    if (fraction)
+        w = w * pow10_u64[fraction] + tally__digits8_value(load8(p + k + 1), fraction);
+    /* w has at most 14 digits, below 2^53: exact, like 10^fraction. */
+    double x = (double)w / exact_pow10[fraction];
+    *out = negative ? -x : x;
+    return stop;
+}
+#endif /* EXACT_DOUBLE_OPS */
+#endif /* TALLY__SWAR_DIGITS */
+
+/* Append the digits at p to *w. Returns the end of the run, or NULL when w would exceed 2^53
+ * (the fast path then declines). */
+static const char *digit_run(uint64_t *w, const char *p, const char *end)
+{
+    uint64_t acc = *w;
+#ifdef TALLY__SWAR_DIGITS
+    while (end - p >= 8) {
+        uint64_t v = load8(p);
+        size_t k = tally__leading_digits8(v);
+        if (k == 0)
+            break;
+        if (acc > mantissa_limit[k])
+            return NULL;
+        acc = acc * pow10_u64[k] + tally__digits8_value(v, k);
+        p += k;
+        if (k < 8) {
+            *w = acc;
+            return p;
+        }
+    }
+#endif
+    for (; p < end && is_digit(*p); p++) {
+        if (acc > mantissa_limit[1])
+            return NULL;
+        acc = acc * 10 + (uint64_t)(*p - '0');
+    }
+    *w = acc;
+    return p;
+}
+
 /* The common case of benchmark files, "123.456789" or "-1.5e3", without strtod: Clinger's fast
  * path (1990). A decimal w * 10^e with w <= 2^53 and |e| <= 22 has both w and 10^|e| exact in a
  * double, so one IEEE multiplication or division rounds the exact value once, correctly: the same
  * double strtod returns. Only valid under strict double evaluation (FLT_EVAL_METHOD 0; x87's
  * extended precision would round twice). */
-int tally__parse_decimal_fast(double *out, const char *s, size_t len)
+#if defined(__GNUC__)
+__attribute__((noinline)) /* keeps the short path below free of this one's register saves */
+#endif
+static const char *scan_any_decimal(double *out, const char *s, const char *end)
 {
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    const char *p = s, *end = s + len;
+#ifdef EXACT_DOUBLE_OPS
+    const char *p = s;
     int negative = 0;
-    if (*p == '-' || *p == '+')
+    if (p < end && (*p == '-' || *p == '+'))
         negative = *p++ == '-';
     uint64_t w = 0;
-    int digits = 0, seen = 0;
+    const char *digits = p;
+    if ((p = digit_run(&w, p, end)) == NULL)
+        return NULL;
+    size_t seen = (size_t)(p - digits);
     long exp10 = 0;
-    for (; p < end && *p >= '0' && *p <= '9'; p++, seen++) {
-        if (w == 0 && *p == '0')
-            continue; /* leading zeros carry no precision */
-        if (++digits > 19)
-            return 0;
-        w = w * 10 + (uint64_t)(*p - '0');
-    }
     if (p < end && *p == '.') {
-        for (p++; p < end && *p >= '0' && *p <= '9'; p++, seen++) {
-            exp10--;
-            if (w == 0 && *p == '0')
-                continue;
-            if (++digits > 19)
-                return 0;
-            w = w * 10 + (uint64_t)(*p - '0');
-        }
+        const char *fraction = ++p;
+        if ((p = digit_run(&w, p, end)) == NULL)
+            return NULL;
+        exp10 = -(long)(p - fraction);
+        seen += (size_t)(p - fraction);
     }
     if (seen == 0)
-        return 0;
+        return NULL;
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
         int exp_negative = 0;
         if (p < end && (*p == '-' || *p == '+'))
             exp_negative = *p++ == '-';
-        if (p == end)
-            return 0;
+        if (p == end || !is_digit(*p))
+            return NULL;
         long e = 0;
-        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        for (; p < end && is_digit(*p); p++) {
             if (e > 100000)
-                return 0;
+                return NULL;
             e = e * 10 + (*p - '0');
         }
         exp10 += exp_negative ? -e : e;
     }
-    if (p != end)
-        return 0;
     double v;
     if (w == 0)
         v = 0.0;
     else if (w > MAX_EXACT_MANTISSA || exp10 < -22 || exp10 > 22)
-        return 0;
+        return NULL;
     else if (exp10 < 0)
         v = (double)w / exact_pow10[-exp10];
     else
         v = (double)w * exact_pow10[exp10];
     *out = negative ? -v : v;
-    return 1;
+    return p;
 #else
     (void)out;
     (void)s;
-    (void)len;
-    return 0;
+    (void)end;
+    return NULL;
 #endif
+}
+
+const char *tally__scan_decimal(double *out, const char *s, const char *end)
+{
+#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
+    const char *short_end = end - s >= 20 ? scan_short_decimal(out, s) : NULL;
+    if (short_end)
+        return short_end;
+#endif
+    return scan_any_decimal(out, s, end);
+}
+
+int tally__parse_decimal_fast(double *out, const char *s, size_t len)
+{
+    double v;
+    if (tally__scan_decimal(&v, s, s + len) != s + len)
+        return 0;
+    *out = v;
+    return 1;
 }
 
 /* Everything else, through strtod on a NUL-terminated copy. */
@@ -166,4 +281,20 @@ int tally__parse_double(double *out, const char *s, size_t len)
     if (tally__parse_decimal_fast(out, s, len))
         return TALLY_OK;
     return parse_with_strtod(out, s, len);
+}
+
+/* The longest number text tally__parse_double reads; longer lines go the general way. */
+#define NUMBER_MAX 64
+
+const char *tally__number_line_end(const char *line, const char *stop, const char *end)
+{
+    if (stop == NULL || stop - line > NUMBER_MAX)
+        return NULL;
+    if (stop == end)
+        return end;
+    if (*stop == '\n')
+        return stop + 1;
+    if (*stop == '\r' && end - stop >= 2 && stop[1] == '\n')
+        return stop + 2;
+    return NULL;
 }

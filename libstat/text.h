@@ -4,6 +4,7 @@
 #define TALLY_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Longest accepted line; a longer one is an error (TALLY_ELIMIT), not a silent cut. */
 #define TALLY__MAX_LINE (1u << 20)
@@ -31,6 +32,55 @@ int tally__parse_double(double *out, const char *s, size_t len);
  * significant digits whose value w * 10^e has w <= 2^53 and |e| <= 22 (or w = 0), else 0 with
  * *out untouched: the full parser then decides, and reports any error. */
 int tally__parse_decimal_fast(double *out, const char *s, size_t len);
+
+/* The same fast path as a scanner: parses the longest plain decimal at s (before `end`) and
+ * returns the first character after it with *out set, or NULL (with *out untouched) when there
+ * is none or the fast path cannot give the exact value. Reads nothing at or past `end`. */
+const char *tally__scan_decimal(double *out, const char *s, const char *end);
+
+/* Where a line that holds just a number ends, given where the number scanned from its start
+ * stopped (NULL: no number): the start of the next line (or `end` for a last line without
+ * newline), or NULL when the line holds more than the number, or the number is longer than
+ * tally__parse_double accepts. */
+const char *tally__number_line_end(const char *line, const char *stop, const char *end);
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define TALLY__SWAR_DIGITS 1
+/* Eight characters at a time, as one little-endian word (first character in the low byte).
+ * Inline: they sit in the innermost loops of the number readers. */
+#define TALLY__BYTES(b) (UINT64_C(0x0101010101010101) * (b))
+
+/* Bit 7 of each byte of v set where the character is not a digit. With bit 7 forced on,
+ * subtracting '0' leaves it on exactly for bytes >= '0'; with bit 7 cleared, adding 0x46 turns it
+ * on exactly for bytes >= ':'; bytes >= 0x80 are never digits. Neither step can borrow or carry
+ * into the next byte, so every byte is judged alone. */
+static inline uint64_t tally__nondigit_flags(uint64_t v)
+{
+    uint64_t at_least_0 = (v | TALLY__BYTES(0x80)) - TALLY__BYTES('0');
+    uint64_t above_9 = (v & TALLY__BYTES(0x7F)) + TALLY__BYTES(0x80 - ':');
+    return (~at_least_0 | above_9 | v) & TALLY__BYTES(0x80);
+}
+
+/* How many of the 8 characters are digits before the first non-digit (0..8). */
+static inline size_t tally__leading_digits8(uint64_t v)
+{
+    uint64_t flag = tally__nondigit_flags(v);
+    return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
+}
+
+/* The value of the first k (1..8) digits. Shifting the digits to the top leaves k digits behind
+ * 8 - k leading zeros (the borrows of the subtraction only reach the non-digit bytes shifted
+ * out); then three multiply-adds join neighbours: bytes become pairs (10 a + b), 16-bit lanes
+ * quadruples (100 ab + cd), and the two 32-bit halves the result. */
+static inline uint64_t tally__digits8_value(uint64_t v, size_t k)
+{
+    uint64_t d = (v - TALLY__BYTES('0')) << (8 * (8 - k));
+    d = d * 10 + (d >> 8);
+    d = (d & UINT64_C(0x00FF00FF00FF00FF)) * 100 + ((d >> 16) & UINT64_C(0x00FF00FF00FF00FF));
+    d &= UINT64_C(0x0000FFFF0000FFFF);
+    return (d & 0xFFFF) * 10000 + (d >> 32);
+}
+#endif
 
 /* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */
 const char *tally__trim(const char *s, size_t *len);

@@ -346,8 +346,61 @@ static void test_split_equivalence(void)
     tally_results_free(r);
 }
 
+/* Long samples arrays, read many numbers at a time: mixed separators and number forms, and a
+ * non-finite number deep inside keeps its exact index. */
+static void test_long_spans(void)
+{
+    /* Sample i (0-based) is i + 0.25 written four ways in turn: "i.25", "i.250000000000000000"
+     * (too many digits for the straight-line path), "i25e-2", "-(-i.25)" as "i.25" after a
+     * newline and tab; 300 samples summing to 300 * 299 / 2 + 300 * 0.25 = 44925 (exact). */
+    size_t n = 300, cap = 64 * n + 512, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, "%s",
+                            ONE_CASE("", "{\"name\": \"c\", \"samples\": ["));
+    len -= strlen("]}]}]}"); /* ONE_CASE's closing brackets: the samples array stays open */
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i == 0 ? "" : i % 4 == 3 ? ",\n\t" : i % 5 == 0 ? " ,  " : ", ";
+        if (i % 4 == 1)
+            len += (size_t)snprintf(text + len, cap - len, "%s%zu.250000000000000000", sep, i);
+        else if (i % 4 == 2)
+            len += (size_t)snprintf(text + len, cap - len, "%s%zu25e-2", sep, i);
+        else
+            len += (size_t)snprintf(text + len, cap - len, "%s%zu.25", sep, i);
+    }
+    size_t body = len;
+    len += (size_t)snprintf(text + len, cap - len, "]}]}]}]}");
+    tally_results *r;
+    tally_results_new(&r);
+    CHECK_INT(tally_load_buffer(r, text, len, "long.json", NULL), TALLY_OK);
+    const tally_case *c = case_of(r, "a", "b", "c");
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_INT(tally_case_sample_count(c), n);
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += tally_case_samples(c)[i];
+        CHECK(sum == 44925.0);
+        CHECK(tally_case_samples(c)[299] == 299.25);
+    }
+    tally_results_free(r);
+    /* Sample 200 overflows: the message names index 200. */
+    char *bad = strstr(text, " 200.25");
+    CHECK(bad != NULL && bad < text + body);
+    if (bad) {
+        memcpy(bad, " 2e999 ", 7);
+        tally_results_new(&r);
+        CHECK_INT(tally_load_buffer(r, text, len, "long.json", NULL), TALLY_ENONFINITE);
+        CHECK_STR(tally_error_last()->message,
+                  "long.json: $.results[0].benchmarks[0].cases[0].samples[200]: "
+                  "number is not finite");
+        tally_results_free(r);
+    }
+    free(text);
+}
+
 int main(void)
 {
+    test_long_spans();
     test_split();
     test_split_equivalence();
     test_read_example();

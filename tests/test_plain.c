@@ -1,4 +1,5 @@
 /* Plain one-number-per-line input (ministat style). Expected samples are read off the files. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,86 @@ static void test_errors(void)
     free(text);
 }
 
+/* Load `text` as plain numbers; returns the case (owned by *r) or NULL. */
+static const tally_case *load_plain(tally_results **r, const char *text, size_t len)
+{
+    tally_results_new(r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = TALLY_INPUT_PLAIN;
+    if (tally_load_buffer(*r, text, len, "p.txt", &opts) != TALLY_OK)
+        return NULL;
+    tally_benchmark *b = tally_resultset_benchmark_at(tally_results_at(*r, 0), 0);
+    return tally_benchmark_case_at(b, 0);
+}
+
+/* Long inputs, where number lines go through the one-pass loop and the rest line by line:
+ * both must agree on values, line numbers and columns. */
+static void test_long_inputs(void)
+{
+    /* Line i (0-based) holds i + 0.5, every 100th line is a comment, every 7th ends in CRLF,
+     * the last has no newline: 10000 numbers summing to 10000^2 / 2 = 5e7 (exact). */
+    size_t n = 10000, cap = n * 16 + 1024, len = 0;
+    char *text = malloc(cap);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 100 == 0)
+            len += (size_t)snprintf(text + len, cap - len, "# run %zu\n", i);
+        len += (size_t)snprintf(text + len, cap - len, "%zu.5%s", i,
+                                i + 1 == n ? "" : i % 7 == 0 ? "\r\n" : "\n");
+    }
+    tally_results *r;
+    const tally_case *c = load_plain(&r, text, len);
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_INT(tally_case_sample_count(c), n);
+        const double *x = tally_case_samples(c);
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += x[i];
+        CHECK(sum == 5e7);
+        CHECK(x[0] == 0.5 && x[n - 1] == 9999.5);
+    }
+    tally_results_free(r);
+    free(text);
+
+    /* Mixed lines after 20 number lines (so the one-pass loop is running): blanks around a
+     * number, a trailing comment, a blank line, a signed number. 1..20 sum to 210. */
+    char mixed[512];
+    len = 0;
+    for (int i = 1; i <= 20; i++)
+        len += (size_t)snprintf(mixed + len, sizeof mixed - len, "%d\n", i);
+    len += (size_t)snprintf(mixed + len, sizeof mixed - len, "  2.5\t\n3 # x\n\n+4\n-1.25e1\n");
+    c = load_plain(&r, mixed, len);
+    CHECK(c != NULL);
+    if (c) {
+        const double *x = tally_case_samples(c);
+        CHECK_INT(tally_case_sample_count(c), 24);
+        CHECK(x[19] == 20 && x[20] == 2.5 && x[21] == 3 && x[22] == 4 && x[23] == -12.5);
+    }
+    tally_results_free(r);
+
+    /* Errors inside the long run keep their exact line and column. */
+    char bad[512];
+    len = 0;
+    for (int i = 0; i < 30; i++)
+        len += (size_t)snprintf(bad + len, sizeof bad - len, "1.25\n");
+    memcpy(bad + len, "2\0" "5\n7\n", 5);
+    expect_error(bad, len + 5, TALLY_EFORMAT,
+                 "p.txt:31:2: NUL byte in a text file (is this a binary file?)");
+    memcpy(bad + len, "2\r3\n7\n", 6);
+    expect_error(bad, len + 6, TALLY_EPARSE,
+                 "p.txt:31:1: expected one number per line, found '2\r3'");
+    memcpy(bad + len, "1.5e999\n7\n", 10);
+    expect_error(bad, len + 10, TALLY_ENONFINITE,
+                 "p.txt:31:1: expected a finite number, found '1.5e999'");
+    /* A number longer than 64 characters is refused even when its value would be exact. */
+    memset(bad + len, '0', 70);
+    bad[len + 1] = '.';
+    memcpy(bad + len + 70, "\n7\n", 3);
+    expect_error(bad, len + 73, TALLY_EPARSE,
+                 "p.txt:31:1: expected one number per line, found "
+                 "'0.00000000000000000000000000000000000000'");
+}
+
 static void test_detection(void)
 {
     tally_input_kind kind = TALLY_INPUT_AUTO;
@@ -94,6 +175,7 @@ int main(void)
     test_file();
     test_options();
     test_errors();
+    test_long_inputs();
     test_detection();
     return check_summary();
 }

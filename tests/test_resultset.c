@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "internal.h"
 #include "tally.h"
 
 static tally_resultset *new_set(const char *label)
@@ -180,8 +181,49 @@ static void test_merge(void)
     tally_resultset_free(NULL);
 }
 
+/* Samples written in place: reserve, write into the spare room, commit; appends mix in. */
+static void test_samples_in_place(void)
+{
+    tally_resultset *rs = new_set("tip");
+    tally_benchmark *b;
+    tally_case *c;
+    CHECK_INT(tally_resultset_benchmark_add(&b, rs, "b", "s", TALLY_LOWER_IS_BETTER), TALLY_OK);
+    CHECK_INT(tally_benchmark_case_add(&c, b, "c"), TALLY_OK);
+    CHECK_INT(tally__case_reserve(c, 3), TALLY_OK);
+    size_t room = 0;
+    double *x = tally__case_spare(c, &room);
+    CHECK(room >= 3);
+    x[0] = 1.5;
+    x[1] = 2.5;
+    tally__case_commit(c, 2);
+    CHECK_INT(tally_case_sample_count(c), 2);
+    double more[2] = { 4, 8 };
+    CHECK_INT(tally_case_append(c, more, 2), TALLY_OK);
+    CHECK_INT(tally__case_reserve(c, 1000), TALLY_OK); /* regrows, keeping the 4 samples */
+    x = tally__case_spare(c, &room);
+    CHECK(room >= 1000);
+    for (size_t i = 0; i < 1000; i++)
+        x[i] = 1;
+    tally__case_commit(c, 1000);
+    /* 1.5 + 2.5 + 4 + 8 + 1000 * 1 = 1016 */
+    const double *all = tally_case_samples(c);
+    double sum = 0;
+    for (size_t i = 0; i < tally_case_sample_count(c); i++)
+        sum += all[i];
+    CHECK_INT(tally_case_sample_count(c), 1004);
+    CHECK(all[0] == 1.5 && all[3] == 8 && sum == 1016);
+    /* A reservation that fits changes nothing; an impossible one fails cleanly. */
+    x = tally__case_spare(c, &room);
+    CHECK_INT(tally__case_reserve(c, room), TALLY_OK);
+    CHECK(tally__case_spare(c, &room) == x);
+    CHECK_INT(tally__case_reserve(c, (size_t)-1 / 2), TALLY_ENOMEM);
+    CHECK_INT(tally_case_sample_count(c), 1004);
+    tally_resultset_free(rs);
+}
+
 int main(void)
 {
+    test_samples_in_place();
     test_build_and_find();
     test_invalid_and_duplicates();
     test_metadata();

@@ -49,7 +49,40 @@ static int reference(double *out, const char *s)
     return TALLY_OK;
 }
 
-static unsigned long compared, fast_hits, mismatches;
+static unsigned long compared, fast_hits, mismatches, scan_mismatches;
+
+/* Characters that can follow a number in a file and never continue one. */
+static const char stoppers[] = { '\n', '\r', ' ', '\t', '#', ',', ']', '\0' };
+
+/* The scanner on s followed by a stopper and more text (so that its 8-byte loads and its
+ * straight-line path for short numbers run, as they do inside a file): it must end exactly
+ * where s ends when the fast path takes s whole, with the same bits; elsewhere it may read a
+ * prefix, which must then be strtod's value of that prefix. */
+static void check_scan(const char *s, size_t len, int fast_ok, double fast)
+{
+    char buf[128];
+    if (len + 32 > sizeof buf)
+        return;
+    memcpy(buf, s, len);
+    buf[len] = stoppers[compared % sizeof stoppers];
+    memset(buf + len + 1, compared % 3 ? '7' : 'e', 31);
+    double v = 0;
+    const char *stop = tally__scan_decimal(&v, buf, buf + len + 32);
+    int ok;
+    if (fast_ok) {
+        ok = stop == buf + len && same_bits(v, fast);
+    } else if (stop == NULL || stop == buf + len) {
+        ok = stop == NULL;
+    } else {
+        char prefix[128];
+        memcpy(prefix, buf, (size_t)(stop - buf));
+        prefix[stop - buf] = '\0';
+        double want = 0;
+        ok = stop > buf && reference(&want, prefix) == TALLY_OK && same_bits(v, want);
+    }
+    if (!ok && scan_mismatches++ < 10)
+        fprintf(stderr, "scan mismatch on '%s': stopped at %td\n", s, stop ? stop - buf : -1);
+}
 
 /* One string: the full parser agrees with strtod; the fast path, when it answers, too. */
 static void check_string(const char *s)
@@ -63,6 +96,9 @@ static void check_string(const char *s)
     if (tally__parse_decimal_fast(&fast, s, len)) {
         fast_hits++;
         ok = ok && want_rc == TALLY_OK && same_bits(fast, want);
+        check_scan(s, len, 1, fast);
+    } else {
+        check_scan(s, len, 0, 0);
     }
     compared++;
     if (!ok && mismatches++ < 10)
@@ -205,16 +241,76 @@ static void test_blanks_and_errors(void)
     CHECK(v == 0 && signbit(v));
 }
 
+/* The 8-characters-at-a-time helpers on hand-made words (first character in the low byte). */
+static void test_swar_helpers(void)
+{
+#ifdef TALLY__SWAR_DIGITS
+    uint64_t v;
+    memcpy(&v, "12345678", 8);
+    CHECK_INT(tally__leading_digits8(v), 8);
+    CHECK_INT(tally__digits8_value(v, 8), 12345678);
+    CHECK_INT(tally__digits8_value(v, 3), 123);
+    CHECK_INT(tally__digits8_value(v, 1), 1);
+    memcpy(&v, "94.65013", 8); /* stops at the point */
+    CHECK_INT(tally__leading_digits8(v), 2);
+    CHECK_INT(tally__digits8_value(v, 2), 94);
+    memcpy(&v, "650135\n9", 8);
+    CHECK_INT(tally__leading_digits8(v), 6);
+    CHECK_INT(tally__digits8_value(v, 6), 650135);
+    memcpy(&v, "0000009/", 8); /* '/' and ':' border the digits (0x2F, 0x3A) */
+    CHECK_INT(tally__leading_digits8(v), 7);
+    CHECK_INT(tally__digits8_value(v, 7), 9);
+    memcpy(&v, ":1234567", 8);
+    CHECK_INT(tally__leading_digits8(v), 0);
+    memcpy(&v, "99\xff\xfa" "9999", 8); /* bytes >= 0x80 are never digits */
+    CHECK_INT(tally__leading_digits8(v), 2);
+    CHECK_INT(tally__digits8_value(v, 2), 99);
+    memcpy(&v, "9999999\xfb", 8);
+    CHECK_INT(tally__leading_digits8(v), 7);
+    CHECK_INT(tally__digits8_value(v, 7), 9999999);
+    memcpy(&v, "7\xb0\xb9" "00000", 8); /* '0' and '9' with bit 7 set are not digits */
+    CHECK_INT(tally__leading_digits8(v), 1);
+    memcpy(&v, "5\x00" "345678", 8);
+    CHECK_INT(tally__leading_digits8(v), 1);
+#endif
+    /* The scanner stops at the first character after the number, reading nothing past end. */
+    double x = 0;
+    const char text[] = "123.25\n-7\n";
+    CHECK(tally__scan_decimal(&x, text, text + 10) == text + 6 && x == 123.25);
+    CHECK(tally__scan_decimal(&x, text + 7, text + 10) == text + 9 && x == -7);
+    CHECK(tally__scan_decimal(&x, text, text + 3) == text + 3 && x == 123);
+    CHECK(tally__scan_decimal(&x, "\n", "\n" + 1) == NULL);
+}
+
+/* Where a line holding just a number ends, from where its number stopped. */
+static void test_number_line_end(void)
+{
+    const char text[] = "12.5\n3\r\n4 #\n5\r6";
+    const char *end = text + sizeof text - 1; /* 15 bytes, no newline at the end */
+    CHECK(tally__number_line_end(text, text + 4, end) == text + 5);     /* "12.5\n" */
+    CHECK(tally__number_line_end(text + 5, text + 6, end) == text + 8); /* "3\r\n" */
+    CHECK(tally__number_line_end(text + 8, text + 9, end) == NULL);     /* "4 #": more */
+    CHECK(tally__number_line_end(text + 12, text + 13, end) == NULL);   /* "5\r6": more */
+    CHECK(tally__number_line_end(text + 14, end, end) == end);          /* last line "6" */
+    CHECK(tally__number_line_end(text, NULL, end) == NULL);             /* no number */
+    char zeros[80];
+    memset(zeros, '0', sizeof zeros);
+    CHECK(tally__number_line_end(zeros, zeros + 65, zeros + 80) == NULL); /* over 64 chars */
+}
+
 int main(void)
 {
+    test_number_line_end();
     test_printed_doubles();
     test_generated_decimals();
     test_hard_cases();
     test_round_trip();
     test_blanks_and_errors();
+    test_swar_helpers();
     fprintf(stderr, "%lu strings compared with strtod, %lu through the fast path\n", compared,
             fast_hits);
     CHECK_INT(mismatches, 0);
+    CHECK_INT(scan_mismatches, 0);
     /* The fast path must have carried a good share, or the test proves nothing about it. */
     CHECK(fast_hits > compared / 4);
     return check_summary();
