@@ -29,9 +29,10 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction)
  * order sums them: no sample moves. Compensated and overflow-scaled like tally__mean, clamped
  * to [best sample, cut]. Lower is better: the samples below the cut; higher is better: those
  * above it, the ones whose negation is below the negated cut. Branch-free: a sample that is not
- * better adds an exact 0, which leaves a compensated sum unchanged. Three cuts share a pass, in
- * three independent sums (a cut not asked for is -inf, which nothing is below). */
+ * better adds an exact 0. Three cuts share a pass, in three independent sums (a cut not asked
+ * for is -inf, which nothing is below). */
 #define CUTS_PER_PASS 3
+#define BLOCK 256
 
 static void three_cuts(double *out, const double *x, size_t n, const size_t *counts,
                        const double *cuts, size_t ncuts, double min, double max,
@@ -43,15 +44,26 @@ static void three_cuts(double *out, const double *x, size_t n, const size_t *cou
            key2 = ncuts > 2 ? sign * cuts[2] : -INFINITY;
     size_t better[CUTS_PER_PASS] = { 0, 0, 0 };
     tally__ksum k0 = { 0.0, 0.0 }, k1 = { 0.0, 0.0 }, k2 = { 0.0, 0.0 };
-    for (size_t i = 0; i < n; i++) {
-        double v = x[i], key = sign * v, vs = v * s;
-        int in0 = key < key0, in1 = key < key1, in2 = key < key2;
-        better[0] += (size_t)in0;
-        better[1] += (size_t)in1;
-        better[2] += (size_t)in2;
-        tally__ksum_add(&k0, vs * (double)in0);
-        tally__ksum_add(&k1, vs * (double)in1);
-        tally__ksum_add(&k2, vs * (double)in2);
+    /* Blocks of BLOCK samples are summed plainly (three independent chains, no compensation
+     * in the inner loop) and each block's sums then enter the compensated totals: the error is
+     * that of BLOCK plain additions, about 1e-13 relative at worst, far below what BAmean is
+     * shown with, for a third of the work. */
+    for (size_t at = 0; at < n; at += BLOCK) {
+        size_t end = n - at < BLOCK ? n : at + BLOCK;
+        double b0 = 0.0, b1 = 0.0, b2 = 0.0;
+        for (size_t i = at; i < end; i++) {
+            double v = x[i], key = sign * v, vs = v * s;
+            int in0 = key < key0, in1 = key < key1, in2 = key < key2;
+            better[0] += (size_t)in0;
+            better[1] += (size_t)in1;
+            better[2] += (size_t)in2;
+            b0 += vs * (double)in0;
+            b1 += vs * (double)in1;
+            b2 += vs * (double)in2;
+        }
+        tally__ksum_add(&k0, b0);
+        tally__ksum_add(&k1, b1);
+        tally__ksum_add(&k2, b2);
     }
     tally__ksum *sums[CUTS_PER_PASS] = { &k0, &k1, &k2 };
     for (size_t j = 0; j < ncuts; j++) {
