@@ -182,3 +182,25 @@ def test_outliers_flag_without_removing():
     mad, tukey = tally.outliers(data)
     assert mad == [False] * 5 + [True] and tukey == [False] * 5 + [True]
     assert tally.summary(data).outliers_mad == 1 and tally.summary(data).n == 6
+
+
+def test_summary_with_percentiles_matches_numpy():
+    # numpy is the oracle: np.percentile(x, [90, 99]) (linear, R type 7) and method="inverted_cdf"
+    # (nearest rank, R type 1), on 50,000 log-normal samples: above the size where tally's
+    # histogram selection applies.
+    x = np.random.default_rng(11).lognormal(4.6, 0.05, 50_000)
+    s = tally.summary(x, percentiles=(90, 99))
+    expected = np.percentile(x, [90, 99])
+    assert list(s.percentiles) == [90.0, 99.0]
+    assert s.percentiles[90.0] == pytest.approx(expected[0], rel=1e-13)
+    assert s.percentiles[99.0] == pytest.approx(expected[1], rel=1e-13)
+    assert s.median == pytest.approx(np.median(x), rel=1e-13)
+    # (Percentages whose p/100 numpy rounds up, such as 99.9 -> 0.9990000000000001, make numpy
+    # take the next rank; 50 and 99 are exact in both.)
+    nearest = tally.summary(x, percentile_method="nearest-rank", percentiles=[50, 99])
+    assert nearest.percentiles[50.0] == np.percentile(x, 50, method="inverted_cdf")
+    assert nearest.percentiles[99.0] == np.percentile(x, 99, method="inverted_cdf")
+    assert tally.summary(x).percentiles is None
+    assert "p99" in s._repr_html_()
+    with pytest.raises(tally.TallyError):
+        tally.summary(x, percentiles=[101])

@@ -1,7 +1,7 @@
 """`summary()` and `compare()`: descriptive statistics and the comparison of two sample sets."""
 
 import numbers
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Optional, Tuple
 
 from . import _html
@@ -36,6 +36,7 @@ class Summary:
     median_ci_level: Optional[float]
     outliers_mad: int
     outliers_tukey: int
+    percentiles: Optional[dict] = None  # {p: value} when summary() was asked for percentiles
 
     @classmethod
     def _from_c(cls, s):
@@ -71,6 +72,10 @@ class Summary:
     def _rows(self):
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "percentiles":
+                for p, v in (value or {}).items():
+                    yield [f"p{p:g}", _html.number(v)]
+                continue
             if isinstance(value, tuple):
                 value = f"[{_html.number(value[0])}, {_html.number(value[1])}]"
             else:
@@ -122,12 +127,14 @@ def outliers(samples, *, mad_threshold=3.5, tukey_k=1.5):
 
 
 def summary(samples, *, direction="lower", confidence=0.95, percentile_method="linear",
-            bamean_percent=95.0, mad_threshold=3.5, tukey_k=1.5):
+            bamean_percent=95.0, mad_threshold=3.5, tukey_k=1.5, percentiles=None):
     """Summarise samples (list, tuple, array.array, numpy array or any iterable of numbers).
 
     direction: "lower" or "higher" is better (decides which samples BAmean keeps).
     confidence: level of the mean and median confidence intervals, in (0, 1).
     percentile_method: "linear" (R type 7, numpy's default) or "nearest-rank".
+    percentiles: a sequence of percentages in [0, 100] (e.g. (90, 99)), taken in the summary's
+    own selection; the result's `percentiles` maps each to its value.
     Raises NotEnoughData for no samples, NonFiniteError for NaN/inf, TypeError for non-numbers.
     """
     x = as_doubles(samples)
@@ -135,8 +142,13 @@ def summary(samples, *, direction="lower", confidence=0.95, percentile_method="l
     _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
                      mad_threshold, tukey_k)
     out = ffi.new("tally_summary *")
-    check(lib.tally_summarize(out, x.ptr, x.n, opts))
-    return Summary._from_c(out)
+    if percentiles is None:
+        check(lib.tally_summarize(out, x.ptr, x.n, opts))
+        return Summary._from_c(out)
+    ps = as_doubles(percentiles, "percentiles")
+    values = ffi.new("double[]", max(ps.n, 1))
+    check(lib.tally_summarize_with_percentiles(out, values, x.ptr, x.n, ps.ptr, ps.n, opts))
+    return replace(Summary._from_c(out), percentiles={ps.ptr[i]: values[i] for i in range(ps.n)})
 
 
 @dataclass(frozen=True, repr=False)
