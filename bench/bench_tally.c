@@ -7,7 +7,7 @@
  *   bench_tally gen-plain PATH N SEED       the same values, one per line
  *   bench_tally gen-csv PATH MB             long-form CSV of about MB megabytes
  *   bench_tally gen-json PATH MB            native JSON of about MB megabytes
- *   bench_tally summary PATH                time the full summary of the doubles in PATH
+ *   bench_tally summary PATH                time the full summary (and p90, p99) of the doubles
  *   bench_tally tests PATH_A PATH_B         time Welch's t-test and Mann-Whitney U
  *   bench_tally ingest PATH                 time loading a result file
  *   bench_tally run CMD [ARGS...]           run CMD (absolute path) end to end, output discarded

@@ -285,7 +285,7 @@ def write_small(path, label, shift, seed):
 
 
 def scaling(bench, tmp, args):
-    """Cost against n: the full summary (in place) of n doubles, and ingest of a CSV of n rows."""
+    """Cost against n: the full summary (with p90 and p99) of n doubles, and ingest of a CSV of n rows."""
     describe_machine(bench)
     top = 5 if args.quick else 8
     reps = args.reps or (1 if args.quick else 3)
