@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <xlsxwriter.h>
-
 #include "report_internal.h"
+#include "xlsx_api.h"
 
 #define SHEET_NAME_MAX 31
 
 typedef struct ctx {
+    tally__xlsx_api x;  /* libxlsxwriter, loaded for this render */
     lxw_workbook *wb;
     lxw_error err;      /* first libxlsxwriter error */
     const char *what;   /* what was being written when it happened */
@@ -32,14 +32,14 @@ static void put_str(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, con
                     lxw_format *f)
 {
     if (c->err == LXW_NO_ERROR)
-        note(c, worksheet_write_string(ws, row, col, s, f), "a cell");
+        note(c, c->x.worksheet_write_string(ws, row, col, s, f), "a cell");
 }
 
 static void put_num(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, double x,
                     lxw_format *f)
 {
     if (c->err == LXW_NO_ERROR)
-        note(c, worksheet_write_number(ws, row, col, x, f), "a cell");
+        note(c, c->x.worksheet_write_number(ws, row, col, x, f), "a cell");
 }
 
 /* A sheet name Excel accepts: at most 31 characters, none of []:*?/\' and unique
@@ -71,7 +71,7 @@ static lxw_worksheet *add_sheet(ctx *c, const char *want)
 {
     char name[SHEET_NAME_MAX + 1];
     sheet_name(c, name, want);
-    lxw_worksheet *ws = c->err == LXW_NO_ERROR ? workbook_add_worksheet(c->wb, name) : NULL;
+    lxw_worksheet *ws = c->err == LXW_NO_ERROR ? c->x.workbook_add_worksheet(c->wb, name) : NULL;
     if (ws == NULL)
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a worksheet");
     return ws;
@@ -101,7 +101,7 @@ static void colour_rule(ctx *c, lxw_worksheet *ws, lxw_row_t last, lxw_col_t pct
     cf.value_string = formula;
     cf.format = fmt;
     if (c->err == LXW_NO_ERROR)
-        note(c, worksheet_conditional_format_range(ws, 1, pct_col, last, verdict_col, &cf),
+        note(c, c->x.worksheet_conditional_format_range(ws, 1, pct_col, last, verdict_col, &cf),
              "a conditional format");
 }
 
@@ -115,27 +115,27 @@ static lxw_col_t config_col(const tally_report *r, size_t j, int compare)
 static void benchmark_chart(ctx *c, lxw_worksheet *ws, const char *sheet, const tally_report *r,
                             const tally__group *g, int compare)
 {
-    lxw_chart *chart = workbook_add_chart(c->wb, LXW_CHART_COLUMN);
+    lxw_chart *chart = c->x.workbook_add_chart(c->wb, LXW_CHART_COLUMN);
     if (chart == NULL) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart");
         return;
     }
-    chart_title_set_name(chart, "pct imp (positive is better)");
+    c->x.chart_title_set_name(chart, "pct imp (positive is better)");
     for (size_t j = 1; j < r->config_count; j++) {
         char cats[128], vals[128], letters[8];
         lxw_col_t pct_col = config_col(r, j, compare) + 2;
         col_letters(letters, pct_col);
         snprintf(cats, sizeof(cats), "='%s'!$A$2:$A$%zu", sheet, g->count + 1);
         snprintf(vals, sizeof(vals), "='%s'!$%s$2:$%s$%zu", sheet, letters, letters, g->count + 1);
-        lxw_chart_series *series = chart_add_series(chart, cats, vals);
+        lxw_chart_series *series = c->x.chart_add_series(chart, cats, vals);
         if (series == NULL) {
             note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart series");
             return;
         }
-        chart_series_set_name(series, r->configs[j].label);
+        c->x.chart_series_set_name(series, r->configs[j].label);
     }
     if (c->err == LXW_NO_ERROR)
-        note(c, worksheet_insert_chart(ws, (lxw_row_t)g->count + 2, 0, chart), "a chart");
+        note(c, c->x.worksheet_insert_chart(ws, (lxw_row_t)g->count + 2, 0, chart), "a chart");
 }
 
 static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g)
@@ -189,7 +189,7 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
         }
     }
     if (c->err == LXW_NO_ERROR)
-        note(c, worksheet_set_column(ws, 0, 0, 16, NULL), "a column width");
+        note(c, c->x.worksheet_set_column(ws, 0, 0, 16, NULL), "a column width");
     if (!compare)
         return;
     for (size_t j = 1; j < r->config_count; j++) {
@@ -257,7 +257,7 @@ static void metadata_sheet(ctx *c, const tally_report *r)
 
 static lxw_format *make_format(ctx *c)
 {
-    lxw_format *f = c->err == LXW_NO_ERROR ? workbook_add_format(c->wb) : NULL;
+    lxw_format *f = c->err == LXW_NO_ERROR ? c->x.workbook_add_format(c->wb) : NULL;
     if (f == NULL)
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell format");
     return f;
@@ -266,22 +266,22 @@ static lxw_format *make_format(ctx *c)
 static void make_formats(ctx *c)
 {
     if ((c->bold = make_format(c)) != NULL)
-        format_set_bold(c->bold);
+        c->x.format_set_bold(c->bold);
     if ((c->value_fmt[0] = make_format(c)) != NULL)
-        format_set_num_format(c->value_fmt[0], "0.0000");
+        c->x.format_set_num_format(c->value_fmt[0], "0.0000");
     if ((c->value_fmt[1] = make_format(c)) != NULL)
-        format_set_num_format(c->value_fmt[1], "0.00");
+        c->x.format_set_num_format(c->value_fmt[1], "0.00");
     if ((c->pct_fmt = make_format(c)) != NULL)
-        format_set_num_format(c->pct_fmt, "0.00");
+        c->x.format_set_num_format(c->pct_fmt, "0.00");
     if ((c->p_fmt = make_format(c)) != NULL)
-        format_set_num_format(c->p_fmt, "0.0000");
+        c->x.format_set_num_format(c->p_fmt, "0.0000");
     if ((c->red = make_format(c)) != NULL) {
-        format_set_bg_color(c->red, 0xFFC7CE);
-        format_set_font_color(c->red, 0x9C0006);
+        c->x.format_set_bg_color(c->red, 0xFFC7CE);
+        c->x.format_set_font_color(c->red, 0x9C0006);
     }
     if ((c->green = make_format(c)) != NULL) {
-        format_set_bg_color(c->green, 0xC6EFCE);
-        format_set_font_color(c->green, 0x006100);
+        c->x.format_set_bg_color(c->green, 0xC6EFCE);
+        c->x.format_set_font_color(c->green, 0x006100);
     }
 }
 
@@ -298,9 +298,15 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
     c.names = tally__calloc(groups + 2, sizeof(*c.names));
     if (c.names == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    c.wb = workbook_new(path);
+    int rc = tally__xlsx_open(&c.x);
+    if (rc != TALLY_OK) {
+        tally__free_mem(c.names);
+        return rc;
+    }
+    c.wb = c.x.workbook_new(path);
     if (c.wb == NULL) {
         tally__free_mem(c.names);
+        tally__xlsx_close(&c.x);
         return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
     }
     make_formats(&c);
@@ -311,11 +317,12 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
         samples_sheet(&c, r);
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
-    lxw_error closed = workbook_close(c.wb);
+    lxw_error closed = c.x.workbook_close(c.wb);
     note(&c, closed, "the file");
     tally__free_mem(c.names);
     if (c.err != LXW_NO_ERROR)
-        return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
-                               lxw_strerror(c.err));
-    return TALLY_OK;
+        rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
+                             c.x.lxw_strerror(c.err));
+    tally__xlsx_close(&c.x);
+    return rc;
 }

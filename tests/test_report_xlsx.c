@@ -2,9 +2,11 @@
  * file written here is read back cell by cell by report_xlsx_check.py (report_xlsx.cmake). */
 #include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "test_report_common.h"
+#include "xlsx_api.h"
 
 static int leftover_temp_files(void)
 {
@@ -64,8 +66,24 @@ static void test_errors(void)
     free(name);
 }
 
+/* libxlsxwriter is loaded when a workbook is written: the loader resolves every function from
+ * the real library, and a library that cannot be loaded is an error naming it, not a crash. */
+static void test_loader(void)
+{
+    tally__xlsx_api api;
+    CHECK_INT(tally__xlsx_open(&api), TALLY_OK);
+    CHECK(api.workbook_new != NULL && api.lxw_strerror != NULL);
+    CHECK_STR(api.lxw_strerror(LXW_NO_ERROR), "No error.");
+    tally__xlsx_close(&api);
+    CHECK(api.handle == NULL);
+    CHECK_INT(tally__xlsx_open_named(&api, "libtally-no-such-xlsxwriter.so.99"), TALLY_EXLSX);
+    CHECK(strstr(tally_error_last()->message, "libtally-no-such-xlsxwriter.so.99") != NULL);
+    CHECK(api.handle == NULL);
+}
+
 int main(void)
 {
+    test_loader();
     test_write();
     test_errors();
     return check_summary();

@@ -1,0 +1,43 @@
+/* libxlsxwriter, loaded when a workbook is written rather than linked: the library and what it
+ * pulls in (minizip, zlib, libcrypto) cost every process that links them about 5 ms of start-up
+ * on our build machine, which every `tally` command and every program using libtally would pay
+ * although only the XLSX renderer needs them. The table holds the functions render_xlsx.c
+ * calls, typed from xlsxwriter.h itself. Internal. */
+#ifndef TALLY_XLSX_API_H
+#define TALLY_XLSX_API_H
+
+#include <xlsxwriter.h>
+
+typedef struct tally__xlsx_api {
+    void *handle;
+    __typeof__(&workbook_new) workbook_new;
+    __typeof__(&workbook_close) workbook_close;
+    __typeof__(&workbook_add_worksheet) workbook_add_worksheet;
+    __typeof__(&workbook_add_format) workbook_add_format;
+    __typeof__(&workbook_add_chart) workbook_add_chart;
+    __typeof__(&worksheet_write_string) worksheet_write_string;
+    __typeof__(&worksheet_write_number) worksheet_write_number;
+    __typeof__(&worksheet_set_column) worksheet_set_column;
+    __typeof__(&worksheet_insert_chart) worksheet_insert_chart;
+    __typeof__(&worksheet_conditional_format_range) worksheet_conditional_format_range;
+    __typeof__(&format_set_bold) format_set_bold;
+    __typeof__(&format_set_num_format) format_set_num_format;
+    __typeof__(&format_set_bg_color) format_set_bg_color;
+    __typeof__(&format_set_font_color) format_set_font_color;
+    __typeof__(&chart_title_set_name) chart_title_set_name;
+    __typeof__(&chart_add_series) chart_add_series;
+    __typeof__(&chart_series_set_name) chart_series_set_name;
+    __typeof__(&lxw_strerror) lxw_strerror;
+} tally__xlsx_api;
+
+/* Load the library by the soname found at build time (TALLY_XLSX_SONAME) and resolve every
+ * function: TALLY_OK, or TALLY_EXLSX naming the library and dlerror()'s reason (recorded). Each
+ * call opens its own reference, so concurrent renders need no shared state. */
+int tally__xlsx_open(tally__xlsx_api *api);
+
+/* The same from the library `soname` (tests use it to reach the failure). */
+int tally__xlsx_open_named(tally__xlsx_api *api, const char *soname);
+
+void tally__xlsx_close(tally__xlsx_api *api);
+
+#endif /* TALLY_XLSX_API_H */
