@@ -10,6 +10,13 @@
 #define TALLY_XLSX_SONAME "libxlsxwriter.so"
 #endif
 
+/* Kept mapped after the last dlclose, so a program writing many workbooks loads it once. */
+#ifdef RTLD_NODELETE
+#define LOAD_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
+#else
+#define LOAD_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#endif
+
 #define ENTRY(name) { #name, offsetof(tally__xlsx_api, name) }
 
 static const struct {
@@ -30,7 +37,7 @@ static const struct {
 int tally__xlsx_open_named(tally__xlsx_api *api, const char *soname)
 {
     memset(api, 0, sizeof *api);
-    api->handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    api->handle = dlopen(soname, LOAD_FLAGS);
     if (api->handle == NULL) {
         const char *why = dlerror();
         return tally__error(TALLY_EXLSX, "XLSX output needs libxlsxwriter (%s): %s", soname,
