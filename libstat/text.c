@@ -305,53 +305,32 @@ const char *tally__number_line_end(const char *line, const char *stop, const cha
     return NULL;
 }
 
-#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
-#define SHORT_LINES 1
-#if defined(__SSE2__)
+/* Where SSE2 is baseline (x86-64), short number lines take the path below. Elsewhere the same
+ * checks done with 8-byte words measured slower than the one-line scanner, which they then use. */
+#if defined(__SSE2__) && defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
 #include <emmintrin.h>
-#define HAVE_SSE2 1
-#else
-#define HAVE_SSE2 0
-#endif
-
-/* Bit i set when the i-th of 8 characters is a newline. Bit 7 of a byte ends up set exactly when
- * the byte XOR '\n' is zero: adding 0x7F to its low seven bits sets bit 7 for any of them set,
- * and cannot carry into the next byte. */
-static inline unsigned newline_bits(uint64_t v)
-{
-    uint64_t x = v ^ TALLY__BYTES('\n');
-    return flag_bits(~(((x & TALLY__BYTES(0x7F)) + TALLY__BYTES(0x7F)) | x) & TALLY__BYTES(0x80));
-}
+#define SHORT_LINES 1
 
 /* The 16 characters at p as two masks (bit i for p[i]): newlines and non-digits. */
-static inline void line_masks16(unsigned *newlines, unsigned *nondigits, const char *p, int simd)
+static inline void line_masks16(unsigned *newlines, unsigned *nondigits, const char *p)
 {
-#if HAVE_SSE2
-    if (simd) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i nine = _mm_set1_epi8(9);
-        /* Digits are the bytes whose distance from '0' is at most 9, unsigned. */
-        __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-        __m128i digit = _mm_cmpeq_epi8(_mm_max_epu8(d, nine), nine);
-        *newlines = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-        *nondigits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFF;
-        return;
-    }
-#endif
-    (void)simd;
-    uint64_t a = load8(p), b = load8(p + 8);
-    *newlines = newline_bits(a) | newline_bits(b) << 8;
-    *nondigits = nondigit_bits(a) | nondigit_bits(b) << 8;
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i nine = _mm_set1_epi8(9);
+    /* Digits are the bytes whose distance from '0' is at most 9, unsigned. */
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    __m128i digit = _mm_cmpeq_epi8(_mm_max_epu8(d, nine), nine);
+    *newlines = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    *nondigits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFF;
 }
 
 /* A line of nearly every benchmark file, [sign] up to 8 digits [. up to 8 digits] then '\n' or
  * "\r\n", within 16 characters: its end, its shape and its value come from one look at 16
  * characters, without a branch on the digit counts. Needs 18 readable bytes at line. Returns the
  * start of the next line, or NULL for any other line. */
-static inline const char *short_number_line(double *out, const char *line, int simd)
+static inline const char *short_number_line(double *out, const char *line)
 {
     unsigned newlines, nondigits;
-    line_masks16(&newlines, &nondigits, line, simd);
+    line_masks16(&newlines, &nondigits, line);
     unsigned len = (unsigned)__builtin_ctz(newlines | 0x10000);
     if (len - 1 >= 15) /* empty, or no newline among the 16 characters */
         return NULL;
@@ -376,7 +355,7 @@ static inline const char *short_number_line(double *out, const char *line, int s
     *out = negative ? -x : x;
     return nl + 1;
 }
-#endif /* TALLY__SWAR_DIGITS && EXACT_DOUBLE_OPS */
+#endif /* __SSE2__ && TALLY__SWAR_DIGITS && EXACT_DOUBLE_OPS */
 
 static inline size_t number_lines(double *out, size_t room, const char **at, const char *end,
                                   int simd)
@@ -386,8 +365,8 @@ static inline size_t number_lines(double *out, size_t room, const char **at, con
     while (n < room && p < end) {
         const char *next = NULL;
 #ifdef SHORT_LINES
-        if (end - p >= 18)
-            next = short_number_line(&out[n], p, simd);
+        if (simd && end - p >= 18)
+            next = short_number_line(&out[n], p);
 #else
         (void)simd;
 #endif

@@ -91,8 +91,8 @@ static inline uint64_t tally__digits8_value(uint64_t v, size_t k)
  * it) or when out is full. Returns how many it stored; *at is then the start of the next line. */
 size_t tally__number_lines(double *out, size_t room, const char **at, const char *end);
 
-/* The same without SIMD instructions: the code path of targets without SSE2, built everywhere so
- * that the tests run it. */
+/* The same through the one-line scanner only: the code path of targets without SSE2, built
+ * everywhere so that the tests run it. */
 size_t tally__number_lines_portable(double *out, size_t room, const char **at, const char *end);
 
 /* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */
