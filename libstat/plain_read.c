@@ -71,8 +71,8 @@ static int general_line(tally__lines *lines, tally_case *cas)
     return tally_case_append(cas, &v, 1);
 }
 
-/* All lines: those holding just a number (nearly all of a large file) in one pass that finds the
- * line end while parsing, straight into the case's storage; the rest through general_line. */
+/* All lines: runs of lines holding just a number (nearly all of a large file) in bulk, straight
+ * into the case's storage; the rest through general_line. */
 static int read_lines(tally__lines *lines, tally_case *cas)
 {
     const char *p = lines->cur, *end = lines->end;
@@ -90,13 +90,11 @@ static int read_lines(tally__lines *lines, tally_case *cas)
             out = tally__case_spare(cas, &room);
             n = 0;
         }
-        const char *next = tally__number_line_end(p, tally__scan_decimal(&out[n], p, end), end);
-        if (next) {
-            n++;
-            lines->lineno++;
-            p = next;
+        size_t got = tally__number_lines(&out[n], room - n, &p, end);
+        n += got;
+        lines->lineno += got;
+        if (n == room || p == end)
             continue;
-        }
         /* Not a line of just a number: the general path, from p. */
         tally__case_commit(cas, n);
         room = n = 0;

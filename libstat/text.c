@@ -91,12 +91,18 @@ static inline uint64_t load8(const char *p)
     return v;
 }
 
-/* One bit per character of v (bit i for the i-th character): set for the non-digits. The
- * multiplication gathers the flags (bit 7 of each byte) into the top byte: every partial product
- * lands on its own bit, so nothing carries. */
+/* One bit per character (bit i for the i-th) from per-byte flags in bit 7. The multiplication
+ * gathers the flags into the top byte: every partial product lands on its own bit, so nothing
+ * carries. */
+static inline unsigned flag_bits(uint64_t flags)
+{
+    return (unsigned)(((flags >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+}
+
+/* Bit i set when the i-th character of v is not a digit. */
 static inline unsigned nondigit_bits(uint64_t v)
 {
-    return (unsigned)(((tally__nondigit_flags(v) >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+    return flag_bits(tally__nondigit_flags(v));
 }
 
 #ifdef EXACT_DOUBLE_OPS
@@ -297,4 +303,90 @@ const char *tally__number_line_end(const char *line, const char *stop, const cha
     if (*stop == '\r' && end - stop >= 2 && stop[1] == '\n')
         return stop + 2;
     return NULL;
+}
+
+/* Where SSE2 is baseline (x86-64), short number lines take the path below. Elsewhere the same
+ * checks done with 8-byte words measured slower than the one-line scanner, which they then use. */
+#if defined(__SSE2__) && defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
+#include <emmintrin.h>
+#define SHORT_LINES 1
+
+/* The 16 characters at p as two masks (bit i for p[i]): newlines and non-digits. */
+static inline void line_masks16(unsigned *newlines, unsigned *nondigits, const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i nine = _mm_set1_epi8(9);
+    /* Digits are the bytes whose distance from '0' is at most 9, unsigned. */
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    __m128i digit = _mm_cmpeq_epi8(_mm_max_epu8(d, nine), nine);
+    *newlines = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    *nondigits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFF;
+}
+
+/* A line of nearly every benchmark file, [sign] up to 8 digits [. up to 8 digits] then '\n' or
+ * "\r\n", within 16 characters: its end, its shape and its value come from one look at 16
+ * characters, without a branch on the digit counts. Needs 18 readable bytes at line. Returns the
+ * start of the next line, or NULL for any other line. */
+static inline const char *short_number_line(double *out, const char *line)
+{
+    unsigned newlines, nondigits;
+    line_masks16(&newlines, &nondigits, line);
+    unsigned len = (unsigned)__builtin_ctz(newlines | 0x10000);
+    if (len - 1 >= 15) /* empty, or no newline among the 16 characters */
+        return NULL;
+    const char *nl = line + len;
+    len -= line[len - 1] == '\r';
+    int negative = line[0] == '-';
+    unsigned sign = negative | (line[0] == '+');
+    const char *q = line + sign;
+    unsigned chars = len - sign;
+    unsigned stops = (nondigits >> sign) & ((1u << chars) - 1);
+    unsigned k = (unsigned)__builtin_ctz(stops | 1u << chars); /* digits before the point */
+    unsigned point = k < chars;
+    unsigned fraction = chars - k - point;
+    /* One point at most, nothing else; 1..15 digits, so w below 10^15 < 2^53 is exact. */
+    unsigned bad = (stops & (stops - 1)) | (point & (q[k] != '.')) | (k > 8) | (fraction > 8) |
+                   (k + fraction - 1 >= 15);
+    if (bad)
+        return NULL;
+    uint64_t w = tally__digits8_value(load8(q), k) * pow10_u64[fraction] +
+                 tally__digits8_value(load8(q + k + 1), fraction);
+    double x = (double)(int64_t)w / exact_pow10[fraction]; /* Clinger: one rounding */
+    *out = negative ? -x : x;
+    return nl + 1;
+}
+#endif /* __SSE2__ && TALLY__SWAR_DIGITS && EXACT_DOUBLE_OPS */
+
+static inline size_t number_lines(double *out, size_t room, const char **at, const char *end,
+                                  int simd)
+{
+    const char *p = *at;
+    size_t n = 0;
+    while (n < room && p < end) {
+        const char *next = NULL;
+#ifdef SHORT_LINES
+        if (simd && end - p >= 18)
+            next = short_number_line(&out[n], p);
+#else
+        (void)simd;
+#endif
+        if (next == NULL)
+            next = tally__number_line_end(p, tally__scan_decimal(&out[n], p, end), end);
+        if (next == NULL)
+            break;
+        n++;
+        p = next;
+    }
+    *at = p;
+    return n;
+}
+
+size_t tally__number_lines(double *out, size_t room, const char **at, const char *end)
+{
+    return number_lines(out, room, at, end, 1);
+}
+
+size_t tally__number_lines_portable(double *out, size_t room, const char **at, const char *end)
+{
+    return number_lines(out, room, at, end, 0);
 }

@@ -68,19 +68,32 @@ static inline size_t tally__leading_digits8(uint64_t v)
     return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
 }
 
-/* The value of the first k (1..8) digits. Shifting the digits to the top leaves k digits behind
+/* The value of the first k (0..8) digits. Shifting the digits to the top leaves k digits behind
  * 8 - k leading zeros (the borrows of the subtraction only reach the non-digit bytes shifted
- * out); then three multiply-adds join neighbours: bytes become pairs (10 a + b), 16-bit lanes
- * quadruples (100 ab + cd), and the two 32-bit halves the result. */
+ * out; two half shifts so that k = 0 shifts everything out without a 64-bit shift); then three
+ * multiply-adds join neighbours: bytes become pairs (10 a + b), 16-bit lanes quadruples
+ * (100 ab + cd), and the two 32-bit halves the result. */
 static inline uint64_t tally__digits8_value(uint64_t v, size_t k)
 {
-    uint64_t d = (v - TALLY__BYTES('0')) << (8 * (8 - k));
+    unsigned half = (unsigned)(4 * (8 - k));
+    uint64_t d = (v - TALLY__BYTES('0')) << half << half;
     d = d * 10 + (d >> 8);
     d = (d & UINT64_C(0x00FF00FF00FF00FF)) * 100 + ((d >> 16) & UINT64_C(0x00FF00FF00FF00FF));
     d &= UINT64_C(0x0000FFFF0000FFFF);
     return (d & 0xFFFF) * 10000 + (d >> 32);
 }
 #endif
+
+/* Lines that hold just a number, many at a time: from *at, reads each line "number\n" (or
+ * "number\r\n", or a last line without newline) that tally__scan_decimal and
+ * tally__number_line_end accept, with the same value, into out[0..room). Stops at the first other
+ * line (blank, comment, blanks, another number form, an error: the caller's general path reads
+ * it) or when out is full. Returns how many it stored; *at is then the start of the next line. */
+size_t tally__number_lines(double *out, size_t room, const char **at, const char *end);
+
+/* The same through the one-line scanner only: the code path of targets without SSE2, built
+ * everywhere so that the tests run it. */
+size_t tally__number_lines_portable(double *out, size_t room, const char **at, const char *end);
 
 /* Trim blanks (space, tab, \r) from both ends of s[0..*len); returns the new start. */
 const char *tally__trim(const char *s, size_t *len);

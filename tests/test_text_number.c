@@ -251,6 +251,7 @@ static void test_swar_helpers(void)
     CHECK_INT(tally__digits8_value(v, 8), 12345678);
     CHECK_INT(tally__digits8_value(v, 3), 123);
     CHECK_INT(tally__digits8_value(v, 1), 1);
+    CHECK_INT(tally__digits8_value(v, 0), 0); /* no digits: every byte shifted out */
     memcpy(&v, "94.65013", 8); /* stops at the point */
     CHECK_INT(tally__leading_digits8(v), 2);
     CHECK_INT(tally__digits8_value(v, 2), 94);
@@ -282,6 +283,105 @@ static void test_swar_helpers(void)
     CHECK(tally__scan_decimal(&x, "\n", "\n" + 1) == NULL);
 }
 
+/* One random line for test_number_lines: mostly "%.Nf" numbers of benchmark magnitudes (the
+ * short-line shape, at its borders of 8 + 8 digits and 16 characters too), else other number
+ * forms, blanks, comments, "\r\n", a NUL byte or junk. */
+static size_t random_line(char *s, size_t room)
+{
+    static const char *const others[] = { "", "# c", " 12.5", "12.5 ", "1e5", "-0", "+7.",
+                                          ".5", "-.25", "1.2.3", "12\r\r", "x", "5#", "1,5",
+                                          "12345678.12345678", "123456789.5", "1.123456789",
+                                          "-9999999.9999999", "00000000.00000001", "-",
+                                          "." };
+    unsigned kind = below(10);
+    int n;
+    if (kind < 6) {
+        double x = ldexp((double)(next_u64() >> 11), -(int)below(60)) * (below(4) ? 1 : -1);
+        n = snprintf(s, room, below(4) ? "%.*f" : "%+.*f", (int)below(10), x);
+    } else if (kind < 8) {
+        n = snprintf(s, room, "%s", others[below(sizeof others / sizeof others[0])]);
+    } else if (kind < 9) {
+        n = snprintf(s, room, "%.*g", 1 + (int)below(17), random_double());
+    } else {
+        n = snprintf(s, room, "%u.%u", below(100000000), below(100000000));
+    }
+    if (n < 0 || (size_t)n >= room)
+        return 0;
+    if (below(50) == 0 && n > 1)
+        s[below((unsigned)n)] = '\0'; /* a NUL byte somewhere in the line */
+    return (size_t)n;
+}
+
+/* tally__number_lines (SSE2 where the target has it) and tally__number_lines_portable read the
+ * same lines as the one-line scanner (tally__scan_decimal then tally__number_line_end, checked
+ * against strtod above), with the same bits and the same stop; lines they take are strtod's
+ * value of the line. Texts end at every distance from the end, with and without a last newline. */
+static void test_number_lines(void)
+{
+    enum { TEXT = 4096, LINES = 400 };
+    static char text[TEXT];
+    static double want[LINES], got[LINES], got_portable[LINES];
+    unsigned long bad = 0, taken = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t len = 0;
+        int clean = round % 3 == 0; /* only "%.6f"-like lines: the bulk path must take them all */
+        while (len < TEXT - 200) {
+            size_t n = clean ? (size_t)snprintf(text + len, 64, "%.*f", (int)below(9),
+                                                (double)(next_u64() >> 40) / 1000.0)
+                             : random_line(text + len, 64);
+            len += n;
+            if (!clean && below(8) == 0)
+                text[len++] = '\r';
+            text[len++] = '\n';
+        }
+        if (below(2))
+            len -= below(40); /* cut anywhere, also mid-number or without a last newline */
+        const char *end = text + len, *p = text;
+        size_t nw = 0;
+        while (nw < LINES && p < end) {
+            const char *next = tally__number_line_end(p, tally__scan_decimal(&want[nw], p, end), end);
+            if (next == NULL)
+                break;
+            nw++;
+            p = next;
+        }
+        size_t room = below(4) == 0 ? 1 + below(LINES) : LINES;
+        if (nw > room)
+            nw = room;
+        const char *want_at = text;
+        for (size_t i = 0; i < nw; i++) {
+            const char *nl = memchr(want_at, '\n', (size_t)(end - want_at));
+            want_at = nl ? nl + 1 : end;
+        }
+        const char *at = text, *at_portable = text;
+        size_t ng = tally__number_lines(got, room, &at, end);
+        size_t np = tally__number_lines_portable(got_portable, room, &at_portable, end);
+        int ok = ng == nw && np == nw && at == want_at && at_portable == want_at;
+        for (size_t i = 0; ok && i < nw; i++)
+            ok = same_bits(got[i], want[i]) && same_bits(got_portable[i], want[i]);
+        if (clean && !(at == end || ng == room))
+            ok = 0;
+        /* Each line taken, independently: strtod's value. */
+        const char *line = text;
+        for (size_t i = 0; ok && i < ng; i++) {
+            const char *stop = memchr(line, '\n', (size_t)(end - line));
+            size_t n = (size_t)((stop ? stop : end) - line);
+            char one[80];
+            memcpy(one, line, n);
+            one[n - (n > 0 && one[n - 1] == '\r')] = '\0';
+            double ref = 0;
+            ok = reference(&ref, one) == TALLY_OK && same_bits(ref, got[i]);
+            line = stop ? stop + 1 : end;
+        }
+        taken += ng;
+        if (!ok && bad++ < 5)
+            fprintf(stderr, "number_lines round %d: %zu/%zu/%zu lines, stop %td/%td/%td\n", round,
+                    nw, ng, np, want_at - text, at - text, at_portable - text);
+    }
+    CHECK_INT(bad, 0);
+    CHECK(taken > 100000); /* the test reached deep into the texts */
+}
+
 /* Where a line holding just a number ends, from where its number stopped. */
 static void test_number_line_end(void)
 {
@@ -307,6 +407,7 @@ int main(void)
     test_round_trip();
     test_blanks_and_errors();
     test_swar_helpers();
+    test_number_lines();
     fprintf(stderr, "%lu strings compared with strtod, %lu through the fast path\n", compared,
             fast_hits);
     CHECK_INT(mismatches, 0);
