@@ -1,10 +1,12 @@
 /* Whole-file reads and atomic writes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -76,26 +78,35 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+/* A name next to `path` that no file has yet, `path.tmp.<pid>.<12 hex digits>`, created with
+ * O_EXCL (so nothing that exists, a symbolic link included, is ever opened) and mode 0666, to
+ * which the kernel applies the umask as for any new file. mkstemp's 0600 would have to be
+ * widened by hand, and reading the umask means setting it, which races with other threads. */
 int tally__create_temp(char **tmp_out, int *fd_out, const char *path)
 {
     *tmp_out = NULL;
     *fd_out = -1;
-    size_t plen = strlen(path);
-    char *tmp = tally__malloc(plen + 16);
+    size_t cap = strlen(path) + 48;
+    char *tmp = tally__malloc(cap);
     if (tmp == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
+    int fd = -1, saved = EEXIST;
+    for (unsigned attempt = 0; fd < 0 && saved == EEXIST && attempt < 64; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        /* Different per attempt, thread (the stack address) and moment; O_EXCL settles ties. */
+        uint64_t nonce = ((uint64_t)now.tv_nsec ^ (uint64_t)(uintptr_t)&now ^
+                          (uint64_t)now.tv_sec << 20) * UINT64_C(0x9E3779B97F4A7C15) +
+                         attempt;
+        snprintf(tmp, cap, "%s.tmp.%ld.%012llx", path, (long)getpid(),
+                 (unsigned long long)(nonce >> 16));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        saved = fd < 0 ? errno : 0;
+    }
     if (fd < 0) {
-        int saved = errno;
         tally__free_mem(tmp);
         return tally__error_at(TALLY_EIO, path, 0, 0, "cannot create: %s", strerror(saved));
     }
-    /* mkstemp creates 0600; give the file the permissions a plain creat() would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
     *tmp_out = tmp;
     *fd_out = fd;
     return TALLY_OK;

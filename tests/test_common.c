@@ -1,5 +1,8 @@
 /* Error codes, messages, thread-local last error, version. */
+#define _POSIX_C_SOURCE 200809L /* umask, stat, opendir */
+#include <dirent.h>
 #include <pthread.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "internal.h"
@@ -95,6 +98,28 @@ static void test_atomic_write(void)
     CHECK_INT(tally__read_file(&data, &len, TALLY_TEST_TMP "/no/such/file"), TALLY_EIO);
     CHECK(strstr(tally_error_last()->message, "no/such/file") != NULL);
     CHECK_INT(tally__write_file_atomic(TALLY_TEST_TMP "/no/such/dir/x", "x", 1), TALLY_EIO);
+
+    /* A written file has the permissions a plain creat(path, 0666) gives under the umask, and
+     * the umask itself is left alone: 0666 & ~022 = 0644, 0666 & ~077 = 0600. */
+    static const mode_t masks[2] = { 022, 077 };
+    static const mode_t modes[2] = { 0644, 0600 };
+    for (int k = 0; k < 2; k++) {
+        mode_t old = umask(masks[k]);
+        CHECK_INT(tally__write_file_atomic(path, "mode\n", 5), TALLY_OK);
+        struct stat st;
+        CHECK_INT(stat(path, &st), 0);
+        CHECK_INT(st.st_mode & 0777, modes[k]);
+        CHECK_INT(umask(old), masks[k]);
+    }
+    /* Nothing is left behind: the directory holds no temporary file of ours. */
+    DIR *dir = opendir(TALLY_TEST_TMP);
+    struct dirent *e;
+    int leftovers = 0;
+    while (dir && (e = readdir(dir)) != NULL)
+        leftovers += strncmp(e->d_name, "atomic.txt.tmp.", 15) == 0;
+    if (dir)
+        closedir(dir);
+    CHECK_INT(leftovers, 0);
 }
 
 int main(void)
