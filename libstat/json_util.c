@@ -20,9 +20,13 @@ static size_t jpath_append(tally__jpath *p, const char *fmt, const char *key, si
     int n = key ? snprintf(p->text + p->len, room, fmt, key)
                 : snprintf(p->text + p->len, room, fmt, index);
     if (n < 0 || (size_t)n >= room) {
-        /* A path deeper than the buffer ends in "..." rather than being cut mid-name. */
-        memcpy(p->text + sizeof(p->text) - 4, "...", 4);
-        p->len = sizeof(p->text) - 1;
+        /* A path deeper than the buffer ends in dots (three where there is room) so it is not
+         * read as complete. They go after the mark only: what was there before the step must
+         * survive for tally__jpath_pop to restore it. */
+        size_t end = sizeof(p->text) - 1, at = mark > end - 3 ? mark : end - 3;
+        memset(p->text + at, '.', end - at);
+        p->text[end] = '\0';
+        p->len = end;
     } else {
         p->len += (size_t)n;
     }
