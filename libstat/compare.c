@@ -170,6 +170,18 @@ static tally_verdict verdict_of(const tally_comparison *r, int shift, tally_dire
 }
 
 /* Everything after the two summaries; report.c calls it with the summaries it has already made. */
+/* The options and the sample counts, as both entry points check them. */
+static int check_call(const tally_compare_options *o, size_t nb, size_t nc)
+{
+    int rc = check_options(o);
+    if (rc)
+        return rc;
+    if (nb == 0 || nc == 0)
+        return tally__error(TALLY_ENODATA, "compare: an empty side (%zu baseline and %zu new "
+                                           "samples)", nb, nc);
+    return TALLY_OK;
+}
+
 int tally__compare_summarized(tally_comparison *out, const tally_summary *base_summary,
                               const double *base, size_t nb,
                               const tally_summary *current_summary, const double *current,
@@ -180,12 +192,9 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
         (base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     const tally_compare_options *o = opts ? opts : &defaults;
-    int rc = check_options(o);
+    int rc = check_call(o, nb, nc);
     if (rc)
         return rc;
-    if (nb == 0 || nc == 0)
-        return tally__error(TALLY_ENODATA, "compare: an empty side (%zu baseline and %zu new "
-                                           "samples)", nb, nc);
     if (base_summary->n != nb || current_summary->n != nc)
         return tally__error(TALLY_EINVAL, "compare: summaries of %zu and %zu samples given for "
                                           "%zu and %zu samples", base_summary->n,
@@ -238,12 +247,9 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     const tally_compare_options *o = opts ? opts : &defaults;
     /* Checked before summarising so that a bad option is reported as such, not as a summary
      * error; tally__compare_summarized checks again for its other callers. */
-    int rc = check_options(o);
+    int rc = check_call(o, nb, nc);
     if (rc)
         return rc;
-    if (nb == 0 || nc == 0)
-        return tally__error(TALLY_ENODATA, "compare: an empty side (%zu baseline and %zu new "
-                                           "samples)", nb, nc);
 
     tally_summary sb, sc;
     tally_summary_options so = o->summary;

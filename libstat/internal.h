@@ -72,8 +72,9 @@ void tally__buf_dispose(tally__buf *b);
 /* Read a whole file. `*out` is NUL-terminated; free with tally__free_mem. */
 int tally__read_file(char **out, size_t *len, const char *path);
 
-/* Create `path`.tmp.XXXXXX next to `path` (same file system, so a rename is atomic) with the
- * permissions a plain creat() would give. `*tmp_out` is freed with tally__free_mem. */
+/* Create `path`.tmp.<pid>.<12 hex digits> next to `path` (same file system, so a rename is
+ * atomic), exclusively, with the permissions a plain creat() would give. `*tmp_out` is freed
+ * with tally__free_mem. */
 int tally__create_temp(char **tmp_out, int *fd_out, const char *path);
 
 /* Write `len` bytes to `path` through a temporary file in the same directory, fsync, rename:

@@ -102,6 +102,19 @@ static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c
     g->verdict[gr * g->cols + col + 2] = cmp->verdict;
 }
 
+/* Once every cell is filled: the out-of-memory check and each column's width. */
+static int finish_grid(grid *g)
+{
+    if (g->failed)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t k = 0; k < g->rows * g->cols; k++) {
+        size_t w = display_width(cell_str(g, k));
+        if (w > g->width[k % g->cols])
+            g->width[k % g->cols] = w;
+    }
+    return TALLY_OK;
+}
+
 static int build_grid(grid *g, const tally_report *r, const tally_render_options *o,
                       const tally__group *grp, int compare)
 {
@@ -137,14 +150,7 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
                 fill_comparison(g, i + 1, col + 1, &row->cells[j]);
         }
     }
-    if (g->failed)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t k = 0; k < g->rows * g->cols; k++) {
-        size_t w = display_width(cell_str(g, k));
-        if (w > g->width[k % g->cols])
-            g->width[k % g->cols] = w;
-    }
-    return TALLY_OK;
+    return finish_grid(g);
 }
 
 /* Columns of the summaries-only table (`tally summary`): one row per case of one configuration. */
@@ -198,14 +204,7 @@ static int build_summary_grid(grid *g, const tally_report *r, const tally_render
         const tally__row *row = &r->rows[grp->first + i];
         fill_summary_row(g, i + 1, row, &row->cells[config], tally__default_precision(r, o, row));
     }
-    if (g->failed)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t k = 0; k < g->rows * g->cols; k++) {
-        size_t w = display_width(cell_str(g, k));
-        if (w > g->width[k % g->cols])
-            g->width[k % g->cols] = w;
-    }
-    return TALLY_OK;
+    return finish_grid(g);
 }
 
 static void free_grid(grid *g)

@@ -2,15 +2,13 @@
  * tbench, iperf3); exits 77 (a CTest skip) when none is. Checks sane values and that tbench_srv is gone
  * afterwards. */
 #define _POSIX_C_SOURCE 200809L
-#include <arpa/inet.h>
 #include <math.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "runner_internal.h"
 #include "tally.h"
 
 static void run_tool2(tally_workload w, const char *sweep, const char *param,
@@ -48,19 +46,6 @@ static void run_tool(tally_workload w, const char *sweep, const char *param, con
     run_tool2(w, sweep, param, NULL, bench, cname, hi);
 }
 
-static int port_open(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((unsigned short)port);
-    int ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-    close(fd);
-    return ok;
-}
-
 int main(void)
 {
     int ran = 0;
@@ -74,13 +59,13 @@ int main(void)
                  "1-groups", 60);
         ran++;
     }
-    if (tally_workload_available(TALLY_WORKLOAD_TBENCH) && !port_open(7003)) {
+    if (tally_workload_available(TALLY_WORKLOAD_TBENCH) && !tally__loopback_port_open(7003)) {
         /* MB/s above 0; 10^6 MB/s would be a parse of the wrong number. */
         run_tool(TALLY_WORKLOAD_TBENCH, "1", "runtime=2", "tbench", "1-clients", 1e6);
-        CHECK(!port_open(7003)); /* the runner stopped its tbench_srv */
+        CHECK(!tally__loopback_port_open(7003)); /* the runner stopped its tbench_srv */
         ran++;
     }
-    if (tally_workload_available(TALLY_WORKLOAD_IPERF3) && !port_open(5287)) {
+    if (tally_workload_available(TALLY_WORKLOAD_IPERF3) && !tally__loopback_port_open(5287)) {
         /* Mbit/s above 0 and below 10^7 (10 Tbit/s); a port away from iperf3's default 5201. */
         run_tool2(TALLY_WORKLOAD_IPERF3, "1", "runtime=1", "port=5287", "iperf3-tcp",
                   "1-streams", 1e7);

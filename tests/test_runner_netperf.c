@@ -3,33 +3,18 @@
  * installed here). The stand-ins check the exact arguments; netserver's listens on the port
  * (python3). Exits 77 (a CTest skip) without /usr/bin/python3. */
 #define _POSIX_C_SOURCE 200809L
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "runner_internal.h"
 #include "tally.h"
-
-static int port_open(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((unsigned short)port);
-    int ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-    close(fd);
-    return ok;
-}
 
 int main(void)
 {
-    if (access("/usr/bin/python3", X_OK) != 0 || port_open(12999)) {
+    if (access("/usr/bin/python3", X_OK) != 0 || tally__loopback_port_open(12999)) {
         printf("skipped: no /usr/bin/python3, or port 12999 busy\n");
         return 77;
     }
@@ -68,6 +53,6 @@ int main(void)
     CHECK_REL(c2 && tally_case_sample_count(c2) ? tally_case_samples(c2)[1] : 0, 70003.54, 1e-15);
     CHECK_STR(b ? tally_benchmark_unit(b) : NULL, "trans/s");
     tally_runner_free(r);
-    CHECK(!port_open(12999)); /* the runner stopped its netserver */
+    CHECK(!tally__loopback_port_open(12999)); /* the runner stopped its netserver */
     return check_summary();
 }
