@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz_support.h"
-#include "runner_internal.h"
+#include "run/runner_internal.h"
 
 #define HEADER "{\"journal\": \"tally-fuzz\"}"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_support.h"
-#include "json_util.h"
+#include "util/json_util.h"
 
 static void walk(const cJSON *item, tally__jpath *path, int depth)
 {

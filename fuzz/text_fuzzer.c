@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz_support.h"
-#include "internal.h"
-#include "text.h"
+#include "util/internal.h"
+#include "util/text.h"
 
 static void check_number(const char *s, size_t len)
 {

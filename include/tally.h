@@ -14,6 +14,5 @@
 #include "tally/report.h"
 #include "tally/validate.h"
 #include "tally/runner.h"
-#include "tally/testing.h"
 
 #endif /* TALLY_H */

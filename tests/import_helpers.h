@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import_util.h"
-#include "internal.h"
+#include "formats/import_util.h"
+#include "util/internal.h"
 
 static const tally__importer *const all_importers[] = {
     &tally__importer_hyperfine, &tally__importer_gbench,   &tally__importer_pyperf,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tally.h"
-#include "tally/testing.h"
+#include "util/testing.h"
 
 #ifdef TALLY_FAULT_INJECTION
 #include "check.h"

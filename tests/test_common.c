@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "internal.h"
+#include "util/internal.h"
 #include "tally.h"
 
 static void test_strerror(void)

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "tally.h"
-#include "tally/testing.h"
+#include "util/testing.h"
 
 static const double hack_base[] = { 0.380, 0.375, 0.384, 0.382, 0.379 };
 static const double hack_new[] = { 0.452, 0.449, 0.455, 0.451, 0.453 };

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "check.h"
-#include "compare_impl.h"
+#include "stats/compare_impl.h"
 #include "tally.h"
 
 #define MAXN 64

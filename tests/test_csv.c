@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "csv_tokenizer.h"
-#include "internal.h"
+#include "formats/csv_tokenizer.h"
+#include "util/internal.h"
 #include "tally.h"
 
 static const tally_case *case_of(const tally_results *r, const char *label, const char *bench,

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "histselect.h"
-#include "internal.h"
+#include "stats/histselect.h"
+#include "util/internal.h"
 
 #define THRESHOLD 16384 /* below this many samples the histogram never applies (header) */
 #define MAX_RANKS 128
@@ -421,7 +421,7 @@ static void test_outlier_declines(void)
 }
 
 #ifdef TALLY_FAULT_INJECTION
-#include "tally/testing.h"
+#include "util/testing.h"
 
 /* Allocation failures: tally__select_mapped may fail with TALLY_ENOMEM, a copying
  * tally__order_stats with TALLY_ENOMEM, an in-place one never (it falls back to the array);

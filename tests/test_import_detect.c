@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "internal.h"
+#include "util/internal.h"
 
 static const struct {
     const char *file;

@@ -4,7 +4,7 @@
  * build checks for leaks). Other builds only check that the files still load. */
 #include "check.h"
 #include "import_helpers.h"
-#include "tally/testing.h"
+#include "util/testing.h"
 
 static const struct {
     const tally__importer *imp;

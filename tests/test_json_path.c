@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "json_util.h"
+#include "util/json_util.h"
 
 static void test_steps(void)
 {

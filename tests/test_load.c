@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "tally/testing.h"
-#include "importer.h"
-#include "internal.h"
+#include "util/testing.h"
+#include "formats/importer.h"
+#include "util/internal.h"
 #include "tally.h"
 
 static int starts_with(const char *s, const char *prefix)

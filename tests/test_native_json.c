@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
-#include "native_json.h"
+#include "util/internal.h"
+#include "formats/native_json.h"
 #include "tally.h"
 
 static const tally_case *case_of(const tally_results *r, const char *label, const char *bench,

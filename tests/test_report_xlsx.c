@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "test_report_common.h"
-#include "xlsx_api.h"
+#include "report/xlsx_api.h"
 
 static int leftover_temp_files(void)
 {

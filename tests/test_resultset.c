@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "util/internal.h"
 #include "tally.h"
 
 static tally_resultset *new_set(const char *label)

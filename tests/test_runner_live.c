@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "runner_internal.h"
+#include "run/runner_internal.h"
 #include "tally.h"
 
 static void run_tool2(tally_workload w, const char *sweep, const char *param,

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "runner_internal.h"
+#include "run/runner_internal.h"
 #include "tally.h"
 
 int main(void)

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "importer.h"
-#include "runner_internal.h"
+#include "formats/importer.h"
+#include "run/runner_internal.h"
 
 static int load(tally__run_output *o, const char *name)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "compare_impl.h"
-#include "internal.h"
-#include "stats_internal.h"
+#include "stats/compare_impl.h"
+#include "util/internal.h"
+#include "stats/stats_internal.h"
 
 /* BAmean-p[k] of x into out[k] through the report's entry point, at most four cuts a call. */
 static int bamean_many(double *out, const double *x, size_t n, const double *p, size_t count,

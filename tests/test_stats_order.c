@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "select.h"
+#include "stats/select.h"
 #include "tally.h"
 
 static const double A[] = { 0.380, 0.412, 0.395, 0.401, 0.388, 0.420, 0.392, 0.405, 0.399, 0.383 };

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "util/internal.h"
 #include "tally.h"
-#include "text.h"
+#include "util/text.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 

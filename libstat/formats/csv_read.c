@@ -1,0 +1,376 @@
+/* Long-form CSV/TSV: one sample per row, columns benchmark,case,config,value[,unit,better] in
+ * any order. Rows may come in any order; configurations, benchmarks and cases keep the order in
+ * which they first appear. docs/formats.md describes the format. */
+#include <string.h>
+#include <strings.h>
+
+#include "formats/csv_tokenizer.h"
+#include "formats/importer.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+enum column { COL_BENCHMARK, COL_CASE, COL_CONFIG, COL_VALUE, COL_UNIT, COL_BETTER, COL_COUNT };
+
+static const char *const column_names[COL_COUNT] = {
+    "benchmark", "case", "config", "value", "unit", "better",
+};
+
+#define REQUIRED_COLUMNS 4 /* benchmark, case, config, value; unit and better are optional */
+#define HEADER_HINT "a header needs benchmark,case,config,value; unit and better are optional"
+
+typedef struct csv_reader {
+    tally__csv tok;
+    const char *name;
+    tally_results *into;
+    long col_of[COL_COUNT]; /* field index of each column, -1 when absent */
+    size_t width;           /* fields per record, from the header */
+    /* Rows usually come grouped, so the last configuration, benchmark and case are tried first. */
+    tally_resultset *rs;
+    tally_benchmark *bench;
+    tally_case *cas;
+    tally__buf text;        /* NUL-terminated copy of the name being looked up */
+} csv_reader;
+
+static const char *skip_bom(const char *data, size_t *len)
+{
+    if (*len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        *len -= 3;
+        return data + 3;
+    }
+    return data;
+}
+
+/* ---- detection ---- */
+
+static int header_score(const char *data, size_t len, char sep)
+{
+    data = skip_bom(data, &len);
+    const char *nl = memchr(data, '\n', len);
+    size_t line_len = nl ? (size_t)(nl - data) : len;
+    unsigned seen = 0;
+    const char *p = data, *end = data + line_len;
+    while (p <= end) {
+        const char *q = memchr(p, sep, (size_t)(end - p));
+        const char *stop = q ? q : end;
+        size_t n = (size_t)(stop - p);
+        const char *f = tally__trim(p, &n);
+        if (n >= 2 && f[0] == '"' && f[n - 1] == '"') {
+            f++;
+            n -= 2;
+        }
+        for (int i = 0; i < REQUIRED_COLUMNS; i++)
+            if (n == strlen(column_names[i]) && strncasecmp(f, column_names[i], n) == 0)
+                seen |= 1u << i;
+        p = stop + 1;
+    }
+    return seen == (1u << REQUIRED_COLUMNS) - 1 ? 90 : 0;
+}
+
+static int sniff_csv(const char *data, size_t len)
+{
+    return header_score(data, len, ',');
+}
+
+static int sniff_tsv(const char *data, size_t len)
+{
+    return header_score(data, len, '\t');
+}
+
+/* ---- fields ---- */
+
+/* A field's text; unquoted fields lose surrounding blanks, quoted ones are taken verbatim. */
+static const char *field_text(const tally__csv_field *f, size_t *len)
+{
+    *len = f->len;
+    return f->quoted ? f->text : tally__trim(f->text, len);
+}
+
+static const tally__csv_field *field(const csv_reader *r, enum column col)
+{
+    return r->col_of[col] >= 0 ? &r->tok.fields[r->col_of[col]] : NULL;
+}
+
+static int field_error(const csv_reader *r, int code, const tally__csv_field *f, const char *what)
+{
+    size_t n;
+    const char *s = field_text(f, &n);
+    return tally__error_at(code, r->name, f->line, f->col, "%s, found '%.*s'", what,
+                           (int)(n > 40 ? 40 : n), s);
+}
+
+/* A NUL-terminated copy of a non-empty name field, in r->text. */
+static int name_of(const char **out, csv_reader *r, enum column col)
+{
+    const tally__csv_field *f = field(r, col);
+    size_t n;
+    const char *s = field_text(f, &n);
+    if (n == 0)
+        return tally__error_at(TALLY_EPARSE, r->name, f->line, f->col, "empty %s name",
+                               column_names[col]);
+    r->text.len = 0;
+    if (tally__buf_append(&r->text, s, n) != TALLY_OK)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    *out = r->text.data;
+    return TALLY_OK;
+}
+
+static int same_name(const tally__csv_field *f, const char *name)
+{
+    size_t n;
+    const char *s = field_text(f, &n);
+    return strlen(name) == n && memcmp(s, name, n) == 0;
+}
+
+/* ---- header ---- */
+
+static int read_header(csv_reader *r)
+{
+    for (int i = 0; i < COL_COUNT; i++)
+        r->col_of[i] = -1;
+    int rc = tally__csv_next(&r->tok);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        return tally__error_at(TALLY_EFORMAT, r->name, 1, 1, "empty file: %s", HEADER_HINT);
+    r->width = r->tok.count;
+    for (size_t i = 0; i < r->tok.count; i++) {
+        const tally__csv_field *f = &r->tok.fields[i];
+        size_t n;
+        const char *s = field_text(f, &n);
+        for (int c = 0; c < COL_COUNT; c++) {
+            if (n != strlen(column_names[c]) || strncasecmp(s, column_names[c], n) != 0)
+                continue;
+            if (r->col_of[c] >= 0)
+                return tally__error_at(TALLY_EPARSE, r->name, f->line, f->col,
+                                       "column '%s' appears twice in the header",
+                                       column_names[c]);
+            r->col_of[c] = (long)i;
+        }
+    }
+    for (int c = 0; c < REQUIRED_COLUMNS; c++)
+        if (r->col_of[c] < 0)
+            return tally__error_at(TALLY_EFORMAT, r->name, 1, 1, "no column '%s' in the header (%s)",
+                                   column_names[c], HEADER_HINT);
+    return TALLY_OK;
+}
+
+/* ---- rows ---- */
+
+static int read_value(double *out, const csv_reader *r)
+{
+    const tally__csv_field *f = field(r, COL_VALUE);
+    size_t n;
+    const char *s = field_text(f, &n);
+    if (n == 0)
+        return tally__error_at(TALLY_EPARSE, r->name, f->line, f->col, "empty value");
+    int rc = tally__parse_double(out, s, n);
+    if (rc == TALLY_ENONFINITE)
+        return field_error(r, rc, f, "expected a finite number");
+    if (rc != TALLY_OK)
+        return field_error(r, TALLY_EPARSE, f, "expected a number");
+    return TALLY_OK;
+}
+
+static int read_better(tally_direction *out, const csv_reader *r)
+{
+    const tally__csv_field *f = field(r, COL_BETTER);
+    size_t n;
+    const char *s = field_text(f, &n);
+    char word[24];
+    if (n > 0 && n < sizeof(word)) {
+        memcpy(word, s, n);
+        word[n] = '\0';
+        if (tally_direction_from_name(out, word) == TALLY_OK)
+            return TALLY_OK;
+    }
+    return field_error(r, TALLY_EPARSE, f, "expected 'lower' or 'higher' in column 'better'");
+}
+
+static int find_config(csv_reader *r)
+{
+    if (r->rs && same_name(field(r, COL_CONFIG), tally_resultset_label(r->rs)))
+        return TALLY_OK;
+    const char *label;
+    int rc = name_of(&label, r, COL_CONFIG);
+    if (rc != TALLY_OK)
+        return rc;
+    r->bench = NULL;
+    r->cas = NULL;
+    r->rs = tally_results_find(r->into, label);
+    if (r->rs)
+        return TALLY_OK;
+    tally_resultset *rs;
+    if ((rc = tally_resultset_new(&rs, label)) != TALLY_OK)
+        return rc;
+    if ((rc = tally_results_add(r->into, rs)) != TALLY_OK) {
+        tally_resultset_free(rs);
+        return rc;
+    }
+    r->rs = rs;
+    return TALLY_OK;
+}
+
+/* The unit and direction this row gives, with the unit copied NUL-terminated. */
+typedef struct row_kind {
+    char unit[128];
+    int has_unit;
+    tally_direction better;
+    int has_better;
+} row_kind;
+
+static int row_kind_of(row_kind *k, const csv_reader *r)
+{
+    k->has_unit = k->has_better = 0;
+    k->unit[0] = '\0';
+    const tally__csv_field *f = field(r, COL_UNIT);
+    if (f) {
+        size_t n;
+        const char *s = field_text(f, &n);
+        if (n >= sizeof(k->unit))
+            return tally__error_at(TALLY_ELIMIT, r->name, f->line, f->col,
+                                   "unit longer than %zu bytes", sizeof(k->unit) - 1);
+        memcpy(k->unit, s, n);
+        k->unit[n] = '\0';
+        k->has_unit = 1;
+    }
+    if (field(r, COL_BETTER)) {
+        int rc = read_better(&k->better, r);
+        if (rc != TALLY_OK)
+            return rc;
+        k->has_better = 1;
+    }
+    return TALLY_OK;
+}
+
+/* A row's unit and direction must match what the benchmark already has, in every configuration. */
+static int check_kind(const csv_reader *r, const tally_benchmark *b, const row_kind *k)
+{
+    if (k->has_unit && strcmp(tally_benchmark_unit(b), k->unit) != 0) {
+        const tally__csv_field *f = field(r, COL_UNIT);
+        return tally__error_at(TALLY_EMISMATCH, r->name, f->line, f->col,
+                               "mixed units in benchmark '%s': '%s' here, '%s' in earlier rows",
+                               tally_benchmark_name(b), k->unit, tally_benchmark_unit(b));
+    }
+    if (k->has_better && tally_benchmark_direction(b) != k->better) {
+        const tally__csv_field *f = field(r, COL_BETTER);
+        return tally__error_at(TALLY_EMISMATCH, r->name, f->line, f->col,
+                               "conflicting 'better' for benchmark '%s': '%s' here, '%s' in "
+                               "earlier rows",
+                               tally_benchmark_name(b), tally_direction_name(k->better),
+                               tally_direction_name(tally_benchmark_direction(b)));
+    }
+    return TALLY_OK;
+}
+
+static int find_benchmark(csv_reader *r, const row_kind *k)
+{
+    if (!(r->bench && same_name(field(r, COL_BENCHMARK), tally_benchmark_name(r->bench)))) {
+        const char *name;
+        int rc = name_of(&name, r, COL_BENCHMARK);
+        if (rc != TALLY_OK)
+            return rc;
+        r->cas = NULL;
+        r->bench = tally_resultset_benchmark_find(r->rs, name);
+        if (r->bench == NULL) {
+            /* The same benchmark in another configuration fixes the unit and direction. */
+            const tally_benchmark *other = NULL;
+            for (size_t i = 0; other == NULL && i < tally_results_count(r->into); i++)
+                other = tally_resultset_benchmark_find(tally_results_at(r->into, i), name);
+            if (other && (rc = check_kind(r, other, k)) != TALLY_OK)
+                return rc;
+            const char *unit = other ? tally_benchmark_unit(other) : k->unit;
+            tally_direction dir = other ? tally_benchmark_direction(other)
+                                  : k->has_better ? k->better
+                                                  : tally__direction_for_unit(k->unit);
+            return tally_resultset_benchmark_add(&r->bench, r->rs, name, unit, dir);
+        }
+    }
+    return check_kind(r, r->bench, k);
+}
+
+static int find_case(csv_reader *r)
+{
+    if (r->cas && same_name(field(r, COL_CASE), tally_case_name(r->cas)))
+        return TALLY_OK;
+    const char *name;
+    int rc = name_of(&name, r, COL_CASE);
+    if (rc != TALLY_OK)
+        return rc;
+    r->cas = tally_benchmark_case_find(r->bench, name);
+    if (r->cas)
+        return TALLY_OK;
+    return tally_benchmark_case_add(&r->cas, r->bench, name);
+}
+
+static int read_row(csv_reader *r)
+{
+    const tally__csv *t = &r->tok;
+    if (t->count != r->width) {
+        const tally__csv_field *f = &t->fields[t->count > r->width ? r->width : t->count - 1];
+        return tally__error_at(TALLY_EPARSE, r->name, f->line,
+                               t->count > r->width ? f->col : f->end_col,
+                               "expected %zu fields as in the header, found %zu", r->width,
+                               t->count);
+    }
+    double value;
+    row_kind kind;
+    int rc = read_value(&value, r);
+    if (rc == TALLY_OK)
+        rc = row_kind_of(&kind, r);
+    if (rc == TALLY_OK)
+        rc = find_config(r);
+    if (rc == TALLY_OK)
+        rc = find_benchmark(r, &kind);
+    if (rc == TALLY_OK)
+        rc = find_case(r);
+    if (rc == TALLY_OK)
+        rc = tally_case_append(r->cas, &value, 1);
+    return rc;
+}
+
+static int parse_separated(tally_results *into, const char *data, size_t len, const char *name,
+                           char sep)
+{
+    csv_reader r;
+    memset(&r, 0, sizeof(r));
+    r.name = name;
+    r.into = into;
+    data = skip_bom(data, &len);
+    tally__csv_init(&r.tok, name, data, len, sep);
+    int rc = read_header(&r);
+    size_t rows = 0;
+    while (rc == TALLY_OK) {
+        rc = tally__csv_next(&r.tok);
+        if (rc <= 0)
+            break;
+        const tally__csv_field *first = &r.tok.fields[0];
+        if (r.tok.count == 1 && first->len == 0 && !first->quoted) {
+            rc = TALLY_OK; /* blank line */
+            continue;
+        }
+        rc = read_row(&r);
+        rows++;
+    }
+    if (rc == TALLY_OK && rows == 0)
+        rc = tally__error_at(TALLY_ENODATA, name, 0, 0, "no data rows after the header");
+    tally__csv_dispose(&r.tok);
+    tally__buf_dispose(&r.text);
+    return rc;
+}
+
+static int parse_csv(tally_results *into, const char *data, size_t len, const char *name,
+                     const tally_load_options *opts)
+{
+    (void)opts;
+    return parse_separated(into, data, len, name, ',');
+}
+
+static int parse_tsv(tally_results *into, const char *data, size_t len, const char *name,
+                     const tally_load_options *opts)
+{
+    (void)opts;
+    return parse_separated(into, data, len, name, '\t');
+}
+
+const tally__importer tally__importer_csv = { TALLY_INPUT_CSV, "csv", sniff_csv, parse_csv };
+const tally__importer tally__importer_tsv = { TALLY_INPUT_TSV, "tsv", sniff_tsv, parse_tsv };

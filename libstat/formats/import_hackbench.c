@@ -1,0 +1,79 @@
+/* hackbench (rt-tests) output, one or more runs concatenated:
+ *   Running in process mode with 2 groups using 40 file descriptors each (== 80 tasks)
+ *   Each sender will pass 100 messages of 100 bytes
+ *   Time: 0.267
+ * Each "Time:" line is a sample (seconds, lower is better) of the case "<groups>-groups" of
+ * the benchmark "hackbench-process" or "hackbench-thread", from the "Running in" line before
+ * it (mmtests' names). Times not preceded by such a line go to benchmark "hackbench", case
+ * "time". A load option benchmark name replaces the benchmark names. */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+static int sniff(const char *data, size_t len)
+{
+    if (!tally__sniff_line_starts(data, len, "Time:", 8192))
+        return 0;
+    if (tally__sniff_has(data, len, "Running in ", 4096) &&
+        tally__sniff_has(data, len, " groups using ", 4096))
+        return 95;
+    return 30;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    tally_resultset *rs;
+    int rc = tally__import_begin(&rs, into, name, opts, "hackbench");
+    if (rc != TALLY_OK)
+        return rc;
+    char bench[128] = "hackbench", casename[64] = "time";
+    size_t samples = 0;
+    tally__lines l;
+    tally__lines_init(&l, name, data, len);
+    const char *line;
+    size_t n;
+    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
+        tally__field f[12];
+        size_t nf = tally__split_fields(f, 12, line, n);
+        if (nf >= 6 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
+            tally__field_is(&f[4], "with")) {
+            /* Running in {process|threaded} mode with G groups ... */
+            snprintf(bench, sizeof bench, "hackbench-%s",
+                     tally__field_is(&f[2], "threaded") ? "thread" : "process");
+            double groups;
+            if (tally__parse_double(&groups, f[5].s, f[5].len) != TALLY_OK)
+                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[5].col,
+                                       "expected the number of groups, found '%.*s'",
+                                       (int)f[5].len, f[5].s);
+            snprintf(casename, sizeof casename, "%.*s-groups", (int)f[5].len, f[5].s);
+        } else if (nf >= 1 && tally__field_is(&f[0], "Time:")) {
+            double v;
+            if (nf < 2)
+                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col + 5,
+                                       "expected a time after 'Time:' (truncated file?)");
+            rc = tally__parse_double(&v, f[1].s, f[1].len);
+            if (rc != TALLY_OK)
+                return tally__error_at(rc, name, l.lineno, f[1].col,
+                                       rc == TALLY_ENONFINITE ? "time '%.*s' is not finite"
+                                                              : "expected a time, found '%.*s'",
+                                       (int)f[1].len, f[1].s);
+            rc = tally__import_sample(rs, tally__import_name(opts, bench), "s",
+                                      TALLY_LOWER_IS_BETTER, casename, v);
+            if (rc != TALLY_OK)
+                return rc;
+            samples++;
+        }
+    }
+    if (rc < 0)
+        return rc;
+    if (samples == 0)
+        return tally__import_none_found(name, l.lineno, "hackbench 'Time:' lines");
+    return TALLY_OK;
+}
+
+const tally__importer tally__importer_hackbench = {TALLY_INPUT_HACKBENCH, "hackbench", sniff,
+                                                   parse};

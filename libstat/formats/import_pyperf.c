@@ -1,0 +1,221 @@
+/* pyperf JSON (format version 1.0): {"version": "1.0", "metadata": {...}, "benchmarks":
+ * [{"metadata": {"name", "unit", ...}, "runs": [{"warmups": [[loops, value], ...],
+ * "values": [...], "metadata": {...}}, ...]}]}.
+ * The values of every run are the samples, in run order; warmups are skipped, and calibration
+ * runs (warmups only, no values) too. Each pyperf benchmark is a case of one tally benchmark per
+ * unit ("pyperf" for seconds, "pyperf (byte)", "pyperf (integer)"), so the benchmarks of a
+ * suite line up as rows of one table. A benchmark's metadata overrides the file's common
+ * metadata, as in pyperf. */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+#include "util/json_util.h"
+
+static int sniff(const char *data, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+        i++;
+    if (i >= len || data[i] != '{')
+        return 0;
+    if (!tally__sniff_has(data, len, "\"benchmarks\"", 65536) ||
+        !tally__sniff_has(data, len, "\"runs\"", 65536))
+        return 0;
+    return tally__sniff_has(data, len, "\"version\"", 65536) ? 90 : 60;
+}
+
+/* A metadata value as text: pyperf stores strings and numbers. */
+static int scalar_text(char *num, const cJSON *v, const char **text)
+{
+    if (cJSON_IsString(v)) {
+        *text = v->valuestring;
+        return 1;
+    }
+    if (cJSON_IsNumber(v)) {
+        tally__format_double(num, v->valuedouble);
+        *text = num;
+        return 1;
+    }
+    return 0;
+}
+
+/* Look `key` up in the benchmark's metadata, then in the file's. */
+static int lookup(const char **out, const cJSON *bmeta, const cJSON *fmeta, const char *key,
+                  const char *name, tally__jpath *p)
+{
+    *out = NULL;
+    int rc = TALLY_ENOTFOUND;
+    if (bmeta) {
+        size_t mark = tally__jpath_key(p, "metadata");
+        rc = tally__json_string(out, bmeta, key, 0, name, p);
+        tally__jpath_pop(p, mark);
+    }
+    if (rc == TALLY_ENOTFOUND && fmeta) {
+        tally__jpath q;
+        tally__jpath_init(&q);
+        tally__jpath_key(&q, "metadata");
+        rc = tally__json_string(out, fmeta, key, 0, name, &q);
+    }
+    return rc;
+}
+
+static int read_runs(tally_case *c, const cJSON *runs, const char *name, tally__jpath *p,
+                     size_t *calibration)
+{
+    size_t j = 0;
+    const cJSON *run;
+    cJSON_ArrayForEach(run, runs) {
+        size_t mark = tally__jpath_index(p, j++);
+        const cJSON *values;
+        int rc = tally__json_array(&values, run, "values", 0, name, p);
+        if (rc == TALLY_ENOTFOUND || (rc == TALLY_OK && cJSON_GetArraySize(values) == 0)) {
+            (*calibration)++;
+            tally__jpath_pop(p, mark);
+            continue;
+        }
+        size_t k = 0;
+        const cJSON *v;
+        tally__jpath_key(p, "values");
+        cJSON_ArrayForEach(v, values) {
+            if (rc != TALLY_OK)
+                break;
+            size_t m = tally__jpath_index(p, k++);
+            double x;
+            rc = tally__json_finite(&x, v, name, p);
+            if (rc == TALLY_OK)
+                rc = tally_case_append(c, &x, 1);
+            tally__jpath_pop(p, m);
+        }
+        tally__jpath_pop(p, mark);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
+static int one_benchmark(tally_resultset *rs, const cJSON *bench, const cJSON *fmeta,
+                         const char *base, const char *name, tally__jpath *p)
+{
+    const cJSON *bmeta = NULL, *runs;
+    int rc = tally__json_object(&bmeta, bench, "metadata", 0, name, p);
+    if (rc != TALLY_OK && rc != TALLY_ENOTFOUND)
+        return rc;
+    const char *bname, *unit;
+    rc = lookup(&bname, bmeta, fmeta, "name", name, p);
+    if (rc == TALLY_ENOTFOUND)
+        return tally__error_json(TALLY_EPARSE, name, p->text,
+                                 "missing \"name\" in the benchmark's or the file's metadata");
+    if (rc == TALLY_OK)
+        rc = lookup(&unit, bmeta, fmeta, "unit", name, p);
+    if (rc == TALLY_ENOTFOUND)
+        unit = "second", rc = TALLY_OK;
+    if (rc != TALLY_OK)
+        return rc;
+    const char *tunit;
+    if (strcmp(unit, "second") == 0)
+        tunit = "s";
+    else if (strcmp(unit, "byte") == 0)
+        tunit = "B";
+    else if (strcmp(unit, "integer") == 0)
+        tunit = "";
+    else
+        return tally__error_json(TALLY_EPARSE, name, p->text,
+                                 "unknown unit \"%s\" (expected second, byte or integer)", unit);
+    char bench_name[256];
+    int w = strcmp(unit, "second") == 0
+                ? snprintf(bench_name, sizeof bench_name, "%s", base)
+                : snprintf(bench_name, sizeof bench_name, "%s (%s)", base, unit);
+    if (w < 0 || (size_t)w >= sizeof bench_name)
+        return tally__error(TALLY_ELIMIT, "benchmark name longer than %zu bytes",
+                            sizeof bench_name - 1);
+    rc = tally__json_array(&runs, bench, "runs", 1, name, p);
+    if (rc != TALLY_OK)
+        return rc;
+    tally_benchmark *b;
+    tally_case *c;
+    rc = tally__import_benchmark(&b, rs, bench_name, tunit, TALLY_LOWER_IS_BETTER);
+    if (rc == TALLY_OK && tally_benchmark_case_find(b, bname))
+        return tally__error_json(TALLY_EEXISTS, name, p->text, "benchmark \"%s\" appears twice",
+                                 bname);
+    if (rc == TALLY_OK)
+        rc = tally_benchmark_case_add(&c, b, bname);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t calibration = 0;
+    size_t mark = tally__jpath_key(p, "runs");
+    rc = read_runs(c, runs, name, p, &calibration);
+    if (rc == TALLY_OK && tally_case_sample_count(c) == 0)
+        rc = tally__error_json(TALLY_ENODATA, name, p->text,
+                               "no run with values (empty sample list)");
+    tally__jpath_pop(p, mark);
+    if (rc == TALLY_OK && calibration > 0)
+        rc = tally__import_meta_number(c, "calibration_runs", (double)calibration);
+    const cJSON *v;
+    if (bmeta) {
+        cJSON_ArrayForEach(v, bmeta) {
+            char num[32];
+            const char *text;
+            if (rc != TALLY_OK)
+                break;
+            if (strcmp(v->string, "name") != 0 && scalar_text(num, v, &text))
+                rc = tally_case_meta_set(c, v->string, text);
+        }
+    }
+    return rc;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    cJSON *root;
+    int rc = tally__json_parse(&root, data, len, name);
+    if (rc != TALLY_OK)
+        return rc;
+    tally__jpath p;
+    tally__jpath_init(&p);
+    const cJSON *list, *fmeta = NULL;
+    const char *version = NULL;
+    tally_resultset *rs = NULL;
+    rc = tally__json_string(&version, root, "version", 0, name, &p);
+    if (rc == TALLY_OK && strncmp(version, "1.", 2) != 0)
+        rc = tally__error_json(TALLY_EFORMAT, name, "$.version",
+                               "unsupported pyperf format version \"%s\" (expected 1.x)", version);
+    if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
+        rc = tally__json_array(&list, root, "benchmarks", 1, name, &p);
+    if (rc == TALLY_OK && cJSON_GetArraySize(list) == 0)
+        rc = tally__error_json(TALLY_ENODATA, name, "$.benchmarks", "no benchmarks");
+    if (rc == TALLY_OK)
+        rc = tally__json_object(&fmeta, root, "metadata", 0, name, &p);
+    if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
+        rc = tally__import_begin(&rs, into, name, opts, "pyperf");
+    if (rc == TALLY_OK && fmeta) {
+        const cJSON *v;
+        cJSON_ArrayForEach(v, fmeta) {
+            char num[32];
+            const char *text;
+            if (rc == TALLY_OK && scalar_text(num, v, &text))
+                rc = tally_resultset_meta_set(rs, v->string, text);
+        }
+    }
+    const char *base = tally__import_name(opts, "pyperf");
+    size_t i = 0;
+    const cJSON *bench;
+    if (rc == TALLY_OK) {
+        cJSON_ArrayForEach(bench, list) {
+            size_t mark = tally__jpath_key(&p, "benchmarks");
+            tally__jpath_index(&p, i++);
+            rc = one_benchmark(rs, bench, fmeta, base, name, &p);
+            tally__jpath_pop(&p, mark);
+            if (rc != TALLY_OK)
+                break;
+        }
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+const tally__importer tally__importer_pyperf = {TALLY_INPUT_PYPERF, "pyperf", sniff, parse};

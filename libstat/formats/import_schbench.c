@@ -1,0 +1,217 @@
+/* schbench output: latency percentile blocks
+ *   Wakeup Latencies percentiles (usec) runtime 30 (s) (12345 total samples)
+ *             50.0th: 7          (7806 samples)
+ *           * 99.0th: 175        (2590 samples)
+ *             min=1, max=10224
+ * with "Request Latencies percentiles (usec)" and "RPS percentiles (requests)" blocks and an
+ * "average rps: N" line in recent versions, and "Latency percentiles (usec)" (wakeup latency)
+ * in old ones. Each percentile is a case ("p50", "p99.9") of benchmark "schbench-wakeup" or
+ * "schbench-request" (usec, lower is better, preferred statistic Median as in the posted
+ * tables) or "schbench-rps" (requests/s, higher is better, with case "average" from the
+ * average rps line); the prefix "schbench" is replaced by the load option's benchmark name.
+ * Runs: when the file has "average rps:" lines, each one closes a run and, within a run, a
+ * later block of a kind replaces an earlier one (schbench prints interval reports before the
+ * final one); otherwise every block is a run of its own. One sample per case per run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+enum { WAKEUP, REQUEST, RPS, KINDS };
+
+static const char *const suffix[KINDS] = {"wakeup", "request", "rps"};
+
+#define MAX_PENDING 64
+
+typedef struct pending {
+    int kind;
+    char casename[24];
+    double value;
+} pending;
+
+typedef struct state {
+    tally_resultset *rs;
+    const char *base;
+    pending p[MAX_PENDING];
+    size_t count;
+} state;
+
+static int sniff(const char *data, size_t len)
+{
+    if (tally__sniff_has(data, len, "Latencies percentiles (usec)", 8192) ||
+        tally__sniff_line_starts(data, len, "Latency percentiles (usec)", 8192))
+        return 95;
+    if (tally__sniff_line_starts(data, len, "RPS percentiles (requests)", 8192))
+        return 90;
+    return 0;
+}
+
+static int block_kind(const char *line, size_t n)
+{
+    line = tally__trim(line, &n);
+    if (tally__starts_with(line, n, "Wakeup Latencies percentiles") ||
+        tally__starts_with(line, n, "Latency percentiles"))
+        return WAKEUP;
+    if (tally__starts_with(line, n, "Request Latencies percentiles"))
+        return REQUEST;
+    if (tally__starts_with(line, n, "RPS percentiles"))
+        return RPS;
+    return -1;
+}
+
+static int flush(state *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const pending *q = &s->p[i];
+        char bench[256];
+        snprintf(bench, sizeof bench, "%s-%s", s->base, suffix[q->kind]);
+        tally_benchmark *b = tally_resultset_benchmark_find(s->rs, bench);
+        int rc = tally__import_sample(s->rs, bench, q->kind == RPS ? "requests/s" : "usec",
+                                      q->kind == RPS ? TALLY_HIGHER_IS_BETTER
+                                                     : TALLY_LOWER_IS_BETTER,
+                                      q->casename, q->value);
+        if (rc == TALLY_OK && b == NULL && q->kind != RPS)
+            rc = tally_benchmark_set_statistic(tally_resultset_benchmark_find(s->rs, bench),
+                                               TALLY_STAT_MEDIAN);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    s->count = 0;
+    return TALLY_OK;
+}
+
+static void drop_kind(state *s, int kind)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->count; i++)
+        if (s->p[i].kind != kind)
+            s->p[k++] = s->p[i];
+    s->count = k;
+}
+
+static int add(state *s, const tally__lines *l, int kind, const char *casename, double v,
+               unsigned long col)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (s->p[i].kind == kind && strcmp(s->p[i].casename, casename) == 0)
+            return tally__error_at(TALLY_EEXISTS, l->name, l->lineno, col,
+                                   "percentile %s appears twice in one block", casename);
+    if (s->count == MAX_PENDING)
+        return tally__error_at(TALLY_ELIMIT, l->name, l->lineno, col,
+                               "more than %d percentiles in one run", MAX_PENDING);
+    pending *q = &s->p[s->count++];
+    q->kind = kind;
+    snprintf(q->casename, sizeof q->casename, "%s", casename);
+    q->value = v;
+    return TALLY_OK;
+}
+
+/* "50.0th:" / "99.9000th:" -> "p50" / "p99.9"; 0 when the field is not a percentile label. */
+static int percentile_name(char *out, size_t size, const tally__field *f)
+{
+    const char *s = f->s;
+    size_t n = f->len;
+    if (n > 0 && s[0] == '*')
+        s++, n--;
+    if (n < 4 || memcmp(s + n - 3, "th:", 3) != 0)
+        return 0;
+    n -= 3;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+            return 0;
+    if (memchr(s, '.', n))
+        while (n > 0 && (s[n - 1] == '0' || s[n - 1] == '.'))
+            if (s[--n] == '.')
+                break;
+    if (n == 0 || n + 2 > size)
+        return 0;
+    snprintf(out, size, "p%.*s", (int)n, s);
+    return 1;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    state s;
+    s.count = 0;
+    s.base = tally__import_name(opts, "schbench");
+    int rc = tally__import_begin(&s.rs, into, name, opts, "schbench");
+    if (rc != TALLY_OK)
+        return rc;
+    const int runs_end_at_rps = tally__sniff_line_starts(data, len, "average rps:", len);
+    int kind = -1;
+    unsigned long block_line = 0;
+    size_t values = 0;
+    tally__lines l;
+    tally__lines_init(&l, name, data, len);
+    const char *line;
+    size_t n;
+    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
+        tally__field f[8];
+        size_t nf = tally__split_fields(f, 8, line, n);
+        int k = block_kind(line, n);
+        char casename[24];
+        if (k >= 0) {
+            if (kind >= 0)
+                return tally__error_at(TALLY_EPARSE, name, block_line, 1,
+                                       "percentile block without its closing min=, max= line");
+            if (runs_end_at_rps)
+                drop_kind(&s, k);
+            else if ((rc = flush(&s)) != TALLY_OK)
+                return rc;
+            kind = k;
+            block_line = l.lineno;
+        } else if (nf >= 1 && tally__starts_with(f[0].s, f[0].len, "min=")) {
+            kind = -1;
+        } else if (nf >= 2 && tally__field_is(&f[0], "average") && tally__field_is(&f[1], "rps:")) {
+            double v;
+            if (nf < 3)
+                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[1].col + 4,
+                                       "expected a number after 'average rps:'");
+            rc = tally__parse_double(&v, f[2].s, f[2].len);
+            if (rc != TALLY_OK)
+                return tally__error_at(rc, name, l.lineno, f[2].col, "%s '%.*s'",
+                                       rc == TALLY_ENONFINITE ? "non-finite average rps"
+                                                              : "expected a number, found",
+                                       (int)f[2].len, f[2].s);
+            if ((rc = add(&s, &l, RPS, "average", v, f[2].col)) != TALLY_OK ||
+                (rc = flush(&s)) != TALLY_OK)
+                return rc;
+            values++;
+        } else if (kind >= 0 && nf >= 1) {
+            /* "  50.0th: 7  (7806 samples)", "* 99.0th: 175 ...", "*99.0000th: 33" */
+            size_t i = tally__field_is(&f[0], "*") ? 1 : 0;
+            if (i >= nf || !percentile_name(casename, sizeof casename, &f[i]))
+                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col,
+                                       "expected a percentile line such as '50.0th: 12' or "
+                                       "'min=, max=' in the block of line %lu", block_line);
+            if (i + 1 >= nf)
+                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[i].col + f[i].len,
+                                       "expected a value after '%.*s'", (int)f[i].len, f[i].s);
+            double v;
+            rc = tally__parse_double(&v, f[i + 1].s, f[i + 1].len);
+            if (rc != TALLY_OK)
+                return tally__error_at(rc, name, l.lineno, f[i + 1].col, "%s '%.*s'",
+                                       rc == TALLY_ENONFINITE ? "non-finite percentile value"
+                                                              : "expected a number, found",
+                                       (int)f[i + 1].len, f[i + 1].s);
+            if ((rc = add(&s, &l, kind, casename, v, f[i + 1].col)) != TALLY_OK)
+                return rc;
+            values++;
+        }
+    }
+    if (rc < 0)
+        return rc;
+    if (kind >= 0)
+        return tally__error_at(TALLY_EPARSE, name, block_line, 1,
+                               "percentile block without its closing min=, max= line "
+                               "(truncated file?)");
+    if (values == 0)
+        return tally__import_none_found(name, l.lineno, "schbench percentile blocks");
+    return flush(&s);
+}
+
+const tally__importer tally__importer_schbench = {TALLY_INPUT_SCHBENCH, "schbench", sniff,
+                                                  parse};

@@ -1,0 +1,91 @@
+/* STREAM output (stream.c 5.x), one or more runs concatenated. Of each run's table
+ *   Function    Best Rate MB/s  Avg time     Min time     Max time
+ *   Copy:           29504.7     0.005493     0.005423     0.005606
+ * the best rate of Copy, Scale, Add and Triad is a sample (MB/s, higher is better) of the case
+ * of that name, benchmark "stream" (or the load option's name), preferred statistic HMean as in
+ * the posted tables. A run that printed "Failed Validation" is an error: its rates are not
+ * trustworthy. */
+#include <string.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+static const char *const kernels[] = {"Copy:", "Scale:", "Add:", "Triad:"};
+
+static int sniff(const char *data, size_t len)
+{
+    if (tally__sniff_line_starts(data, len, "Function    Best Rate MB/s", 16384))
+        return 95;
+    if (tally__sniff_has(data, len, "STREAM version", 1024) &&
+        tally__sniff_line_starts(data, len, "Triad:", 16384))
+        return 80;
+    return 0;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    tally_resultset *rs;
+    int rc = tally__import_begin(&rs, into, name, opts, "stream");
+    if (rc != TALLY_OK)
+        return rc;
+    const char *bench = tally__import_name(opts, "stream");
+    tally_benchmark *b;
+    rc = tally_resultset_benchmark_add(&b, rs, bench, "MB/s", TALLY_HIGHER_IS_BETTER);
+    if (rc == TALLY_OK)
+        rc = tally_benchmark_set_statistic(b, TALLY_STAT_HMEAN);
+    if (rc != TALLY_OK)
+        return rc;
+    int in_table = 0;
+    size_t samples = 0;
+    tally__lines l;
+    tally__lines_init(&l, name, data, len);
+    const char *line;
+    size_t n;
+    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
+        tally__field f[8];
+        size_t nf = tally__split_fields(f, 8, line, n);
+        if (nf >= 2 && tally__field_is(&f[0], "Function") && tally__field_is(&f[1], "Best")) {
+            in_table = 1;
+            continue;
+        }
+        if (nf >= 2 && tally__field_is(&f[0], "Failed") && tally__field_is(&f[1], "Validation"))
+            return tally__error_at(TALLY_EFORMAT, name, l.lineno, f[0].col,
+                                   "STREAM reported a failed validation; its rates are not valid");
+        size_t k = 0;
+        while (nf > 0 && k < 4 && !tally__field_is(&f[0], kernels[k]))
+            k++;
+        if (!in_table || k == 4) {
+            in_table = in_table && nf > 0 && line[0] != '-';
+            continue;
+        }
+        if (nf < 2)
+            return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col + f[0].len,
+                                   "expected the best rate after '%s' (truncated file?)",
+                                   kernels[k]);
+        double v;
+        rc = tally__parse_double(&v, f[1].s, f[1].len);
+        if (rc != TALLY_OK)
+            return tally__error_at(rc, name, l.lineno, f[1].col,
+                                   rc == TALLY_ENONFINITE ? "rate '%.*s' is not finite"
+                                                          : "expected a rate in MB/s, found '%.*s'",
+                                   (int)f[1].len, f[1].s);
+        char casename[8];
+        size_t cl = strlen(kernels[k]) - 1;
+        memcpy(casename, kernels[k], cl);
+        casename[cl] = '\0';
+        rc = tally__import_sample(rs, bench, "MB/s", TALLY_HIGHER_IS_BETTER, casename, v);
+        if (rc != TALLY_OK)
+            return rc;
+        samples++;
+    }
+    if (rc < 0)
+        return rc;
+    if (samples == 0)
+        return tally__import_none_found(name, l.lineno,
+                                        "STREAM result table (Function    Best Rate MB/s ...)");
+    return TALLY_OK;
+}
+
+const tally__importer tally__importer_stream = {TALLY_INPUT_STREAM, "stream", sniff, parse};

@@ -1,0 +1,80 @@
+/* dbench's tbench client output. The per-second progress lines are skipped; the closing line
+ *   Throughput 442.133 MB/sec  2 clients  2 procs  max_latency=1.780 ms
+ * of each run is a sample (MB/s, higher is better) of the case "<N>-clients" of benchmark
+ * "tbench" (or the load option's benchmark name). Several runs may be concatenated. */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+static int sniff_window(const char *data, size_t len)
+{
+    if (!tally__sniff_line_starts(data, len, "Throughput ", len))
+        return 0;
+    return tally__sniff_has(data, len, " clients", len) && tally__sniff_has(data, len, "MB/sec", len);
+}
+
+static int sniff(const char *data, size_t len)
+{
+    /* The result line comes last, after the operation table: look at both ends. */
+    const size_t window = 65536;
+    if (len <= window)
+        return sniff_window(data, len) ? 90 : 0;
+    if (sniff_window(data, window))
+        return 90;
+    /* Start the tail window at a line start so that line tests stay exact. */
+    const char *tail = data + len - window;
+    const char *nl = memchr(tail, '\n', window);
+    return nl && sniff_window(nl + 1, (size_t)(data + len - nl - 1)) ? 90 : 0;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    tally_resultset *rs;
+    int rc = tally__import_begin(&rs, into, name, opts, "tbench");
+    if (rc != TALLY_OK)
+        return rc;
+    size_t samples = 0;
+    tally__lines l;
+    tally__lines_init(&l, name, data, len);
+    const char *line;
+    size_t n;
+    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
+        tally__field f[8];
+        size_t nf = tally__split_fields(f, 8, line, n);
+        if (nf < 1 || !tally__field_is(&f[0], "Throughput"))
+            continue;
+        if (nf < 5 || !tally__field_is(&f[2], "MB/sec") || !tally__field_is(&f[4], "clients"))
+            return tally__error_at(TALLY_EPARSE, name, l.lineno, nf > 1 ? f[1].col : f[0].col,
+                                   "expected 'Throughput <MB/s> MB/sec <N> clients' "
+                                   "(truncated file?)");
+        double v, clients;
+        rc = tally__parse_double(&v, f[1].s, f[1].len);
+        if (rc != TALLY_OK)
+            return tally__error_at(rc, name, l.lineno, f[1].col,
+                                   rc == TALLY_ENONFINITE ? "throughput '%.*s' is not finite"
+                                                          : "expected a throughput, found '%.*s'",
+                                   (int)f[1].len, f[1].s);
+        if (tally__parse_double(&clients, f[3].s, f[3].len) != TALLY_OK)
+            return tally__error_at(TALLY_EPARSE, name, l.lineno, f[3].col,
+                                   "expected the number of clients, found '%.*s'", (int)f[3].len,
+                                   f[3].s);
+        char casename[64];
+        snprintf(casename, sizeof casename, "%.*s-clients", (int)f[3].len, f[3].s);
+        rc = tally__import_sample(rs, tally__import_name(opts, "tbench"), "MB/s",
+                                  TALLY_HIGHER_IS_BETTER, casename, v);
+        if (rc != TALLY_OK)
+            return rc;
+        samples++;
+    }
+    if (rc < 0)
+        return rc;
+    if (samples == 0)
+        return tally__import_none_found(name, l.lineno, "tbench 'Throughput' lines");
+    return TALLY_OK;
+}
+
+const tally__importer tally__importer_tbench = {TALLY_INPUT_TBENCH, "tbench", sniff, parse};

@@ -1,0 +1,158 @@
+/* Shared plumbing of the importers of other harnesses' files. */
+#include <string.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+
+int tally__import_begin(tally_resultset **out, tally_results *into, const char *name,
+                        const tally_load_options *opts, const char *harness)
+{
+    *out = NULL;
+    char *label = NULL;
+    if (opts && opts->label && opts->label[0]) {
+        label = tally__strdup(opts->label);
+    } else {
+        /* "runs/tip.json" -> "tip": the label a user would type on a command line. */
+        const char *base = name ? name : "";
+        const char *slash = strrchr(base, '/');
+        if (slash)
+            base = slash + 1;
+        const char *dot = strrchr(base, '.');
+        size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        label = n ? tally__strndup(base, n) : tally__strdup(harness);
+    }
+    if (label == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    tally_resultset *rs = NULL;
+    int rc = tally_resultset_new(&rs, label);
+    tally__free_mem(label);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "harness", harness);
+    if (rc == TALLY_OK)
+        rc = tally_results_add(into, rs);
+    if (rc != TALLY_OK) {
+        tally_resultset_free(rs);
+        return rc;
+    }
+    *out = rs;
+    return TALLY_OK;
+}
+
+const char *tally__import_name(const tally_load_options *opts, const char *fallback)
+{
+    return opts && opts->benchmark && opts->benchmark[0] ? opts->benchmark : fallback;
+}
+
+int tally__import_benchmark(tally_benchmark **out, tally_resultset *rs, const char *bench,
+                            const char *unit, tally_direction direction)
+{
+    tally_benchmark *b = tally_resultset_benchmark_find(rs, bench);
+    if (b == NULL)
+        return tally_resultset_benchmark_add(out, rs, bench, unit, direction);
+    *out = b;
+    if (strcmp(tally_benchmark_unit(b), unit ? unit : "") != 0 ||
+        tally_benchmark_direction(b) != direction)
+        return TALLY_EMISMATCH;
+    return TALLY_OK;
+}
+
+int tally__import_case(tally_case **out, tally_benchmark *b, const char *name)
+{
+    *out = tally_benchmark_case_find(b, name);
+    if (*out)
+        return TALLY_OK;
+    return tally_benchmark_case_add(out, b, name);
+}
+
+int tally__import_sample(tally_resultset *rs, const char *bench, const char *unit,
+                         tally_direction direction, const char *casename, double value)
+{
+    tally_benchmark *b;
+    tally_case *c;
+    int rc = tally__import_benchmark(&b, rs, bench, unit, direction);
+    if (rc == TALLY_OK)
+        rc = tally__import_case(&c, b, casename);
+    if (rc == TALLY_OK)
+        rc = tally_case_append(c, &value, 1);
+    return rc;
+}
+
+int tally__import_meta_number(tally_case *c, const char *key, double value)
+{
+    char text[32];
+    tally__format_double(text, value);
+    return tally_case_meta_set(c, key, text);
+}
+
+size_t tally__split_fields(tally__field *f, size_t max, const char *line, size_t len)
+{
+    size_t count = 0, i = 0;
+    while (i < len) {
+        while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+            i++;
+        if (i >= len)
+            break;
+        size_t start = i;
+        while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            i++;
+        if (count < max) {
+            f[count].s = line + start;
+            f[count].len = i - start;
+            f[count].col = (unsigned long)start + 1;
+        }
+        count++;
+    }
+    return count;
+}
+
+int tally__field_is(const tally__field *f, const char *word)
+{
+    return strlen(word) == f->len && memcmp(f->s, word, f->len) == 0;
+}
+
+int tally__starts_with(const char *s, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+int tally__sniff_has(const char *data, size_t len, const char *needle, size_t limit)
+{
+    size_t n = strlen(needle);
+    if (len > limit)
+        len = limit;
+    if (n == 0 || n > len)
+        return 0;
+    for (const char *p = data; (p = memchr(p, needle[0], len - (size_t)(p - data))) != NULL; p++) {
+        if ((size_t)(data + len - p) < n)
+            return 0;
+        if (memcmp(p, needle, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int tally__sniff_line_starts(const char *data, size_t len, const char *prefix, size_t limit)
+{
+    if (len > limit)
+        len = limit;
+    const char *end = data + len;
+    for (const char *p = data; p < end;) {
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (tally__starts_with(q, (size_t)(end - q), prefix))
+            return 1;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        p = nl + 1;
+    }
+    return 0;
+}
+
+int tally__import_none_found(const char *name, unsigned long lines, const char *what)
+{
+    return tally__error_at(TALLY_EFORMAT, name, lines ? lines : 1, 1, "no %s found in the file",
+                           what);
+}

@@ -1,0 +1,74 @@
+/* Helpers shared by the importers of other harnesses' files (import_*.c): the result set every
+ * importer starts with, find-or-add of benchmarks and cases, metadata numbers, whitespace
+ * fields with their columns, and cheap content probes for sniffing. */
+#ifndef TALLY_IMPORT_UTIL_H
+#define TALLY_IMPORT_UTIL_H
+
+#include <stddef.h>
+
+#include "formats/importer.h"
+
+/* The importers of this family, registered in importers.c. */
+extern const tally__importer tally__importer_hyperfine;
+extern const tally__importer tally__importer_gbench;
+extern const tally__importer tally__importer_pyperf;
+extern const tally__importer tally__importer_gotest;
+extern const tally__importer tally__importer_hackbench;
+extern const tally__importer tally__importer_stream;
+extern const tally__importer tally__importer_schbench;
+extern const tally__importer tally__importer_netperf;
+extern const tally__importer tally__importer_tbench;
+
+/* Create the one result set of an imported file, labelled opts->label or else the file name
+ * without directory and extension, with metadata harness=<harness>, and add it to `into`
+ * (which owns it). */
+int tally__import_begin(tally_resultset **out, tally_results *into, const char *name,
+                        const tally_load_options *opts, const char *harness);
+
+/* opts->benchmark when given, else `fallback`. */
+const char *tally__import_name(const tally_load_options *opts, const char *fallback);
+
+/* Find the benchmark `bench` or add it with this unit and direction. An existing benchmark
+ * with another unit or direction is TALLY_EMISMATCH (recorded by the caller, who knows where). */
+int tally__import_benchmark(tally_benchmark **out, tally_resultset *rs, const char *bench,
+                            const char *unit, tally_direction direction);
+
+/* Find or add a case. */
+int tally__import_case(tally_case **out, tally_benchmark *b, const char *name);
+
+/* Find or add benchmark and case, then append one sample. */
+int tally__import_sample(tally_resultset *rs, const char *bench, const char *unit,
+                         tally_direction direction, const char *casename, double value);
+
+/* Set case metadata to a number, in shortest round-trip form. */
+int tally__import_meta_number(tally_case *c, const char *key, double value);
+
+/* A whitespace-separated field of a line and its 1-based column. */
+typedef struct tally__field {
+    const char *s;
+    size_t len;
+    unsigned long col;
+} tally__field;
+
+/* Split line[0..len) at blanks (space, tab); returns the number of fields found, at most max
+ * are stored. */
+size_t tally__split_fields(tally__field *f, size_t max, const char *line, size_t len);
+
+/* 1 when field f equals the NUL-terminated word. */
+int tally__field_is(const tally__field *f, const char *word);
+
+/* 1 when needle occurs within the first `limit` bytes of data[0..len). */
+int tally__sniff_has(const char *data, size_t len, const char *needle, size_t limit);
+
+/* 1 when a line of data[0..len) within the first `limit` bytes starts, after blanks, with
+ * `prefix`. */
+int tally__sniff_line_starts(const char *data, size_t len, const char *prefix, size_t limit);
+
+/* 1 when s[0..len) starts with the NUL-terminated prefix. */
+int tally__starts_with(const char *s, size_t len, const char *prefix);
+
+/* Check the end of a text report: the first sample-free input is TALLY_EFORMAT naming the file
+ * with a hint of what was expected. */
+int tally__import_none_found(const char *name, unsigned long lines, const char *what);
+
+#endif /* TALLY_IMPORT_UTIL_H */

@@ -1,0 +1,275 @@
+/* Loading inputs: pick the format, parse into a fresh list, label, then merge all or nothing. */
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "formats/importer.h"
+#include "util/internal.h"
+
+/* Indexed by tally_input_kind; registry rows use the same names. */
+static const char *const kind_names[] = {
+    "auto",      "json",   "csv",      "tsv",     "plain",  "hyperfine", "gbench",
+    "pyperf",    "gotest", "hackbench", "stream", "schbench", "netperf", "tbench",
+};
+
+#define KIND_COUNT (sizeof(kind_names) / sizeof(kind_names[0]))
+
+/* Metadata key naming the file a result set was loaded from (docs/formats.md). */
+#define SOURCE_KEY "source_file"
+
+const char *tally_input_kind_name(tally_input_kind kind)
+{
+    if ((int)kind < 0 || (size_t)kind >= KIND_COUNT)
+        return NULL;
+    return kind_names[kind];
+}
+
+int tally_input_kind_from_name(tally_input_kind *out, const char *name)
+{
+    if (out == NULL || name == NULL)
+        return tally__error(TALLY_EINVAL, "tally_input_kind_from_name: NULL argument");
+    for (size_t i = 0; i < KIND_COUNT; i++) {
+        if (strcasecmp(name, kind_names[i]) == 0) {
+            *out = (tally_input_kind)i;
+            return TALLY_OK;
+        }
+    }
+    if (strcasecmp(name, "native") == 0) {
+        *out = TALLY_INPUT_NATIVE_JSON;
+        return TALLY_OK;
+    }
+    return tally__error(TALLY_EINVAL, "unknown input format '%s'", name);
+}
+
+/* ---- direction implied by a unit ---- */
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+tally_direction tally__direction_for_unit(const char *unit)
+{
+    /* Rates improve upwards; everything else (times, latencies, sizes, counts of misses) is
+     * taken as a cost. The words are those benchmarks print for throughput. */
+    static const char *const rate_words[] = {
+        "ops", "iops", "tps", "qps", "rps", "fps", "bps", "kbps", "mbps", "gbps",
+        "transactions", "trans", "requests", "operations",
+    };
+    if (unit == NULL)
+        return TALLY_LOWER_IS_BETTER;
+    if (contains_ci(unit, "/s") || contains_ci(unit, "per sec"))
+        return TALLY_HIGHER_IS_BETTER;
+    for (size_t i = 0; i < sizeof(rate_words) / sizeof(rate_words[0]); i++)
+        if (strcasecmp(unit, rate_words[i]) == 0)
+            return TALLY_HIGHER_IS_BETTER;
+    return TALLY_LOWER_IS_BETTER;
+}
+
+/* ---- choosing an importer ---- */
+
+static const tally__importer *importer_for(tally_input_kind kind)
+{
+    for (size_t i = 0; i < tally__importer_count; i++)
+        if (tally__importers[i]->kind == kind)
+            return tally__importers[i];
+    return NULL;
+}
+
+static const tally__importer *best_importer(const char *data, size_t len)
+{
+    const tally__importer *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < tally__importer_count; i++) {
+        int score = tally__importers[i]->sniff(data, len);
+        if (score > best_score) {
+            best = tally__importers[i];
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static void list_known_formats(tally__buf *b)
+{
+    for (size_t i = 0; i < tally__importer_count; i++)
+        tally__buf_printf(b, "%s%s", i ? ", " : "", tally__importers[i]->name);
+}
+
+int tally_detect_kind(tally_input_kind *out, const char *data, size_t len)
+{
+    if (out == NULL || (data == NULL && len > 0))
+        return tally__error(TALLY_EINVAL, "tally_detect_kind: NULL argument");
+    const tally__importer *imp = best_importer(data ? data : "", len);
+    if (imp == NULL)
+        return tally__error(TALLY_EFORMAT, "not a recognised input format");
+    *out = imp->kind;
+    return TALLY_OK;
+}
+
+/* ---- labels ---- */
+
+/* The file name without directory and extension: "runs/tip.csv" -> "tip". */
+static char *stem_of(const char *name)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    if (len == 0) {
+        base = "input";
+        len = strlen(base);
+    }
+    return tally__strndup(base, len);
+}
+
+/* ---- loading ---- */
+
+static int check_options(const tally_load_options *opts)
+{
+    if (opts->version != TALLY_LOAD_OPTIONS_VERSION)
+        return tally__error(TALLY_EINVAL, "tally_load_options: version %u, expected %u",
+                            opts->version, (unsigned)TALLY_LOAD_OPTIONS_VERSION);
+    if (tally_input_kind_name(opts->kind) == NULL)
+        return tally__error(TALLY_EINVAL, "tally_load_options: unknown input kind %d",
+                            (int)opts->kind);
+    if (opts->label && opts->label[0] == '\0')
+        return tally__error(TALLY_EINVAL, "tally_load_options: empty label");
+    if (opts->benchmark && opts->benchmark[0] == '\0')
+        return tally__error(TALLY_EINVAL, "tally_load_options: empty benchmark name");
+    return TALLY_OK;
+}
+
+static const tally__importer *choose_importer(const char *data, size_t len, const char *name,
+                                              tally_input_kind kind, int *rc)
+{
+    const tally__importer *imp;
+    if (kind == TALLY_INPUT_AUTO) {
+        imp = best_importer(data, len);
+        if (imp == NULL) {
+            tally__buf known = TALLY__BUF_INIT;
+            list_known_formats(&known);
+            *rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
+                                  "not a recognised input format (known: %s)",
+                                  known.data ? known.data : "");
+            tally__buf_dispose(&known);
+        }
+    } else {
+        imp = importer_for(kind);
+        if (imp == NULL)
+            *rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
+                                  "no importer for the format '%s' in this build",
+                                  tally_input_kind_name(kind));
+    }
+    return imp;
+}
+
+/* Apply the caller's label and record the source, then refuse labels already in `into`. */
+static int finish_sets(tally_results *fresh, const tally_results *into, const char *name,
+                       const char *label)
+{
+    size_t count = tally_results_count(fresh);
+    if (label && count != 1)
+        return tally__error_at(TALLY_EINVAL, name, 0, 0,
+                               "a label ('%s') was given but the file holds %zu configurations",
+                               label, count);
+    for (size_t i = 0; i < count; i++) {
+        tally_resultset *rs = tally_results_at(fresh, i);
+        int rc = label ? tally_resultset_set_label(rs, label) : TALLY_OK;
+        if (rc == TALLY_OK)
+            rc = tally_resultset_meta_set(rs, SOURCE_KEY, name);
+        if (rc != TALLY_OK)
+            return rc;
+        const tally_resultset *taken = tally_results_find(into, tally_resultset_label(rs));
+        if (taken) {
+            const char *other = tally_resultset_meta_get(taken, SOURCE_KEY);
+            return tally__error_at(TALLY_EEXISTS, name, 0, 0,
+                                   "result set label '%s' is already taken by %s%s%s",
+                                   tally_resultset_label(rs), other ? "'" : "",
+                                   other ? other : "a result set loaded earlier",
+                                   other ? "'" : "");
+        }
+    }
+    return TALLY_OK;
+}
+
+static int load_data(tally_results *into, const char *data, size_t len, const char *name,
+                     const tally_load_options *opts)
+{
+    tally_load_options defaults = TALLY_LOAD_OPTIONS_INIT;
+    if (opts == NULL)
+        opts = &defaults;
+    int rc = check_options(opts);
+    if (rc != TALLY_OK)
+        return rc;
+    const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
+    if (imp == NULL)
+        return rc;
+
+    char *stem = stem_of(name);
+    tally_results *fresh = NULL;
+    if (stem == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    rc = tally_results_new(&fresh);
+    if (rc == TALLY_OK) {
+        tally_load_options resolved = *opts;
+        resolved.kind = imp->kind;
+        resolved.label = opts->label ? opts->label : stem;
+        rc = imp->parse(fresh, data, len, name, &resolved);
+    }
+    if (rc == TALLY_OK)
+        rc = finish_sets(fresh, into, name, opts->label);
+    if (rc == TALLY_OK)
+        rc = tally_results_merge(into, fresh);
+    tally_results_free(fresh);
+    tally__free_mem(stem);
+    return rc;
+}
+
+int tally_load_buffer(tally_results *into, const char *data, size_t len, const char *name,
+                      const tally_load_options *opts)
+{
+    if (into == NULL || (data == NULL && len > 0))
+        return tally__error(TALLY_EINVAL, "tally_load_buffer: NULL argument");
+    return load_data(into, data ? data : "", len, name ? name : "<input>", opts);
+}
+
+int tally_load_file(tally_results *into, const char *path, const tally_load_options *opts)
+{
+    if (into == NULL || path == NULL || path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "tally_load_file: NULL or empty argument");
+    char *data = NULL;
+    size_t len = 0;
+    int rc = tally__read_file(&data, &len, path);
+    if (rc != TALLY_OK)
+        return rc;
+    rc = load_data(into, data, len, path, opts);
+    tally__free_mem(data);
+    return rc;
+}
+
+int tally_load_spec(tally_results *into, const char *spec, const tally_load_options *opts)
+{
+    if (into == NULL || spec == NULL || spec[0] == '\0')
+        return tally__error(TALLY_EINVAL, "tally_load_spec: NULL or empty argument");
+    struct stat st;
+    const char *eq = strchr(spec, '=');
+    if (eq == NULL || stat(spec, &st) == 0)
+        return tally_load_file(into, spec, opts);
+    if (eq == spec || eq[1] == '\0')
+        return tally__error(TALLY_EINVAL, "input '%s': expected label=path with both parts", spec);
+    tally_load_options with_label = TALLY_LOAD_OPTIONS_INIT;
+    if (opts)
+        with_label = *opts;
+    char *label = tally__strndup(spec, (size_t)(eq - spec));
+    if (label == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    with_label.label = label;
+    int rc = tally_load_file(into, eq + 1, &with_label);
+    tally__free_mem(label);
+    return rc;
+}

@@ -1,0 +1,185 @@
+/* Writing tally's own JSON result sets (docs/formats.md). Numbers are printed with the shortest
+ * text that reads back as the same double, so a file read back gives identical samples. */
+#include <string.h>
+
+#include "util/internal.h"
+#include "formats/native_json.h"
+
+static void put_string(tally__buf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    tally__buf_append(b, "\"", 1);
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x20 && ch != '"' && ch != '\\')
+            continue;
+        tally__buf_append(b, run, (size_t)(s - run));
+        run = s + 1;
+        switch (ch) {
+        case '"': tally__buf_append(b, "\\\"", 2); break;
+        case '\\': tally__buf_append(b, "\\\\", 2); break;
+        case '\n': tally__buf_append(b, "\\n", 2); break;
+        case '\r': tally__buf_append(b, "\\r", 2); break;
+        case '\t': tally__buf_append(b, "\\t", 2); break;
+        default: {
+            char esc[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
+            tally__buf_append(b, esc, sizeof(esc));
+        }
+        }
+    }
+    tally__buf_append(b, run, (size_t)(s - run));
+    tally__buf_append(b, "\"", 1);
+}
+
+static void put_member(tally__buf *b, const char *indent, const char *key, const char *value,
+                       int last)
+{
+    tally__buf_puts(b, indent);
+    put_string(b, key);
+    tally__buf_append(b, ": ", 2);
+    put_string(b, value);
+    tally__buf_puts(b, last ? "\n" : ",\n");
+}
+
+typedef int (*meta_getter)(const char **key, const char **value, const void *owner, size_t i);
+
+static int rs_meta_at(const char **key, const char **value, const void *rs, size_t i)
+{
+    return tally_resultset_meta_at(key, value, rs, i);
+}
+
+static int case_meta_at(const char **key, const char **value, const void *c, size_t i)
+{
+    return tally_case_meta_at(key, value, c, i);
+}
+
+/* `"metadata": {...}` on one line. */
+static void put_metadata(tally__buf *b, const void *owner, size_t count, meta_getter at)
+{
+    tally__buf_puts(b, "\"metadata\": {");
+    for (size_t i = 0; i < count; i++) {
+        const char *key, *value;
+        at(&key, &value, owner, i);
+        tally__buf_puts(b, i ? ", " : "");
+        put_string(b, key);
+        tally__buf_append(b, ": ", 2);
+        put_string(b, value);
+    }
+    tally__buf_puts(b, "}");
+}
+
+static void put_samples(tally__buf *b, const tally_case *c)
+{
+    const double *x = tally_case_samples(c);
+    size_t n = tally_case_sample_count(c);
+    tally__buf_puts(b, "\"samples\": [");
+    for (size_t i = 0; i < n; i++) {
+        char num[32];
+        tally__format_double(num, x[i]);
+        if (i)
+            tally__buf_append(b, ", ", 2);
+        tally__buf_puts(b, num);
+    }
+    tally__buf_puts(b, "]");
+}
+
+static void put_case(tally__buf *b, const tally_case *c, int last)
+{
+    tally__buf_puts(b, "            {\"name\": ");
+    put_string(b, tally_case_name(c));
+    tally__buf_puts(b, ", ");
+    if (tally_case_meta_count(c) > 0) {
+        put_metadata(b, c, tally_case_meta_count(c), case_meta_at);
+        tally__buf_puts(b, ", ");
+    }
+    put_samples(b, c);
+    tally__buf_puts(b, last ? "}\n" : "},\n");
+}
+
+static void put_benchmark(tally__buf *b, const tally_benchmark *bench, int last)
+{
+    const char *in = "          ";
+    tally__buf_puts(b, "        {\n");
+    put_member(b, in, "name", tally_benchmark_name(bench), 0);
+    put_member(b, in, "unit", tally_benchmark_unit(bench), 0);
+    put_member(b, in, "better", tally_direction_name(tally_benchmark_direction(bench)), 0);
+    if (tally_benchmark_statistic(bench) != TALLY_STAT_DEFAULT)
+        put_member(b, in, "statistic", tally_statistic_name(tally_benchmark_statistic(bench)), 0);
+    tally__buf_puts(b, "          \"cases\": [\n");
+    size_t n = tally_benchmark_case_count(bench);
+    for (size_t i = 0; i < n; i++)
+        put_case(b, tally_benchmark_case_at(bench, i), i + 1 == n);
+    tally__buf_puts(b, "          ]\n");
+    tally__buf_puts(b, last ? "        }\n" : "        },\n");
+}
+
+static void put_resultset(tally__buf *b, const tally_resultset *rs, int last)
+{
+    tally__buf_puts(b, "    {\n");
+    put_member(b, "      ", "label", tally_resultset_label(rs), 0);
+    tally__buf_puts(b, "      ");
+    put_metadata(b, rs, tally_resultset_meta_count(rs), rs_meta_at);
+    tally__buf_puts(b, ",\n");
+    tally__buf_puts(b, "      \"benchmarks\": [\n");
+    size_t n = tally_resultset_benchmark_count(rs);
+    for (size_t i = 0; i < n; i++)
+        put_benchmark(b, tally_resultset_benchmark_at(rs, i), i + 1 == n);
+    tally__buf_puts(b, "      ]\n");
+    tally__buf_puts(b, last ? "    }\n" : "    },\n");
+}
+
+/* The reader refuses a case without samples, so the writer does not produce one. */
+static int check_writable(const tally_results *r)
+{
+    for (size_t i = 0; i < tally_results_count(r); i++) {
+        const tally_resultset *rs = tally_results_at(r, i);
+        for (size_t j = 0; j < tally_resultset_benchmark_count(rs); j++) {
+            const tally_benchmark *bench = tally_resultset_benchmark_at(rs, j);
+            for (size_t k = 0; k < tally_benchmark_case_count(bench); k++) {
+                const tally_case *c = tally_benchmark_case_at(bench, k);
+                if (tally_case_sample_count(c) == 0)
+                    return tally__error(TALLY_ENODATA,
+                                        "result set '%s', benchmark '%s', case '%s' has no samples",
+                                        tally_resultset_label(rs), tally_benchmark_name(bench),
+                                        tally_case_name(c));
+            }
+        }
+    }
+    return TALLY_OK;
+}
+
+int tally_results_to_json(char **out, size_t *len, const tally_results *r)
+{
+    if (out)
+        *out = NULL;
+    if (len)
+        *len = 0;
+    if (out == NULL || r == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_to_json: NULL argument");
+    int rc = check_writable(r);
+    if (rc != TALLY_OK)
+        return rc;
+    tally__buf b = TALLY__BUF_INIT;
+    tally__buf_printf(&b, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"results\": [\n",
+                      TALLY__NATIVE_FORMAT, TALLY__NATIVE_VERSION);
+    size_t n = tally_results_count(r);
+    for (size_t i = 0; i < n; i++)
+        put_resultset(&b, tally_results_at(r, i), i + 1 == n);
+    tally__buf_puts(&b, "  ]\n}\n");
+    return tally__buf_detach(out, len, &b);
+}
+
+int tally_results_save(const tally_results *r, const char *path)
+{
+    if (r == NULL || path == NULL || path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "tally_results_save: NULL or empty argument");
+    char *text;
+    size_t len;
+    int rc = tally_results_to_json(&text, &len, r);
+    if (rc != TALLY_OK)
+        return rc;
+    rc = tally__write_file_atomic(path, text, len);
+    tally__free_mem(text);
+    return rc;
+}

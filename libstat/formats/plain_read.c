@@ -1,0 +1,137 @@
+/* Plain numbers, ministat style: one number per line; blank lines and `#` comments (whole line or
+ * after the number) are skipped. One configuration, one benchmark, one case. */
+
+/* Names when the caller gives no benchmark: fixed, so that two files compare row against row. */
+#define DEFAULT_BENCHMARK "values"
+#define CASE_NAME "all"
+
+#include <string.h>
+
+#include "formats/importer.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+#define SNIFF_WINDOW 4096
+#define SNIFF_LINES 20
+
+/* The number text of a line: comment cut, blanks trimmed. Sets *len to 0 for nothing. */
+static const char *content_of(const char *line, size_t *len)
+{
+    const char *hash = memchr(line, '#', *len);
+    if (hash)
+        *len = (size_t)(hash - line);
+    return tally__trim(line, len);
+}
+
+static int sniff_plain(const char *data, size_t len)
+{
+    size_t window = len < SNIFF_WINDOW ? len : SNIFF_WINDOW;
+    const char *p = data, *end = data + window;
+    int numbers = 0;
+    while (p < end && numbers < SNIFF_LINES) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL && window < len)
+            break; /* the last line in the window may be cut short */
+        size_t n = (size_t)((nl ? nl : end) - p);
+        const char *s = content_of(p, &n);
+        double v;
+        if (n > 0) {
+            if (memchr(s, '\0', n) || tally__parse_double(&v, s, n) == TALLY_EPARSE)
+                return 0;
+            numbers++;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    /* Weak on purpose: any format with a signature wins over "a column of numbers". */
+    return numbers > 0 ? 20 : 0;
+}
+
+/* One line the fast loop below declined (blank, comment, blanks around the number, a number
+ * it cannot read exactly, or an error): the general path, which reports exact positions. */
+static int general_line(tally__lines *lines, tally_case *cas)
+{
+    const char *line;
+    size_t n;
+    int rc = tally__lines_next(lines, &line, &n);
+    if (rc != 1)
+        return rc;
+    const char *s = content_of(line, &n);
+    if (n == 0)
+        return TALLY_OK;
+    double v;
+    int prc = tally__parse_double(&v, s, n);
+    unsigned long col = (unsigned long)(s - line) + 1;
+    if (prc == TALLY_ENONFINITE)
+        return tally__error_at(prc, lines->name, lines->lineno, col,
+                               "expected a finite number, found '%.*s'", (int)(n > 40 ? 40 : n), s);
+    if (prc != TALLY_OK)
+        return tally__error_at(TALLY_EPARSE, lines->name, lines->lineno, col,
+                               "expected one number per line, found '%.*s'",
+                               (int)(n > 40 ? 40 : n), s);
+    return tally_case_append(cas, &v, 1);
+}
+
+/* All lines: runs of lines holding just a number (nearly all of a large file) in bulk, straight
+ * into the case's storage; the rest through general_line. */
+static int read_lines(tally__lines *lines, tally_case *cas)
+{
+    const char *p = lines->cur, *end = lines->end;
+    double *out = NULL;
+    size_t room = 0, n = 0;
+    int rc = TALLY_OK;
+    while (rc == TALLY_OK && p < end) {
+        if (n == room) {
+            tally__case_commit(cas, n);
+            /* About one sample per 8 bytes left: few regrowths, and untouched capacity costs no
+             * memory (pages are only backed once written). */
+            rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + 16);
+            if (rc != TALLY_OK)
+                return rc;
+            out = tally__case_spare(cas, &room);
+            n = 0;
+        }
+        size_t got = tally__number_lines(&out[n], room - n, &p, end);
+        n += got;
+        lines->lineno += got;
+        if (n == room || p == end)
+            continue;
+        /* Not a line of just a number: the general path, from p. */
+        tally__case_commit(cas, n);
+        room = n = 0;
+        lines->cur = p;
+        rc = general_line(lines, cas);
+        p = lines->cur;
+    }
+    tally__case_commit(cas, n);
+    return rc;
+}
+
+static int parse_plain(tally_results *into, const char *data, size_t len, const char *name,
+                       const tally_load_options *opts)
+{
+    tally_resultset *rs = NULL;
+    tally_benchmark *bench = NULL;
+    tally_case *cas = NULL;
+    int rc = tally_resultset_new(&rs, opts->label);
+    if (rc != TALLY_OK)
+        return rc;
+    if ((rc = tally_results_add(into, rs)) != TALLY_OK) {
+        tally_resultset_free(rs);
+        return rc;
+    }
+    rc = tally_resultset_benchmark_add(&bench, rs,
+                                       opts->benchmark ? opts->benchmark : DEFAULT_BENCHMARK, "",
+                                       TALLY_LOWER_IS_BETTER);
+    if (rc == TALLY_OK)
+        rc = tally_benchmark_case_add(&cas, bench, CASE_NAME);
+    tally__lines lines;
+    tally__lines_init(&lines, name, data, len);
+    if (rc == TALLY_OK)
+        rc = read_lines(&lines, cas);
+    if (rc == TALLY_OK && tally_case_sample_count(cas) == 0)
+        rc = tally__error_at(TALLY_ENODATA, name, 0, 0, "no numbers in the file");
+    return rc;
+}
+
+const tally__importer tally__importer_plain = { TALLY_INPUT_PLAIN, "plain", sniff_plain,
+                                                parse_plain };

@@ -1,0 +1,21 @@
+# Sources of libstat/formats/ (see README.md here for what lives in this module).
+set(TALLY_MODULE_SOURCES
+  csv_read.c
+  csv_tokenizer.c
+  import_gbench.c
+  import_gotest.c
+  import_hackbench.c
+  import_hyperfine.c
+  import_netperf.c
+  import_pyperf.c
+  import_schbench.c
+  import_stream.c
+  import_tbench.c
+  import_util.c
+  importers.c
+  load.c
+  native_json_read.c
+  native_json_split.c
+  native_json_write.c
+  plain_read.c
+)

@@ -1,0 +1,511 @@
+/* The data model: lists of result sets, result sets, benchmarks, cases. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/internal.h"
+
+/* Ordered string key/value pairs, used for result-set and case metadata. */
+typedef struct meta_entry {
+    char *key;
+    char *value;
+} meta_entry;
+
+typedef struct meta_list {
+    meta_entry *items;
+    size_t count;
+    size_t cap;
+} meta_list;
+
+struct tally_case {
+    char *name;
+    double *samples;
+    size_t count;
+    size_t cap;
+    meta_list meta;
+};
+
+struct tally_benchmark {
+    char *name;
+    char *unit;
+    tally_direction direction;
+    tally_statistic statistic;
+    tally_case **cases;
+    size_t count;
+    size_t cap;
+};
+
+struct tally_resultset {
+    char *label;
+    meta_list meta;
+    tally_benchmark **benchmarks;
+    size_t count;
+    size_t cap;
+};
+
+struct tally_results {
+    tally_resultset **sets;
+    size_t count;
+    size_t cap;
+};
+
+/* Make room for `extra` more elements in a growable array: the capacity doubles (at least 8),
+ * so that adding n elements a batch at a time copies O(n) in all. */
+static int reserve_more(void **items, size_t *cap, size_t count, size_t extra, size_t elem_size)
+{
+    if (extra <= *cap - count)
+        return TALLY_OK;
+    if (extra > SIZE_MAX / elem_size - count)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    size_t need = count + extra;
+    size_t new_cap = *cap > SIZE_MAX / elem_size / 2 ? need : *cap * 2;
+    if (new_cap < need)
+        new_cap = need < 8 ? 8 : need;
+    void *grown = tally__reallocarray(*items, new_cap, elem_size);
+    if (grown == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    *items = grown;
+    *cap = new_cap;
+    return TALLY_OK;
+}
+
+static int reserve_one(void **items, size_t *cap, size_t count, size_t elem_size)
+{
+    return reserve_more(items, cap, count, 1, elem_size);
+}
+
+static int check_name(const char *name, const char *what)
+{
+    if (name == NULL || name[0] == '\0')
+        return tally__error(TALLY_EINVAL, "%s name must not be empty", what);
+    return TALLY_OK;
+}
+
+/* ---- metadata lists ---- */
+
+static void meta_free(meta_list *m)
+{
+    for (size_t i = 0; i < m->count; i++) {
+        tally__free_mem(m->items[i].key);
+        tally__free_mem(m->items[i].value);
+    }
+    tally__free_mem(m->items);
+}
+
+static int meta_set(meta_list *m, const char *key, const char *value)
+{
+    if (key == NULL || key[0] == '\0' || value == NULL)
+        return tally__error(TALLY_EINVAL, "metadata needs a key and a value");
+    char *value_copy = tally__strdup(value);
+    if (value_copy == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->count; i++) {
+        if (strcmp(m->items[i].key, key) == 0) {
+            tally__free_mem(m->items[i].value);
+            m->items[i].value = value_copy;
+            return TALLY_OK;
+        }
+    }
+    char *key_copy = tally__strdup(key);
+    int rc = key_copy ? reserve_one((void **)&m->items, &m->cap, m->count, sizeof(*m->items))
+                      : tally__error(TALLY_ENOMEM, "out of memory");
+    if (rc != TALLY_OK) {
+        tally__free_mem(key_copy);
+        tally__free_mem(value_copy);
+        return rc;
+    }
+    m->items[m->count].key = key_copy;
+    m->items[m->count].value = value_copy;
+    m->count++;
+    return TALLY_OK;
+}
+
+static const char *meta_get(const meta_list *m, const char *key)
+{
+    for (size_t i = 0; i < m->count; i++)
+        if (strcmp(m->items[i].key, key) == 0)
+            return m->items[i].value;
+    return NULL;
+}
+
+static int meta_at(const char **key, const char **value, const meta_list *m, size_t i)
+{
+    if (i >= m->count)
+        return tally__error(TALLY_EINVAL, "metadata index %zu out of range", i);
+    if (key)
+        *key = m->items[i].key;
+    if (value)
+        *value = m->items[i].value;
+    return TALLY_OK;
+}
+
+/* ---- case ---- */
+
+static void case_free(tally_case *c)
+{
+    if (c == NULL)
+        return;
+    tally__free_mem(c->name);
+    tally__free_mem(c->samples);
+    meta_free(&c->meta);
+    tally__free_mem(c);
+}
+
+const char *tally_case_name(const tally_case *c)
+{
+    return c->name;
+}
+
+size_t tally_case_sample_count(const tally_case *c)
+{
+    return c->count;
+}
+
+const double *tally_case_samples(const tally_case *c)
+{
+    return c->samples;
+}
+
+int tally_case_meta_set(tally_case *c, const char *key, const char *value)
+{
+    if (c == NULL)
+        return tally__error(TALLY_EINVAL, "tally_case_meta_set: NULL case");
+    return meta_set(&c->meta, key, value);
+}
+
+const char *tally_case_meta_get(const tally_case *c, const char *key)
+{
+    return meta_get(&c->meta, key);
+}
+
+size_t tally_case_meta_count(const tally_case *c)
+{
+    return c->meta.count;
+}
+
+int tally_case_meta_at(const char **key, const char **value, const tally_case *c, size_t i)
+{
+    return meta_at(key, value, &c->meta, i);
+}
+
+int tally__case_reserve(tally_case *c, size_t extra)
+{
+    void *samples = c->samples; /* through a void * object: no type punning of c->samples */
+    int rc = reserve_more(&samples, &c->cap, c->count, extra, sizeof(double));
+    c->samples = samples;
+    return rc;
+}
+
+double *tally__case_spare(tally_case *c, size_t *room)
+{
+    *room = c->cap - c->count;
+    return c->samples + c->count;
+}
+
+void tally__case_commit(tally_case *c, size_t n)
+{
+    c->count += n;
+}
+
+int tally_case_append(tally_case *c, const double *x, size_t n)
+{
+    if (c == NULL || (x == NULL && n > 0))
+        return tally__error(TALLY_EINVAL, "tally_case_append: NULL argument");
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return tally__error(TALLY_ENONFINITE, "case '%s': sample %zu is not finite", c->name,
+                                c->count + i + 1);
+    int rc = tally__case_reserve(c, n);
+    if (rc != TALLY_OK)
+        return rc;
+    if (n > 0)
+        memcpy(c->samples + c->count, x, n * sizeof(double));
+    c->count += n;
+    return TALLY_OK;
+}
+
+/* ---- benchmark ---- */
+
+static void benchmark_free(tally_benchmark *b)
+{
+    if (b == NULL)
+        return;
+    for (size_t i = 0; i < b->count; i++)
+        case_free(b->cases[i]);
+    tally__free_mem(b->cases);
+    tally__free_mem(b->name);
+    tally__free_mem(b->unit);
+    tally__free_mem(b);
+}
+
+const char *tally_benchmark_name(const tally_benchmark *b)
+{
+    return b->name;
+}
+
+const char *tally_benchmark_unit(const tally_benchmark *b)
+{
+    return b->unit;
+}
+
+tally_direction tally_benchmark_direction(const tally_benchmark *b)
+{
+    return b->direction;
+}
+
+tally_statistic tally_benchmark_statistic(const tally_benchmark *b)
+{
+    return b->statistic;
+}
+
+int tally_benchmark_set_statistic(tally_benchmark *b, tally_statistic stat)
+{
+    if (b == NULL || (int)stat < TALLY_STAT_DEFAULT || (int)stat > TALLY_STAT_BAMEAN)
+        return tally__error(TALLY_EINVAL, "invalid statistic %d", (int)stat);
+    b->statistic = stat;
+    return TALLY_OK;
+}
+
+size_t tally_benchmark_case_count(const tally_benchmark *b)
+{
+    return b->count;
+}
+
+tally_case *tally_benchmark_case_at(const tally_benchmark *b, size_t i)
+{
+    return i < b->count ? b->cases[i] : NULL;
+}
+
+tally_case *tally_benchmark_case_find(const tally_benchmark *b, const char *name)
+{
+    for (size_t i = 0; i < b->count; i++)
+        if (strcmp(b->cases[i]->name, name) == 0)
+            return b->cases[i];
+    return NULL;
+}
+
+int tally_benchmark_case_add(tally_case **out, tally_benchmark *b, const char *name)
+{
+    if (out)
+        *out = NULL;
+    if (b == NULL)
+        return tally__error(TALLY_EINVAL, "tally_benchmark_case_add: NULL benchmark");
+    int rc = check_name(name, "case");
+    if (rc != TALLY_OK)
+        return rc;
+    if (tally_benchmark_case_find(b, name))
+        return tally__error(TALLY_EEXISTS, "benchmark '%s' already has a case '%s'", b->name, name);
+    if ((rc = reserve_one((void **)&b->cases, &b->cap, b->count, sizeof(*b->cases))) != TALLY_OK)
+        return rc;
+    tally_case *c = tally__calloc(1, sizeof(*c));
+    if (c == NULL || (c->name = tally__strdup(name)) == NULL) {
+        case_free(c);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    b->cases[b->count++] = c;
+    if (out)
+        *out = c;
+    return TALLY_OK;
+}
+
+/* ---- result set ---- */
+
+int tally_resultset_new(tally_resultset **out, const char *label)
+{
+    if (out == NULL)
+        return tally__error(TALLY_EINVAL, "tally_resultset_new: NULL output");
+    *out = NULL;
+    int rc = check_name(label, "result set");
+    if (rc != TALLY_OK)
+        return rc;
+    tally_resultset *rs = tally__calloc(1, sizeof(*rs));
+    if (rs == NULL || (rs->label = tally__strdup(label)) == NULL) {
+        tally__free_mem(rs);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    *out = rs;
+    return TALLY_OK;
+}
+
+void tally_resultset_free(tally_resultset *rs)
+{
+    if (rs == NULL)
+        return;
+    for (size_t i = 0; i < rs->count; i++)
+        benchmark_free(rs->benchmarks[i]);
+    meta_free(&rs->meta);
+    tally__free_mem(rs->benchmarks);
+    tally__free_mem(rs->label);
+    tally__free_mem(rs);
+}
+
+const char *tally_resultset_label(const tally_resultset *rs)
+{
+    return rs->label;
+}
+
+int tally_resultset_set_label(tally_resultset *rs, const char *label)
+{
+    if (rs == NULL)
+        return tally__error(TALLY_EINVAL, "tally_resultset_set_label: NULL result set");
+    int rc = check_name(label, "result set");
+    if (rc != TALLY_OK)
+        return rc;
+    char *copy = tally__strdup(label);
+    if (copy == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    tally__free_mem(rs->label);
+    rs->label = copy;
+    return TALLY_OK;
+}
+
+int tally_resultset_meta_set(tally_resultset *rs, const char *key, const char *value)
+{
+    if (rs == NULL)
+        return tally__error(TALLY_EINVAL, "tally_resultset_meta_set: NULL result set");
+    return meta_set(&rs->meta, key, value);
+}
+
+const char *tally_resultset_meta_get(const tally_resultset *rs, const char *key)
+{
+    return meta_get(&rs->meta, key);
+}
+
+size_t tally_resultset_meta_count(const tally_resultset *rs)
+{
+    return rs->meta.count;
+}
+
+int tally_resultset_meta_at(const char **key, const char **value, const tally_resultset *rs,
+                            size_t i)
+{
+    return meta_at(key, value, &rs->meta, i);
+}
+
+size_t tally_resultset_benchmark_count(const tally_resultset *rs)
+{
+    return rs->count;
+}
+
+tally_benchmark *tally_resultset_benchmark_at(const tally_resultset *rs, size_t i)
+{
+    return i < rs->count ? rs->benchmarks[i] : NULL;
+}
+
+tally_benchmark *tally_resultset_benchmark_find(const tally_resultset *rs, const char *name)
+{
+    for (size_t i = 0; i < rs->count; i++)
+        if (strcmp(rs->benchmarks[i]->name, name) == 0)
+            return rs->benchmarks[i];
+    return NULL;
+}
+
+int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs, const char *name,
+                                  const char *unit, tally_direction direction)
+{
+    if (out)
+        *out = NULL;
+    if (rs == NULL)
+        return tally__error(TALLY_EINVAL, "tally_resultset_benchmark_add: NULL result set");
+    int rc = check_name(name, "benchmark");
+    if (rc != TALLY_OK)
+        return rc;
+    if (direction != TALLY_LOWER_IS_BETTER && direction != TALLY_HIGHER_IS_BETTER)
+        return tally__error(TALLY_EINVAL, "invalid direction %d", (int)direction);
+    if (tally_resultset_benchmark_find(rs, name))
+        return tally__error(TALLY_EEXISTS, "result set '%s' already has a benchmark '%s'",
+                            rs->label, name);
+    rc = reserve_one((void **)&rs->benchmarks, &rs->cap, rs->count, sizeof(*rs->benchmarks));
+    if (rc != TALLY_OK)
+        return rc;
+    tally_benchmark *b = tally__calloc(1, sizeof(*b));
+    if (b == NULL || (b->name = tally__strdup(name)) == NULL ||
+        (b->unit = tally__strdup(unit ? unit : "")) == NULL) {
+        benchmark_free(b);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    b->direction = direction;
+    b->statistic = TALLY_STAT_DEFAULT;
+    rs->benchmarks[rs->count++] = b;
+    if (out)
+        *out = b;
+    return TALLY_OK;
+}
+
+/* ---- list ---- */
+
+int tally_results_new(tally_results **out)
+{
+    if (out == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_new: NULL output");
+    *out = tally__calloc(1, sizeof(**out));
+    return *out ? TALLY_OK : tally__error(TALLY_ENOMEM, "out of memory");
+}
+
+void tally_results_free(tally_results *r)
+{
+    if (r == NULL)
+        return;
+    for (size_t i = 0; i < r->count; i++)
+        tally_resultset_free(r->sets[i]);
+    tally__free_mem(r->sets);
+    tally__free_mem(r);
+}
+
+size_t tally_results_count(const tally_results *r)
+{
+    return r->count;
+}
+
+tally_resultset *tally_results_at(const tally_results *r, size_t i)
+{
+    return i < r->count ? r->sets[i] : NULL;
+}
+
+tally_resultset *tally_results_find(const tally_results *r, const char *label)
+{
+    for (size_t i = 0; i < r->count; i++)
+        if (strcmp(r->sets[i]->label, label) == 0)
+            return r->sets[i];
+    return NULL;
+}
+
+int tally_results_add(tally_results *r, tally_resultset *rs)
+{
+    if (r == NULL || rs == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_add: NULL argument");
+    if (tally_results_find(r, rs->label))
+        return tally__error(TALLY_EEXISTS, "duplicate result set label '%s'", rs->label);
+    int rc = reserve_one((void **)&r->sets, &r->cap, r->count, sizeof(*r->sets));
+    if (rc != TALLY_OK)
+        return rc;
+    r->sets[r->count++] = rs;
+    return TALLY_OK;
+}
+
+int tally_results_merge(tally_results *into, tally_results *from)
+{
+    if (into == NULL || from == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_merge: NULL argument");
+    for (size_t i = 0; i < from->count; i++) {
+        const char *label = from->sets[i]->label;
+        if (tally_results_find(into, label))
+            return tally__error(TALLY_EEXISTS, "duplicate result set label '%s'", label);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(from->sets[j]->label, label) == 0)
+                return tally__error(TALLY_EEXISTS, "duplicate result set label '%s'", label);
+    }
+    size_t need = into->count + from->count;
+    if (need > into->cap) {
+        tally_resultset **grown = tally__reallocarray(into->sets, need, sizeof(*grown));
+        if (grown == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        into->sets = grown;
+        into->cap = need;
+    }
+    if (from->count > 0) /* from->sets may be NULL then, and memcpy must not see NULL */
+        memcpy(into->sets + into->count, from->sets, from->count * sizeof(*from->sets));
+    into->count = need;
+    from->count = 0;
+    return TALLY_OK;
+}

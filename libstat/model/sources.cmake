@@ -1,0 +1,5 @@
+# Sources of libstat/model/ (see README.md here for what lives in this module).
+set(TALLY_MODULE_SOURCES
+  resultset.c
+  validate.c
+)

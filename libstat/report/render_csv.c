@@ -1,0 +1,122 @@
+/* CSV report: one record per benchmark/case/configuration, every statistic a column, RFC 4180
+ * quoting and CRLF line ends; undefined values are empty fields. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+static const char *const columns[] = {
+    "benchmark", "case", "configuration", "unit", "direction", "statistic", "present", "n",
+    "value", "min", "max", "amean", "hmean", "gmean", "median", "stddev", "hstddev", "cv", "hcv",
+    "row_cv", "sem", "mean_ci_low", "mean_ci_high", "median_ci_low", "median_ci_high",
+    "median_ci_level", "bamean_50", "bamean_95", "bamean_99", "outliers_mad", "outliers_tukey",
+    "ratio", "pct_imp", "test", "p_value", "p_adjusted", "significant", "verdict",
+};
+
+static void field_sep(tally__buf *b, int *first)
+{
+    if (!*first)
+        tally__buf_puts(b, ",");
+    *first = 0;
+}
+
+static void text_field(tally__buf *b, int *first, const char *s)
+{
+    field_sep(b, first);
+    if (s == NULL)
+        return;
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        tally__buf_puts(b, s);
+        return;
+    }
+    tally__buf_puts(b, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            tally__buf_puts(b, "\""); /* a quote inside a quoted field is doubled */
+        tally__buf_append(b, p, 1);
+    }
+    tally__buf_puts(b, "\"");
+}
+
+static void num_field(tally__buf *b, int *first, double x, int defined)
+{
+    field_sep(b, first);
+    if (defined)
+        tally__buf_double(b, x);
+}
+
+static void count_field(tally__buf *b, int *first, size_t n)
+{
+    field_sep(b, first);
+    tally__buf_printf(b, "%zu", n);
+}
+
+static void render_record(tally__buf *b, const tally_report *r, const tally__row *row, size_t j)
+{
+    const tally__cell *c = &row->cells[j];
+    const tally_summary *s = &c->pub.summary;
+    unsigned d = c->pub.present ? s->defined : 0;
+    int p = c->pub.present, f = 1;
+    text_field(b, &f, row->benchmark);
+    text_field(b, &f, row->case_name);
+    text_field(b, &f, r->configs[j].label);
+    text_field(b, &f, row->unit);
+    text_field(b, &f, tally_direction_name(row->direction));
+    text_field(b, &f, tally_statistic_name(row->statistic));
+    text_field(b, &f, p ? "1" : "0");
+    if (p)
+        count_field(b, &f, s->n);
+    else
+        text_field(b, &f, NULL);
+    num_field(b, &f, c->pub.value, c->value_defined);
+    num_field(b, &f, s->min, p);
+    num_field(b, &f, s->max, p);
+    num_field(b, &f, s->amean, p);
+    num_field(b, &f, s->hmean, d & TALLY_SUMMARY_HMEAN);
+    num_field(b, &f, s->gmean, d & TALLY_SUMMARY_GMEAN);
+    num_field(b, &f, s->median, p);
+    num_field(b, &f, s->stddev, d & TALLY_SUMMARY_STDDEV);
+    num_field(b, &f, s->hstddev, d & TALLY_SUMMARY_HSTDDEV);
+    num_field(b, &f, s->cv, d & TALLY_SUMMARY_CV);
+    num_field(b, &f, s->hcv, d & TALLY_SUMMARY_HSTDDEV);
+    num_field(b, &f, c->cv, c->cv_defined);
+    num_field(b, &f, s->sem, d & TALLY_SUMMARY_STDDEV);
+    num_field(b, &f, s->mean_ci_low, d & TALLY_SUMMARY_MEAN_CI);
+    num_field(b, &f, s->mean_ci_high, d & TALLY_SUMMARY_MEAN_CI);
+    num_field(b, &f, s->median_ci_low, d & TALLY_SUMMARY_MEDIAN_CI);
+    num_field(b, &f, s->median_ci_high, d & TALLY_SUMMARY_MEDIAN_CI);
+    num_field(b, &f, s->median_ci_level, d & TALLY_SUMMARY_MEDIAN_CI);
+    for (int k = 0; k < TALLY__BAMEAN_COUNT; k++)
+        num_field(b, &f, c->bamean[k], p);
+    if (p) {
+        count_field(b, &f, s->outliers_mad);
+        count_field(b, &f, s->outliers_tukey);
+    } else {
+        text_field(b, &f, NULL);
+        text_field(b, &f, NULL);
+    }
+    const tally_comparison *cmp = &c->pub.comparison;
+    int cmpd = c->pub.compared;
+    int has_p = cmpd && cmp->test != TALLY_TEST_MMTESTS_CI && cmp->test != TALLY_TEST_NONE;
+    num_field(b, &f, cmp->ratio, cmpd && cmp->base_value != 0);
+    num_field(b, &f, cmp->pct_imp, cmpd && cmp->base_value != 0);
+    text_field(b, &f, cmpd ? tally_test_name(cmp->test) : NULL);
+    num_field(b, &f, cmp->p_value, has_p);
+    num_field(b, &f, c->pub.p_adjusted, has_p);
+    text_field(b, &f, cmpd ? (cmp->significant ? "1" : "0") : NULL);
+    text_field(b, &f, cmpd ? tally_verdict_name(cmp->verdict) : NULL);
+    tally__buf_puts(b, "\r\n");
+}
+
+int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    (void)o;
+    int f = 1;
+    for (size_t k = 0; k < sizeof(columns) / sizeof(*columns); k++)
+        text_field(b, &f, columns[k]);
+    tally__buf_puts(b, "\r\n");
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            render_record(b, r, &r->rows[i], j);
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

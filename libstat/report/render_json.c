@@ -1,0 +1,228 @@
+/* The JSON report (docs/report-json.md): every statistic of every cell, every comparison,
+ * numbers in shortest round-trip form, undefined values as null. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+typedef struct writer {
+    tally__buf *b;
+    int first; /* no comma before the next member */
+} writer;
+
+static void key(writer *w, const char *name)
+{
+    tally__buf_puts(w->b, w->first ? "" : ", ");
+    w->first = 0;
+    tally__buf_json_string(w->b, name);
+    tally__buf_puts(w->b, ": ");
+}
+
+static void num(writer *w, const char *name, double x, int defined)
+{
+    key(w, name);
+    if (defined)
+        tally__buf_double(w->b, x);
+    else
+        tally__buf_puts(w->b, "null");
+}
+
+static void count(writer *w, const char *name, size_t n)
+{
+    key(w, name);
+    tally__buf_printf(w->b, "%zu", n);
+}
+
+static void str(writer *w, const char *name, const char *s)
+{
+    key(w, name);
+    if (s)
+        tally__buf_json_string(w->b, s);
+    else
+        tally__buf_puts(w->b, "null");
+}
+
+static void boolean(writer *w, const char *name, int v)
+{
+    key(w, name);
+    tally__buf_puts(w->b, v ? "true" : "false");
+}
+
+static void interval(writer *w, const char *name, double lo, double hi, int defined)
+{
+    key(w, name);
+    if (!defined) {
+        tally__buf_puts(w->b, "null");
+        return;
+    }
+    tally__buf_puts(w->b, "[");
+    tally__buf_double(w->b, lo);
+    tally__buf_puts(w->b, ", ");
+    tally__buf_double(w->b, hi);
+    tally__buf_puts(w->b, "]");
+}
+
+static void render_comparison(tally__buf *b, const tally__cell *c)
+{
+    const tally_comparison *cmp = &c->pub.comparison;
+    writer w = { b, 1 };
+    tally__buf_puts(b, "{");
+    num(&w, "ratio", cmp->ratio, cmp->base_value != 0);
+    num(&w, "pct_imp", cmp->pct_imp, cmp->base_value != 0);
+    str(&w, "test", tally_test_name(cmp->test));
+    int has_p = cmp->test != TALLY_TEST_MMTESTS_CI && cmp->test != TALLY_TEST_NONE;
+    num(&w, "statistic", cmp->statistic, has_p);
+    num(&w, "df", cmp->df, cmp->test == TALLY_TEST_WELCH || cmp->test == TALLY_TEST_STUDENT);
+    num(&w, "p_value", cmp->p_value, has_p);
+    num(&w, "p_adjusted", c->pub.p_adjusted, has_p);
+    boolean(&w, "exact", cmp->exact);
+    boolean(&w, "significant", cmp->significant);
+    str(&w, "verdict", tally_verdict_name(cmp->verdict));
+    tally__buf_puts(b, "}");
+}
+
+static void render_cell(tally__buf *b, const tally_report *r, const tally__row *row, size_t j)
+{
+    const tally__cell *c = &row->cells[j];
+    const tally_summary *s = &c->pub.summary;
+    writer w = { b, 1 };
+    tally__buf_puts(b, "        {");
+    str(&w, "configuration", r->configs[j].label);
+    boolean(&w, "present", c->pub.present);
+    if (c->pub.present) {
+        unsigned d = s->defined;
+        count(&w, "n", s->n);
+        num(&w, "value", c->pub.value, c->value_defined);
+        num(&w, "min", s->min, 1);
+        num(&w, "max", s->max, 1);
+        num(&w, "amean", s->amean, 1);
+        num(&w, "hmean", s->hmean, d & TALLY_SUMMARY_HMEAN);
+        num(&w, "gmean", s->gmean, d & TALLY_SUMMARY_GMEAN);
+        num(&w, "median", s->median, 1);
+        num(&w, "stddev", s->stddev, d & TALLY_SUMMARY_STDDEV);
+        num(&w, "hstddev", s->hstddev, d & TALLY_SUMMARY_HSTDDEV);
+        num(&w, "cv", s->cv, d & TALLY_SUMMARY_CV);
+        num(&w, "hcv", s->hcv, d & TALLY_SUMMARY_HSTDDEV);
+        num(&w, "row_cv", c->cv, c->cv_defined);
+        num(&w, "sem", s->sem, d & TALLY_SUMMARY_STDDEV);
+        interval(&w, "mean_ci", s->mean_ci_low, s->mean_ci_high, d & TALLY_SUMMARY_MEAN_CI);
+        interval(&w, "median_ci", s->median_ci_low, s->median_ci_high, d & TALLY_SUMMARY_MEDIAN_CI);
+        num(&w, "median_ci_level", s->median_ci_level, d & TALLY_SUMMARY_MEDIAN_CI);
+        for (int k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+            char name[32];
+            snprintf(name, sizeof(name), "bamean_%d", (int)tally__bamean_percents[k]);
+            num(&w, name, c->bamean[k], 1);
+        }
+        count(&w, "outliers_mad", s->outliers_mad);
+        count(&w, "outliers_tukey", s->outliers_tukey);
+        key(&w, "samples");
+        if (r->opts.omit_samples) {
+            tally__buf_puts(b, "null");
+        } else {
+            tally__buf_puts(b, "[");
+            for (size_t k = 0; k < c->n; k++) {
+                tally__buf_puts(b, k ? ", " : "");
+                tally__buf_double(b, c->samples[k]);
+            }
+            tally__buf_puts(b, "]");
+        }
+    }
+    key(&w, "comparison");
+    if (c->pub.compared)
+        render_comparison(b, c);
+    else
+        tally__buf_puts(b, "null");
+    tally__buf_puts(b, "}");
+}
+
+static void render_row(tally__buf *b, const tally_report *r, const tally__row *row)
+{
+    writer w = { b, 1 };
+    tally__buf_puts(b, "    {");
+    str(&w, "benchmark", row->benchmark);
+    str(&w, "case", row->case_name);
+    str(&w, "unit", row->unit);
+    str(&w, "direction", tally_direction_name(row->direction));
+    str(&w, "statistic", tally_statistic_name(row->statistic));
+    key(&w, "cells");
+    tally__buf_puts(b, "[\n");
+    for (size_t j = 0; j < r->config_count; j++) {
+        render_cell(b, r, row, j);
+        tally__buf_puts(b, j + 1 < r->config_count ? ",\n" : "\n");
+    }
+    tally__buf_puts(b, "      ]}");
+}
+
+static void render_configs(tally__buf *b, const tally_report *r)
+{
+    tally__buf_puts(b, "  \"configurations\": [\n");
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__config *c = &r->configs[j];
+        writer w = { b, 1 };
+        tally__buf_puts(b, "    {");
+        str(&w, "label", c->label);
+        key(&w, "metadata");
+        tally__buf_puts(b, "{");
+        for (size_t k = 0; k < c->meta_count; k++) {
+            tally__buf_puts(b, k ? ", " : "");
+            tally__buf_json_string(b, c->meta[k].key);
+            tally__buf_puts(b, ": ");
+            tally__buf_json_string(b, c->meta[k].value);
+        }
+        tally__buf_puts(b, "}}");
+        tally__buf_puts(b, j + 1 < r->config_count ? ",\n" : "\n");
+    }
+    tally__buf_puts(b, "  ],\n");
+}
+
+static void render_summary(tally__buf *b, const tally_report *r)
+{
+    tally__buf_puts(b, "  \"geomean\": [");
+    for (size_t j = 1; j < r->config_count; j++) {
+        double gm = 0;
+        int ok = !r->opts.summaries_only && tally__render_geomean(&gm, b, r, j);
+        writer w = { b, 1 };
+        tally__buf_puts(b, j > 1 ? ", {" : "{");
+        str(&w, "configuration", r->configs[j].label);
+        num(&w, "ratio", gm, ok);
+        tally__buf_puts(b, "}");
+    }
+    tally__buf_puts(b, "],\n");
+    double worst;
+    tally_report_worst_regression(&worst, r);
+    tally__buf_puts(b, "  \"worst_regression_pct\": ");
+    tally__buf_double(b, worst);
+    tally__buf_puts(b, "\n");
+}
+
+int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    (void)o;
+    const tally_report_options *ro = &r->opts;
+    writer w = { b, 1 };
+    tally__buf_puts(b, "{");
+    str(&w, "format", "tally-report");
+    key(&w, "version");
+    tally__buf_puts(b, "1,\n  \"options\": {");
+    w.first = 1;
+    str(&w, "statistic", tally_statistic_name(ro->statistic));
+    str(&w, "test", tally_test_name(ro->test));
+    num(&w, "alpha", ro->alpha, 1);
+    str(&w, "adjust", tally_adjust_name(ro->adjust));
+    str(&w, "percentile_method",
+        tally_percentile_method_name(ro->percentile_method));
+    num(&w, "confidence", ro->confidence, 1);
+    str(&w, "filter", ro->filter);
+    boolean(&w, "summaries_only", ro->summaries_only);
+    tally__buf_puts(b, "},\n");
+    render_configs(b, r);
+    tally__buf_puts(b, "  \"rows\": [\n");
+    for (size_t i = 0; i < r->row_count; i++) {
+        render_row(b, r, &r->rows[i]);
+        tally__buf_puts(b, i + 1 < r->row_count ? ",\n" : "\n");
+    }
+    tally__buf_puts(b, "  ],\n");
+    render_summary(b, r);
+    tally__buf_puts(b, "}\n");
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

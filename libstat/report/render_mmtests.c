@@ -1,0 +1,220 @@
+/* The compare-mmtests layout: one block per benchmark, rows per statistic and case,
+ * `%12.4f (%7.2f%%)` cells with `*` instead of the parentheses when significant. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+/* One statistic row of the layout. */
+typedef enum row_kind { ROW_MIN, ROW_CENTRE, ROW_STDDEV, ROW_COEFFVAR, ROW_MAX, ROW_BAMEAN } row_kind;
+
+typedef struct stat_row {
+    row_kind kind;
+    int bamean_index;
+    char title[16];
+} stat_row;
+
+#define LABEL_WIDTH 9 /* "BAmean-99", the longest statistic name */
+#define PCT_WIDTH 11  /* " (%7.2f%%)" */
+
+static const char *centre_title(tally_statistic s)
+{
+    switch (s) {
+    case TALLY_STAT_HMEAN: return "Hmean";
+    case TALLY_STAT_GMEAN: return "Gmean";
+    case TALLY_STAT_MEDIAN: return "Median";
+    default: return "Amean";
+    }
+}
+
+/* Min, the centre (Amean, Hmean, ...), Stddev, CoeffVar, Max, BAmean-50/95/99, as
+ * compare-mmtests prints them. A centre that is itself Min, Max or BAmean has no extra row. */
+static size_t build_rows(stat_row *rows, tally_statistic centre)
+{
+    size_t n = 0;
+    rows[n++] = (stat_row){ ROW_MIN, 0, "Min" };
+    if (centre != TALLY_STAT_MIN && centre != TALLY_STAT_MAX && centre != TALLY_STAT_BAMEAN) {
+        rows[n] = (stat_row){ ROW_CENTRE, 0, "" };
+        strcpy(rows[n++].title, centre_title(centre));
+    }
+    rows[n++] = (stat_row){ ROW_STDDEV, 0, "Stddev" };
+    rows[n++] = (stat_row){ ROW_COEFFVAR, 0, "CoeffVar" };
+    rows[n++] = (stat_row){ ROW_MAX, 0, "Max" };
+    for (int k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+        rows[n] = (stat_row){ ROW_BAMEAN, k, "" };
+        snprintf(rows[n++].title, sizeof(rows[0].title), "BAmean-%d",
+                 (int)tally__bamean_percents[k]);
+    }
+    return n;
+}
+
+/* Is this the row whose statistic the report compares (and marks when significant)? */
+static int is_compared_row(const stat_row *sr, tally_statistic centre)
+{
+    switch (sr->kind) {
+    case ROW_CENTRE: return 1;
+    case ROW_MIN: return centre == TALLY_STAT_MIN;
+    case ROW_MAX: return centre == TALLY_STAT_MAX;
+    case ROW_BAMEAN: return centre == TALLY_STAT_BAMEAN && tally__bamean_percents[sr->bamean_index] == 95.0;
+    default: return 0;
+    }
+}
+
+static int stat_value(double *out, const stat_row *sr, const tally__cell *c)
+{
+    if (!c->pub.present)
+        return 0;
+    switch (sr->kind) {
+    case ROW_MIN: *out = c->pub.summary.min; return 1;
+    case ROW_MAX: *out = c->pub.summary.max; return 1;
+    case ROW_CENTRE: *out = c->pub.value; return c->value_defined;
+    case ROW_STDDEV: *out = c->spread; return c->spread_defined;
+    case ROW_COEFFVAR: *out = c->cv; return c->cv_defined;
+    case ROW_BAMEAN: *out = c->bamean[sr->bamean_index]; return 1;
+    }
+    return 0;
+}
+
+/* Split a configuration name into compare-mmtests' two header lines: at the first '-', except
+ * that a "-rcN" suffix stays with the version ("5.14.0-rc3-vanilla" -> "5.14.0-rc3" /
+ * "vanilla"). A name without '-' goes on the second line. */
+static void split_label(const char *label, size_t *first_len, const char **second)
+{
+    const char *dash = strchr(label, '-');
+    if (dash && dash[1] == 'r' && dash[2] == 'c' && dash[3] >= '0' && dash[3] <= '9') {
+        const char *p = dash + 3;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        dash = *p == '-' ? p : (*p == '\0' ? NULL : strchr(p, '-'));
+        if (dash == NULL && *p == '\0') {
+            *first_len = strlen(label);
+            *second = "";
+            return;
+        }
+    }
+    if (dash == NULL) {
+        *first_len = 0;
+        *second = label;
+        return;
+    }
+    *first_len = (size_t)(dash - label);
+    *second = dash + 1;
+}
+
+static void render_header(tally__buf *b, const tally_report *r, size_t lead, size_t col_width)
+{
+    /* The first line is left out when no name has a first part (no name holds a '-'). */
+    int first_line = 1;
+    for (size_t j = 0; j < r->config_count; j++) {
+        size_t first_len;
+        const char *second;
+        split_label(r->configs[j].label, &first_len, &second);
+        if (first_len > 0)
+            first_line = 0;
+    }
+    for (int line = first_line; line < 2; line++) {
+        tally__buf_pad(b, lead);
+        for (size_t j = 0; j < r->config_count; j++) {
+            size_t first_len;
+            const char *second;
+            split_label(r->configs[j].label, &first_len, &second);
+            if (line == 0)
+                tally__buf_printf(b, "%*.*s", (int)col_width, (int)first_len, r->configs[j].label);
+            else
+                tally__buf_printf(b, "%*s", (int)col_width, second);
+        }
+        tally__buf_end_line(b);
+    }
+}
+
+static size_t column_width(const tally_report *r)
+{
+    size_t width = 12 + PCT_WIDTH;
+    for (size_t j = 0; j < r->config_count; j++) {
+        size_t first_len;
+        const char *second;
+        split_label(r->configs[j].label, &first_len, &second);
+        if (first_len + 1 > width)
+            width = first_len + 1;
+        if (strlen(second) + 1 > width)
+            width = strlen(second) + 1;
+    }
+    return width;
+}
+
+static void render_cell(tally__buf *b, const stat_row *sr, const tally__row *row, size_t j,
+                        int value_width, int prec, int marked)
+{
+    const tally__cell *c = &row->cells[j];
+    double v;
+    if (!c->pub.present) {
+        tally__buf_printf(b, "%*s%*s", value_width, "missing", PCT_WIDTH, "");
+        return;
+    }
+    if (!stat_value(&v, sr, c)) {
+        tally__buf_printf(b, "%*s%*s", value_width, "n/a", PCT_WIDTH, "");
+        return;
+    }
+    tally__buf_printf(b, "%*.*f", value_width, prec, v);
+    double base, pct = 0;
+    int have_pct = 1;
+    if (j > 0) {
+        tally_direction dir = sr->kind == ROW_STDDEV || sr->kind == ROW_COEFFVAR
+                                  ? TALLY_LOWER_IS_BETTER
+                                  : row->direction;
+        have_pct = stat_value(&base, sr, &row->cells[0]) &&
+                   tally_pct_imp(&pct, base, v, dir) == TALLY_OK;
+        if (!have_pct)
+            tally_error_clear();
+    }
+    if (!have_pct)
+        tally__buf_printf(b, " (%7s )", "n/a");
+    else if (marked)
+        tally__buf_printf(b, " *%7.2f%%*", pct);
+    else
+        tally__buf_printf(b, " (%7.2f%%)", pct);
+}
+
+static void render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                         const tally__group *g)
+{
+    const tally__row *first = &r->rows[g->first];
+    size_t case_width = tally__group_case_width(r, g);
+    size_t col_width = column_width(r);
+    int value_width = (int)(col_width - PCT_WIDTH);
+    int prec = tally__default_precision(r, o, first);
+    stat_row rows[16];
+    size_t nrows = build_rows(rows, first->statistic);
+
+    tally__buf_printf(b, "%s\n", first->benchmark);
+    render_header(b, r, LABEL_WIDTH + 1 + case_width, col_width);
+    for (size_t s = 0; s < nrows; s++) {
+        int compared_row = is_compared_row(&rows[s], first->statistic);
+        for (size_t i = g->first; i < g->first + g->count; i++) {
+            const tally__row *row = &r->rows[i];
+            tally__buf_printf(b, "%-*s %-*s", LABEL_WIDTH, rows[s].title, (int)case_width,
+                              row->case_name);
+            for (size_t j = 0; j < r->config_count; j++) {
+                const tally__cell *c = &row->cells[j];
+                int marked = compared_row && c->pub.compared && c->pub.comparison.significant;
+                render_cell(b, &rows[s], row, j, value_width, prec, marked);
+            }
+            tally__buf_end_line(b);
+        }
+    }
+    tally__render_missing_notes(b, r, g, "");
+}
+
+int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    tally__group g;
+    size_t pos = 0;
+    int first = 1;
+    while (tally__report_next_group(&g, r, &pos)) {
+        if (!first)
+            tally__buf_puts(b, "\n");
+        first = 0;
+        render_group(b, r, o, &g);
+    }
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

@@ -1,0 +1,88 @@
+/* The AMD layout: per benchmark a Test/Units/Interpretation/Statistic block framed by lines of
+ * 66 '=', then `1.00 [ -0.00]( 1.94)` cells: value normalised to the baseline, [pct imp], (CV). */
+#include <string.h>
+
+#include "report/report_internal.h"
+
+#define RULE "=================================================================="
+#define CELL_GAP 5  /* spaces before each cell */
+#define CELL_WIDTH 20 /* "1.00 [ -0.00]( 1.94)" */
+
+/* pct imp as the AMD posts print it: the baseline reads -0.00 on lower-is-better tests because
+ * the difference is negated there, (1 - ratio) * 100 computed as -(ratio - 1) * 100. */
+static double amd_pct(double ratio, tally_direction dir)
+{
+    double diff = (ratio - 1.0) * 100.0;
+    return dir == TALLY_LOWER_IS_BETTER ? -diff : diff;
+}
+
+static void render_cell(tally__buf *b, const tally__row *row, size_t j)
+{
+    const tally__cell *base = &row->cells[0], *c = &row->cells[j];
+    tally__buf_pad(b, CELL_GAP);
+    if (!c->pub.present) {
+        tally__buf_printf(b, "%-*s", CELL_WIDTH, "missing");
+        return;
+    }
+    if (!c->value_defined || !base->value_defined || base->pub.value == 0) {
+        tally__buf_printf(b, "%4s [%6s]", "n/a", "n/a");
+    } else {
+        double ratio = c->pub.value / base->pub.value;
+        tally__buf_printf(b, "%.2f [%6.2f]", ratio, amd_pct(ratio, row->direction));
+    }
+    if (c->cv_defined)
+        tally__buf_printf(b, "(%5.2f)", c->cv);
+    else
+        tally__buf_printf(b, "(%5s)", "n/a");
+}
+
+/* Column headers end two columns before their cells do, as in the posts. */
+static void render_header(tally__buf *b, const tally_report *r, const char *label,
+                          size_t case_width)
+{
+    size_t start = b->len;
+    tally__buf_printf(b, "%s:", label);
+    for (size_t j = 0; j < r->config_count; j++) {
+        size_t title_len = strlen(r->configs[j].label) + strlen("[pct imp](CV)");
+        size_t end = case_width + (CELL_GAP + CELL_WIDTH) * (j + 1) - 2;
+        size_t used = b->len - start;
+        tally__buf_pad(b, used + title_len < end ? end - used - title_len : 1);
+        tally__buf_printf(b, "%s[pct imp](CV)", r->configs[j].label);
+    }
+    tally__buf_end_line(b);
+}
+
+static void render_group(tally__buf *b, const tally_report *r, const tally__group *g)
+{
+    const tally__row *first = &r->rows[g->first];
+    size_t case_width = tally__group_case_width(r, g);
+    tally__buf_printf(b, RULE "\nTest          : %s\n", first->benchmark);
+    tally__buf_printf(b, "Units         : Normalized%s%s\n", first->unit[0] ? " " : "", first->unit);
+    tally__buf_printf(b, "Interpretation: %s is better\n",
+                      first->direction == TALLY_HIGHER_IS_BETTER ? "Higher" : "Lower");
+    tally__buf_printf(b, "Statistic     : %s\n" RULE "\n", tally__stat_title(first->statistic));
+    render_header(b, r, tally__report_case_label(r, first->benchmark), case_width);
+    for (size_t i = g->first; i < g->first + g->count; i++) {
+        const tally__row *row = &r->rows[i];
+        tally__buf_printf(b, "%*s", (int)case_width, row->case_name);
+        for (size_t j = 0; j < r->config_count; j++)
+            render_cell(b, row, j);
+        tally__buf_end_line(b);
+    }
+    tally__render_missing_notes(b, r, g, "");
+}
+
+int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    (void)o;
+    tally__group g;
+    size_t pos = 0;
+    int first = 1;
+    while (tally__report_next_group(&g, r, &pos)) {
+        if (!first)
+            tally__buf_puts(b, "\n\n");
+        first = 0;
+        render_group(b, r, &g);
+    }
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

@@ -1,0 +1,96 @@
+/* The `450.40 (0.00 pct)` layout: configurations side by side, the case in the first column. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+#define CASE_GAP 4     /* spaces between the case and the first cell */
+#define MIN_CELL 24    /* cells are left-aligned in at least this width */
+#define TITLE_INDENT 4 /* configuration names start this far into their cells */
+
+/* The posts print pct truncated toward zero to two decimals (459.44 against 450.40 is +2.0071 %,
+ * printed 2.00; 1621.24 against 1630.13 is -0.5454 %, printed -0.54). The nudge keeps exact
+ * hundredths (2.00 computed as 1.9999999999999996) from dropping a digit. */
+static double truncated_pct(double pct)
+{
+    double t = trunc(pct * 100.0 + copysign(1e-7, pct)) / 100.0;
+    return t == 0 ? 0.0 : t; /* never "-0.00" */
+}
+
+/* Format one cell into `out` (emptied first). */
+static void format_cell(tally__buf *out, const tally__row *row, size_t j, int prec)
+{
+    const tally__cell *c = &row->cells[j], *base = &row->cells[0];
+    double pct;
+    out->len = 0;
+    if (!c->pub.present)
+        tally__buf_puts(out, "missing");
+    else if (!c->value_defined)
+        tally__buf_puts(out, "n/a");
+    else if (j == 0)
+        tally__buf_printf(out, "%.*f (%.2f pct)", prec, c->pub.value, 0.0);
+    else if (!base->value_defined)
+        tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
+    else if (tally_pct_imp(&pct, base->pub.value, c->pub.value, row->direction) == TALLY_OK)
+        tally__buf_printf(out, "%.*f (%.2f pct)", prec, c->pub.value, truncated_pct(pct));
+    else {
+        tally_error_clear();
+        tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
+    }
+}
+
+static void render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                         const tally__group *g)
+{
+    const tally__row *first = &r->rows[g->first];
+    int prec = o->precision >= 0 ? tally__default_precision(r, o, first) : 2;
+    size_t case_width = tally__group_case_width(r, g) + 1;
+    size_t cell_width = MIN_CELL;
+    tally__buf cell = TALLY__BUF_INIT;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            format_cell(&cell, &r->rows[i], j, prec);
+            if (cell.len + 3 > cell_width)
+                cell_width = cell.len + 3;
+        }
+    for (size_t j = 0; j < r->config_count; j++)
+        if (strlen(r->configs[j].label) + TITLE_INDENT + 1 > cell_width)
+            cell_width = strlen(r->configs[j].label) + TITLE_INDENT + 1;
+
+    tally__buf_printf(b, "%s\n", first->benchmark);
+    const char *label = tally__report_case_label(r, first->benchmark);
+    size_t lead = case_width + CASE_GAP + TITLE_INDENT;
+    tally__buf_printf(b, "%s:", label);
+    tally__buf_pad(b, strlen(label) + 1 < lead ? lead - strlen(label) - 1 : 1);
+    for (size_t j = 0; j < r->config_count; j++)
+        tally__buf_printf(b, "%-*s", (int)cell_width, r->configs[j].label);
+    tally__buf_end_line(b);
+    for (size_t i = g->first; i < g->first + g->count; i++) {
+        tally__buf_printf(b, "%*s", (int)case_width, r->rows[i].case_name);
+        tally__buf_pad(b, CASE_GAP);
+        for (size_t j = 0; j < r->config_count; j++) {
+            format_cell(&cell, &r->rows[i], j, prec);
+            tally__buf_printf(b, "%-*s", (int)cell_width, cell.failed ? "" : cell.data);
+        }
+        tally__buf_end_line(b);
+    }
+    tally__render_missing_notes(b, r, g, "");
+    if (cell.failed)
+        b->failed = 1; /* the report is incomplete: fail it as out of memory */
+    tally__buf_dispose(&cell);
+}
+
+int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    tally__group g;
+    size_t pos = 0;
+    int first = 1;
+    while (tally__report_next_group(&g, r, &pos)) {
+        if (!first)
+            tally__buf_puts(b, "\n");
+        first = 0;
+        render_group(b, r, o, &g);
+    }
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

@@ -1,0 +1,342 @@
+/* tally's own text layout for humans: per benchmark a table of value ± CI half-width, delta,
+ * p-value and verdict per configuration, footnotes, and the geometric mean of ratios. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+typedef enum align { LEFT, RIGHT } align;
+
+typedef struct grid {
+    size_t rows, cols;
+    char **text;            /* rows * cols strings, NULL for empty cells */
+    tally_verdict *verdict; /* colour of a cell, NO_CHANGE for none */
+    size_t *width;
+    int failed;             /* an allocation failed */
+} grid;
+
+static size_t display_width(const char *s)
+{
+    size_t w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        w += (*p & 0xC0) != 0x80; /* count UTF-8 lead bytes only */
+    return w;
+}
+
+/* Set the text of a cell (formatted like printf). */
+static void TALLY__PRINTF(4, 5) set_text(grid *g, size_t row, size_t col, const char *fmt, ...)
+{
+    tally__buf b = TALLY__BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tally__buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    char *text = NULL;
+    if (tally__buf_detach(&text, NULL, &b) != TALLY_OK) {
+        g->failed = 1;
+        return;
+    }
+    tally__free_mem(g->text[row * g->cols + col]);
+    g->text[row * g->cols + col] = text;
+}
+
+static const char *cell_str(const grid *g, size_t k)
+{
+    return g->text[k] ? g->text[k] : "";
+}
+
+/* CI half-width of the row's statistic when the summary has one (mean or median). */
+static int ci_half_width(double *out, const tally__row *row, const tally__cell *c)
+{
+    const tally_summary *s = &c->pub.summary;
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
+        *out = (s->mean_ci_high - s->mean_ci_low) / 2;
+        return 1;
+    }
+    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
+        *out = (s->median_ci_high - s->median_ci_low) / 2;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *verdict_text(tally_verdict v)
+{
+    switch (v) {
+    case TALLY_VERDICT_IMPROVEMENT: return "improvement";
+    case TALLY_VERDICT_REGRESSION: return "regression";
+    case TALLY_VERDICT_INSUFFICIENT: return "insufficient [1]";
+    default: return "no change";
+    }
+}
+
+static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
+                       const tally__cell *c, int prec)
+{
+    double h;
+    if (!c->pub.present)
+        set_text(g, gr, col, "missing [2]");
+    else if (!c->value_defined)
+        set_text(g, gr, col, "n/a");
+    else if (ci_half_width(&h, row, c))
+        set_text(g, gr, col, "%.*f ± %.*f", prec, c->pub.value, prec, h);
+    else
+        set_text(g, gr, col, "%.*f", prec, c->pub.value);
+}
+
+static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c)
+{
+    if (!c->pub.compared)
+        return;
+    const tally_comparison *cmp = &c->pub.comparison;
+    set_text(g, gr, col, "%+.2f%%", cmp->pct_imp);
+    if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
+        cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+        set_text(g, gr, col + 1, "-");
+    else if (c->pub.p_adjusted < 0.0001)
+        set_text(g, gr, col + 1, "<0.0001");
+    else
+        set_text(g, gr, col + 1, "%.4f", c->pub.p_adjusted);
+    set_text(g, gr, col + 2, "%s", verdict_text(cmp->verdict));
+    g->verdict[gr * g->cols + col + 2] = cmp->verdict;
+}
+
+/* Once every cell is filled: the out-of-memory check and each column's width. */
+static int finish_grid(grid *g)
+{
+    if (g->failed)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t k = 0; k < g->rows * g->cols; k++) {
+        size_t w = display_width(cell_str(g, k));
+        if (w > g->width[k % g->cols])
+            g->width[k % g->cols] = w;
+    }
+    return TALLY_OK;
+}
+
+static int build_grid(grid *g, const tally_report *r, const tally_render_options *o,
+                      const tally__group *grp, int compare)
+{
+    size_t per_config = compare ? 4 : 1;
+    g->rows = grp->count + 1;
+    g->cols = 1 + 1 + (r->config_count - 1) * per_config;
+    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
+    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
+    g->width = tally__calloc(g->cols, sizeof(*g->width));
+    if (!g->text || !g->verdict || !g->width)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    set_text(g, 0, 0, "case");
+    set_text(g, 0, 1, "%s", r->configs[0].label);
+    for (size_t j = 1; j < r->config_count; j++) {
+        size_t col = 2 + (j - 1) * per_config;
+        set_text(g, 0, col, "%s", r->configs[j].label);
+        if (compare) {
+            set_text(g, 0, col + 1, "delta");
+            set_text(g, 0, col + 2, "%s", r->opts.adjust ? "p (adj)" : "p");
+            set_text(g, 0, col + 3, "verdict");
+        }
+    }
+    for (size_t i = 0; i < grp->count; i++) {
+        const tally__row *row = &r->rows[grp->first + i];
+        int prec = tally__default_precision(r, o, row);
+        set_text(g, i + 1, 0, "%s", row->case_name);
+        fill_value(g, i + 1, 1, row, &row->cells[0], prec);
+        for (size_t j = 1; j < r->config_count; j++) {
+            size_t col = 2 + (j - 1) * per_config;
+            fill_value(g, i + 1, col, row, &row->cells[j], prec);
+            if (compare)
+                fill_comparison(g, i + 1, col + 1, &row->cells[j]);
+        }
+    }
+    return finish_grid(g);
+}
+
+/* Columns of the summaries-only table (`tally summary`): one row per case of one configuration. */
+static const char *const summary_headers[] = {"case", "n", NULL, "min", "median", "max",
+                                              "spread", "CV%", "outliers"};
+#define SUMMARY_COLS (sizeof(summary_headers) / sizeof(summary_headers[0]))
+
+static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const tally__cell *c,
+                             int prec)
+{
+    const tally_summary *s = &c->pub.summary;
+    set_text(g, gr, 0, "%s", row->case_name);
+    if (!c->pub.present) {
+        set_text(g, gr, 1, "missing [2]");
+        return;
+    }
+    set_text(g, gr, 1, "%zu", s->n);
+    fill_value(g, gr, 2, row, c, prec);
+    set_text(g, gr, 3, "%.*f", prec, s->min);
+    set_text(g, gr, 4, "%.*f", prec, s->median);
+    set_text(g, gr, 5, "%.*f", prec, s->max);
+    /* The row's spread: the sample SD, or the harmonic SD on HMean rows (as mmtests). */
+    if (c->spread_defined)
+        set_text(g, gr, 6, "%.*f", prec, c->spread);
+    else
+        set_text(g, gr, 6, "-");
+    if (c->cv_defined)
+        set_text(g, gr, 7, "%.2f", c->cv);
+    else
+        set_text(g, gr, 7, "-");
+    set_text(g, gr, 8, "%zu", s->outliers_mad > s->outliers_tukey ? s->outliers_mad
+                                                                   : s->outliers_tukey);
+}
+
+static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,
+                              const tally__group *grp, size_t config)
+{
+    g->rows = grp->count + 1;
+    g->cols = SUMMARY_COLS;
+    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0;
+    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
+    g->width = tally__calloc(g->cols, sizeof(*g->width));
+    if (!g->text || !g->verdict || !g->width)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    const tally__row *first = &r->rows[grp->first];
+    for (size_t c = 0; c < SUMMARY_COLS; c++)
+        set_text(g, 0, c, "%s", summary_headers[c] ? summary_headers[c]
+                                                   : tally__stat_title(first->statistic));
+    for (size_t i = 0; i < grp->count; i++) {
+        const tally__row *row = &r->rows[grp->first + i];
+        fill_summary_row(g, i + 1, row, &row->cells[config], tally__default_precision(r, o, row));
+    }
+    return finish_grid(g);
+}
+
+static void free_grid(grid *g)
+{
+    if (g->text)
+        for (size_t k = 0; k < g->rows * g->cols; k++)
+            tally__free_mem(g->text[k]);
+    tally__free_mem(g->text);
+    tally__free_mem(g->verdict);
+    tally__free_mem(g->width);
+}
+
+static void print_grid(tally__buf *b, const grid *g, int color, int compare)
+{
+    for (size_t i = 0; i < g->rows; i++) {
+        for (size_t c = 0; c < g->cols; c++) {
+            const char *text = cell_str(g, i * g->cols + c);
+            size_t pad = g->width[c] - display_width(text);
+            /* The case and the verdict are words: left-aligned; numbers right-aligned. */
+            align a = c == 0 || (compare && c >= 2 && (c - 2) % 4 == 3) ? LEFT : RIGHT;
+            tally_verdict v = g->verdict[i * g->cols + c];
+            const char *on = !color ? ""
+                             : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
+                             : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
+                                                              : "";
+            if (c > 0)
+                tally__buf_puts(b, "  ");
+            if (a == RIGHT)
+                tally__buf_pad(b, pad);
+            tally__buf_printf(b, "%s%s%s", on, text, on[0] ? "\033[0m" : "");
+            if (a == LEFT)
+                tally__buf_pad(b, pad);
+        }
+        tally__buf_end_line(b);
+    }
+}
+
+static int render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                        const tally__group *grp, int *insufficient)
+{
+    const tally__row *first = &r->rows[grp->first];
+    int compare = !r->opts.summaries_only && r->config_count > 1;
+    tally__buf_printf(b, "%s", first->benchmark);
+    tally__buf_printf(b, " (%s%s%s is better; %s)\n", first->unit,
+                      first->unit[0] ? ", " : "",
+                      first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
+                      tally__stat_title(first->statistic));
+    grid g;
+    memset(&g, 0, sizeof(g));
+    if (r->opts.summaries_only) {
+        /* One table per configuration: n, centre ± CI, spread and outliers of every case. */
+        int rc = TALLY_OK;
+        for (size_t j = 0; j < r->config_count && rc == TALLY_OK; j++) {
+            memset(&g, 0, sizeof(g));
+            tally__buf_printf(b, "%s%s:\n", j ? "\n" : "", r->configs[j].label);
+            rc = build_summary_grid(&g, r, o, grp, j);
+            if (rc == TALLY_OK)
+                print_grid(b, &g, 0, 0);
+            free_grid(&g);
+        }
+        return rc;
+    }
+    int rc = build_grid(&g, r, o, grp, compare);
+    if (rc == TALLY_OK)
+        print_grid(b, &g, o->color, compare);
+    for (size_t i = grp->first; i < grp->first + grp->count; i++)
+        for (size_t j = 1; j < r->config_count; j++)
+            if (r->rows[i].cells[j].pub.compared &&
+                r->rows[i].cells[j].pub.comparison.verdict == TALLY_VERDICT_INSUFFICIENT)
+                *insufficient = 1;
+    free_grid(&g);
+    return rc;
+}
+
+static int any_missing(const tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (!r->rows[i].cells[j].pub.present)
+                return 1;
+    return 0;
+}
+
+static void render_footer(tally__buf *b, const tally_report *r, int insufficient)
+{
+    int compare = !r->opts.summaries_only && r->config_count > 1;
+    if (compare) {
+        tally__buf_printf(b, "\n%s test, alpha %g", tally_test_name(r->opts.test), r->opts.alpha);
+        if (r->opts.adjust != TALLY_ADJUST_NONE)
+            tally__buf_printf(b, ", p-values adjusted (%s) across the report",
+                              tally_adjust_name(r->opts.adjust));
+        tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.\n",
+                          r->opts.confidence * 100);
+    }
+    if (r->opts.summaries_only)
+        tally__buf_printf(b, "\n± is the half-width of the %g%% confidence interval; spread: the sample SD "
+                          "(the harmonic SD on HMean rows); outliers: the larger of the MAD z-score "
+                          "and Tukey counts.\n", r->opts.confidence * 100);
+    if (!compare && any_missing(r))
+        tally__buf_puts(b, "\n");
+    if (insufficient)
+        tally__buf_printf(b, "[1] too few samples for the test to reach alpha %g.\n", r->opts.alpha);
+    if (any_missing(r)) {
+        tally__buf_puts(b, "[2] missing cases:\n");
+        tally__group g = { 0, r->row_count };
+        tally__render_missing_notes(b, r, &g, "    ");
+    }
+    if (!compare)
+        return;
+    tally__buf_puts(b, "\nGeometric mean of ratios (new/base) over paired rows:\n");
+    for (size_t j = 1; j < r->config_count; j++) {
+        double gm;
+        if (tally__render_geomean(&gm, b, r, j))
+            tally__buf_printf(b, "  %s: %.4f\n", r->configs[j].label, gm);
+        else
+            tally__buf_printf(b, "  %s: n/a\n", r->configs[j].label);
+    }
+}
+
+int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    tally__group g;
+    size_t pos = 0;
+    int first = 1, insufficient = 0;
+    while (tally__report_next_group(&g, r, &pos)) {
+        if (!first)
+            tally__buf_puts(b, "\n");
+        first = 0;
+        int rc = render_group(b, r, o, &g, &insufficient);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    render_footer(b, r, insufficient);
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

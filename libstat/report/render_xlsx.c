@@ -1,0 +1,328 @@
+/* The spreadsheet report through libxlsxwriter: a sheet per benchmark with the comparison table,
+ * number formats, conditional colours for significant regressions and improvements and a chart
+ * of pct imp per case; a sheet of raw samples; a metadata sheet. Every libxlsxwriter error
+ * becomes TALLY_EXLSX with libxlsxwriter's message. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "report/report_internal.h"
+#include "report/xlsx_api.h"
+
+#define SHEET_NAME_MAX 31
+
+typedef struct ctx {
+    tally__xlsx_api x;  /* libxlsxwriter, loaded for this render */
+    lxw_workbook *wb;
+    lxw_error err;      /* first libxlsxwriter error */
+    const char *what;   /* what was being written when it happened */
+    lxw_format *bold, *value_fmt[2], *pct_fmt, *p_fmt, *red, *green;
+    char (*names)[SHEET_NAME_MAX + 1];
+    size_t name_count;
+} ctx;
+
+static void note(ctx *c, lxw_error err, const char *what)
+{
+    if (err != LXW_NO_ERROR && c->err == LXW_NO_ERROR) {
+        c->err = err;
+        c->what = what;
+    }
+}
+
+static void put_str(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s,
+                    lxw_format *f)
+{
+    if (c->err == LXW_NO_ERROR)
+        note(c, c->x.worksheet_write_string(ws, row, col, s, f), "a cell");
+}
+
+static void put_num(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, double x,
+                    lxw_format *f)
+{
+    if (c->err == LXW_NO_ERROR)
+        note(c, c->x.worksheet_write_number(ws, row, col, x, f), "a cell");
+}
+
+/* A sheet name Excel accepts: at most 31 characters, none of []:*?/\' and unique
+ * (case-insensitively) within the workbook. */
+static void sheet_name(ctx *c, char *out, const char *want)
+{
+    size_t len = 0;
+    for (const char *p = want; *p && len < SHEET_NAME_MAX; p++)
+        out[len++] = strchr("[]:*?/\\'", *p) ? '_' : *p;
+    out[len] = '\0';
+    if (len == 0)
+        snprintf(out, SHEET_NAME_MAX + 1, "sheet");
+    char base[SHEET_NAME_MAX + 1];
+    memcpy(base, out, sizeof(base));
+    for (int k = 2;; k++) {
+        int taken = 0;
+        for (size_t i = 0; i < c->name_count && !taken; i++)
+            taken = strcasecmp(c->names[i], out) == 0;
+        if (!taken)
+            break;
+        char suffix[16];
+        int sl = snprintf(suffix, sizeof(suffix), "~%d", k);
+        snprintf(out, SHEET_NAME_MAX + 1, "%.*s%s", SHEET_NAME_MAX - sl, base, suffix);
+    }
+    memcpy(c->names[c->name_count++], out, SHEET_NAME_MAX + 1);
+}
+
+static lxw_worksheet *add_sheet(ctx *c, const char *want)
+{
+    char name[SHEET_NAME_MAX + 1];
+    sheet_name(c, name, want);
+    lxw_worksheet *ws = c->err == LXW_NO_ERROR ? c->x.workbook_add_worksheet(c->wb, name) : NULL;
+    if (ws == NULL)
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a worksheet");
+    return ws;
+}
+
+static void col_letters(char *out, lxw_col_t col)
+{
+    char tmp[8];
+    int n = 0;
+    for (unsigned v = col + 1u; v > 0; v = (v - 1) / 26)
+        tmp[n++] = (char)('A' + (v - 1) % 26);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* Colour the pct imp and verdict cells of a configuration by its verdict column. */
+static void colour_rule(ctx *c, lxw_worksheet *ws, lxw_row_t last, lxw_col_t pct_col,
+                        lxw_col_t verdict_col, const char *verdict, lxw_format *fmt)
+{
+    char letters[8], formula[64];
+    col_letters(letters, verdict_col);
+    snprintf(formula, sizeof(formula), "=$%s2=\"%s\"", letters, verdict);
+    lxw_conditional_format cf;
+    memset(&cf, 0, sizeof(cf));
+    cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
+    cf.value_string = formula;
+    cf.format = fmt;
+    if (c->err == LXW_NO_ERROR)
+        note(c, c->x.worksheet_conditional_format_range(ws, 1, pct_col, last, verdict_col, &cf),
+             "a conditional format");
+}
+
+/* Columns: case; per configuration value and CV; for the others also pct imp, p and verdict. */
+static lxw_col_t config_col(const tally_report *r, size_t j, int compare)
+{
+    (void)r;
+    return (lxw_col_t)(j == 0 ? 1 : 3 + (j - 1) * (compare ? 5 : 2));
+}
+
+static void benchmark_chart(ctx *c, lxw_worksheet *ws, const char *sheet, const tally_report *r,
+                            const tally__group *g, int compare)
+{
+    lxw_chart *chart = c->x.workbook_add_chart(c->wb, LXW_CHART_COLUMN);
+    if (chart == NULL) {
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart");
+        return;
+    }
+    c->x.chart_title_set_name(chart, "pct imp (positive is better)");
+    for (size_t j = 1; j < r->config_count; j++) {
+        char cats[128], vals[128], letters[8];
+        lxw_col_t pct_col = config_col(r, j, compare) + 2;
+        col_letters(letters, pct_col);
+        snprintf(cats, sizeof(cats), "='%s'!$A$2:$A$%zu", sheet, g->count + 1);
+        snprintf(vals, sizeof(vals), "='%s'!$%s$2:$%s$%zu", sheet, letters, letters, g->count + 1);
+        lxw_chart_series *series = c->x.chart_add_series(chart, cats, vals);
+        if (series == NULL) {
+            note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart series");
+            return;
+        }
+        c->x.chart_series_set_name(series, r->configs[j].label);
+    }
+    if (c->err == LXW_NO_ERROR)
+        note(c, c->x.worksheet_insert_chart(ws, (lxw_row_t)g->count + 2, 0, chart), "a chart");
+}
+
+static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g)
+{
+    const tally__row *first = &r->rows[g->first];
+    int compare = !r->opts.summaries_only && r->config_count > 1;
+    lxw_worksheet *ws = add_sheet(c, first->benchmark);
+    if (ws == NULL)
+        return;
+    const char *sheet = c->names[c->name_count - 1];
+    lxw_format *vf = c->value_fmt[first->direction == TALLY_HIGHER_IS_BETTER];
+    char title[256];
+    put_str(c, ws, 0, 0, "case", c->bold);
+    for (size_t j = 0; j < r->config_count; j++) {
+        lxw_col_t col = config_col(r, j, compare);
+        put_str(c, ws, 0, col, r->configs[j].label, c->bold);
+        snprintf(title, sizeof(title), "%s CV", r->configs[j].label);
+        put_str(c, ws, 0, col + 1, title, c->bold);
+        if (compare && j > 0) {
+            snprintf(title, sizeof(title), "%s pct imp", r->configs[j].label);
+            put_str(c, ws, 0, col + 2, title, c->bold);
+            snprintf(title, sizeof(title), "%s p", r->configs[j].label);
+            put_str(c, ws, 0, col + 3, title, c->bold);
+            snprintf(title, sizeof(title), "%s verdict", r->configs[j].label);
+            put_str(c, ws, 0, col + 4, title, c->bold);
+        }
+    }
+    for (size_t i = 0; i < g->count; i++) {
+        const tally__row *row = &r->rows[g->first + i];
+        lxw_row_t xr = (lxw_row_t)(i + 1);
+        put_str(c, ws, xr, 0, row->case_name, NULL);
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *cell = &row->cells[j];
+            lxw_col_t col = config_col(r, j, compare);
+            if (!cell->pub.present) {
+                put_str(c, ws, xr, col, "missing", NULL);
+                continue;
+            }
+            if (cell->value_defined)
+                put_num(c, ws, xr, col, cell->pub.value, vf);
+            if (cell->cv_defined)
+                put_num(c, ws, xr, col + 1, cell->cv, c->pct_fmt);
+            if (!cell->pub.compared)
+                continue;
+            const tally_comparison *cmp = &cell->pub.comparison;
+            if (cmp->base_value != 0)
+                put_num(c, ws, xr, col + 2, cmp->pct_imp, c->pct_fmt);
+            if (cmp->test != TALLY_TEST_MMTESTS_CI && cmp->test != TALLY_TEST_NONE)
+                put_num(c, ws, xr, col + 3, cell->pub.p_adjusted, c->p_fmt);
+            put_str(c, ws, xr, col + 4, tally_verdict_name(cmp->verdict), NULL);
+        }
+    }
+    if (c->err == LXW_NO_ERROR)
+        note(c, c->x.worksheet_set_column(ws, 0, 0, 16, NULL), "a column width");
+    if (!compare)
+        return;
+    for (size_t j = 1; j < r->config_count; j++) {
+        lxw_col_t col = config_col(r, j, compare);
+        colour_rule(c, ws, (lxw_row_t)g->count, col + 2, col + 4, "regression", c->red);
+        colour_rule(c, ws, (lxw_row_t)g->count, col + 2, col + 4, "improvement", c->green);
+    }
+    benchmark_chart(c, ws, sheet, r, g, compare);
+}
+
+static void samples_sheet(ctx *c, const tally_report *r)
+{
+    lxw_worksheet *ws = add_sheet(c, "samples");
+    if (ws == NULL)
+        return;
+    static const char *const head[] = { "benchmark", "case", "configuration", "run", "value" };
+    for (lxw_col_t k = 0; k < 5; k++)
+        put_str(c, ws, 0, k, head[k], c->bold);
+    lxw_row_t xr = 1;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *cell = &r->rows[i].cells[j];
+            for (size_t k = 0; k < cell->n && c->err == LXW_NO_ERROR; k++, xr++) {
+                put_str(c, ws, xr, 0, r->rows[i].benchmark, NULL);
+                put_str(c, ws, xr, 1, r->rows[i].case_name, NULL);
+                put_str(c, ws, xr, 2, r->configs[j].label, NULL);
+                put_num(c, ws, xr, 3, (double)(k + 1), NULL);
+                put_num(c, ws, xr, 4, cell->samples[k], NULL);
+            }
+        }
+}
+
+static void metadata_sheet(ctx *c, const tally_report *r)
+{
+    lxw_worksheet *ws = add_sheet(c, "metadata");
+    if (ws == NULL)
+        return;
+    put_str(c, ws, 0, 0, "configuration", c->bold);
+    put_str(c, ws, 0, 1, "key", c->bold);
+    put_str(c, ws, 0, 2, "value", c->bold);
+    lxw_row_t xr = 1;
+    char alpha[32], confidence[32];
+    tally__format_double(alpha, r->opts.alpha);
+    tally__format_double(confidence, r->opts.confidence);
+    const char *options[][2] = {
+        { "statistic", tally_statistic_name(r->opts.statistic) },
+        { "test", tally_test_name(r->opts.test) },
+        { "alpha", alpha },
+        { "adjust", tally_adjust_name(r->opts.adjust) },
+        { "confidence", confidence },
+        { "filter", r->opts.filter ? r->opts.filter : "" },
+    };
+    for (size_t k = 0; k < sizeof(options) / sizeof(*options); k++, xr++) {
+        put_str(c, ws, xr, 0, "(report)", NULL);
+        put_str(c, ws, xr, 1, options[k][0], NULL);
+        put_str(c, ws, xr, 2, options[k][1] ? options[k][1] : "", NULL);
+    }
+    for (size_t j = 0; j < r->config_count; j++)
+        for (size_t k = 0; k < r->configs[j].meta_count; k++, xr++) {
+            put_str(c, ws, xr, 0, r->configs[j].label, NULL);
+            put_str(c, ws, xr, 1, r->configs[j].meta[k].key, NULL);
+            put_str(c, ws, xr, 2, r->configs[j].meta[k].value, NULL);
+        }
+}
+
+static lxw_format *make_format(ctx *c)
+{
+    lxw_format *f = c->err == LXW_NO_ERROR ? c->x.workbook_add_format(c->wb) : NULL;
+    if (f == NULL)
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell format");
+    return f;
+}
+
+static void make_formats(ctx *c)
+{
+    if ((c->bold = make_format(c)) != NULL)
+        c->x.format_set_bold(c->bold);
+    if ((c->value_fmt[0] = make_format(c)) != NULL)
+        c->x.format_set_num_format(c->value_fmt[0], "0.0000");
+    if ((c->value_fmt[1] = make_format(c)) != NULL)
+        c->x.format_set_num_format(c->value_fmt[1], "0.00");
+    if ((c->pct_fmt = make_format(c)) != NULL)
+        c->x.format_set_num_format(c->pct_fmt, "0.00");
+    if ((c->p_fmt = make_format(c)) != NULL)
+        c->x.format_set_num_format(c->p_fmt, "0.0000");
+    if ((c->red = make_format(c)) != NULL) {
+        c->x.format_set_bg_color(c->red, 0xFFC7CE);
+        c->x.format_set_font_color(c->red, 0x9C0006);
+    }
+    if ((c->green = make_format(c)) != NULL) {
+        c->x.format_set_bg_color(c->green, 0xC6EFCE);
+        c->x.format_set_font_color(c->green, 0x006100);
+    }
+}
+
+int tally__render_xlsx(const char *path, const char *shown_path, const tally_report *r,
+                       const tally_render_options *o)
+{
+    (void)o;
+    ctx c;
+    memset(&c, 0, sizeof(c));
+    size_t groups = 0, pos = 0;
+    tally__group g;
+    while (tally__report_next_group(&g, r, &pos))
+        groups++;
+    c.names = tally__calloc(groups + 2, sizeof(*c.names));
+    if (c.names == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    int rc = tally__xlsx_open(&c.x);
+    if (rc != TALLY_OK) {
+        tally__free_mem(c.names);
+        return rc;
+    }
+    c.wb = c.x.workbook_new(path);
+    if (c.wb == NULL) {
+        tally__free_mem(c.names);
+        tally__xlsx_close(&c.x);
+        return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
+    }
+    make_formats(&c);
+    pos = 0;
+    while (c.err == LXW_NO_ERROR && tally__report_next_group(&g, r, &pos))
+        benchmark_sheet(&c, r, &g);
+    if (!r->opts.omit_samples)
+        samples_sheet(&c, r);
+    metadata_sheet(&c, r);
+    /* workbook_close also frees the workbook, so it runs even after an error. */
+    lxw_error closed = c.x.workbook_close(c.wb);
+    note(&c, closed, "the file");
+    tally__free_mem(c.names);
+    if (c.err != LXW_NO_ERROR)
+        rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
+                             c.x.lxw_strerror(c.err));
+    tally__xlsx_close(&c.x);
+    return rc;
+}

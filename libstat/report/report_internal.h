@@ -1,0 +1,118 @@
+/*
+ * The report model shared by report.c and the renderers (render_*.c). A report owns copies of
+ * everything it shows: labels, metadata, names and raw samples (unless omit_samples: then no
+ * samples at all), never pointers into the results.
+ */
+#ifndef TALLY_REPORT_INTERNAL_H
+#define TALLY_REPORT_INTERNAL_H
+
+#include "util/internal.h"
+
+/* The BAmean-N rows of the mmtests layout, in the order compare-mmtests prints them. */
+#define TALLY__BAMEAN_COUNT 3
+extern const double tally__bamean_percents[TALLY__BAMEAN_COUNT];
+
+typedef struct tally__cell {
+    tally_report_cell pub;     /* what tally_report_cell_get() returns */
+    double *samples;           /* copy of the samples in run order (NULL when absent or omitted) */
+    int borrowed;              /* samples point into the results (only inside tally_report_new) */
+    size_t n;
+    int value_defined;         /* pub.value holds the row's statistic */
+    double spread;             /* stddev, or the harmonic SD on HMean rows */
+    double cv;                 /* 100 * spread / centre (see tally__cell_cv) */
+    int spread_defined;        /* spread and cv hold values */
+    int cv_defined;
+    double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+} tally__cell;
+
+typedef struct tally__row {
+    char *benchmark;
+    char *case_name;
+    char *unit;
+    tally_direction direction;
+    tally_statistic statistic;
+    tally__cell *cells; /* one per configuration */
+} tally__row;
+
+typedef struct tally__meta {
+    char *key;
+    char *value;
+} tally__meta;
+
+typedef struct tally__config {
+    char *label;
+    tally__meta *meta;
+    size_t meta_count;
+} tally__config;
+
+struct tally_report {
+    tally__config *configs;
+    size_t config_count;
+    tally__row *rows;
+    size_t row_count;
+    size_t row_cap;
+    tally_report_options opts; /* copy; opts.filter points to filter_copy */
+    char *filter_copy;
+};
+
+/* A group of consecutive rows of one benchmark (rows are kept grouped by benchmark). */
+typedef struct tally__group {
+    size_t first;
+    size_t count;
+} tally__group;
+
+/* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
+int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
+
+/* A value of the baseline result set's metadata, or NULL. */
+const char *tally__report_meta(const tally_report *r, size_t config, const char *key);
+
+/* The label of a benchmark's first column in the AMD-style layouts: the baseline's metadata
+ * `report.<benchmark>.case_label`, else `report.case_label`, else "Case". */
+const char *tally__report_case_label(const tally_report *r, const char *benchmark);
+
+/* Display names shared by the text renderers. */
+const char *tally__stat_title(tally_statistic stat); /* "AMean", "HMean", "Median", ... */
+
+/* Default number of decimals of the text styles: 4 for lower-is-better rows (times), 2 for
+ * higher-is-better rows (rates), as compare-mmtests prints them. */
+int tally__default_precision(const tally_report *r, const tally_render_options *o,
+                             const tally__row *row);
+
+/* Width in bytes of the longest case name of a group. */
+size_t tally__group_case_width(const tally_report *r, const tally__group *g);
+
+/* Append "<config> has no <benchmark>/<case>" notes for the missing cells of a group, each line
+ * prefixed by `prefix`. Appends nothing when every cell is present. */
+void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tally__group *g,
+                                 const char *prefix);
+
+/* Strip trailing spaces from the buffer, then append a newline: text lines never end in blanks. */
+void tally__buf_end_line(tally__buf *b);
+
+/* Geometric mean of ratios of configuration j for a renderer: 1 with a value in *out, 0 when it
+ * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
+ * buffer failed, so the render fails with TALLY_ENOMEM rather than printing "n/a". */
+int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j);
+/* Append `count` spaces. */
+void tally__buf_pad(tally__buf *b, size_t count);
+
+/* JSON/CSV/Markdown helpers. */
+void tally__buf_json_string(tally__buf *b, const char *s);
+void tally__buf_double(tally__buf *b, double x); /* shortest round-trip text */
+
+/* The renderers: each appends the whole report to `b`; errors are recorded and returned. */
+int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o);
+
+/* Write the spreadsheet to `path` (a temporary file: the caller renames it); error messages
+ * name `shown_path`, the file the caller asked for. */
+int tally__render_xlsx(const char *path, const char *shown_path, const tally_report *r,
+                       const tally_render_options *o);
+
+#endif /* TALLY_REPORT_INTERNAL_H */

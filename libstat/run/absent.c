@@ -1,0 +1,64 @@
+/* The runner's public functions in a build without the workload runner (TALLY_BUILD_RUNNER=OFF,
+ * the default off Linux): the runner needs processes groups, /proc and loopback sockets as Linux
+ * has them. The API stays the same so that programs link everywhere; every call says why it
+ * cannot run. Not part of run/sources.cmake: CMake adds this file instead of the module. */
+#include "util/internal.h"
+
+#define NO_RUNNER "this libtally was built without the workload runner (TALLY_BUILD_RUNNER=OFF)"
+
+int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
+{
+    (void)opts;
+    if (out != NULL)
+        *out = NULL;
+    return tally__error(TALLY_ERUN, NO_RUNNER);
+}
+
+void tally_runner_free(tally_runner *runner)
+{
+    (void)runner;
+}
+
+int tally_runner_run(tally_runner *runner)
+{
+    (void)runner;
+    return tally__error(TALLY_ERUN, NO_RUNNER);
+}
+
+const tally_resultset *tally_runner_resultset(const tally_runner *runner)
+{
+    (void)runner;
+    return NULL;
+}
+
+int tally_runner_take_results(tally_results **out, tally_runner *runner)
+{
+    (void)runner;
+    if (out != NULL)
+        *out = NULL;
+    return tally__error(TALLY_ERUN, NO_RUNNER);
+}
+
+size_t tally_runner_failed_runs(const tally_runner *runner)
+{
+    (void)runner;
+    return 0;
+}
+
+const char *tally_workload_name(tally_workload workload)
+{
+    (void)workload;
+    return NULL;
+}
+
+int tally_workload_from_name(tally_workload *out, const char *name)
+{
+    (void)out;
+    return tally__error(TALLY_ERUN, "workload '%s': " NO_RUNNER, name ? name : "(null)");
+}
+
+int tally_workload_available(tally_workload workload)
+{
+    (void)workload;
+    return 0;
+}

@@ -1,0 +1,215 @@
+/* Private interface between the runner (runner.c), the process launcher (runner_proc.c), the
+ * journal (journal.c) and the workloads (workload_*.c). A workload turns its parameters into a
+ * list of metrics and, for each run at a sweep value, either runs a body in the forked child
+ * (built-ins) or names a command to exec (external tools, exec); the captured output is then
+ * parsed into one value per metric. */
+#ifndef TALLY_RUNNER_INTERNAL_H
+#define TALLY_RUNNER_INTERNAL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util/internal.h"
+
+/* One value a run produces: a (benchmark, case) cell of the result set. */
+typedef struct tally__metric {
+    char *benchmark;
+    char *case_name; /* NULL: the sweep value names the case */
+    char *unit;
+    tally_direction direction;
+    tally_statistic statistic;
+} tally__metric;
+
+/* The parameters of a runner, "key=value" split. */
+typedef struct tally__params {
+    char **keys;
+    char **values;
+    size_t count;
+} tally__params;
+
+/* What a finished child left behind. */
+typedef struct tally__run_output {
+    char *out; /* captured stdout, NUL-terminated */
+    size_t out_len;
+    char *err; /* captured stderr, NUL-terminated */
+    size_t err_len;
+    double wall; /* seconds from fork to exit */
+    double user; /* CPU seconds of the child and its reaped descendants */
+    double sys;
+    int status;    /* waitpid status */
+    int timed_out; /* killed by the timeout */
+} tally__run_output;
+
+struct tally__wl;
+
+typedef struct tally__workload {
+    tally_workload kind;
+    const char *name;
+    const char *sweep_name;    /* "groups", "workers", ...; NULL: no sweep */
+    const char *default_sweep; /* used when the caller gives none */
+    const char *tool;          /* executable that must be on PATH, or NULL */
+    const char *const *keys;   /* accepted parameter keys, NULL-terminated */
+    /* Check parameters, fill wl->cfg and the metrics. */
+    int (*configure)(struct tally__wl *wl, const tally__params *p);
+    void (*release)(struct tally__wl *wl);
+    /* Runs in the forked child (built-ins, and tools that need several processes per run);
+     * fills values[metric_count]. Returns 0 or writes a reason to `why` (size 256) and returns
+     * -1. Takes precedence over `command`. */
+    int (*body)(const struct tally__wl *wl, const char *sweep_value, double *values, char *why);
+    /* External: the argv to exec (NULL-terminated, tally__free_argv). */
+    int (*command)(char ***argv, const struct tally__wl *wl, const char *sweep_value);
+    /* External: values from the output; records why on failure. */
+    int (*parse)(double *values, const struct tally__wl *wl, const tally__run_output *o);
+    /* Optional: start and stop a server around the sweep. */
+    int (*start)(struct tally__wl *wl);
+    void (*stop)(struct tally__wl *wl);
+} tally__workload;
+
+typedef struct tally__wl {
+    const tally__workload *w;
+    void *cfg;
+    tally__metric *metrics;
+    size_t metric_count;
+    char *const *command; /* exec: the argv of the configuration being run */
+    int several;          /* exec: several configurations (the benchmark name cannot be one
+                           * command's name) */
+    pid_t server;         /* process group of a server started by `start`, or 0 */
+} tally__wl;
+
+extern const tally__workload tally__workload_hackbench;
+extern const tally__workload tally__workload_stream;
+extern const tally__workload tally__workload_schbench;
+extern const tally__workload tally__workload_tcp_rr;
+extern const tally__workload tally__workload_exec;
+extern const tally__workload tally__workload_rt_hackbench;
+extern const tally__workload tally__workload_perf_messaging;
+extern const tally__workload tally__workload_tbench;
+extern const tally__workload tally__workload_iperf3;
+extern const tally__workload tally__workload_netperf;
+
+/* The importers whose parsers the external-tool workloads reuse (import_*.c). */
+struct tally__importer;
+extern const struct tally__importer tally__importer_hackbench;
+extern const struct tally__importer tally__importer_tbench;
+extern const struct tally__importer tally__importer_netperf;
+/* Parse `o->out` with an importer and return its only sample (the last one when the output
+ * holds several). */
+/* "Total time: X [sec]" of perf bench sched messaging (workload_perf_messaging.c). */
+int tally__parse_perf_messaging(double *value, const char *out);
+/* end.sum_received.bits_per_second of iperf3 -J, in Mbit/s; an "error" member is a failure
+ * (workload_iperf3.c). */
+int tally__parse_iperf3(double *mbits, const char *data, size_t len);
+int tally__parse_with_importer(double *value, const struct tally__importer *imp,
+                               const char *what, const tally__run_output *o);
+
+const tally__workload *tally__workload_find(tally_workload kind);
+
+/* ---- runner_util.c ---- */
+int tally__wl_add_metric(tally__wl *wl, const char *benchmark, const char *case_name,
+                         const char *unit, tally_direction direction, tally_statistic stat);
+const char *tally__param_get(const tally__params *p, const char *key);
+/* Integer parameter in [min, max]; `def` when absent. */
+int tally__param_long(long *out, const tally__params *p, const char *key, long def, long min,
+                      long max);
+/* Positive finite double parameter; `def` when absent. */
+int tally__param_double(double *out, const tally__params *p, const char *key, double def);
+/* One of `choices` (NULL-terminated); returns its index in *out. */
+int tally__param_choice(int *out, const tally__params *p, const char *key,
+                        const char *const *choices, int def);
+/* Parse a sweep value as a positive integer in [1, max]. */
+int tally__sweep_long(long *out, const char *value, const char *what, long max);
+/* NULL-terminated argv from printf-free pieces; NULL pieces are skipped. */
+int tally__argv_new(char ***out, const char *const *pieces, size_t n);
+void tally__free_argv(char **argv);
+/* Is `name` an executable on PATH (or a path to one)? */
+int tally__find_executable(const char *name);
+/* Monotonic seconds. */
+double tally__now(void);
+/* Last `max` bytes of s, starting at a line start when possible. */
+const char *tally__tail(const char *s, size_t len, size_t max);
+
+/* ---- runner_proc.c ---- */
+typedef int (*tally__poll_fn)(void *user);
+
+/* Fork a child in its own process group running `body` (when argv is NULL) or exec'ing argv,
+ * capture stdout and stderr, wait at most `timeout` seconds (then kill the group), call `poll`
+ * about every 100 ms (non-zero cancels: kill, return TALLY_EINTERRUPTED), and kill whatever is
+ * left of the group afterwards. */
+int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *sweep_value,
+                     char *const *argv, double timeout, tally__poll_fn poll, void *poll_user);
+void tally__run_output_free(tally__run_output *o);
+/* Start a long-lived process (a server) in its own group with output discarded. */
+int tally__spawn_server(pid_t *out, char *const *argv);
+/* Kill a process group started by tally__spawn_server and reap its leader. */
+void tally__stop_server(pid_t pgid);
+/* Parameters shared by the built-in hackbench and rt-tests' hackbench (workload_hackbench.c). */
+enum { TALLY__HB_PROCESS, TALLY__HB_THREAD };
+enum { TALLY__HB_PIPE, TALLY__HB_SOCKET };
+typedef struct tally__hackbench_params {
+    int mode, ipc;
+    long loops, datasize, fds;
+} tally__hackbench_params;
+extern const char *const tally__hackbench_keys[];
+/* Read mode, ipc, loops, datasize (at most max_datasize) and fds, and register the metric
+ * hackbench-{process|thread}-{pipes|sockets} in seconds, lower is better. */
+int tally__hackbench_configure(tally__hackbench_params *c, tally__wl *wl, const tally__params *p,
+                               long max_datasize);
+
+/* Settings of a client/server tool on loopback (iperf3, netperf): a port and a runtime, also
+ * as argument text. */
+typedef struct tally__loopback_cfg {
+    long port;
+    char port_s[16], runtime_s[24];
+} tally__loopback_cfg;
+/* Allocate wl->cfg as a tally__loopback_cfg from the `runtime` (default 10 s) and `port`
+ * parameters. */
+int tally__loopback_configure(tally__loopback_cfg **out, tally__wl *wl, const tally__params *p,
+                              long default_port);
+
+/* Whether something accepts TCP connections on 127.0.0.1:port. */
+int tally__loopback_port_open(long port);
+/* Start a server (argv) that should listen on 127.0.0.1:port: refuse when the port is already
+ * taken, then wait up to 5 s for it to accept connections (else stop it). `what` names the
+ * server in messages. */
+int tally__start_loopback_server(pid_t *out, char *const *argv, long port, const char *what);
+/* Stop the workload's server, if any. */
+void tally__wl_stop_server(tally__wl *wl);
+/* Parse the built-in body's stdout: exactly n numbers, one per line. */
+int tally__parse_values(double *values, size_t n, const char *out);
+/* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */
+void tally__die_with_parent(void);
+
+/* ---- runner_sysinfo.c ---- */
+int tally__sysinfo_record(tally_resultset *rs);
+/* Bytes of the largest CPU cache listed in sysfs, or 0 when unknown. */
+size_t tally__llc_bytes(void);
+
+/* ---- journal.c ---- */
+typedef struct tally__journal_run {
+    size_t case_index;
+    size_t slot; /* 0-based; slot < warmup: a warm-up run */
+    int ok;
+    double *values; /* metric_count values when ok */
+    char *failure;  /* "exit status 1; stderr: ..." when not ok */
+} tally__journal_run;
+
+typedef struct tally__journal {
+    int fd;
+    char *path;
+    tally__journal_run *runs;
+    size_t count;
+    size_t cap;
+} tally__journal;
+
+/* Create (truncate) the journal and write its header line. */
+int tally__journal_create(tally__journal *j, const char *path, const char *header);
+/* Open an existing journal: check that its header equals `header`, load its runs (an
+ * incomplete last line, from a crash mid-write, is dropped and cut off), position for append. */
+int tally__journal_resume(tally__journal *j, const char *path, const char *header,
+                          size_t metric_count, size_t case_count, size_t slots);
+/* Append a run (copied), write it as one line and fsync before returning. Without a file
+ * (j->fd < 0) only memory is updated. */
+int tally__journal_append(tally__journal *j, const tally__journal_run *run, size_t metric_count);
+void tally__journal_close(tally__journal *j);
+
+#endif /* TALLY_RUNNER_INTERNAL_H */

@@ -1,0 +1,19 @@
+# Sources of libstat/run/ (see README.md here for what lives in this module).
+set(TALLY_MODULE_SOURCES
+  journal.c
+  runner.c
+  runner_import.c
+  runner_proc.c
+  runner_sysinfo.c
+  runner_util.c
+  workload_exec.c
+  workload_hackbench.c
+  workload_iperf3.c
+  workload_netperf.c
+  workload_perf_messaging.c
+  workload_rt_hackbench.c
+  workload_schbench.c
+  workload_stream.c
+  workload_tbench.c
+  workload_tcp_rr.c
+)

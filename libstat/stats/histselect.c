@@ -1,0 +1,207 @@
+/* Histogram selection. One pass counts the samples into 4096 buckets of equal width over the
+ * value range; the buckets holding the wanted ranks are then known, a second pass copies out
+ * only their samples (typically a few thousandths of n), and multiselect finishes among those.
+ * The samples are read twice and never written, so a summary needs no copy of them: that copy
+ * and its page faults cost more than the two passes. Bucketing is a monotone function of the
+ * value (a shift and a scale, each rounded monotonically, then truncation), so every sample in a
+ * bucket is >= every sample in the buckets below it: the result is the exact order statistic
+ * however the rounding falls. When the wanted buckets hold too much of the data (a few huge
+ * outliers squeeze the rest into one bucket) the caller falls back to a full copy. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/histselect.h"
+#include "util/internal.h"
+#include "stats/select.h"
+
+#define BUCKETS 4096
+#define MIN_SAMPLES 16384       /* below this a copy and one multiselect cost as little */
+#define MAX_CANDIDATE_SHARE 8   /* at most n / 8 samples copied out */
+#define FEW_RANKS 32
+#define NOT_A_TARGET SIZE_MAX
+
+/* Bucket of v: floor((v - lo) * BUCKETS / (hi - lo)), clamped. Both terms are halved first so
+ * that v - lo cannot overflow even for a range spanning -DBL_MAX .. DBL_MAX. */
+typedef struct bucketing {
+    double origin, inv;
+} bucketing;
+
+static size_t bucket_of(const bucketing *b, double v)
+{
+    double t = (v * 0.5 - b->origin) * b->inv; /* >= 0: v >= lo and rounding is monotone */
+    t = t < (double)(BUCKETS - 1) ? t : (double)(BUCKETS - 1);
+    return (size_t)(int)t; /* the signed conversion is one instruction, the unsigned one is not */
+}
+
+static void count_buckets(size_t *hist, const double *x, size_t n, const bucketing *b,
+                          const tally__value_map *map)
+{
+    if (!map->absdev) {
+        for (size_t i = 0; i < n; i++)
+            hist[bucket_of(b, x[i])]++;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        hist[bucket_of(b, tally__map_value(map, x[i]))]++;
+}
+
+/* Copy the samples of the target buckets out: next[b] is where bucket b's next sample goes,
+ * NOT_A_TARGET for the others. Samples keep their input order within a bucket. */
+static void gather(double *out, size_t *next, const double *x, size_t n, const bucketing *b,
+                   const tally__value_map *map)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = tally__map_value(map, x[i]);
+        size_t *slot = &next[bucket_of(b, v)];
+        if (*slot != NOT_A_TARGET)
+            out[(*slot)++] = v;
+    }
+}
+
+typedef struct wanted {
+    size_t rank, index, bucket;
+} wanted;
+
+static int by_rank(const void *a, const void *b)
+{
+    const wanted *l = a, *r = b;
+    return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+/* Multiselect among the candidates of each target bucket (the wanted ranks sorted, so those of
+ * one bucket are adjacent); w[].rank is local to its bucket, whose samples are
+ * cand[start[b] .. start[b] + hist[b]). */
+static int select_in_buckets(double *out, double *cand, const size_t *hist, const size_t *start,
+                             const wanted *w, size_t count)
+{
+    size_t local[FEW_RANKS];
+    double values[FEW_RANKS];
+    for (size_t i = 0; i < count;) {
+        size_t b = w[i].bucket, k = 0;
+        while (i + k < count && w[i + k].bucket == b && k < FEW_RANKS) {
+            local[k] = w[i + k].rank;
+            k++;
+        }
+        int rc = tally__select_values(values, cand + start[b], hist[b], local, k);
+        if (rc != TALLY_OK)
+            return rc;
+        for (size_t m = 0; m < k; m++)
+            out[w[i + m].index] = values[m];
+        i += k;
+    }
+    return TALLY_OK;
+}
+
+int tally__select_mapped(double *out, const double *x, size_t n, const size_t *ranks,
+                         size_t count, const tally__value_map *map, double lo, double hi)
+{
+    if (count == 0)
+        return TALLY_OK;
+    if (lo == hi) {
+        for (size_t i = 0; i < count; i++)
+            out[i] = lo;
+        return TALLY_OK;
+    }
+    bucketing b = { lo * 0.5, 0.0 };
+    double width = hi * 0.5 - lo * 0.5;
+    b.inv = (double)BUCKETS / width;
+    if (n < MIN_SAMPLES || !(width > 0) || !isfinite(b.inv) || n > SIZE_MAX / 2)
+        return TALLY__SELECT_NOT_VIABLE;
+
+    size_t *hist = tally__calloc(3 * BUCKETS, sizeof *hist);
+    wanted *w = tally__reallocarray(NULL, count, sizeof *w);
+    double *cand = NULL;
+    int rc = TALLY_ENOMEM;
+    if (hist == NULL || w == NULL)
+        goto done;
+    size_t *first = hist + BUCKETS, *next = hist + 2 * BUCKETS;
+    count_buckets(hist, x, n, &b, map);
+
+    for (size_t i = 0; i < count; i++) {
+        w[i].rank = ranks[i];
+        w[i].index = i;
+    }
+    qsort(w, count, sizeof *w, by_rank);
+    size_t below = 0, bucket = 0, total = 0;
+    for (size_t i = 0; i < BUCKETS; i++) {
+        first[i] = below;
+        below += hist[i];
+        next[i] = NOT_A_TARGET;
+    }
+    for (size_t i = 0; i < count; i++) {
+        while (bucket + 1 < BUCKETS && first[bucket + 1] <= w[i].rank)
+            bucket++;
+        w[i].bucket = bucket;
+        if (next[bucket] == NOT_A_TARGET) {
+            next[bucket] = total;
+            total += hist[bucket];
+        }
+    }
+    rc = TALLY__SELECT_NOT_VIABLE;
+    if (total > n / MAX_CANDIDATE_SHARE)
+        goto done;
+    rc = TALLY_ENOMEM;
+    if ((cand = tally__reallocarray(NULL, total ? total : 1, sizeof *cand)) == NULL)
+        goto done;
+    for (size_t i = 0; i < count; i++)
+        w[i].rank -= first[w[i].bucket];
+    for (size_t i = 0; i < BUCKETS; i++)
+        first[i] = next[i]; /* from here on: where each target bucket starts among the candidates */
+    gather(cand, next, x, n, &b, map);
+    rc = select_in_buckets(out, cand, hist, first, w, count);
+done:
+    tally__free_mem(cand);
+    tally__free_mem(w);
+    tally__free_mem(hist);
+    return rc;
+}
+
+int tally__select_values(double *out, double *work, size_t n, const size_t *ranks, size_t count)
+{
+    size_t few[FEW_RANKS], *copy = few;
+    if (count > FEW_RANKS && (copy = tally__reallocarray(NULL, count, sizeof *copy)) == NULL)
+        return TALLY_ENOMEM;
+    memcpy(copy, ranks, count * sizeof *copy);
+    tally__select_ranks(work, n, copy, count);
+    for (size_t i = 0; i < count; i++)
+        out[i] = work[ranks[i]];
+    if (copy != few)
+        tally__free_mem(copy);
+    return TALLY_OK;
+}
+
+void tally__scratch_init(tally__scratch *s, double *inplace)
+{
+    s->buf = inplace;
+    s->owned = 0;
+}
+
+void tally__scratch_free(tally__scratch *s)
+{
+    if (s->owned)
+        tally__free_mem(s->buf);
+    s->buf = NULL;
+    s->owned = 0;
+}
+
+int tally__order_stats(double *out, const double *x, size_t n, const size_t *ranks,
+                       size_t count, const tally__value_map *map, double lo, double hi,
+                       tally__scratch *s, double **mapped)
+{
+    *mapped = NULL;
+    int rc = tally__select_mapped(out, x, n, ranks, count, map, lo, hi);
+    if (rc == TALLY_OK)
+        return TALLY_OK;
+    if (s->buf == NULL) {
+        if (rc == TALLY_ENOMEM || (s->buf = tally__reallocarray(NULL, n, sizeof *s->buf)) == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", n);
+        s->owned = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        s->buf[i] = tally__map_value(map, x[i]);
+    if (tally__select_values(out, s->buf, n, ranks, count) != TALLY_OK)
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu ranks", count);
+    *mapped = s->buf;
+    return TALLY_OK;
+}

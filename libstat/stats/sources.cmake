@@ -1,0 +1,21 @@
+# Sources of libstat/stats/ (see README.md here for what lives in this module).
+set(TALLY_MODULE_SOURCES
+  adjust.c
+  bamean.c
+  compare.c
+  compare_names.c
+  geomean_ratio.c
+  histselect.c
+  mann_whitney.c
+  median_ci.c
+  mmtests_ci.c
+  moments.c
+  outliers.c
+  pct_imp.c
+  percentile.c
+  sample.c
+  select.c
+  stat_names.c
+  summary.c
+  ttest.c
+)

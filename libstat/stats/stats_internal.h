@@ -1,0 +1,142 @@
+/* Helpers shared by the descriptive-statistics modules (moments.c, percentile.c, median_ci.c,
+ * outliers.c, bamean.c, summary.c). Not exported. */
+#ifndef TALLY_STATS_INTERNAL_H
+#define TALLY_STATS_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "stats/histselect.h"
+#include "tally/stats.h"
+
+/* Compensated running sum: Neumaier's, with the rounding error of each addition taken by
+ * Knuth's branch-free TwoSum (exact for any magnitudes, so the same error term Neumaier's
+ * comparison picks, without a branch in the loop). */
+typedef struct tally__ksum {
+    double sum, comp;
+} tally__ksum;
+
+static inline void tally__ksum_add(tally__ksum *k, double v)
+{
+    double t = k->sum + v;
+    double bp = t - k->sum;
+    k->comp += (k->sum - (t - bp)) + (v - bp);
+    k->sum = t;
+}
+
+static inline double tally__ksum_value(const tally__ksum *k)
+{
+    return k->sum + k->comp;
+}
+
+static inline double tally__clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* TALLY_EINVAL if x is NULL while n > 0, TALLY_ENODATA if n == 0, TALLY_ENONFINITE naming the
+ * first NaN or infinite sample; the error is recorded. */
+int tally__check_samples(const double *x, size_t n);
+
+/* tally__check_samples and the extremes of x in one pass. */
+int tally__sample_range(double *min, double *max, const double *x, size_t n);
+
+/* A power of two s such that |v| * s < 1 for every |v| <= maxabs when maxabs is so large that
+ * sums or differences could overflow, else 1. Scaling by a power of two is exact, so results are
+ * unchanged for ordinary data. */
+double tally__overflow_scale(double maxabs);
+
+/* Compensated (Neumaier) sum of x[0..n) * scale. */
+double tally__scaled_sum(const double *x, size_t n, double scale);
+
+/* Mean of x[0..n) (n >= 1, finite), without overflow for any finite input, clamped to
+ * [min, max] so rounding never moves it outside the data. */
+double tally__mean(const double *x, size_t n);
+
+/* The same over the mapped values of x (see histselect.h). */
+double tally__mapped_mean(const double *x, size_t n, const tally__value_map *map);
+
+/* Moments of one sample set. Pointers may be NULL when a value is not wanted. */
+typedef struct tally__moments {
+    double min, max, amean;
+    double stddev;      /* valid when has_stddev */
+    int has_stddev;     /* n >= 2 and the result is finite */
+    double hmean, hstddev, gmean;
+    int positive;       /* every sample > 0: hmean and gmean valid */
+    int has_hstddev;    /* positive, n >= 2 and the result is finite */
+} tally__moments;
+
+/* Compute the moments of n >= 1 samples in two passes; TALLY_ENONFINITE (recorded, naming the
+ * first bad sample), TALLY_ENODATA or TALLY_EINVAL as tally__check_samples. */
+int tally__compute_moments(tally__moments *m, const double *x, size_t n);
+
+/* The 0-based ranks (1 or 2) of the order statistics that percentile p (0..100) needs; returns
+ * how many were written. */
+size_t tally__percentile_ranks(size_t ranks[2], size_t n, double p, tally_percentile_method method);
+
+/* Percentile p from v[], the order statistics at the ranks tally__percentile_ranks() gave (one
+ * or two). */
+double tally__percentile_from(const double *v, size_t n, double p, tally_percentile_method method);
+
+
+/* Order statistics bounding the distribution-free CI of the median: 0-based ranks lo <= hi and
+ * the achieved level. Returns 0 when n is too small to reach `confidence` (then nothing is
+ * written), 1 otherwise. */
+int tally__median_ci_ranks(size_t *lo, size_t *hi, double *level, size_t n, double confidence);
+
+/* The number of best samples BAmean-N averages: floor(n * percent / 100), at least 1. */
+size_t tally__bamean_count(size_t n, double percent);
+
+/* The rank to select so that the best `count` samples sit at one end of the array. */
+size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
+
+
+/* out[j] = the BAmean of the n finite samples x (any order, untouched; min and max their
+ * extremes) that averages the counts[j] best, from its cut cuts[j] (the counts[j]-th best
+ * value), for j < ncuts; three cuts a pass. */
+void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_t *counts,
+                             const double *cuts, size_t ncuts, double min, double max,
+                             tally_direction direction);
+
+
+/* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
+ * selected with the summary's own ranks: the report's extra cuts. TALLY_EINVAL for more cuts or
+ * a percentage outside (0, 100]; otherwise as tally_summarize. */
+int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
+                               const tally_summary_options *opts, const double *percents,
+                               double *bameans, size_t count);
+
+/* Outlier rules once median and quartiles are known. */
+typedef struct tally__outlier_rule {
+    double scale;           /* overflow scale applied to samples before comparing */
+    double median;          /* scaled */
+    double spread;          /* scaled MAD, or the mean absolute deviation when MAD is 0 */
+    double factor;          /* 0.6745 with MAD, sqrt(2/pi) with the mean absolute deviation */
+    double score_per_unit;  /* factor / spread: a deviation's score is one multiplication */
+    double threshold;       /* modified z-score cut-off */
+    double low_fence, high_fence; /* scaled Tukey fences */
+} tally__outlier_rule;
+
+/* The rules in two steps: the fences (sets the scale; call first), then the MAD part, the median
+ * of the scaled absolute deviations |x_i * scale - median| of the n samples x (min and max their
+ * extremes), by tally__order_stats with `scratch`: *devs is then NULL (x untouched) or the
+ * deviations, written to the scratch and reordered. */
+void tally__outlier_fences(tally__outlier_rule *r, double maxabs, double q1, double q3,
+                           double tukey_k);
+int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double min,
+                       double max, double median, double mad_threshold, tally__scratch *scratch,
+                       double **devs);
+/* How many samples the MAD rule flags: from devs when tally__outlier_mad set it, else from x. */
+size_t tally__count_mad_outliers(const tally__outlier_rule *r, const double *x, const double *devs,
+                                 size_t n);
+int tally__is_mad_outlier(const tally__outlier_rule *r, double v);
+/* The same test on a deviation written by tally__outlier_mad. */
+int tally__is_mad_deviation(const tally__outlier_rule *r, double dev);
+int tally__is_tukey_outlier(const tally__outlier_rule *r, double v);
+/* How many of x[0..n) lie outside the Tukey fences. */
+size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n);
+
+/* TALLY_EINVAL unless mad_threshold > 0 and tukey_k >= 0 (both finite); recorded. */
+int tally__check_outlier_options(double mad_threshold, double tukey_k);
+
+#endif /* TALLY_STATS_INTERNAL_H */

@@ -1,0 +1,167 @@
+/*
+ * Welch's and Student's two-sample t-tests (two-sided).
+ *
+ * Welch, B. L. (1947), "The generalization of 'Student's' problem when several different
+ * population variances are involved", Biometrika 34, 28-35; df after Satterthwaite (1946).
+ * Formulas, conventions and references: docs/statistics.md.
+ */
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "stats/compare_impl.h"
+#include "util/internal.h"
+
+int tally__t_two_sided_p(double *p, double t, double df)
+{
+    tally__ensure_init();
+    if (!(df > 0) || isnan(t))
+        return tally__error(TALLY_ENUMERIC, "t distribution: invalid t = %g or df = %g", t, df);
+    /* The upper tail at |t| is the smaller tail; doubling it keeps tiny p-values exact in
+     * relative terms, where 1 - P(|t|) would round to 0 below about 1e-16. */
+    double q = gsl_cdf_tdist_Q(fabs(t), df);
+    if (!isfinite(q) || q < 0)
+        return tally__error(TALLY_ENUMERIC, "t distribution failed for t = %g, df = %g", t, df);
+    *p = fmin(1.0, 2.0 * q);
+    return TALLY_OK;
+}
+
+/* Both samples constant: the standard error is 0 and t is +-inf (means differ) or 0/0 (equal).
+ * JSON cannot carry an infinity, so t is reported as 0 and p decides: a deterministic difference
+ * is as significant as it gets (p = 0), no difference at all is p = 1. The same outcome stands in
+ * when t overflows because the standard error underflowed. */
+static void deterministic(tally__ttest *out, double diff, double df)
+{
+    out->t = 0;
+    out->df = df;
+    out->p = diff != 0 ? 0.0 : 1.0;
+    out->zero_variance = 1;
+}
+
+static int need_two(const tally__test_moments *a, const tally__test_moments *b)
+{
+    if (a->n < 2 || b->n < 2)
+        return tally__error(TALLY_ENODATA,
+                            "a t-test needs at least 2 samples on each side (got %zu and %zu)",
+                            a->n, b->n);
+    return TALLY_OK;
+}
+
+static double sd_of(const tally__test_moments *m)
+{
+    return m->constant ? 0.0 : m->sd;
+}
+
+/* t = (mean_a - mean_b) / se. Standard errors are built with hypot() from SDs, never from squared
+ * SDs, and a difference of means beyond the double range is divided term by term, so samples of
+ * any finite magnitude give a finite t or the deterministic case. */
+static int finish(tally__ttest *out, const tally__test_moments *a, const tally__test_moments *b,
+                  double se, double df)
+{
+    out->zero_variance = 0;
+    double diff = a->mean - b->mean;
+    if (se == 0) {
+        deterministic(out, diff, df);
+        return TALLY_OK;
+    }
+    double t = isfinite(diff) ? diff / se : a->mean / se - b->mean / se;
+    if (!isfinite(t)) {
+        deterministic(out, diff, df);
+        return TALLY_OK;
+    }
+    out->t = t;
+    out->df = df;
+    return tally__t_two_sided_p(&out->p, t, df);
+}
+
+int tally__welch_moments(tally__ttest *out, const tally__test_moments *a,
+                         const tally__test_moments *b)
+{
+    int rc = need_two(a, b);
+    if (rc)
+        return rc;
+    double na = (double)a->n, nb = (double)b->n;
+    double ea = sd_of(a) / sqrt(na), eb = sd_of(b) / sqrt(nb); /* standard errors of the means */
+    double se = hypot(ea, eb);
+    double df = na + nb - 2;
+    if (se > 0) {
+        /* Welch-Satterthwaite df = se^4 / (ea^4/(na-1) + eb^4/(nb-1)), written with the shares
+         * (ea/se)^2 and (eb/se)^2 in [0, 1] so that neither tiny nor huge SDs under- or
+         * overflow. */
+        double ra = (ea / se) * (ea / se), rb = (eb / se) * (eb / se);
+        df = 1.0 / (ra * ra / (na - 1) + rb * rb / (nb - 1));
+    }
+    return finish(out, a, b, se, df);
+}
+
+int tally__student_moments(tally__ttest *out, const tally__test_moments *a,
+                           const tally__test_moments *b)
+{
+    int rc = need_two(a, b);
+    if (rc)
+        return rc;
+    double na = (double)a->n, nb = (double)b->n;
+    double df = na + nb - 2;
+    /* pooled SD = sqrt(((na-1) sa^2 + (nb-1) sb^2) / df), as a hypot of scaled SDs */
+    double pooled = hypot(sd_of(a) * sqrt((na - 1) / df), sd_of(b) * sqrt((nb - 1) / df));
+    double se = pooled * sqrt(1.0 / na + 1.0 / nb);
+    return finish(out, a, b, se, df);
+}
+
+/* Moments of a raw sample through the library's own statistics (tally_amean, tally_stddev), so
+ * that a t-test and a summary of the same samples agree to the last bit. */
+static int sample_moments(tally__test_moments *m, const double *x, size_t n)
+{
+    if (n < 2)
+        return tally__error(TALLY_ENODATA,
+                            "a t-test needs at least 2 samples on each side (got %zu)", n);
+    int rc = tally_amean(&m->mean, x, n);
+    if (rc)
+        return rc;
+    m->n = n;
+    m->constant = 1;
+    for (size_t i = 1; i < n && m->constant; i++)
+        m->constant = x[i] == x[0];
+    if (m->constant) {
+        m->mean = x[0];
+        m->sd = 0;
+        return TALLY_OK;
+    }
+    return tally_stddev(&m->sd, x, n);
+}
+
+typedef int (*moments_test)(tally__ttest *, const tally__test_moments *,
+                            const tally__test_moments *);
+
+static int run(moments_test test, double *t, double *df, double *p, const double *a, size_t na,
+               const double *b, size_t nb)
+{
+    if (t == NULL || df == NULL || p == NULL || (a == NULL && na) || (b == NULL && nb))
+        return tally__error(TALLY_EINVAL, "t-test: NULL argument");
+    tally__test_moments ma, mb;
+    int rc = sample_moments(&ma, a, na);
+    if (rc == TALLY_OK)
+        rc = sample_moments(&mb, b, nb);
+    if (rc)
+        return rc;
+    tally__ttest r;
+    rc = test(&r, &ma, &mb);
+    if (rc)
+        return rc;
+    *t = r.t;
+    *df = r.df;
+    *p = r.p;
+    return TALLY_OK;
+}
+
+int tally_welch_test(double *t, double *df, double *p, const double *a, size_t na,
+                     const double *b, size_t nb)
+{
+    return run(tally__welch_moments, t, df, p, a, na, b, nb);
+}
+
+int tally_student_test(double *t, double *df, double *p, const double *a, size_t na,
+                       const double *b, size_t nb)
+{
+    return run(tally__student_moments, t, df, p, a, na, b, nb);
+}

@@ -1,0 +1,95 @@
+/* Growable text buffer used by the writers and renderers. */
+#include <stdio.h>
+#include <string.h>
+
+#include "util/internal.h"
+
+static int grow(tally__buf *b, size_t extra)
+{
+    if (b->failed)
+        return TALLY_ENOMEM;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return TALLY_OK;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need) {
+        if (cap > ((size_t)-1) / 2) {
+            cap = need;
+            break;
+        }
+        cap *= 2;
+    }
+    char *data = tally__realloc(b->data, cap);
+    if (data == NULL) {
+        b->failed = 1;
+        return TALLY_ENOMEM;
+    }
+    b->data = data;
+    b->cap = cap;
+    return TALLY_OK;
+}
+
+int tally__buf_append(tally__buf *b, const char *s, size_t n)
+{
+    if (grow(b, n) != TALLY_OK)
+        return TALLY_ENOMEM;
+    if (n > 0)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return TALLY_OK;
+}
+
+int tally__buf_puts(tally__buf *b, const char *s)
+{
+    return tally__buf_append(b, s, strlen(s));
+}
+
+int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof(small), fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        return tally__error(TALLY_ERROR, "formatting failed");
+    if ((size_t)n < sizeof(small))
+        return tally__buf_append(b, small, (size_t)n);
+    if (grow(b, (size_t)n) != TALLY_OK)
+        return TALLY_ENOMEM;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return TALLY_OK;
+}
+
+int tally__buf_printf(tally__buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = tally__buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int tally__buf_detach(char **out, size_t *len, tally__buf *b)
+{
+    if (b->failed || grow(b, 0) != TALLY_OK) {
+        tally__buf_dispose(b);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    *out = b->data;
+    if (len)
+        *len = b->len;
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return TALLY_OK;
+}
+
+void tally__buf_dispose(tally__buf *b)
+{
+    tally__free_mem(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->failed = 0;
+}

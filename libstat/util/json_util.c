@@ -1,0 +1,238 @@
+/* JSON helpers: parse with positions, JSON paths, typed access. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "util/json_util.h"
+
+void tally__jpath_init(tally__jpath *p)
+{
+    p->text[0] = '$';
+    p->text[1] = '\0';
+    p->len = 1;
+}
+
+static size_t jpath_append(tally__jpath *p, const char *fmt, const char *key, size_t index)
+{
+    size_t mark = p->len;
+    size_t room = sizeof(p->text) - p->len;
+    int n = key ? snprintf(p->text + p->len, room, fmt, key)
+                : snprintf(p->text + p->len, room, fmt, index);
+    if (n < 0 || (size_t)n >= room) {
+        /* A path deeper than the buffer ends in dots (three where there is room) so it is not
+         * read as complete. They go after the mark only: what was there before the step must
+         * survive for tally__jpath_pop to restore it. */
+        size_t end = sizeof(p->text) - 1, at = mark > end - 3 ? mark : end - 3;
+        memset(p->text + at, '.', end - at);
+        p->text[end] = '\0';
+        p->len = end;
+    } else {
+        p->len += (size_t)n;
+    }
+    return mark;
+}
+
+size_t tally__jpath_key(tally__jpath *p, const char *key)
+{
+    int plain = key[0] != '\0';
+    for (const char *c = key; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '_'))
+            plain = 0;
+    return jpath_append(p, plain ? ".%s" : "[\"%s\"]", key, 0);
+}
+
+size_t tally__jpath_index(tally__jpath *p, size_t index)
+{
+    return jpath_append(p, "[%zu]", NULL, index);
+}
+
+void tally__jpath_pop(tally__jpath *p, size_t mark)
+{
+    p->len = mark;
+    p->text[mark] = '\0';
+}
+
+static void position_of(const char *data, const char *at, unsigned long *line, unsigned long *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *c = data; c < at; c++) {
+        if (*c == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* Open brackets before `stop`, and whether the input ends inside a string or an open
+ * container: cJSON reports neither cause, only where it gave up. */
+static void scan_structure(const char *data, size_t len, const char *stop, size_t *depth_at_stop,
+                           int *unclosed)
+{
+    size_t depth = 0;
+    int in_string = 0;
+    *depth_at_stop = 0;
+    for (const char *c = data; c < data + len; c++) {
+        if (c == stop)
+            *depth_at_stop = depth;
+        if (in_string) {
+            if (*c == '\\' && c + 1 < data + len)
+                c++;
+            else if (*c == '"')
+                in_string = 0;
+        } else if (*c == '"') {
+            in_string = 1;
+        } else if (*c == '[' || *c == '{') {
+            depth++;
+        } else if ((*c == ']' || *c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    *unclosed = in_string || depth > 0;
+}
+
+int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name)
+{
+    *out = NULL;
+    unsigned long line, col;
+    const char *nul = memchr(data, '\0', len);
+    if (nul) {
+        position_of(data, nul, &line, &col);
+        return tally__error_at(TALLY_EFORMAT, name, line, col,
+                               "NUL byte in a JSON file (is this a binary file?)");
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+    if (root == NULL) {
+        if (end == NULL || end < data || end > data + len)
+            end = data + len;
+        size_t depth;
+        int unclosed;
+        scan_structure(data, len, end, &depth, &unclosed);
+        if (depth >= CJSON_NESTING_LIMIT) {
+            position_of(data, end, &line, &col);
+            return tally__error_at(TALLY_ELIMIT, name, line, col,
+                                   "JSON nested deeper than %d levels", CJSON_NESTING_LIMIT);
+        }
+        if (unclosed || end >= data + len) {
+            position_of(data, data + len, &line, &col);
+            return tally__error_at(TALLY_EPARSE, name, line, col,
+                                   "unexpected end of JSON input (truncated file?)");
+        }
+        position_of(data, end, &line, &col);
+        /* The input need not be NUL-terminated: quote at most what is left of it. */
+        size_t left = (size_t)(data + len - end);
+        int quoted = left < 16 ? (int)left : 16;
+        return tally__error_at(TALLY_EPARSE, name, line, col, "invalid JSON near '%.*s'", quoted,
+                               end);
+    }
+    /* Only white space may follow the document. */
+    while (end < data + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+        end++;
+    if (end < data + len) {
+        position_of(data, end, &line, &col);
+        cJSON_Delete(root);
+        return tally__error_at(TALLY_EPARSE, name, line, col, "unexpected data after the JSON document");
+    }
+    *out = root;
+    return TALLY_OK;
+}
+
+const char *tally__json_type_name(const cJSON *item)
+{
+    if (cJSON_IsString(item))
+        return "a string";
+    if (cJSON_IsNumber(item))
+        return "a number";
+    if (cJSON_IsArray(item))
+        return "an array";
+    if (cJSON_IsObject(item))
+        return "an object";
+    if (cJSON_IsBool(item))
+        return "a boolean";
+    if (cJSON_IsNull(item))
+        return "null";
+    return "an invalid value";
+}
+
+typedef int (*type_check)(const cJSON *);
+
+static int member(const cJSON **out, const cJSON *obj, const char *key, int required,
+                  const char *name, tally__jpath *path, type_check is, const char *want)
+{
+    *out = NULL;
+    if (!cJSON_IsObject(obj))
+        return tally__error_json(TALLY_EPARSE, name, path->text, "expected an object, found %s",
+                                 tally__json_type_name(obj));
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (item == NULL) {
+        if (!required)
+            return TALLY_ENOTFOUND;
+        return tally__error_json(TALLY_EPARSE, name, path->text, "missing member \"%s\" (%s)", key,
+                                 want);
+    }
+    if (!is(item)) {
+        size_t mark = tally__jpath_key(path, key);
+        tally__error_json(TALLY_EPARSE, name, path->text, "expected %s, found %s", want,
+                          tally__json_type_name(item));
+        tally__jpath_pop(path, mark);
+        return TALLY_EPARSE;
+    }
+    *out = item;
+    return TALLY_OK;
+}
+
+static int is_string(const cJSON *i) { return cJSON_IsString(i); }
+static int is_number(const cJSON *i) { return cJSON_IsNumber(i); }
+static int is_array(const cJSON *i) { return cJSON_IsArray(i); }
+static int is_object(const cJSON *i) { return cJSON_IsObject(i); }
+
+int tally__json_string(const char **out, const cJSON *obj, const char *key, int required,
+                       const char *name, tally__jpath *path)
+{
+    const cJSON *item;
+    int rc = member(&item, obj, key, required, name, path, is_string, "a string");
+    *out = rc == TALLY_OK ? item->valuestring : NULL;
+    return rc;
+}
+
+int tally__json_number(double *out, const cJSON *obj, const char *key, int required,
+                       const char *name, tally__jpath *path)
+{
+    const cJSON *item;
+    int rc = member(&item, obj, key, required, name, path, is_number, "a number");
+    if (rc != TALLY_OK)
+        return rc;
+    size_t mark = tally__jpath_key(path, key);
+    rc = tally__json_finite(out, item, name, path);
+    tally__jpath_pop(path, mark);
+    return rc;
+}
+
+int tally__json_array(const cJSON **out, const cJSON *obj, const char *key, int required,
+                      const char *name, tally__jpath *path)
+{
+    return member(out, obj, key, required, name, path, is_array, "an array");
+}
+
+int tally__json_object(const cJSON **out, const cJSON *obj, const char *key, int required,
+                       const char *name, tally__jpath *path)
+{
+    return member(out, obj, key, required, name, path, is_object, "an object");
+}
+
+int tally__json_finite(double *out, const cJSON *item, const char *name, tally__jpath *path)
+{
+    if (!cJSON_IsNumber(item))
+        return tally__error_json(TALLY_EPARSE, name, path->text, "expected a number, found %s",
+                                 tally__json_type_name(item));
+    /* cJSON turns out-of-range literals such as 1e999 into infinity. */
+    if (!isfinite(item->valuedouble))
+        return tally__error_json(TALLY_ENONFINITE, name, path->text, "number is not finite");
+    *out = item->valuedouble;
+    return TALLY_OK;
+}

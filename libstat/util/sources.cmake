@@ -1,0 +1,12 @@
+# Sources of libstat/util/ (see README.md here for what lives in this module).
+set(TALLY_MODULE_SOURCES
+  alloc.c
+  buf.c
+  error.c
+  file.c
+  init.c
+  json_util.c
+  numfmt.c
+  text.c
+  version.c
+)

@@ -1,0 +1,392 @@
+/* Line cursor and strict number parsing for text inputs. Numbers take an exact fast path when
+ * they are plain decimals of up to 15-16 digits, and strtod otherwise. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "util/text.h"
+
+/* Clinger's fast path below is only exact under strict double evaluation (FLT_EVAL_METHOD 0;
+ * x87's extended precision would round twice). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define EXACT_DOUBLE_OPS 1
+#endif
+
+void tally__lines_init(tally__lines *l, const char *name, const char *data, size_t len)
+{
+    l->name = name;
+    l->cur = data;
+    l->end = data + len;
+    l->lineno = 0;
+}
+
+int tally__lines_next(tally__lines *l, const char **line, size_t *len)
+{
+    if (l->cur >= l->end)
+        return 0;
+    const char *start = l->cur;
+    const char *nl = memchr(start, '\n', (size_t)(l->end - start));
+    const char *stop = nl ? nl : l->end;
+    l->lineno++;
+    l->cur = nl ? nl + 1 : l->end;
+    size_t n = (size_t)(stop - start);
+    if (n > 0 && start[n - 1] == '\r')
+        n--;
+    if (n > TALLY__MAX_LINE)
+        return tally__error_at(TALLY_ELIMIT, l->name, l->lineno, 1,
+                               "line longer than %u bytes", TALLY__MAX_LINE);
+    const char *nul = memchr(start, '\0', n);
+    if (nul)
+        return tally__error_at(TALLY_EFORMAT, l->name, l->lineno, (unsigned long)(nul - start) + 1,
+                               "NUL byte in a text file (is this a binary file?)");
+    *line = start;
+    *len = n;
+    return 1;
+}
+
+const char *tally__trim(const char *s, size_t *len)
+{
+    size_t n = *len;
+    while (n > 0 && (*s == ' ' || *s == '\t' || *s == '\r')) {
+        s++;
+        n--;
+    }
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    *len = n;
+    return s;
+}
+
+/* Exact powers of ten: every 10^k with k <= 22 is a double (5^22 < 2^53). */
+static const double exact_pow10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+#define MAX_EXACT_MANTISSA (UINT64_C(1) << 53)
+
+/* 10^k for the digit counts of one step, and the largest w for which w * 10^k stays within the
+ * exact mantissa range (beyond it the fast path gives up, so w never overflows). */
+static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                       100000000 };
+static const uint64_t mantissa_limit[9] = {
+    MAX_EXACT_MANTISSA,           MAX_EXACT_MANTISSA / 10,      MAX_EXACT_MANTISSA / 100,
+    MAX_EXACT_MANTISSA / 1000,    MAX_EXACT_MANTISSA / 10000,   MAX_EXACT_MANTISSA / 100000,
+    MAX_EXACT_MANTISSA / 1000000, MAX_EXACT_MANTISSA / 10000000, MAX_EXACT_MANTISSA / 100000000,
+};
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+#ifdef TALLY__SWAR_DIGITS
+static inline uint64_t load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* One bit per character (bit i for the i-th) from per-byte flags in bit 7. The multiplication
+ * gathers the flags into the top byte: every partial product lands on its own bit, so nothing
+ * carries. */
+static inline unsigned flag_bits(uint64_t flags)
+{
+    return (unsigned)(((flags >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+}
+
+/* Bit i set when the i-th character of v is not a digit. */
+static inline unsigned nondigit_bits(uint64_t v)
+{
+    return flag_bits(tally__nondigit_flags(v));
+}
+
+#ifdef EXACT_DOUBLE_OPS
+/* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
+ * without exponent, in straight-line code: the positions of the point and of the end come from
+ * one look at 16 characters, the value from two 8-digit conversions. Needs 20 readable bytes at
+ * s. Returns NULL for any other shape, which the general scan then reads. */
+static const char *scan_short_decimal(double *out, const char *s)
+{
+    int negative = *s == '-';
+    const char *p = s + (negative || *s == '+');
+    uint64_t a = load8(p);
+    unsigned stops = nondigit_bits(a) | nondigit_bits(load8(p + 8)) << 8;
+    unsigned k = (unsigned)__builtin_ctz(stops | 0x10000); /* digits before the point */
+    if (k >= 8)
+        return NULL;
+    unsigned fraction = 0;
+    const char *stop = p + k;
+    if ((char)(a >> (8 * k)) == '.') {
+        fraction = (unsigned)__builtin_ctz((stops >> (k + 1)) | 0x10000);
+        if (fraction >= 8)
+            return NULL;
+        stop += 1 + fraction;
+    }
+    if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
+        return NULL;
+    uint64_t w = k ? tally__digits8_value(a, k) : 0;
+    if (fraction)
+        w = w * pow10_u64[fraction] + tally__digits8_value(load8(p + k + 1), fraction);
+    /* w has at most 14 digits, below 2^53: exact, like 10^fraction. */
+    double x = (double)w / exact_pow10[fraction];
+    *out = negative ? -x : x;
+    return stop;
+}
+#endif /* EXACT_DOUBLE_OPS */
+#endif /* TALLY__SWAR_DIGITS */
+
+/* Append the digits at p to *w. Returns the end of the run, or NULL when w would exceed 2^53
+ * (the fast path then declines). */
+static const char *digit_run(uint64_t *w, const char *p, const char *end)
+{
+    uint64_t acc = *w;
+#ifdef TALLY__SWAR_DIGITS
+    while (end - p >= 8) {
+        uint64_t v = load8(p);
+        size_t k = tally__leading_digits8(v);
+        if (k == 0)
+            break;
+        if (acc > mantissa_limit[k])
+            return NULL;
+        acc = acc * pow10_u64[k] + tally__digits8_value(v, k);
+        p += k;
+        if (k < 8) {
+            *w = acc;
+            return p;
+        }
+    }
+#endif
+    for (; p < end && is_digit(*p); p++) {
+        if (acc > mantissa_limit[1])
+            return NULL;
+        acc = acc * 10 + (uint64_t)(*p - '0');
+    }
+    *w = acc;
+    return p;
+}
+
+/* The common case of benchmark files, "123.456789" or "-1.5e3", without strtod: Clinger's fast
+ * path (1990). A decimal w * 10^e with w <= 2^53 and |e| <= 22 has both w and 10^|e| exact in a
+ * double, so one IEEE multiplication or division rounds the exact value once, correctly: the same
+ * double strtod returns. Only valid under strict double evaluation (FLT_EVAL_METHOD 0; x87's
+ * extended precision would round twice). */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* keeps the short path below free of this one's register saves */
+#endif
+static const char *scan_any_decimal(double *out, const char *s, const char *end)
+{
+#ifdef EXACT_DOUBLE_OPS
+    const char *p = s;
+    int negative = 0;
+    if (p < end && (*p == '-' || *p == '+'))
+        negative = *p++ == '-';
+    uint64_t w = 0;
+    const char *digits = p;
+    if ((p = digit_run(&w, p, end)) == NULL)
+        return NULL;
+    size_t seen = (size_t)(p - digits);
+    long exp10 = 0;
+    if (p < end && *p == '.') {
+        const char *fraction = ++p;
+        if ((p = digit_run(&w, p, end)) == NULL)
+            return NULL;
+        exp10 = -(long)(p - fraction);
+        seen += (size_t)(p - fraction);
+    }
+    if (seen == 0)
+        return NULL;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int exp_negative = 0;
+        if (p < end && (*p == '-' || *p == '+'))
+            exp_negative = *p++ == '-';
+        if (p == end || !is_digit(*p))
+            return NULL;
+        long e = 0;
+        for (; p < end && is_digit(*p); p++) {
+            if (e > 100000)
+                return NULL;
+            e = e * 10 + (*p - '0');
+        }
+        exp10 += exp_negative ? -e : e;
+    }
+    double v;
+    if (w == 0)
+        v = 0.0;
+    else if (w > MAX_EXACT_MANTISSA || exp10 < -22 || exp10 > 22)
+        return NULL;
+    else if (exp10 < 0)
+        v = (double)w / exact_pow10[-exp10];
+    else
+        v = (double)w * exact_pow10[exp10];
+    *out = negative ? -v : v;
+    return p;
+#else
+    (void)out;
+    (void)s;
+    (void)end;
+    return NULL;
+#endif
+}
+
+const char *tally__scan_decimal(double *out, const char *s, const char *end)
+{
+#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
+    const char *short_end = end - s >= 20 ? scan_short_decimal(out, s) : NULL;
+    if (short_end)
+        return short_end;
+#endif
+    return scan_any_decimal(out, s, end);
+}
+
+int tally__parse_decimal_fast(double *out, const char *s, size_t len)
+{
+    double v;
+    if (tally__scan_decimal(&v, s, s + len) != s + len)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Everything else, through strtod on a NUL-terminated copy. */
+static int parse_with_strtod(double *out, const char *s, size_t len)
+{
+    char tmp[65];
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    /* strtod accepts hex floats, "nan" and "inf"; numbers in benchmark files are decimal. */
+    for (size_t i = 0; i < len; i++) {
+        char c = tmp[i];
+        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')) {
+            if (c == 'n' || c == 'N' || c == 'i' || c == 'I')
+                return TALLY_ENONFINITE;
+            return TALLY_EPARSE;
+        }
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(tmp, &end);
+    if (end != tmp + len)
+        return TALLY_EPARSE;
+    if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
+        return TALLY_ENONFINITE;
+    *out = v;
+    return TALLY_OK;
+}
+
+int tally__parse_double(double *out, const char *s, size_t len)
+{
+    s = tally__trim(s, &len);
+    if (len == 0 || len > 64)
+        return TALLY_EPARSE;
+    if (tally__parse_decimal_fast(out, s, len))
+        return TALLY_OK;
+    return parse_with_strtod(out, s, len);
+}
+
+/* The longest number text tally__parse_double reads; longer lines go the general way. */
+#define NUMBER_MAX 64
+
+const char *tally__number_line_end(const char *line, const char *stop, const char *end)
+{
+    if (stop == NULL || stop - line > NUMBER_MAX)
+        return NULL;
+    if (stop == end)
+        return end;
+    if (*stop == '\n')
+        return stop + 1;
+    if (*stop == '\r' && end - stop >= 2 && stop[1] == '\n')
+        return stop + 2;
+    return NULL;
+}
+
+/* Where SSE2 is baseline (x86-64), short number lines take the path below. Elsewhere the same
+ * checks done with 8-byte words measured slower than the one-line scanner, which they then use. */
+#if defined(__SSE2__) && defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
+#include <emmintrin.h>
+#define SHORT_LINES 1
+
+/* The 16 characters at p as two masks (bit i for p[i]): newlines and non-digits. */
+static inline void line_masks16(unsigned *newlines, unsigned *nondigits, const char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i nine = _mm_set1_epi8(9);
+    /* Digits are the bytes whose distance from '0' is at most 9, unsigned. */
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    __m128i digit = _mm_cmpeq_epi8(_mm_max_epu8(d, nine), nine);
+    *newlines = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    *nondigits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFF;
+}
+
+/* A line of nearly every benchmark file, [sign] up to 8 digits [. up to 8 digits] then '\n' or
+ * "\r\n", within 16 characters: its end, its shape and its value come from one look at 16
+ * characters, without a branch on the digit counts. Needs 18 readable bytes at line. Returns the
+ * start of the next line, or NULL for any other line. */
+static inline const char *short_number_line(double *out, const char *line)
+{
+    unsigned newlines, nondigits;
+    line_masks16(&newlines, &nondigits, line);
+    unsigned len = (unsigned)__builtin_ctz(newlines | 0x10000);
+    if (len - 1 >= 15) /* empty, or no newline among the 16 characters */
+        return NULL;
+    const char *nl = line + len;
+    len -= line[len - 1] == '\r';
+    int negative = line[0] == '-';
+    unsigned sign = negative | (line[0] == '+');
+    const char *q = line + sign;
+    unsigned chars = len - sign;
+    unsigned stops = (nondigits >> sign) & ((1u << chars) - 1);
+    unsigned k = (unsigned)__builtin_ctz(stops | 1u << chars); /* digits before the point */
+    unsigned point = k < chars;
+    unsigned fraction = chars - k - point;
+    /* One point at most, nothing else; 1..15 digits, so w below 10^15 < 2^53 is exact. */
+    unsigned bad = (stops & (stops - 1)) | (point & (q[k] != '.')) | (k > 8) | (fraction > 8) |
+                   (k + fraction - 1 >= 15);
+    if (bad)
+        return NULL;
+    uint64_t w = tally__digits8_value(load8(q), k) * pow10_u64[fraction] +
+                 tally__digits8_value(load8(q + k + 1), fraction);
+    double x = (double)(int64_t)w / exact_pow10[fraction]; /* Clinger: one rounding */
+    *out = negative ? -x : x;
+    return nl + 1;
+}
+#endif /* __SSE2__ && TALLY__SWAR_DIGITS && EXACT_DOUBLE_OPS */
+
+static inline size_t number_lines(double *out, size_t room, const char **at, const char *end,
+                                  int simd)
+{
+    const char *p = *at;
+    size_t n = 0;
+    while (n < room && p < end) {
+        const char *next = NULL;
+#ifdef SHORT_LINES
+        if (simd && end - p >= 18)
+            next = short_number_line(&out[n], p);
+#else
+        (void)simd;
+#endif
+        if (next == NULL)
+            next = tally__number_line_end(p, tally__scan_decimal(&out[n], p, end), end);
+        if (next == NULL)
+            break;
+        n++;
+        p = next;
+    }
+    *at = p;
+    return n;
+}
+
+size_t tally__number_lines(double *out, size_t room, const char **at, const char *end)
+{
+    return number_lines(out, room, at, end, 1);
+}
+
+size_t tally__number_lines_portable(double *out, size_t room, const char **at, const char *end)
+{
+    return number_lines(out, room, at, end, 0);
+}

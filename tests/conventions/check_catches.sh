@@ -1,0 +1,26 @@
+#!/bin/sh
+# .ci/check-conventions must fail on each kind of violation: a copy of the real tree with one
+# deliberate fault at a time (an include that goes up a layer, a printf in the library, an
+# unprefixed public function), and pass on the untouched copy.
+# Usage: check_catches.sh SOURCE_DIR WORK_DIR
+set -eu
+src=$1 work=$2
+check="$src/.ci/check-conventions"
+fresh() { rm -rf "$work" && mkdir -p "$work" && cp -R "$src/libstat" "$src/include" "$work/"; }
+expect_fail() {  # label, pattern
+    if out=$("$check" "$work"); then echo "not caught: $1"; exit 1; fi
+    echo "$out" | grep -q "$2" || { echo "wrong message for $1: $out"; exit 1; }
+    echo "caught: $1: $(echo "$out" | head -n 1)"
+}
+fresh
+"$check" "$work" >/dev/null || { echo "the untouched tree fails"; exit 1; }
+printf '#include "report/report_internal.h"\n' >>"$work/libstat/util/buf.c"
+expect_fail "util/ including report/" 'layers: libstat/util/buf.c:[0-9]*: util/ includes "report/report_internal.h" of report/, a higher layer'
+fresh
+printf 'static void f(void) { printf("x"); }\n' >>"$work/libstat/stats/moments.c"
+expect_fail "printf in the library" 'print: libstat/stats/moments.c:[0-9]*: printf()'
+fresh
+printf 'TALLY_API int helper(void);\n' >>"$work/include/tally/common.h"
+expect_fail "unprefixed public function" 'prefix: include/tally/common.h:[0-9]*: helper lacks the tally_ prefix'
+rm -rf "$work"
+echo "all violations caught"
