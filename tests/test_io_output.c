@@ -14,15 +14,6 @@
 
 #define DIR_ TALLY_TEST_TMP "/io_output"
 
-static tally_report *fixture_report(void)
-{
-    tally_results *list = build_fixture();
-    tally_report *r = NULL;
-    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
-    tally_results_free(list);
-    return r;
-}
-
 static const tally_format formats[] = { TALLY_FORMAT_TEXT, TALLY_FORMAT_JSON, TALLY_FORMAT_CSV,
                                         TALLY_FORMAT_MARKDOWN, TALLY_FORMAT_XLSX };
 
@@ -43,7 +34,7 @@ static int temp_files_left(void)
 /* A FIFO stays a FIFO: the report goes into it (read here without blocking). */
 static void test_fifo_written_through(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     char path[256];
     fresh_path(path, sizeof(path), "out.fifo");
     CHECK_INT(mkfifo(path, 0600), 0);
@@ -67,7 +58,7 @@ static void test_fifo_written_through(void)
 /* A link to /dev/null: the link and the device stay as they are, in every format. */
 static void test_device_not_replaced(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     char path[256];
     fresh_path(path, sizeof(path), "null");
     CHECK_INT(symlink("/dev/null", path), 0);
@@ -88,7 +79,7 @@ static void test_device_not_replaced(void)
  * do, in every format; the native writer too. */
 static void test_full_device_reported(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
     CHECK(full >= 0);
     char link_path[256], fd_path[64];
@@ -123,7 +114,7 @@ static void test_full_device_reported(void)
  * descriptor itself, which stays open. */
 static void test_descriptor_path(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     int p[2];
     CHECK_INT(pipe(p), 0);
     char path[64];
@@ -148,7 +139,7 @@ static void test_descriptor_path(void)
  * regular file stays a link and its target is replaced. */
 static void test_mode_and_owner_kept(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     int root = geteuid() == 0;
     for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
         char path[256];
@@ -185,7 +176,7 @@ static void test_mode_and_owner_kept(void)
 /* An empty path and a directory: what is wrong and what to give instead. */
 static void test_bad_paths(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     CHECK_INT(tally_report_write(r, "", NULL), TALLY_EINVAL);
     CHECK_STR(tally_error_last()->message, "the output path is empty: give a file name");
     tally_results *list = build_fixture();
