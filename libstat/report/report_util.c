@@ -114,7 +114,7 @@ void tally__buf_json_string(tally__buf *b, const char *s)
 void tally__buf_double(tally__buf *b, double x)
 {
     char text[32];
-    tally__format_double(text, x);
+    tally__number_format(text, x);
     tally__buf_puts(b, text);
 }
 

@@ -90,11 +90,8 @@ double *tally__case_spare(tally_case *c, size_t *room);
 /* Count `n` samples written at tally__case_spare() as appended; they must be finite and fit. */
 void tally__case_commit(tally_case *c, size_t n);
 
-/* ---- numbers (numfmt.c) ---- */
-
-/* Shortest decimal text that reads back as exactly `x` (at most 17 significant digits).
- * `out` needs 32 bytes. */
-void tally__format_double(char *out, double x);
+/* ---- numbers: util/number.h (parsing, printing, the C locale) ---- */
+#include "util/number.h"
 
 /* ---- init (init.c) ---- */
 void tally__ensure_init(void);

@@ -6,7 +6,8 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_util.c
-  numfmt.c
+  number.c
+  number_cxx.cc
   text.c
   version.c
 )
