@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/stats_internal.h"
 
 typedef enum align { LEFT, RIGHT } align;
 

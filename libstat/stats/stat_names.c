@@ -1,6 +1,7 @@
 /* Names of statistics and directions, as used in files, options and the CLI. */
 #include <stddef.h>
 
+#include "stats/stats_internal.h"
 #include "util/internal.h"
 
 static const char *const statistic_names[] = {
@@ -23,6 +24,21 @@ static int same_name(const char *a, const char *b)
         if (ca == '\0')
             return 1;
     }
+}
+
+const char *tally__stat_title(tally_statistic stat)
+{
+    switch (stat) {
+    case TALLY_STAT_AMEAN: return "AMean";
+    case TALLY_STAT_HMEAN: return "HMean";
+    case TALLY_STAT_GMEAN: return "GMean";
+    case TALLY_STAT_MEDIAN: return "Median";
+    case TALLY_STAT_MIN: return "Min";
+    case TALLY_STAT_MAX: return "Max";
+    case TALLY_STAT_BAMEAN: return "BAMean";
+    case TALLY_STAT_DEFAULT: break;
+    }
+    return "Default";
 }
 
 const char *tally_statistic_name(tally_statistic stat)

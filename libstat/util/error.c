@@ -143,3 +143,8 @@ int tally__error_keep(int code)
         return code;
     return tally__error(code, "%s", tally_strerror(code));
 }
+
+int tally__oom(void)
+{
+    return tally__error(TALLY_ENOMEM, "out of memory");
+}
