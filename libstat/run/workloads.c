@@ -1,7 +1,6 @@
 /* The workload registry: every workload the runner knows, by kind and by name. */
-#include <string.h>
-
 #include "run/runner_internal.h"
+#include "util/names.h"
 
 static const tally__workload *const workloads[] = {
     &tally__workload_hackbench,    &tally__workload_stream,
@@ -10,7 +9,7 @@ static const tally__workload *const workloads[] = {
     &tally__workload_perf_messaging, &tally__workload_tbench,
     &tally__workload_iperf3,       &tally__workload_netperf,
 };
-#define WORKLOAD_COUNT (sizeof(workloads) / sizeof(workloads[0]))
+#define WORKLOAD_COUNT (TALLY__COUNT(workloads))
 
 const tally__workload *tally__workload_find(tally_workload kind)
 {
@@ -20,22 +19,14 @@ const tally__workload *tally__workload_find(tally_workload kind)
     return NULL;
 }
 
-const char *tally_workload_name(tally_workload workload)
+static const char *workload_row(const void *table, size_t i, int *value)
 {
-    const tally__workload *w = tally__workload_find(workload);
-    return w ? w->name : NULL;
+    const tally__workload *const *w = table;
+    *value = (int)w[i]->kind;
+    return w[i]->name;
 }
 
-int tally_workload_from_name(tally_workload *out, const char *name)
-{
-    for (size_t i = 0; name != NULL && i < WORKLOAD_COUNT; i++) {
-        if (strcmp(workloads[i]->name, name) == 0) {
-            *out = workloads[i]->kind;
-            return TALLY_OK;
-        }
-    }
-    return tally__error(TALLY_EINVAL, "unknown workload '%s'", name ? name : "(null)");
-}
+TALLY__NAME_FUNCTIONS_ROWS(tally_workload, workloads, WORKLOAD_COUNT, workload_row, "workload")
 
 int tally_workload_available(tally_workload workload)
 {

@@ -41,7 +41,7 @@ static const char *const messages[] = {
 const char *tally_strerror(int code)
 {
     size_t index = code <= 0 ? (size_t)(-(long)code) : (size_t)-1;
-    if (index < sizeof(messages) / sizeof(messages[0]))
+    if (index < TALLY__COUNT(messages))
         return messages[index];
     return "unknown error code";
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "tally.h"
+#include "util/count.h"
 
 #if defined(__GNUC__)
 #define TALLY__PRINTF(f, a) __attribute__((format(printf, f, a)))
