@@ -8,7 +8,8 @@ set(TALLY_MODULE_SOURCES
   json_util.c
   name_index.c
   names.c
-  numfmt.c
+  number.c
+  number_cxx.cc
   text.c
   version.c
 )
