@@ -7,9 +7,11 @@ extern const tally__importer tally__importer_native_json;
 extern const tally__importer tally__importer_csv;
 extern const tally__importer tally__importer_tsv;
 extern const tally__importer tally__importer_plain;
+extern const tally__importer tally__importer_journal;
 
 const tally__importer *const tally__importers[] = {
     &tally__importer_native_json,
+    &tally__importer_journal,
     &tally__importer_hyperfine,
     &tally__importer_gbench,
     &tally__importer_pyperf,

@@ -10,6 +10,7 @@
 static const char *const kind_names[] = {
     "auto",      "json",   "csv",      "tsv",     "plain",  "hyperfine", "gbench",
     "pyperf",    "gotest", "hackbench", "stream", "schbench", "netperf", "tbench",
+    "journal",
 };
 
 #define KIND_COUNT (sizeof(kind_names) / sizeof(kind_names[0]))

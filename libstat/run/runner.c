@@ -22,7 +22,8 @@ struct tally_runner {
     char *output;
     char *command_line;
     unsigned int runs, warmup;
-    int interleave, resume, ran;
+    int interleave, resume, force, ran;
+    tally_results *previous; /* append: the result set already in `output` */
     double timeout;
     tally_run_progress_fn progress;
     void *progress_user;
@@ -131,14 +132,163 @@ static int split_sweep(tally_runner *r, const char *text)
     return TALLY_OK;
 }
 
-static int check_output(const char *path)
+static int check_output(const tally_runner_options *o)
 {
+    const char *path = o->output;
     size_t len = strlen(path);
     if (len == 0 || path[len - 1] == '/')
         return tally__error(TALLY_EINVAL, "output '%s': expected a file name", path);
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    int exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode))
         return tally__error(TALLY_EINVAL, "output '%s': exists and is not a regular file", path);
+    if (o->append && !exists)
+        return tally__error_at(TALLY_ENOTFOUND, path, 0, 0,
+                               "nothing to append to (run without --append first)");
+    if (exists && !o->append && !o->force && !o->resume)
+        return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                               "the result set already exists; add runs to it with --append, "
+                               "write another file, or replace it with --force");
+    return TALLY_OK;
+}
+
+/* Append: the earlier result set must come from the same workload with the same parameters
+ * (runs, warm-ups and sweep values may differ). The keys that differ are named. */
+static int load_previous(tally_runner *r)
+{
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    lo.kind = TALLY_INPUT_NATIVE_JSON;
+    int rc = tally_results_new(&r->previous);
+    if (rc == TALLY_OK)
+        rc = tally_load_file(r->previous, r->output, &lo);
+    if (rc != TALLY_OK)
+        return rc;
+    if (tally_results_count(r->previous) != r->config_count)
+        return tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                               "holds %zu result sets, this sweep makes %zu: nothing to append to",
+                               tally_results_count(r->previous), r->config_count);
+    tally__buf diff = TALLY__BUF_INIT, detail = TALLY__BUF_INIT;
+    for (size_t k = 0; k < r->config_count; k++) {
+        const tally_resultset *rs = tally_results_at(r->previous, k);
+        const char *w = tally_resultset_meta_get(rs, "workload");
+        if (w == NULL || strcmp(w, r->wl.w->name) != 0) {
+            tally__buf_dispose(&diff);
+            tally__buf_dispose(&detail);
+            return tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                                   "holds runs of the workload '%s', not '%s': nothing to "
+                                   "append to", w ? w : "(none)", r->wl.w->name);
+        }
+        /* Every param.KEY of either side must be equal on both. */
+        for (size_t i = 0; k == 0 && i < tally_resultset_meta_count(rs); i++) {
+            const char *key, *val;
+            if (tally_resultset_meta_at(&key, &val, rs, i) != TALLY_OK ||
+                strncmp(key, "param.", 6) != 0)
+                continue;
+            const char *now = tally__param_get(&r->params, key + 6);
+            if (now == NULL || strcmp(now, val) != 0) {
+                tally__buf_printf(&diff, "%s%s", diff.len ? ", " : "", key + 6);
+                tally__buf_printf(&detail, "; %s: %s there, %s now", key + 6, val,
+                                  now ? now : "(default)");
+            }
+        }
+        for (size_t i = 0; k == 0 && i < r->params.count; i++) {
+            tally__buf key = TALLY__BUF_INIT;
+            tally__buf_printf(&key, "param.%s", r->params.keys[i]);
+            if (!key.failed && tally_resultset_meta_get(rs, key.data) == NULL) {
+                tally__buf_printf(&diff, "%s%s", diff.len ? ", " : "", r->params.keys[i]);
+                tally__buf_printf(&detail, "; %s: (default) there, %s now", r->params.keys[i],
+                                  r->params.values[i]);
+            }
+            tally__buf_dispose(&key);
+        }
+    }
+    rc = TALLY_OK;
+    if (diff.failed || detail.failed)
+        rc = tally__error(TALLY_ENOMEM, "out of memory");
+    else if (diff.len > 0)
+        rc = tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                             "was run with other workload parameters (%s)%s: append only runs "
+                             "of the same workload, or write another file and compare the two",
+                             diff.data, detail.data);
+    tally__buf_dispose(&diff);
+    tally__buf_dispose(&detail);
+    return rc;
+}
+
+/* Append: the journal of the earlier sweep, when complete, is kept as OUT.json.journal.N (its
+ * runs are in OUT.json); an unfinished one is refused (resume it first). */
+static int archive_journal(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return TALLY_OK;
+    char *data = NULL;
+    size_t len = 0;
+    int rc = tally__read_file(&data, &len, path);
+    tally__journal_data d;
+    memset(&d, 0, sizeof(d));
+    if (rc == TALLY_OK)
+        rc = tally__journal_read(&d, data, len, path);
+    int complete = rc == TALLY_OK && d.count == d.points * d.slots;
+    tally__journal_data_free(&d);
+    tally__free_mem(data);
+    if (!complete) {
+        tally_error_clear();
+        return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                               "the journal holds an unfinished sweep; continue it with "
+                               "--resume, or discard it with --force");
+    }
+    tally__buf to = TALLY__BUF_INIT;
+    for (unsigned n = 1; n < 10000; n++) {
+        to.len = 0;
+        tally__buf_printf(&to, "%s.%u", path, n);
+        if (to.failed || lstat(to.data, &st) != 0)
+            break;
+    }
+    rc = to.failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    if (rc == TALLY_OK && rename(path, to.data) != 0)
+        rc = tally__error_at(TALLY_EIO, path, 0, 0, "cannot keep the finished journal as %s",
+                             to.data);
+    tally__buf_dispose(&to);
+    return rc;
+}
+
+/* Append: the earlier result sets with this sweep's runs after theirs. */
+static int append_to_previous(tally_runner *r)
+{
+    int rc = TALLY_OK;
+    for (size_t k = 0; rc == TALLY_OK && k < r->config_count; k++) {
+        const tally_resultset *now = tally_results_at(r->results, k);
+        tally__buf source = TALLY__BUF_INIT;
+        const char *date = tally_resultset_meta_get(now, "date");
+        tally__buf_printf(&source, "tally run --append%s%s", date ? " at " : "", date ? date : "");
+        rc = source.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                           : tally_resultset_merge_runs(tally_results_at(r->previous, k), now,
+                                                        source.data);
+        tally__buf_dispose(&source);
+    }
+    if (rc == TALLY_OK) {
+        tally_results_free(r->results);
+        r->results = r->previous;
+        r->previous = NULL;
+    }
+    return rc;
+}
+
+/* Sweep values are checked before the first run: a sweep of counts (groups, clients, ...)
+ * takes positive integers (each workload checks its own upper limit again per run), and an
+ * external tool's command line is built for every value. */
+static int check_sweep_values(tally_runner *r)
+{
+    const tally__workload *w = r->wl.w;
+    if (w->sweep_name == NULL || w->kind == TALLY_WORKLOAD_EXEC)
+        return TALLY_OK;
+    for (size_t i = 0; i < r->sweep_count; i++) {
+        long v;
+        int rc = tally__sweep_long(&v, r->sweep[i], w->sweep_name, 1000000);
+        if (rc != TALLY_OK)
+            return rc;
+    }
     return TALLY_OK;
 }
 
@@ -196,6 +346,7 @@ static int copy_configs(tally_runner *r, const tally_runner_options *o)
 
 static int runner_init(tally_runner *r, const tally_runner_options *o)
 {
+    int rc;
     const tally__workload *w = tally__workload_find(o->workload);
     if (w == NULL)
         return tally__error(TALLY_EINVAL, "unknown workload %d", (int)o->workload);
@@ -206,8 +357,8 @@ static int runner_init(tally_runner *r, const tally_runner_options *o)
         return tally__error(TALLY_EINVAL, "timeout must be a positive number of seconds");
     if (o->resume && o->output == NULL)
         return tally__error(TALLY_EINVAL, "resume needs an output path (its journal)");
-    if (o->output != NULL && check_output(o->output) != TALLY_OK)
-        return TALLY_EINVAL;
+    if ((o->append || o->force) && o->output == NULL)
+        return tally__error(TALLY_EINVAL, "append and force need an output path");
     if (w->tool != NULL && !tally__find_executable(w->tool))
         return tally__error(TALLY_ENOTFOUND, "%s is not installed (%s not found on PATH)",
                             w->name, w->tool);
@@ -224,7 +375,8 @@ static int runner_init(tally_runner *r, const tally_runner_options *o)
         return tally__error(TALLY_ENOMEM, "out of memory");
     if (o->params == NULL && o->param_count > 0)
         return tally__error(TALLY_EINVAL, "param_count without params");
-    int rc = split_params(&r->params, o->params, o->param_count, w->keys);
+    r->force = o->force != 0;
+    rc = split_params(&r->params, o->params, o->param_count, w->keys);
     if (rc == TALLY_OK)
         rc = copy_configs(r, o);
     if (rc != TALLY_OK)
@@ -245,7 +397,14 @@ static int runner_init(tally_runner *r, const tally_runner_options *o)
         if (!has_sweep_slot && o->sweep != NULL)
             return tally__error(TALLY_EINVAL, "a sweep needs {} in the command to put the value in");
     }
-    return w->configure(&r->wl, &r->params);
+    rc = check_sweep_values(r);
+    if (rc == TALLY_OK && o->output != NULL)
+        rc = check_output(o);
+    if (rc == TALLY_OK)
+        rc = w->configure(&r->wl, &r->params);
+    if (rc == TALLY_OK && o->append)
+        rc = load_previous(r);
+    return rc;
 }
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
@@ -297,6 +456,7 @@ void tally_runner_free(tally_runner *r)
     tally__free_mem(r->output);
     tally__free_mem(r->command_line);
     tally_results_free(r->results);
+    tally_results_free(r->previous);
     tally__free_mem(r);
 }
 
@@ -319,61 +479,122 @@ int tally_runner_take_results(tally_results **out, tally_runner *r)
     return TALLY_OK;
 }
 
-/* ---- the journal header: everything that must match for a resume ---- */
+/* ---- the journal header: everything that defines the sweep, and the metadata ---- */
+
+/* The name of sweep value c: "4-groups", as the importers name the cases of the same tools'
+ * outputs; exec uses the bare value, a workload without a sweep its own name. */
+static void sweep_label(tally__buf *out, const tally_runner *r, size_t c)
+{
+    const tally__workload *w = r->wl.w;
+    if (w->kind == TALLY_WORKLOAD_EXEC)
+        tally__buf_puts(out, r->sweep[c]);
+    else if (w->sweep_name == NULL)
+        tally__buf_puts(out, w->name);
+    else
+        tally__buf_printf(out, "%s-%s", r->sweep[c], w->sweep_name);
+}
+
+/* Result-set metadata shared by every configuration: the machine, the workload, the command
+ * line and the parameters. */
+static int describe_meta(cJSON *meta, const tally_runner *r)
+{
+    tally_resultset *rs = NULL;
+    int rc = tally_resultset_new(&rs, "meta");
+    if (rc == TALLY_OK)
+        rc = tally__sysinfo_record(rs);
+    char num[32];
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "workload", r->wl.w->name);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "harness", r->wl.w->tool ? r->wl.w->tool : "tally");
+    if (rc == TALLY_OK && r->command_line)
+        rc = tally_resultset_meta_set(rs, "command_line", r->command_line);
+    snprintf(num, sizeof(num), "%u", r->runs);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "runs", num);
+    snprintf(num, sizeof(num), "%u", r->warmup);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "warmup", num);
+    for (size_t i = 0; rc == TALLY_OK && i < r->params.count; i++) {
+        tally__buf key = TALLY__BUF_INIT;
+        tally__buf_printf(&key, "param.%s", r->params.keys[i]);
+        rc = key.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                        : tally_resultset_meta_set(rs, key.data, r->params.values[i]);
+        tally__buf_dispose(&key);
+    }
+    for (size_t i = 0; rc == TALLY_OK && i < tally_resultset_meta_count(rs); i++) {
+        const char *k, *v;
+        rc = tally_resultset_meta_at(&k, &v, rs, i);
+        if (rc == TALLY_OK && cJSON_AddStringToObject(meta, k, v) == NULL)
+            rc = tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    tally_resultset_free(rs);
+    return rc;
+}
 
 static int journal_header(char **out, const tally_runner *r)
 {
     *out = NULL;
     cJSON *h = cJSON_CreateObject();
-    cJSON *sweep = cJSON_CreateArray();
-    cJSON *params = cJSON_CreateArray();
-    cJSON *command = cJSON_CreateArray();
-    int ok = h && sweep && params && command;
-    if (ok) {
-        cJSON_AddItemToObject(h, "tally_journal", cJSON_CreateNumber(1));
-        cJSON_AddItemToObject(h, "workload", cJSON_CreateString(r->wl.w->name));
-        cJSON_AddItemToObject(h, "sweep", sweep);
-        cJSON_AddItemToObject(h, "runs", cJSON_CreateNumber(r->runs));
-        cJSON_AddItemToObject(h, "warmup", cJSON_CreateNumber(r->warmup));
-        cJSON_AddItemToObject(h, "interleave", cJSON_CreateBool(r->interleave));
-        cJSON_AddItemToObject(h, "params", params);
-        cJSON_AddItemToObject(h, "command", command);
-        sweep = params = command = NULL;
-        cJSON *metrics = cJSON_AddArrayToObject(h, "metrics");
-        ok = metrics != NULL;
-        for (size_t i = 0; ok && i < r->wl.metric_count; i++)
-            ok = cJSON_AddItemToArray(metrics, cJSON_CreateString(r->wl.metrics[i].benchmark));
-        cJSON *sw = cJSON_GetObjectItemCaseSensitive(h, "sweep");
-        for (size_t i = 0; ok && i < r->sweep_count; i++)
-            ok = cJSON_AddItemToArray(sw, cJSON_CreateString(r->sweep[i]));
-        cJSON *pa = cJSON_GetObjectItemCaseSensitive(h, "params");
-        for (size_t i = 0; ok && i < r->params.count; i++) {
-            cJSON *kv = cJSON_CreateArray();
-            ok = kv && cJSON_AddItemToArray(pa, kv) &&
-                 cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.keys[i])) &&
-                 cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.values[i]));
-        }
-        /* One argv per configuration; the labels too when there are several (they name the
-         * result sets), while a single configuration may be relabelled on resume. */
-        cJSON *cm = cJSON_GetObjectItemCaseSensitive(h, "command");
-        for (size_t k = 0; ok && r->commands[0] && k < r->config_count; k++) {
-            cJSON *argv = cJSON_CreateArray();
-            ok = argv && cJSON_AddItemToArray(cm, argv);
-            for (size_t i = 0; ok && r->commands[k][i]; i++)
-                ok = cJSON_AddItemToArray(argv, cJSON_CreateString(r->commands[k][i]));
-        }
-        if (ok && r->config_count > 1) {
-            cJSON *labels = cJSON_AddArrayToObject(h, "labels");
-            ok = labels != NULL;
-            for (size_t k = 0; ok && k < r->config_count; k++)
-                ok = cJSON_AddItemToArray(labels, cJSON_CreateString(r->labels[k]));
-        }
+    int ok = h != NULL;
+    const tally__workload *w = r->wl.w;
+    ok = ok && cJSON_AddNumberToObject(h, "tally_journal", TALLY__JOURNAL_VERSION);
+    ok = ok && cJSON_AddStringToObject(h, "workload", w->name);
+    ok = ok && (w->sweep_name ? cJSON_AddStringToObject(h, "sweep_name", w->sweep_name) != NULL
+                              : cJSON_AddNullToObject(h, "sweep_name") != NULL);
+    cJSON *sweep = ok ? cJSON_AddArrayToObject(h, "sweep") : NULL;
+    cJSON *cases = sweep ? cJSON_AddArrayToObject(h, "cases") : NULL;
+    ok = cases != NULL;
+    for (size_t i = 0; ok && i < r->sweep_count; i++) {
+        tally__buf name = TALLY__BUF_INIT;
+        sweep_label(&name, r, i);
+        ok = !name.failed && cJSON_AddItemToArray(sweep, cJSON_CreateString(r->sweep[i])) &&
+             cJSON_AddItemToArray(cases, cJSON_CreateString(name.data));
+        tally__buf_dispose(&name);
     }
-    char *text = ok ? cJSON_PrintUnformatted(h) : NULL;
+    ok = ok && cJSON_AddNumberToObject(h, "runs", r->runs);
+    ok = ok && cJSON_AddNumberToObject(h, "warmup", r->warmup);
+    ok = ok && cJSON_AddBoolToObject(h, "interleave", r->interleave);
+    cJSON *params = ok ? cJSON_AddArrayToObject(h, "params") : NULL;
+    ok = params != NULL;
+    for (size_t i = 0; ok && i < r->params.count; i++) {
+        cJSON *kv = cJSON_CreateArray();
+        ok = kv && cJSON_AddItemToArray(params, kv) &&
+             cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.keys[i])) &&
+             cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.values[i]));
+    }
+    /* One argv per configuration (exec), and the labels of the result sets; a single
+     * configuration may be relabelled on resume. */
+    cJSON *cm = ok ? cJSON_AddArrayToObject(h, "command") : NULL;
+    ok = cm != NULL;
+    for (size_t k = 0; ok && r->commands[0] && k < r->config_count; k++) {
+        cJSON *argv = cJSON_CreateArray();
+        ok = argv && cJSON_AddItemToArray(cm, argv);
+        for (size_t i = 0; ok && r->commands[k][i]; i++)
+            ok = cJSON_AddItemToArray(argv, cJSON_CreateString(r->commands[k][i]));
+    }
+    cJSON *labels = ok ? cJSON_AddArrayToObject(h, "labels") : NULL;
+    ok = labels != NULL;
+    for (size_t k = 0; ok && k < r->config_count; k++)
+        ok = cJSON_AddItemToArray(labels, cJSON_CreateString(r->labels[k]));
+    cJSON *metrics = ok ? cJSON_AddArrayToObject(h, "metrics") : NULL;
+    ok = metrics != NULL;
+    for (size_t i = 0; ok && i < r->wl.metric_count; i++) {
+        const tally__metric *m = &r->wl.metrics[i];
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(metrics, o) &&
+             cJSON_AddStringToObject(o, "benchmark", m->benchmark) &&
+             (m->case_name ? cJSON_AddStringToObject(o, "case", m->case_name) != NULL : 1) &&
+             cJSON_AddStringToObject(o, "unit", m->unit) &&
+             cJSON_AddStringToObject(o, "better", tally_direction_name(m->direction)) &&
+             cJSON_AddStringToObject(o, "statistic", tally_statistic_name(m->statistic));
+    }
+    cJSON *meta = ok ? cJSON_AddObjectToObject(h, "meta") : NULL;
+    int rc = meta ? describe_meta(meta, r) : tally__error(TALLY_ENOMEM, "out of memory");
+    char *text = rc == TALLY_OK ? cJSON_PrintUnformatted(h) : NULL;
     cJSON_Delete(h);
-    cJSON_Delete(sweep);
-    cJSON_Delete(params);
-    cJSON_Delete(command);
+    if (rc != TALLY_OK)
+        return rc;
     if (text == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     *out = tally__strdup(text);
@@ -465,7 +686,7 @@ static int run_one(tally_runner *r, tally__journal *j, size_t p, size_t slot)
     tally__journal_run run = { p, slot, ok, values, why.data };
     if (!ok && why.failed)
         run.failure = "failed";
-    rc = tally__journal_append(j, &run, wl->metric_count);
+    rc = tally__journal_append(j, &run);
     tally__buf_dispose(&why);
     tally__free_mem(values);
     tally__run_output_free(&o);
@@ -473,218 +694,41 @@ static int run_one(tally_runner *r, tally__journal *j, size_t p, size_t slot)
     return rc;
 }
 
-/* ---- the result set ---- */
-
-/* The name of sweep value c: "4-groups", as the importers name the cases of the same tools'
- * outputs; exec uses the bare value, a workload without a sweep its own name. */
-static void sweep_label(char *out, size_t cap, const tally_runner *r, size_t c)
-{
-    const tally__workload *w = r->wl.w;
-    if (w->kind == TALLY_WORKLOAD_EXEC)
-        snprintf(out, cap, "%s", r->sweep[c]);
-    else if (w->sweep_name == NULL)
-        snprintf(out, cap, "%s", w->name);
-    else
-        snprintf(out, cap, "%s-%s", r->sweep[c], w->sweep_name);
-}
-
-static int find_case(tally_case **out, tally_resultset *rs, const tally_runner *r,
-                     const tally__metric *m, size_t c)
-{
-    tally_benchmark *b = tally_resultset_benchmark_find(rs, m->benchmark);
-    int rc;
-    if (b == NULL) {
-        rc = tally_resultset_benchmark_add(&b, rs, m->benchmark, m->unit, m->direction);
-        if (rc == TALLY_OK)
-            rc = tally_benchmark_set_statistic(b, m->statistic);
-        if (rc != TALLY_OK)
-            return rc;
-    }
-    char name[160];
-    if (m->case_name != NULL)
-        snprintf(name, sizeof(name), "%s", m->case_name);
-    else
-        sweep_label(name, sizeof(name), r, c);
-    *out = tally_benchmark_case_find(b, name);
-    if (*out != NULL)
-        return TALLY_OK;
-    rc = tally_benchmark_case_add(out, b, name);
-    if (rc == TALLY_OK && r->wl.w->sweep_name != NULL && m->case_name == NULL)
-        rc = tally_case_meta_set(*out, r->wl.w->sweep_name, r->sweep[c]);
-    return rc;
-}
-
-/* Where failed runs are recorded: the case itself, or (when no run of a sweep value succeeded,
- * so there is no case to hold them: the native format has no empty cases) the result set, under
- * keys carrying the case's name. */
-typedef struct failure_target {
-    tally_case *c;
-    tally_resultset *rs;
-    const char *name;
-} failure_target;
-
-static const char *target_get(const failure_target *t, const char *key)
-{
-    return t->c ? tally_case_meta_get(t->c, key) : tally_resultset_meta_get(t->rs, key);
-}
-
-static int target_set(const failure_target *t, const char *key, const char *value)
-{
-    return t->c ? tally_case_meta_set(t->c, key, value)
-                : tally_resultset_meta_set(t->rs, key, value);
-}
-
-static int record_failure(const failure_target *t, const tally__journal_run *run,
-                          unsigned warmup)
-{
-    char count_key[200], key[220], value[32];
-    if (t->c)
-        snprintf(count_key, sizeof(count_key), "failed_runs");
-    else
-        snprintf(count_key, sizeof(count_key), "failed_runs.%s", t->name);
-    const char *count_text = target_get(t, count_key);
-    unsigned long count = count_text ? strtoul(count_text, NULL, 10) + 1 : 1;
-    snprintf(value, sizeof(value), "%lu", count);
-    int rc = target_set(t, count_key, value);
-    if (rc != TALLY_OK)
-        return rc;
-    if (t->c)
-        snprintf(key, sizeof(key), "failed_run.%lu", count);
-    else
-        snprintf(key, sizeof(key), "failed_run.%s.%lu", t->name, count);
-    tally__buf text = TALLY__BUF_INIT;
-    if (run->slot < warmup)
-        tally__buf_printf(&text, "warm-up run %zu: %s", run->slot + 1, run->failure);
-    else
-        tally__buf_printf(&text, "run %zu: %s", run->slot - warmup + 1, run->failure);
-    rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory") : target_set(t, key, text.data);
-    tally__buf_dispose(&text);
-    return rc;
-}
-
-/* Result-set metadata shared by every configuration. */
-static int describe_set(tally_resultset *rs, const tally_runner *r, size_t config)
-{
-    int rc = tally__sysinfo_record(rs);
-    char num[32];
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "workload", r->wl.w->name);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "harness", r->wl.w->tool ? r->wl.w->tool : "tally");
-    if (rc == TALLY_OK && r->command_line)
-        rc = tally_resultset_meta_set(rs, "command_line", r->command_line);
-    if (rc == TALLY_OK && r->config_count > 1) {
-        tally__buf cmd = TALLY__BUF_INIT;
-        for (size_t i = 0; r->commands[config][i]; i++)
-            tally__buf_printf(&cmd, "%s%s", i ? " " : "", r->commands[config][i]);
-        rc = cmd.failed ? tally__error(TALLY_ENOMEM, "out of memory")
-                        : tally_resultset_meta_set(rs, "command", cmd.data);
-        tally__buf_dispose(&cmd);
-    }
-    snprintf(num, sizeof(num), "%u", r->runs);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "runs", num);
-    snprintf(num, sizeof(num), "%u", r->warmup);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "warmup", num);
-    for (size_t i = 0; rc == TALLY_OK && i < r->params.count; i++) {
-        tally__buf key = TALLY__BUF_INIT;
-        tally__buf_printf(&key, "param.%s", r->params.keys[i]);
-        rc = key.failed ? tally__error(TALLY_ENOMEM, "out of memory")
-                        : tally_resultset_meta_set(rs, key.data, r->params.values[i]);
-        tally__buf_dispose(&key);
-    }
-    return rc;
-}
-
-static int build_results(tally_runner *r, const tally__journal *j)
-{
-    int rc = tally_results_new(&r->results);
-    tally_resultset **sets = tally__calloc(r->config_count, sizeof(*sets));
-    size_t points = r->config_count * r->sweep_count;
-    /* A point gets cases only when at least one counted run of it succeeded. */
-    unsigned char *has = tally__calloc(points, 1);
-    if (rc == TALLY_OK && (sets == NULL || has == NULL))
-        rc = tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t k = 0; rc == TALLY_OK && k < r->config_count; k++) {
-        tally_resultset *rs = NULL;
-        rc = tally_resultset_new(&rs, r->labels[k]);
-        if (rc == TALLY_OK && (rc = tally_results_add(r->results, rs)) != TALLY_OK)
-            tally_resultset_free(rs);
-        if (rc == TALLY_OK)
-            rc = describe_set(rs, r, k);
-        sets[k] = rs;
-    }
-    for (size_t i = 0; rc == TALLY_OK && i < j->count; i++)
-        if (j->runs[i].ok && j->runs[i].slot >= r->warmup)
-            has[j->runs[i].case_index] = 1;
-    /* Cases in sweep order, each metric's benchmark in metric order. */
-    for (size_t p = 0; rc == TALLY_OK && p < points; p++)
-        for (size_t m = 0; rc == TALLY_OK && has[p] && m < r->wl.metric_count; m++) {
-            tally_case *tc;
-            rc = find_case(&tc, sets[p / r->sweep_count], r, &r->wl.metrics[m],
-                           p % r->sweep_count);
-        }
-    for (size_t i = 0; rc == TALLY_OK && i < j->count; i++) {
-        const tally__journal_run *run = &j->runs[i];
-        tally_resultset *rs = sets[run->case_index / r->sweep_count];
-        size_t c = run->case_index % r->sweep_count;
-        r->failed_runs += !run->ok;
-        if (!has[run->case_index]) {
-            char name[160];
-            sweep_label(name, sizeof(name), r, c);
-            failure_target t = { NULL, rs, name };
-            rc = record_failure(&t, run, r->warmup);
-            continue;
-        }
-        for (size_t m = 0; rc == TALLY_OK && m < r->wl.metric_count; m++) {
-            tally_case *tc;
-            rc = find_case(&tc, rs, r, &r->wl.metrics[m], c);
-            if (rc != TALLY_OK)
-                break;
-            failure_target t = { tc, NULL, NULL };
-            if (!run->ok)
-                rc = record_failure(&t, run, r->warmup);
-            else if (run->slot >= r->warmup)
-                rc = tally_case_append(tc, &run->values[m], 1);
-        }
-    }
-    tally__free_mem(has);
-    tally__free_mem(sets);
-    return rc;
-}
-
 /* ---- the sweep ---- */
 
 static int sweep(tally_runner *r, tally__journal *j)
 {
-    size_t slots = (size_t)r->warmup + r->runs;
-    size_t points = r->config_count * r->sweep_count;
-    size_t total = slots * points;
-    unsigned char *done = tally__calloc(total, 1);
-    if (done == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t i = 0; i < j->count; i++)
-        done[j->runs[i].case_index * slots + j->runs[i].slot] = 1;
+    const tally__journal_data *d = &j->d;
+    size_t slots = d->slots, points = d->points, total = slots * points;
     r->p.total = total;
     r->p.runs = slots;
-    r->p.done = j->count;
+    r->p.done = d->count;
+    r->p.runs_total = points * r->runs;
+    r->p.warmups_total = points * r->warmup;
+    for (size_t i = 0; i < d->count; i++) {
+        if (d->runs_done[i].slot < r->warmup)
+            r->p.warmups_done++;
+        else
+            r->p.runs_done++;
+    }
     int rc = TALLY_OK;
-    char label[200];
+    tally__buf label = TALLY__BUF_INIT;
     for (size_t k = 0; rc == TALLY_OK && k < total; k++) {
         /* Interleaved: slot-major (run 1 of every case of every configuration, then run 2,
          * ...); else point-major. */
         size_t p = r->interleave ? k % points : k / slots;
         size_t s = r->interleave ? k / points : k % slots;
-        if (done[p * slots + s])
+        if (d->seen[p * slots + s])
             continue;
-        size_t len = 0;
+        label.len = 0;
         if (r->config_count > 1)
-            len = (size_t)snprintf(label, sizeof(label), "%s: ", r->labels[p / r->sweep_count]);
-        if (len >= sizeof(label))
-            len = 0;
-        sweep_label(label + len, sizeof(label) - len, r, p % r->sweep_count);
-        r->p.case_name = label;
+            tally__buf_printf(&label, "%s: ", r->labels[p / r->sweep_count]);
+        sweep_label(&label, r, p % r->sweep_count);
+        if (label.failed) {
+            rc = tally__error(TALLY_ENOMEM, "out of memory");
+            break;
+        }
+        r->p.case_name = label.data;
         r->p.run = s + 1;
         r->p.warmup = s < r->warmup;
         r->p.failed = 0;
@@ -696,10 +740,29 @@ static int sweep(tally_runner *r, tally__journal *j)
         if (rc != TALLY_OK)
             break;
         r->p.done++;
+        if (r->p.warmup)
+            r->p.warmups_done++;
+        else
+            r->p.runs_done++;
         if (report(r, TALLY_RUN_FINISHED) != 0 && r->p.done < total)
             rc = tally__error(TALLY_EINTERRUPTED, "cancelled");
     }
-    tally__free_mem(done);
+    tally__buf_dispose(&label);
+    return rc;
+}
+
+/* The result sets from the journal (the same code that reads a journal given as an input),
+ * then, with append, the earlier result set's runs first. */
+static int build_results(tally_runner *r, const tally__journal *j)
+{
+    int rc = tally_results_new(&r->results);
+    if (rc == TALLY_OK)
+        rc = tally__journal_build(r->results, &j->d, NULL);
+    if (rc == TALLY_OK && r->config_count == 1)
+        rc = tally_resultset_set_label(tally_results_at(r->results, 0), r->labels[0]);
+    r->failed_runs = tally__journal_failed(&j->d);
+    if (rc == TALLY_OK && r->previous != NULL)
+        rc = append_to_previous(r);
     return rc;
 }
 
@@ -716,19 +779,20 @@ int tally_runner_run(tally_runner *r)
     if (rc != TALLY_OK)
         return rc;
     tally__journal j;
-    memset(&j, 0, sizeof(j));
-    j.fd = -1;
+    tally__journal_memory(&j);
     tally__buf jpath = TALLY__BUF_INIT;
     if (r->output != NULL) {
         tally__buf_printf(&jpath, "%s.journal", r->output);
         if (jpath.failed)
             rc = tally__error(TALLY_ENOMEM, "out of memory");
         else if (r->resume)
-            rc = tally__journal_resume(&j, jpath.data, header, r->wl.metric_count,
-                                       r->config_count * r->sweep_count,
-                                       (size_t)r->warmup + r->runs);
+            rc = tally__journal_resume(&j, jpath.data, header, r->force);
+        else if (r->previous != NULL && (rc = archive_journal(jpath.data)) != TALLY_OK)
+            ;
         else
-            rc = tally__journal_create(&j, jpath.data, header);
+            rc = tally__journal_create(&j, jpath.data, header, r->force);
+    } else {
+        rc = tally__journal_open_memory(&j, header);
     }
     tally__free_mem(header);
     tally__buf_dispose(&jpath);
