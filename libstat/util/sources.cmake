@@ -7,6 +7,7 @@ set(TALLY_MODULE_SOURCES
   init.c
   json_util.c
   numfmt.c
+  si.c
   text.c
   version.c
 )
