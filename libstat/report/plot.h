@@ -7,6 +7,7 @@
 
 #include "report/report_internal.h"
 #include "report/svg.h"
+#include "stats/stats_internal.h"
 
 #define TALLY__PLOT_WIDTH 640.0
 #define TALLY__PLOT_COLOURS 8 /* series classes c0..c7, then again */

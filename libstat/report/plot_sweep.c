@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/plot.h"
+#include "util/number.h"
 
 #define LEFT 70.0
 #define RIGHT 16.0
@@ -159,7 +160,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         tick_values[k] = m.x[k * stride];
         char text[64];
         if (m.sweep)
-            tally__format_double(text, tick_values[k]);
+            tally__number_format(text, tick_values[k]);
         else {
             /* Long names are cut: the table and the case sections carry them whole. */
             size_t max = nlabels > 6 ? 8 : 14, bytes = 0, chars = 0;
