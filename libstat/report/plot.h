@@ -36,6 +36,14 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
  * Returns 1 with *out set, else 0. */
 int tally__case_number(double *out, const char *case_name);
 
+/* The class of a verdict's marks and cells: "v-imp", "v-reg", "v-none", "v-insuf". */
+const char *tally__verdict_class(tally_verdict v);
+
+/* The range of the samples of a row over the configurations that have them, and the largest
+ * number of samples: 1, or 0 when no cell holds samples. */
+int tally__row_sample_range(double *lo, double *hi, size_t *nmax, const tally_report *r,
+                            const tally__row *row);
+
 /* Width of the widest configuration label at `px`, clamped to [lo, hi]. */
 double tally__config_label_width(const tally_report *r, double px, double lo, double hi);
 

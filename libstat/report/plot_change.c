@@ -12,23 +12,12 @@
 #define MIN_PANEL 150.0
 #define MARK_TITLES 100 /* up to this many cases, every mark has its own tooltip */
 
-static const char *verdict_class(tally_verdict v)
-{
-    switch (v) {
-    case TALLY_VERDICT_IMPROVEMENT: return "v-imp";
-    case TALLY_VERDICT_REGRESSION: return "v-reg";
-    case TALLY_VERDICT_INSUFFICIENT: return "v-insuf";
-    case TALLY_VERDICT_NO_CHANGE: break;
-    }
-    return "v-none";
-}
-
 /* A mark: a filled dot for a significant change, a ring for none, a square for too few
  * samples, so the shape says what the colour says. */
 static void mark(tally__buf *b, double x, double y, double size, const tally_comparison *cmp,
                  const char *tip)
 {
-    const char *cls = verdict_class(cmp->verdict);
+    const char *cls = tally__verdict_class(cmp->verdict);
     if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT) {
         tally__buf_printf(b, "<rect class=\"mark %s\" x=\"", cls);
         tally__svg_num(b, x - size);

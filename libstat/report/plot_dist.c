@@ -46,15 +46,9 @@ static double jitter(size_t i)
 
 int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__row *row)
 {
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t j = 0; j < r->config_count; j++) {
-        const tally__cell *c = &row->cells[j];
-        if (!c->pub.present || c->samples == NULL)
-            continue;
-        lo = fmin(lo, c->pub.summary.min);
-        hi = fmax(hi, c->pub.summary.max);
-    }
-    if (!(lo <= hi))
+    double lo, hi;
+    size_t nmax;
+    if (!tally__row_sample_range(&lo, &hi, &nmax, r, row))
         return 0;
     double left = tally__config_label_width(r, 12, 48, 200) + 14;
     double width = TALLY__PLOT_WIDTH, bottom = TOP + ROW_HEIGHT * (double)r->config_count + 4;

@@ -12,18 +12,9 @@
 
 int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row)
 {
-    double lo = INFINITY, hi = -INFINITY;
-    size_t nmax = 0;
-    for (size_t j = 0; j < r->config_count; j++) {
-        const tally__cell *c = &row->cells[j];
-        if (!c->pub.present || c->samples == NULL)
-            continue;
-        lo = fmin(lo, c->pub.summary.min);
-        hi = fmax(hi, c->pub.summary.max);
-        if (c->n > nmax)
-            nmax = c->n;
-    }
-    if (!(lo <= hi) || nmax == 0)
+    double lo, hi;
+    size_t nmax;
+    if (!tally__row_sample_range(&lo, &hi, &nmax, r, row))
         return 0;
     double width = TALLY__PLOT_WIDTH;
     double bottom = (LABEL + PANEL) * (double)r->config_count + 4;

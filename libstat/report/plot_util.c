@@ -62,3 +62,32 @@ void tally__plot_open(tally__buf *b, const char *kind, double width, double heig
     tally__svg_open(b, kind, width, height, title, desc->data && !desc->failed ? desc->data : "");
     tally__buf_dispose(desc);
 }
+
+const char *tally__verdict_class(tally_verdict v)
+{
+    switch (v) {
+    case TALLY_VERDICT_IMPROVEMENT: return "v-imp";
+    case TALLY_VERDICT_REGRESSION: return "v-reg";
+    case TALLY_VERDICT_INSUFFICIENT: return "v-insuf";
+    case TALLY_VERDICT_NO_CHANGE: break;
+    }
+    return "v-none";
+}
+
+int tally__row_sample_range(double *lo, double *hi, size_t *nmax, const tally_report *r,
+                            const tally__row *row)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    *nmax = 0;
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__cell *c = &row->cells[j];
+        if (!c->pub.present || c->samples == NULL || c->n == 0)
+            continue;
+        *lo = fmin(*lo, c->pub.summary.min);
+        *hi = fmax(*hi, c->pub.summary.max);
+        if (c->n > *nmax)
+            *nmax = c->n;
+    }
+    return *nmax > 0;
+}

@@ -4,8 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/report_internal.h"
-#include "util/si.h"
+#include "report/plot.h"
 
 #define MIN_BARS 10
 #define MAX_LABEL 32
@@ -42,14 +41,9 @@ static void render_case(tally__buf *b, const tally_report *r, const tally_render
                         size_t width)
 {
     const char *const *levels = o->ascii ? ascii_levels : unicode_levels;
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t j = 0; j < r->config_count; j++) {
-        const tally__cell *c = &row->cells[j];
-        if (c->pub.present && c->samples) {
-            lo = fmin(lo, c->pub.summary.min);
-            hi = fmax(hi, c->pub.summary.max);
-        }
-    }
+    double lo, hi;
+    size_t nmax;
+    tally__row_sample_range(&lo, &hi, &nmax, r, row);
     /* The case's name, cut to the width like every other line. */
     tally__buf name = TALLY__BUF_INIT;
     tally__buf_printf(&name, "%s %s", row->benchmark, row->case_name);

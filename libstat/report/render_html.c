@@ -115,17 +115,6 @@ static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *
         tally__buf_printf(b, "<td>%.*f</td>", prec, c->pub.value);
 }
 
-static const char *verdict_class(tally_verdict v)
-{
-    switch (v) {
-    case TALLY_VERDICT_IMPROVEMENT: return "v-imp";
-    case TALLY_VERDICT_REGRESSION: return "v-reg";
-    case TALLY_VERDICT_INSUFFICIENT: return "v-insuf";
-    case TALLY_VERDICT_NO_CHANGE: break;
-    }
-    return "v-none";
-}
-
 static void comparison_cells(tally__buf *b, const tally__cell *c)
 {
     if (!c->pub.compared) {
@@ -133,7 +122,7 @@ static void comparison_cells(tally__buf *b, const tally__cell *c)
         return;
     }
     const tally_comparison *cmp = &c->pub.comparison;
-    const char *cls = verdict_class(cmp->verdict);
+    const char *cls = tally__verdict_class(cmp->verdict);
     tally__buf_printf(b, "<td class=\"%s\">%+.2f%%</td>", cls, cmp->pct_imp);
     if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
         cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
@@ -327,17 +316,41 @@ static void case_verdicts(tally__buf *b, const tally_report *r, const tally__row
         }
         const tally_comparison *cmp = &c->pub.comparison;
         tally__buf_printf(b, " <span class=\"%s\">%+.2f%% %s</span>",
-                          verdict_class(cmp->verdict), cmp->pct_imp,
+                          tally__verdict_class(cmp->verdict), cmp->pct_imp,
                           tally__verdict_word(cmp->verdict));
     }
     tally__buf_puts(b, "</span>");
 }
 
-static void figure(tally__buf *b, const char *caption)
+/* A plot in a <figure> with its caption; nothing at all when the plot has nothing to draw. */
+static void close_figure(tally__buf *b, size_t at, int drawn, const char *caption)
 {
-    tally__buf_puts(b, "<figcaption>");
-    tally__buf_puts(b, caption);
-    tally__buf_puts(b, "</figcaption></figure>\n");
+    if (!drawn) {
+        if (!b->failed && b->data) {
+            b->len = at;
+            b->data[at] = '\0';
+        }
+        return;
+    }
+    tally__buf_printf(b, "<figcaption>%s</figcaption></figure>\n", caption);
+}
+
+static void case_figure(tally__buf *b, const tally_report *r, const tally__row *row,
+                        int (*plot)(tally__buf *, const tally_report *, const tally__row *),
+                        const char *caption)
+{
+    size_t at = b->len;
+    tally__buf_puts(b, "<figure>");
+    close_figure(b, at, plot(b, r, row), caption);
+}
+
+static void group_figure(tally__buf *b, const tally_report *r, const tally__group *g,
+                         int (*plot)(tally__buf *, const tally_report *, const tally__group *),
+                         const char *caption)
+{
+    size_t at = b->len;
+    tally__buf_puts(b, "<figure>");
+    close_figure(b, at, plot(b, r, g), caption);
 }
 
 static int has_samples(const tally_report *r, const tally__group *g)
@@ -363,19 +376,13 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
         tally__buf_printf(b, "<details class=\"case\"%s><summary>", open ? " open" : "");
         text(b, row->case_name);
         case_verdicts(b, r, row);
-        tally__buf_puts(b, "</summary>\n<figure>");
-        if (tally__plot_distribution(b, r, row))
-            figure(b, "Every run (dots) over the quartile box of each configuration; the "
-                      "thick line is the median, whiskers reach 1.5 times the interquartile "
-                      "range.");
-        else
-            tally__buf_puts(b, "</figure>\n");
-        tally__buf_puts(b, "<figure>");
-        if (tally__plot_runs(b, r, row))
-            figure(b, "The same runs in the order they ran: a trend or a warm-up shows as a "
-                      "slope or a step.");
-        else
-            tally__buf_puts(b, "</figure>\n");
+        tally__buf_puts(b, "</summary>\n");
+        case_figure(b, r, row, tally__plot_distribution,
+            "Every run (dots) over the quartile box of each configuration; the thick line is the "
+            "median, whiskers reach 1.5 times the interquartile range.");
+        case_figure(b, r, row, tally__plot_runs,
+            "The same runs in the order they ran: a trend or a warm-up shows as a slope or a "
+            "step.");
         tally__buf_puts(b, "</details>\n");
     }
 }
@@ -423,19 +430,13 @@ static void benchmark(tally__buf *b, const tally_report *r, const tally_render_o
     tally__buf_puts(b, "</h2>\n");
     facts(b, r, g);
     system_details(b, r);
-    tally__buf_puts(b, "<figure>");
-    if (tally__plot_change(b, r, g))
-        figure(b, "Change of each case against the baseline in percent, positive is better. "
-                  "Filled: a significant change; ring: none; square: too few samples.");
-    else
-        tally__buf_puts(b, "</figure>\n");
+    group_figure(b, r, g, tally__plot_change,
+        "Change of each case against the baseline in percent, positive is better. Filled: a "
+        "significant change; ring: none; square: too few samples.");
     if (g->count >= 2) {
-        tally__buf_puts(b, "<figure>");
-        if (tally__plot_sweep(b, r, g))
-            figure(b, "The statistic of every configuration per case, with its confidence "
-                      "interval where the statistic has one.");
-        else
-            tally__buf_puts(b, "</figure>\n");
+        group_figure(b, r, g, tally__plot_sweep,
+            "The statistic of every configuration per case, with its confidence interval where "
+            "the statistic has one.");
     }
     tally__buf_printf(b, "<details class=\"table\"%s><summary>Table (%zu cases)</summary>\n",
                       g->count <= OPEN_TABLE_ROWS ? " open" : "", g->count);
