@@ -196,9 +196,27 @@ static int copy_samples(tally__cell *cell, const tally_case *c, int borrow)
     return TALLY_OK;
 }
 
-/* Align every case of every result set into rows. */
-static int align(tally_report *r, const tally_results *results)
+/* A cell of tally_report_new_from_partitions: its summary comes from `part`, it has no samples. */
+static int attach_part(tally__cell *cell, const tally_partition_summary *part, size_t k)
 {
+    const tally_summary_options *so;
+    const double *percents, *bameans;
+    size_t count;
+    if (part == NULL || tally__partition_summary_parts(part, &so, &percents, &bameans, &count) ==
+                            NULL)
+        return tally__error(TALLY_EINVAL, "partition summary %zu is missing or not complete", k);
+    cell->part = part;
+    cell->n = tally__partition_summary_parts(part, &so, &percents, &bameans, &count)->n;
+    cell->pub.present = 1;
+    return TALLY_OK;
+}
+
+/* Align every case of every result set into rows; with `parts` (one per case of `results`, in
+ * order) the cells take their summaries from them instead of samples. */
+static int align(tally_report *r, const tally_results *results,
+                 const tally_partition_summary *const *parts, size_t nparts)
+{
+    size_t k = 0;
     for (size_t j = 0; j < r->config_count; j++) {
         const tally_resultset *rs = tally_results_at(results, j);
         size_t hint = 0;
@@ -206,6 +224,7 @@ static int align(tally_report *r, const tally_results *results)
             const tally_benchmark *b = tally_resultset_benchmark_at(rs, bi);
             for (size_t ci = 0; ci < tally_benchmark_case_count(b); ci++) {
                 const tally_case *c = tally_benchmark_case_at(b, ci);
+                size_t at = k++;
                 int keep;
                 int rc = matches_filter(r, tally_benchmark_name(b), tally_case_name(c), &keep);
                 if (rc != TALLY_OK)
@@ -222,7 +241,11 @@ static int align(tally_report *r, const tally_results *results)
                     index = (size_t)found;
                     rc = check_benchmark(&r->rows[index], b, r->configs[j].label);
                 }
-                if (rc == TALLY_OK)
+                if (rc == TALLY_OK && parts)
+                    rc = at < nparts ? attach_part(&r->rows[index].cells[j], parts[at], at)
+                                     : tally__error(TALLY_EINVAL, "%zu partition summaries for "
+                                                                  "more cases", nparts);
+                else if (rc == TALLY_OK)
                     rc = copy_samples(&r->rows[index].cells[j], c, r->opts.omit_samples);
                 hint = index + 1;
                 if (rc != TALLY_OK)
@@ -251,9 +274,46 @@ static int case_error(int rc, const tally__row *row, const tally_report *r, size
                         r->configs[j].label, e->message[0] ? e->message : tally_strerror(rc));
 }
 
+/* The summary and BAmeans of a partitioned cell, checked to be made with the report's options. */
+static int cell_from_part(tally__cell *cell, const tally__row *row, const tally_report *r,
+                          size_t j)
+{
+    tally_summary_options want = summary_options(r, row);
+    const tally_summary_options *so;
+    const double *percents, *bameans;
+    size_t count, found = 0;
+    const tally_summary *s =
+        tally__partition_summary_parts(cell->part, &so, &percents, &bameans, &count);
+    int same = so->direction == want.direction &&
+               so->percentile_method == want.percentile_method &&
+               so->confidence == want.confidence && so->bamean_percent == want.bamean_percent &&
+               so->mad_threshold == want.mad_threshold && so->tukey_k == want.tukey_k;
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+        if (tally__bamean_percents[k] == so->bamean_percent) {
+            cell->bamean[k] = s->bamean;
+            continue;
+        }
+        for (size_t e = 0; e < count; e++)
+            if (percents[e] == tally__bamean_percents[k]) {
+                cell->bamean[k] = bameans[e];
+                found++;
+                break;
+            }
+    }
+    if (!same || found + 1 != TALLY__BAMEAN_COUNT)
+        return tally__error(TALLY_EINVAL, "%s/%s in '%s': the partition summary was not made "
+                                          "with the report's summary options and BAmean cuts "
+                                          "(see tally_report_new_from_partitions)",
+                            row->benchmark, row->case_name, r->configs[j].label);
+    cell->pub.summary = *s;
+    return TALLY_OK;
+}
+
 static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_report *r,
                           size_t j)
 {
+    if (cell->part)
+        return cell_from_part(cell, row, r, j);
     tally_summary_options so = summary_options(r, row);
     /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
@@ -273,7 +333,13 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
             cell->bamean[k] = cell->pub.summary.bamean;
     for (size_t e = 0; e < extra; e++)
         cell->bamean[slot[e]] = values[e];
-    rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
+    return TALLY_OK;
+}
+
+/* The row's statistic, spread and CV of a summarised cell. */
+static int finish_cell(tally__cell *cell, const tally__row *row, const tally_report *r, size_t j)
+{
+    int rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
     if (rc != TALLY_OK)
         return tally__error(TALLY_EDOMAIN, "%s/%s in '%s': %s is undefined for these samples",
                             row->benchmark, row->case_name, r->configs[j].label,
@@ -399,6 +465,8 @@ static int compute(tally_report *r)
             if (!row->cells[j].pub.present)
                 continue;
             int rc = summarize_cell(&row->cells[j], row, r, j);
+            if (rc == TALLY_OK)
+                rc = finish_cell(&row->cells[j], row, r, j);
             if (rc != TALLY_OK)
                 return rc;
         }
@@ -415,15 +483,17 @@ static int compute(tally_report *r)
     return adjust(r);
 }
 
-/* The report must not point into the results once tally_report_new returns. */
+/* The report must not point into the results (or partition summaries) once it is made. */
 static void drop_borrowed(tally_report *r)
 {
     for (size_t i = 0; i < r->row_count; i++)
-        for (size_t j = 0; j < r->config_count; j++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            r->rows[i].cells[j].part = NULL;
             if (r->rows[i].cells[j].borrowed) {
                 r->rows[i].cells[j].samples = NULL;
                 r->rows[i].cells[j].borrowed = 0;
             }
+        }
 }
 
 static int check_options(const tally_report_options *o)
@@ -441,8 +511,9 @@ static int check_options(const tally_report_options *o)
     return TALLY_OK;
 }
 
-int tally_report_new(tally_report **out, const tally_results *results,
-                     const tally_report_options *opts)
+static int report_new(tally_report **out, const tally_results *results,
+                      const tally_partition_summary *const *parts, size_t nparts,
+                      const tally_report_options *opts)
 {
     tally_report_options defaults = TALLY_REPORT_OPTIONS_INIT;
     if (out == NULL || results == NULL)
@@ -485,8 +556,15 @@ int tally_report_new(tally_report **out, const tally_results *results,
     r->opts.filter = r->filter_copy;
     for (size_t j = 0; j < configs && rc == TALLY_OK; j++)
         rc = copy_config(&r->configs[j], tally_results_at(results, j));
+    if (rc == TALLY_OK && parts) {
+        r->opts.omit_samples = 1;
+        if (r->opts.test == TALLY_TEST_MANN_WHITNEY)
+            rc = tally__error(TALLY_EINVAL, "a report of partitioned samples cannot run the "
+                                            "Mann-Whitney test: it needs every sample "
+                                            "(docs/statistics.md, \"Partitioned samples\")");
+    }
     if (rc == TALLY_OK)
-        rc = align(r, results);
+        rc = align(r, results, parts, nparts);
     if (rc == TALLY_OK && r->row_count == 0)
         rc = r->opts.filter
                  ? tally__error(TALLY_ENODATA, "no benchmark/case matches the filter '%s'",
@@ -501,6 +579,24 @@ int tally_report_new(tally_report **out, const tally_results *results,
     }
     *out = r;
     return TALLY_OK;
+}
+
+int tally_report_new(tally_report **out, const tally_results *results,
+                     const tally_report_options *opts)
+{
+    return report_new(out, results, NULL, 0, opts);
+}
+
+int tally_report_new_from_partitions(tally_report **out, const tally_results *shape,
+                                     const tally_partition_summary *const *parts, size_t count,
+                                     const tally_report_options *opts)
+{
+    if (parts == NULL) {
+        if (out)
+            *out = NULL;
+        return tally__error(TALLY_EINVAL, "tally_report_new_from_partitions: NULL argument");
+    }
+    return report_new(out, shape, parts, count, opts);
 }
 
 /* ---- accessors ---- */

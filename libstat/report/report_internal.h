@@ -23,6 +23,8 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
+                                            summary (only inside that call) */
 } tally__cell;
 
 typedef struct tally__row {
