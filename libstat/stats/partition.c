@@ -706,11 +706,6 @@ static void free_groups(selection *s)
     s->ngroups = 0;
 }
 
-static int oom(void)
-{
-    return tally__error(TALLY_ENOMEM, "out of memory for a partition summary");
-}
-
 static int ranks_alloc(cgroup *c, size_t count, int fetch)
 {
     c->rank = tally__reallocarray(NULL, count ? count : 1, sizeof *c->rank);
@@ -718,7 +713,7 @@ static int ranks_alloc(cgroup *c, size_t count, int fetch)
     if (fetch)
         c->target = tally__reallocarray(NULL, count ? count : 1, sizeof *c->target);
     if (!c->rank || !c->slot || (fetch && !c->target))
-        return oom();
+        return tally__oom();
     return TALLY_OK;
 }
 
@@ -728,7 +723,7 @@ static int push_group(cgroup **list, size_t *count, size_t *cap, cgroup *c)
         size_t grown = *cap ? 2 * *cap : 8;
         cgroup *p = tally__reallocarray(*list, grown, sizeof *p);
         if (p == NULL)
-            return oom();
+            return tally__oom();
         *list = p;
         *cap = grown;
     }
@@ -765,7 +760,7 @@ static int selection_start(selection *s, const tally__value_map *map, size_t n, 
         c.g.targets = tally__calloc(1, sizeof *c.g.targets);
         c.expect = tally__calloc(1, sizeof *c.expect);
         if (!c.g.targets || !c.expect)
-            rc = oom();
+            rc = tally__oom();
         else {
             c.g.ntargets = 1;
             c.expect[0] = n;
@@ -835,14 +830,14 @@ static int feed_count(selection *s, cgroup *c, const agroup *a, cgroup **next, s
     uint64_t *first = tally__reallocarray(NULL, a->buckets, sizeof *first);
     cgroup fetch;
     memset(&fetch, 0, sizeof fetch);
-    int rc = p && first ? TALLY_OK : oom();
+    int rc = p && first ? TALLY_OK : tally__oom();
     if (rc == TALLY_OK)
         rc = ranks_alloc(&fetch, c->nranks, 1);
     if (rc == TALLY_OK) {
         fetch.g.targets = tally__reallocarray(NULL, c->nranks, sizeof *fetch.g.targets);
         fetch.expect = tally__reallocarray(NULL, c->nranks, sizeof *fetch.expect);
         if (!fetch.g.targets || !fetch.expect)
-            rc = oom();
+            rc = tally__oom();
     }
     if (rc != TALLY_OK)
         goto done;
@@ -914,12 +909,12 @@ static int feed_fetch(selection *s, const cgroup *c, agroup *a)
                             (unsigned long long)a->nvalues, (unsigned long long)want);
     uint64_t *at = tally__calloc(c->g.ntargets + 1, sizeof *at);
     double *sorted = tally__reallocarray(NULL, want ? want : 1, sizeof *sorted);
-    int rc = at && sorted ? TALLY_OK : oom();
+    int rc = at && sorted ? TALLY_OK : tally__oom();
     for (uint32_t t = 0; rc == TALLY_OK && t < c->g.ntargets; t++)
         at[t + 1] = at[t] + c->expect[t];
     uint64_t *fill = rc == TALLY_OK ? tally__calloc(c->g.ntargets, sizeof *fill) : NULL;
     if (rc == TALLY_OK && fill == NULL)
-        rc = oom();
+        rc = tally__oom();
     for (uint64_t i = 0; rc == TALLY_OK && i < a->nvalues; i++) {
         uint32_t b = bucket_of(&c->g.last, a->values[i]);
         size_t lo = 0, hi = c->g.ntargets;
@@ -944,7 +939,7 @@ static int feed_fetch(selection *s, const cgroup *c, agroup *a)
         /* Each call reorders only its bucket's values; later ranks of the bucket stay valid. */
         rc = tally__select_values(&v, sorted + at[t], (size_t)c->expect[t], &r, 1);
         if (rc != TALLY_OK)
-            rc = oom();
+            rc = tally__oom();
         else
             s->out[c->slot[i]] = v;
     }
@@ -1006,7 +1001,7 @@ static int make_request(tally_partition_summary *p)
     q.ngroups = (uint32_t)p->sel.ngroups;
     group *groups = tally__reallocarray(NULL, q.ngroups ? q.ngroups : 1, sizeof *groups);
     if (groups == NULL)
-        return oom();
+        return tally__oom();
     for (uint32_t i = 0; i < q.ngroups; i++)
         groups[i] = p->sel.groups[i].g;
     q.groups = groups;
@@ -1170,7 +1165,7 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
 
     tally_partition_summary *p = tally__calloc(1, sizeof *p);
     if (p == NULL)
-        return oom();
+        return tally__oom();
     size_t room = TALLY__OWN_RANKS + 2 * o->percentile_count;
     p->so = o->summary;
     p->n = tally_accumulator_count(all);
@@ -1184,7 +1179,7 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
     p->values = tally__calloc(room, sizeof *p->values);
     if (!p->percentiles || !p->pct_out || !p->rank || !p->values) {
         tally_partition_summary_free(p);
-        return oom();
+        return tally__oom();
     }
     if (o->percentile_count)
         memcpy(p->percentiles, o->percentiles, o->percentile_count * sizeof(double));
@@ -1231,7 +1226,7 @@ int tally_partition_summary_request(unsigned char **out, size_t *len,
         return TALLY_OK;
     *out = tally__malloc(p->req_len);
     if (*out == NULL)
-        return oom();
+        return tally__oom();
     memcpy(*out, p->req, p->req_len);
     *len = p->req_len;
     return TALLY_OK;
