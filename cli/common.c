@@ -52,7 +52,17 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_in
     tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
     opts.kind = kind;
     for (int i = 0; i < count; i++) {
-        if (tally_load_spec(results, specs[i], &opts) != TALLY_OK) {
+        /* "-" (alone or as LABEL=-) is standard input, which the library reads as /dev/stdin. */
+        const char *spec = specs[i];
+        const char *eq = strchr(spec, '=');
+        char with_stdin[4096];
+        if (strcmp(spec, "-") == 0) {
+            spec = "/dev/stdin";
+        } else if (eq != NULL && strcmp(eq, "=-") == 0 && (size_t)(eq - spec) < 4000) {
+            snprintf(with_stdin, sizeof(with_stdin), "%.*s=/dev/stdin", (int)(eq - spec), spec);
+            spec = with_stdin;
+        }
+        if (tally_load_spec(results, spec, &opts) != TALLY_OK) {
             tally_results_free(results);
             return cli_fail_library();
         }
