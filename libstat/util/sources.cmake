@@ -12,5 +12,6 @@ set(TALLY_MODULE_SOURCES
   number_cxx.cc
   si.c
   text.c
+  utf8.c
   version.c
 )
