@@ -186,21 +186,6 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
     return TALLY_OK;
 }
 
-/* Every input is UTF-8 text: names and labels from it reach JSON outputs, which strict readers
- * refuse otherwise. */
-static int check_utf8(const char *data, size_t len, const char *name)
-{
-    size_t ok = tally__utf8_valid_prefix(data, len);
-    if (ok == len)
-        return TALLY_OK;
-    unsigned long line, col;
-    tally__text_position(data, data + ok, &line, &col);
-    return tally__error_at(TALLY_EPARSE, name, line, col,
-                           "invalid UTF-8 (byte 0x%02x): tally reads UTF-8 text; convert the "
-                           "file, e.g. iconv -f LATIN1 -t UTF-8",
-                           (unsigned char)data[ok]);
-}
-
 static int load_data(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
@@ -213,7 +198,7 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
     const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
     if (imp == NULL)
         return rc;
-    if ((rc = check_utf8(data, len, name)) != TALLY_OK)
+    if ((rc = tally__check_utf8(data, len, name)) != TALLY_OK)
         return rc;
 
     char *stem = stem_of(name);

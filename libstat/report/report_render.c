@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/report_internal.h"
+#include "report/report_display.h"
 #include "util/names.h"
 
 static const tally__name formats[] = {
@@ -47,9 +48,15 @@ static int check_render_options(tally_render_options *out, const tally_render_op
     return TALLY_OK;
 }
 
-static int render_text(tally__buf *b, const tally_report *r, const tally_render_options *o)
+static int render_text(tally__buf *b, const tally_report *shown, const tally_render_options *o)
 {
-    int rc = TALLY_EINVAL;
+    /* Names from the inputs reach a terminal: escaped first (report_display.c). */
+    tally_report *escaped = NULL;
+    int rc = tally__report_for_terminal(&escaped, shown);
+    if (rc != TALLY_OK)
+        return rc;
+    const tally_report *r = escaped ? escaped : shown;
+    rc = TALLY_EINVAL;
     switch (o->style) {
     case TALLY_STYLE_TABLE: rc = tally__render_table(b, r, o); break;
     case TALLY_STYLE_MMTESTS: rc = tally__render_mmtests(b, r, o); break;
@@ -58,6 +65,7 @@ static int render_text(tally__buf *b, const tally_report *r, const tally_render_
     }
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
+    tally__report_for_terminal_free(escaped);
     return rc;
 }
 

@@ -123,21 +123,9 @@ static const char *duplicate_key(const cJSON *obj, int *oom)
 }
 
 /* Refuse what cJSON lets through: a key twice in one object (cJSON would keep the first and
- * drop the other silently) and strings, keys included, that are not valid UTF-8. */
+ * drop the other silently). */
 static int check_tree(const cJSON *item, const char *name, tally__jpath *path)
 {
-    if (cJSON_IsString(item) && item->valuestring) {
-        size_t len = strlen(item->valuestring);
-        size_t ok = tally__utf8_valid_prefix(item->valuestring, len);
-        if (ok < len)
-            return tally__error_json(TALLY_EPARSE, name, path->text,
-                                     "string is not valid UTF-8 (byte 0x%02x at offset %zu): "
-                                     "tally reads UTF-8 text; convert the file (iconv)",
-                                     (unsigned char)item->valuestring[ok], ok);
-        return TALLY_OK;
-    }
-    if (!cJSON_IsObject(item) && !cJSON_IsArray(item))
-        return TALLY_OK;
     if (cJSON_IsObject(item)) {
         int oom = 0;
         const char *dup = duplicate_key(item, &oom);
@@ -153,19 +141,10 @@ static int check_tree(const cJSON *item, const char *name, tally__jpath *path)
     }
     size_t index = 0;
     for (const cJSON *c = item->child; c; c = c->next, index++) {
-        size_t mark;
-        if (cJSON_IsObject(item)) {
-            size_t len = strlen(c->string);
-            size_t ok = tally__utf8_valid_prefix(c->string, len);
-            if (ok < len)
-                return tally__error_json(TALLY_EPARSE, name, path->text,
-                                         "a key is not valid UTF-8 (byte 0x%02x at offset %zu): "
-                                         "tally reads UTF-8 text; convert the file (iconv)",
-                                         (unsigned char)c->string[ok], ok);
-            mark = tally__jpath_key(path, c->string);
-        } else {
-            mark = tally__jpath_index(path, index);
-        }
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+            continue; /* numbers and strings hold no keys */
+        size_t mark = cJSON_IsObject(item) ? tally__jpath_key(path, c->string)
+                                           : tally__jpath_index(path, index);
         int rc = check_tree(c, name, path);
         tally__jpath_pop(path, mark);
         if (rc != TALLY_OK)
@@ -184,6 +163,9 @@ static int parse(cJSON **out, const char *data, size_t len, const char *name, in
         return tally__error_at(TALLY_EFORMAT, name, line, col,
                                "NUL byte in a JSON file (is this a binary file?)");
     }
+    int checked = strict ? tally__check_utf8(data, len, name) : TALLY_OK;
+    if (checked != TALLY_OK)
+        return checked;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
     if (root == NULL) {

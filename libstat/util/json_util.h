@@ -20,9 +20,9 @@ size_t tally__jpath_key(tally__jpath *p, const char *key);
 size_t tally__jpath_index(tally__jpath *p, size_t index);
 void tally__jpath_pop(tally__jpath *p, size_t mark);
 
-/* Parse a whole buffer; a syntax error is reported as name:line:col. A key twice in one object
- * (which cJSON would resolve silently, keeping the first) and a string or key that is not valid
- * UTF-8 are refused with their JSON path. cJSON's globals (hooks) are never touched. Free the
+/* Parse a whole buffer; a syntax error, and text that is not valid UTF-8, are reported as
+ * name:line:col; a key twice in one object (which cJSON would resolve silently, keeping the
+ * first) is refused with its JSON path. cJSON's globals (hooks) are never touched. Free the
  * result with cJSON_Delete. */
 int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name);
 

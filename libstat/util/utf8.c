@@ -65,6 +65,19 @@ size_t tally__utf8_valid_prefix(const char *s, size_t len)
     return len;
 }
 
+int tally__check_utf8(const char *data, size_t len, const char *name)
+{
+    size_t ok = tally__utf8_valid_prefix(data, len);
+    if (ok == len)
+        return TALLY_OK;
+    unsigned long line, col;
+    tally__text_position(data, data + ok, &line, &col);
+    return tally__error_at(TALLY_EPARSE, name, line, col,
+                           "invalid UTF-8 (byte 0x%02x): tally reads UTF-8 text; convert the "
+                           "file, e.g. iconv -f LATIN1 -t UTF-8",
+                           (unsigned char)data[ok]);
+}
+
 void tally__text_position(const char *data, const char *at, unsigned long *line,
                           unsigned long *col)
 {

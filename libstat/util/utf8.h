@@ -12,6 +12,11 @@
  * only, no surrogates, nothing above U+10FFFF). */
 size_t tally__utf8_valid_prefix(const char *s, size_t len);
 
+/* Every input is UTF-8 text (names and labels from it reach JSON outputs, which strict readers
+ * refuse otherwise): TALLY_OK, or TALLY_EPARSE at name:line:col of the first invalid byte with
+ * the way to convert the file. */
+int tally__check_utf8(const char *data, size_t len, const char *name);
+
 /* 1-based line and column (in bytes) of `at` within data. */
 void tally__text_position(const char *data, const char *at, unsigned long *line,
                           unsigned long *col);
