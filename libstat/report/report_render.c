@@ -3,55 +3,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/report_internal.h"
+#include "util/names.h"
 
-static const char *const format_names[] = { "text", "json", "csv", "md", "xlsx" };
-static const char *const style_names[] = { "table", "mmtests", "normalized", "pct" };
+static const tally__name formats[] = {
+    { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
+    { "md", TALLY_FORMAT_MARKDOWN }, { "xlsx", TALLY_FORMAT_XLSX },
+    { "markdown", TALLY_FORMAT_MARKDOWN },
+};
 
-const char *tally_format_name(tally_format format)
-{
-    return (unsigned)format < sizeof(format_names) / sizeof(*format_names) ? format_names[format]
-                                                                          : NULL;
-}
+static const tally__name styles[] = {
+    { "table", TALLY_STYLE_TABLE },
+    { "mmtests", TALLY_STYLE_MMTESTS },
+    { "normalized", TALLY_STYLE_NORMALIZED },
+    { "pct", TALLY_STYLE_PCT },
+};
 
-int tally_format_from_name(tally_format *out, const char *name)
-{
-    if (out && name) {
-        for (size_t i = 0; i < sizeof(format_names) / sizeof(*format_names); i++)
-            if (strcasecmp(name, format_names[i]) == 0) {
-                *out = (tally_format)i;
-                return TALLY_OK;
-            }
-        if (strcasecmp(name, "markdown") == 0) {
-            *out = TALLY_FORMAT_MARKDOWN;
-            return TALLY_OK;
-        }
-    }
-    return tally__error(TALLY_EINVAL, "unknown format '%s' (text, json, csv, md, xlsx)",
-                        name ? name : "(null)");
-}
-
-const char *tally_style_name(tally_style style)
-{
-    return (unsigned)style < sizeof(style_names) / sizeof(*style_names) ? style_names[style]
-                                                                        : NULL;
-}
-
-int tally_style_from_name(tally_style *out, const char *name)
-{
-    if (out && name)
-        for (size_t i = 0; i < sizeof(style_names) / sizeof(*style_names); i++)
-            if (strcasecmp(name, style_names[i]) == 0) {
-                *out = (tally_style)i;
-                return TALLY_OK;
-            }
-    return tally__error(TALLY_EINVAL, "unknown style '%s' (table, mmtests, normalized, pct)",
-                        name ? name : "(null)");
-}
+TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
+TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
 static int check_render_options(const tally_render_options *o)
 {
@@ -105,29 +77,30 @@ int tally_report_render(char **out, size_t *len, const tally_report *r,
     return tally__buf_detach(out, len, &b);
 }
 
-/* The spreadsheet goes to a temporary file next to `path`, renamed over it once complete. */
+/* The spreadsheet is written to a file of its own, moved over (or copied to) the output once
+ * complete (tally__output). */
 static int write_xlsx(const tally_report *r, const char *path, const tally_render_options *o)
 {
-    char *tmp = NULL;
-    int fd = -1;
-    int created = tally__create_temp(&tmp, &fd, path);
-    if (created != TALLY_OK)
-        return created;
-    close(fd);
-    int rc = tally__render_xlsx(tmp, path, r, o);
-    if (rc == TALLY_OK && rename(tmp, path) != 0)
-        rc = tally__error_at(TALLY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
-    if (rc != TALLY_OK)
-        unlink(tmp);
-    tally__free_mem(tmp);
+    tally__output out;
+    const char *file = NULL;
+    int rc = tally__output_open(&out, path);
+    if (rc == TALLY_OK)
+        rc = tally__output_stage(&out, &file);
+    if (rc == TALLY_OK)
+        rc = tally__render_xlsx(file, path, r, o);
+    if (rc == TALLY_OK)
+        return tally__output_commit(&out);
+    tally__output_abort(&out);
     return rc;
 }
 
 int tally_report_write(const tally_report *r, const char *path, const tally_render_options *opts)
 {
     tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
-    if (r == NULL || path == NULL || path[0] == '\0')
+    if (r == NULL || path == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_write: NULL argument");
+    if (path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     if (opts == NULL)
         opts = &defaults;
     int rc = check_render_options(opts);

@@ -6,7 +6,9 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_util.c
-  numfmt.c
+  names.c
+  number.c
+  number_cxx.cc
   text.c
   version.c
 )
