@@ -9,6 +9,7 @@
 #include "check.h"
 #include "stats/diag_internal.h"
 #include "stats/dip_table.h"
+#include "util/count.h"
 #include "tally.h"
 
 static int by_double(const void *l, const void *r)
@@ -95,7 +96,7 @@ static void test_dip_pvalue(void)
         }
     }
     /* Table sanity: columns increase along each row and down each column. */
-    for (size_t r = 0; r < sizeof tally__dip_table / sizeof tally__dip_table[0]; r++)
+    for (size_t r = 0; r < TALLY__COUNT(tally__dip_table); r++)
         for (size_t l = 1; l < TALLY__DIP_LEVEL_COUNT; l++) {
             CHECK(tally__dip_table[r].q[l] > tally__dip_table[r].q[l - 1]);
             if (r > 0)
@@ -306,7 +307,7 @@ static void test_detection(void)
         { BIMODAL, 50, TALLY_DIAG_MULTIMODAL },
     };
     seed(42);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         double r = rate(cases[i].kind, cases[i].n, cases[i].check, 2000);
         fprintf(stderr, "  detection of %s at n = %zu: %.4f\n",
                 tally_diag_check_name((tally_diag_check)cases[i].check), cases[i].n, r);

@@ -8,6 +8,7 @@
 #include "stats/diag_internal.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
+#include "util/names.h"
 
 #include <gsl/gsl_cdf.h>
 
@@ -311,14 +312,14 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
     return TALLY_OK;
 }
 
+static const tally__name check_names[] = {
+    { "trend", TALLY_DIAG_TREND },   { "autocorrelation", TALLY_DIAG_AUTOCORR },
+    { "warm-up", TALLY_DIAG_WARMUP }, { "step", TALLY_DIAG_STEP },
+    { "multimodal", TALLY_DIAG_MULTIMODAL },
+};
+
 const char *tally_diag_check_name(tally_diag_check check)
 {
-    switch (check) {
-    case TALLY_DIAG_TREND: return "trend";
-    case TALLY_DIAG_AUTOCORR: return "autocorrelation";
-    case TALLY_DIAG_WARMUP: return "warm-up";
-    case TALLY_DIAG_STEP: return "step";
-    case TALLY_DIAG_MULTIMODAL: return "multimodal";
-    default: return NULL;
-    }
+    return tally__name_of(check_names, TALLY__COUNT(check_names), tally__name_array_row,
+                          (int)check);
 }

@@ -179,7 +179,7 @@ int tally__dip(double *out, size_t *modal_lo, size_t *modal_hi, const double *x,
  * a little too eager; the extrapolated limit lies above the simulated values of larger n). */
 static void quantiles_for(double q[TALLY__DIP_LEVEL_COUNT], size_t n)
 {
-    const size_t rows = sizeof tally__dip_table / sizeof tally__dip_table[0];
+    const size_t rows = TALLY__COUNT(tally__dip_table);
     const tally__dip_row *lo = &tally__dip_table[0], *hi = lo;
     double w = 0;
     if (n <= lo->n) {
