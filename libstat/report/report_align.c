@@ -1,6 +1,7 @@
 /* Row alignment: every case of every result set into rows keyed by (benchmark, case), in the
  * baseline's order, filtered, with the samples each cell summarises. */
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_internal.h"
@@ -129,6 +130,13 @@ static int copy_samples(tally__cell *cell, const tally_case *c, int borrow)
     return TALLY_OK;
 }
 
+static int copy_case(tally__cell *cell, const tally_case *c, int borrow)
+{
+    const char *failed = tally_case_meta_get(c, "failed_runs");
+    cell->failed_runs = failed ? strtoul(failed, NULL, 10) : 0;
+    return copy_samples(cell, c, borrow);
+}
+
 /* Align every case of every result set into rows. */
 int tally__report_align(tally_report *r, const tally_results *results)
 {
@@ -156,7 +164,7 @@ int tally__report_align(tally_report *r, const tally_results *results)
                     rc = check_benchmark(&r->rows[index], b, r->configs[j].label);
                 }
                 if (rc == TALLY_OK)
-                    rc = copy_samples(&r->rows[index].cells[j], c, r->opts.omit_samples);
+                    rc = copy_case(&r->rows[index].cells[j], c, r->opts.omit_samples);
                 hint = index + 1;
                 if (rc != TALLY_OK)
                     return rc;

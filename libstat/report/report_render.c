@@ -34,20 +34,37 @@ static int check_render_options(const tally_render_options *o)
     return TALLY_OK;
 }
 
+/* The text layouts and Markdown end with the notes about partial sets and failed runs. */
+static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix)
+{
+    if (rc != TALLY_OK)
+        return rc;
+    tally__buf notes = TALLY__BUF_INIT;
+    tally__render_run_notes(&notes, r, prefix);
+    if (notes.len > 0) {
+        tally__buf_puts(b, "\n");
+        tally__buf_append(b, notes.data, notes.len);
+    }
+    rc = notes.failed ? tally__oom() : TALLY_OK;
+    tally__buf_dispose(&notes);
+    return rc;
+}
+
 static int render_to(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     switch (o->format) {
     case TALLY_FORMAT_TEXT:
         switch (o->style) {
-        case TALLY_STYLE_TABLE: return tally__render_table(b, r, o);
-        case TALLY_STYLE_MMTESTS: return tally__render_mmtests(b, r, o);
-        case TALLY_STYLE_NORMALIZED: return tally__render_normalized(b, r, o);
-        case TALLY_STYLE_PCT: return tally__render_pct(b, r, o);
+        case TALLY_STYLE_TABLE: return with_notes(tally__render_table(b, r, o), b, r, "");
+        case TALLY_STYLE_MMTESTS: return with_notes(tally__render_mmtests(b, r, o), b, r, "");
+        case TALLY_STYLE_NORMALIZED:
+            return with_notes(tally__render_normalized(b, r, o), b, r, "");
+        case TALLY_STYLE_PCT: return with_notes(tally__render_pct(b, r, o), b, r, "");
         }
         break;
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    case TALLY_FORMAT_MARKDOWN: return tally__render_markdown(b, r, o);
+    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ");
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }
