@@ -130,6 +130,11 @@ typedef struct progress_state {
 static int on_progress(void *user, const tally_run_progress *p)
 {
     const progress_state *st = user;
+    if (p->phase == TALLY_RUN_WARNING) {
+        /* Always shown, terminal or not: it asks for an action. */
+        fprintf(stderr, "%stally run: warning: %s\n", st->draw ? "\r\033[K" : "", p->message);
+        return interrupted != 0;
+    }
     if (st->draw) {
         char elapsed[32], left[32];
         format_duration(elapsed, sizeof(elapsed), p->elapsed);

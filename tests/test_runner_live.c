@@ -11,6 +11,28 @@
 #include "run/runner_internal.h"
 #include "tally.h"
 
+/* Every failed run and note the runner recorded, with the tool's own words: in the cases, or in
+ * the result set when no run of a case succeeded. */
+static void print_failures(const tally_resultset *rs, const char *bench)
+{
+    for (size_t i = 0; rs && i < tally_resultset_meta_count(rs); i++) {
+        const char *k, *v;
+        if (tally_resultset_meta_at(&k, &v, rs, i) == TALLY_OK &&
+            (strncmp(k, "failed_run.", 11) == 0 || strncmp(k, "warning.", 8) == 0))
+            fprintf(stderr, "  %s: %s: %s\n", bench, k, v);
+    }
+    const tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
+    for (size_t c = 0; b && c < tally_benchmark_case_count(b); c++) {
+        const tally_case *tc = tally_benchmark_case_at(b, c);
+        for (size_t i = 0; i < tally_case_meta_count(tc); i++) {
+            const char *k, *v;
+            if (tally_case_meta_at(&k, &v, tc, i) == TALLY_OK &&
+                (strncmp(k, "failed_run.", 11) == 0 || strncmp(k, "note.", 5) == 0))
+                fprintf(stderr, "  %s/%s: %s: %s\n", bench, tally_case_name(tc), k, v);
+        }
+    }
+}
+
 static void run_tool2(tally_workload w, const char *sweep, const char *param,
                       const char *param2, const char *bench, const char *cname, double hi)
 {
@@ -27,12 +49,15 @@ static void run_tool2(tally_workload w, const char *sweep, const char *param,
     CHECK_INT(tally_runner_new(&r, &o), TALLY_OK);
     int rc = tally_runner_run(r);
     CHECK_INT(rc, TALLY_OK);
+    if (rc != TALLY_OK)
+        fprintf(stderr, "  %s: %s\n", bench, tally_error_last()->message);
     const tally_resultset *rs = tally_runner_resultset(r);
     const tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
     const tally_case *c = b ? tally_benchmark_case_find(b, cname) : NULL;
     CHECK_INT(c ? tally_case_sample_count(c) : 0, 1);
-    if (c && tally_case_meta_get(c, "failed_run.1"))
-        fprintf(stderr, "  %s: %s\n", bench, tally_case_meta_get(c, "failed_run.1"));
+    CHECK_INT(tally_runner_failed_runs(r), 0);
+    if (tally_runner_failed_runs(r) > 0)
+        print_failures(rs, bench);
     double v = c && tally_case_sample_count(c) ? tally_case_samples(c)[0] : NAN;
     if (!(isfinite(v) && v > 0 && v < hi))
         fprintf(stderr, "  %s: %g outside (0, %g)\n", bench, v, hi);

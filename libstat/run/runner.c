@@ -28,6 +28,8 @@ struct tally_runner {
     void *progress_user;
     tally_results *results;
     size_t failed_runs;
+    char **warnings; /* this invocation's, recorded as warning.N */
+    size_t warning_count;
     /* progress state */
     tally_run_progress p;
     double start, run_start, busy;
@@ -258,6 +260,7 @@ int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
     tally_runner *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
+    tally__server_init(&r->wl.server);
     int rc = runner_init(r, opts);
     if (rc != TALLY_OK) {
         tally_runner_free(r);
@@ -271,6 +274,7 @@ void tally_runner_free(tally_runner *r)
 {
     if (r == NULL)
         return;
+    tally__server_free(&r->wl.server);
     if (r->wl.w != NULL && r->wl.w->release != NULL)
         r->wl.w->release(&r->wl);
     for (size_t i = 0; i < r->wl.metric_count; i++) {
@@ -296,6 +300,9 @@ void tally_runner_free(tally_runner *r)
     tally__free_mem(r->commands);
     tally__free_mem(r->output);
     tally__free_mem(r->command_line);
+    for (size_t i = 0; i < r->warning_count; i++)
+        tally__free_mem(r->warnings[i]);
+    tally__free_mem(r->warnings);
     tally_results_free(r->results);
     tally__free_mem(r);
 }
@@ -399,6 +406,22 @@ static int report(tally_runner *r, tally_run_phase phase)
     return r->progress(r->progress_user, &r->p);
 }
 
+/* Tell the caller (a TALLY_RUN_WARNING report) and keep it for the result set's metadata. */
+static int warn(tally_runner *r, const char *message)
+{
+    char **grown = tally__reallocarray(r->warnings, r->warning_count + 1, sizeof(char *));
+    if (grown == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->warnings = grown;
+    if ((r->warnings[r->warning_count] = tally__strdup(message)) == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->warning_count++;
+    r->p.message = message;
+    int cancel = report(r, TALLY_RUN_WARNING);
+    r->p.message = NULL;
+    return cancel ? tally__error(TALLY_EINTERRUPTED, "cancelled") : TALLY_OK;
+}
+
 static int poll_progress(void *user)
 {
     return report(user, TALLY_RUN_RUNNING);
@@ -434,6 +457,10 @@ static int run_one(tally_runner *r, tally__journal *j, size_t p, size_t slot)
         rc = wl->w->command(&argv, wl, r->sweep[c]);
         if (rc != TALLY_OK)
             return rc;
+    }
+    if (r->wl.server.pid > 0 && (rc = tally__server_ready(&r->wl.server)) != TALLY_OK) {
+        tally__free_argv(argv);
+        return rc;
     }
     tally__run_output o;
     double t0 = r->run_start = tally__now();
@@ -587,6 +614,10 @@ static int describe_set(tally_resultset *rs, const tally_runner *r, size_t confi
     snprintf(num, sizeof(num), "%u", r->warmup);
     if (rc == TALLY_OK)
         rc = tally_resultset_meta_set(rs, "warmup", num);
+    for (size_t i = 0; rc == TALLY_OK && i < r->warning_count; i++) {
+        snprintf(num, sizeof(num), "warning.%zu", i + 1);
+        rc = tally_resultset_meta_set(rs, num, r->warnings[i]);
+    }
     for (size_t i = 0; rc == TALLY_OK && i < r->params.count; i++) {
         tally__buf key = TALLY__BUF_INIT;
         tally__buf_printf(&key, "param.%s", r->params.keys[i]);
@@ -734,6 +765,8 @@ int tally_runner_run(tally_runner *r)
     tally__buf_dispose(&jpath);
     if (rc == TALLY_OK && r->wl.w->start != NULL)
         rc = r->wl.w->start(&r->wl);
+    if (rc == TALLY_OK && r->wl.server.warning != NULL)
+        rc = warn(r, r->wl.server.warning);
     if (rc == TALLY_OK) {
         rc = sweep(r, &j);
         if (r->wl.w->stop != NULL)

@@ -6,6 +6,7 @@ set(TALLY_MODULE_SOURCES
   runner_proc.c
   runner_sysinfo.c
   runner_util.c
+  server.c
   workload_exec.c
   workload_hackbench.c
   workload_iperf3.c
