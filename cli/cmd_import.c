@@ -41,7 +41,7 @@ int cmd_import(int argc, char **argv)
             return CLI_EXIT_OK;
         case 'k':
             if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
-                return cli_usage_error("import", "unknown input kind '%s'", optarg);
+                return cli_library_usage_error("import");
             break;
         case 'o':
             output = optarg;

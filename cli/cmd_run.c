@@ -282,7 +282,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     if (tally_workload_from_name(&o.workload, workload) != TALLY_OK) {
-        status = usage_error("unknown workload '%s' (tally run --help lists them)", workload);
+        status = usage_error("%s", tally_error_last()->message);
         goto done;
     }
     if (o.workload == TALLY_WORKLOAD_EXEC && command == NULL && nconfigs == 0) {

@@ -36,6 +36,11 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+int cli_library_usage_error(const char *command)
+{
+    return cli_usage_error(command, "%s", tally_error_last()->message);
+}
+
 int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind)
 {
     *out = NULL;
@@ -84,22 +89,16 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
 {
     if (strcmp(name, "style") == 0) {
         if (tally_style_from_name(&args->render.style, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown style '%s' (table, mmtests, normalized, pct)",
-                                   value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "format") == 0) {
         if (tally_format_from_name(&args->render.format, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown format '%s' (text, json, csv, md, xlsx)",
-                                   value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "statistic") == 0) {
         if (tally_statistic_from_name(&args->report.statistic, value) != TALLY_OK)
-            return cli_usage_error(command,
-                                   "unknown statistic '%s' (amean, hmean, gmean, median, min, "
-                                   "max, bamean, default)", value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "test") == 0) {
         if (tally_test_from_name(&args->report.test, value) != TALLY_OK)
-            return cli_usage_error(command,
-                                   "unknown test '%s' (welch, student, mann-whitney, mmtests-ci, "
-                                   "none)", value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "alpha") == 0) {
         if (parse_alpha(&args->report.alpha, value) != 0)
             return cli_usage_error(command, "--alpha needs a number between 0 and 1, not '%s'",
@@ -110,11 +109,10 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
                                    "--confidence needs a number between 0 and 1, not '%s'", value);
     } else if (strcmp(name, "adjust") == 0) {
         if (tally_adjust_from_name(&args->report.adjust, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown adjustment '%s' (none, holm, bh)", value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "percentile") == 0) {
         if (tally_percentile_method_from_name(&args->report.percentile_method, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown percentile method '%s' (linear, nearest-rank)",
-                                   value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "filter") == 0) {
         args->report.filter = value;
     } else if (strcmp(name, "output") == 0) {
@@ -123,7 +121,7 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
         args->color = value;
     } else if (strcmp(name, "from") == 0) {
         if (tally_input_kind_from_name(&args->kind, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown input kind '%s'", value);
+            return cli_library_usage_error(command);
     } else {
         return 0;
     }

@@ -113,7 +113,7 @@ static void test_round_trip_files(void)
         TALLY_TEST_DATA "/json/example.json", TALLY_TEST_DATA "/csv/two-configs.csv",
         TALLY_TEST_DATA "/csv/quoted.csv", TALLY_TEST_DATA "/plain/tip.txt",
     };
-    for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(inputs); i++) {
         tally_results *a, *b;
         tally_results_new(&a);
         tally_results_new(&b);
@@ -134,7 +134,7 @@ static void test_round_trip_values(void)
         0.1, 1.0 / 3.0, 2.0 / 3.0, 1e-320, 4.9406564584124654e-324, 1.7976931348623157e308,
         -2.2250738585072014e-308, 123456789012345678.0, -0.0, 0.30000000000000004, 5e-5, 42.0,
     };
-    size_t n = sizeof(x) / sizeof(x[0]);
+    size_t n = TALLY__COUNT(x);
     tally_results *a, *b;
     tally_results_new(&a);
     tally_results_new(&b);
@@ -317,7 +317,7 @@ static void test_split(void)
         "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": [01]}]}]}]}",
         "{\"results\": [{\"benchmarks\": [{\"cases\": [{\"samples\": [1, 2",
     };
-    for (size_t i = 0; i < sizeof(doubts) / sizeof(doubts[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(doubts); i++) {
         CHECK_INT(tally__json_split_text(&split, doubts[i], strlen(doubts[i])), TALLY_OK);
         CHECK(split.skeleton == NULL);
         tally__json_split_free(&split);

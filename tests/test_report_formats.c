@@ -26,7 +26,7 @@ static void test_text_styles(tally_report *r)
                   { TALLY_STYLE_MMTESTS, "fixture_mmtests.txt" },
                   { TALLY_STYLE_NORMALIZED, "fixture_normalized.txt" },
                   { TALLY_STYLE_PCT, "fixture_pct.txt" } };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         char *text = render(r, TALLY_FORMAT_TEXT, cases[i].style);
         check_golden(text, cases[i].golden);
         CHECK(strchr(text, '\033') == NULL); /* no colour unless asked */

@@ -196,7 +196,7 @@ static void test_hard_cases(void)
         "4503599627370497.5", "1.00000000000000011102230246251565404236316680908203125",
         "0.30000000000000004", "123456.7890123", "5e-324", "1E10", "1e+10", "1e+0010",
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++)
         check_string(cases[i]);
 }
 
@@ -299,7 +299,7 @@ static size_t random_line(char *s, size_t room)
         double x = ldexp((double)(next_u64() >> 11), -(int)below(60)) * (below(4) ? 1 : -1);
         n = snprintf(s, room, below(4) ? "%.*f" : "%+.*f", (int)below(10), x);
     } else if (kind < 8) {
-        n = snprintf(s, room, "%s", others[below(sizeof others / sizeof others[0])]);
+        n = snprintf(s, room, "%s", others[below(TALLY__COUNT(others))]);
     } else if (kind < 9) {
         n = snprintf(s, room, "%.*g", 1 + (int)below(17), random_double());
     } else {

@@ -2,6 +2,7 @@
  * signature first, the permissive ones (CSV, plain numbers) last. One row per importer. */
 #include "formats/import_util.h"
 #include "formats/importer.h"
+#include "util/count.h"
 
 extern const tally__importer tally__importer_native_json;
 extern const tally__importer tally__importer_csv;
@@ -24,4 +25,4 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_plain,
 };
 
-const size_t tally__importer_count = sizeof(tally__importers) / sizeof(tally__importers[0]);
+const size_t tally__importer_count = TALLY__COUNT(tally__importers);

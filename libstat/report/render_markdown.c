@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/stats_internal.h"
 
 #define MARK_IMPROVEMENT "🟢"
 #define MARK_REGRESSION "🔴"

@@ -242,7 +242,7 @@ static void metadata_sheet(ctx *c, const tally_report *r)
         { "confidence", confidence },
         { "filter", r->opts.filter ? r->opts.filter : "" },
     };
-    for (size_t k = 0; k < sizeof(options) / sizeof(*options); k++, xr++) {
+    for (size_t k = 0; k < TALLY__COUNT(options); k++, xr++) {
         put_str(c, ws, xr, 0, "(report)", NULL);
         put_str(c, ws, xr, 1, options[k][0], NULL);
         put_str(c, ws, xr, 2, options[k][1] ? options[k][1] : "", NULL);

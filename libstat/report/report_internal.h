@@ -55,6 +55,14 @@ struct tally_report {
     char *filter_copy;
 };
 
+/* Building a report (tally_report_new in report.c): */
+/* Free what a row owns (not the row itself). */
+void tally__report_free_row(tally__row *row, size_t configs);
+/* Align every case of every result set into rows (report_align.c). */
+int tally__report_align(tally_report *r, const tally_results *results);
+/* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
+int tally__report_compute(tally_report *r);
+
 /* A group of consecutive rows of one benchmark (rows are kept grouped by benchmark). */
 typedef struct tally__group {
     size_t first;
@@ -71,9 +79,6 @@ const char *tally__report_meta(const tally_report *r, size_t config, const char 
  * `report.<benchmark>.case_label`, else `report.case_label`, else "Case". */
 const char *tally__report_case_label(const tally_report *r, const char *benchmark);
 
-/* Display names shared by the text renderers. */
-const char *tally__stat_title(tally_statistic stat); /* "AMean", "HMean", "Median", ... */
-
 /* Default number of decimals of the text styles: 4 for lower-is-better rows (times), 2 for
  * higher-is-better rows (rates), as compare-mmtests prints them. */
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
@@ -87,20 +92,10 @@ size_t tally__group_case_width(const tally_report *r, const tally__group *g);
 void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tally__group *g,
                                  const char *prefix);
 
-/* Strip trailing spaces from the buffer, then append a newline: text lines never end in blanks. */
-void tally__buf_end_line(tally__buf *b);
-
 /* Geometric mean of ratios of configuration j for a renderer: 1 with a value in *out, 0 when it
  * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
  * buffer failed, so the render fails with TALLY_ENOMEM rather than printing "n/a". */
 int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j);
-/* Append `count` spaces. */
-void tally__buf_pad(tally__buf *b, size_t count);
-
-/* JSON/CSV/Markdown helpers. */
-void tally__buf_json_string(tally__buf *b, const char *s);
-void tally__buf_double(tally__buf *b, double x); /* shortest round-trip text */
-
 /* The renderers: each appends the whole report to `b`; errors are recorded and returned. */
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o);

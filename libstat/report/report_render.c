@@ -3,55 +3,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/report_internal.h"
+#include "util/names.h"
 
-static const char *const format_names[] = { "text", "json", "csv", "md", "xlsx" };
-static const char *const style_names[] = { "table", "mmtests", "normalized", "pct" };
+static const tally__name formats[] = {
+    { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
+    { "md", TALLY_FORMAT_MARKDOWN }, { "xlsx", TALLY_FORMAT_XLSX },
+    { "markdown", TALLY_FORMAT_MARKDOWN },
+};
 
-const char *tally_format_name(tally_format format)
-{
-    return (unsigned)format < sizeof(format_names) / sizeof(*format_names) ? format_names[format]
-                                                                          : NULL;
-}
+static const tally__name styles[] = {
+    { "table", TALLY_STYLE_TABLE },
+    { "mmtests", TALLY_STYLE_MMTESTS },
+    { "normalized", TALLY_STYLE_NORMALIZED },
+    { "pct", TALLY_STYLE_PCT },
+};
 
-int tally_format_from_name(tally_format *out, const char *name)
-{
-    if (out && name) {
-        for (size_t i = 0; i < sizeof(format_names) / sizeof(*format_names); i++)
-            if (strcasecmp(name, format_names[i]) == 0) {
-                *out = (tally_format)i;
-                return TALLY_OK;
-            }
-        if (strcasecmp(name, "markdown") == 0) {
-            *out = TALLY_FORMAT_MARKDOWN;
-            return TALLY_OK;
-        }
-    }
-    return tally__error(TALLY_EINVAL, "unknown format '%s' (text, json, csv, md, xlsx)",
-                        name ? name : "(null)");
-}
-
-const char *tally_style_name(tally_style style)
-{
-    return (unsigned)style < sizeof(style_names) / sizeof(*style_names) ? style_names[style]
-                                                                        : NULL;
-}
-
-int tally_style_from_name(tally_style *out, const char *name)
-{
-    if (out && name)
-        for (size_t i = 0; i < sizeof(style_names) / sizeof(*style_names); i++)
-            if (strcasecmp(name, style_names[i]) == 0) {
-                *out = (tally_style)i;
-                return TALLY_OK;
-            }
-    return tally__error(TALLY_EINVAL, "unknown style '%s' (table, mmtests, normalized, pct)",
-                        name ? name : "(null)");
-}
+TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
+TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
 static int check_render_options(const tally_render_options *o)
 {

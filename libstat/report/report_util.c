@@ -44,21 +44,6 @@ const char *tally__report_case_label(const tally_report *r, const char *benchmar
     return all ? all : "Case";
 }
 
-const char *tally__stat_title(tally_statistic stat)
-{
-    switch (stat) {
-    case TALLY_STAT_AMEAN: return "AMean";
-    case TALLY_STAT_HMEAN: return "HMean";
-    case TALLY_STAT_GMEAN: return "GMean";
-    case TALLY_STAT_MEDIAN: return "Median";
-    case TALLY_STAT_MIN: return "Min";
-    case TALLY_STAT_MAX: return "Max";
-    case TALLY_STAT_BAMEAN: return "BAMean";
-    case TALLY_STAT_DEFAULT: break;
-    }
-    return "Default";
-}
-
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
                              const tally__row *row)
 {
@@ -91,33 +76,6 @@ void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tal
     }
 }
 
-void tally__buf_json_string(tally__buf *b, const char *s)
-{
-    tally__buf_puts(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': tally__buf_puts(b, "\\\""); break;
-        case '\\': tally__buf_puts(b, "\\\\"); break;
-        case '\n': tally__buf_puts(b, "\\n"); break;
-        case '\r': tally__buf_puts(b, "\\r"); break;
-        case '\t': tally__buf_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20)
-                tally__buf_printf(b, "\\u%04x", *p);
-            else
-                tally__buf_append(b, (const char *)p, 1);
-        }
-    }
-    tally__buf_puts(b, "\"");
-}
-
-void tally__buf_double(tally__buf *b, double x)
-{
-    char text[32];
-    tally__format_double(text, x);
-    tally__buf_puts(b, text);
-}
-
 int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j)
 {
     int rc = tally_report_geomean(out, r, j);
@@ -128,17 +86,4 @@ int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, siz
     else
         tally_error_clear();
     return 0;
-}
-
-void tally__buf_end_line(tally__buf *b)
-{
-    while (b->len > 0 && !b->failed && b->data[b->len - 1] == ' ')
-        b->data[--b->len] = '\0';
-    tally__buf_puts(b, "\n");
-}
-
-void tally__buf_pad(tally__buf *b, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        tally__buf_puts(b, " ");
 }

@@ -9,7 +9,10 @@ set(TALLY_MODULE_SOURCES
   render_table.c
   render_xlsx.c
   report.c
+  report_access.c
+  report_align.c
   report_render.c
+  report_stats.c
   report_util.c
   xlsx_api.c
 )

@@ -34,6 +34,9 @@ static inline double tally__clamp(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* Display name of a statistic in the text layouts: "AMean", "HMean", "Median", ... (stat_names.c). */
+const char *tally__stat_title(tally_statistic stat);
+
 /* TALLY_EINVAL if x is NULL while n > 0, TALLY_ENODATA if n == 0, TALLY_ENONFINITE naming the
  * first NaN or infinite sample; the error is recorded. */
 int tally__check_samples(const double *x, size_t n);

@@ -93,3 +93,50 @@ void tally__buf_dispose(tally__buf *b)
     b->len = b->cap = 0;
     b->failed = 0;
 }
+
+void tally__buf_json_string(tally__buf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    tally__buf_append(b, "\"", 1);
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x20 && ch != '"' && ch != '\\')
+            continue;
+        tally__buf_append(b, run, (size_t)(s - run));
+        run = s + 1;
+        switch (ch) {
+        case '"': tally__buf_append(b, "\\\"", 2); break;
+        case '\\': tally__buf_append(b, "\\\\", 2); break;
+        case '\n': tally__buf_append(b, "\\n", 2); break;
+        case '\r': tally__buf_append(b, "\\r", 2); break;
+        case '\t': tally__buf_append(b, "\\t", 2); break;
+        default: {
+            char esc[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
+            tally__buf_append(b, esc, sizeof(esc));
+        }
+        }
+    }
+    tally__buf_append(b, run, (size_t)(s - run));
+    tally__buf_append(b, "\"", 1);
+}
+
+void tally__buf_double(tally__buf *b, double x)
+{
+    char text[32];
+    tally__format_double(text, x);
+    tally__buf_puts(b, text);
+}
+
+void tally__buf_end_line(tally__buf *b)
+{
+    while (b->len > 0 && !b->failed && b->data[b->len - 1] == ' ')
+        b->data[--b->len] = '\0';
+    tally__buf_puts(b, "\n");
+}
+
+void tally__buf_pad(tally__buf *b, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        tally__buf_puts(b, " ");
+}

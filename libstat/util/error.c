@@ -41,7 +41,7 @@ static const char *const messages[] = {
 const char *tally_strerror(int code)
 {
     size_t index = code <= 0 ? (size_t)(-(long)code) : (size_t)-1;
-    if (index < sizeof(messages) / sizeof(messages[0]))
+    if (index < TALLY__COUNT(messages))
         return messages[index];
     return "unknown error code";
 }
@@ -140,4 +140,9 @@ int tally__error_keep(int code)
     if (last_error.info.code == code && last_error.message[0] != '\0')
         return code;
     return tally__error(code, "%s", tally_strerror(code));
+}
+
+int tally__oom(void)
+{
+    return tally__error(TALLY_ENOMEM, "out of memory");
 }

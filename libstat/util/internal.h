@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "tally.h"
+#include "util/count.h"
 
 #if defined(__GNUC__)
 #define TALLY__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -29,6 +30,9 @@ int tally__error_at(int code, const char *file, unsigned long line, unsigned lon
 /* The same with a JSON path: the message becomes "file: $.a.b[2]: text". */
 int tally__error_json(int code, const char *file, const char *json_path, const char *fmt, ...)
     TALLY__PRINTF(4, 5);
+
+/* tally__error(TALLY_ENOMEM, "out of memory"). */
+int tally__oom(void);
 
 /* Record `code` with its tally_strerror() text unless the thread already holds a message for
  * the same code (used when passing an error up). */
@@ -66,6 +70,15 @@ int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap);
  * TALLY_ENOMEM if any append failed. */
 int tally__buf_detach(char **out, size_t *len, tally__buf *b);
 void tally__buf_dispose(tally__buf *b);
+/* Append `s` as a JSON string literal: quotes, backslash and control characters escaped
+ * (\n \r \t, else \u00XX); other bytes (UTF-8) as they are. */
+void tally__buf_json_string(tally__buf *b, const char *s);
+/* Append the shortest text that reads back as exactly `x` (tally__format_double). */
+void tally__buf_double(tally__buf *b, double x);
+/* Strip trailing spaces, then append a newline: text lines never end in blanks. */
+void tally__buf_end_line(tally__buf *b);
+/* Append `count` spaces. */
+void tally__buf_pad(tally__buf *b, size_t count);
 
 /* ---- files (file.c) ---- */
 

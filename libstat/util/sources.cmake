@@ -6,6 +6,7 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_util.c
+  names.c
   numfmt.c
   text.c
   version.c

@@ -1,0 +1,102 @@
+/* The run schedule (point-major or interleaved, journalled runs skipped) and tally_runner_run(). */
+#include <stdio.h>
+#include <string.h>
+
+#include "run/runner_impl.h"
+
+static int sweep(tally_runner *r, tally__journal *j)
+{
+    size_t slots = (size_t)r->warmup + r->runs;
+    size_t points = r->config_count * r->sweep_count;
+    size_t total = slots * points;
+    unsigned char *done = tally__calloc(total, 1);
+    if (done == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < j->count; i++)
+        done[j->runs[i].case_index * slots + j->runs[i].slot] = 1;
+    r->p.total = total;
+    r->p.runs = slots;
+    r->p.done = j->count;
+    int rc = TALLY_OK;
+    char label[200];
+    for (size_t k = 0; rc == TALLY_OK && k < total; k++) {
+        /* Interleaved: slot-major (run 1 of every case of every configuration, then run 2,
+         * ...); else point-major. */
+        size_t p = r->interleave ? k % points : k / slots;
+        size_t s = r->interleave ? k / points : k % slots;
+        if (done[p * slots + s])
+            continue;
+        size_t len = 0;
+        if (r->config_count > 1)
+            len = (size_t)snprintf(label, sizeof(label), "%s: ", r->labels[p / r->sweep_count]);
+        if (len >= sizeof(label))
+            len = 0;
+        tally__runner_sweep_label(label + len, sizeof(label) - len, r, p % r->sweep_count);
+        r->p.case_name = label;
+        r->p.run = s + 1;
+        r->p.warmup = s < r->warmup;
+        r->p.failed = 0;
+        if (tally__runner_progress(r, TALLY_RUN_STARTING) != 0) {
+            rc = tally__error(TALLY_EINTERRUPTED, "cancelled");
+            break;
+        }
+        rc = tally__runner_run_one(r, j, p, s);
+        if (rc != TALLY_OK)
+            break;
+        r->p.done++;
+        if (tally__runner_progress(r, TALLY_RUN_FINISHED) != 0 && r->p.done < total)
+            rc = tally__error(TALLY_EINTERRUPTED, "cancelled");
+    }
+    tally__free_mem(done);
+    return rc;
+}
+
+int tally_runner_run(tally_runner *r)
+{
+    if (r == NULL)
+        return tally__error(TALLY_EINVAL, "runner must not be NULL");
+    if (r->ran)
+        return tally__error(TALLY_EINVAL, "a runner runs its sweep once");
+    r->ran = 1;
+    r->start = tally__now();
+    char *header = NULL;
+    int rc = tally__runner_journal_header(&header, r);
+    if (rc != TALLY_OK)
+        return rc;
+    tally__journal j;
+    memset(&j, 0, sizeof(j));
+    j.fd = -1;
+    tally__buf jpath = TALLY__BUF_INIT;
+    if (r->output != NULL) {
+        tally__buf_printf(&jpath, "%s.journal", r->output);
+        if (jpath.failed)
+            rc = tally__error(TALLY_ENOMEM, "out of memory");
+        else if (r->resume)
+            rc = tally__journal_resume(&j, jpath.data, header, r->wl.metric_count,
+                                       r->config_count * r->sweep_count,
+                                       (size_t)r->warmup + r->runs);
+        else
+            rc = tally__journal_create(&j, jpath.data, header);
+    }
+    tally__free_mem(header);
+    tally__buf_dispose(&jpath);
+    if (rc == TALLY_OK && r->wl.w->start != NULL)
+        rc = r->wl.w->start(&r->wl);
+    if (rc == TALLY_OK && r->wl.server.warning != NULL)
+        rc = tally__runner_warn(r, r->wl.server.warning);
+    if (rc == TALLY_OK) {
+        rc = sweep(r, &j);
+        if (r->wl.w->stop != NULL)
+            r->wl.w->stop(&r->wl);
+    }
+    if (rc == TALLY_OK)
+        rc = tally__runner_build_results(r, &j);
+    if (rc == TALLY_OK && r->output != NULL)
+        rc = tally_results_save(r->results, r->output);
+    if (rc != TALLY_OK) {
+        tally_results_free(r->results);
+        r->results = NULL;
+    }
+    tally__journal_close(&j);
+    return rc;
+}
