@@ -50,8 +50,9 @@ int tally__runner_warn(tally_runner *r, const char *message);
 int tally__runner_poll(void *user);
 /* Run `slot` of point p and append it to the journal (run_one.c). */
 int tally__runner_run_one(tally_runner *r, tally__journal *j, size_t p, size_t slot);
-/* The case name of sweep value c (runner_results.c). */
-void tally__runner_sweep_label(char *out, size_t cap, const tally_runner *r, size_t c);
+/* The case name of sweep value c, appended to `b` (any length); TALLY_ENOMEM when an append
+ * failed (runner_results.c). */
+int tally__runner_sweep_label(tally__buf *b, const tally_runner *r, size_t c);
 /* r->results from the journal's runs (runner_results.c). */
 int tally__runner_build_results(tally_runner *r, const tally__journal *j);
 

@@ -203,6 +203,8 @@ void tally__wl_stop_server(tally__wl *wl);
 /* Reset every signal disposition to its default and unblock every signal (in a fresh child:
  * the caller's handlers and ignored signals are not the workload's). */
 void tally__reset_signals(void);
+/* A pidfd for a child (poll() says when it exits), or -1 when the kernel has none. */
+int tally__pidfd_open(pid_t pid);
 /* Parse the built-in body's stdout: exactly n numbers, one per line. */
 int tally__parse_values(double *values, size_t n, const char *out);
 /* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */

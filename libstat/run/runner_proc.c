@@ -46,7 +46,7 @@ void tally__reset_signals(void)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-static int open_pidfd(pid_t pid)
+int tally__pidfd_open(pid_t pid)
 {
 #ifdef SYS_pidfd_open
     return (int)syscall(SYS_pidfd_open, pid, 0);
@@ -160,7 +160,7 @@ int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *swee
     setpgid(pid, pid);
     close(out_pipe[1]);
     close(err_pipe[1]);
-    int pidfd = open_pidfd(pid);
+    int pidfd = tally__pidfd_open(pid);
 
     tally__buf out = TALLY__BUF_INIT, err = TALLY__BUF_INIT;
     int out_open = 1, err_open = 1, exited = 0, cancelled = 0;

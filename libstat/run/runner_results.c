@@ -6,15 +6,16 @@
 
 /* The name of sweep value c: "4-groups", as the importers name the cases of the same tools'
  * outputs; exec uses the bare value, a workload without a sweep its own name. */
-void tally__runner_sweep_label(char *out, size_t cap, const tally_runner *r, size_t c)
+int tally__runner_sweep_label(tally__buf *b, const tally_runner *r, size_t c)
 {
     const tally__workload *w = r->wl.w;
     if (w->kind == TALLY_WORKLOAD_EXEC)
-        snprintf(out, cap, "%s", r->sweep[c]);
+        tally__buf_puts(b, r->sweep[c]);
     else if (w->sweep_name == NULL)
-        snprintf(out, cap, "%s", w->name);
+        tally__buf_puts(b, w->name);
     else
-        snprintf(out, cap, "%s-%s", r->sweep[c], w->sweep_name);
+        tally__buf_printf(b, "%s-%s", r->sweep[c], w->sweep_name);
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
 }
 
 static int find_case(tally_case **out, tally_resultset *rs, const tally_runner *r,
@@ -29,17 +30,20 @@ static int find_case(tally_case **out, tally_resultset *rs, const tally_runner *
         if (rc != TALLY_OK)
             return rc;
     }
-    char name[160];
-    if (m->case_name != NULL)
-        snprintf(name, sizeof(name), "%s", m->case_name);
-    else
-        tally__runner_sweep_label(name, sizeof(name), r, c);
-    *out = tally_benchmark_case_find(b, name);
-    if (*out != NULL)
-        return TALLY_OK;
-    rc = tally_benchmark_case_add(out, b, name);
-    if (rc == TALLY_OK && r->wl.w->sweep_name != NULL && m->case_name == NULL)
-        rc = tally_case_meta_set(*out, r->wl.w->sweep_name, r->sweep[c]);
+    tally__buf name = TALLY__BUF_INIT;
+    rc = m->case_name != NULL ? tally__buf_puts(&name, m->case_name)
+                              : tally__runner_sweep_label(&name, r, c);
+    if (rc != TALLY_OK || name.failed) {
+        tally__buf_dispose(&name);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    *out = tally_benchmark_case_find(b, name.data);
+    if (*out == NULL) {
+        rc = tally_benchmark_case_add(out, b, name.data);
+        if (rc == TALLY_OK && r->wl.w->sweep_name != NULL && m->case_name == NULL)
+            rc = tally_case_meta_set(*out, r->wl.w->sweep_name, r->sweep[c]);
+    }
+    tally__buf_dispose(&name);
     return rc;
 }
 
@@ -66,27 +70,34 @@ static int target_set(const failure_target *t, const char *key, const char *valu
 static int record_failure(const failure_target *t, const tally__journal_run *run,
                           unsigned warmup)
 {
-    char count_key[200], key[220], value[32];
+    /* Keys carry the case's name, of any length. */
+    tally__buf count_key = TALLY__BUF_INIT, key = TALLY__BUF_INIT, text = TALLY__BUF_INIT;
+    char value[32];
     if (t->c)
-        snprintf(count_key, sizeof(count_key), "failed_runs");
+        tally__buf_puts(&count_key, "failed_runs");
     else
-        snprintf(count_key, sizeof(count_key), "failed_runs.%s", t->name);
-    const char *count_text = target_get(t, count_key);
-    unsigned long count = count_text ? strtoul(count_text, NULL, 10) + 1 : 1;
-    snprintf(value, sizeof(value), "%lu", count);
-    int rc = target_set(t, count_key, value);
-    if (rc != TALLY_OK)
-        return rc;
+        tally__buf_printf(&count_key, "failed_runs.%s", t->name);
+    int rc = count_key.failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    unsigned long count = 1;
+    if (rc == TALLY_OK) {
+        const char *count_text = target_get(t, count_key.data);
+        count = count_text ? strtoul(count_text, NULL, 10) + 1 : 1;
+        snprintf(value, sizeof(value), "%lu", count);
+        rc = target_set(t, count_key.data, value);
+    }
     if (t->c)
-        snprintf(key, sizeof(key), "failed_run.%lu", count);
+        tally__buf_printf(&key, "failed_run.%lu", count);
     else
-        snprintf(key, sizeof(key), "failed_run.%s.%lu", t->name, count);
-    tally__buf text = TALLY__BUF_INIT;
+        tally__buf_printf(&key, "failed_run.%s.%lu", t->name, count);
     if (run->slot < warmup)
         tally__buf_printf(&text, "warm-up run %zu: %s", run->slot + 1, run->failure);
     else
         tally__buf_printf(&text, "run %zu: %s", run->slot - warmup + 1, run->failure);
-    rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory") : target_set(t, key, text.data);
+    if (rc == TALLY_OK)
+        rc = key.failed || text.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                                       : target_set(t, key.data, text.data);
+    tally__buf_dispose(&count_key);
+    tally__buf_dispose(&key);
     tally__buf_dispose(&text);
     return rc;
 }
@@ -164,10 +175,12 @@ int tally__runner_build_results(tally_runner *r, const tally__journal *j)
         size_t c = run->case_index % r->sweep_count;
         r->failed_runs += !run->ok;
         if (!has[run->case_index]) {
-            char name[160];
-            tally__runner_sweep_label(name, sizeof(name), r, c);
-            failure_target t = { NULL, rs, name };
-            rc = record_failure(&t, run, r->warmup);
+            tally__buf name = TALLY__BUF_INIT;
+            rc = tally__runner_sweep_label(&name, r, c);
+            failure_target t = { NULL, rs, name.data };
+            if (rc == TALLY_OK)
+                rc = record_failure(&t, run, r->warmup);
+            tally__buf_dispose(&name);
             continue;
         }
         for (size_t m = 0; rc == TALLY_OK && m < r->wl.metric_count; m++) {

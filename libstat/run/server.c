@@ -163,16 +163,6 @@ static int listen_state_of(listen_state *st, pid_t pid, long port)
 
 /* ---- the server process ---- */
 
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
 /* Wait up to `seconds` for the server to exit, without reaping it. Returns 1 when it has. */
 static int exited_within(const tally__server *s, double seconds)
 {
@@ -324,7 +314,7 @@ static int spawn(tally__server *s, char *const *argv, int netns, int *ns_err)
     close(sync[1]);
     setpgid(pid, pid);
     s->pid = pid;
-    s->pidfd = open_pidfd(pid);
+    s->pidfd = tally__pidfd_open(pid);
     spawn_failure f;
     ssize_t got;
     while ((got = read(sync[0], &f, sizeof(f))) < 0 && errno == EINTR)

@@ -18,7 +18,7 @@ static int sweep(tally_runner *r, tally__journal *j)
     r->p.runs = slots;
     r->p.done = j->count;
     int rc = TALLY_OK;
-    char label[200];
+    tally__buf label = TALLY__BUF_INIT;
     for (size_t k = 0; rc == TALLY_OK && k < total; k++) {
         /* Interleaved: slot-major (run 1 of every case of every configuration, then run 2,
          * ...); else point-major. */
@@ -26,13 +26,12 @@ static int sweep(tally_runner *r, tally__journal *j)
         size_t s = r->interleave ? k / points : k % slots;
         if (done[p * slots + s])
             continue;
-        size_t len = 0;
+        tally__buf_dispose(&label);
         if (r->config_count > 1)
-            len = (size_t)snprintf(label, sizeof(label), "%s: ", r->labels[p / r->sweep_count]);
-        if (len >= sizeof(label))
-            len = 0;
-        tally__runner_sweep_label(label + len, sizeof(label) - len, r, p % r->sweep_count);
-        r->p.case_name = label;
+            tally__buf_printf(&label, "%s: ", r->labels[p / r->sweep_count]);
+        if ((rc = tally__runner_sweep_label(&label, r, p % r->sweep_count)) != TALLY_OK)
+            break;
+        r->p.case_name = label.data;
         r->p.run = s + 1;
         r->p.warmup = s < r->warmup;
         r->p.failed = 0;
@@ -47,6 +46,8 @@ static int sweep(tally_runner *r, tally__journal *j)
         if (tally__runner_progress(r, TALLY_RUN_FINISHED) != 0 && r->p.done < total)
             rc = tally__error(TALLY_EINTERRUPTED, "cancelled");
     }
+    tally__buf_dispose(&label);
+    r->p.case_name = NULL;
     tally__free_mem(done);
     return rc;
 }
