@@ -49,7 +49,7 @@ static void put_samples(tally__buf *b, const tally_case *c)
     tally__buf_puts(b, "\"samples\": [");
     for (size_t i = 0; i < n; i++) {
         char num[32];
-        tally__format_double(num, x[i]);
+        tally__number_format(num, x[i]);
         if (i)
             tally__buf_append(b, ", ", 2);
         tally__buf_puts(b, num);
@@ -145,8 +145,10 @@ int tally_results_to_json(char **out, size_t *len, const tally_results *r)
 
 int tally_results_save(const tally_results *r, const char *path)
 {
-    if (r == NULL || path == NULL || path[0] == '\0')
-        return tally__error(TALLY_EINVAL, "tally_results_save: NULL or empty argument");
+    if (r == NULL || path == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_save: NULL argument");
+    if (path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     char *text;
     size_t len;
     int rc = tally_results_to_json(&text, &len, r);

@@ -55,6 +55,7 @@ void tally_runner_free(tally_runner *r)
         tally__free_mem(r->warnings[i]);
     tally__free_mem(r->warnings);
     tally_results_free(r->results);
+    tally_results_free(r->previous);
     tally__free_mem(r);
 }
 
