@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "loopback_port.h"
 #include "run/runner_internal.h"
 #include "tally.h"
 
@@ -91,21 +92,6 @@ static void run_tool(tally_workload w, const char *sweep, const char *param, con
     run_tool2(w, sweep, 1, param, NULL, bench, cname, hi);
 }
 
-/* A port nobody listens on now: the kernel's choice for an ephemeral bind (so that other
- * programs on a shared machine do not collide with a fixed one). */
-static long free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(a);
-    bind(fd, (struct sockaddr *)&a, sizeof(a));
-    getsockname(fd, (struct sockaddr *)&a, &len);
-    close(fd);
-    return ntohs(a.sin_port);
-}
 
 int main(void)
 {

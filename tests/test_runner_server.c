@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "loopback_port.h"
 #include "run/runner_internal.h"
 #include "tally.h"
 
@@ -59,20 +60,6 @@ static int serve(long port, const char *mode)
     }
 }
 
-/* A port nobody listens on now: the kernel's choice for an ephemeral bind. */
-static long free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(a);
-    bind(fd, (struct sockaddr *)&a, sizeof(a));
-    getsockname(fd, (struct sockaddr *)&a, &len);
-    close(fd);
-    return ntohs(a.sin_port);
-}
 
 /* Connect to the stand-in and read the number it gives this connection; -1 refused or reset. */
 static int ask(long port)
