@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "stats/compare_impl.h"
 #include "report/report_internal.h"
 #include "stats/stats_internal.h"
@@ -314,27 +316,12 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     co.direction = row->direction;
     co.statistic = row->statistic;
     co.summary = summary_options(r, row);
+    co.equivalence_pct = r->opts.equivalence_pct;
+    co.power = r->opts.power;
+    co.mde_pct = r->opts.mde_pct;
     /* Both summaries exist already (summarize_cell, with the same options): only the tests run. */
     int rc = tally__compare_summarized(&cell->pub.comparison, &base->pub.summary, base->samples,
                                        base->n, &cell->pub.summary, cell->samples, cell->n, &co);
-    if (rc == TALLY_ENODATA) {
-        /* Too few samples for the test: the row keeps its ratio and a footnote, not a verdict. */
-        tally_error_clear();
-        tally_comparison *cmp = &cell->pub.comparison;
-        memset(cmp, 0, sizeof(*cmp));
-        cmp->base = base->pub.summary;
-        cmp->current = cell->pub.summary;
-        cmp->base_value = base->pub.value;
-        cmp->new_value = cell->pub.value;
-        cmp->ratio = base->pub.value != 0 ? cell->pub.value / base->pub.value : 0;
-        if (base->pub.value != 0)
-            rc = tally_pct_imp(&cmp->pct_imp, base->pub.value, cell->pub.value, row->direction);
-        else
-            rc = TALLY_OK;
-        cmp->test = r->opts.test;
-        cmp->p_value = 1;
-        cmp->verdict = TALLY_VERDICT_INSUFFICIENT;
-    }
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
     cell->pub.compared = 1;
@@ -342,10 +329,13 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     return TALLY_OK;
 }
 
-/* Comparisons that ran a test: rows with too few samples have no p-value to adjust. */
+/* Comparisons whose test can reach alpha: rows with too few samples (even those with a p-value,
+ * which cannot be significant) and untested rows are not part of the family. */
 static int tested(const tally_report_cell *c)
 {
-    return c->compared && c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT;
+    return c->compared && c->comparison.p_defined &&
+           c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT &&
+           c->comparison.verdict != TALLY_VERDICT_NOT_TESTED;
 }
 
 /* p-values adjusted across every tested comparison of the report; an adjusted p-value at or
@@ -381,10 +371,8 @@ static int adjust(tally_report *r)
             if (!tested(c))
                 continue;
             c->p_adjusted = p[k++];
-            if (c->comparison.significant && c->p_adjusted >= r->opts.alpha) {
-                c->comparison.significant = 0;
-                c->comparison.verdict = TALLY_VERDICT_NO_CHANGE;
-            }
+            if (c->comparison.significant && c->p_adjusted >= r->opts.alpha)
+                tally__comparison_decide(&c->comparison, 0);
         }
     }
     tally__free_mem(p);
@@ -428,16 +416,24 @@ static void drop_borrowed(tally_report *r)
 
 static int check_options(const tally_report_options *o)
 {
-    if (o->version != 1 && o->version != TALLY_REPORT_OPTIONS_VERSION)
+    if (o->version < 1 || o->version > TALLY_REPORT_OPTIONS_VERSION)
         return tally__error(TALLY_EINVAL, "report options: unsupported version %u", o->version);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "report options: confidence must lie in (0, 1)");
-    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_NONE ||
+    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
         (unsigned)o->adjust > TALLY_ADJUST_BH ||
         (unsigned)o->percentile_method > TALLY_PERCENTILE_NEAREST_RANK)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
+    if (o->version >= 3 && !(o->power > 0 && o->power < 1))
+        return tally__error(TALLY_EINVAL, "report options: power must lie in (0, 1)");
+    if (o->version >= 3 && !(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
+        return tally__error(TALLY_EINVAL, "report options: the equivalence margin must lie in "
+                                          "[0, 100) percent");
+    if (o->version >= 3 && !(o->mde_pct >= 0 && o->mde_pct < 100))
+        return tally__error(TALLY_EINVAL, "report options: the effect for the runs needed must "
+                                          "lie in [0, 100) percent");
     return TALLY_OK;
 }
 
@@ -461,14 +457,17 @@ int tally_report_new(tally_report **out, const tally_results *results,
     tally_report *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return oom();
-    /* A version 1 struct ends before omit_samples: read only what it has. */
+    /* Older structs end earlier: read only what they have, the defaults for the rest. */
     if (opts->version == 1) {
+        r->opts = defaults;
         memcpy(&r->opts, opts, offsetof(tally_report_options, omit_samples));
-        r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
-        r->opts.omit_samples = 0;
+    } else if (opts->version == 2) {
+        r->opts = defaults;
+        memcpy(&r->opts, opts, offsetof(tally_report_options, equivalence_pct));
     } else {
         r->opts = *opts;
     }
+    r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
     r->configs = tally__calloc(configs, sizeof(*r->configs));
     if (r->configs == NULL) {
         tally_report_free(r);
@@ -543,26 +542,111 @@ int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t 
     return TALLY_OK;
 }
 
-int tally_report_geomean(double *out, const tally_report *r, size_t config)
+int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
+                      const char *benchmark)
 {
     if (out == NULL || r == NULL || config >= r->config_count)
-        return tally__error(TALLY_EINVAL, "tally_report_geomean: invalid argument");
+        return tally__error(TALLY_EINVAL, "tally_report_gain: invalid argument");
     if (config == 0)
         return tally__error(TALLY_ENODATA, "the baseline has no ratio against itself");
-    double *ratios = tally__reallocarray(NULL, r->row_count, sizeof(double));
-    if (ratios == NULL)
-        return oom();
+    tally__ksum logs = { 0, 0 };
+    double var = 0, var2_df = 0;
     size_t count = 0;
+    int all_se = 1;
     for (size_t i = 0; i < r->row_count; i++) {
-        const tally__cell *base = &r->rows[i].cells[0], *cur = &r->rows[i].cells[config];
-        if (base->value_defined && cur->value_defined && base->pub.value != 0)
-            ratios[count++] = cur->pub.value / base->pub.value;
+        const tally__row *row = &r->rows[i];
+        if (benchmark && strcmp(row->benchmark, benchmark) != 0)
+            continue;
+        const tally__cell *base = &row->cells[0], *cur = &row->cells[config];
+        if (!base->value_defined || !cur->value_defined || !(base->pub.value > 0) ||
+            !(cur->pub.value > 0))
+            continue;
+        double ratio = cur->pub.value / base->pub.value;
+        if (!isfinite(ratio) || !(ratio > 0))
+            continue;
+        /* Expressed so that > 1 is better: base/new when lower is better. */
+        tally__ksum_add(&logs, row->direction == TALLY_LOWER_IS_BETTER ? -log(ratio) : log(ratio));
+        count++;
+        const tally_comparison *c = &cur->pub.comparison;
+        if (cur->pub.compared && c->interval != TALLY_INTERVAL_NONE && isfinite(c->log_se) &&
+            c->log_se >= 0) {
+            double v = c->log_se * c->log_se;
+            var += v;
+            if (isfinite(c->log_df))
+                var2_df += v * v / c->log_df;
+        } else {
+            all_se = 0;
+        }
     }
-    int rc = count ? tally_geomean_ratio(out, ratios, count)
-                   : tally__error(TALLY_ENODATA, "'%s' shares no rows with the baseline",
-                                  r->configs[config].label);
-    tally__free_mem(ratios);
+    if (count == 0)
+        return benchmark ? tally__error(TALLY_ENODATA, "'%s' shares no rows of %s with the "
+                                                       "baseline", r->configs[config].label,
+                                        benchmark)
+                         : tally__error(TALLY_ENODATA, "'%s' shares no rows with the baseline",
+                                        r->configs[config].label);
+    double k = (double)count;
+    double mean = tally__ksum_value(&logs) / k;
+    memset(out, 0, sizeof(*out));
+    out->value = exp(mean);
+    out->rows = count;
+    if (all_se) {
+        /* Independent rows: var(mean) = sum(se_i^2) / k^2, df by Welch-Satterthwaite. */
+        double se = sqrt(var) / k;
+        double level = r->opts.confidence;
+        double q = var2_df > 0 ? gsl_cdf_tdist_Qinv((1 - level) / 2, var * var / var2_df)
+                               : gsl_cdf_ugaussian_Qinv((1 - level) / 2);
+        out->low = exp(mean - q * se);
+        out->high = exp(mean + q * se);
+        out->interval_defined = isfinite(out->low) && isfinite(out->high);
+    }
+    return TALLY_OK;
+}
+
+int tally_report_geomean(double *out, const tally_report *r, size_t config)
+{
+    if (out == NULL)
+        return tally__error(TALLY_EINVAL, "tally_report_geomean: NULL argument");
+    tally_gain g;
+    int rc = tally_report_gain(&g, r, config, NULL);
+    if (rc == TALLY_OK)
+        *out = g.value;
     return rc;
+}
+
+int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_pct,
+                      tally_gate_bound bound)
+{
+    if (out == NULL || r == NULL || !(threshold_pct >= 0) ||
+        (bound != TALLY_GATE_POINT && bound != TALLY_GATE_NEAR))
+        return tally__error(TALLY_EINVAL, "tally_report_gate: invalid argument");
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            if (!c->compared)
+                continue;
+            const tally_comparison *cmp = &c->comparison;
+            switch (cmp->verdict) {
+            case TALLY_VERDICT_INSUFFICIENT: out->insufficient++; break;
+            case TALLY_VERDICT_INCONCLUSIVE: out->inconclusive++; break;
+            case TALLY_VERDICT_NOT_TESTED: out->not_tested++; break;
+            case TALLY_VERDICT_REGRESSION: {
+                /* A regression's pct-imp is negative; the near bound is the interval's upper
+                 * end (closest to 0), or the point estimate when there is no interval. */
+                double loss = -cmp->pct_imp;
+                if (bound == TALLY_GATE_NEAR && cmp->interval_defined)
+                    loss = -cmp->pct_high;
+                if (loss > threshold_pct) {
+                    out->regressions++;
+                    if (loss > out->worst_pct)
+                        out->worst_pct = loss;
+                }
+                break;
+            }
+            default: break;
+            }
+        }
+    return TALLY_OK;
 }
 
 int tally_report_worst_regression(double *out_pct, const tally_report *r)

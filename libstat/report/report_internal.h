@@ -94,6 +94,16 @@ void tally__buf_end_line(tally__buf *b);
  * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
  * buffer failed, so the render fails with TALLY_ENOMEM rather than printing "n/a". */
 int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j);
+/* The geometric-mean-of-gains lines of a text report's footer (per benchmark when there are
+ * several, and overall), for every configuration but the baseline. */
+void tally__render_geomean_lines(tally__buf *b, const tally_report *r);
+
+/* The line naming the test(s), alpha, the adjustment and the equivalence margin. */
+void tally__render_method_line(tally__buf *b, const tally_report *r);
+
+/* Why a comparison is insufficient, computed from its test and sizes (no newline). */
+void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);
+
 /* Append `count` spaces. */
 void tally__buf_pad(tally__buf *b, size_t count);
 

@@ -14,6 +14,16 @@ static const name_entry tests[] = {
     { "mann-whitney", TALLY_TEST_MANN_WHITNEY },
     { "mmtests-ci", TALLY_TEST_MMTESTS_CI },
     { "none", TALLY_TEST_NONE },
+    { "auto", TALLY_TEST_AUTO },
+    { "price-bonett", TALLY_TEST_PRICE_BONETT },
+};
+
+static const name_entry intervals[] = {
+    { "none", TALLY_INTERVAL_NONE },
+    { "fieller", TALLY_INTERVAL_FIELLER },
+    { "fieller-reciprocal", TALLY_INTERVAL_FIELLER_RECIPROCAL },
+    { "log-welch", TALLY_INTERVAL_LOG_WELCH },
+    { "price-bonett", TALLY_INTERVAL_PRICE_BONETT },
 };
 
 /* The first entry of each value is its canonical name; the others are accepted spellings. */
@@ -26,10 +36,12 @@ static const name_entry adjustments[] = {
 };
 
 static const name_entry verdicts[] = {
-    { "no-change", TALLY_VERDICT_NO_CHANGE },
+    { "inconclusive", TALLY_VERDICT_INCONCLUSIVE },
     { "improvement", TALLY_VERDICT_IMPROVEMENT },
     { "regression", TALLY_VERDICT_REGRESSION },
     { "insufficient", TALLY_VERDICT_INSUFFICIENT },
+    { "equivalent", TALLY_VERDICT_EQUIVALENT },
+    { "not-tested", TALLY_VERDICT_NOT_TESTED },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -75,8 +87,9 @@ int tally_test_from_name(tally_test *out, const char *name)
 {
     int v;
     if (out == NULL || !value_of(&v, tests, COUNT(tests), name))
-        return tally__error(TALLY_EINVAL, "unknown test '%s' (expected welch, student, "
-                                          "mann-whitney, mmtests-ci or none)",
+        return tally__error(TALLY_EINVAL, "unknown test '%s' (expected auto, welch, "
+                                          "student, mann-whitney, price-bonett, mmtests-ci or "
+                                          "none)",
                             name ? name : "(null)");
     *out = (tally_test)v;
     return TALLY_OK;
@@ -100,4 +113,9 @@ int tally_adjust_from_name(tally_adjust *out, const char *name)
 const char *tally_verdict_name(tally_verdict verdict)
 {
     return name_of(verdicts, COUNT(verdicts), (int)verdict);
+}
+
+const char *tally_interval_method_name(tally_interval_method method)
+{
+    return name_of(intervals, COUNT(intervals), (int)method);
 }

@@ -12,6 +12,7 @@ set(TALLY_MODULE_SOURCES
   moments.c
   outliers.c
   pct_imp.c
+  power.c
   percentile.c
   sample.c
   select.c
