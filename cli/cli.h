@@ -7,6 +7,9 @@
 
 #include "tally.h"
 
+/* The number of elements of an array (the CLI sees only include/, so not util/count.h). */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Exit statuses, the same for every subcommand. */
 enum {
     CLI_EXIT_OK = 0,       /* success */
@@ -30,6 +33,10 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A usage error whose text is the library's message for the call that just failed (an unknown
+ * name: the library lists the valid ones). */
+int cli_library_usage_error(const char *command);
 
 /* Load every input spec (`path` or `label=path`) into a new list, in order. `kind` applies to
  * all. Returns CLI_EXIT_OK or prints the error and returns CLI_EXIT_USAGE. */
@@ -56,6 +63,13 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
 /* Settle defaults that depend on several options (colour, xlsx needs -o). Returns CLI_EXIT_OK
  * or CLI_EXIT_USAGE after printing. */
 int cli_report_finish(cli_report_args *args, const char *command);
+
+/* Columns of the terminal on `stream`: $COLUMNS when set, else the terminal's width, else 80. */
+int cli_terminal_width(FILE *stream);
+
+/* 1 when the user's locale (LC_ALL, else LC_CTYPE, else LANG) names UTF-8; the process itself
+ * stays in the C locale. */
+int cli_utf8_locale(void);
 
 /* Render a report to stdout or to args->output (atomically). Returns CLI_EXIT_OK or prints
  * and returns CLI_EXIT_USAGE. */

@@ -15,7 +15,7 @@ static const char import_help[] =
     "Options:\n"
     "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
-    "                            schbench, netperf, tbench)\n"
+    "                            schbench, netperf, tbench, journal)\n"
     "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
     "  -h, --help                show this help\n"
     "\n"
@@ -41,7 +41,7 @@ int cmd_import(int argc, char **argv)
             return CLI_EXIT_OK;
         case 'k':
             if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
-                return cli_usage_error("import", "unknown input kind '%s'", optarg);
+                return cli_library_usage_error("import");
             break;
         case 'o':
             output = optarg;

@@ -70,7 +70,7 @@ int cmd_validate(int argc, char **argv)
             break;
         case 'k':
             if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
-                return cli_usage_error("validate", "unknown input kind '%s'", optarg);
+                return cli_library_usage_error("validate");
             break;
         default:
             return cli_usage_error("validate", "unknown or incomplete option '%s'",

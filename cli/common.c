@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,6 +36,11 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "Try 'tally %s --help'.\n", command);
     return CLI_EXIT_USAGE;
+}
+
+int cli_library_usage_error(const char *command)
+{
+    return cli_usage_error(command, "%s", tally_error_last()->message);
 }
 
 int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind)
@@ -84,22 +91,16 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
 {
     if (strcmp(name, "style") == 0) {
         if (tally_style_from_name(&args->render.style, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown style '%s' (table, mmtests, normalized, pct)",
-                                   value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "format") == 0) {
         if (tally_format_from_name(&args->render.format, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown format '%s' (text, json, csv, md, xlsx)",
-                                   value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "statistic") == 0) {
         if (tally_statistic_from_name(&args->report.statistic, value) != TALLY_OK)
-            return cli_usage_error(command,
-                                   "unknown statistic '%s' (amean, hmean, gmean, median, min, "
-                                   "max, bamean, default)", value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "test") == 0) {
         if (tally_test_from_name(&args->report.test, value) != TALLY_OK)
-            return cli_usage_error(command,
-                                   "unknown test '%s' (welch, student, mann-whitney, mmtests-ci, "
-                                   "none)", value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "alpha") == 0) {
         if (parse_alpha(&args->report.alpha, value) != 0)
             return cli_usage_error(command, "--alpha needs a number between 0 and 1, not '%s'",
@@ -110,11 +111,10 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
                                    "--confidence needs a number between 0 and 1, not '%s'", value);
     } else if (strcmp(name, "adjust") == 0) {
         if (tally_adjust_from_name(&args->report.adjust, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown adjustment '%s' (none, holm, bh)", value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "percentile") == 0) {
         if (tally_percentile_method_from_name(&args->report.percentile_method, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown percentile method '%s' (linear, nearest-rank)",
-                                   value);
+            return cli_library_usage_error(command);
     } else if (strcmp(name, "filter") == 0) {
         args->report.filter = value;
     } else if (strcmp(name, "output") == 0) {
@@ -123,11 +123,44 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
         args->color = value;
     } else if (strcmp(name, "from") == 0) {
         if (tally_input_kind_from_name(&args->kind, value) != TALLY_OK)
-            return cli_usage_error(command, "unknown input kind '%s'", value);
+            return cli_library_usage_error(command);
     } else {
         return 0;
     }
     return 1;
+}
+
+int cli_terminal_width(FILE *stream)
+{
+    const char *columns = getenv("COLUMNS");
+    if (columns && *columns) {
+        char *end = NULL;
+        long n = strtol(columns, &end, 10);
+        if (*end == '\0' && n > 0 && n <= 10000)
+            return (int)n;
+    }
+#ifdef TIOCGWINSZ
+    struct winsize ws;
+    if (isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+#endif
+    return 80;
+}
+
+int cli_utf8_locale(void)
+{
+    /* The locale the user asked for, by the POSIX precedence; the process keeps the C locale. */
+    static const char *const vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            const char *dot = strchr(v, '.');
+            if (dot == NULL)
+                return 0;
+            return strncasecmp(dot + 1, "utf-8", 5) == 0 || strncasecmp(dot + 1, "utf8", 4) == 0;
+        }
+    }
+    return 0;
 }
 
 int cli_report_finish(cli_report_args *args, const char *command)
@@ -140,6 +173,14 @@ int cli_report_finish(cli_report_args *args, const char *command)
     args->render.color = args->output == NULL && args->render.format == TALLY_FORMAT_TEXT && color;
     if (args->render.format == TALLY_FORMAT_XLSX && args->output == NULL)
         return cli_usage_error(command, "--format xlsx needs -o FILE");
+    if ((args->render.histogram || args->render.ascii) &&
+        args->render.format != TALLY_FORMAT_TEXT)
+        return cli_usage_error(command, "--hist and --ascii are for text output (--format text)");
+    if (args->render.histogram) {
+        args->render.width = args->output ? 80 : cli_terminal_width(stdout);
+        if (!cli_utf8_locale())
+            args->render.ascii = 1;
+    }
     return CLI_EXIT_OK;
 }
 

@@ -27,7 +27,7 @@ static void usage(FILE *out)
           "\n"
           "Commands:\n",
           out);
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    for (size_t i = 0; i < COUNT(commands); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "Options:\n"
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         printf("tally %s\n", tally_version());
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    for (size_t i = 0; i < COUNT(commands); i++)
         if (strcmp(name, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "tally: unknown command '%s'\nTry 'tally --help'.\n", name);

@@ -141,7 +141,7 @@ tally_results *fuzz_sentinel_new(void)
              tally_resultset_benchmark_add(&b, rs, "sentinel-bench", "s",
                                            TALLY_LOWER_IS_BETTER) == TALLY_OK &&
              tally_benchmark_case_add(&c, b, "1") == TALLY_OK &&
-             tally_case_append(c, samples, sizeof(samples) / sizeof(samples[0])) == TALLY_OK &&
+             tally_case_append(c, samples, TALLY__COUNT(samples)) == TALLY_OK &&
              tally_results_add(list, rs) == TALLY_OK;
     if (!ok) {
         if (list == NULL || tally_results_count(list) == 0)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "tally.h"
+#include "util/count.h"
 
 /* The name fuzz inputs are loaded under (and what the loader records as their `source_file`). */
 #define FUZZ_INPUT_NAME "fuzz-input"

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/count.h"
+
 static int check_passed;
 static int check_failed;
 

@@ -14,7 +14,7 @@ static const tally__importer *const all_importers[] = {
     &tally__importer_gotest,    &tally__importer_hackbench, &tally__importer_stream,
     &tally__importer_schbench,  &tally__importer_netperf,  &tally__importer_tbench,
 };
-#define ALL_IMPORTERS (sizeof all_importers / sizeof all_importers[0])
+#define ALL_IMPORTERS TALLY__COUNT(all_importers)
 
 /* Parse `text` (named `name` in messages) into a fresh list; *out is NULL on failure. */
 static inline int import_text(tally_results **out, const tally__importer *imp, const char *text,

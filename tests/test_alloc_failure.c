@@ -326,7 +326,7 @@ static int call_build_whole(fixture *f)
 
 static const double many[] = { 0.38, 0.41, 0.36, 0.52, 0.40, 0.39, 0.44, 0.37, 0.35, 0.61,
                                0.38, 0.42, 0.36, 0.50, 0.40, 0.39, 0.43, 0.37, 0.35, 0.60 };
-#define MANY (sizeof(many) / sizeof(many[0]))
+#define MANY (TALLY__COUNT(many))
 
 static int call_summarize(fixture *f)
 {
@@ -814,7 +814,7 @@ static const alloc_path paths[] = {
 
 int main(void)
 {
-    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+    for (size_t i = 0; i < TALLY__COUNT(paths); i++)
         torture(&paths[i]);
     return check_summary();
 }

@@ -58,7 +58,7 @@ static const mw_case cases[] = {
 
 static void reference_cases(void)
 {
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         const mw_case *c = &cases[i];
         double u = NAN, p = NAN;
         int exact = -1;
@@ -134,7 +134,7 @@ static void exact_distribution(void)
         { 8, 60, 200, 0.4593205231814298 },
         { 8, 8, 0, 0.0001554001554001554 },
     };
-    for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(ref); i++) {
         double cdf = NAN;
         CHECK_INT(tally__mann_whitney_cdf(&cdf, ref[i].m, ref[i].n, ref[i].u), TALLY_OK);
         CHECK_REL(2 * cdf, ref[i].two_sided, 1e-12);

@@ -74,7 +74,7 @@ static void check_cell(int groups, double base, double current, double printed, 
 
 static void hackbench_table(void)
 {
-    for (size_t i = 0; i < sizeof(hackbench) / sizeof(hackbench[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(hackbench); i++) {
         check_cell(hackbench[i].groups, hackbench[i].base, hackbench[i].new1, hackbench[i].pct1,
                    hackbench[i].exact1);
         check_cell(hackbench[i].groups, hackbench[i].base, hackbench[i].new2, hackbench[i].pct2,

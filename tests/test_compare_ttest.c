@@ -184,7 +184,7 @@ static void generated(void)
 
 static void reference_cases(void)
 {
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         const ref_case *c = &cases[i];
         double t = NAN, df = NAN, p = NAN;
         fprintf(stderr, "case %s\n", c->name);

@@ -134,7 +134,7 @@ static size_t make_ranks(size_t *r, size_t n, enum rank_list which)
         break;
     case MIXED: {
         const size_t list[] = { n - 1, 0, n / 2, n / 2, (n - 1) / 2, 0, n / 3, n - 1, n / 7 };
-        for (size_t i = 0; i < sizeof list / sizeof *list; i++)
+        for (size_t i = 0; i < TALLY__COUNT(list); i++)
             r[count++] = list[i];
         break;
     }
@@ -346,7 +346,7 @@ static void test_shapes(void)
 {
     /* The largest size only for a few shapes: the whole test stays fast under valgrind. */
     static const size_t sizes[] = { 1, 2, 17, 16383, 16384, 16385, 100003, 200003 };
-    const size_t nsizes = sizeof sizes / sizeof *sizes, max_n = sizes[nsizes - 1];
+    const size_t nsizes = TALLY__COUNT(sizes), max_n = sizes[nsizes - 1];
     fixture f;
     f.x = malloc(max_n * sizeof *f.x);
     f.pristine = malloc(max_n * sizeof *f.pristine);

@@ -34,7 +34,7 @@ static const struct {
 
 static void test_detect(void)
 {
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t i = 0; i < TALLY__COUNT(files); i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", TALLY_TEST_DATA, files[i].file);
         char *data = NULL;
@@ -58,7 +58,7 @@ static void test_load(void)
     tally_results *r = NULL;
     CHECK_INT(tally_results_new(&r), TALLY_OK);
     size_t loaded = 0;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t i = 0; i < TALLY__COUNT(files); i++) {
         if (files[i].kind < TALLY_INPUT_HYPERFINE)
             continue;
         char path[1024];

@@ -68,7 +68,7 @@ static int load_and_validate(size_t i)
 
 int main(void)
 {
-    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+    for (size_t i = 0; i < TALLY__COUNT(inputs); i++)
         CHECK_INT(load_and_validate(i), TALLY_OK);
     return check_summary();
 }

@@ -8,15 +8,6 @@
 
 #include "test_report_common.h"
 
-static tally_report *fixture_report(void)
-{
-    tally_results *list = build_fixture();
-    tally_report *r = NULL;
-    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
-    tally_results_free(list);
-    return r;
-}
-
 static void test_text_styles(tally_report *r)
 {
     static const struct {
@@ -26,7 +17,7 @@ static void test_text_styles(tally_report *r)
                   { TALLY_STYLE_MMTESTS, "fixture_mmtests.txt" },
                   { TALLY_STYLE_NORMALIZED, "fixture_normalized.txt" },
                   { TALLY_STYLE_PCT, "fixture_pct.txt" } };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         char *text = render(r, TALLY_FORMAT_TEXT, cases[i].style);
         check_golden(text, cases[i].golden);
         CHECK(strchr(text, '\033') == NULL); /* no colour unless asked */
@@ -347,7 +338,7 @@ static void test_huge_values(void)
 
 int main(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     test_text_styles(r);
     test_markdown(r);
     test_json(r);

@@ -60,7 +60,7 @@ static void test_mmtests_hackbench(void)
     tally_resultset *sets[3] = { new_set(list, "5.14.0-rc3-vanilla"),
                                  new_set(list, "5.14.0-rc3-alwayswake-v1r1"),
                                  new_set(list, "5.14.0-rc3-specialcase-v1r1") };
-    for (size_t i = 0; i < sizeof(hackbench) / sizeof(*hackbench); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(hackbench); i++) {
         const mm_case *c = &hackbench[i];
         const double *runs[3] = { c->base, c->alwayswake, c->specialcase };
         for (int j = 0; j < 3; j++)
@@ -158,13 +158,13 @@ static void test_normalized(void)
     CHECK_INT(tally_resultset_meta_set(tip, "report.stream-100.case_label", "Test"), TALLY_OK);
     CHECK_INT(tally_resultset_meta_set(tip, "report.schbench.case_label", "#workers"), TALLY_OK);
     add_norm(tip, eie, "hackbench", "time in seconds", TALLY_LOWER_IS_BETTER, TALLY_STAT_AMEAN,
-             n_hackbench, sizeof(n_hackbench) / sizeof(*n_hackbench));
+             n_hackbench, TALLY__COUNT(n_hackbench));
     add_norm(tip, eie, "stream-10", "Bandwidth, MB/s", TALLY_HIGHER_IS_BETTER, TALLY_STAT_HMEAN,
-             n_stream10, sizeof(n_stream10) / sizeof(*n_stream10));
+             n_stream10, TALLY__COUNT(n_stream10));
     add_norm(tip, eie, "stream-100", "Bandwidth, MB/s", TALLY_HIGHER_IS_BETTER, TALLY_STAT_HMEAN,
-             n_stream100, sizeof(n_stream100) / sizeof(*n_stream100));
+             n_stream100, TALLY__COUNT(n_stream100));
     add_norm(tip, eie, "schbench", "99th percentile latency in us", TALLY_LOWER_IS_BETTER,
-             TALLY_STAT_MEDIAN, n_schbench, sizeof(n_schbench) / sizeof(*n_schbench));
+             TALLY_STAT_MEDIAN, n_schbench, TALLY__COUNT(n_schbench));
     tally_report *r = NULL;
     CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
     char *text = render(r, TALLY_FORMAT_TEXT, TALLY_STYLE_NORMALIZED);
@@ -198,7 +198,7 @@ static void test_pct_tbench(void)
     CHECK_INT(tally_results_new(&list), TALLY_OK);
     for (int j = 0; j < 5; j++) {
         tally_resultset *rs = new_set(list, labels[j]);
-        for (size_t i = 0; i < sizeof(tb_cases) / sizeof(*tb_cases); i++) {
+        for (size_t i = 0; i < TALLY__COUNT(tb_cases); i++) {
             double v = tb_values[i][j], x[3] = { v - 1, v, v + 1 };
             add_samples(rs, "tbench", "MB/s", TALLY_HIGHER_IS_BETTER, tb_cases[i], x, 3);
         }

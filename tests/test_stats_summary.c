@@ -16,7 +16,7 @@ static int all_finite(const tally_summary *s)
     const double v[] = { s->min, s->max, s->amean, s->hmean, s->gmean, s->median, s->stddev,
                          s->hstddev, s->cv, s->hcv, s->sem, s->mean_ci_low, s->mean_ci_high,
                          s->median_ci_low, s->median_ci_high, s->median_ci_level, s->bamean };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    for (size_t i = 0; i < TALLY__COUNT(v); i++)
         if (!isfinite(v[i]))
             return 0;
     return 1;

@@ -2,11 +2,13 @@
  * signature first, the permissive ones (CSV, plain numbers) last. One row per importer. */
 #include "formats/import_util.h"
 #include "formats/importer.h"
+#include "util/count.h"
 
 extern const tally__importer tally__importer_native_json;
 extern const tally__importer tally__importer_csv;
 extern const tally__importer tally__importer_tsv;
 extern const tally__importer tally__importer_plain;
+extern const tally__importer tally__importer_journal;
 
 const tally__importer *const tally__importers[] = {
     &tally__importer_native_json,
@@ -19,9 +21,10 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_schbench,
     &tally__importer_netperf,
     &tally__importer_tbench,
+    &tally__importer_journal,
     &tally__importer_csv,
     &tally__importer_tsv,
     &tally__importer_plain,
 };
 
-const size_t tally__importer_count = sizeof(tally__importers) / sizeof(tally__importers[0]);
+const size_t tally__importer_count = TALLY__COUNT(tally__importers);

@@ -5,41 +5,29 @@
 
 #include "formats/importer.h"
 #include "util/internal.h"
-
-/* Indexed by tally_input_kind; registry rows use the same names. */
-static const char *const kind_names[] = {
-    "auto",      "json",   "csv",      "tsv",     "plain",  "hyperfine", "gbench",
-    "pyperf",    "gotest", "hackbench", "stream", "schbench", "netperf", "tbench",
-};
-
-#define KIND_COUNT (sizeof(kind_names) / sizeof(kind_names[0]))
+#include "util/names.h"
 
 /* Metadata key naming the file a result set was loaded from (docs/formats.md). */
 #define SOURCE_KEY "source_file"
 
-const char *tally_input_kind_name(tally_input_kind kind)
+/* The names of the input kinds: "auto", then the registry's rows, then "native" (another name
+ * for "json"). */
+static const char *kind_row(const void *table, size_t i, int *value)
 {
-    if ((int)kind < 0 || (size_t)kind >= KIND_COUNT)
-        return NULL;
-    return kind_names[kind];
+    (void)table;
+    if (i == 0) {
+        *value = TALLY_INPUT_AUTO;
+        return "auto";
+    }
+    if (i <= tally__importer_count) {
+        *value = (int)tally__importers[i - 1]->kind;
+        return tally__importers[i - 1]->name;
+    }
+    *value = TALLY_INPUT_NATIVE_JSON;
+    return "native";
 }
 
-int tally_input_kind_from_name(tally_input_kind *out, const char *name)
-{
-    if (out == NULL || name == NULL)
-        return tally__error(TALLY_EINVAL, "tally_input_kind_from_name: NULL argument");
-    for (size_t i = 0; i < KIND_COUNT; i++) {
-        if (strcasecmp(name, kind_names[i]) == 0) {
-            *out = (tally_input_kind)i;
-            return TALLY_OK;
-        }
-    }
-    if (strcasecmp(name, "native") == 0) {
-        *out = TALLY_INPUT_NATIVE_JSON;
-        return TALLY_OK;
-    }
-    return tally__error(TALLY_EINVAL, "unknown input format '%s'", name);
-}
+TALLY__NAME_FUNCTIONS_ROWS(tally_input_kind, NULL, tally__importer_count + 2, kind_row, "input format")
 
 /* ---- direction implied by a unit ---- */
 
@@ -64,7 +52,7 @@ tally_direction tally__direction_for_unit(const char *unit)
         return TALLY_LOWER_IS_BETTER;
     if (contains_ci(unit, "/s") || contains_ci(unit, "per sec"))
         return TALLY_HIGHER_IS_BETTER;
-    for (size_t i = 0; i < sizeof(rate_words) / sizeof(rate_words[0]); i++)
+    for (size_t i = 0; i < TALLY__COUNT(rate_words); i++)
         if (strcasecmp(unit, rate_words[i]) == 0)
             return TALLY_HIGHER_IS_BETTER;
     return TALLY_LOWER_IS_BETTER;

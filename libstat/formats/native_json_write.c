@@ -5,40 +5,13 @@
 #include "util/internal.h"
 #include "formats/native_json.h"
 
-static void put_string(tally__buf *b, const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    tally__buf_append(b, "\"", 1);
-    const char *run = s;
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch >= 0x20 && ch != '"' && ch != '\\')
-            continue;
-        tally__buf_append(b, run, (size_t)(s - run));
-        run = s + 1;
-        switch (ch) {
-        case '"': tally__buf_append(b, "\\\"", 2); break;
-        case '\\': tally__buf_append(b, "\\\\", 2); break;
-        case '\n': tally__buf_append(b, "\\n", 2); break;
-        case '\r': tally__buf_append(b, "\\r", 2); break;
-        case '\t': tally__buf_append(b, "\\t", 2); break;
-        default: {
-            char esc[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
-            tally__buf_append(b, esc, sizeof(esc));
-        }
-        }
-    }
-    tally__buf_append(b, run, (size_t)(s - run));
-    tally__buf_append(b, "\"", 1);
-}
-
 static void put_member(tally__buf *b, const char *indent, const char *key, const char *value,
                        int last)
 {
     tally__buf_puts(b, indent);
-    put_string(b, key);
+    tally__buf_json_string(b, key);
     tally__buf_append(b, ": ", 2);
-    put_string(b, value);
+    tally__buf_json_string(b, value);
     tally__buf_puts(b, last ? "\n" : ",\n");
 }
 
@@ -62,9 +35,9 @@ static void put_metadata(tally__buf *b, const void *owner, size_t count, meta_ge
         const char *key, *value;
         at(&key, &value, owner, i);
         tally__buf_puts(b, i ? ", " : "");
-        put_string(b, key);
+        tally__buf_json_string(b, key);
         tally__buf_append(b, ": ", 2);
-        put_string(b, value);
+        tally__buf_json_string(b, value);
     }
     tally__buf_puts(b, "}");
 }
@@ -76,7 +49,7 @@ static void put_samples(tally__buf *b, const tally_case *c)
     tally__buf_puts(b, "\"samples\": [");
     for (size_t i = 0; i < n; i++) {
         char num[32];
-        tally__format_double(num, x[i]);
+        tally__number_format(num, x[i]);
         if (i)
             tally__buf_append(b, ", ", 2);
         tally__buf_puts(b, num);
@@ -87,7 +60,7 @@ static void put_samples(tally__buf *b, const tally_case *c)
 static void put_case(tally__buf *b, const tally_case *c, int last)
 {
     tally__buf_puts(b, "            {\"name\": ");
-    put_string(b, tally_case_name(c));
+    tally__buf_json_string(b, tally_case_name(c));
     tally__buf_puts(b, ", ");
     if (tally_case_meta_count(c) > 0) {
         put_metadata(b, c, tally_case_meta_count(c), case_meta_at);
@@ -172,8 +145,10 @@ int tally_results_to_json(char **out, size_t *len, const tally_results *r)
 
 int tally_results_save(const tally_results *r, const char *path)
 {
-    if (r == NULL || path == NULL || path[0] == '\0')
-        return tally__error(TALLY_EINVAL, "tally_results_save: NULL or empty argument");
+    if (r == NULL || path == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_save: NULL argument");
+    if (path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     char *text;
     size_t len;
     int rc = tally_results_to_json(&text, &len, r);

@@ -142,7 +142,7 @@ static int validate_case(tally_validation *v, const tally_resultset *rs, const t
         const char *key, *text;
         tally_case_meta_at(&key, &text, c, m);
         const struct known *k = NULL;
-        for (size_t j = 0; j < sizeof known / sizeof known[0]; j++)
+        for (size_t j = 0; j < TALLY__COUNT(known); j++)
             if (strcmp(key, known[j].key) == 0)
                 k = &known[j];
         if (k == NULL)

@@ -137,7 +137,7 @@ int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_o
 {
     (void)o;
     int f = 1;
-    for (size_t k = 0; k < sizeof(columns) / sizeof(*columns); k++)
+    for (size_t k = 0; k < TALLY__COUNT(columns); k++)
         text_field(b, &f, columns[k]);
     tally__buf_puts(b, "\r\n");
     for (size_t i = 0; i < r->row_count; i++)

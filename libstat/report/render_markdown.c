@@ -5,6 +5,7 @@
 
 #include "report/report_internal.h"
 #include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
 
 #define MARK_IMPROVEMENT "🟢"
 #define MARK_REGRESSION "🔴"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/stats_internal.h"
 
 #define RULE "=================================================================="
 #define CELL_GAP 5  /* spaces before each cell */

@@ -201,7 +201,7 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
 /* Columns of the summaries-only table (`tally summary`): one row per case of one configuration. */
 static const char *const summary_headers[] = {"case", "n", NULL, "min", "median", "max",
                                               "spread", "CV%", "outliers"};
-#define SUMMARY_COLS (sizeof(summary_headers) / sizeof(summary_headers[0]))
+#define SUMMARY_COLS (TALLY__COUNT(summary_headers))
 
 static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const tally__cell *c,
                              int prec)

@@ -255,11 +255,11 @@ static void metadata_sheet(ctx *c, const tally_report *r)
     put_str(c, ws, 0, 2, "value", c->bold);
     lxw_row_t xr = 1;
     char alpha[32], confidence[32], margin[32], power[32], mde[32];
-    tally__format_double(alpha, r->opts.alpha);
-    tally__format_double(confidence, r->opts.confidence);
-    tally__format_double(margin, r->opts.equivalence_pct);
-    tally__format_double(power, r->opts.power);
-    tally__format_double(mde, r->opts.mde_pct);
+    tally__number_format(alpha, r->opts.alpha);
+    tally__number_format(confidence, r->opts.confidence);
+    tally__number_format(margin, r->opts.equivalence_pct);
+    tally__number_format(power, r->opts.power);
+    tally__number_format(mde, r->opts.mde_pct);
     const char *options[][2] = {
         { "statistic", tally_statistic_name(r->opts.statistic) },
         { "test", tally_test_name(r->opts.test) },
@@ -271,7 +271,7 @@ static void metadata_sheet(ctx *c, const tally_report *r)
         { "mde_pct", r->opts.mde_pct > 0 ? mde : "" },
         { "filter", r->opts.filter ? r->opts.filter : "" },
     };
-    for (size_t k = 0; k < sizeof(options) / sizeof(*options); k++, xr++) {
+    for (size_t k = 0; k < TALLY__COUNT(options); k++, xr++) {
         put_str(c, ws, xr, 0, "(report)", NULL);
         put_str(c, ws, xr, 1, options[k][0], NULL);
         put_str(c, ws, xr, 2, options[k][1] ? options[k][1] : "", NULL);
@@ -332,8 +332,12 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
         tally__free_mem(c.names);
         return rc;
     }
+    /* libxlsxwriter prints numbers with the locale's decimal mark: the C locale for this thread
+     * while it works. */
+    void *locale = tally__locale_c_begin();
     c.wb = c.x.workbook_new(path);
     if (c.wb == NULL) {
+        tally__locale_c_end(locale);
         tally__free_mem(c.names);
         tally__xlsx_close(&c.x);
         return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
@@ -347,6 +351,7 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
     lxw_error closed = c.x.workbook_close(c.wb);
+    tally__locale_c_end(locale);
     note(&c, closed, "the file");
     tally__free_mem(c.names);
     if (c.err != LXW_NO_ERROR)

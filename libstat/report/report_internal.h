@@ -23,6 +23,8 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
+                                            summary (only inside that call) */
 } tally__cell;
 
 typedef struct tally__row {
@@ -55,6 +57,17 @@ struct tally_report {
     char *filter_copy;
 };
 
+/* Building a report (tally_report_new in report.c): */
+/* Free what a row owns (not the row itself). */
+void tally__report_free_row(tally__row *row, size_t configs);
+/* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
+ * per case of `results` in order: tally_report_new_from_partitions) the cells take their
+ * summaries from those instead of samples. */
+int tally__report_align(tally_report *r, const tally_results *results,
+                        const tally_partition_summary *const *parts, size_t nparts);
+/* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
+int tally__report_compute(tally_report *r);
+
 /* A group of consecutive rows of one benchmark (rows are kept grouped by benchmark). */
 typedef struct tally__group {
     size_t first;
@@ -71,9 +84,6 @@ const char *tally__report_meta(const tally_report *r, size_t config, const char 
  * `report.<benchmark>.case_label`, else `report.case_label`, else "Case". */
 const char *tally__report_case_label(const tally_report *r, const char *benchmark);
 
-/* Display names shared by the text renderers. */
-const char *tally__stat_title(tally_statistic stat); /* "AMean", "HMean", "Median", ... */
-
 /* Default number of decimals of the text styles: 4 for lower-is-better rows (times), 2 for
  * higher-is-better rows (rates), as compare-mmtests prints them. */
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
@@ -86,9 +96,6 @@ size_t tally__group_case_width(const tally_report *r, const tally__group *g);
  * prefixed by `prefix`. Appends nothing when every cell is present. */
 void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tally__group *g,
                                  const char *prefix);
-
-/* Strip trailing spaces from the buffer, then append a newline: text lines never end in blanks. */
-void tally__buf_end_line(tally__buf *b);
 
 /* Geometric mean of ratios of configuration j for a renderer: 1 with a value in *out, 0 when it
  * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
@@ -104,13 +111,6 @@ void tally__render_method_line(tally__buf *b, const tally_report *r);
 /* Why a comparison is insufficient, computed from its test and sizes (no newline). */
 void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);
 
-/* Append `count` spaces. */
-void tally__buf_pad(tally__buf *b, size_t count);
-
-/* JSON/CSV/Markdown helpers. */
-void tally__buf_json_string(tally__buf *b, const char *s);
-void tally__buf_double(tally__buf *b, double x); /* shortest round-trip text */
-
 /* The renderers: each appends the whole report to `b`; errors are recorded and returned. */
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o);
@@ -119,6 +119,17 @@ int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_o
 int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_options *o);
+/* The compact distribution of every case after a text report (render option `histogram`). */
+int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_render_options *o);
+
+/* The confidence interval of a cell's statistic when the summary has one (the mean CI on AMean
+ * rows, the median CI on Median rows): 1 with the bounds, else 0. */
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+
+/* The verdict as the text table writes it ("improvement", "regression", "no change",
+ * "insufficient"). */
+const char *tally__verdict_word(tally_verdict v);
 
 /* Write the spreadsheet to `path` (a temporary file: the caller renames it); error messages
  * name `shown_path`, the file the caller asked for. */

@@ -4,6 +4,7 @@
 
 #include "report/report_internal.h"
 #include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
 
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos)
 {
@@ -45,21 +46,6 @@ const char *tally__report_case_label(const tally_report *r, const char *benchmar
     return all ? all : "Case";
 }
 
-const char *tally__stat_title(tally_statistic stat)
-{
-    switch (stat) {
-    case TALLY_STAT_AMEAN: return "AMean";
-    case TALLY_STAT_HMEAN: return "HMean";
-    case TALLY_STAT_GMEAN: return "GMean";
-    case TALLY_STAT_MEDIAN: return "Median";
-    case TALLY_STAT_MIN: return "Min";
-    case TALLY_STAT_MAX: return "Max";
-    case TALLY_STAT_BAMEAN: return "BAMean";
-    case TALLY_STAT_DEFAULT: break;
-    }
-    return "Default";
-}
-
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
                              const tally__row *row)
 {
@@ -92,33 +78,6 @@ void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tal
     }
 }
 
-void tally__buf_json_string(tally__buf *b, const char *s)
-{
-    tally__buf_puts(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': tally__buf_puts(b, "\\\""); break;
-        case '\\': tally__buf_puts(b, "\\\\"); break;
-        case '\n': tally__buf_puts(b, "\\n"); break;
-        case '\r': tally__buf_puts(b, "\\r"); break;
-        case '\t': tally__buf_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20)
-                tally__buf_printf(b, "\\u%04x", *p);
-            else
-                tally__buf_append(b, (const char *)p, 1);
-        }
-    }
-    tally__buf_puts(b, "\"");
-}
-
-void tally__buf_double(tally__buf *b, double x)
-{
-    char text[32];
-    tally__format_double(text, x);
-    tally__buf_puts(b, text);
-}
-
 int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j)
 {
     int rc = tally_report_geomean(out, r, j);
@@ -131,17 +90,35 @@ int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, siz
     return 0;
 }
 
-void tally__buf_end_line(tally__buf *b)
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c)
 {
-    while (b->len > 0 && !b->failed && b->data[b->len - 1] == ' ')
-        b->data[--b->len] = '\0';
-    tally__buf_puts(b, "\n");
+    const tally_summary *s = &c->pub.summary;
+    if (!c->pub.present)
+        return 0;
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
+        *lo = s->mean_ci_low;
+        *hi = s->mean_ci_high;
+        return 1;
+    }
+    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
+        *lo = s->median_ci_low;
+        *hi = s->median_ci_high;
+        return 1;
+    }
+    return 0;
 }
 
-void tally__buf_pad(tally__buf *b, size_t count)
+const char *tally__verdict_word(tally_verdict v)
 {
-    for (size_t i = 0; i < count; i++)
-        tally__buf_puts(b, " ");
+    switch (v) {
+    case TALLY_VERDICT_IMPROVEMENT: return "improvement";
+    case TALLY_VERDICT_REGRESSION: return "regression";
+    case TALLY_VERDICT_INSUFFICIENT: return "insufficient";
+    case TALLY_VERDICT_EQUIVALENT: return "equivalent";
+    case TALLY_VERDICT_NOT_TESTED: return "not tested";
+    case TALLY_VERDICT_INCONCLUSIVE: break;
+    }
+    return "inconclusive";
 }
 
 static void gain_text(tally__buf *b, const tally_gain *g)
@@ -245,10 +222,12 @@ void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c,
     if (c->test == TALLY_TEST_MANN_WHITNEY)
         tally__buf_printf(b, "%s with %zu and %zu runs reaches p = %.4g at best, not below "
                              "alpha %g", test, nb, nc, c->min_p, alpha);
+    else if (c->test == TALLY_TEST_PRICE_BONETT)
+        tally__buf_printf(b, "%s needs the %g%% interval of each median, so >= %zu runs per "
+                             "side, has %zu and %zu", test, c->confidence * 100,
+                          tally__median_ci_min_n(c->confidence), nb, nc);
     else
-        tally__buf_printf(b, "%s needs >= %d runs per side, has %zu and %zu", test,
-                          c->test == TALLY_TEST_PRICE_BONETT ? TALLY__PRICE_BONETT_MIN_N : 2, nb,
-                          nc);
+        tally__buf_printf(b, "%s needs >= 2 runs per side, has %zu and %zu", test, nb, nc);
     if (c->runs_needed > 0 && c->runs_needed <= TALLY__RUNS_NEEDED_MAX)
         tally__buf_printf(b, "; ~%zu runs per side would resolve ±%g %%", c->runs_needed,
                           c->runs_target_pct);

@@ -43,7 +43,7 @@ int tally__xlsx_open_named(tally__xlsx_api *api, const char *soname)
         return tally__error(TALLY_EXLSX, "XLSX output needs libxlsxwriter (%s): %s", soname,
                             why ? why : "cannot load it");
     }
-    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+    for (size_t i = 0; i < TALLY__COUNT(functions); i++) {
         void *symbol = dlsym(api->handle, functions[i].name);
         if (symbol == NULL) {
             tally__xlsx_close(api);

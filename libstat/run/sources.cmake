@@ -1,11 +1,17 @@
 # Sources of libstat/run/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
   journal.c
+  journal_header.c
+  progress.c
+  run_one.c
   runner.c
   runner_import.c
+  runner_options.c
   runner_proc.c
+  runner_results.c
   runner_sysinfo.c
   runner_util.c
+  sweep.c
   workload_exec.c
   workload_hackbench.c
   workload_iperf3.c
@@ -16,4 +22,5 @@ set(TALLY_MODULE_SOURCES
   workload_stream.c
   workload_tbench.c
   workload_tcp_rr.c
+  workloads.c
 )

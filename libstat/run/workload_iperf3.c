@@ -41,7 +41,7 @@ static int start(tally__wl *wl)
     const ip_cfg *c = wl->cfg;
     const char *pieces[] = { "iperf3", "-s", "-B", "127.0.0.1", "-p", c->port_s };
     char **argv = NULL;
-    int rc = tally__argv_new(&argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    int rc = tally__argv_new(&argv, pieces, TALLY__COUNT(pieces));
     if (rc == TALLY_OK)
         rc = tally__start_loopback_server(&wl->server, argv, c->port, "iperf3 server");
     tally__free_argv(argv);
@@ -57,7 +57,7 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
         return rc;
     const char *pieces[] = { "iperf3", "-c", "127.0.0.1", "-p", c->port_s, "-J",
                              "-t", c->runtime_s, "-P", sweep_value };
-    return tally__argv_new(argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    return tally__argv_new(argv, pieces, TALLY__COUNT(pieces));
 }
 
 int tally__parse_iperf3(double *mbits, const char *data, size_t len)

@@ -44,7 +44,7 @@ static int start(tally__wl *wl)
     const np_cfg *c = wl->cfg;
     const char *pieces[] = { "netserver", "-D", "-L", "127.0.0.1", "-p", c->port_s };
     char **argv = NULL;
-    int rc = tally__argv_new(&argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    int rc = tally__argv_new(&argv, pieces, TALLY__COUNT(pieces));
     if (rc == TALLY_OK)
         rc = tally__start_loopback_server(&wl->server, argv, c->port, "netserver");
     tally__free_argv(argv);
@@ -58,7 +58,7 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
     (void)sweep_value;
     const char *pieces[] = { "netperf", "-H", "127.0.0.1", "-p", c->port_s, "-t", "TCP_RR",
                              "-l", c->runtime_s, "-P", "0", "--", "-r", "1,1" };
-    return tally__argv_new(argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    return tally__argv_new(argv, pieces, TALLY__COUNT(pieces));
 }
 
 /* Runs in the run's child: start every client, collect every output, sum the rates. */

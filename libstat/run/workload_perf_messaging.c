@@ -59,7 +59,7 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
                              c->ipc == IPC_PIPE ? "-p" : NULL,
                              c->mode == MODE_THREAD ? "-t" : NULL, "-g", sweep_value,
                              "-l", c->loops_s };
-    return tally__argv_new(argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    return tally__argv_new(argv, pieces, TALLY__COUNT(pieces));
 }
 
 int tally__parse_perf_messaging(double *value, const char *out)

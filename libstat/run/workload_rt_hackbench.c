@@ -41,7 +41,7 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
     const char *pieces[] = { "hackbench", c->hb.ipc == TALLY__HB_PIPE ? "-p" : NULL,
                              c->hb.mode == TALLY__HB_PROCESS ? "-P" : "-T", "-g", sweep_value,
                              "-l", c->loops_s, "-s", c->datasize_s, "-f", c->fds_s };
-    return tally__argv_new(argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    return tally__argv_new(argv, pieces, TALLY__COUNT(pieces));
 }
 
 static int parse(double *values, const tally__wl *wl, const tally__run_output *o)

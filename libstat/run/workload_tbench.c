@@ -63,7 +63,7 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
         return rc;
     const char *pieces[] = { "tbench", "-t", c->runtime_s, c->loadfile ? "-c" : NULL,
                              c->loadfile, sweep_value, "127.0.0.1" };
-    return tally__argv_new(argv, pieces, sizeof(pieces) / sizeof(pieces[0]));
+    return tally__argv_new(argv, pieces, TALLY__COUNT(pieces));
 }
 
 static int parse(double *values, const tally__wl *wl, const tally__run_output *o)

@@ -11,7 +11,6 @@
 #include <gsl/gsl_cdf.h>
 
 #include "stats/compare_impl.h"
-#include "stats/select.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
 
@@ -106,11 +105,38 @@ static tally__scale scale_of(tally_statistic stat)
                                       : TALLY__SCALE_X;
 }
 
-/* Both sides' moments on a scale around the first baseline sample. */
-static int scale_moments(tally__test_moments *mb, tally__test_moments *mc, const double *base,
-                         size_t nb, const double *current, size_t nc, const tally_summary *sb,
-                         const tally_summary *sc, tally__scale scale)
+/* Moments of one side on a scale from its summary alone, for reports of partitioned samples
+ * that hold no samples: x from AMean and SD; 1/x from HMean and the harmonic SD (mean(1/x) =
+ * 1/H, SD(1/x) = hstddev / H^2 * sqrt(n / (n - 1))). The log scale has no summary moments:
+ * returns 0 then. */
+static int summary_moments(tally__test_moments *m, const tally_summary *s, tally__scale scale)
 {
+    memset(m, 0, sizeof(*m));
+    m->n = s->n;
+    m->constant = is_constant(s);
+    if (scale == TALLY__SCALE_LOG)
+        return 0;
+    if (scale == TALLY__SCALE_RECIPROCAL) {
+        double h = m->constant ? s->min : s->hmean;
+        m->mean = 1 / h;
+        m->sd = m->constant || s->n < 2 ? 0
+                                        : s->hstddev / h / h * sqrt((double)s->n / (double)(s->n - 1));
+    } else {
+        m->mean = tested_mean(s, 0);
+        m->sd = m->constant ? 0 : s->stddev;
+    }
+    m->centred = m->mean;
+    m->pivoted = 0;
+    return 1;
+}
+
+/* Both sides' moments on a scale around the first baseline sample; from the summaries when the
+ * samples are absent. *available is 0 when neither works (the log scale without samples). */
+static int scale_moments(tally__test_moments *mb, tally__test_moments *mc, int *available,
+                         const double *base, size_t nb, const double *current, size_t nc,
+                         const tally_summary *sb, const tally_summary *sc, tally__scale scale)
+{
+    *available = 1;
     double mul = 1;
     if (scale == TALLY__SCALE_X)
         mul = tally__overflow_scale(fmax(fmax(fabs(sb->min), fabs(sb->max)),
@@ -118,6 +144,19 @@ static int scale_moments(tally__test_moments *mb, tally__test_moments *mc, const
     else if (!(sb->min > 0 && sc->min > 0))
         return tally__error(TALLY_EDOMAIN, "compare: the %s scale needs samples > 0",
                             scale == TALLY__SCALE_LOG ? "log" : "reciprocal");
+    if (base == NULL || current == NULL) {
+        if (scale == TALLY__SCALE_X) {
+            int rc = spread_defined(sb, 0);
+            if (rc == TALLY_OK)
+                rc = spread_defined(sc, 0);
+            if (rc)
+                return rc;
+        }
+        *available = summary_moments(mb, sb, scale) && summary_moments(mc, sc, scale);
+        /* Without a shared pivot the centred means are the means themselves. */
+        mb->pivoted = mc->pivoted = 0;
+        return TALLY_OK;
+    }
     tally__pivot_moments(mb, base, nb, scale, base[0], mul);
     tally__pivot_moments(mc, current, nc, scale, base[0], mul);
     if (!isfinite(mb->mean) || !isfinite(mc->mean) || !isfinite(mb->sd) || !isfinite(mc->sd))
@@ -135,27 +174,23 @@ typedef struct median_side {
     double se;         /* standard error of log_median */
 } median_side;
 
-/* SE of the log median: (log Y_(n-c+1) - log Y_(c)) / (2 z), c = round(n/2 - sqrt(n)) (at
- * least 1), z the normal quantile matching the exact binomial coverage of [Y_(c), Y_(n-c+1)]:
- * z = Phi^-1(1 - P(B <= c - 1)), B ~ Binomial(n, 1/2) (Bonett & Price 2002). */
-static int median_side_of(median_side *m, const double *x, size_t n, double median)
+/*
+ * SE of the log median from the distribution-free interval of the median the summary already
+ * holds, [Y_(k), Y_(n-k+1)] with its exact binomial coverage L (tally__median_ci_ranks):
+ * SE = (log Y_(n-k+1) - log Y_(k)) / (2 z), z = Phi^-1((1 + L) / 2). This is Price & Bonett's
+ * (2002) construction; they fix k = round(n/2 - sqrt(n)), tally takes the k of the interval at
+ * the report's confidence (the same k at 95 % for most n, e.g. 19), so that a report of
+ * partitioned samples, which has these order statistics but no samples, gets the same test.
+ * Returns 0 when the summary has no such interval (too few samples for the level).
+ */
+static int median_side_of(median_side *m, const tally_summary *s)
 {
-    long c = lround((double)n / 2 - sqrt((double)n));
-    if (c < 1)
-        c = 1;
-    double *copy = tally__reallocarray(NULL, n, sizeof(double));
-    if (copy == NULL)
-        return tally__error(TALLY_ENOMEM, "compare: out of memory for %zu samples", n);
-    memcpy(copy, x, n * sizeof(double));
-    size_t ranks[2] = { (size_t)c - 1, n - (size_t)c };
-    tally__select_ranks(copy, n, ranks, 2);
-    double lo = copy[(size_t)c - 1], hi = copy[n - (size_t)c];
-    tally__free_mem(copy);
-    double tail = gsl_cdf_binomial_P((unsigned int)(c - 1), 0.5, (unsigned int)n);
-    double z = gsl_cdf_ugaussian_Qinv(tail);
-    m->log_median = log(median);
-    m->se = log(hi / lo) / (2 * z);
-    return TALLY_OK;
+    if (!(s->defined & TALLY_SUMMARY_MEDIAN_CI) || !(s->median_ci_low > 0) || !(s->median > 0))
+        return 0;
+    double z = gsl_cdf_ugaussian_Qinv((1 - s->median_ci_level) / 2);
+    m->log_median = log(s->median);
+    m->se = log(s->median_ci_high / s->median_ci_low) / (2 * z);
+    return isfinite(m->se) && m->se >= 0;
 }
 
 /* ---- the change model: what the interval, the MDE and the runs needed are computed from ---- */
@@ -326,12 +361,10 @@ typedef struct inputs {
     int positive; /* every sample of both sides > 0 */
 } inputs;
 
-static int medians_of(median_side *b, median_side *c, tally_comparison *r, const inputs *in)
+/* Both sides' log medians and SEs; 0 when a side has no interval of its median. */
+static int medians_of(median_side *b, median_side *c, const tally_comparison *r)
 {
-    int rc = median_side_of(b, in->base, in->nb, r->base.median);
-    if (rc == TALLY_OK)
-        rc = median_side_of(c, in->current, in->nc, r->current.median);
-    return rc;
+    return median_side_of(b, &r->base) && median_side_of(c, &r->current);
 }
 
 static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, tally_test test)
@@ -348,25 +381,27 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
         }
         tally__scale scale = scale_of(in->stat);
         tally__test_moments mb, mc;
-        int rc = scale_moments(&mb, &mc, in->base, nb, in->current, nc, &r->base, &r->current,
-                               scale);
+        int available;
+        int rc = scale_moments(&mb, &mc, &available, in->base, nb, in->current, nc, &r->base,
+                               &r->current, scale);
         if (rc)
             return rc;
+        if (!available) {
+            r->test = TALLY_TEST_NONE; /* no samples on the client: nothing to test with */
+            return TALLY_OK;
+        }
         return run_t(r, out, &mb, &mc, test, scale);
     }
     case TALLY_TEST_PRICE_BONETT: {
         r->test = test;
-        if (nb < TALLY__PRICE_BONETT_MIN_N || nc < TALLY__PRICE_BONETT_MIN_N) {
-            out->insufficient = 1;
-            return TALLY_OK;
-        }
         if (!in->positive)
             return tally__error(TALLY_EDOMAIN, "compare: the Price-Bonett test of the ratio of "
                                                "medians needs samples > 0");
         median_side b, c;
-        int rc = medians_of(&b, &c, r, in);
-        if (rc)
-            return rc;
+        if (!medians_of(&b, &c, r)) {
+            out->insufficient = 1; /* no interval of a median at this level: too few samples */
+            return TALLY_OK;
+        }
         return run_price_bonett(r, out, &b, &c);
     }
     case TALLY_TEST_MMTESTS_CI: {
@@ -445,9 +480,10 @@ static int build_model(change_model *m, tally_comparison *r, const inputs *in)
             return TALLY_OK;
         tally__scale scale = scale_of(in->stat);
         tally__test_moments mb, mc;
-        int rc = scale_moments(&mb, &mc, in->base, in->nb, in->current, in->nc, &r->base,
-                               &r->current, scale);
-        if (rc)
+        int available;
+        int rc = scale_moments(&mb, &mc, &available, in->base, in->nb, in->current, in->nc,
+                               &r->base, &r->current, scale);
+        if (rc || !available)
             return rc;
         if (scale == TALLY__SCALE_LOG) {
             double ea = mb.sd / sqrt((double)in->nb), ec = mc.sd / sqrt((double)in->nc);
@@ -466,12 +502,9 @@ static int build_model(change_model *m, tally_comparison *r, const inputs *in)
         return TALLY_OK;
     }
     case TALLY_STAT_MEDIAN: {
-        if (in->nb < TALLY__PRICE_BONETT_MIN_N || in->nc < TALLY__PRICE_BONETT_MIN_N || !in->positive)
-            return TALLY_OK;
         median_side b, c;
-        int rc = medians_of(&b, &c, r, in);
-        if (rc)
-            return rc;
+        if (!in->positive || !medians_of(&b, &c, r))
+            return TALLY_OK;
         m->kind = MODEL_LOG_Z;
         m->D = c.log_median - b.log_median;
         m->se = hypot(b.se, c.se);
@@ -591,11 +624,15 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               size_t nc, const tally_compare_options *opts)
 {
     static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
+    /* Only Mann-Whitney needs the samples: the other tests fall back to the summaries when a
+     * report of partitioned samples has none on the client (docs/statistics.md). */
+    const tally_compare_options *given = opts ? opts : &defaults;
+    int need_samples = given->test == TALLY_TEST_MANN_WHITNEY;
     if (out == NULL || base_summary == NULL || current_summary == NULL ||
-        (base == NULL && nb) || (current == NULL && nc))
+        (need_samples && ((base == NULL && nb) || (current == NULL && nc))))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     tally_compare_options o;
-    int rc = check_call(&o, opts ? opts : &defaults, nb, nc);
+    int rc = check_call(&o, given, nb, nc);
     if (rc)
         return rc;
     if (base_summary->n != nb || current_summary->n != nc)

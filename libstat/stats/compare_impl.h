@@ -55,8 +55,8 @@ double tally__mann_whitney_min_p(size_t na, size_t nb);
 /* tally_compare() for callers that already hold both summaries, made with tally_summarize()
  * from base[0..nb) and current[0..nc) with opts->summary and opts->direction (as tally_compare
  * makes them): everything tally_compare does after summarising, with the same results and
- * errors. The raw samples are still needed by Mann-Whitney. TALLY_EINVAL when a summary's n
- * differs from its side's sample count. */
+ * errors. The raw samples are still needed by Mann-Whitney; the other tests accept NULL samples
+ * (with their counts). TALLY_EINVAL when a summary's n differs from its side's sample count. */
 int tally__compare_summarized(tally_comparison *out, const tally_summary *base_summary,
                               const double *base, size_t nb,
                               const tally_summary *current_summary, const double *current,
@@ -90,9 +90,6 @@ int tally__two_sided_power(double *out, double ncp, double df, double alpha);
 
 /* The smallest noncentrality at which that power reaches `power` (the MDE in standard errors). */
 int tally__mde_ncp(double *out, double df, double alpha, double power);
-
-/* Smallest side the Price-Bonett test and interval are formed for (docs/statistics.md). */
-#define TALLY__PRICE_BONETT_MIN_N 5
 
 /* Runs per side beyond which tally__runs_needed stops counting. */
 #define TALLY__RUNS_NEEDED_MAX ((size_t)10000000)

@@ -50,15 +50,24 @@ int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap)
     va_list copy;
     va_copy(copy, ap);
     char small[256];
+    /* Numbers in formats (%g, %.2f) print with '.' whatever the process's locale. */
+    void *locale = tally__locale_c_begin();
     int n = vsnprintf(small, sizeof(small), fmt, copy);
     va_end(copy);
-    if (n < 0)
+    if (n < 0) {
+        tally__locale_c_end(locale);
         return tally__error(TALLY_ERROR, "formatting failed");
-    if ((size_t)n < sizeof(small))
+    }
+    if ((size_t)n < sizeof(small)) {
+        tally__locale_c_end(locale);
         return tally__buf_append(b, small, (size_t)n);
-    if (grow(b, (size_t)n) != TALLY_OK)
+    }
+    if (grow(b, (size_t)n) != TALLY_OK) {
+        tally__locale_c_end(locale);
         return TALLY_ENOMEM;
+    }
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    tally__locale_c_end(locale);
     b->len += (size_t)n;
     return TALLY_OK;
 }
@@ -92,4 +101,50 @@ void tally__buf_dispose(tally__buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
     b->failed = 0;
+}
+
+void tally__buf_json_string(tally__buf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    tally__buf_append(b, "\"", 1);
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x20 && ch != '"' && ch != '\\')
+            continue;
+        tally__buf_append(b, run, (size_t)(s - run));
+        run = s + 1;
+        switch (ch) {
+        case '"': tally__buf_append(b, "\\\"", 2); break;
+        case '\\': tally__buf_append(b, "\\\\", 2); break;
+        case '\n': tally__buf_append(b, "\\n", 2); break;
+        case '\r': tally__buf_append(b, "\\r", 2); break;
+        case '\t': tally__buf_append(b, "\\t", 2); break;
+        default: {
+            char esc[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
+            tally__buf_append(b, esc, sizeof(esc));
+        }
+        }
+    }
+    tally__buf_append(b, run, (size_t)(s - run));
+    tally__buf_append(b, "\"", 1);
+}
+
+void tally__buf_double(tally__buf *b, double x)
+{
+    char text[TALLY__NUMBER_BUF];
+    tally__buf_append(b, text, tally__number_format(text, x));
+}
+
+void tally__buf_end_line(tally__buf *b)
+{
+    while (b->len > 0 && !b->failed && b->data[b->len - 1] == ' ')
+        b->data[--b->len] = '\0';
+    tally__buf_puts(b, "\n");
+}
+
+void tally__buf_pad(tally__buf *b, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        tally__buf_puts(b, " ");
 }

@@ -36,12 +36,13 @@ static const char *const messages[] = {
     "workload failed",                       /* -15 */
     "interrupted",                           /* -16 */
     "inconsistent data",                     /* -17 */
+    "in use by another process",             /* -18 */
 };
 
 const char *tally_strerror(int code)
 {
     size_t index = code <= 0 ? (size_t)(-(long)code) : (size_t)-1;
-    if (index < sizeof(messages) / sizeof(messages[0]))
+    if (index < TALLY__COUNT(messages))
         return messages[index];
     return "unknown error code";
 }
@@ -72,7 +73,9 @@ static int record(int code, const char *file, unsigned long line, unsigned long 
                   const char *json_path, const char *fmt, va_list ap)
 {
     char text[MESSAGE_MAX];
+    void *locale = tally__locale_c_begin(); /* "%g" with '.', whatever the locale */
     vsnprintf(text, sizeof(text), fmt, ap);
+    tally__locale_c_end(locale);
 
     /* Keep the location strings before the message: the caller may pass pointers into them. */
     char file_copy[LOCATION_MAX], path_copy[LOCATION_MAX];
@@ -140,4 +143,9 @@ int tally__error_keep(int code)
     if (last_error.info.code == code && last_error.message[0] != '\0')
         return code;
     return tally__error(code, "%s", tally_strerror(code));
+}
+
+int tally__oom(void)
+{
+    return tally__error(TALLY_ENOMEM, "out of memory");
 }

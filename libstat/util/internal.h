@@ -7,8 +7,10 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "tally.h"
+#include "util/count.h"
 
 #if defined(__GNUC__)
 #define TALLY__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -29,6 +31,9 @@ int tally__error_at(int code, const char *file, unsigned long line, unsigned lon
 /* The same with a JSON path: the message becomes "file: $.a.b[2]: text". */
 int tally__error_json(int code, const char *file, const char *json_path, const char *fmt, ...)
     TALLY__PRINTF(4, 5);
+
+/* tally__error(TALLY_ENOMEM, "out of memory"). */
+int tally__oom(void);
 
 /* Record `code` with its tally_strerror() text unless the thread already holds a message for
  * the same code (used when passing an error up). */
@@ -66,6 +71,15 @@ int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap);
  * TALLY_ENOMEM if any append failed. */
 int tally__buf_detach(char **out, size_t *len, tally__buf *b);
 void tally__buf_dispose(tally__buf *b);
+/* Append `s` as a JSON string literal: quotes, backslash and control characters escaped
+ * (\n \r \t, else \u00XX); other bytes (UTF-8) as they are. */
+void tally__buf_json_string(tally__buf *b, const char *s);
+/* Append the shortest text that reads back as exactly `x` (tally__number_format). */
+void tally__buf_double(tally__buf *b, double x);
+/* Strip trailing spaces, then append a newline: text lines never end in blanks. */
+void tally__buf_end_line(tally__buf *b);
+/* Append `count` spaces. */
+void tally__buf_pad(tally__buf *b, size_t count);
 
 /* ---- files (file.c) ---- */
 
@@ -77,8 +91,36 @@ int tally__read_file(char **out, size_t *len, const char *path);
  * with tally__free_mem. */
 int tally__create_temp(char **tmp_out, int *fd_out, const char *path);
 
-/* Write `len` bytes to `path` through a temporary file in the same directory, fsync, rename:
- * readers see the old file or the whole new one, never a part. */
+/* An output being written (file.c): a regular file, or a path not taken yet, is replaced
+ * atomically (temporary file in the same directory with the old file's mode and owner, fsync,
+ * rename, fsync of the directory); a symbolic link to a regular file has its target replaced;
+ * anything else (terminal, pipe, device, /dev/stdout, /dev/fd/N) is written through and never
+ * replaced. Write errors are recorded with the path and what to do. */
+typedef struct tally__output {
+    const char *shown;  /* the path as given, for messages */
+    const char *target; /* the file replaced (shown or resolved) */
+    char *resolved;     /* realpath() of a symbolic link, or NULL */
+    char *tmp;          /* the temporary file renamed over target */
+    char *stage;        /* a writer's file copied to a target written through */
+    int fd;
+    int through;        /* written through, not replaced */
+    int failed;
+    int had_old;
+    struct stat old;    /* the file replaced, when had_old */
+} tally__output;
+
+void tally__output_init(tally__output *o);
+int tally__output_open(tally__output *o, const char *path);
+int tally__output_write(tally__output *o, const char *data, size_t len);
+/* For writers that need a file name (libxlsxwriter): the file to create; the commit moves or
+ * copies it to the output. */
+int tally__output_stage(tally__output *o, const char **file);
+/* Finish: rename into place or flush; always releases `o`. */
+int tally__output_commit(tally__output *o);
+/* Give up: the temporary files are removed, the target is untouched. */
+void tally__output_abort(tally__output *o);
+
+/* tally__output_open + write + commit of one buffer. */
 int tally__write_file_atomic(const char *path, const char *data, size_t len);
 
 /* ---- samples written in place (resultset.c), for importers of large inputs ---- */
@@ -90,11 +132,8 @@ double *tally__case_spare(tally_case *c, size_t *room);
 /* Count `n` samples written at tally__case_spare() as appended; they must be finite and fit. */
 void tally__case_commit(tally_case *c, size_t n);
 
-/* ---- numbers (numfmt.c) ---- */
-
-/* Shortest decimal text that reads back as exactly `x` (at most 17 significant digits).
- * `out` needs 32 bytes. */
-void tally__format_double(char *out, double x);
+/* ---- numbers: util/number.h (parsing, printing, the C locale) ---- */
+#include "util/number.h"
 
 /* ---- init (init.c) ---- */
 void tally__ensure_init(void);

@@ -6,7 +6,10 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_util.c
-  numfmt.c
+  names.c
+  number.c
+  number_cxx.cc
+  si.c
   text.c
   version.c
 )

@@ -1,0 +1,223 @@
+/* The statistics of a report: each cell's summary, each comparison with the baseline, and the
+ * p-values adjusted across the report. */
+#include <math.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+#include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
+
+static tally_summary_options summary_options(const tally_report *r, const tally__row *row)
+{
+    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
+    so.direction = row->direction;
+    so.percentile_method = r->opts.percentile_method;
+    so.confidence = r->opts.confidence;
+    return so;
+}
+
+static int case_error(int rc, const tally__row *row, const tally_report *r, size_t j)
+{
+    const tally_error *e = tally_error_last();
+    return tally__error(rc, "%s/%s in '%s': %s", row->benchmark, row->case_name,
+                        r->configs[j].label, e->message[0] ? e->message : tally_strerror(rc));
+}
+
+/* The summary and BAmeans of a partitioned cell, checked to be made with the report's options. */
+static int cell_from_part(tally__cell *cell, const tally__row *row, const tally_report *r,
+                          size_t j)
+{
+    tally_summary_options want = summary_options(r, row);
+    const tally_summary_options *so;
+    const double *percents, *bameans;
+    size_t count, found = 0;
+    const tally_summary *s =
+        tally__partition_summary_parts(cell->part, &so, &percents, &bameans, &count);
+    int same = so->direction == want.direction &&
+               so->percentile_method == want.percentile_method &&
+               so->confidence == want.confidence && so->bamean_percent == want.bamean_percent &&
+               so->mad_threshold == want.mad_threshold && so->tukey_k == want.tukey_k;
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+        if (tally__bamean_percents[k] == so->bamean_percent) {
+            cell->bamean[k] = s->bamean;
+            continue;
+        }
+        for (size_t e = 0; e < count; e++)
+            if (percents[e] == tally__bamean_percents[k]) {
+                cell->bamean[k] = bameans[e];
+                found++;
+                break;
+            }
+    }
+    if (!same || found + 1 != TALLY__BAMEAN_COUNT)
+        return tally__error(TALLY_EINVAL, "%s/%s in '%s': the partition summary was not made "
+                                          "with the report's summary options and BAmean cuts "
+                                          "(see tally_report_new_from_partitions)",
+                            row->benchmark, row->case_name, r->configs[j].label);
+    cell->pub.summary = *s;
+    return TALLY_OK;
+}
+
+static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_report *r,
+                          size_t j)
+{
+    if (cell->part)
+        return cell_from_part(cell, row, r, j);
+    tally_summary_options so = summary_options(r, row);
+    /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
+    double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
+    size_t slot[TALLY__BAMEAN_COUNT], extra = 0;
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+        if (tally__bamean_percents[k] == so.bamean_percent)
+            continue;
+        percents[extra] = tally__bamean_percents[k];
+        slot[extra++] = k;
+    }
+    int rc = tally__summarize_with_cuts(&cell->pub.summary, cell->samples, cell->n, &so, percents,
+                                        values, extra);
+    if (rc != TALLY_OK)
+        return case_error(rc, row, r, j);
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++)
+        if (tally__bamean_percents[k] == so.bamean_percent)
+            cell->bamean[k] = cell->pub.summary.bamean;
+    for (size_t e = 0; e < extra; e++)
+        cell->bamean[slot[e]] = values[e];
+    return TALLY_OK;
+}
+
+/* The row's statistic, spread and CV of a summarised cell. */
+static int finish_cell(tally__cell *cell, const tally__row *row, const tally_report *r, size_t j)
+{
+    int rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
+    if (rc != TALLY_OK)
+        return tally__error(TALLY_EDOMAIN, "%s/%s in '%s': %s is undefined for these samples",
+                            row->benchmark, row->case_name, r->configs[j].label,
+                            tally__stat_title(row->statistic));
+    cell->value_defined = 1;
+
+    /* The spread and CV follow the statistic in use: the harmonic SD on HMean rows, the sample
+     * SD otherwise; CV is relative to the row's centre. */
+    const tally_summary *s = &cell->pub.summary;
+    if (row->statistic == TALLY_STAT_HMEAN) {
+        cell->spread_defined = (s->defined & TALLY_SUMMARY_HSTDDEV) != 0;
+        cell->spread = s->hstddev;
+        cell->cv = s->hcv;
+        cell->cv_defined = cell->spread_defined;
+    } else if (row->statistic == TALLY_STAT_AMEAN) {
+        cell->spread_defined = (s->defined & TALLY_SUMMARY_STDDEV) != 0;
+        cell->spread = s->stddev;
+        cell->cv_defined = (s->defined & TALLY_SUMMARY_CV) != 0;
+        cell->cv = s->cv;
+    } else {
+        cell->spread_defined = (s->defined & TALLY_SUMMARY_STDDEV) != 0;
+        cell->spread = s->stddev;
+        /* Divide first: 100 * stddev overflows for stddevs near the top of the double range;
+         * a CV that still is not finite (value near 0) is undefined, not infinite. */
+        double cv = cell->pub.value != 0 ? 100.0 * (s->stddev / cell->pub.value) : 0;
+        cell->cv_defined = cell->spread_defined && cell->pub.value != 0 && isfinite(cv);
+        cell->cv = cell->cv_defined ? cv : 0;
+    }
+    return TALLY_OK;
+}
+
+static int compare_cell(tally__cell *cell, const tally__cell *base, const tally__row *row,
+                        const tally_report *r, size_t j)
+{
+    tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
+    co.test = r->opts.test;
+    co.alpha = r->opts.alpha;
+    co.direction = row->direction;
+    co.statistic = row->statistic;
+    co.summary = summary_options(r, row);
+    co.equivalence_pct = r->opts.equivalence_pct;
+    co.power = r->opts.power;
+    co.mde_pct = r->opts.mde_pct;
+    /* Both summaries exist already (summarize_cell, with the same options): only the tests run.
+     * Too few samples for the test is compare's call (TALLY_VERDICT_INSUFFICIENT, with the ratio
+     * kept): the row gets a footnote rather than a verdict. */
+    int rc = tally__compare_summarized(&cell->pub.comparison, &base->pub.summary, base->samples,
+                                       base->n, &cell->pub.summary, cell->samples, cell->n, &co);
+    if (rc != TALLY_OK)
+        return case_error(rc, row, r, j);
+    cell->pub.compared = 1;
+    cell->pub.p_adjusted = cell->pub.comparison.p_value;
+    return TALLY_OK;
+}
+
+/* Comparisons whose test can reach alpha: rows with too few samples (even those with a p-value,
+ * which cannot be significant) and untested rows are not part of the family. */
+static int tested(const tally_report_cell *c)
+{
+    return c->compared && c->comparison.p_defined &&
+           c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT &&
+           c->comparison.verdict != TALLY_VERDICT_NOT_TESTED;
+}
+
+/* p-values adjusted across every tested comparison of the report; an adjusted p-value at or
+ * above alpha withdraws the significance (and the verdict) of the raw test. */
+static int adjust(tally_report *r)
+{
+    if (r->opts.adjust == TALLY_ADJUST_NONE || r->opts.test == TALLY_TEST_MMTESTS_CI ||
+        r->opts.test == TALLY_TEST_NONE)
+        return TALLY_OK;
+    size_t count = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++)
+            count += (size_t)tested(&r->rows[i].cells[j].pub);
+    if (count == 0)
+        return TALLY_OK;
+    double *p = tally__reallocarray(NULL, count, sizeof(double));
+    if (p == NULL)
+        return tally__oom();
+    size_t k = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++)
+            if (tested(&r->rows[i].cells[j].pub))
+                p[k++] = r->rows[i].cells[j].pub.comparison.p_value;
+    int rc = tally_adjust_pvalues(p, p, count, r->opts.adjust);
+    if (rc != TALLY_OK) {
+        tally__free_mem(p);
+        return rc;
+    }
+    k = 0;
+    for (size_t i = 0; i < r->row_count; i++) {
+        for (size_t j = 1; j < r->config_count; j++) {
+            tally_report_cell *c = &r->rows[i].cells[j].pub;
+            if (!tested(c))
+                continue;
+            c->p_adjusted = p[k++];
+            if (c->comparison.significant && c->p_adjusted >= r->opts.alpha)
+                tally__comparison_decide(&c->comparison, 0);
+        }
+    }
+    tally__free_mem(p);
+    return TALLY_OK;
+}
+
+int tally__report_compute(tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++) {
+        tally__row *row = &r->rows[i];
+        for (size_t j = 0; j < r->config_count; j++) {
+            if (!row->cells[j].pub.present)
+                continue;
+            int rc = summarize_cell(&row->cells[j], row, r, j);
+            if (rc == TALLY_OK)
+                rc = finish_cell(&row->cells[j], row, r, j);
+            if (rc != TALLY_OK)
+                return rc;
+        }
+        if (r->opts.summaries_only || !row->cells[0].pub.present)
+            continue;
+        for (size_t j = 1; j < r->config_count; j++) {
+            if (!row->cells[j].pub.present)
+                continue;
+            int rc = compare_cell(&row->cells[j], &row->cells[0], row, r, j);
+            if (rc != TALLY_OK)
+                return rc;
+        }
+    }
+    return adjust(r);
+}
+
+/* The report must not point into the results once tally_report_new returns. */

@@ -1,0 +1,273 @@
+/* Runner options: checked, split (parameters, sweep, configurations) and copied. */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run/runner_impl.h"
+
+static int split_params(tally__params *p, const char *const *items, size_t n,
+                        const char *const *keys)
+{
+    p->keys = tally__calloc(n ? n : 1, sizeof(char *));
+    p->values = tally__calloc(n ? n : 1, sizeof(char *));
+    if (p->keys == NULL || p->values == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = items[i] ? strchr(items[i], '=') : NULL;
+        if (eq == NULL || eq == items[i])
+            return tally__error(TALLY_EINVAL, "parameter '%s': expected key=value",
+                                items[i] ? items[i] : "(null)");
+        p->keys[i] = tally__strndup(items[i], (size_t)(eq - items[i]));
+        p->values[i] = tally__strdup(eq + 1);
+        p->count = i + 1;
+        if (p->keys[i] == NULL || p->values[i] == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        int known = 0;
+        for (size_t k = 0; keys != NULL && keys[k] != NULL; k++)
+            known |= strcmp(keys[k], p->keys[i]) == 0;
+        if (!known)
+            return tally__error(TALLY_EINVAL, "unknown parameter '%s' (see docs/runners.md)",
+                                p->keys[i]);
+    }
+    return TALLY_OK;
+}
+
+static int split_sweep(tally_runner *r, const char *text)
+{
+    size_t n = 1;
+    for (const char *s = text; *s; s++)
+        n += *s == ',';
+    r->sweep = tally__calloc(n, sizeof(char *));
+    if (r->sweep == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    const char *s = text;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strcspn(s, ",");
+        if (len == 0)
+            return tally__error(TALLY_EINVAL, "sweep '%s': empty value", text);
+        r->sweep[i] = tally__strndup(s, len);
+        if (r->sweep[i] == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        r->sweep_count = i + 1;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(r->sweep[k], r->sweep[i]) == 0)
+                return tally__error(TALLY_EINVAL, "sweep '%s': '%s' appears twice", text,
+                                    r->sweep[i]);
+        s += len + (s[len] == ',');
+    }
+    return TALLY_OK;
+}
+
+static int check_output(const tally_runner_options *o)
+{
+    const char *path = o->output;
+    size_t len = strlen(path);
+    if (len == 0 || path[len - 1] == '/')
+        return tally__error(TALLY_EINVAL, "output '%s': expected a file name", path);
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode))
+        return tally__error(TALLY_EINVAL, "output '%s': exists and is not a regular file", path);
+    if (o->append && !exists)
+        return tally__error_at(TALLY_ENOTFOUND, path, 0, 0,
+                               "nothing to append to (run without --append first)");
+    if (exists && !o->append && !o->force && !o->resume)
+        return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                               "the result set already exists; add runs to it with --append, "
+                               "write another file, or replace it with --force");
+    return TALLY_OK;
+}
+
+/* Append: the earlier result set must come from the same workload with the same parameters
+ * (runs, warm-ups and sweep values may differ). The keys that differ are named. */
+static int load_previous(tally_runner *r)
+{
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    lo.kind = TALLY_INPUT_NATIVE_JSON;
+    int rc = tally_results_new(&r->previous);
+    if (rc == TALLY_OK)
+        rc = tally_load_file(r->previous, r->output, &lo);
+    if (rc != TALLY_OK)
+        return rc;
+    if (tally_results_count(r->previous) != r->config_count)
+        return tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                               "holds %zu result sets, this sweep makes %zu: nothing to append to",
+                               tally_results_count(r->previous), r->config_count);
+    tally__buf diff = TALLY__BUF_INIT, detail = TALLY__BUF_INIT;
+    for (size_t k = 0; k < r->config_count; k++) {
+        const tally_resultset *rs = tally_results_at(r->previous, k);
+        const char *w = tally_resultset_meta_get(rs, "workload");
+        if (w == NULL || strcmp(w, r->wl.w->name) != 0) {
+            tally__buf_dispose(&diff);
+            tally__buf_dispose(&detail);
+            return tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                                   "holds runs of the workload '%s', not '%s': nothing to "
+                                   "append to", w ? w : "(none)", r->wl.w->name);
+        }
+        /* Every param.KEY of either side must be equal on both. */
+        for (size_t i = 0; k == 0 && i < tally_resultset_meta_count(rs); i++) {
+            const char *key, *val;
+            if (tally_resultset_meta_at(&key, &val, rs, i) != TALLY_OK ||
+                strncmp(key, "param.", 6) != 0)
+                continue;
+            const char *now = tally__param_get(&r->params, key + 6);
+            if (now == NULL || strcmp(now, val) != 0) {
+                tally__buf_printf(&diff, "%s%s", diff.len ? ", " : "", key + 6);
+                tally__buf_printf(&detail, "; %s: %s there, %s now", key + 6, val,
+                                  now ? now : "(default)");
+            }
+        }
+        for (size_t i = 0; k == 0 && i < r->params.count; i++) {
+            tally__buf key = TALLY__BUF_INIT;
+            tally__buf_printf(&key, "param.%s", r->params.keys[i]);
+            if (!key.failed && tally_resultset_meta_get(rs, key.data) == NULL) {
+                tally__buf_printf(&diff, "%s%s", diff.len ? ", " : "", r->params.keys[i]);
+                tally__buf_printf(&detail, "; %s: (default) there, %s now", r->params.keys[i],
+                                  r->params.values[i]);
+            }
+            tally__buf_dispose(&key);
+        }
+    }
+    rc = TALLY_OK;
+    if (diff.failed || detail.failed)
+        rc = tally__error(TALLY_ENOMEM, "out of memory");
+    else if (diff.len > 0)
+        rc = tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                             "was run with other workload parameters (%s)%s: append only runs "
+                             "of the same workload, or write another file and compare the two",
+                             diff.data, detail.data);
+    tally__buf_dispose(&diff);
+    tally__buf_dispose(&detail);
+    return rc;
+}
+
+/* Sweep values are checked before the first run: a sweep of counts (groups, clients, ...)
+ * takes positive integers (each workload checks its own upper limit again per run), and an
+ * external tool's command line is built for every value. */
+static int check_sweep_values(tally_runner *r)
+{
+    const tally__workload *w = r->wl.w;
+    if (w->sweep_name == NULL || w->kind == TALLY_WORKLOAD_EXEC)
+        return TALLY_OK;
+    for (size_t i = 0; i < r->sweep_count; i++) {
+        long v;
+        int rc = tally__sweep_long(&v, r->sweep[i], w->sweep_name, 1000000);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
+static int copy_command(char ***out, const char *const *argv, tally_workload kind)
+{
+    size_t n = 0;
+    while (argv != NULL && argv[n] != NULL)
+        n++;
+    if (kind != TALLY_WORKLOAD_EXEC)
+        return n ? tally__error(TALLY_EINVAL, "only the exec workload takes a command")
+                 : TALLY_OK;
+    if (n == 0)
+        return tally__error(TALLY_EINVAL, "the exec workload needs a command");
+    int rc = tally__argv_new(out, argv, n);
+    if (rc != TALLY_OK)
+        return rc;
+    if (!tally__find_executable(argv[0]))
+        return tally__error(TALLY_ENOTFOUND, "command not found: %s", argv[0]);
+    return TALLY_OK;
+}
+
+/* The configurations: the caller's list, or the single one made of `label` and `command`. */
+static int copy_configs(tally_runner *r, const tally_runner_options *o)
+{
+    size_t n = o->config_count ? o->config_count : 1;
+    if (o->config_count > 0 && (o->configs == NULL || o->command != NULL || o->label != NULL))
+        return tally__error(TALLY_EINVAL, "give either configs, or label and command");
+    if (o->config_count > 1 && o->workload != TALLY_WORKLOAD_EXEC)
+        return tally__error(TALLY_EINVAL, "several configurations need the exec workload");
+    r->labels = tally__calloc(n, sizeof(char *));
+    r->commands = tally__calloc(n, sizeof(char **));
+    if (r->labels == NULL || r->commands == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->config_count = n;
+    for (size_t i = 0; i < n; i++) {
+        const char *label = o->config_count ? o->configs[i].label : o->label;
+        const char *const *command = o->config_count ? o->configs[i].command : o->command;
+        if (label == NULL && o->config_count > 0)
+            return tally__error(TALLY_EINVAL, "configuration %zu has no label", i + 1);
+        r->labels[i] = tally__strdup(label ? label : "run");
+        if (r->labels[i] == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        if (r->labels[i][0] == '\0')
+            return tally__error(TALLY_EINVAL, "the label must not be empty");
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(r->labels[k], r->labels[i]) == 0)
+                return tally__error(TALLY_EEXISTS, "two configurations are labelled '%s'",
+                                    label);
+        int rc = copy_command(&r->commands[i], command, o->workload);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
+int tally__runner_init(tally_runner *r, const tally_runner_options *o)
+{
+    int rc;
+    const tally__workload *w = tally__workload_find(o->workload);
+    if (w == NULL)
+        return tally__error(TALLY_EINVAL, "unknown workload %d", (int)o->workload);
+    r->wl.w = w;
+    if (o->runs < 1)
+        return tally__error(TALLY_EINVAL, "runs must be at least 1");
+    if (!(o->timeout > 0) || o->timeout > 1e7)
+        return tally__error(TALLY_EINVAL, "timeout must be a positive number of seconds");
+    if (o->resume && o->output == NULL)
+        return tally__error(TALLY_EINVAL, "resume needs an output path (its journal)");
+    if ((o->append || o->force) && o->output == NULL)
+        return tally__error(TALLY_EINVAL, "append and force need an output path");
+    if (w->tool != NULL && !tally__find_executable(w->tool))
+        return tally__error(TALLY_ENOTFOUND, "%s is not installed (%s not found on PATH)",
+                            w->name, w->tool);
+    r->runs = o->runs;
+    r->warmup = o->warmup;
+    r->interleave = o->interleave != 0;
+    r->resume = o->resume != 0;
+    r->timeout = o->timeout;
+    r->progress = o->progress;
+    r->progress_user = o->progress_user;
+    r->output = o->output ? tally__strdup(o->output) : NULL;
+    r->command_line = o->command_line ? tally__strdup(o->command_line) : NULL;
+    if ((o->output && r->output == NULL) || (o->command_line && r->command_line == NULL))
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    if (o->params == NULL && o->param_count > 0)
+        return tally__error(TALLY_EINVAL, "param_count without params");
+    r->force = o->force != 0;
+    rc = split_params(&r->params, o->params, o->param_count, w->keys);
+    if (rc == TALLY_OK)
+        rc = copy_configs(r, o);
+    if (rc != TALLY_OK)
+        return rc;
+    r->wl.command = r->commands[0];
+    r->wl.several = r->config_count > 1;
+    if (o->sweep != NULL && w->sweep_name == NULL)
+        return tally__error(TALLY_EINVAL, "the %s workload takes no sweep", w->name);
+    rc = split_sweep(r, o->sweep ? o->sweep : w->default_sweep);
+    if (rc != TALLY_OK)
+        return rc;
+    for (size_t k = 0; w->kind == TALLY_WORKLOAD_EXEC && k < r->config_count; k++) {
+        int has_sweep_slot = 0;
+        for (size_t i = 0; r->commands[k][i] != NULL; i++)
+            has_sweep_slot |= strstr(r->commands[k][i], "{}") != NULL;
+        if (has_sweep_slot && o->sweep == NULL)
+            return tally__error(TALLY_EINVAL, "the command uses {} but no sweep values were given");
+        if (!has_sweep_slot && o->sweep != NULL)
+            return tally__error(TALLY_EINVAL, "a sweep needs {} in the command to put the value in");
+    }
+    rc = check_sweep_values(r);
+    if (rc == TALLY_OK && o->output != NULL)
+        rc = check_output(o);
+    if (rc == TALLY_OK)
+        rc = w->configure(&r->wl, &r->params);
+    if (rc == TALLY_OK && o->append)
+        rc = load_previous(r);
+    return rc;
+}
