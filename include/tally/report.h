@@ -9,6 +9,7 @@
 #ifndef TALLY_REPORT_H
 #define TALLY_REPORT_H
 
+#include "accum.h"
 #include "common.h"
 #include "compare.h"
 #include "resultset.h"
@@ -114,6 +115,30 @@ typedef struct tally_report_cell {
  */
 TALLY_API int tally_report_new(tally_report **out, const tally_results *results,
                                const tally_report_options *opts);
+
+/**
+ * Compute a report from summaries made elsewhere: the samples stay where they are (partitions,
+ * workers) and only each case's ::tally_partition_summary reaches this call. The result is the
+ * report tally_report_new() makes from the same result sets with `omit_samples` (order statistics
+ * bit for bit, moments within the bound of docs/statistics.md), and renders the same way.
+ * Each summary must have been made with the summary options the report uses for its row: the
+ * benchmark's direction, the report's percentile method and confidence, the other fields at
+ * ::TALLY_SUMMARY_OPTIONS_INIT, and the extra BAmean cuts 50 and 99 (the report shows BAmean-50,
+ * -95 and -99). Thread-safe for independent arguments.
+ * @param out receives the report; free it with tally_report_free().
+ * @param shape the result sets: labels, metadata, benchmarks (unit, direction, statistic) and
+ *   cases, whose samples are ignored (typically none).
+ * @param parts one completed summary per case of `shape`, in order: result set by result set,
+ *   benchmark by benchmark, case by case (filtered-out cases included; their entry is not read
+ *   and may be NULL). Not retained: they may be freed after the call.
+ * @param count the number of entries of `parts`.
+ * @param opts options as for tally_report_new() (`omit_samples` is implied), or NULL.
+ * @return as tally_report_new(); also ::TALLY_EINVAL for a missing, incomplete or differently
+ *   made summary, too few summaries, or the Mann-Whitney test (it needs every sample).
+ */
+TALLY_API int tally_report_new_from_partitions(tally_report **out, const tally_results *shape,
+                                               const tally_partition_summary *const *parts,
+                                               size_t count, const tally_report_options *opts);
 
 /** Free a report; NULL is accepted. */
 TALLY_API void tally_report_free(tally_report *r);

@@ -23,6 +23,8 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
+                                            summary (only inside that call) */
 } tally__cell;
 
 typedef struct tally__row {
@@ -58,8 +60,11 @@ struct tally_report {
 /* Building a report (tally_report_new in report.c): */
 /* Free what a row owns (not the row itself). */
 void tally__report_free_row(tally__row *row, size_t configs);
-/* Align every case of every result set into rows (report_align.c). */
-int tally__report_align(tally_report *r, const tally_results *results);
+/* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
+ * per case of `results` in order: tally_report_new_from_partitions) the cells take their
+ * summaries from those instead of samples. */
+int tally__report_align(tally_report *r, const tally_results *results,
+                        const tally_partition_summary *const *parts, size_t nparts);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 

@@ -188,10 +188,13 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               size_t nc, const tally_compare_options *opts)
 {
     static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
-    if (out == NULL || base_summary == NULL || current_summary == NULL ||
-        (base == NULL && nb) || (current == NULL && nc))
-        return tally__error(TALLY_EINVAL, "compare: NULL argument");
     const tally_compare_options *o = opts ? opts : &defaults;
+    /* Only Mann-Whitney reads the samples: the other tests run on the summaries alone (a report
+     * of partitioned samples has no samples on the client). */
+    int need_samples = o->test == TALLY_TEST_MANN_WHITNEY;
+    if (out == NULL || base_summary == NULL || current_summary == NULL ||
+        (need_samples && ((base == NULL && nb) || (current == NULL && nc))))
+        return tally__error(TALLY_EINVAL, "compare: NULL argument");
     int rc = check_call(o, nb, nc);
     if (rc)
         return rc;
