@@ -109,6 +109,17 @@ int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_o
 int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_options *o);
+/* The compact distribution of every case after a text report (render option `histogram`). */
+int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_render_options *o);
+
+/* The confidence interval of a cell's statistic when the summary has one (the mean CI on AMean
+ * rows, the median CI on Median rows): 1 with the bounds, else 0. */
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+
+/* The verdict as the text table writes it ("improvement", "regression", "no change",
+ * "insufficient"). */
+const char *tally__verdict_word(tally_verdict v);
 
 /* Write the spreadsheet to `path` (a temporary file: the caller renames it); error messages
  * name `shown_path`, the file the caller asked for. */

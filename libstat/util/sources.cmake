@@ -9,6 +9,7 @@ set(TALLY_MODULE_SOURCES
   names.c
   number.c
   number_cxx.cc
+  si.c
   text.c
   version.c
 )
