@@ -13,6 +13,7 @@
 #include "accum.h"
 #include "common.h"
 #include "compare.h"
+#include "diagnose.h"
 #include "resultset.h"
 #include "stats.h"
 
@@ -212,6 +213,20 @@ TALLY_API const char *tally_style_name(tally_style style);
 
 /** Parse a style name. @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_style_from_name(tally_style *out, const char *name);
+
+/**
+ * The run-order and shape checks of one cell (include/tally/diagnose.h), with
+ * ::TALLY_DIAG_OUTLIERS set on a compared cell whose verdict changes without the outliers. Cells
+ * of more than ::TALLY_DIAGNOSE_MAX_RUNS samples, and reports made from partitions, have none
+ * (`tested` is 0). Thread-safe on a shared report.
+ * @param out receives the diagnostics.
+ * @param r the report.
+ * @param row row index.
+ * @param config configuration index.
+ * @return ::TALLY_OK, ::TALLY_ENOTFOUND (the configuration has no such case), ::TALLY_EINVAL.
+ */
+TALLY_API int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
+                                            size_t row, size_t config);
 
 #ifdef __cplusplus
 }
