@@ -81,13 +81,16 @@ typedef struct tally_render_options {
     int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
     int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
                                instead of a whole document, e.g. for notebooks. Since version 2. */
+    int diagnose;         /**< 1: the seed layouts (mmtests, normalized, pct) end with the
+                               diagnostics notes too; the table style and Markdown always show
+                               them, JSON, CSV, XLSX and HTML always carry them. Since version 3. */
 } tally_render_options;
 
-/** Version 2 added `histogram`, `ascii`, `width` and `fragment`; version 1 options are still
- *  accepted (those fields then read as 0). */
-#define TALLY_RENDER_OPTIONS_VERSION 2
+/** Version 3 added `diagnose`; version 2 added `histogram`, `ascii`, `width` and `fragment`;
+ *  older options are still accepted (the later fields then read as 0). */
+#define TALLY_RENDER_OPTIONS_VERSION 3
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0 }
 
 /** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
 typedef struct tally_report_row {

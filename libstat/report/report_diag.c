@@ -40,7 +40,10 @@ static int without_outliers(size_t *kept_n, double *kept, unsigned char *flags, 
 static int outlier_influence(tally__cell *cell, const tally__cell *base, const tally__row *row,
                              const tally_report *r)
 {
-    if (cell->pub.summary.outliers_mad == 0 && base->pub.summary.outliers_mad == 0)
+    /* On a handful of runs the MAD rule's flags mean little and leaving one out changes any
+     * test: influence is judged from TALLY_DIAGNOSE_MIN_RUNS runs a side, like the checks. */
+    if ((cell->pub.summary.outliers_mad == 0 && base->pub.summary.outliers_mad == 0) ||
+        cell->n < TALLY_DIAGNOSE_MIN_RUNS || base->n < TALLY_DIAGNOSE_MIN_RUNS)
         return TALLY_OK;
     size_t nb = base->n, nc = cell->n;
     double *kb = tally__reallocarray(NULL, nb + nc, sizeof *kb);
@@ -119,4 +122,59 @@ int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
     }
     *out = c->diag;
     return TALLY_OK;
+}
+
+/* One line per fired check of every cell, after a title line; nothing when none fired. */
+void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix)
+{
+    int title = 0;
+    for (size_t i = 0; i < r->row_count; i++) {
+        const tally__row *row = &r->rows[i];
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *c = &row->cells[j];
+            const tally_diagnostics *d = &c->diag;
+            if (!c->diag_defined || d->flagged == 0)
+                continue;
+            if (!title) {
+                tally__buf_printf(b, "%sdiagnostics (each check fires on %g %% of clean runs; "
+                                     "docs/statistics.md, \"Diagnostics\"):\n",
+                                  prefix, 100 * TALLY__DIAG_ALPHA);
+                title = 1;
+            }
+            const char *who = r->configs[j].label;
+            const char *item = prefix[0] ? prefix : "  ";
+            if (d->flagged & TALLY_DIAG_TREND)
+                tally__buf_printf(b, "%s%s %s/%s: trend over the runs, %+.1f %% from the first "
+                                     "to the last (Mann-Kendall p = %.2g)\n",
+                                  item, who, row->benchmark, row->case_name,
+                                  100 * d->trend_slope * (double)(d->n - 1), d->trend_p);
+            if (d->flagged & TALLY_DIAG_WARMUP)
+                tally__buf_printf(b, "%s%s %s/%s: warm-up: the first %zu runs differ from the "
+                                     "rest by %+.1f %% (p = %.2g); discard them or add warm-up "
+                                     "runs\n",
+                                  item, who, row->benchmark, row->case_name, d->warmup_runs,
+                                  100 * d->warmup_shift, d->warmup_p);
+            if (d->flagged & TALLY_DIAG_AUTOCORR)
+                tally__buf_printf(b, "%s%s %s/%s: runs depend on the previous one (rank lag-1 "
+                                     "autocorrelation %.2f, Bartels p = %.2g): intervals are "
+                                     "too narrow\n",
+                                  item, who, row->benchmark, row->case_name, d->autocorr_r1,
+                                  d->autocorr_p);
+            if (d->flagged & TALLY_DIAG_STEP)
+                tally__buf_printf(b, "%s%s %s/%s: step change after run %zu of %zu, %+.1f %% "
+                                     "(Pettitt p = %.2g)\n",
+                                  item, who, row->benchmark, row->case_name, d->step_at, d->n,
+                                  100 * d->step_shift, d->step_p);
+            if (d->flagged & TALLY_DIAG_MULTIMODAL)
+                tally__buf_printf(b, "%s%s %s/%s: more than one mode (dip test p = %.2g): a "
+                                     "single centre misleads\n",
+                                  item, who, row->benchmark, row->case_name, d->dip_p);
+            if (d->flagged & TALLY_DIAG_OUTLIERS)
+                tally__buf_printf(b, "%s%s %s/%s: leaving out the outliers (%zu, both sides) the "
+                                     "verdict would be %s, not %s\n",
+                                  item, who, row->benchmark, row->case_name, d->outliers_left_out,
+                                  tally__verdict_word((tally_verdict)d->verdict_without_outliers),
+                                  tally__verdict_word(c->pub.comparison.verdict));
+        }
+    }
 }

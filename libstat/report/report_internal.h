@@ -73,6 +73,11 @@ int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after
  * tally__report_compute, while the samples are still there. */
 int tally__report_diagnose(tally_report *r);
+/* The false-alarm rate of each check in reports (the tally_diagnose default). */
+#define TALLY__DIAG_ALPHA 0.01
+/* Append a line for every check that fired in any cell, after a title; nothing when none did.
+ * Item lines start with `prefix` ("- " in Markdown), or two spaces when it is empty. */
+void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix);
 
 /* A group of consecutive rows of one benchmark (rows are kept grouped by benchmark). */
 typedef struct tally__group {
