@@ -37,9 +37,10 @@ typedef enum tally_diag_check {
     TALLY_DIAG_MULTIMODAL = 16,
     /** Every check above. */
     TALLY_DIAG_ALL = 31,
-    /** Set by reports only (tally_report_cell_diagnostics()), never by tally_diagnose(): the
-     *  comparison's verdict changes when the samples the MAD rule flags as outliers are left out
-     *  of both sides. */
+    /** Set by reports only (tally_report_cell_diagnostics()), never by tally_diagnose(): in
+     *  `tested` when a compared cell and its baseline have ::TALLY_DIAGNOSE_MIN_RUNS runs and
+     *  outliers by the MAD rule; in `flagged` when the comparison's verdict changes with those
+     *  outliers left out of both sides. */
     TALLY_DIAG_OUTLIERS = 32
 } tally_diag_check;
 
@@ -103,7 +104,7 @@ TALLY_API int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
 
 /**
  * Name of one check as used in reports and JSON ("trend", "autocorrelation", "warm-up",
- * "step", "multimodal").
+ * "step", "multimodal", "outliers").
  * @return a static string, or NULL for anything but a single known flag.
  */
 TALLY_API const char *tally_diag_check_name(tally_diag_check check);

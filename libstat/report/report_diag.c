@@ -64,9 +64,9 @@ static int outlier_influence(tally__cell *cell, const tally__cell *base, const t
         rc = tally_compare(&all, base->samples, nb, cell->samples, nc, &co);
     if (rc == TALLY_OK && kbn > 0 && kcn > 0 && tally_compare(&clean, kb, kbn, kc, kcn, &co) ==
                                                      TALLY_OK) {
+        cell->diag.tested |= TALLY_DIAG_OUTLIERS;
         if (clean.verdict != all.verdict) {
             cell->diag.flagged |= TALLY_DIAG_OUTLIERS;
-            cell->diag.tested |= TALLY_DIAG_OUTLIERS;
             cell->diag.verdict_without_outliers = clean.verdict;
             cell->diag.outliers_left_out = (nb - kbn) + (nc - kcn);
         }
@@ -124,10 +124,12 @@ int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
     return TALLY_OK;
 }
 
-/* One line per fired check of every cell, after a title line; nothing when none fired. */
+/* One line per cell with a fired check, findings separated by "; ", after a title; a legend
+ * naming the tests follows. Nothing when no check fired. */
 void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix)
 {
     int title = 0;
+    const char *item = prefix[0] ? prefix : "  ";
     for (size_t i = 0; i < r->row_count; i++) {
         const tally__row *row = &r->rows[i];
         for (size_t j = 0; j < r->config_count; j++) {
@@ -136,45 +138,49 @@ void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *
             if (!c->diag_defined || d->flagged == 0)
                 continue;
             if (!title) {
-                tally__buf_printf(b, "%sdiagnostics (each check fires on %g %% of clean runs; "
-                                     "docs/statistics.md, \"Diagnostics\"):\n",
-                                  prefix, 100 * TALLY__DIAG_ALPHA);
+                tally__buf_puts(b, "diagnostics: runs that may not be trusted\n");
                 title = 1;
             }
-            const char *who = r->configs[j].label;
-            const char *item = prefix[0] ? prefix : "  ";
-            if (d->flagged & TALLY_DIAG_TREND)
-                tally__buf_printf(b, "%s%s %s/%s: trend over the runs, %+.1f %% from the first "
-                                     "to the last (Mann-Kendall p = %.2g)\n",
-                                  item, who, row->benchmark, row->case_name,
+            tally__buf_printf(b, "%s%s %s/%s: ", item, r->configs[j].label, row->benchmark,
+                              row->case_name);
+            const char *sep = "";
+            if (d->flagged & TALLY_DIAG_TREND) {
+                tally__buf_printf(b, "%strend %+.1f %% first to last (p %.2g)", sep,
                                   100 * d->trend_slope * (double)(d->n - 1), d->trend_p);
-            if (d->flagged & TALLY_DIAG_WARMUP)
-                tally__buf_printf(b, "%s%s %s/%s: warm-up: the first %zu runs differ from the "
-                                     "rest by %+.1f %% (p = %.2g); discard them or add warm-up "
-                                     "runs\n",
-                                  item, who, row->benchmark, row->case_name, d->warmup_runs,
-                                  100 * d->warmup_shift, d->warmup_p);
-            if (d->flagged & TALLY_DIAG_AUTOCORR)
-                tally__buf_printf(b, "%s%s %s/%s: runs depend on the previous one (rank lag-1 "
-                                     "autocorrelation %.2f, Bartels p = %.2g): intervals are "
-                                     "too narrow\n",
-                                  item, who, row->benchmark, row->case_name, d->autocorr_r1,
-                                  d->autocorr_p);
-            if (d->flagged & TALLY_DIAG_STEP)
-                tally__buf_printf(b, "%s%s %s/%s: step change after run %zu of %zu, %+.1f %% "
-                                     "(Pettitt p = %.2g)\n",
-                                  item, who, row->benchmark, row->case_name, d->step_at, d->n,
-                                  100 * d->step_shift, d->step_p);
-            if (d->flagged & TALLY_DIAG_MULTIMODAL)
-                tally__buf_printf(b, "%s%s %s/%s: more than one mode (dip test p = %.2g): a "
-                                     "single centre misleads\n",
-                                  item, who, row->benchmark, row->case_name, d->dip_p);
+                sep = "; ";
+            }
+            if (d->flagged & TALLY_DIAG_WARMUP) {
+                tally__buf_printf(b, "%swarm-up: first %zu runs %+.1f %% (p %.2g)", sep,
+                                  d->warmup_runs, 100 * d->warmup_shift, d->warmup_p);
+                sep = "; ";
+            }
+            if (d->flagged & TALLY_DIAG_STEP) {
+                tally__buf_printf(b, "%sstep after run %zu of %zu, %+.1f %% (p %.2g)", sep,
+                                  d->step_at, d->n, 100 * d->step_shift, d->step_p);
+                sep = "; ";
+            }
+            if (d->flagged & TALLY_DIAG_AUTOCORR) {
+                tally__buf_printf(b, "%sruns depend on the previous one, lag-1 %.2f (p %.2g)", sep,
+                                  d->autocorr_r1, d->autocorr_p);
+                sep = "; ";
+            }
+            if (d->flagged & TALLY_DIAG_MULTIMODAL) {
+                tally__buf_printf(b, "%smore than one mode (p %.2g)", sep, d->dip_p);
+                sep = "; ";
+            }
             if (d->flagged & TALLY_DIAG_OUTLIERS)
-                tally__buf_printf(b, "%s%s %s/%s: leaving out the outliers (%zu, both sides) the "
-                                     "verdict would be %s, not %s\n",
-                                  item, who, row->benchmark, row->case_name, d->outliers_left_out,
+                tally__buf_printf(b, "%swithout its outliers (%zu, both sides) the verdict would "
+                                     "be %s, not %s",
+                                  sep, d->outliers_left_out,
                                   tally__verdict_word((tally_verdict)d->verdict_without_outliers),
                                   tally__verdict_word(c->pub.comparison.verdict));
+            tally__buf_puts(b, "\n");
         }
     }
+    if (title)
+        tally__buf_printf(b, "%strend: Mann-Kendall; warm-up: first-runs Mann-Whitney scan; step: "
+                             "Pettitt; lag-1: Bartels' rank test; modes: Hartigan's dip; each "
+                             "fires on %g %% of clean series (docs/statistics.md, "
+                             "\"Diagnostics\").\n",
+                          prefix[0] ? "\n" : "  ", 100 * TALLY__DIAG_ALPHA);
 }
