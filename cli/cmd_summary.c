@@ -19,10 +19,14 @@ static const char summary_help[] =
     "      --percentile METHOD   linear (default, R type 7) or nearest-rank\n"
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --from KIND           input kind instead of detection\n"
+    CLI_INPUT_OPTIONS_HELP
     "      --color WHEN          auto (default), always, never\n"
     "      --hist                after the text report, a compact distribution of every\n"
     "                            case (one line per configuration, terminal-wide)\n"
     "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
+    "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n"
+    "                            modes, outliers) in the mmtests, normalized and pct styles\n"
+    "                            too (the table style and Markdown always show them)\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";

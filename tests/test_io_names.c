@@ -87,7 +87,7 @@ static void test_clean_names_unchanged(void)
     CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
     char *text = NULL;
     CHECK_INT(tally_report_render(&text, NULL, r, NULL), TALLY_OK);
-    CHECK(text && strstr(text, "x\\y \xc3\xa9 ") != NULL && strstr(text, " b\\ase\n") != NULL);
+    CHECK(text && strstr(text, "x\\y \xc3\xa9") != NULL && strstr(text, "b\\ase") != NULL);
     CHECK(text && strstr(text, "\\\\") == NULL); /* no backslash doubled */
     tally_free(text);
     tally_report_free(r);
