@@ -89,6 +89,7 @@ static const char css[] =
     ".tally-report svg.plot .v-none{fill:var(--bg);stroke:var(--none)}"
     ".tally-report svg.plot .v-insuf{fill:none;stroke:var(--insuf)}\n"
     "@media print{.tally-report{max-width:none;padding:0}"
+    ".tally-report table{font-size:9px}.tally-report th,.tally-report td{padding:1px 4px}"
     ".tally-report figure,.tally-report tr,.tally-report details.case{break-inside:avoid}"
     ".tally-report .scroll{overflow:visible}.tally-report summary{cursor:auto}}\n";
 

@@ -297,3 +297,29 @@ def test_text_histogram():
     assert all(len(l) <= 40 for l in tail)
     ascii_out = r.text(hist=True, ascii=True, width=40)
     assert "  a  |*" + " " * 24 + ":| n=4" in ascii_out
+
+
+def test_matplotlib_plots():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    base = {"1": [1.0, 1.1, 0.9, 1.0], "2": [2.0, 2.1, 1.9, 2.0]}
+    new = {"1": [1.5, 1.6, 1.4, 1.5], "2": [2.0, 2.1, 1.9, 2.0]}
+    r = tally.Report(results_of({"base": base, "new": new}))
+    ax = r.plot("distribution", case="1")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["base", "new"]
+    # One strip of dots per configuration, at the samples themselves.
+    strips = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert sorted(strips[1].get_xdata()) == [1.4, 1.5, 1.5, 1.6]
+    ax = r.plot("runs", case="2")
+    assert list(ax.get_lines()[0].get_ydata()) == [2.0, 2.1, 1.9, 2.0]
+    ax = r.plot("sweep")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2"]
+    ax = r.plot("change")
+    # "1": (1 - 1.5 / 1) * 100 = -50 %, a significant regression (red, filled).
+    marks = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert marks[0].get_xdata()[0] == pytest.approx(-50)
+    assert marks[0].get_color() == "#cf222e"
+    with pytest.raises(ValueError, match="kind"):
+        r.plot("pie")
+    with pytest.raises(KeyError):
+        r.plot("runs", case="nope")
