@@ -90,9 +90,13 @@ def test_document_is_html5_with_wellformed_svg_and_no_external_reference():
 
 def test_labels_from_input_stay_text():
     evil = "<script>alert(1)</script>"
-    r = tally.Report(results_of({evil: {"<b>&amp;\"'": [1, 2, 3]},
-                                 "x\x01y": {"<b>&amp;\"'": [1, 2, 4]}},
-                                benchmark="</title><script>b</script>", unit="<i>"))
+    results = results_of({evil: {"<b>&amp;\"'": [1, 2, 3]},
+                          "x\x01y": {"<b>&amp;\"'": [1, 2, 4]}},
+                         benchmark="</title><script>b</script>", unit="<i>")
+    # Metadata shows in the system details, and report.case_label titles the sweep's axis.
+    results[0].set_metadata("<script>key", "<script>value")
+    results[0].set_metadata("report.case_label", "<script>")
+    r = tally.Report(results)
     for html in (r.to_html(), r.to_html(fragment=True),
                  tally.Report(results_of({evil: {"c": [1, 2]}}), summaries_only=True).to_html()):
         svgs = parse(html)
@@ -103,6 +107,7 @@ def test_labels_from_input_stay_text():
         for s in svgs:
             assert "<script" not in ET.tostring(s, encoding="unicode").replace("&lt;script", "")
     assert "&lt;b&gt;&amp;amp;&quot;&#39;" in r.to_html()
+    assert "&lt;script&gt;key" in r.to_html() and "&lt;script&gt;value" in r.to_html()
     assert "x\ufffdy" in r.to_html()  # a control character becomes U+FFFD, not broken XML
 
 
