@@ -85,8 +85,19 @@ static void check_cells(const tally_report *r)
                 continue;
             const tally_comparison *c = &cell.comparison;
             FUZZ_CHECK(isfinite(c->ratio) && isfinite(c->pct_imp), "ratio and pct are finite");
-            FUZZ_CHECK(c->p_value >= 0 && c->p_value <= 1, "p-value in [0, 1]");
-            FUZZ_CHECK(cell.p_adjusted >= 0 && cell.p_adjusted <= 1, "adjusted p in [0, 1]");
+            if (c->p_defined) {
+                FUZZ_CHECK(c->p_value >= 0 && c->p_value <= 1, "p-value in [0, 1]");
+                FUZZ_CHECK(cell.p_adjusted >= 0 && cell.p_adjusted <= 1, "adjusted p in [0, 1]");
+            } else {
+                FUZZ_CHECK(isnan(c->p_value), "no test: no p-value");
+            }
+            if (c->interval_defined)
+                FUZZ_CHECK(c->pct_low <= c->pct_high && c->ratio_low <= c->ratio_high,
+                           "an interval is ordered");
+            FUZZ_CHECK(c->verdict != TALLY_VERDICT_REGRESSION || c->pct_imp <= 0,
+                       "a regression never shows a gain");
+            FUZZ_CHECK(c->verdict != TALLY_VERDICT_IMPROVEMENT || c->pct_imp >= 0,
+                       "an improvement never shows a loss");
             FUZZ_CHECK(isfinite(c->statistic) && isfinite(c->df), "test statistic finite");
         }
         tally_report_cell bad;
