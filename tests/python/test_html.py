@@ -227,7 +227,8 @@ def test_change_plot_structure():
     x = {label: pos for pos, label in ticks(panels[0], "x")}
     reg = next(m for m in panels[0] if m.get("class") == "mark v-reg")
     assert float(reg.get("cx")) == pytest.approx(x["-100"], abs=0.1)
-    assert reg.find(SVG + "title").text == "slow: -100.00%, regression"
+    tip = reg.find(SVG + "title").text  # the case, pct-imp, its interval, the verdict
+    assert tip.startswith("slow: -100.00% [") and tip.endswith("], regression")
     zero = path_of(panels[0], "zero")[0]
     assert float(re.match(r"M([\d.-]+)", zero).group(1)) == pytest.approx(x["0"], abs=0.1)
     legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
@@ -328,3 +329,30 @@ def test_matplotlib_plots():
         r.plot("pie")
     with pytest.raises(KeyError):
         r.plot("runs", case="nope")
+
+
+def test_change_plot_intervals_and_equivalence_band():
+    # "same" is equal on both sides; with a 10 % margin it is equivalent (TOST), drawn as a
+    # diamond; every compared row has its interval as a bar whose ends sit at the report's
+    # pct_low / pct_high on the panel's axis; the band spans -10 .. +10.
+    base = {"slow": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
+    new = {"slow": [2.0, 2.01, 1.99, 2.0, 2.0, 2.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
+    r = tally.Report(results_of({"base": base, "new": new}), equivalence=10)
+    (svg,) = plots(parse(r.to_html()), "plot-change")
+    (panel,) = [g for g in svg.iter(SVG + "g") if g.get("class") == "panel"]
+    marks = [m.get("class") for m in panel if (m.get("class") or "").startswith("mark")]
+    assert marks == ["mark v-reg", "mark v-equiv"]
+    t = ticks(panel, "x")
+    (p0, v0), (p1, v1) = t[0], t[-1]
+    px = lambda v: p0 + (v - float(v0)) * (p1 - p0) / (float(v1) - float(v0))  # noqa: E731
+    cis = [p for p in panel.iter(SVG + "path") if (p.get("class") or "").startswith("ci")]
+    assert len(cis) == 2
+    for row, ci in zip(r.rows, cis):
+        want_lo, want_hi = row.cells[1].comparison.pct_imp_interval
+        lo, hi = (float(v) for v in re.match(r"M(-?[\d.]+) [\d.]+H(-?[\d.]+)", ci.get("d")).groups())
+        assert lo == pytest.approx(px(want_lo), abs=0.15)
+        assert hi == pytest.approx(px(want_hi), abs=0.15)
+    band = panel.find(SVG + "rect")
+    assert band.get("class") == "band"
+    assert float(band.get("x")) == pytest.approx(px(-10), abs=0.15)
+    assert float(band.get("x")) + float(band.get("width")) == pytest.approx(px(10), abs=0.2)
