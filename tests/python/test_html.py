@@ -233,7 +233,7 @@ def test_change_plot_structure():
     assert float(re.match(r"M([\d.-]+)", zero).group(1)) == pytest.approx(x["0"], abs=0.1)
     legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
     assert texts(legend, "legend-label") == ["significant improvement", "significant regression",
-                                             "no significant change", "too few samples"]
+                                             "inconclusive", "too few samples"]
 
 
 def test_table_carries_the_text_tables_information():
