@@ -211,6 +211,13 @@ int tally__parse_values(double *values, size_t n, const char *out);
 /* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */
 void tally__die_with_parent(void);
 
+/* ---- workload_tcp_rr.c ---- */
+#define TALLY__ACCEPT_STRANGERS_MAX 64
+/* Accept, on listening socket lfd, the connection whose peer is client_fd's own address and
+ * port, closing (and counting in *strangers) the connections of anyone else that came first;
+ * -1 with errno on error or after TALLY__ACCEPT_STRANGERS_MAX strangers. */
+int tally__accept_own(int lfd, int client_fd, unsigned *strangers);
+
 /* ---- runner_sysinfo.c ---- */
 int tally__sysinfo_record(tally_resultset *rs);
 /* Bytes of the largest CPU cache listed in sysfs, or 0 when unknown. */
