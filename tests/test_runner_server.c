@@ -141,6 +141,8 @@ static void test_dies_between_runs(void)
     long port = free_port();
     tally__server s = start(port, "once", 0, TALLY_OK);
     CHECK_INT(ask(port), 1); /* mode once: exits after its first client */
+    siginfo_t si; /* wait for that exit (not reaping it), so the check below cannot come first */
+    CHECK(waitid(P_PID, (id_t)s.pid, &si, WEXITED | WNOWAIT) == 0);
     CHECK_INT(tally__server_ready(&s), TALLY_ERUN);
     CHECK(strstr(tally_error_last()->message, "stand-in exited between runs (exit status 0)") !=
           NULL);

@@ -214,6 +214,37 @@ static void kill_leftovers(keeper_report *rep, pid_t leader)
     }
 }
 
+/* Close every descriptor but those in keep: the caller's files (a journal and its lock, a
+ * host's sockets) are not the run's, and a run that outlives its caller must not hold them. */
+static void close_other_fds(const int *keep, size_t nkeep)
+{
+    enum { MAX_FDS = 4096 };
+    static int fds[MAX_FDS];
+    size_t n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (d != NULL) {
+        struct dirent *e;
+        while (n < MAX_FDS && (e = readdir(d)) != NULL)
+            if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+                fds[n++] = atoi(e->d_name);
+        int dfd = dirfd(d);
+        for (size_t i = 0; i < n; i++)
+            if (fds[i] == dfd)
+                fds[i] = -1;
+        closedir(d);
+    } else {
+        for (int fd = 3; fd < 1024; fd++)
+            fds[n++] = fd;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int keep_it = fds[i] <= STDERR_FILENO;
+        for (size_t k = 0; k < nkeep; k++)
+            keep_it |= fds[i] == keep[k];
+        if (fds[i] >= 0 && !keep_it)
+            close(fds[i]);
+    }
+}
+
 static void keeper_main(const tally__wl *wl, const char *sweep_value, char *const *argv,
                         int out_w, int err_w, int report_w, int abort_r, pid_t runner)
 {
@@ -221,6 +252,8 @@ static void keeper_main(const tally__wl *wl, const char *sweep_value, char *cons
     if (getppid() != runner)
         _exit(1);
     tally__reset_signals(); /* SIGCHLD must not be ignored here, nor the caller's handlers run */
+    const int keep[] = { out_w, err_w, report_w, abort_r, wl->server.netns_fd };
+    close_other_fds(keep, sizeof(keep) / sizeof(keep[0]));
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     keeper_report rep;
     memset(&rep, 0, sizeof(rep));
