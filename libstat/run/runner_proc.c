@@ -403,42 +403,31 @@ static double tv_seconds(struct timeval tv)
     return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
-static void close_pair(int p[2])
+/* Close the run's four pipes (those created so far) and report why the run cannot start. */
+static int pipes_failed(int pipes[4][2], const char *what, int err, const char *hint)
 {
-    if (p[0] >= 0)
-        close(p[0]);
-    if (p[1] >= 0)
-        close(p[1]);
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 2; k++)
+            if (pipes[i][k] >= 0)
+                close(pipes[i][k]);
+    return tally__error(TALLY_ERUN, "cannot %s for the run: %s (%s)", what, strerror(err), hint);
 }
 
 int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *sweep_value,
                      char *const *argv, double timeout, tally__poll_fn poll_fn, void *poll_user)
 {
     memset(o, 0, sizeof(*o));
-    int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, rep_p[2] = { -1, -1 };
-    int abort_p[2] = { -1, -1 };
-    if (pipe2(out_p, O_CLOEXEC) != 0 || pipe2(err_p, O_CLOEXEC) != 0 ||
-        pipe2(rep_p, O_CLOEXEC) != 0 || pipe2(abort_p, O_CLOEXEC) != 0) {
-        int saved = errno;
-        close_pair(out_p);
-        close_pair(err_p);
-        close_pair(rep_p);
-        close_pair(abort_p);
-        return tally__error(TALLY_ERUN, "cannot create a pipe for the run: %s (too many open "
-                            "files? raise ulimit -n)", strerror(saved));
-    }
+    int pipes[4][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
+    int *out_p = pipes[0], *err_p = pipes[1], *rep_p = pipes[2], *abort_p = pipes[3];
+    for (int i = 0; i < 4; i++)
+        if (pipe2(pipes[i], O_CLOEXEC) != 0)
+            return pipes_failed(pipes, "create a pipe", errno,
+                                "too many open files? raise ulimit -n");
     double start = tally__now();
     pid_t runner = getpid();
     pid_t keeper = fork();
-    if (keeper < 0) {
-        int saved = errno;
-        close_pair(out_p);
-        close_pair(err_p);
-        close_pair(rep_p);
-        close_pair(abort_p);
-        return tally__error(TALLY_ERUN, "cannot fork the run: %s (too many processes? see "
-                            "ulimit -u)", strerror(saved));
-    }
+    if (keeper < 0)
+        return pipes_failed(pipes, "fork", errno, "too many processes? see ulimit -u");
     if (keeper == 0) {
         close(out_p[0]);
         close(err_p[0]);
