@@ -204,6 +204,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_render(report, &opts, "csv");
     opts.format = TALLY_FORMAT_MARKDOWN;
     check_render(report, &opts, "markdown");
+    opts.format = TALLY_FORMAT_HTML;
+    opts.fragment = (int)pick(&h, 2);
+    check_render(report, &opts, "html");
+    opts.fragment = 0;
+    /* Histograms after the text table (the report keeps its samples unless omit_samples). */
+    opts.format = TALLY_FORMAT_TEXT;
+    opts.style = TALLY_STYLE_TABLE;
+    opts.histogram = 1;
+    opts.ascii = (int)pick(&h, 2);
+    opts.width = (int)pick(&h, 200);
+    {
+        char *out = NULL;
+        int hrc = tally_report_render(&out, NULL, report, &opts);
+        FUZZ_CHECK(hrc == TALLY_OK || hrc == TALLY_EINVAL, "histograms render or need samples");
+        tally_free(out);
+        tally_error_clear();
+    }
+    opts.histogram = 0;
     /* Writing a spreadsheet costs about ten times the rest; while fuzzing, one input in eight
      * writes one (chosen by the hash, so a crash reproduces). Corpus replays write it always. */
 #ifdef TALLY_FUZZ_LIBFUZZER
