@@ -199,6 +199,11 @@ static int parse(cJSON **out, const char *data, size_t len, const char *name, in
         cJSON_Delete(root);
         return tally__error_at(TALLY_EPARSE, name, line, col, "unexpected data after the JSON document");
     }
+    int numbers = tally__json_check_numbers(data, len, name);
+    if (numbers != TALLY_OK) {
+        cJSON_Delete(root);
+        return numbers;
+    }
     tally__jpath path;
     tally__jpath_init(&path);
     int rc = strict ? check_tree(root, name, &path) : TALLY_OK;
