@@ -62,6 +62,16 @@ typedef struct tally_compare_options {
     { TALLY_COMPARE_OPTIONS_VERSION, TALLY_TEST_WELCH, 0.05, TALLY_LOWER_IS_BETTER,      \
       TALLY_STAT_AMEAN, TALLY_SUMMARY_OPTIONS_INIT }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_COMPARE_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_COMPARE_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_COMPARE_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_compare_options_init(tally_compare_options *opts, unsigned int version);
+
 /** Result of comparing two sample sets. */
 typedef struct tally_comparison {
     tally_summary base;    /**< Summary of the baseline. */

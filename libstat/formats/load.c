@@ -6,6 +6,7 @@
 #include "formats/importer.h"
 #include "util/internal.h"
 #include "util/names.h"
+#include "util/options.h"
 
 /* Metadata key naming the file a result set was loaded from (docs/formats.md). */
 #define SOURCE_KEY "source_file"
@@ -117,11 +118,10 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
+TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS, sizeof(tally_load_options))
+
 static int check_options(const tally_load_options *opts)
 {
-    if (opts->version != TALLY_LOAD_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "tally_load_options: version %u, expected %u",
-                            opts->version, (unsigned)TALLY_LOAD_OPTIONS_VERSION);
     if (tally_input_kind_name(opts->kind) == NULL)
         return tally__error(TALLY_EINVAL, "tally_load_options: unknown input kind %d",
                             (int)opts->kind);
@@ -188,12 +188,13 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
 static int load_data(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
-    tally_load_options defaults = TALLY_LOAD_OPTIONS_INIT;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_options(opts);
+    tally_load_options options;
+    int rc = tally__options_read(&options, opts, &tally_load_options_kind);
+    if (rc == TALLY_OK)
+        rc = check_options(&options);
     if (rc != TALLY_OK)
         return rc;
+    opts = &options;
     const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
     if (imp == NULL)
         return rc;

@@ -8,6 +8,7 @@
 
 #include "report/report_internal.h"
 #include "util/names.h"
+#include "util/options.h"
 
 static const tally__name formats[] = {
     { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
@@ -25,10 +26,14 @@ static const tally__name styles[] = {
 TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
-static int check_render_options(const tally_render_options *o)
+TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS, sizeof(tally_render_options))
+
+/* The caller's options (NULL: the defaults) read into *o, and checked. */
+static int read_render_options(tally_render_options *o, const tally_render_options *given)
 {
-    if (o->version != TALLY_RENDER_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "render options: unsupported version %u", o->version);
+    int rc = tally__options_read(o, given, &tally_render_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
     if (tally_format_name(o->format) == NULL || tally_style_name(o->style) == NULL)
         return tally__error(TALLY_EINVAL, "render options: unknown format or style");
     return TALLY_OK;
@@ -57,19 +62,17 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
 int tally_report_render(char **out, size_t *len, const tally_report *r,
                         const tally_render_options *opts)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
     if (out == NULL || r == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_render: NULL argument");
     *out = NULL;
     if (len)
         *len = 0;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_render_options(opts);
+    tally_render_options o;
+    int rc = read_render_options(&o, opts);
     if (rc != TALLY_OK)
         return rc;
     tally__buf b = TALLY__BUF_INIT;
-    rc = render_to(&b, r, opts);
+    rc = render_to(&b, r, &o);
     if (rc != TALLY_OK) {
         tally__buf_dispose(&b);
         return rc;
@@ -97,19 +100,17 @@ static int write_xlsx(const tally_report *r, const char *path, const tally_rende
 
 int tally_report_write(const tally_report *r, const char *path, const tally_render_options *opts)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
     if (r == NULL || path == NULL || path[0] == '\0')
         return tally__error(TALLY_EINVAL, "tally_report_write: NULL argument");
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_render_options(opts);
+    tally_render_options o;
+    int rc = read_render_options(&o, opts);
     if (rc != TALLY_OK)
         return rc;
-    if (opts->format == TALLY_FORMAT_XLSX)
-        return write_xlsx(r, path, opts);
+    if (o.format == TALLY_FORMAT_XLSX)
+        return write_xlsx(r, path, &o);
     char *text;
     size_t len;
-    rc = tally_report_render(&text, &len, r, opts);
+    rc = tally_report_render(&text, &len, r, &o);
     if (rc != TALLY_OK)
         return rc;
     rc = tally__write_file_atomic(path, text, len);

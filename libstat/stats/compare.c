@@ -9,13 +9,12 @@
 
 #include "stats/compare_impl.h"
 #include "util/internal.h"
+#include "util/options.h"
+
+TALLY__OPTIONS_FUNCTIONS(tally_compare_options, TALLY_COMPARE_OPTIONS, sizeof(tally_compare_options))
 
 static int check_options(const tally_compare_options *o)
 {
-    if (o->version != TALLY_COMPARE_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "compare options: version %u, expected %u "
-                                          "(initialise with TALLY_COMPARE_OPTIONS_INIT)",
-                            o->version, (unsigned)TALLY_COMPARE_OPTIONS_VERSION);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "compare options: alpha %g is not in (0, 1)", o->alpha);
     if ((int)o->test < (int)TALLY_TEST_WELCH || (int)o->test > (int)TALLY_TEST_NONE)
@@ -170,10 +169,14 @@ static tally_verdict verdict_of(const tally_comparison *r, int shift, tally_dire
 }
 
 /* Everything after the two summaries; report.c calls it with the summaries it has already made. */
-/* The options and the sample counts, as both entry points check them. */
-static int check_call(const tally_compare_options *o, size_t nb, size_t nc)
+/* The options (read into *o, any supported version) and the sample counts, as both entry points
+ * check them. */
+static int check_call(tally_compare_options *o, const tally_compare_options *given, size_t nb,
+                      size_t nc)
 {
-    int rc = check_options(o);
+    int rc = tally__options_read(o, given, &tally_compare_options_kind);
+    if (rc == TALLY_OK)
+        rc = check_options(o);
     if (rc)
         return rc;
     if (nb == 0 || nc == 0)
@@ -187,12 +190,12 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               const tally_summary *current_summary, const double *current,
                               size_t nc, const tally_compare_options *opts)
 {
-    static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
     if (out == NULL || base_summary == NULL || current_summary == NULL ||
         (base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    const tally_compare_options *o = opts ? opts : &defaults;
-    int rc = check_call(o, nb, nc);
+    tally_compare_options options;
+    const tally_compare_options *o = &options;
+    int rc = check_call(&options, opts, nb, nc);
     if (rc)
         return rc;
     if (base_summary->n != nb || current_summary->n != nc)
@@ -241,13 +244,13 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
 int tally_compare(tally_comparison *out, const double *base, size_t nb, const double *current,
                   size_t nc, const tally_compare_options *opts)
 {
-    static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
     if (out == NULL || (base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    const tally_compare_options *o = opts ? opts : &defaults;
+    tally_compare_options options;
+    const tally_compare_options *o = &options;
     /* Checked before summarising so that a bad option is reported as such, not as a summary
      * error; tally__compare_summarized checks again for its other callers. */
-    int rc = check_call(o, nb, nc);
+    int rc = check_call(&options, opts, nb, nc);
     if (rc)
         return rc;
 

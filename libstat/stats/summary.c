@@ -11,14 +11,12 @@
 
 #include "util/internal.h"
 #include "stats/stats_internal.h"
+#include "util/options.h"
 
-static const tally_summary_options default_options = TALLY_SUMMARY_OPTIONS_INIT;
+TALLY__OPTIONS_FUNCTIONS(tally_summary_options, TALLY_SUMMARY_OPTIONS, sizeof(tally_summary_options))
 
 static int check_options(const tally_summary_options *o)
 {
-    if (o->version != TALLY_SUMMARY_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "summary options version %u, expected %u", o->version,
-                            (unsigned)TALLY_SUMMARY_OPTIONS_VERSION);
     if (o->direction != TALLY_LOWER_IS_BETTER && o->direction != TALLY_HIGHER_IS_BETTER)
         return tally__error(TALLY_EINVAL, "unknown direction %d", (int)o->direction);
     if (o->percentile_method != TALLY_PERCENTILE_LINEAR &&
@@ -210,10 +208,18 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
 static int summarize(tally_summary *out, const double *x, double *inplace, size_t n,
                      const tally_summary_options *opts, const extra_cuts *extra)
 {
-    const tally_summary_options *o = opts ? opts : &default_options;
+    if (!out)
+        return tally__error(TALLY_EINVAL, "summary output pointer is NULL");
+    tally_summary_options options;
+    int rc = tally__options_read(&options, opts, &tally_summary_options_kind);
+    if (rc != TALLY_OK) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    const tally_summary_options *o = &options;
     tally__scratch scratch;
     rank_list list;
-    int rc = summarize_moments(out, x, n, o);
+    rc = summarize_moments(out, x, n, o);
     if (rc != TALLY_OK)
         return rc;
     list.rank = list.own;

@@ -8,6 +8,7 @@ set(TALLY_MODULE_SOURCES
   json_util.c
   names.c
   numfmt.c
+  options.c
   text.c
   version.c
 )
