@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "util/internal.h"
@@ -99,12 +100,14 @@ static void test_atomic_write(void)
     CHECK(strstr(tally_error_last()->message, "no/such/file") != NULL);
     CHECK_INT(tally__write_file_atomic(TALLY_TEST_TMP "/no/such/dir/x", "x", 1), TALLY_EIO);
 
-    /* A written file has the permissions a plain creat(path, 0666) gives under the umask, and
-     * the umask itself is left alone: 0666 & ~022 = 0644, 0666 & ~077 = 0600. */
+    /* A new file has the permissions a plain creat(path, 0666) gives under the umask, and the
+     * umask itself is left alone: 0666 & ~022 = 0644, 0666 & ~077 = 0600. (A file replaced
+     * keeps its own mode: test_io_output.c.) */
     static const mode_t masks[2] = { 022, 077 };
     static const mode_t modes[2] = { 0644, 0600 };
     for (int k = 0; k < 2; k++) {
         mode_t old = umask(masks[k]);
+        unlink(path);
         CHECK_INT(tally__write_file_atomic(path, "mode\n", 5), TALLY_OK);
         struct stat st;
         CHECK_INT(stat(path, &st), 0);

@@ -162,4 +162,15 @@ static TEST_HELPER char *render(const tally_report *r, tally_format format, tall
     return text;
 }
 
+/* The report of build_fixture() with options `o` (NULL: the defaults). */
+static TEST_HELPER tally_report *fixture_report(const tally_report_options *o)
+{
+    tally_results *list = build_fixture();
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, o), TALLY_OK);
+    /* The report keeps copies: the results can go before the report is used. */
+    tally_results_free(list);
+    return r;
+}
+
 #endif /* TALLY_TEST_REPORT_COMMON_H */

@@ -8,15 +8,6 @@
 
 #include "test_report_common.h"
 
-static tally_report *fixture_report(void)
-{
-    tally_results *list = build_fixture();
-    tally_report *r = NULL;
-    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
-    tally_results_free(list);
-    return r;
-}
-
 static void test_text_styles(tally_report *r)
 {
     static const struct {
@@ -334,7 +325,7 @@ static void test_huge_values(void)
 
 int main(void)
 {
-    tally_report *r = fixture_report();
+    tally_report *r = fixture_report(NULL);
     test_text_styles(r);
     test_markdown(r);
     test_json(r);

@@ -6,16 +6,6 @@
 
 #include "test_report_common.h"
 
-static tally_report *fixture_report(const tally_report_options *o)
-{
-    tally_results *list = build_fixture();
-    tally_report *r = NULL;
-    CHECK_INT(tally_report_new(&r, list, o), TALLY_OK);
-    /* The report keeps copies: the results can go before the report is used. */
-    tally_results_free(list);
-    return r;
-}
-
 static void test_alignment(void)
 {
     tally_report *r = fixture_report(NULL);

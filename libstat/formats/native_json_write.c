@@ -145,8 +145,10 @@ int tally_results_to_json(char **out, size_t *len, const tally_results *r)
 
 int tally_results_save(const tally_results *r, const char *path)
 {
-    if (r == NULL || path == NULL || path[0] == '\0')
-        return tally__error(TALLY_EINVAL, "tally_results_save: NULL or empty argument");
+    if (r == NULL || path == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_save: NULL argument");
+    if (path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     char *text;
     size_t len;
     int rc = tally_results_to_json(&text, &len, r);

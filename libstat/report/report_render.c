@@ -80,28 +80,29 @@ int tally_report_render(char **out, size_t *len, const tally_report *r,
     return tally__buf_detach(out, len, &b);
 }
 
-/* The spreadsheet goes to a temporary file next to `path`, renamed over it once complete. */
+/* The spreadsheet is written to a file of its own, moved over (or copied to) the output once
+ * complete (tally__output). */
 static int write_xlsx(const tally_report *r, const char *path, const tally_render_options *o)
 {
-    char *tmp = NULL;
-    int fd = -1;
-    int created = tally__create_temp(&tmp, &fd, path);
-    if (created != TALLY_OK)
-        return created;
-    close(fd);
-    int rc = tally__render_xlsx(tmp, path, r, o);
-    if (rc == TALLY_OK && rename(tmp, path) != 0)
-        rc = tally__error_at(TALLY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
-    if (rc != TALLY_OK)
-        unlink(tmp);
-    tally__free_mem(tmp);
+    tally__output out;
+    const char *file = NULL;
+    int rc = tally__output_open(&out, path);
+    if (rc == TALLY_OK)
+        rc = tally__output_stage(&out, &file);
+    if (rc == TALLY_OK)
+        rc = tally__render_xlsx(file, path, r, o);
+    if (rc == TALLY_OK)
+        return tally__output_commit(&out);
+    tally__output_abort(&out);
     return rc;
 }
 
 int tally_report_write(const tally_report *r, const char *path, const tally_render_options *opts)
 {
-    if (r == NULL || path == NULL || path[0] == '\0')
+    if (r == NULL || path == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_write: NULL argument");
+    if (path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     tally_render_options o;
     int rc = read_render_options(&o, opts);
     if (rc != TALLY_OK)

@@ -1,4 +1,5 @@
-/* Whole-file reads and atomic writes. */
+/* Whole-file reads; outputs replaced atomically or written through. */
+#define _DEFAULT_SOURCE /* realpath, beside POSIX */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -64,20 +65,6 @@ int tally__read_file(char **out, size_t *len, const char *path)
     return TALLY_OK;
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t put = write(fd, data, len);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return -1;
-        data += put;
-        len -= (size_t)put;
-    }
-    return 0;
-}
-
 /* A name next to `path` that no file has yet, `path.tmp.<pid>.<12 hex digits>`, created with
  * O_EXCL (so nothing that exists, a symbolic link included, is ever opened) and mode 0666, to
  * which the kernel applies the umask as for any new file. mkstemp's 0600 would have to be
@@ -112,28 +99,281 @@ int tally__create_temp(char **tmp_out, int *fd_out, const char *path)
     return TALLY_OK;
 }
 
-int tally__write_file_atomic(const char *path, const char *data, size_t len)
+/* Outputs. A regular file (or a name not taken yet) is replaced atomically: a temporary file
+ * next to it, given the old file's mode and owner, fsync'ed, renamed over it, and the directory
+ * fsync'ed so that the rename survives a crash. A symbolic link to a regular file keeps being a
+ * link: the file it names is replaced. Anything else (a terminal, a pipe, /dev/null, /dev/full,
+ * a socket) is written through, never replaced; /dev/stdout, /dev/stderr, /dev/fd/N and
+ * /proc/self/fd/N are the descriptors themselves, written at their current offset as a shell
+ * redirection would. Every write error is reported. */
+
+/* The descriptor a path names directly, or -1. */
+static int named_descriptor(const char *path)
 {
-    char *tmp = NULL;
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    const char *digits = NULL;
+    if (strncmp(path, "/dev/fd/", 8) == 0)
+        digits = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        digits = path + 14;
+    if (digits == NULL || *digits < '0' || *digits > '9')
+        return -1;
+    long fd = 0;
+    for (const char *p = digits; *p; p++) {
+        if (*p < '0' || *p > '9' || fd > 1000000)
+            return -1;
+        fd = fd * 10 + (*p - '0');
+    }
+    return (int)fd;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t put = write(fd, data, len);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put < 0)
+            return -1;
+        if (put == 0) {
+            errno = EIO;
+            return -1;
+        }
+        data += put;
+        len -= (size_t)put;
+    }
+    return 0;
+}
+
+/* What to do about a failed write, by its cause. */
+static const char *write_advice(int err)
+{
+    switch (err) {
+    case ENOSPC:
+    case EDQUOT: return " (free some space, or write the output elsewhere)";
+    case EACCES:
+    case EPERM:
+    case EROFS: return " (choose a path you may write to)";
+    case EPIPE: return " (the reading end of the pipe was closed before the output was complete)";
+    default: return "";
+    }
+}
+
+static int write_error(const char *path, const char *doing, int err)
+{
+    return tally__error_at(TALLY_EIO, path, 0, 0, "%s: %s%s", doing, strerror(err),
+                           write_advice(err));
+}
+
+void tally__output_init(tally__output *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->fd = -1;
+}
+
+int tally__output_open(tally__output *o, const char *path)
+{
+    tally__output_init(o);
+    if (path == NULL || path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
+    o->shown = path;
+    int fd = named_descriptor(path);
+    if (fd >= 0) {
+        o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (o->fd < 0)
+            return tally__error_at(TALLY_EIO, path, 0, 0,
+                                   "descriptor %d is not open for writing: %s", fd,
+                                   strerror(errno));
+        o->through = 1;
+        return TALLY_OK;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return tally__error_at(TALLY_EIO, path, 0, 0,
+                                   "is a directory: give a file name inside it");
+        o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (o->fd < 0)
+            return write_error(path, "cannot open for writing", errno);
+        o->through = 1;
+        return TALLY_OK;
+    }
+    const char *target = path;
+    struct stat link;
+    if (lstat(path, &link) == 0 && S_ISLNK(link.st_mode) && S_ISREG(st.st_mode)) {
+        o->resolved = realpath(path, NULL);
+        if (o->resolved == NULL)
+            return tally__error_at(TALLY_EIO, path, 0, 0, "cannot resolve the link: %s",
+                                   strerror(errno));
+        target = o->resolved;
+    }
+    o->target = target;
+    if (stat(target, &o->old) == 0)
+        o->had_old = S_ISREG(o->old.st_mode);
+    return tally__create_temp(&o->tmp, &o->fd, target);
+}
+
+int tally__output_write(tally__output *o, const char *data, size_t len)
+{
+    if (o->failed)
+        return TALLY_EIO;
+    if (write_all(o->fd, data, len) != 0) {
+        o->failed = 1;
+        return write_error(o->shown, "cannot write", errno);
+    }
+    return TALLY_OK;
+}
+
+/* fsync the directory holding `path`, so that a rename into it is on disk. */
+static int sync_parent(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash == NULL ? tally__strdup(".")
+                : slash == path ? tally__strdup("/")
+                                : tally__strndup(path, (size_t)(slash - path));
+    if (dir == NULL)
+        return ENOMEM;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    tally__free_mem(dir);
+    if (fd < 0)
+        return errno;
+    int err = fsync(fd) != 0 && errno != EINVAL ? errno : 0;
+    close(fd);
+    return err;
+}
+
+/* Give the new file the old one's owner, then its mode (chown clears set-id bits, so the mode
+ * comes second). Only the owner may be beyond a non-root caller: then the file is the caller's,
+ * as with any program writing a new file, and its group and permissions are still kept. */
+static int keep_attributes(tally__output *o)
+{
+    if (!o->had_old)
+        return 0;
+    if (fchown(o->fd, o->old.st_uid, o->old.st_gid) != 0 &&
+        fchown(o->fd, (uid_t)-1, o->old.st_gid) != 0 && errno != EPERM)
+        return errno;
+    return fchmod(o->fd, o->old.st_mode & 07777) != 0 ? errno : 0;
+}
+
+int tally__output_stage(tally__output *o, const char **file)
+{
+    *file = NULL;
+    if (!o->through) {
+        close(o->fd); /* the writer creates the file anew; the commit reopens it */
+        o->fd = -1;
+        *file = o->tmp;
+        return TALLY_OK;
+    }
+    const char *dir = getenv("TMPDIR");
+    tally__buf base = TALLY__BUF_INIT;
+    tally__buf_printf(&base, "%s/tally-output", dir && dir[0] ? dir : "/tmp");
+    if (base.failed) {
+        tally__buf_dispose(&base);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
     int fd = -1;
-    int rc = tally__create_temp(&tmp, &fd, path);
+    int rc = tally__create_temp(&o->stage, &fd, base.data);
+    tally__buf_dispose(&base);
     if (rc != TALLY_OK)
         return rc;
-    int failed = write_all(fd, data, len) != 0 || fsync(fd) != 0;
-    int saved = errno;
-    if (close(fd) != 0 && !failed) {
-        failed = 1;
-        saved = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        saved = errno;
-    }
-    if (failed) {
-        unlink(tmp);
-        tally__free_mem(tmp);
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot write: %s", strerror(saved));
-    }
-    tally__free_mem(tmp);
+    close(fd);
+    *file = o->stage;
     return TALLY_OK;
+}
+
+/* Copy the staged file to the target written through. */
+static int copy_stage(tally__output *o)
+{
+    int in = open(o->stage, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return write_error(o->shown, "cannot read back the staged output", errno);
+    char chunk[65536];
+    int rc = TALLY_OK;
+    for (;;) {
+        ssize_t got = read(in, chunk, sizeof(chunk));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = write_error(o->shown, "cannot read back the staged output", errno);
+            break;
+        }
+        if (got == 0 || (rc = tally__output_write(o, chunk, (size_t)got)) != TALLY_OK)
+            break;
+    }
+    close(in);
+    return rc;
+}
+
+int tally__output_commit(tally__output *o)
+{
+    int rc = TALLY_OK;
+    if (o->failed) {
+        rc = TALLY_EIO;
+    } else if (o->through) {
+        if (o->stage != NULL)
+            rc = copy_stage(o);
+        int fd = o->fd;
+        o->fd = -1;
+        if (close(fd) != 0 && errno != EINTR && rc == TALLY_OK)
+            rc = write_error(o->shown, "cannot write", errno);
+    } else if (o->fd < 0 && (o->fd = open(o->tmp, O_WRONLY | O_CLOEXEC)) < 0) {
+        rc = write_error(o->shown, "cannot reopen the temporary file", errno);
+    } else {
+        int err = keep_attributes(o);
+        const char *doing = "cannot keep the mode and owner of the file it replaces";
+        if (err == 0 && fsync(o->fd) != 0) {
+            err = errno;
+            doing = "cannot write";
+        }
+        if (close(o->fd) != 0 && err == 0) {
+            err = errno;
+            doing = "cannot write";
+        }
+        o->fd = -1;
+        if (err == 0 && rename(o->tmp, o->target) != 0) {
+            err = errno;
+            doing = "cannot replace the file";
+        }
+        if (err == 0) {
+            tally__free_mem(o->tmp); /* renamed: nothing to remove any more */
+            o->tmp = NULL;
+            if ((err = sync_parent(o->target)) != 0)
+                doing = "written, but its directory could not be synced to disk";
+        }
+        if (err != 0)
+            rc = write_error(o->shown, doing, err);
+    }
+    tally__output_abort(o);
+    return rc;
+}
+
+void tally__output_abort(tally__output *o)
+{
+    if (o->fd >= 0)
+        close(o->fd);
+    if (o->tmp != NULL) {
+        unlink(o->tmp);
+        tally__free_mem(o->tmp);
+    }
+    if (o->stage != NULL) {
+        unlink(o->stage);
+        tally__free_mem(o->stage);
+    }
+    free(o->resolved); /* from realpath(), hence free() */
+    tally__output_init(o);
+}
+
+int tally__write_file_atomic(const char *path, const char *data, size_t len)
+{
+    tally__output o;
+    int rc = tally__output_open(&o, path);
+    if (rc == TALLY_OK)
+        rc = tally__output_write(&o, data, len);
+    if (rc == TALLY_OK)
+        return tally__output_commit(&o);
+    tally__output_abort(&o);
+    return rc;
 }

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "tally.h"
 #include "util/count.h"
@@ -90,8 +91,36 @@ int tally__read_file(char **out, size_t *len, const char *path);
  * with tally__free_mem. */
 int tally__create_temp(char **tmp_out, int *fd_out, const char *path);
 
-/* Write `len` bytes to `path` through a temporary file in the same directory, fsync, rename:
- * readers see the old file or the whole new one, never a part. */
+/* An output being written (file.c): a regular file, or a path not taken yet, is replaced
+ * atomically (temporary file in the same directory with the old file's mode and owner, fsync,
+ * rename, fsync of the directory); a symbolic link to a regular file has its target replaced;
+ * anything else (terminal, pipe, device, /dev/stdout, /dev/fd/N) is written through and never
+ * replaced. Write errors are recorded with the path and what to do. */
+typedef struct tally__output {
+    const char *shown;  /* the path as given, for messages */
+    const char *target; /* the file replaced (shown or resolved) */
+    char *resolved;     /* realpath() of a symbolic link, or NULL */
+    char *tmp;          /* the temporary file renamed over target */
+    char *stage;        /* a writer's file copied to a target written through */
+    int fd;
+    int through;        /* written through, not replaced */
+    int failed;
+    int had_old;
+    struct stat old;    /* the file replaced, when had_old */
+} tally__output;
+
+void tally__output_init(tally__output *o);
+int tally__output_open(tally__output *o, const char *path);
+int tally__output_write(tally__output *o, const char *data, size_t len);
+/* For writers that need a file name (libxlsxwriter): the file to create; the commit moves or
+ * copies it to the output. */
+int tally__output_stage(tally__output *o, const char **file);
+/* Finish: rename into place or flush; always releases `o`. */
+int tally__output_commit(tally__output *o);
+/* Give up: the temporary files are removed, the target is untouched. */
+void tally__output_abort(tally__output *o);
+
+/* tally__output_open + write + commit of one buffer. */
 int tally__write_file_atomic(const char *path, const char *data, size_t len);
 
 /* ---- samples written in place (resultset.c), for importers of large inputs ---- */

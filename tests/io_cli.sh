@@ -1,0 +1,47 @@
+#!/bin/sh
+# The command's outputs and inputs, end to end: io_cli.sh TALLY DATA_DIR WORK_DIR
+# Device nodes are only ever reached through descriptors (3>/dev/full) or links of our own, so
+# a faulty build can only replace files of WORK_DIR. Every command runs under `timeout`.
+set -u
+tally="$1"; data="$2"; work="$3"
+rm -rf "$work"; mkdir -p "$work"
+json="$data/json/example.json"
+failed=0
+fail() { echo "FAILED: $*"; failed=1; }
+run() { timeout 20 "$tally" "$@"; }
+
+# -o '' names the problem and the way out.
+run summary "$json" -o '' 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "-o '': exit $rc, expected 2"
+grep -q "the output path is empty: give a file name" "$work/err" || fail "-o '': $(cat "$work/err")"
+
+# A full device behind a descriptor: exit 2 and the reason.
+run summary "$json" -o /dev/fd/3 3>/dev/full 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "-o /dev/full: exit $rc, expected 2"
+grep -q "No space left on device" "$work/err" || fail "-o /dev/full: $(cat "$work/err")"
+run import "$json" -o /dev/fd/3 3>/dev/full 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "import -o /dev/full: exit $rc, expected 2"
+
+# Standard output into a pipe, named as /dev/fd/1 (/dev/stdout is the same, but a faulty build
+# running as root would replace the system's link), in text and XLSX.
+out=$(run summary "$json" -o /dev/fd/1 | head -c 9)
+[ "$out" = "hackbench" ] || fail "-o /dev/fd/1 gave '$out'"
+size=$(run summary "$json" -f xlsx -o /dev/fd/1 | wc -c)
+[ "$size" -gt 1000 ] || fail "-f xlsx -o /dev/fd/1 gave $size bytes"
+
+# After the rename, the directory is synced (so the new name survives a crash).
+if command -v strace >/dev/null 2>&1; then
+    strace -f -e trace=rename,renameat,renameat2,fsync,openat -o "$work/trace" \
+        "$tally" summary "$json" -o "$work/synced.txt" || fail "summary -o under strace"
+    awk -v dir="$work" '
+        /rename/ && /synced.txt"/ { renamed = 1 }
+        renamed && /openat/ && index($0, "\"" dir "\"") && /O_DIRECTORY/ {
+            match($0, /= [0-9]+/); fd = substr($0, RSTART + 2, RLENGTH - 2) }
+        renamed && fd != "" && $0 ~ ("fsync\\(" fd "\\) += 0") { ok = 1 }
+        END { exit ok ? 0 : 1 }' "$work/trace" || fail "no fsync of $work after the rename"
+else
+    echo "strace not installed: directory fsync not checked"
+fi
+
+[ $failed = 0 ] && echo "io_cli: all passed"
+exit $failed
