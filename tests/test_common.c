@@ -78,11 +78,11 @@ static void test_buf_and_format(void)
     tally_free(text);
 
     char num[32];
-    tally__format_double(num, 0.1);
+    tally__number_format(num, 0.1);
     CHECK_STR(num, "0.1");
-    tally__format_double(num, 1.0 / 3.0);
+    tally__number_format(num, 1.0 / 3.0);
     CHECK_STR(num, "0.3333333333333333"); /* Python: repr(1/3) */
-    tally__format_double(num, 1e300);
+    tally__number_format(num, 1e300);
     CHECK_STR(num, "1e+300");
 }
 

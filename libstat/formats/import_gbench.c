@@ -49,7 +49,7 @@ static int keep_context(tally_resultset *rs, const cJSON *root, const char *name
         } else if (cJSON_IsBool(v)) {
             tally__buf_puts(&text, cJSON_IsTrue(v) ? "true" : "false");
         } else if (cJSON_IsNumber(v)) {
-            tally__format_double(num, v->valuedouble);
+            tally__number_format(num, v->valuedouble);
             tally__buf_puts(&text, num);
         } else if (cJSON_IsArray(v)) {
             /* load_avg: numbers joined by commas; arrays of objects (caches) are left out. */
@@ -58,7 +58,7 @@ static int keep_context(tally_resultset *rs, const cJSON *root, const char *name
             cJSON_ArrayForEach(e, v) {
                 if (!cJSON_IsNumber(e))
                     break;
-                tally__format_double(num, e->valuedouble);
+                tally__number_format(num, e->valuedouble);
                 tally__buf_printf(&text, "%s%s", k++ ? "," : "", num);
             }
             if (e != NULL || k == 0) {

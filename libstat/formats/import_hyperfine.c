@@ -41,7 +41,7 @@ static int parameter_text(tally__buf *out, const cJSON *params, const char *name
             int rc = tally__json_finite(&d, v, name, p);
             if (rc != TALLY_OK)
                 return rc;
-            tally__format_double(num, d);
+            tally__number_format(num, d);
             text = num;
         } else {
             return tally__error_json(TALLY_EPARSE, name, p->text,

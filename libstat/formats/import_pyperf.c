@@ -36,7 +36,7 @@ static int scalar_text(char *num, const cJSON *v, const char **text)
         return 1;
     }
     if (cJSON_IsNumber(v)) {
-        tally__format_double(num, v->valuedouble);
+        tally__number_format(num, v->valuedouble);
         *text = num;
         return 1;
     }

@@ -80,7 +80,7 @@ int tally__import_sample(tally_resultset *rs, const char *bench, const char *uni
 int tally__import_meta_number(tally_case *c, const char *key, double value)
 {
     char text[32];
-    tally__format_double(text, value);
+    tally__number_format(text, value);
     return tally_case_meta_set(c, key, text);
 }
 

@@ -47,7 +47,9 @@ static int fail_at_key(reader *r, int code, const char *key, const char *fmt, ..
     char text[512];
     va_list ap;
     va_start(ap, fmt);
+    void *locale = tally__locale_c_begin();
     vsnprintf(text, sizeof(text), fmt, ap);
+    tally__locale_c_end(locale);
     va_end(ap);
     size_t mark = tally__jpath_key(&r->path, key);
     tally__error_json(code, r->name, r->path.text, "%s", text);
@@ -96,7 +98,7 @@ static int read_metadata(reader *r, const cJSON *obj, void *owner, meta_setter s
         } else if (cJSON_IsBool(item)) {
             value = cJSON_IsTrue(item) ? "true" : "false";
         } else if (cJSON_IsNumber(item)) {
-            tally__format_double(number, item->valuedouble);
+            tally__number_format(number, item->valuedouble);
             value = number;
         } else {
             rc = fail_at_key(r, TALLY_EPARSE, item->string,

@@ -12,8 +12,8 @@
 #include "formats/native_json.h"
 #include "util/text.h"
 
-/* cJSON copies at most 63 characters of a number; longer ones are left to it. */
-#define NUMBER_MAX 63
+/* Longer numbers are left to the general path, which refuses them with their path. */
+#define NUMBER_MAX TALLY__NUMBER_MAX
 
 /* What a container is, from the keys and containers that lead to it. */
 enum role { OTHER, ROOT, RESULTS, RESULT, BENCHMARKS, BENCHMARK, CASES, CASE };
@@ -273,15 +273,12 @@ size_t tally__json_span_read(double *out, const char *data, const tally__json_sp
     for (size_t i = 0; i < span->count; i++) {
         while (is_ws(*p) || *p == ',')
             p++;
-        /* Plain decimals take the exact fast path (the same double strtod gives), which also
-         * finds where they end; the split has checked the grammar already. */
+        /* Plain decimals take the exact fast path, which also finds where they end; others
+         * (17 digits, exponents) the number module. The split has checked the grammar. */
         const char *stop = tally__scan_decimal(&out[i], p, end);
         if (stop == NULL) {
-            stop = number_end(p, end);
-            char text[NUMBER_MAX + 1];
-            memcpy(text, p, (size_t)(stop - p));
-            text[stop - p] = '\0';
-            out[i] = strtod(text, NULL);
+            out[i] = NAN;
+            tally__number_scan(&out[i], &stop, p, end, TALLY__NUMBER_JSON);
         }
         if (!isfinite(out[i]))
             return i;

@@ -49,7 +49,7 @@ static void put_samples(tally__buf *b, const tally_case *c)
     tally__buf_puts(b, "\"samples\": [");
     for (size_t i = 0; i < n; i++) {
         char num[32];
-        tally__format_double(num, x[i]);
+        tally__number_format(num, x[i]);
         if (i)
             tally__buf_append(b, ", ", 2);
         tally__buf_puts(b, num);

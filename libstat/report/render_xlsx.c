@@ -232,8 +232,8 @@ static void metadata_sheet(ctx *c, const tally_report *r)
     put_str(c, ws, 0, 2, "value", c->bold);
     lxw_row_t xr = 1;
     char alpha[32], confidence[32];
-    tally__format_double(alpha, r->opts.alpha);
-    tally__format_double(confidence, r->opts.confidence);
+    tally__number_format(alpha, r->opts.alpha);
+    tally__number_format(confidence, r->opts.confidence);
     const char *options[][2] = {
         { "statistic", tally_statistic_name(r->opts.statistic) },
         { "test", tally_test_name(r->opts.test) },
@@ -303,8 +303,12 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
         tally__free_mem(c.names);
         return rc;
     }
+    /* libxlsxwriter prints numbers with the locale's decimal mark: the C locale for this thread
+     * while it works. */
+    void *locale = tally__locale_c_begin();
     c.wb = c.x.workbook_new(path);
     if (c.wb == NULL) {
+        tally__locale_c_end(locale);
         tally__free_mem(c.names);
         tally__xlsx_close(&c.x);
         return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
@@ -318,6 +322,7 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
     lxw_error closed = c.x.workbook_close(c.wb);
+    tally__locale_c_end(locale);
     note(&c, closed, "the file");
     tally__free_mem(c.names);
     if (c.err != LXW_NO_ERROR)

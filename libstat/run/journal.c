@@ -194,7 +194,7 @@ int tally__journal_append(tally__journal *j, const tally__journal_run *run, size
                           run->case_index, run->slot);
         for (size_t i = 0; i < metric_count; i++) {
             char num[32];
-            tally__format_double(num, run->values[i]);
+            tally__number_format(num, run->values[i]);
             tally__buf_printf(&line, "%s%s", i ? "," : "", num);
         }
         tally__buf_puts(&line, "]}\n");

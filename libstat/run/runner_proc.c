@@ -84,7 +84,7 @@ static void child_main(const tally__wl *wl, const char *sweep_value, char *const
     }
     for (size_t i = 0; i < wl->metric_count; i++) {
         char line[48];
-        tally__format_double(line, values[i]);
+        tally__number_format(line, values[i]);
         size_t n = strlen(line);
         line[n++] = '\n';
         write_all_fd(STDOUT_FILENO, line, n);

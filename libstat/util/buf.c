@@ -50,15 +50,24 @@ int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap)
     va_list copy;
     va_copy(copy, ap);
     char small[256];
+    /* Numbers in formats (%g, %.2f) print with '.' whatever the process's locale. */
+    void *locale = tally__locale_c_begin();
     int n = vsnprintf(small, sizeof(small), fmt, copy);
     va_end(copy);
-    if (n < 0)
+    if (n < 0) {
+        tally__locale_c_end(locale);
         return tally__error(TALLY_ERROR, "formatting failed");
-    if ((size_t)n < sizeof(small))
+    }
+    if ((size_t)n < sizeof(small)) {
+        tally__locale_c_end(locale);
         return tally__buf_append(b, small, (size_t)n);
-    if (grow(b, (size_t)n) != TALLY_OK)
+    }
+    if (grow(b, (size_t)n) != TALLY_OK) {
+        tally__locale_c_end(locale);
         return TALLY_ENOMEM;
+    }
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    tally__locale_c_end(locale);
     b->len += (size_t)n;
     return TALLY_OK;
 }
@@ -123,9 +132,8 @@ void tally__buf_json_string(tally__buf *b, const char *s)
 
 void tally__buf_double(tally__buf *b, double x)
 {
-    char text[32];
-    tally__format_double(text, x);
-    tally__buf_puts(b, text);
+    char text[TALLY__NUMBER_BUF];
+    tally__buf_append(b, text, tally__number_format(text, x));
 }
 
 void tally__buf_end_line(tally__buf *b)

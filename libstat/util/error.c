@@ -72,7 +72,9 @@ static int record(int code, const char *file, unsigned long line, unsigned long 
                   const char *json_path, const char *fmt, va_list ap)
 {
     char text[MESSAGE_MAX];
+    void *locale = tally__locale_c_begin(); /* "%g" with '.', whatever the locale */
     vsnprintf(text, sizeof(text), fmt, ap);
+    tally__locale_c_end(locale);
 
     /* Keep the location strings before the message: the caller may pass pointers into them. */
     char file_copy[LOCATION_MAX], path_copy[LOCATION_MAX];

@@ -74,7 +74,7 @@ void tally__buf_dispose(tally__buf *b);
 /* Append `s` as a JSON string literal: quotes, backslash and control characters escaped
  * (\n \r \t, else \u00XX); other bytes (UTF-8) as they are. */
 void tally__buf_json_string(tally__buf *b, const char *s);
-/* Append the shortest text that reads back as exactly `x` (tally__format_double). */
+/* Append the shortest text that reads back as exactly `x` (tally__number_format). */
 void tally__buf_double(tally__buf *b, double x);
 /* Strip trailing spaces, then append a newline: text lines never end in blanks. */
 void tally__buf_end_line(tally__buf *b);
@@ -132,11 +132,8 @@ double *tally__case_spare(tally_case *c, size_t *room);
 /* Count `n` samples written at tally__case_spare() as appended; they must be finite and fit. */
 void tally__case_commit(tally_case *c, size_t n);
 
-/* ---- numbers (numfmt.c) ---- */
-
-/* Shortest decimal text that reads back as exactly `x` (at most 17 significant digits).
- * `out` needs 32 bytes. */
-void tally__format_double(char *out, double x);
+/* ---- numbers: util/number.h (parsing, printing, the C locale) ---- */
+#include "util/number.h"
 
 /* ---- init (init.c) ---- */
 void tally__ensure_init(void);

@@ -7,7 +7,8 @@ set(TALLY_MODULE_SOURCES
   init.c
   json_util.c
   names.c
-  numfmt.c
+  number.c
+  number_cxx.cc
   options.c
   text.c
   version.c

@@ -1,10 +1,8 @@
 /* Line cursor and strict number parsing for text inputs. Numbers take an exact fast path when
- * they are plain decimals of up to 15-16 digits, and strtod otherwise. */
-#include <errno.h>
+ * they are plain decimals of up to 15-16 digits, and the number module (fast_float) otherwise. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -253,44 +251,41 @@ int tally__parse_decimal_fast(double *out, const char *s, size_t len)
     return 1;
 }
 
-/* Everything else, through strtod on a NUL-terminated copy. */
-static int parse_with_strtod(double *out, const char *s, size_t len)
+/* Everything else (17-digit decimals, large exponents, errors) through the number module. */
+int tally__parse_double(double *out, const char *s, size_t len)
 {
-    char tmp[65];
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
-    /* strtod accepts hex floats, "nan" and "inf"; numbers in benchmark files are decimal. */
-    for (size_t i = 0; i < len; i++) {
-        char c = tmp[i];
-        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')) {
-            if (c == 'n' || c == 'N' || c == 'i' || c == 'I')
-                return TALLY_ENONFINITE;
-            return TALLY_EPARSE;
-        }
-    }
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(tmp, &end);
-    if (end != tmp + len)
+    s = tally__trim(s, &len);
+    if (len == 0)
         return TALLY_EPARSE;
-    if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
-        return TALLY_ENONFINITE;
+    if (len <= TALLY__NUMBER_MAX && tally__parse_decimal_fast(out, s, len))
+        return TALLY_OK;
+    const char *stop;
+    double v;
+    tally__number_status st = tally__number_scan(&v, &stop, s, s + len, TALLY__NUMBER_TEXT);
+    if (st != TALLY__NUMBER_OK)
+        return tally__number_code(st);
+    if (stop != s + len)
+        return TALLY_EPARSE;
     *out = v;
     return TALLY_OK;
 }
 
-int tally__parse_double(double *out, const char *s, size_t len)
+int tally__parse_double_why(double *out, const char *s, size_t len, const char **problem)
 {
-    s = tally__trim(s, &len);
-    if (len == 0 || len > 64)
-        return TALLY_EPARSE;
-    if (tally__parse_decimal_fast(out, s, len))
-        return TALLY_OK;
-    return parse_with_strtod(out, s, len);
+    int rc = tally__parse_double(out, s, len);
+    *problem = NULL;
+    if (rc != TALLY_OK) {
+        const char *stop;
+        double v;
+        s = tally__trim(s, &len);
+        tally__number_status st = tally__number_scan(&v, &stop, s, s + len, TALLY__NUMBER_TEXT);
+        *problem = tally__number_problem(st == TALLY__NUMBER_OK ? TALLY__NUMBER_SYNTAX : st);
+    }
+    return rc;
 }
 
 /* The longest number text tally__parse_double reads; longer lines go the general way. */
-#define NUMBER_MAX 64
+#define NUMBER_MAX TALLY__NUMBER_MAX
 
 const char *tally__number_line_end(const char *line, const char *stop, const char *end)
 {

@@ -23,9 +23,14 @@ void tally__lines_init(tally__lines *l, const char *name, const char *data, size
 int tally__lines_next(tally__lines *l, const char **line, size_t *len);
 
 /* Parse all of s[0..len) as a finite double (leading/trailing blanks allowed). Returns TALLY_OK,
- * TALLY_EPARSE (not a number) or TALLY_ENONFINITE (nan, inf, overflow); records nothing, so the
+ * TALLY_EPARSE (not a number, or longer than TALLY__NUMBER_MAX) or TALLY_ENONFINITE (nan, inf,
+ * overflow, underflow); records nothing, so the
  * caller can report the position it knows. */
 int tally__parse_double(double *out, const char *s, size_t len);
+
+/* The same, and on failure *problem = the message part saying why ("expected a number",
+ * "number out of range (...)", ...: tally__number_problem), for messages that quote the text. */
+int tally__parse_double_why(double *out, const char *s, size_t len, const char **problem);
 
 /* The exact fast path behind tally__parse_double, for s[0..len) without blanks: returns 1 with
  * *out set when s is a plain decimal ([+-]digits[.digits][e[+-]digits]) of at most 19

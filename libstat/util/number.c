@@ -1,0 +1,225 @@
+/* Number conversion (number.h): the grammar and its limits here, the correctly rounded
+ * conversion in fast_float and the shortest digits in Dragonbox (number_cxx.cc). Nothing here
+ * reads the process's locale. */
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "util/number.h"
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static const char *digits_end(const char *p, const char *end, int *nonzero)
+{
+    int nz = 0;
+    for (; p < end && is_digit(*p); p++)
+        nz |= *p != '0';
+    *nonzero |= nz;
+    return p;
+}
+
+/* nan, inf or infinity (any case) at p: where the word ends, or NULL. */
+static const char *nonfinite_word(const char *p, const char *end)
+{
+    static const char *const words[] = { "infinity", "inf", "nan" };
+    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+        size_t n = strlen(words[w]), i = 0;
+        while (i < n && p + i < end && (p[i] | 0x20) == words[w][i])
+            i++;
+        if (i == n)
+            return p + n;
+    }
+    return NULL;
+}
+
+tally__number_status tally__number_scan(double *out, const char **stop, const char *s,
+                                        const char *end, int grammar)
+{
+    const char *p = s;
+    int json = grammar == TALLY__NUMBER_JSON;
+    int negative = 0;
+    if (p < end && (*p == '-' || (*p == '+' && !json)))
+        negative = *p++ == '-';
+    const char *digits = p;
+    int nonzero = 0;
+    p = digits_end(p, end, &nonzero);
+    size_t whole = (size_t)(p - digits), fraction = 0;
+    *stop = p;
+    if (json && (whole == 0 || (whole > 1 && *digits == '0')))
+        return TALLY__NUMBER_SYNTAX; /* JSON wants digits first, and no leading zero */
+    if (p < end && *p == '.') {
+        const char *f = p + 1;
+        const char *q = digits_end(f, end, &nonzero);
+        fraction = (size_t)(q - f);
+        if (json && fraction == 0) {
+            *stop = q;
+            return TALLY__NUMBER_SYNTAX; /* "5." */
+        }
+        if (whole + fraction > 0)
+            p = q;
+    }
+    if (whole + fraction == 0) {
+        const char *w = json ? NULL : nonfinite_word(digits, end);
+        *stop = w ? w : s;
+        return w ? TALLY__NUMBER_NONFINITE : TALLY__NUMBER_SYNTAX;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        if (q < end && (*q == '+' || *q == '-'))
+            q++;
+        if (q < end && is_digit(*q)) {
+            int ignored = 0;
+            p = digits_end(q, end, &ignored);
+        } else if (json) {
+            *stop = q;
+            return TALLY__NUMBER_SYNTAX;
+        }
+        /* TEXT: "1e" is the number 1 followed by "e", which the caller refuses. */
+    }
+    *stop = p;
+    if (p - s > TALLY__NUMBER_MAX)
+        return TALLY__NUMBER_TOO_LONG;
+    double v = nonzero ? tally__number_from_chars(digits, (size_t)(p - digits)) : 0.0;
+    if (isinf(v))
+        return TALLY__NUMBER_OVERFLOW;
+    if (nonzero && v == 0.0)
+        return TALLY__NUMBER_UNDERFLOW;
+    *out = negative ? -v : v;
+    return TALLY__NUMBER_OK;
+}
+
+const char *tally__number_problem(tally__number_status st)
+{
+    switch (st) {
+    case TALLY__NUMBER_OK: return "a number";
+    case TALLY__NUMBER_NONFINITE: return "expected a finite number";
+    case TALLY__NUMBER_OVERFLOW: return "number out of range (beyond 1.8e308)";
+    case TALLY__NUMBER_UNDERFLOW: return "number out of range (below 4.9e-324, it would read as 0)";
+    case TALLY__NUMBER_TOO_LONG: return "number longer than 64 characters";
+    case TALLY__NUMBER_SYNTAX: break;
+    }
+    return "expected a number";
+}
+
+int tally__number_code(tally__number_status st)
+{
+    switch (st) {
+    case TALLY__NUMBER_OK: return TALLY_OK;
+    case TALLY__NUMBER_NONFINITE:
+    case TALLY__NUMBER_OVERFLOW:
+    case TALLY__NUMBER_UNDERFLOW: return TALLY_ENONFINITE;
+    case TALLY__NUMBER_TOO_LONG:
+    case TALLY__NUMBER_SYNTAX: break;
+    }
+    return TALLY_EPARSE;
+}
+
+/* Two digits at a time for the printer. */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of d (at most 17), most significant first; returns how many. */
+static int write_digits(char *out, unsigned long long d)
+{
+    char tmp[24];
+    int n = 0;
+    while (d >= 100) {
+        unsigned r = (unsigned)(d % 100);
+        d /= 100;
+        tmp[n++] = digit_pairs[2 * r + 1];
+        tmp[n++] = digit_pairs[2 * r];
+    }
+    if (d >= 10) {
+        tmp[n++] = digit_pairs[2 * d + 1];
+        tmp[n++] = digit_pairs[2 * d];
+    } else {
+        tmp[n++] = (char)('0' + d);
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+size_t tally__number_format(char *out, double x)
+{
+    char *p = out;
+    if (signbit(x))
+        *p++ = '-';
+    if (x == 0.0) {
+        *p++ = '0';
+        *p = '\0';
+        return (size_t)(p - out);
+    }
+    unsigned long long d;
+    int e;
+    tally__number_shortest(x, &d, &e);
+    char digits[24];
+    int n = write_digits(digits, d);
+    int X = e + n - 1; /* x = d.ddd * 10^X */
+    int positional_limit = n > 15 ? n : 15;
+    if (X >= -4 && X < positional_limit) {
+        if (X < 0) {
+            memcpy(p, "0.0000", (size_t)(1 - X));
+            p += 1 - X;
+            memcpy(p, digits, (size_t)n);
+            p += n;
+        } else if (X + 1 >= n) {
+            memcpy(p, digits, (size_t)n);
+            p += n;
+            memset(p, '0', (size_t)(X + 1 - n));
+            p += X + 1 - n;
+        } else {
+            memcpy(p, digits, (size_t)(X + 1));
+            p += X + 1;
+            *p++ = '.';
+            memcpy(p, digits + X + 1, (size_t)(n - X - 1));
+            p += n - X - 1;
+        }
+    } else {
+        *p++ = digits[0];
+        if (n > 1) {
+            *p++ = '.';
+            memcpy(p, digits + 1, (size_t)(n - 1));
+            p += n - 1;
+        }
+        *p++ = 'e';
+        *p++ = X < 0 ? '-' : '+';
+        unsigned a = (unsigned)(X < 0 ? -X : X);
+        if (a >= 100)
+            *p++ = (char)('0' + a / 100);
+        *p++ = digit_pairs[2 * (a % 100)];
+        *p++ = digit_pairs[2 * (a % 100) + 1];
+    }
+    *p = '\0';
+    return (size_t)(p - out);
+}
+
+static locale_t c_locale = (locale_t)0;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void make_c_locale(void)
+{
+    /* glibc returns its static C locale object here, without allocating. */
+    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+void *tally__locale_c_begin(void)
+{
+    pthread_once(&c_locale_once, make_c_locale);
+    if (c_locale == (locale_t)0)
+        return NULL;
+    return (void *)uselocale(c_locale);
+}
+
+void tally__locale_c_end(void *previous)
+{
+    if (previous != NULL)
+        uselocale((locale_t)previous);
+}

@@ -1,0 +1,70 @@
+/* Number conversion for every reader and writer (docs/formats.md, "Numbers"): one grammar, one
+ * length limit, correctly rounded parsing and shortest round-trip printing, independent of the
+ * process's locale. */
+#ifndef TALLY_NUMBER_H
+#define TALLY_NUMBER_H
+
+#include <stddef.h>
+
+/* Longest number text any reader accepts, in characters (sign and exponent included). */
+#define TALLY__NUMBER_MAX 64
+
+/* Room for any number tally__number_format writes, with its NUL. */
+#define TALLY__NUMBER_BUF 32
+
+/* Grammars. TEXT (plain, CSV/TSV, importers of text output, the runner's child protocol):
+ * [+-] digits [. [digits]] or [+-] . digits, then an optional exponent [eE] [+-] digits.
+ * JSON (RFC 8259): [-] (0 | [1-9] digits) [. digits] [[eE] [+-] digits]. Neither has hex,
+ * nan, inf, or digit separators. */
+enum { TALLY__NUMBER_TEXT = 0, TALLY__NUMBER_JSON = 1 };
+
+/* Why a number was refused. */
+typedef enum tally__number_status {
+    TALLY__NUMBER_OK = 0,
+    TALLY__NUMBER_SYNTAX = 1,    /* no number of the grammar at the start */
+    TALLY__NUMBER_NONFINITE = 2, /* nan or inf spelled out (TEXT only) */
+    TALLY__NUMBER_OVERFLOW = 3,  /* beyond the largest double (1e309) */
+    TALLY__NUMBER_UNDERFLOW = 4, /* not zero, but below half the smallest subnormal (1e-400) */
+    TALLY__NUMBER_TOO_LONG = 5   /* more than TALLY__NUMBER_MAX characters */
+} tally__number_status;
+
+/* Scan the longest number of `grammar` at s (reading nothing at or past `end`): on success
+ * *out is the correctly rounded double, *stop the first character after the number, and the
+ * result TALLY__NUMBER_OK. On failure *out is untouched and *stop is where the number's
+ * characters end (for messages). The caller checks what follows the number. */
+tally__number_status tally__number_scan(double *out, const char **stop, const char *s,
+                                        const char *end, int grammar);
+
+/* The message part for a refusal: "expected a number", "expected a finite number",
+ * "number out of range (beyond 1.8e308)", ... */
+const char *tally__number_problem(tally__number_status st);
+
+/* The library's tally_error code for a refusal: TALLY_EPARSE for syntax and length,
+ * TALLY_ENONFINITE for nan, inf and out-of-range values. */
+int tally__number_code(tally__number_status st);
+
+/* Shortest decimal text that reads back as exactly `x` (finite), written to out (room for
+ * TALLY__NUMBER_BUF bytes) with its NUL; returns its length. The digits are the shortest that
+ * round-trip, nearest to x (Dragonbox, as Python's repr); the layout is printf's %g with as
+ * many digits, at least 15: positional when the decimal exponent X satisfies -4 <= X < max(15,
+ * digits), else d.ddde[+-]XX. "-0" keeps its sign. */
+size_t tally__number_format(char *out, double x);
+
+/* Switch the calling thread to the C locale (uselocale) for printf-family calls with
+ * floating-point conversions and for libraries that follow the locale (libxlsxwriter); returns
+ * the previous locale (a locale_t) for tally__locale_c_end. Other threads are not affected. */
+void *tally__locale_c_begin(void);
+void tally__locale_c_end(void *previous);
+
+/* ---- the C++ parts (number_cxx.cc), behind plain C entry points ---- */
+
+/* fast_float's from_chars on s[0..len), which the caller has checked to be a decimal of the
+ * TEXT grammar without a leading '+'. Returns the correctly rounded value (inf on overflow, 0 on
+ * underflow). */
+double tally__number_from_chars(const char *s, size_t len);
+
+/* Dragonbox's shortest decimal of a finite, non-zero |x|: x = digits * 10^exponent, digits
+ * without trailing zeros. */
+void tally__number_shortest(double x, unsigned long long *digits, int *exponent);
+
+#endif /* TALLY_NUMBER_H */

@@ -1,0 +1,25 @@
+// The two C++ header-only libraries behind number.h: fast_float (Eisel-Lemire parsing) and
+// Dragonbox (shortest round-trip digits). Built with -fno-exceptions -fno-rtti and no use of the
+// C++ library at run time, so libtally links and loads without libstdc++ (tests/check-no-cxx-runtime
+// checks it); only these two functions are visible to the C code.
+#include <fast_float/fast_float.h>
+#include <dragonbox/dragonbox.h>
+
+extern "C" {
+#include "util/number.h"
+}
+
+extern "C" double tally__number_from_chars(const char *s, size_t len)
+{
+    double v = 0.0;
+    // The grammar was checked by the caller; from_chars then always consumes the whole text.
+    fast_float::from_chars(s, s + len, v, fast_float::chars_format::general);
+    return v;
+}
+
+extern "C" void tally__number_shortest(double x, unsigned long long *digits, int *exponent)
+{
+    auto d = jkj::dragonbox::to_decimal(x, jkj::dragonbox::policy::sign::ignore);
+    *digits = d.significand;
+    *exponent = d.exponent;
+}
