@@ -26,7 +26,7 @@ static const char compare_help[] =
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
-    "                            schbench, netperf, tbench)\n"
+    "                            schbench, netperf, tbench, journal)\n"
     "      --color WHEN          auto (default: on a terminal, unless NO_COLOR is set),\n"
     "                            always, never\n"
     "      --fail-on-regression PCT\n"

@@ -15,7 +15,7 @@ static const char import_help[] =
     "Options:\n"
     "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
-    "                            schbench, netperf, tbench)\n"
+    "                            schbench, netperf, tbench, journal)\n"
     "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
     "  -h, --help                show this help\n"
     "\n"

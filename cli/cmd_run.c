@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd_run.h"
@@ -22,6 +23,7 @@ static void on_signal(int sig)
 
 static const char usage_text[] =
     "Usage: tally run WORKLOAD [options] -o OUT.json\n"
+    "       tally run --finish -o OUT.json\n"
     "       tally run [options] -o OUT.json -- COMMAND [ARG...]\n"
     "       tally run [options] -o OUT.json --compare LABEL=CMD --compare LABEL=CMD ...\n"
     "\n"
@@ -54,13 +56,19 @@ static const char usage_text[] =
     "                         labelled L each; with --interleave their runs alternate\n"
     "      --timeout SEC      per-run wall-clock limit (default 600)\n"
     "      --resume           continue the sweep recorded in OUT.json.journal\n"
+    "      --append           add runs to the result set in OUT.json (same workload and\n"
+    "                         parameters; the runs follow its own)\n"
+    "      --finish           write OUT.json from OUT.json.journal without running\n"
+    "                         anything (an interrupted sweep: marked partial)\n"
+    "      --force            replace an existing OUT.json or journal; resume a journal\n"
+    "                         written on another host, kernel or boot\n"
     "  -p, --param KEY=VALUE  workload parameter; --KEY VALUE works too, e.g.\n"
     "                         --loops 100 --mode thread --ipc socket --threads 4\n"
     "                         --runtime 5 --metric 'Time: ([0-9.]+)' --unit s\n"
     "                         --direction higher --time user\n"
     "  -h, --help             this text\n"
     "\n"
-    "Exit status: 0 all runs succeeded, 1 some runs failed (recorded in the output),\n"
+    "Exit status: 0 all runs succeeded, 1 some runs failed (counted in the output),\n"
     "2 usage or error, 130 interrupted (completed runs kept; use --resume).\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -69,6 +77,13 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("\nTry 'tally run --help'.\n", stderr);
     return EXIT_USAGE;
+}
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int parse_count(unsigned int *out, const char *text)
@@ -110,6 +125,96 @@ static char *join_command_line(int argc, char **argv)
     return s;
 }
 
+/* The command line as typed with --resume added (before a `--`), --force and --append left
+ * out: what continues the sweep in OUT.json.journal. */
+static char *resume_command(int argc, char **argv)
+{
+    char **args = calloc((size_t)argc + 2, sizeof(char *));
+    if (args == NULL)
+        return NULL;
+    int n = 0, added = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!added && strcmp(argv[i], "--") == 0) {
+            args[n++] = "--resume";
+            added = 1;
+        }
+        if (!added && (strcmp(argv[i], "--force") == 0 || strcmp(argv[i], "--resume") == 0))
+            continue;
+        args[n++] = argv[i];
+    }
+    if (!added)
+        args[n++] = "--resume";
+    char *line = join_command_line(n, args);
+    free(args);
+    return line;
+}
+
+static size_t count_cases(const tally_results *results)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < tally_results_count(results); k++) {
+        const tally_resultset *rs = tally_results_at(results, k);
+        for (size_t b = 0; b < tally_resultset_benchmark_count(rs); b++)
+            n += tally_benchmark_case_count(tally_resultset_benchmark_at(rs, b));
+    }
+    return n;
+}
+
+/* "wrote tip.json: 5 cases x 10 runs, 0 failed, 41 s" on stderr. */
+static void print_summary(const char *output, const tally_results *results, const char *runs,
+                          size_t failed, double seconds, const char *how)
+{
+    const tally_resultset *rs = tally_results_at(results, 0);
+    const char *partial = rs ? tally_resultset_meta_get(rs, "partial") : NULL;
+    size_t cases = count_cases(results);
+    fprintf(stderr, "tally run: wrote %s%s: %zu case%s x %s run%s, %zu failed", output, how, cases,
+            cases == 1 ? "" : "s", runs, strcmp(runs, "1") == 0 ? "" : "s", failed);
+    if (seconds >= 0)
+        fprintf(stderr, ", %.0f s", seconds);
+    if (partial)
+        fprintf(stderr, " (partial: %s)", partial);
+    fputc('\n', stderr);
+}
+
+/* --finish: the result set from the journal, without running anything. */
+static int finish_from_journal(const char *output, const char *label, int force)
+{
+    size_t n = strlen(output);
+    char *journal = malloc(n + sizeof(".journal"));
+    if (journal == NULL) {
+        fputs("tally run: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    memcpy(journal, output, n);
+    memcpy(journal + n, ".journal", sizeof(".journal"));
+    tally_results *results = NULL;
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    lo.kind = TALLY_INPUT_JOURNAL;
+    lo.label = label;
+    int status = EXIT_USAGE;
+    if (!force && access(output, F_OK) == 0) {
+        fprintf(stderr, "tally run: %s: the result set already exists; replace it with --force\n",
+                output);
+    } else if (tally_results_new(&results) != TALLY_OK ||
+               tally_load_file(results, journal, &lo) != TALLY_OK ||
+               tally_results_save(results, output) != TALLY_OK) {
+        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+    } else {
+        const tally_resultset *rs = tally_results_at(results, 0);
+        const char *runs = tally_resultset_meta_get(rs, "runs");
+        size_t failed = 0;
+        for (size_t k = 0; k < tally_results_count(results); k++) {
+            const char *f = tally_resultset_meta_get(tally_results_at(results, k), "failed_runs");
+            failed += f ? strtoul(f, NULL, 10) : 0;
+        }
+        print_summary(output, results, runs ? runs : "?", failed, -1, " from its journal");
+        status = EXIT_OK;
+    }
+    tally_results_free(results);
+    free(journal);
+    return status;
+}
+
 static void format_duration(char *out, size_t cap, double s)
 {
     if (s < 0) {
@@ -134,9 +239,10 @@ static int on_progress(void *user, const tally_run_progress *p)
         char elapsed[32], left[32];
         format_duration(elapsed, sizeof(elapsed), p->elapsed);
         format_duration(left, sizeof(left), p->remaining);
-        fprintf(stderr, "\r\033[K%s  run %zu/%zu%s  [%zu/%zu done]  elapsed %s  left ~%s",
-                p->case_name, p->run, p->runs, p->warmup ? " (warm-up)" : "", p->done, p->total,
-                elapsed, left);
+        fprintf(stderr, "\r\033[K%s  run %zu/%zu%s  [%zu/%zu runs, %zu/%zu warm-ups]  "
+                        "elapsed %s  left ~%s",
+                p->case_name, p->run, p->runs, p->warmup ? " (warm-up)" : "", p->runs_done,
+                p->runs_total, p->warmups_done, p->warmups_total, elapsed, left);
         fflush(stderr);
     }
     return interrupted != 0;
@@ -156,6 +262,7 @@ int cmd_run(int argc, char **argv)
     tally_runner_config *configs = calloc((size_t)argc + 1, sizeof(*configs));
     char **config_text = calloc((size_t)argc + 1, sizeof(char *));
     size_t nconfigs = 0;
+    int finish = 0;
     if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
         fputs("tally run: out of memory\n", stderr);
         goto done;
@@ -182,6 +289,18 @@ int cmd_run(int argc, char **argv)
         }
         if (strcmp(a, "--resume") == 0) {
             o.resume = 1;
+            continue;
+        }
+        if (strcmp(a, "--append") == 0) {
+            o.append = 1;
+            continue;
+        }
+        if (strcmp(a, "--force") == 0) {
+            o.force = 1;
+            continue;
+        }
+        if (strcmp(a, "--finish") == 0) {
+            finish = 1;
             continue;
         }
         if (a[0] != '-') {
@@ -266,6 +385,20 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
     }
+    if (finish) {
+        if (o.output == NULL)
+            status = usage_error("%s", "--finish needs the result set to write: -o OUT.json");
+        else if (workload != NULL || command != NULL || nconfigs > 0 || o.resume || o.append)
+            status = usage_error("%s", "--finish runs nothing: give only -o OUT.json (and "
+                                       "--label, --force)");
+        else
+            status = finish_from_journal(o.output, o.label, o.force);
+        goto done;
+    }
+    if (o.append && o.force) {
+        status = usage_error("%s", "--append keeps the result set: no --force");
+        goto done;
+    }
     if (nconfigs > 0 && command != NULL) {
         status = usage_error("%s", "give either --compare or a command after --, not both");
         goto done;
@@ -323,6 +456,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
         goto done;
     }
+    double started = monotonic_seconds();
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -334,19 +468,35 @@ int cmd_run(int argc, char **argv)
     sigaction(SIGTERM, &old_term, NULL);
     if (st.draw)
         fputs("\r\033[K", stderr);
+    char *resume = resume_command(argc, argv);
     if (rc == TALLY_EINTERRUPTED) {
-        fprintf(stderr, "tally run: interrupted; completed runs are kept in %s.journal "
-                        "(continue with --resume)\n", o.output);
+        fprintf(stderr, "tally run: interrupted; completed runs are kept in %s.journal; "
+                        "continue with:\n  %s\n", o.output, resume ? resume : "--resume");
         status = EXIT_INTERRUPTED;
     } else if (rc != TALLY_OK) {
-        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
-    } else if (tally_runner_failed_runs(runner) > 0) {
-        fprintf(stderr, "tally run: %zu run(s) failed; see the failed_run metadata in %s\n",
-                tally_runner_failed_runs(runner), o.output);
-        status = EXIT_FAILED_RUNS;
+        const tally_error *e = tally_error_last();
+        fprintf(stderr, "tally run: %s\n", e->message);
+        /* Where the journal keeps runs, say exactly how to continue them. */
+        int keeps = e->code == TALLY_EIO && e->file != NULL && strstr(e->message, "--resume");
+        if (((e->code == TALLY_EEXISTS && e->file && strstr(e->file, ".journal") &&
+              strstr(e->message, "--resume")) || keeps) &&
+            resume != NULL)
+            fprintf(stderr, "  %s\n", resume);
     } else {
-        status = EXIT_OK;
+        char runs[32];
+        snprintf(runs, sizeof(runs), "%u", o.runs);
+        tally_results *results = NULL;
+        size_t failed = tally_runner_failed_runs(runner);
+        if (tally_runner_take_results(&results, runner) == TALLY_OK)
+            print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
+        tally_results_free(results);
+        if (failed > 0)
+            fprintf(stderr, "tally run: %zu run%s failed: counted per case as failed_runs, "
+                            "reasons in failed_run.N (tally summary %s shows them)\n",
+                    failed, failed == 1 ? "" : "s", o.output);
+        status = failed > 0 ? EXIT_FAILED_RUNS : EXIT_OK;
     }
+    free(resume);
 done:
     tally_runner_free(runner);
     for (size_t i = 0; params && i < nparams; i++)

@@ -49,7 +49,8 @@ typedef enum tally_error_code {
     TALLY_EXLSX = -14,        /**< The spreadsheet writer reported an error. */
     TALLY_ERUN = -15,         /**< A workload could not be started or failed. */
     TALLY_EINTERRUPTED = -16, /**< An operation was cancelled by the caller's callback. */
-    TALLY_EMISMATCH = -17     /**< Inconsistent data, e.g. mixed units within one case. */
+    TALLY_EMISMATCH = -17,    /**< Inconsistent data, e.g. mixed units within one case. */
+    TALLY_EBUSY = -18         /**< A file is in use by another process (a locked run journal). */
 } tally_error_code;
 
 /**

@@ -35,7 +35,8 @@ typedef enum tally_input_kind {
     TALLY_INPUT_STREAM = 10,     /**< STREAM output. */
     TALLY_INPUT_SCHBENCH = 11,   /**< schbench output. */
     TALLY_INPUT_NETPERF = 12,    /**< netperf TCP_RR output. */
-    TALLY_INPUT_TBENCH = 13      /**< tbench (dbench) output. */
+    TALLY_INPUT_TBENCH = 13,     /**< tbench (dbench) output. */
+    TALLY_INPUT_JOURNAL = 14     /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
 } tally_input_kind;
 
 /** Options for tally_load_file(). Initialise with ::TALLY_LOAD_OPTIONS_INIT. */

@@ -56,6 +56,24 @@ TALLY_API int tally_results_add(tally_results *r, tally_resultset *rs);
  */
 TALLY_API int tally_results_merge(tally_results *into, tally_results *from);
 
+/**
+ * Add the runs of `from` to `into`, two result sets of one configuration (`tally merge`, `tally
+ * run --append`): benchmarks are unioned; a case present in both gets `from`'s samples after
+ * its own (run order), a new case is added. Provenance goes to the metadata: result-set
+ * `merged.N` = `source` (N counts merges from 1), and a case that received samples
+ * `samples.N` = "6-10 from SOURCE" (1-based sample numbers); `from`'s result-set metadata keys
+ * that `into` lacks are added, those with another value are kept as `merged.N.KEY`. A case's
+ * `failed_runs` counts are added up.
+ * @param into the result set that grows (its label is kept).
+ * @param from the result set whose runs are added (unchanged).
+ * @param source names `from` in metadata and messages (a file name); NULL: its label.
+ * @return ::TALLY_OK; ::TALLY_EMISMATCH (`into` unchanged) when a benchmark of both has
+ * another unit or direction, the message naming the benchmark and `source`; ::TALLY_ENOMEM.
+ * Thread safety: `into` must not be used by another thread meanwhile.
+ */
+TALLY_API int tally_resultset_merge_runs(tally_resultset *into, const tally_resultset *from,
+                                         const char *source);
+
 /* ---- result set ------------------------------------------------------------------------- */
 
 /** Create an empty result set. @return ::TALLY_OK, ::TALLY_EINVAL (empty label), ::TALLY_ENOMEM. */

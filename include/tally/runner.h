@@ -57,6 +57,10 @@ typedef struct tally_run_progress {
     size_t total;          /**< Runs in the whole sweep. */
     double elapsed;        /**< Seconds since tally_runner_run() started. */
     double remaining;      /**< Estimated seconds left (from the mean run time so far); -1 unknown. */
+    size_t runs_done;      /**< Counted (not warm-up) runs finished so far, resumed ones included. */
+    size_t runs_total;     /**< Counted runs in the whole sweep. */
+    size_t warmups_done;   /**< Warm-up runs finished so far. */
+    size_t warmups_total;  /**< Warm-up runs in the whole sweep. */
 } tally_run_progress;
 
 /**
@@ -94,12 +98,14 @@ typedef struct tally_runner_options {
     void *progress_user;            /**< Passed to `progress`. */
     const tally_runner_config *configs; /**< ::TALLY_WORKLOAD_EXEC: several commands to compare, one result set each (then `label` and `command` stay NULL); with `interleave` their runs alternate. */
     size_t config_count;            /**< Number of entries in `configs`; 0: one configuration from `label` and `command`. */
+    int force;                      /**< Non-zero: replace an existing `output` and its journal (unless another process holds the journal), and resume a journal written on another host, kernel or boot. Zero: those are refused (::TALLY_EEXISTS, ::TALLY_EMISMATCH). */
+    int append;                     /**< Non-zero: add this sweep's runs to the result set already in `output` (same workload and parameters; runs, warm-ups and sweep values may differ), after its own runs. */
 } tally_runner_options;
 
-#define TALLY_RUNNER_OPTIONS_VERSION 1
+#define TALLY_RUNNER_OPTIONS_VERSION 2
 #define TALLY_RUNNER_OPTIONS_INIT \
     { TALLY_RUNNER_OPTIONS_VERSION, TALLY_WORKLOAD_HACKBENCH, NULL, NULL, 5, 1, 0, 600.0, NULL, 0, \
-      NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+      NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RUNNER_OPTIONS_INIT does for the

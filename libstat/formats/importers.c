@@ -8,6 +8,7 @@ extern const tally__importer tally__importer_native_json;
 extern const tally__importer tally__importer_csv;
 extern const tally__importer tally__importer_tsv;
 extern const tally__importer tally__importer_plain;
+extern const tally__importer tally__importer_journal;
 
 const tally__importer *const tally__importers[] = {
     &tally__importer_native_json,
@@ -20,6 +21,7 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_schbench,
     &tally__importer_netperf,
     &tally__importer_tbench,
+    &tally__importer_journal,
     &tally__importer_csv,
     &tally__importer_tsv,
     &tally__importer_plain,

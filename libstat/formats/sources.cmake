@@ -13,6 +13,7 @@ set(TALLY_MODULE_SOURCES
   import_tbench.c
   import_util.c
   importers.c
+  journal_read.c
   load.c
   native_json_read.c
   native_json_split.c

@@ -1,5 +1,6 @@
 # Sources of libstat/model/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  merge.c
   resultset.c
   validate.c
 )

@@ -1,17 +1,41 @@
-/* The run journal: JSON Lines, one header line describing the sweep, then one line per finished
- * run, each written and fsync'd before the next run starts, so that a crash or a kill loses no
- * completed run. Format in docs/runners.md. */
+/* The run journal on disk: JSON Lines, one header line describing the sweep, then one line per
+ * finished run, each appended and fsync'd before the next run starts, so that a crash or a kill
+ * loses no completed run. The file is held under an exclusive lock for the whole sweep, created
+ * without following links, and never replaced without `force`. Reading and building result
+ * sets is formats/journal_read.c. Format in docs/runners.md. */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
-#include "util/json_util.h"
 #include "run/runner_internal.h"
+#include "util/json_util.h"
+
+/* The header members that define the sweep: a resume must match every one. */
+static const char *const identity_keys[] = { "workload", "sweep", "runs", "warmup", "interleave",
+                                             "params", "command", "metrics" };
+/* Where the runs were made: a resume elsewhere mixes two machines or kernels. */
+static const char *const env_keys[] = { "host", "kernel", "boot_id" };
+
+static int write_failed(const char *path, int err)
+{
+    if (err == ENOSPC || err == EDQUOT)
+        return tally__error_at(TALLY_EIO, path, 0, 0,
+                               "cannot write the journal: %s; every completed run is kept in "
+                               "it: free some space, then continue with --resume",
+                               strerror(err));
+    return tally__error_at(TALLY_EIO, path, 0, 0,
+                           "cannot write the journal: %s; the completed runs are kept in it "
+                           "(continue with --resume)",
+                           strerror(err));
+}
 
 static int write_line(int fd, const char *path, const char *s, size_t n)
 {
@@ -20,173 +44,332 @@ static int write_line(int fd, const char *path, const char *s, size_t n)
         if (put < 0 && errno == EINTR)
             continue;
         if (put <= 0)
-            return tally__error_at(TALLY_EIO, path, 0, 0, "write failed: %s", strerror(errno));
+            return write_failed(path, put < 0 ? errno : ENOSPC);
         s += put;
         n -= (size_t)put;
     }
     if (fsync(fd) != 0)
-        return tally__error_at(TALLY_EIO, path, 0, 0, "fsync failed: %s", strerror(errno));
+        return write_failed(path, errno);
     return TALLY_OK;
 }
 
-static int keep_run(tally__journal *j, const tally__journal_run *run, size_t metric_count)
+/* The process holding a flock on the file open as fd, from /proc/locks: "pid 123 (tally run
+ * ...)", or "another process" when it cannot be told. */
+static void lock_holder(char *out, size_t cap, int fd)
 {
-    if (j->count == j->cap) {
-        size_t cap = j->cap ? j->cap * 2 : 32;
-        tally__journal_run *grown = tally__reallocarray(j->runs, cap, sizeof(*grown));
-        if (grown == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory");
-        j->runs = grown;
-        j->cap = cap;
+    snprintf(out, cap, "another process");
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
+    if (f == NULL)
+        return;
+    char line[256];
+    long pid = 0;
+    while (pid == 0 && fgets(line, sizeof(line), f) != NULL) {
+        char kind[16];
+        long p;
+        unsigned int dev_major, dev_minor;
+        unsigned long long ino;
+        /* "1: FLOCK  ADVISORY  WRITE 12345 08:01:1234567 0 EOF" (a "->" marks waiters) */
+        if (strstr(line, "->") == NULL &&
+            sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &p, &dev_major, &dev_minor, &ino) == 5 &&
+            strcmp(kind, "FLOCK") == 0 && ino == (unsigned long long)st.st_ino &&
+            dev_major == major(st.st_dev) && dev_minor == minor(st.st_dev) && p != (long)getpid())
+            pid = p;
     }
-    tally__journal_run copy = *run;
-    copy.values = NULL;
-    copy.failure = NULL;
-    if (run->ok) {
-        copy.values = tally__calloc(metric_count ? metric_count : 1, sizeof(double));
-        if (copy.values == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory");
-        memcpy(copy.values, run->values, metric_count * sizeof(double));
-    } else {
-        copy.failure = tally__strdup(run->failure ? run->failure : "failed");
-        if (copy.failure == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory");
-    }
-    j->runs[j->count++] = copy;
-    return TALLY_OK;
+    fclose(f);
+    if (pid == 0)
+        return;
+    char path[64], cmd[160];
+    snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+    FILE *c = fopen(path, "re");
+    size_t n = c ? fread(cmd, 1, sizeof(cmd) - 1, c) : 0;
+    if (c)
+        fclose(c);
+    for (size_t i = 0; i + 1 < n; i++)
+        if (cmd[i] == '\0')
+            cmd[i] = ' ';
+    cmd[n] = '\0';
+    if (n > 0)
+        snprintf(out, cap, "process %ld (%s)", pid, cmd);
+    else
+        snprintf(out, cap, "process %ld", pid);
 }
 
-int tally__journal_create(tally__journal *j, const char *path, const char *header)
+static int lock_journal(int fd, const char *path)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return TALLY_OK;
+    if (errno != EWOULDBLOCK)
+        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot lock the journal: %s",
+                               strerror(errno));
+    char who[256];
+    lock_holder(who, sizeof(who), fd);
+    return tally__error_at(TALLY_EBUSY, path, 0, 0,
+                           "the journal is in use by %s, running the same sweep; wait for it "
+                           "or stop it",
+                           who);
+}
+
+static int copy_header(tally__journal *j, const char *header, const char *path)
+{
+    cJSON *h = NULL;
+    int rc = tally__json_parse(&h, header, strlen(header), path);
+    if (rc != TALLY_OK)
+        return rc;
+    return tally__journal_init(&j->d, h, path);
+}
+
+void tally__journal_memory(tally__journal *j)
 {
     memset(j, 0, sizeof(*j));
     j->fd = -1;
+}
+
+int tally__journal_open_memory(tally__journal *j, const char *header)
+{
+    tally__journal_memory(j);
+    return copy_header(j, header, "journal");
+}
+
+/* What an existing journal holds, for the refusal: "12 of 30 runs". */
+static void describe_existing(char *out, size_t cap, const char *path)
+{
+    char *data = NULL;
+    size_t len = 0;
+    snprintf(out, cap, "an earlier sweep");
+    if (tally__read_file(&data, &len, path) != TALLY_OK)
+        return;
+    tally__journal_data d;
+    if (tally__journal_read(&d, data, len, path) == TALLY_OK)
+        snprintf(out, cap, "%zu of %zu runs of an earlier sweep", d.count, d.points * d.slots);
+    tally__journal_data_free(&d);
+    tally__free_mem(data);
+    tally_error_clear();
+}
+
+int tally__journal_create(tally__journal *j, const char *path, const char *header, int force)
+{
+    tally__journal_memory(j);
     j->path = tally__strdup(path);
     if (j->path == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (j->fd < 0)
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (!force || S_ISDIR(st.st_mode)) {
+            char what[96];
+            if (!S_ISREG(st.st_mode))
+                return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                                       "exists and is not a journal (%s); it is left alone: "
+                                       "remove it, or --force removes it (a link itself, never "
+                                       "what it points to)",
+                                       S_ISLNK(st.st_mode) ? "a symbolic link" : "not a file");
+            describe_existing(what, sizeof(what), path);
+            return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                                   "a journal already exists (%s); continue it with --resume, "
+                                   "or discard it with --force",
+                                   what);
+        }
+        /* Never discard a journal another process is writing; a link is removed itself,
+         * never followed. */
+        int old = S_ISREG(st.st_mode) ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+        if (old >= 0) {
+            int rc = lock_journal(old, path);
+            close(old);
+            if (rc != TALLY_OK)
+                return rc;
+        }
+        if (unlink(path) != 0 && errno != ENOENT)
+            return tally__error_at(TALLY_EIO, path, 0, 0, "cannot remove the old journal: %s",
+                                   strerror(errno));
+    }
+    j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
+    if (j->fd < 0) {
+        if (errno == EEXIST)
+            return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                                   "a journal appeared while starting (another tally run?); "
+                                   "continue it with --resume, or discard it with --force");
         return tally__error_at(TALLY_EIO, path, 0, 0, "cannot create the journal: %s",
                                strerror(errno));
+    }
+    int rc = lock_journal(j->fd, path);
+    if (rc == TALLY_OK)
+        rc = copy_header(j, header, path);
+    if (rc != TALLY_OK)
+        return rc;
     tally__buf line = TALLY__BUF_INIT;
     tally__buf_printf(&line, "%s\n", header);
-    if (line.failed) {
-        tally__buf_dispose(&line);
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    }
-    int rc = write_line(j->fd, path, line.data, line.len);
+    rc = line.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                     : write_line(j->fd, path, line.data, line.len);
     tally__buf_dispose(&line);
     return rc;
 }
 
-/* One run line; errors name the journal's line. */
-static int parse_run(tally__journal *j, const char *s, size_t len, unsigned long lineno,
-                     size_t metric_count, size_t case_count, size_t slots)
+static int read_fd(char **out, size_t *len, int fd, const char *path)
 {
-    cJSON *root = NULL;
-    int rc = tally__json_parse(&root, s, len, j->path);
-    if (rc != TALLY_OK)
-        return rc;
-    tally__journal_run run;
-    memset(&run, 0, sizeof(run));
-    double case_index = -1, slot = -1;
-    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(root, "ok");
-    const cJSON *values = cJSON_GetObjectItemCaseSensitive(root, "values");
-    const cJSON *failure = cJSON_GetObjectItemCaseSensitive(root, "failure");
-    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(root, "case_index");
-    const cJSON *si = cJSON_GetObjectItemCaseSensitive(root, "slot");
-    if (cJSON_IsNumber(ci))
-        case_index = ci->valuedouble;
-    if (cJSON_IsNumber(si))
-        slot = si->valuedouble;
-    rc = tally__error_at(TALLY_EPARSE, j->path, lineno, 1, "not a run record of this sweep");
-    if (!cJSON_IsBool(ok) || case_index < 0 || case_index >= (double)case_count || slot < 0 ||
-        slot >= (double)slots || case_index != (double)(size_t)case_index ||
-        slot != (double)(size_t)slot)
-        goto done;
-    run.case_index = (size_t)case_index;
-    run.slot = (size_t)slot;
-    run.ok = cJSON_IsTrue(ok);
-    double *vals = NULL;
-    if (run.ok) {
-        if (!cJSON_IsArray(values) || (size_t)cJSON_GetArraySize(values) != metric_count)
-            goto done;
-        vals = tally__calloc(metric_count ? metric_count : 1, sizeof(double));
-        if (vals == NULL) {
-            rc = tally__error(TALLY_ENOMEM, "out of memory");
-            goto done;
+    tally__buf b = TALLY__BUF_INIT;
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof(chunk));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            tally__buf_dispose(&b);
+            return tally__error_at(TALLY_EIO, path, 0, 0, "cannot read the journal: %s",
+                                   strerror(errno));
         }
-        size_t i = 0;
-        const cJSON *v;
-        cJSON_ArrayForEach(v, values)
-        {
-            /* cJSON reads 1e999 as infinity: a finished run only ever recorded finite values. */
-            if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
-                tally__free_mem(vals);
-                goto done;
-            }
-            vals[i++] = v->valuedouble;
-        }
-        run.values = vals;
-    } else {
-        run.failure = cJSON_IsString(failure) ? failure->valuestring : (char *)"failed";
+        if (n == 0)
+            break;
+        tally__buf_append(&b, chunk, (size_t)n);
     }
-    rc = keep_run(j, &run, metric_count);
-    tally__free_mem(vals);
-done:
-    cJSON_Delete(root);
+    if (b.failed) {
+        tally__buf_dispose(&b);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    if (b.data == NULL)
+        tally__buf_puts(&b, "");
+    return tally__buf_detach(out, len, &b);
+}
+
+/* Header members that differ, as "runs, params" (empty when none). */
+static void differing(tally__buf *out, const cJSON *old_h, const cJSON *new_h,
+                      const char *const *keys, size_t n, const char *object)
+{
+    if (object != NULL) {
+        old_h = cJSON_GetObjectItemCaseSensitive(old_h, object);
+        new_h = cJSON_GetObjectItemCaseSensitive(new_h, object);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(old_h, keys[i]);
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(new_h, keys[i]);
+        if (a == NULL && b == NULL)
+            continue;
+        if (a == NULL || b == NULL || !cJSON_Compare(a, b, 1))
+            tally__buf_printf(out, "%s%s", out->len ? ", " : "", keys[i]);
+    }
+}
+
+static const char *meta_of(const cJSON *h, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(h, "meta"),
+                                                      key);
+    return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+/* Print a header member as compact JSON for the mismatch message ("runs 5, now 10"). */
+static void show_member(tally__buf *b, const cJSON *old_h, const cJSON *new_h, const char *key)
+{
+    char *was = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(old_h, key));
+    char *now = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(new_h, key));
+    tally__buf_printf(b, "; %s: journal %s, now %s", key, was ? was : "(none)",
+                      now ? now : "(none)");
+    cJSON_free(was);
+    cJSON_free(now);
+}
+
+static int compare_headers(const cJSON *old_h, const cJSON *new_h, const char *path, int force)
+{
+    tally__buf diff = TALLY__BUF_INIT;
+    differing(&diff, old_h, new_h, identity_keys, sizeof(identity_keys) / sizeof(*identity_keys),
+              NULL);
+    const cJSON *old_labels = cJSON_GetObjectItemCaseSensitive(old_h, "labels");
+    if (cJSON_GetArraySize(old_labels) > 1)
+        differing(&diff, old_h, new_h, (const char *const[]){ "labels" }, 1, NULL);
+    int rc = TALLY_OK;
+    if (diff.len > 0) {
+        tally__buf detail = TALLY__BUF_INIT;
+        char *keys = tally__strdup(diff.data);
+        for (char *k = keys ? strtok(keys, ", ") : NULL; k; k = strtok(NULL, ", "))
+            if (strcmp(k, "metrics") != 0 && strcmp(k, "command") != 0)
+                show_member(&detail, old_h, new_h, k);
+        tally__free_mem(keys);
+        rc = tally__error_at(TALLY_EMISMATCH, path, 1, 1,
+                             "the journal records a different sweep: %s differ%s%s; run it "
+                             "with the journal's settings, or start over with --force",
+                             diff.data, diff.len && strchr(diff.data, ',') ? "" : "s",
+                             detail.data ? detail.data : "");
+        tally__buf_dispose(&detail);
+    }
+    tally__buf_dispose(&diff);
+    if (rc != TALLY_OK || force)
+        return rc;
+    tally__buf env = TALLY__BUF_INIT;
+    differing(&env, old_h, new_h, env_keys, sizeof(env_keys) / sizeof(*env_keys), "meta");
+    if (env.len > 0)
+        rc = tally__error_at(TALLY_EMISMATCH, path, 1, 1,
+                             "the journal was written on host %s, kernel %s, boot %s; this is "
+                             "host %s, kernel %s, boot %s (%s differ): resuming would mix runs "
+                             "of two systems in one result set; add --force to resume anyway",
+                             meta_of(old_h, "host"), meta_of(old_h, "kernel"),
+                             meta_of(old_h, "boot_id"), meta_of(new_h, "host"),
+                             meta_of(new_h, "kernel"), meta_of(new_h, "boot_id"), env.data);
+    tally__buf_dispose(&env);
     return rc;
 }
 
-int tally__journal_resume(tally__journal *j, const char *path, const char *header,
-                          size_t metric_count, size_t case_count, size_t slots)
+int tally__journal_resume(tally__journal *j, const char *path, const char *header, int force)
 {
-    memset(j, 0, sizeof(*j));
-    j->fd = -1;
+    tally__journal_memory(j);
     j->path = tally__strdup(path);
     if (j->path == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
+    j->fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (j->fd < 0) {
+        if (errno == ENOENT)
+            return tally__error_at(TALLY_ENOTFOUND, path, 0, 0,
+                                   "no journal to resume (run without --resume first)");
+        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot open the journal: %s%s",
+                               strerror(errno),
+                               errno == ELOOP ? " (a symbolic link: refused)" : "");
+    }
+    int rc = lock_journal(j->fd, path);
     char *data = NULL;
     size_t len = 0;
-    int rc = tally__read_file(&data, &len, path);
-    if (rc != TALLY_OK)
-        return tally__error_at(TALLY_ENOTFOUND, path, 0, 0,
-                               "no journal to resume (run without resume first)");
-    size_t hlen = strlen(header);
-    if (len < hlen + 1 || memcmp(data, header, hlen) != 0 || data[hlen] != '\n') {
-        tally__free_mem(data);
-        return tally__error_at(TALLY_EMISMATCH, path, 1, 1,
-                               "the journal records a different sweep (workload, sweep values, "
-                               "runs, warm-up, interleave, parameters or command differ)");
-    }
-    size_t pos = hlen + 1, keep = pos;
-    unsigned long lineno = 1;
-    while (pos < len) {
-        const char *nl = memchr(data + pos, '\n', len - pos);
-        lineno++;
-        if (nl == NULL)
-            break; /* cut off mid-write by a crash: the run did not finish, drop it */
-        size_t llen = (size_t)(nl - (data + pos));
-        rc = parse_run(j, data + pos, llen, lineno, metric_count, case_count, slots);
-        if (rc != TALLY_OK) {
-            tally__free_mem(data);
-            return rc;
-        }
-        pos += llen + 1;
-        keep = pos;
-    }
+    if (rc == TALLY_OK)
+        rc = read_fd(&data, &len, j->fd, path);
+    if (rc == TALLY_OK)
+        rc = tally__journal_read(&j->d, data, len, path);
     tally__free_mem(data);
-    j->fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (j->fd < 0 || ftruncate(j->fd, (off_t)keep) != 0 || lseek(j->fd, 0, SEEK_END) < 0)
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot reopen the journal: %s",
-                               strerror(errno));
-    return TALLY_OK;
+    cJSON *now = NULL;
+    if (rc == TALLY_OK)
+        rc = tally__json_parse(&now, header, strlen(header), path);
+    if (rc == TALLY_OK)
+        rc = compare_headers(j->d.header, now, path, force);
+    /* A forced resume on another system says so in the journal, and so in the result set. */
+    if (rc == TALLY_OK && j->d.torn && ftruncate(j->fd, (off_t)j->d.keep) != 0)
+        rc = tally__error_at(TALLY_EIO, path, 0, 0, "cannot cut the torn last line: %s",
+                             strerror(errno));
+    if (rc == TALLY_OK) {
+        tally__buf diff = TALLY__BUF_INIT;
+        differing(&diff, j->d.header, now, env_keys, sizeof(env_keys) / sizeof(*env_keys), "meta");
+        if (diff.len > 0) {
+            cJSON *note = cJSON_CreateObject();
+            cJSON *on = note ? cJSON_AddObjectToObject(note, "resumed") : NULL;
+            for (size_t i = 0; on && i < sizeof(env_keys) / sizeof(*env_keys); i++)
+                cJSON_AddStringToObject(on, env_keys[i], meta_of(now, env_keys[i]));
+            char *text = on ? cJSON_PrintUnformatted(note) : NULL;
+            cJSON_Delete(note);
+            tally__buf line = TALLY__BUF_INIT;
+            if (text)
+                tally__buf_printf(&line, "%s\n", text);
+            cJSON_free(text);
+            rc = line.data == NULL || line.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                                                  : write_line(j->fd, path, line.data, line.len);
+            if (rc == TALLY_OK)
+                rc = tally__journal_note_resume(&j->d, line.data, line.len - 1, path);
+            tally__buf_dispose(&line);
+        }
+        tally__buf_dispose(&diff);
+    }
+    cJSON_Delete(now);
+    return rc;
 }
 
-int tally__journal_append(tally__journal *j, const tally__journal_run *run, size_t metric_count)
+int tally__journal_append(tally__journal *j, const tally__journal_run *run)
 {
-    int rc = keep_run(j, run, metric_count);
+    int rc = tally__journal_add(&j->d, run, j->path ? j->path : "journal", 0);
     if (rc != TALLY_OK || j->fd < 0)
         return rc;
+    size_t metric_count = j->d.metric_count;
     if (run->ok) {
         /* Numbers as shortest round-trip text so a resumed run gets the exact same samples. */
         tally__buf line = TALLY__BUF_INIT;
@@ -233,14 +416,8 @@ int tally__journal_append(tally__journal *j, const tally__journal_run *run, size
 void tally__journal_close(tally__journal *j)
 {
     if (j->fd >= 0)
-        close(j->fd);
-    j->fd = -1;
-    for (size_t i = 0; i < j->count; i++) {
-        tally__free_mem(j->runs[i].values);
-        tally__free_mem(j->runs[i].failure);
-    }
-    tally__free_mem(j->runs);
+        close(j->fd); /* releases the lock */
+    tally__journal_data_free(&j->d);
     tally__free_mem(j->path);
-    memset(j, 0, sizeof(*j));
-    j->fd = -1;
+    tally__journal_memory(j);
 }

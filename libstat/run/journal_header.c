@@ -1,61 +1,112 @@
-/* The journal header: everything that must match for a resume. */
+/* The journal header: everything that defines the sweep (what must match for a resume), how
+ * its result sets are built, and their metadata (formats/journal.h reads it). */
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "run/runner_impl.h"
+
+/* Result-set metadata shared by every configuration: the machine, the workload, the command
+ * line and the parameters. */
+static int describe_meta(cJSON *meta, const tally_runner *r)
+{
+    tally_resultset *rs = NULL;
+    int rc = tally_resultset_new(&rs, "meta");
+    if (rc == TALLY_OK)
+        rc = tally__sysinfo_record(rs);
+    char num[32];
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "workload", r->wl.w->name);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "harness", r->wl.w->tool ? r->wl.w->tool : "tally");
+    if (rc == TALLY_OK && r->command_line)
+        rc = tally_resultset_meta_set(rs, "command_line", r->command_line);
+    snprintf(num, sizeof(num), "%u", r->runs);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "runs", num);
+    snprintf(num, sizeof(num), "%u", r->warmup);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_meta_set(rs, "warmup", num);
+    for (size_t i = 0; rc == TALLY_OK && i < r->params.count; i++) {
+        tally__buf key = TALLY__BUF_INIT;
+        tally__buf_printf(&key, "param.%s", r->params.keys[i]);
+        rc = key.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                        : tally_resultset_meta_set(rs, key.data, r->params.values[i]);
+        tally__buf_dispose(&key);
+    }
+    for (size_t i = 0; rc == TALLY_OK && i < tally_resultset_meta_count(rs); i++) {
+        const char *k, *v;
+        rc = tally_resultset_meta_at(&k, &v, rs, i);
+        if (rc == TALLY_OK && cJSON_AddStringToObject(meta, k, v) == NULL)
+            rc = tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    tally_resultset_free(rs);
+    return rc;
+}
 
 int tally__runner_journal_header(char **out, const tally_runner *r)
 {
     *out = NULL;
     cJSON *h = cJSON_CreateObject();
-    cJSON *sweep = cJSON_CreateArray();
-    cJSON *params = cJSON_CreateArray();
-    cJSON *command = cJSON_CreateArray();
-    int ok = h && sweep && params && command;
-    if (ok) {
-        cJSON_AddItemToObject(h, "tally_journal", cJSON_CreateNumber(1));
-        cJSON_AddItemToObject(h, "workload", cJSON_CreateString(r->wl.w->name));
-        cJSON_AddItemToObject(h, "sweep", sweep);
-        cJSON_AddItemToObject(h, "runs", cJSON_CreateNumber(r->runs));
-        cJSON_AddItemToObject(h, "warmup", cJSON_CreateNumber(r->warmup));
-        cJSON_AddItemToObject(h, "interleave", cJSON_CreateBool(r->interleave));
-        cJSON_AddItemToObject(h, "params", params);
-        cJSON_AddItemToObject(h, "command", command);
-        sweep = params = command = NULL;
-        cJSON *metrics = cJSON_AddArrayToObject(h, "metrics");
-        ok = metrics != NULL;
-        for (size_t i = 0; ok && i < r->wl.metric_count; i++)
-            ok = cJSON_AddItemToArray(metrics, cJSON_CreateString(r->wl.metrics[i].benchmark));
-        cJSON *sw = cJSON_GetObjectItemCaseSensitive(h, "sweep");
-        for (size_t i = 0; ok && i < r->sweep_count; i++)
-            ok = cJSON_AddItemToArray(sw, cJSON_CreateString(r->sweep[i]));
-        cJSON *pa = cJSON_GetObjectItemCaseSensitive(h, "params");
-        for (size_t i = 0; ok && i < r->params.count; i++) {
-            cJSON *kv = cJSON_CreateArray();
-            ok = kv && cJSON_AddItemToArray(pa, kv) &&
-                 cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.keys[i])) &&
-                 cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.values[i]));
-        }
-        /* One argv per configuration; the labels too when there are several (they name the
-         * result sets), while a single configuration may be relabelled on resume. */
-        cJSON *cm = cJSON_GetObjectItemCaseSensitive(h, "command");
-        for (size_t k = 0; ok && r->commands[0] && k < r->config_count; k++) {
-            cJSON *argv = cJSON_CreateArray();
-            ok = argv && cJSON_AddItemToArray(cm, argv);
-            for (size_t i = 0; ok && r->commands[k][i]; i++)
-                ok = cJSON_AddItemToArray(argv, cJSON_CreateString(r->commands[k][i]));
-        }
-        if (ok && r->config_count > 1) {
-            cJSON *labels = cJSON_AddArrayToObject(h, "labels");
-            ok = labels != NULL;
-            for (size_t k = 0; ok && k < r->config_count; k++)
-                ok = cJSON_AddItemToArray(labels, cJSON_CreateString(r->labels[k]));
-        }
+    int ok = h != NULL;
+    const tally__workload *w = r->wl.w;
+    ok = ok && cJSON_AddNumberToObject(h, "tally_journal", TALLY__JOURNAL_VERSION);
+    ok = ok && cJSON_AddStringToObject(h, "workload", w->name);
+    ok = ok && (w->sweep_name ? cJSON_AddStringToObject(h, "sweep_name", w->sweep_name) != NULL
+                              : cJSON_AddNullToObject(h, "sweep_name") != NULL);
+    cJSON *sweep = ok ? cJSON_AddArrayToObject(h, "sweep") : NULL;
+    cJSON *cases = sweep ? cJSON_AddArrayToObject(h, "cases") : NULL;
+    ok = cases != NULL;
+    for (size_t i = 0; ok && i < r->sweep_count; i++) {
+        tally__buf name = TALLY__BUF_INIT;
+        tally__runner_sweep_label(&name, r, i);
+        ok = !name.failed && cJSON_AddItemToArray(sweep, cJSON_CreateString(r->sweep[i])) &&
+             cJSON_AddItemToArray(cases, cJSON_CreateString(name.data));
+        tally__buf_dispose(&name);
     }
-    char *text = ok ? cJSON_PrintUnformatted(h) : NULL;
+    ok = ok && cJSON_AddNumberToObject(h, "runs", r->runs);
+    ok = ok && cJSON_AddNumberToObject(h, "warmup", r->warmup);
+    ok = ok && cJSON_AddBoolToObject(h, "interleave", r->interleave);
+    cJSON *params = ok ? cJSON_AddArrayToObject(h, "params") : NULL;
+    ok = params != NULL;
+    for (size_t i = 0; ok && i < r->params.count; i++) {
+        cJSON *kv = cJSON_CreateArray();
+        ok = kv && cJSON_AddItemToArray(params, kv) &&
+             cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.keys[i])) &&
+             cJSON_AddItemToArray(kv, cJSON_CreateString(r->params.values[i]));
+    }
+    /* One argv per configuration (exec), and the labels of the result sets; a single
+     * configuration may be relabelled on resume. */
+    cJSON *cm = ok ? cJSON_AddArrayToObject(h, "command") : NULL;
+    ok = cm != NULL;
+    for (size_t k = 0; ok && r->commands[0] && k < r->config_count; k++) {
+        cJSON *argv = cJSON_CreateArray();
+        ok = argv && cJSON_AddItemToArray(cm, argv);
+        for (size_t i = 0; ok && r->commands[k][i]; i++)
+            ok = cJSON_AddItemToArray(argv, cJSON_CreateString(r->commands[k][i]));
+    }
+    cJSON *labels = ok ? cJSON_AddArrayToObject(h, "labels") : NULL;
+    ok = labels != NULL;
+    for (size_t k = 0; ok && k < r->config_count; k++)
+        ok = cJSON_AddItemToArray(labels, cJSON_CreateString(r->labels[k]));
+    cJSON *metrics = ok ? cJSON_AddArrayToObject(h, "metrics") : NULL;
+    ok = metrics != NULL;
+    for (size_t i = 0; ok && i < r->wl.metric_count; i++) {
+        const tally__metric *m = &r->wl.metrics[i];
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(metrics, o) &&
+             cJSON_AddStringToObject(o, "benchmark", m->benchmark) &&
+             (m->case_name ? cJSON_AddStringToObject(o, "case", m->case_name) != NULL : 1) &&
+             cJSON_AddStringToObject(o, "unit", m->unit) &&
+             cJSON_AddStringToObject(o, "better", tally_direction_name(m->direction)) &&
+             cJSON_AddStringToObject(o, "statistic", tally_statistic_name(m->statistic));
+    }
+    cJSON *meta = ok ? cJSON_AddObjectToObject(h, "meta") : NULL;
+    int rc = meta ? describe_meta(meta, r) : tally__error(TALLY_ENOMEM, "out of memory");
+    char *text = rc == TALLY_OK ? cJSON_PrintUnformatted(h) : NULL;
     cJSON_Delete(h);
-    cJSON_Delete(sweep);
-    cJSON_Delete(params);
-    cJSON_Delete(command);
+    if (rc != TALLY_OK)
+        return rc;
     if (text == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     *out = tally__strdup(text);

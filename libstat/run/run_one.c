@@ -64,7 +64,7 @@ int tally__runner_run_one(tally_runner *r, tally__journal *j, size_t p, size_t s
     tally__journal_run run = { p, slot, ok, values, why.data };
     if (!ok && why.failed)
         run.failure = "failed";
-    rc = tally__journal_append(j, &run, wl->metric_count);
+    rc = tally__journal_append(j, &run);
     tally__buf_dispose(&why);
     tally__free_mem(values);
     tally__run_output_free(&o);

@@ -57,6 +57,7 @@ void tally_runner_free(tally_runner *r)
     tally__free_mem(r->output);
     tally__free_mem(r->command_line);
     tally_results_free(r->results);
+    tally_results_free(r->previous);
     tally__free_mem(r);
 }
 

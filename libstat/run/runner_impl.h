@@ -23,7 +23,8 @@ struct tally_runner {
     char *output;
     char *command_line;
     unsigned int runs, warmup;
-    int interleave, resume, ran;
+    int interleave, resume, force, ran;
+    tally_results *previous; /* append: the result set already in `output` */
     double timeout;
     tally_run_progress_fn progress;
     void *progress_user;
@@ -45,9 +46,11 @@ int tally__runner_progress(tally_runner *r, tally_run_phase phase);
 int tally__runner_poll(void *user);
 /* Run `slot` of point p and append it to the journal (run_one.c). */
 int tally__runner_run_one(tally_runner *r, tally__journal *j, size_t p, size_t slot);
-/* The case name of sweep value c (runner_results.c). */
-void tally__runner_sweep_label(char *out, size_t cap, const tally_runner *r, size_t c);
-/* r->results from the journal's runs (runner_results.c). */
+/* Append the case name of sweep value c (runner_results.c). */
+void tally__runner_sweep_label(tally__buf *out, const tally_runner *r, size_t c);
+/* r->results from the journal's runs, after the earlier runs with append (runner_results.c). */
 int tally__runner_build_results(tally_runner *r, const tally__journal *j);
+/* Append: keep the finished journal of the earlier sweep as PATH.N (runner_results.c). */
+int tally__runner_archive_journal(const char *path);
 
 #endif /* TALLY_RUNNER_IMPL_H */

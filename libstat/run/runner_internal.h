@@ -9,16 +9,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "formats/journal.h"
 #include "util/internal.h"
-
-/* One value a run produces: a (benchmark, case) cell of the result set. */
-typedef struct tally__metric {
-    char *benchmark;
-    char *case_name; /* NULL: the sweep value names the case */
-    char *unit;
-    tally_direction direction;
-    tally_statistic statistic;
-} tally__metric;
 
 /* The parameters of a runner, "key=value" split. */
 typedef struct tally__params {
@@ -185,31 +177,29 @@ int tally__sysinfo_record(tally_resultset *rs);
 size_t tally__llc_bytes(void);
 
 /* ---- journal.c ---- */
-typedef struct tally__journal_run {
-    size_t case_index;
-    size_t slot; /* 0-based; slot < warmup: a warm-up run */
-    int ok;
-    double *values; /* metric_count values when ok */
-    char *failure;  /* "exit status 1; stderr: ..." when not ok */
-} tally__journal_run;
-
+/* The journal file of a sweep and the runs recorded in it. */
 typedef struct tally__journal {
-    int fd;
+    int fd; /* -1: memory only (no output path) */
     char *path;
-    tally__journal_run *runs;
-    size_t count;
-    size_t cap;
+    tally__journal_data d;
 } tally__journal;
 
-/* Create (truncate) the journal and write its header line. */
-int tally__journal_create(tally__journal *j, const char *path, const char *header);
-/* Open an existing journal: check that its header equals `header`, load its runs (an
- * incomplete last line, from a crash mid-write, is dropped and cut off), position for append. */
-int tally__journal_resume(tally__journal *j, const char *path, const char *header,
-                          size_t metric_count, size_t case_count, size_t slots);
-/* Append a run (copied), write it as one line and fsync before returning. Without a file
- * (j->fd < 0) only memory is updated. */
-int tally__journal_append(tally__journal *j, const tally__journal_run *run, size_t metric_count);
+/* An empty journal with no file. */
+void tally__journal_memory(tally__journal *j);
+/* A journal in memory only, from its header text. */
+int tally__journal_open_memory(tally__journal *j, const char *header);
+/* Create the journal (never following a link), lock it and write its header. An existing one
+ * is TALLY_EEXISTS unless `force` (then it is removed, unless another process holds it:
+ * TALLY_EBUSY). */
+int tally__journal_create(tally__journal *j, const char *path, const char *header, int force);
+/* Open an existing journal under its lock: check that its header matches `header` (the keys
+ * that differ are named; another host, kernel or boot is refused unless `force`, then noted in
+ * the journal), load its runs (an incomplete last line, from a crash mid-write, is cut off),
+ * and position for append. */
+int tally__journal_resume(tally__journal *j, const char *path, const char *header, int force);
+/* Record a run (copied), append it as one line and fsync before returning; a (case, slot)
+ * already recorded is refused. Without a file only memory is updated. */
+int tally__journal_append(tally__journal *j, const tally__journal_run *run);
 void tally__journal_close(tally__journal *j);
 
 #endif /* TALLY_RUNNER_INTERNAL_H */

@@ -57,14 +57,103 @@ static int split_sweep(tally_runner *r, const char *text)
     return TALLY_OK;
 }
 
-static int check_output(const char *path)
+static int check_output(const tally_runner_options *o)
 {
+    const char *path = o->output;
     size_t len = strlen(path);
     if (len == 0 || path[len - 1] == '/')
         return tally__error(TALLY_EINVAL, "output '%s': expected a file name", path);
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    int exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode))
         return tally__error(TALLY_EINVAL, "output '%s': exists and is not a regular file", path);
+    if (o->append && !exists)
+        return tally__error_at(TALLY_ENOTFOUND, path, 0, 0,
+                               "nothing to append to (run without --append first)");
+    if (exists && !o->append && !o->force && !o->resume)
+        return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                               "the result set already exists; add runs to it with --append, "
+                               "write another file, or replace it with --force");
+    return TALLY_OK;
+}
+
+/* Append: the earlier result set must come from the same workload with the same parameters
+ * (runs, warm-ups and sweep values may differ). The keys that differ are named. */
+static int load_previous(tally_runner *r)
+{
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    lo.kind = TALLY_INPUT_NATIVE_JSON;
+    int rc = tally_results_new(&r->previous);
+    if (rc == TALLY_OK)
+        rc = tally_load_file(r->previous, r->output, &lo);
+    if (rc != TALLY_OK)
+        return rc;
+    if (tally_results_count(r->previous) != r->config_count)
+        return tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                               "holds %zu result sets, this sweep makes %zu: nothing to append to",
+                               tally_results_count(r->previous), r->config_count);
+    tally__buf diff = TALLY__BUF_INIT, detail = TALLY__BUF_INIT;
+    for (size_t k = 0; k < r->config_count; k++) {
+        const tally_resultset *rs = tally_results_at(r->previous, k);
+        const char *w = tally_resultset_meta_get(rs, "workload");
+        if (w == NULL || strcmp(w, r->wl.w->name) != 0) {
+            tally__buf_dispose(&diff);
+            tally__buf_dispose(&detail);
+            return tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                                   "holds runs of the workload '%s', not '%s': nothing to "
+                                   "append to", w ? w : "(none)", r->wl.w->name);
+        }
+        /* Every param.KEY of either side must be equal on both. */
+        for (size_t i = 0; k == 0 && i < tally_resultset_meta_count(rs); i++) {
+            const char *key, *val;
+            if (tally_resultset_meta_at(&key, &val, rs, i) != TALLY_OK ||
+                strncmp(key, "param.", 6) != 0)
+                continue;
+            const char *now = tally__param_get(&r->params, key + 6);
+            if (now == NULL || strcmp(now, val) != 0) {
+                tally__buf_printf(&diff, "%s%s", diff.len ? ", " : "", key + 6);
+                tally__buf_printf(&detail, "; %s: %s there, %s now", key + 6, val,
+                                  now ? now : "(default)");
+            }
+        }
+        for (size_t i = 0; k == 0 && i < r->params.count; i++) {
+            tally__buf key = TALLY__BUF_INIT;
+            tally__buf_printf(&key, "param.%s", r->params.keys[i]);
+            if (!key.failed && tally_resultset_meta_get(rs, key.data) == NULL) {
+                tally__buf_printf(&diff, "%s%s", diff.len ? ", " : "", r->params.keys[i]);
+                tally__buf_printf(&detail, "; %s: (default) there, %s now", r->params.keys[i],
+                                  r->params.values[i]);
+            }
+            tally__buf_dispose(&key);
+        }
+    }
+    rc = TALLY_OK;
+    if (diff.failed || detail.failed)
+        rc = tally__error(TALLY_ENOMEM, "out of memory");
+    else if (diff.len > 0)
+        rc = tally__error_at(TALLY_EMISMATCH, r->output, 0, 0,
+                             "was run with other workload parameters (%s)%s: append only runs "
+                             "of the same workload, or write another file and compare the two",
+                             diff.data, detail.data);
+    tally__buf_dispose(&diff);
+    tally__buf_dispose(&detail);
+    return rc;
+}
+
+/* Sweep values are checked before the first run: a sweep of counts (groups, clients, ...)
+ * takes positive integers (each workload checks its own upper limit again per run), and an
+ * external tool's command line is built for every value. */
+static int check_sweep_values(tally_runner *r)
+{
+    const tally__workload *w = r->wl.w;
+    if (w->sweep_name == NULL || w->kind == TALLY_WORKLOAD_EXEC)
+        return TALLY_OK;
+    for (size_t i = 0; i < r->sweep_count; i++) {
+        long v;
+        int rc = tally__sweep_long(&v, r->sweep[i], w->sweep_name, 1000000);
+        if (rc != TALLY_OK)
+            return rc;
+    }
     return TALLY_OK;
 }
 
@@ -122,6 +211,7 @@ static int copy_configs(tally_runner *r, const tally_runner_options *o)
 
 int tally__runner_init(tally_runner *r, const tally_runner_options *o)
 {
+    int rc;
     const tally__workload *w = tally__workload_find(o->workload);
     if (w == NULL)
         return tally__error(TALLY_EINVAL, "unknown workload %d", (int)o->workload);
@@ -132,8 +222,8 @@ int tally__runner_init(tally_runner *r, const tally_runner_options *o)
         return tally__error(TALLY_EINVAL, "timeout must be a positive number of seconds");
     if (o->resume && o->output == NULL)
         return tally__error(TALLY_EINVAL, "resume needs an output path (its journal)");
-    if (o->output != NULL && check_output(o->output) != TALLY_OK)
-        return TALLY_EINVAL;
+    if ((o->append || o->force) && o->output == NULL)
+        return tally__error(TALLY_EINVAL, "append and force need an output path");
     if (w->tool != NULL && !tally__find_executable(w->tool))
         return tally__error(TALLY_ENOTFOUND, "%s is not installed (%s not found on PATH)",
                             w->name, w->tool);
@@ -150,7 +240,8 @@ int tally__runner_init(tally_runner *r, const tally_runner_options *o)
         return tally__error(TALLY_ENOMEM, "out of memory");
     if (o->params == NULL && o->param_count > 0)
         return tally__error(TALLY_EINVAL, "param_count without params");
-    int rc = split_params(&r->params, o->params, o->param_count, w->keys);
+    r->force = o->force != 0;
+    rc = split_params(&r->params, o->params, o->param_count, w->keys);
     if (rc == TALLY_OK)
         rc = copy_configs(r, o);
     if (rc != TALLY_OK)
@@ -171,5 +262,12 @@ int tally__runner_init(tally_runner *r, const tally_runner_options *o)
         if (!has_sweep_slot && o->sweep != NULL)
             return tally__error(TALLY_EINVAL, "a sweep needs {} in the command to put the value in");
     }
-    return w->configure(&r->wl, &r->params);
+    rc = check_sweep_values(r);
+    if (rc == TALLY_OK && o->output != NULL)
+        rc = check_output(o);
+    if (rc == TALLY_OK)
+        rc = w->configure(&r->wl, &r->params);
+    if (rc == TALLY_OK && o->append)
+        rc = load_previous(r);
+    return rc;
 }

@@ -1,184 +1,95 @@
-/* The result sets built from the journal: cases, samples, failed runs, metadata. */
+/* The result sets built from the journal (formats/journal_read.c, the code that reads a
+ * journal given as an input), and with append the earlier result set they join. */
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "run/runner_impl.h"
 
 /* The name of sweep value c: "4-groups", as the importers name the cases of the same tools'
  * outputs; exec uses the bare value, a workload without a sweep its own name. */
-void tally__runner_sweep_label(char *out, size_t cap, const tally_runner *r, size_t c)
+void tally__runner_sweep_label(tally__buf *out, const tally_runner *r, size_t c)
 {
     const tally__workload *w = r->wl.w;
     if (w->kind == TALLY_WORKLOAD_EXEC)
-        snprintf(out, cap, "%s", r->sweep[c]);
+        tally__buf_puts(out, r->sweep[c]);
     else if (w->sweep_name == NULL)
-        snprintf(out, cap, "%s", w->name);
+        tally__buf_puts(out, w->name);
     else
-        snprintf(out, cap, "%s-%s", r->sweep[c], w->sweep_name);
+        tally__buf_printf(out, "%s-%s", r->sweep[c], w->sweep_name);
 }
 
-static int find_case(tally_case **out, tally_resultset *rs, const tally_runner *r,
-                     const tally__metric *m, size_t c)
+/* Append: the journal of the earlier sweep, when complete, is kept as OUT.json.journal.N (its
+ * runs are in OUT.json); an unfinished one is refused (resume it first). */
+int tally__runner_archive_journal(const char *path)
 {
-    tally_benchmark *b = tally_resultset_benchmark_find(rs, m->benchmark);
-    int rc;
-    if (b == NULL) {
-        rc = tally_resultset_benchmark_add(&b, rs, m->benchmark, m->unit, m->direction);
-        if (rc == TALLY_OK)
-            rc = tally_benchmark_set_statistic(b, m->statistic);
-        if (rc != TALLY_OK)
-            return rc;
-    }
-    char name[160];
-    if (m->case_name != NULL)
-        snprintf(name, sizeof(name), "%s", m->case_name);
-    else
-        tally__runner_sweep_label(name, sizeof(name), r, c);
-    *out = tally_benchmark_case_find(b, name);
-    if (*out != NULL)
+    struct stat st;
+    if (lstat(path, &st) != 0)
         return TALLY_OK;
-    rc = tally_benchmark_case_add(out, b, name);
-    if (rc == TALLY_OK && r->wl.w->sweep_name != NULL && m->case_name == NULL)
-        rc = tally_case_meta_set(*out, r->wl.w->sweep_name, r->sweep[c]);
-    return rc;
-}
-
-/* Where failed runs are recorded: the case itself, or (when no run of a sweep value succeeded,
- * so there is no case to hold them: the native format has no empty cases) the result set, under
- * keys carrying the case's name. */
-typedef struct failure_target {
-    tally_case *c;
-    tally_resultset *rs;
-    const char *name;
-} failure_target;
-
-static const char *target_get(const failure_target *t, const char *key)
-{
-    return t->c ? tally_case_meta_get(t->c, key) : tally_resultset_meta_get(t->rs, key);
-}
-
-static int target_set(const failure_target *t, const char *key, const char *value)
-{
-    return t->c ? tally_case_meta_set(t->c, key, value)
-                : tally_resultset_meta_set(t->rs, key, value);
-}
-
-static int record_failure(const failure_target *t, const tally__journal_run *run,
-                          unsigned warmup)
-{
-    char count_key[200], key[220], value[32];
-    if (t->c)
-        snprintf(count_key, sizeof(count_key), "failed_runs");
-    else
-        snprintf(count_key, sizeof(count_key), "failed_runs.%s", t->name);
-    const char *count_text = target_get(t, count_key);
-    unsigned long count = count_text ? strtoul(count_text, NULL, 10) + 1 : 1;
-    snprintf(value, sizeof(value), "%lu", count);
-    int rc = target_set(t, count_key, value);
-    if (rc != TALLY_OK)
-        return rc;
-    if (t->c)
-        snprintf(key, sizeof(key), "failed_run.%lu", count);
-    else
-        snprintf(key, sizeof(key), "failed_run.%s.%lu", t->name, count);
-    tally__buf text = TALLY__BUF_INIT;
-    if (run->slot < warmup)
-        tally__buf_printf(&text, "warm-up run %zu: %s", run->slot + 1, run->failure);
-    else
-        tally__buf_printf(&text, "run %zu: %s", run->slot - warmup + 1, run->failure);
-    rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory") : target_set(t, key, text.data);
-    tally__buf_dispose(&text);
-    return rc;
-}
-
-/* Result-set metadata shared by every configuration. */
-static int describe_set(tally_resultset *rs, const tally_runner *r, size_t config)
-{
-    int rc = tally__sysinfo_record(rs);
-    char num[32];
+    char *data = NULL;
+    size_t len = 0;
+    int rc = tally__read_file(&data, &len, path);
+    tally__journal_data d;
+    memset(&d, 0, sizeof(d));
     if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "workload", r->wl.w->name);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "harness", r->wl.w->tool ? r->wl.w->tool : "tally");
-    if (rc == TALLY_OK && r->command_line)
-        rc = tally_resultset_meta_set(rs, "command_line", r->command_line);
-    if (rc == TALLY_OK && r->config_count > 1) {
-        tally__buf cmd = TALLY__BUF_INIT;
-        for (size_t i = 0; r->commands[config][i]; i++)
-            tally__buf_printf(&cmd, "%s%s", i ? " " : "", r->commands[config][i]);
-        rc = cmd.failed ? tally__error(TALLY_ENOMEM, "out of memory")
-                        : tally_resultset_meta_set(rs, "command", cmd.data);
-        tally__buf_dispose(&cmd);
+        rc = tally__journal_read(&d, data, len, path);
+    int complete = rc == TALLY_OK && d.count == d.points * d.slots;
+    tally__journal_data_free(&d);
+    tally__free_mem(data);
+    if (!complete) {
+        tally_error_clear();
+        return tally__error_at(TALLY_EEXISTS, path, 0, 0,
+                               "the journal holds an unfinished sweep; continue it with "
+                               "--resume, or discard it with --force");
     }
-    snprintf(num, sizeof(num), "%u", r->runs);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "runs", num);
-    snprintf(num, sizeof(num), "%u", r->warmup);
-    if (rc == TALLY_OK)
-        rc = tally_resultset_meta_set(rs, "warmup", num);
-    for (size_t i = 0; rc == TALLY_OK && i < r->params.count; i++) {
-        tally__buf key = TALLY__BUF_INIT;
-        tally__buf_printf(&key, "param.%s", r->params.keys[i]);
-        rc = key.failed ? tally__error(TALLY_ENOMEM, "out of memory")
-                        : tally_resultset_meta_set(rs, key.data, r->params.values[i]);
-        tally__buf_dispose(&key);
+    tally__buf to = TALLY__BUF_INIT;
+    for (unsigned n = 1; n < 10000; n++) {
+        to.len = 0;
+        tally__buf_printf(&to, "%s.%u", path, n);
+        if (to.failed || lstat(to.data, &st) != 0)
+            break;
+    }
+    rc = to.failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    if (rc == TALLY_OK && rename(path, to.data) != 0)
+        rc = tally__error_at(TALLY_EIO, path, 0, 0, "cannot keep the finished journal as %s",
+                             to.data);
+    tally__buf_dispose(&to);
+    return rc;
+}
+
+/* Append: the earlier result sets with this sweep's runs after theirs. */
+static int append_to_previous(tally_runner *r)
+{
+    int rc = TALLY_OK;
+    for (size_t k = 0; rc == TALLY_OK && k < r->config_count; k++) {
+        const tally_resultset *now = tally_results_at(r->results, k);
+        tally__buf source = TALLY__BUF_INIT;
+        const char *date = tally_resultset_meta_get(now, "date");
+        tally__buf_printf(&source, "tally run --append%s%s", date ? " at " : "", date ? date : "");
+        rc = source.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                           : tally_resultset_merge_runs(tally_results_at(r->previous, k), now,
+                                                        source.data);
+        tally__buf_dispose(&source);
+    }
+    if (rc == TALLY_OK) {
+        tally_results_free(r->results);
+        r->results = r->previous;
+        r->previous = NULL;
     }
     return rc;
 }
 
+/* The result sets from the journal (the same code that reads a journal given as an input),
+ * then, with append, the earlier result set's runs first. */
 int tally__runner_build_results(tally_runner *r, const tally__journal *j)
 {
     int rc = tally_results_new(&r->results);
-    tally_resultset **sets = tally__calloc(r->config_count, sizeof(*sets));
-    size_t points = r->config_count * r->sweep_count;
-    /* A point gets cases only when at least one counted run of it succeeded. */
-    unsigned char *has = tally__calloc(points, 1);
-    if (rc == TALLY_OK && (sets == NULL || has == NULL))
-        rc = tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t k = 0; rc == TALLY_OK && k < r->config_count; k++) {
-        tally_resultset *rs = NULL;
-        rc = tally_resultset_new(&rs, r->labels[k]);
-        if (rc == TALLY_OK && (rc = tally_results_add(r->results, rs)) != TALLY_OK)
-            tally_resultset_free(rs);
-        if (rc == TALLY_OK)
-            rc = describe_set(rs, r, k);
-        sets[k] = rs;
-    }
-    for (size_t i = 0; rc == TALLY_OK && i < j->count; i++)
-        if (j->runs[i].ok && j->runs[i].slot >= r->warmup)
-            has[j->runs[i].case_index] = 1;
-    /* Cases in sweep order, each metric's benchmark in metric order. */
-    for (size_t p = 0; rc == TALLY_OK && p < points; p++)
-        for (size_t m = 0; rc == TALLY_OK && has[p] && m < r->wl.metric_count; m++) {
-            tally_case *tc;
-            rc = find_case(&tc, sets[p / r->sweep_count], r, &r->wl.metrics[m],
-                           p % r->sweep_count);
-        }
-    for (size_t i = 0; rc == TALLY_OK && i < j->count; i++) {
-        const tally__journal_run *run = &j->runs[i];
-        tally_resultset *rs = sets[run->case_index / r->sweep_count];
-        size_t c = run->case_index % r->sweep_count;
-        r->failed_runs += !run->ok;
-        if (!has[run->case_index]) {
-            char name[160];
-            tally__runner_sweep_label(name, sizeof(name), r, c);
-            failure_target t = { NULL, rs, name };
-            rc = record_failure(&t, run, r->warmup);
-            continue;
-        }
-        for (size_t m = 0; rc == TALLY_OK && m < r->wl.metric_count; m++) {
-            tally_case *tc;
-            rc = find_case(&tc, rs, r, &r->wl.metrics[m], c);
-            if (rc != TALLY_OK)
-                break;
-            failure_target t = { tc, NULL, NULL };
-            if (!run->ok)
-                rc = record_failure(&t, run, r->warmup);
-            else if (run->slot >= r->warmup)
-                rc = tally_case_append(tc, &run->values[m], 1);
-        }
-    }
-    tally__free_mem(has);
-    tally__free_mem(sets);
+    if (rc == TALLY_OK)
+        rc = tally__journal_build(r->results, &j->d, NULL);
+    if (rc == TALLY_OK && r->config_count == 1)
+        rc = tally_resultset_set_label(tally_results_at(r->results, 0), r->labels[0]);
+    r->failed_runs = tally__journal_failed(&j->d);
+    if (rc == TALLY_OK && r->previous != NULL)
+        rc = append_to_previous(r);
     return rc;
 }

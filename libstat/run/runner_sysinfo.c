@@ -82,6 +82,9 @@ int tally__sysinfo_record(tally_resultset *rs)
         rc |= tally_resultset_meta_set(rs, "host", u.nodename);
         rc |= tally_resultset_meta_set(rs, "arch", u.machine);
     }
+    /* Changes at every boot: a journal resumed after a reboot is told apart (docs/runners.md). */
+    if (first_line(text, sizeof(text), "/proc/sys/kernel/random/boot_id"))
+        rc |= tally_resultset_meta_set(rs, "boot_id", text);
     if (proc_field(text, sizeof(text), "/proc/cpuinfo", "model name") ||
         proc_field(text, sizeof(text), "/proc/cpuinfo", "Model") ||
         proc_field(text, sizeof(text), "/proc/cpuinfo", "cpu model"))

@@ -6,33 +6,37 @@
 
 static int sweep(tally_runner *r, tally__journal *j)
 {
-    size_t slots = (size_t)r->warmup + r->runs;
-    size_t points = r->config_count * r->sweep_count;
-    size_t total = slots * points;
-    unsigned char *done = tally__calloc(total, 1);
-    if (done == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    for (size_t i = 0; i < j->count; i++)
-        done[j->runs[i].case_index * slots + j->runs[i].slot] = 1;
+    const tally__journal_data *d = &j->d;
+    size_t slots = d->slots, points = d->points, total = slots * points;
     r->p.total = total;
     r->p.runs = slots;
-    r->p.done = j->count;
+    r->p.done = d->count;
+    r->p.runs_total = points * r->runs;
+    r->p.warmups_total = points * r->warmup;
+    for (size_t i = 0; i < d->count; i++) {
+        if (d->runs_done[i].slot < r->warmup)
+            r->p.warmups_done++;
+        else
+            r->p.runs_done++;
+    }
     int rc = TALLY_OK;
-    char label[200];
+    tally__buf label = TALLY__BUF_INIT;
     for (size_t k = 0; rc == TALLY_OK && k < total; k++) {
         /* Interleaved: slot-major (run 1 of every case of every configuration, then run 2,
          * ...); else point-major. */
         size_t p = r->interleave ? k % points : k / slots;
         size_t s = r->interleave ? k / points : k % slots;
-        if (done[p * slots + s])
+        if (d->seen[p * slots + s])
             continue;
-        size_t len = 0;
+        label.len = 0;
         if (r->config_count > 1)
-            len = (size_t)snprintf(label, sizeof(label), "%s: ", r->labels[p / r->sweep_count]);
-        if (len >= sizeof(label))
-            len = 0;
-        tally__runner_sweep_label(label + len, sizeof(label) - len, r, p % r->sweep_count);
-        r->p.case_name = label;
+            tally__buf_printf(&label, "%s: ", r->labels[p / r->sweep_count]);
+        tally__runner_sweep_label(&label, r, p % r->sweep_count);
+        if (label.failed) {
+            rc = tally__error(TALLY_ENOMEM, "out of memory");
+            break;
+        }
+        r->p.case_name = label.data;
         r->p.run = s + 1;
         r->p.warmup = s < r->warmup;
         r->p.failed = 0;
@@ -44,10 +48,14 @@ static int sweep(tally_runner *r, tally__journal *j)
         if (rc != TALLY_OK)
             break;
         r->p.done++;
+        if (r->p.warmup)
+            r->p.warmups_done++;
+        else
+            r->p.runs_done++;
         if (tally__runner_progress(r, TALLY_RUN_FINISHED) != 0 && r->p.done < total)
             rc = tally__error(TALLY_EINTERRUPTED, "cancelled");
     }
-    tally__free_mem(done);
+    tally__buf_dispose(&label);
     return rc;
 }
 
@@ -64,19 +72,20 @@ int tally_runner_run(tally_runner *r)
     if (rc != TALLY_OK)
         return rc;
     tally__journal j;
-    memset(&j, 0, sizeof(j));
-    j.fd = -1;
+    tally__journal_memory(&j);
     tally__buf jpath = TALLY__BUF_INIT;
     if (r->output != NULL) {
         tally__buf_printf(&jpath, "%s.journal", r->output);
         if (jpath.failed)
             rc = tally__error(TALLY_ENOMEM, "out of memory");
         else if (r->resume)
-            rc = tally__journal_resume(&j, jpath.data, header, r->wl.metric_count,
-                                       r->config_count * r->sweep_count,
-                                       (size_t)r->warmup + r->runs);
+            rc = tally__journal_resume(&j, jpath.data, header, r->force);
+        else if (r->previous != NULL && (rc = tally__runner_archive_journal(jpath.data)) != TALLY_OK)
+            ;
         else
-            rc = tally__journal_create(&j, jpath.data, header);
+            rc = tally__journal_create(&j, jpath.data, header, r->force);
+    } else {
+        rc = tally__journal_open_memory(&j, header);
     }
     tally__free_mem(header);
     tally__buf_dispose(&jpath);

@@ -36,6 +36,7 @@ static const char *const messages[] = {
     "workload failed",                       /* -15 */
     "interrupted",                           /* -16 */
     "inconsistent data",                     /* -17 */
+    "in use by another process",             /* -18 */
 };
 
 const char *tally_strerror(int code)

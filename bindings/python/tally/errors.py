@@ -87,6 +87,10 @@ class MismatchError(TallyError, ValueError):
     """Inconsistent data, e.g. one benchmark with different units (TALLY_EMISMATCH)."""
 
 
+class BusyError(TallyError, OSError):
+    """A file is in use by another process, e.g. a locked run journal (TALLY_EBUSY)."""
+
+
 # C enumerator name -> class; _native resolves the names to the values in the generated cdef.
 BY_CODE_NAME = {
     "TALLY_ERROR": TallyError,
@@ -106,6 +110,7 @@ BY_CODE_NAME = {
     "TALLY_ERUN": RunError,
     "TALLY_EINTERRUPTED": Interrupted,
     "TALLY_EMISMATCH": MismatchError,
+    "TALLY_EBUSY": BusyError,
 }
 
 __all__ = ["TallyError"] + sorted({cls.__name__ for cls in BY_CODE_NAME.values()} - {"TallyError"})
