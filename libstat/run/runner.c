@@ -2,7 +2,9 @@
 #include "run/runner_impl.h"
 #include "util/options.h"
 
-TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS, sizeof(tally_runner_options))
+/* Version 1 ended before force and append. */
+TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
+                         offsetof(tally_runner_options, force), sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {
