@@ -11,6 +11,9 @@
  *   bench_tally tests PATH_A PATH_B         time Welch's t-test and Mann-Whitney U
  *   bench_tally ingest PATH                 time loading a result file
  *   bench_tally run CMD [ARGS...]           run CMD (absolute path) end to end, output discarded
+ *   bench_tally html CASES CONFIGS RUNS [OUT]
+ *                                           time rendering the HTML report (plots of every case)
+ *                                           of generated results; OUT keeps the file
  *
  * Values look like benchmark results: positive, right-skewed, printed with 6 decimals (as timing
  * tools print them), so the text files hold 9 or 10 significant digits per number.
@@ -323,6 +326,63 @@ static int time_ingest(const char *path)
     return 0;
 }
 
+/* The HTML report of CASES cases x CONFIGS configurations x RUNS runs: the report is computed
+ * first (not timed), then the render with every plot is timed; prints `html WALL CPU` and
+ * `bytes N` (the file must stay under 5 MB at 300 x 3 x 100). */
+static int time_html(size_t cases, size_t configs, size_t runs, const char *out)
+{
+    tally_results *res = NULL;
+    if (tally_results_new(&res) != TALLY_OK)
+        return die("results");
+    rng_state = 7;
+    for (size_t j = 0; j < configs; j++) {
+        char label[32], name[32];
+        snprintf(label, sizeof(label), "config-%zu", j);
+        tally_resultset *rs = NULL;
+        tally_benchmark *b = NULL;
+        if (tally_resultset_new(&rs, label) != TALLY_OK ||
+            tally_resultset_benchmark_add(&b, rs, "bench", "s", TALLY_LOWER_IS_BETTER) != TALLY_OK ||
+            tally_results_add(res, rs) != TALLY_OK)
+            return die("build");
+        double *x = malloc(runs * sizeof(double));
+        if (x == NULL)
+            return die("malloc");
+        for (size_t c = 0; c < cases; c++) {
+            tally_case *tc = NULL;
+            snprintf(name, sizeof(name), "%zu", c + 1);
+            for (size_t i = 0; i < runs; i++)
+                x[i] = sample_value() * 1e-3 * (1.0 + 0.01 * (double)j);
+            if (tally_benchmark_case_add(&tc, b, name) != TALLY_OK ||
+                tally_case_append(tc, x, runs) != TALLY_OK)
+                return die("case");
+        }
+        free(x);
+    }
+    tally_report *r = NULL;
+    if (tally_report_new(&r, res, NULL) != TALLY_OK)
+        return die("report");
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_HTML;
+    char *html = NULL;
+    size_t len = 0;
+    stamp t0 = now();
+    if (tally_report_render(&html, &len, r, &o) != TALLY_OK)
+        return die("render");
+    stamp t1 = now();
+    report("html", t0, t1);
+    printf("bytes %zu\n", len);
+    if (out) {
+        FILE *f = fopen(out, "wb");
+        if (f == NULL || fwrite(html, 1, len, f) != len || fclose(f) != 0)
+            return die(out);
+    }
+    tally_free(html);
+    tally_report_free(r);
+    tally_results_free(res);
+    print_maxrss();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 5 && strcmp(argv[1], "gen-doubles") == 0)
@@ -341,6 +401,9 @@ int main(int argc, char **argv)
         return time_ingest(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "run") == 0)
         return run_command(argv + 2);
+    if (argc >= 5 && strcmp(argv[1], "html") == 0)
+        return time_html(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10),
+                         strtoull(argv[4], NULL, 10), argc >= 6 ? argv[5] : NULL);
     fprintf(stderr, "usage: see the comment at the top of bench/bench_tally.c\n");
     return 2;
 }

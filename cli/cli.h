@@ -64,6 +64,13 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
  * or CLI_EXIT_USAGE after printing. */
 int cli_report_finish(cli_report_args *args, const char *command);
 
+/* Columns of the terminal on `stream`: $COLUMNS when set, else the terminal's width, else 80. */
+int cli_terminal_width(FILE *stream);
+
+/* 1 when the user's locale (LC_ALL, else LC_CTYPE, else LANG) names UTF-8; the process itself
+ * stays in the C locale. */
+int cli_utf8_locale(void);
+
 /* Render a report to stdout or to args->output (atomically). Returns CLI_EXIT_OK or prints
  * and returns CLI_EXIT_USAGE. */
 int cli_emit_report(const tally_report *report, const cli_report_args *args);

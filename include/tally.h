@@ -8,6 +8,7 @@
 #include "tally/version.h"
 #include "tally/common.h"
 #include "tally/stats.h"
+#include "tally/accum.h"
 #include "tally/compare.h"
 #include "tally/resultset.h"
 #include "tally/io.h"

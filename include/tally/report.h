@@ -1,7 +1,8 @@
 /**
  * @file tally/report.h
  * @brief Comparison reports: rows aligned by (benchmark, case) across result sets, each with its
- * summaries and its comparison with the baseline, rendered as text, JSON, CSV, Markdown or XLSX.
+ * summaries and its comparison with the baseline, rendered as text, JSON, CSV, Markdown, XLSX or
+ * HTML with plots.
  *
  * A report is computed once by tally_report_new() and can then be rendered any number of times.
  * A report is immutable after creation and may be rendered from several threads at once.
@@ -9,6 +10,7 @@
 #ifndef TALLY_REPORT_H
 #define TALLY_REPORT_H
 
+#include "accum.h"
 #include "common.h"
 #include "compare.h"
 #include "resultset.h"
@@ -26,7 +28,8 @@ typedef enum tally_format {
     TALLY_FORMAT_JSON = 1,     /**< Versioned JSON (docs/report-json.md). */
     TALLY_FORMAT_CSV = 2,      /**< One row per benchmark/case/configuration. */
     TALLY_FORMAT_MARKDOWN = 3, /**< GitHub-flavoured Markdown table. */
-    TALLY_FORMAT_XLSX = 4      /**< Spreadsheet (files only). */
+    TALLY_FORMAT_XLSX = 4,     /**< Spreadsheet (files only). */
+    TALLY_FORMAT_HTML = 5      /**< One self-contained HTML file with SVG plots (docs/reports.md). */
 } tally_format;
 
 /** Layout of text reports. */
@@ -79,11 +82,21 @@ typedef struct tally_render_options {
     tally_style style;    /**< Layout of text output. */
     int color;            /**< 1: ANSI colours in text output (the caller decides: terminal, NO_COLOR). */
     int precision;        /**< Decimals of values in text styles; -1: the style's default. */
+    int histogram;        /**< 1: text output ends with a compact distribution of every case
+                               (one line per configuration). Needs the raw samples (not
+                               `omit_samples`). Since version 2. */
+    int ascii;            /**< 1: draw text histograms with ASCII characters instead of Unicode
+                               block elements. Since version 2. */
+    int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
+    int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
+                               instead of a whole document, e.g. for notebooks. Since version 2. */
 } tally_render_options;
 
-#define TALLY_RENDER_OPTIONS_VERSION 1
+/** Version 2 added `histogram`, `ascii`, `width` and `fragment`; version 1 options are still
+ *  accepted (those fields then read as 0). */
+#define TALLY_RENDER_OPTIONS_VERSION 2
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the
@@ -135,6 +148,30 @@ typedef struct tally_report_cell {
 TALLY_API int tally_report_new(tally_report **out, const tally_results *results,
                                const tally_report_options *opts);
 
+/**
+ * Compute a report from summaries made elsewhere: the samples stay where they are (partitions,
+ * workers) and only each case's ::tally_partition_summary reaches this call. The result is the
+ * report tally_report_new() makes from the same result sets with `omit_samples` (order statistics
+ * bit for bit, moments within the bound of docs/statistics.md), and renders the same way.
+ * Each summary must have been made with the summary options the report uses for its row: the
+ * benchmark's direction, the report's percentile method and confidence, the other fields at
+ * ::TALLY_SUMMARY_OPTIONS_INIT, and the extra BAmean cuts 50 and 99 (the report shows BAmean-50,
+ * -95 and -99). Thread-safe for independent arguments.
+ * @param out receives the report; free it with tally_report_free().
+ * @param shape the result sets: labels, metadata, benchmarks (unit, direction, statistic) and
+ *   cases, whose samples are ignored (typically none).
+ * @param parts one completed summary per case of `shape`, in order: result set by result set,
+ *   benchmark by benchmark, case by case (filtered-out cases included; their entry is not read
+ *   and may be NULL). Not retained: they may be freed after the call.
+ * @param count the number of entries of `parts`.
+ * @param opts options as for tally_report_new() (`omit_samples` is implied), or NULL.
+ * @return as tally_report_new(); also ::TALLY_EINVAL for a missing, incomplete or differently
+ *   made summary, too few summaries, or the Mann-Whitney test (it needs every sample).
+ */
+TALLY_API int tally_report_new_from_partitions(tally_report **out, const tally_results *shape,
+                                               const tally_partition_summary *const *parts,
+                                               size_t count, const tally_report_options *opts);
+
 /** Free a report; NULL is accepted. */
 TALLY_API void tally_report_free(tally_report *r);
 
@@ -168,6 +205,8 @@ TALLY_API int tally_report_worst_regression(double *out_pct, const tally_report 
 
 /**
  * Render into memory (not for XLSX). Thread-safe: a report may be rendered from several threads.
+ * HTML draws the distributions and run order of each case from the raw samples; a report made
+ * with `omit_samples` has none, and its HTML then shows the tables, the sweep and the changes only.
  * @param out receives a NUL-terminated buffer to release with tally_free().
  * @param len receives its length; may be NULL.
  * @return ::TALLY_OK, ::TALLY_EINVAL (e.g. XLSX to memory), ::TALLY_ENOMEM.
@@ -182,7 +221,7 @@ TALLY_API int tally_report_render(char **out, size_t *len, const tally_report *r
 TALLY_API int tally_report_write(const tally_report *r, const char *path,
                                  const tally_render_options *opts);
 
-/** @return a format's name ("text", "json", "csv", "md", "xlsx"), or NULL. */
+/** @return a format's name ("text", "json", "csv", "md", "xlsx", "html"), or NULL. */
 TALLY_API const char *tally_format_name(tally_format format);
 
 /** Parse a format name. @return ::TALLY_OK or ::TALLY_EINVAL. */

@@ -64,11 +64,13 @@ static int copy_config(tally__config *c, const tally_resultset *rs)
 static void drop_borrowed(tally_report *r)
 {
     for (size_t i = 0; i < r->row_count; i++)
-        for (size_t j = 0; j < r->config_count; j++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            r->rows[i].cells[j].part = NULL;
             if (r->rows[i].cells[j].borrowed) {
                 r->rows[i].cells[j].samples = NULL;
                 r->rows[i].cells[j].borrowed = 0;
             }
+        }
 }
 
 /* Version 1 ended before omit_samples. */
@@ -89,8 +91,9 @@ static int check_options(const tally_report_options *o)
     return TALLY_OK;
 }
 
-int tally_report_new(tally_report **out, const tally_results *results,
-                     const tally_report_options *opts)
+static int report_new(tally_report **out, const tally_results *results,
+                      const tally_partition_summary *const *parts, size_t nparts,
+                      const tally_report_options *opts)
 {
     if (out == NULL || results == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_new: NULL argument");
@@ -126,8 +129,15 @@ int tally_report_new(tally_report **out, const tally_results *results,
     r->opts.filter = r->filter_copy;
     for (size_t j = 0; j < configs && rc == TALLY_OK; j++)
         rc = copy_config(&r->configs[j], tally_results_at(results, j));
+    if (rc == TALLY_OK && parts) {
+        r->opts.omit_samples = 1;
+        if (r->opts.test == TALLY_TEST_MANN_WHITNEY)
+            rc = tally__error(TALLY_EINVAL, "a report of partitioned samples cannot run the "
+                                            "Mann-Whitney test: it needs every sample "
+                                            "(docs/statistics.md, \"Partitioned samples\")");
+    }
     if (rc == TALLY_OK)
-        rc = tally__report_align(r, results);
+        rc = tally__report_align(r, results, parts, nparts);
     if (rc == TALLY_OK && r->row_count == 0)
         rc = r->opts.filter
                  ? tally__error(TALLY_ENODATA, "no benchmark/case matches the filter '%s'",
@@ -142,4 +152,22 @@ int tally_report_new(tally_report **out, const tally_results *results,
     }
     *out = r;
     return TALLY_OK;
+}
+
+int tally_report_new(tally_report **out, const tally_results *results,
+                     const tally_report_options *opts)
+{
+    return report_new(out, results, NULL, 0, opts);
+}
+
+int tally_report_new_from_partitions(tally_report **out, const tally_results *shape,
+                                     const tally_partition_summary *const *parts, size_t count,
+                                     const tally_report_options *opts)
+{
+    if (parts == NULL) {
+        if (out)
+            *out = NULL;
+        return tally__error(TALLY_EINVAL, "tally_report_new_from_partitions: NULL argument");
+    }
+    return report_new(out, shape, parts, count, opts);
 }

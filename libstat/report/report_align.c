@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/stats_internal.h"
 
 static int row_is(const tally__row *row, const char *benchmark, const char *case_name)
 {
@@ -129,9 +130,28 @@ static int copy_samples(tally__cell *cell, const tally_case *c, int borrow)
     return TALLY_OK;
 }
 
-/* Align every case of every result set into rows. */
-int tally__report_align(tally_report *r, const tally_results *results)
+/* A cell of tally_report_new_from_partitions: its summary comes from `part`, it has no samples. */
+static int attach_part(tally__cell *cell, const tally_partition_summary *part, size_t k)
 {
+    const tally_summary_options *so;
+    const double *percents, *bameans;
+    size_t count;
+    const tally_summary *s =
+        part ? tally__partition_summary_parts(part, &so, &percents, &bameans, &count) : NULL;
+    if (s == NULL)
+        return tally__error(TALLY_EINVAL, "partition summary %zu is missing or not complete", k);
+    cell->part = part;
+    cell->n = s->n;
+    cell->pub.present = 1;
+    return TALLY_OK;
+}
+
+/* Align every case of every result set into rows; with `parts` (one per case of `results`, in
+ * order) the cells take their summaries from them instead of samples. */
+int tally__report_align(tally_report *r, const tally_results *results,
+                        const tally_partition_summary *const *parts, size_t nparts)
+{
+    size_t k = 0;
     for (size_t j = 0; j < r->config_count; j++) {
         const tally_resultset *rs = tally_results_at(results, j);
         size_t hint = 0;
@@ -139,6 +159,7 @@ int tally__report_align(tally_report *r, const tally_results *results)
             const tally_benchmark *b = tally_resultset_benchmark_at(rs, bi);
             for (size_t ci = 0; ci < tally_benchmark_case_count(b); ci++) {
                 const tally_case *c = tally_benchmark_case_at(b, ci);
+                size_t at = k++;
                 int keep;
                 int rc = matches_filter(r, tally_benchmark_name(b), tally_case_name(c), &keep);
                 if (rc != TALLY_OK)
@@ -155,7 +176,11 @@ int tally__report_align(tally_report *r, const tally_results *results)
                     index = (size_t)found;
                     rc = check_benchmark(&r->rows[index], b, r->configs[j].label);
                 }
-                if (rc == TALLY_OK)
+                if (rc == TALLY_OK && parts)
+                    rc = at < nparts ? attach_part(&r->rows[index].cells[j], parts[at], at)
+                                     : tally__error(TALLY_EINVAL, "%zu partition summaries for "
+                                                                  "more cases", nparts);
+                else if (rc == TALLY_OK)
                     rc = copy_samples(&r->rows[index].cells[j], c, r->opts.omit_samples);
                 hint = index + 1;
                 if (rc != TALLY_OK)

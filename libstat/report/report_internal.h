@@ -23,6 +23,8 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
+                                            summary (only inside that call) */
 } tally__cell;
 
 typedef struct tally__row {
@@ -58,8 +60,11 @@ struct tally_report {
 /* Building a report (tally_report_new in report.c): */
 /* Free what a row owns (not the row itself). */
 void tally__report_free_row(tally__row *row, size_t configs);
-/* Align every case of every result set into rows (report_align.c). */
-int tally__report_align(tally_report *r, const tally_results *results);
+/* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
+ * per case of `results` in order: tally_report_new_from_partitions) the cells take their
+ * summaries from those instead of samples. */
+int tally__report_align(tally_report *r, const tally_results *results,
+                        const tally_partition_summary *const *parts, size_t nparts);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 
@@ -104,6 +109,17 @@ int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_o
 int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_options *o);
+/* The compact distribution of every case after a text report (render option `histogram`). */
+int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_render_options *o);
+
+/* The confidence interval of a cell's statistic when the summary has one (the mean CI on AMean
+ * rows, the median CI on Median rows): 1 with the bounds, else 0. */
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+
+/* The verdict as the text table writes it ("improvement", "regression", "no change",
+ * "insufficient"). */
+const char *tally__verdict_word(tally_verdict v);
 
 /* Write the spreadsheet to `path` (a temporary file: the caller renames it); error messages
  * name `shown_path`, the file the caller asked for. */

@@ -1,5 +1,6 @@
 /* Rendering entry points: format dispatch, atomic files, format and style names. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 
 static const tally__name formats[] = {
     { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
-    { "md", TALLY_FORMAT_MARKDOWN }, { "xlsx", TALLY_FORMAT_XLSX },
+    { "md", TALLY_FORMAT_MARKDOWN }, { "xlsx", TALLY_FORMAT_XLSX }, { "html", TALLY_FORMAT_HTML },
     { "markdown", TALLY_FORMAT_MARKDOWN },
 };
 
@@ -26,30 +27,42 @@ static const tally__name styles[] = {
 TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
-TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS, sizeof(tally_render_options))
+/* Version 1 ended before `histogram`. */
+TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
+                         offsetof(tally_render_options, histogram), sizeof(tally_render_options))
 
-/* The caller's options (NULL: the defaults) read into *o, and checked. */
-static int read_render_options(tally_render_options *o, const tally_render_options *given)
+/* The caller's options (NULL: the defaults) read into *out, and checked. */
+static int read_render_options(tally_render_options *out, const tally_render_options *given)
 {
-    int rc = tally__options_read(o, given, &tally_render_options_kind);
+    int rc = tally__options_read(out, given, &tally_render_options_kind);
     if (rc != TALLY_OK)
         return rc;
-    if (tally_format_name(o->format) == NULL || tally_style_name(o->style) == NULL)
+    if (tally_format_name(out->format) == NULL || tally_style_name(out->style) == NULL)
         return tally__error(TALLY_EINVAL, "render options: unknown format or style");
+    if (out->width < 0)
+        return tally__error(TALLY_EINVAL, "render options: negative width %d", out->width);
     return TALLY_OK;
+}
+
+static int render_text(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    int rc = TALLY_EINVAL;
+    switch (o->style) {
+    case TALLY_STYLE_TABLE: rc = tally__render_table(b, r, o); break;
+    case TALLY_STYLE_MMTESTS: rc = tally__render_mmtests(b, r, o); break;
+    case TALLY_STYLE_NORMALIZED: rc = tally__render_normalized(b, r, o); break;
+    case TALLY_STYLE_PCT: rc = tally__render_pct(b, r, o); break;
+    }
+    if (rc == TALLY_OK && o->histogram)
+        rc = tally__render_histograms(b, r, o);
+    return rc;
 }
 
 static int render_to(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     switch (o->format) {
-    case TALLY_FORMAT_TEXT:
-        switch (o->style) {
-        case TALLY_STYLE_TABLE: return tally__render_table(b, r, o);
-        case TALLY_STYLE_MMTESTS: return tally__render_mmtests(b, r, o);
-        case TALLY_STYLE_NORMALIZED: return tally__render_normalized(b, r, o);
-        case TALLY_STYLE_PCT: return tally__render_pct(b, r, o);
-        }
-        break;
+    case TALLY_FORMAT_TEXT: return render_text(b, r, o);
+    case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
     case TALLY_FORMAT_MARKDOWN: return tally__render_markdown(b, r, o);

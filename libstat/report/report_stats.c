@@ -23,9 +23,46 @@ static int case_error(int rc, const tally__row *row, const tally_report *r, size
                         r->configs[j].label, e->message[0] ? e->message : tally_strerror(rc));
 }
 
+/* The summary and BAmeans of a partitioned cell, checked to be made with the report's options. */
+static int cell_from_part(tally__cell *cell, const tally__row *row, const tally_report *r,
+                          size_t j)
+{
+    tally_summary_options want = summary_options(r, row);
+    const tally_summary_options *so;
+    const double *percents, *bameans;
+    size_t count, found = 0;
+    const tally_summary *s =
+        tally__partition_summary_parts(cell->part, &so, &percents, &bameans, &count);
+    int same = so->direction == want.direction &&
+               so->percentile_method == want.percentile_method &&
+               so->confidence == want.confidence && so->bamean_percent == want.bamean_percent &&
+               so->mad_threshold == want.mad_threshold && so->tukey_k == want.tukey_k;
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+        if (tally__bamean_percents[k] == so->bamean_percent) {
+            cell->bamean[k] = s->bamean;
+            continue;
+        }
+        for (size_t e = 0; e < count; e++)
+            if (percents[e] == tally__bamean_percents[k]) {
+                cell->bamean[k] = bameans[e];
+                found++;
+                break;
+            }
+    }
+    if (!same || found + 1 != TALLY__BAMEAN_COUNT)
+        return tally__error(TALLY_EINVAL, "%s/%s in '%s': the partition summary was not made "
+                                          "with the report's summary options and BAmean cuts "
+                                          "(see tally_report_new_from_partitions)",
+                            row->benchmark, row->case_name, r->configs[j].label);
+    cell->pub.summary = *s;
+    return TALLY_OK;
+}
+
 static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_report *r,
                           size_t j)
 {
+    if (cell->part)
+        return cell_from_part(cell, row, r, j);
     tally_summary_options so = summary_options(r, row);
     /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
@@ -45,7 +82,13 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
             cell->bamean[k] = cell->pub.summary.bamean;
     for (size_t e = 0; e < extra; e++)
         cell->bamean[slot[e]] = values[e];
-    rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
+    return TALLY_OK;
+}
+
+/* The row's statistic, spread and CV of a summarised cell. */
+static int finish_cell(tally__cell *cell, const tally__row *row, const tally_report *r, size_t j)
+{
+    int rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
     if (rc != TALLY_OK)
         return tally__error(TALLY_EDOMAIN, "%s/%s in '%s': %s is undefined for these samples",
                             row->benchmark, row->case_name, r->configs[j].label,
@@ -155,6 +198,8 @@ int tally__report_compute(tally_report *r)
             if (!row->cells[j].pub.present)
                 continue;
             int rc = summarize_cell(&row->cells[j], row, r, j);
+            if (rc == TALLY_OK)
+                rc = finish_cell(&row->cells[j], row, r, j);
             if (rc != TALLY_OK)
                 return rc;
         }

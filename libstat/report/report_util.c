@@ -87,3 +87,32 @@ int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, siz
         tally_error_clear();
     return 0;
 }
+
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c)
+{
+    const tally_summary *s = &c->pub.summary;
+    if (!c->pub.present)
+        return 0;
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
+        *lo = s->mean_ci_low;
+        *hi = s->mean_ci_high;
+        return 1;
+    }
+    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
+        *lo = s->median_ci_low;
+        *hi = s->median_ci_high;
+        return 1;
+    }
+    return 0;
+}
+
+const char *tally__verdict_word(tally_verdict v)
+{
+    switch (v) {
+    case TALLY_VERDICT_IMPROVEMENT: return "improvement";
+    case TALLY_VERDICT_REGRESSION: return "regression";
+    case TALLY_VERDICT_INSUFFICIENT: return "insufficient";
+    case TALLY_VERDICT_NO_CHANGE: break;
+    }
+    return "no change";
+}

@@ -34,11 +34,9 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction)
 #define CUTS_PER_PASS 3
 #define BLOCK 256
 
-static void three_cuts(double *out, const double *x, size_t n, const size_t *counts,
-                       const double *cuts, size_t ncuts, double min, double max,
-                       tally_direction direction)
+static void scan_three(size_t *better_out, tally__ksum *sums, const double *x, size_t n,
+                       const double *cuts, size_t ncuts, double s, tally_direction direction)
 {
-    double s = tally__overflow_scale(fmax(fabs(min), fabs(max)));
     double sign = direction == TALLY_HIGHER_IS_BETTER ? -1.0 : 1.0;
     double key0 = sign * cuts[0], key1 = ncuts > 1 ? sign * cuts[1] : -INFINITY,
            key2 = ncuts > 2 ? sign * cuts[2] : -INFINITY;
@@ -65,11 +63,31 @@ static void three_cuts(double *out, const double *x, size_t n, const size_t *cou
         tally__ksum_add(&k1, b1);
         tally__ksum_add(&k2, b2);
     }
-    tally__ksum *sums[CUTS_PER_PASS] = { &k0, &k1, &k2 };
+    tally__ksum all[CUTS_PER_PASS] = { k0, k1, k2 };
+    for (size_t j = 0; j < ncuts; j++) {
+        better_out[j] = better[j];
+        sums[j] = all[j];
+    }
+}
+
+void tally__bamean_scan(size_t *better, tally__ksum *sums, const double *x, size_t n,
+                        const double *cuts, size_t ncuts, double s, tally_direction direction)
+{
+    for (size_t at = 0; at < ncuts; at += CUTS_PER_PASS) {
+        size_t k = ncuts - at < CUTS_PER_PASS ? ncuts - at : CUTS_PER_PASS;
+        scan_three(better + at, sums + at, x, n, cuts + at, k, s, direction);
+    }
+}
+
+void tally__bamean_finish(double *out, const size_t *counts, const double *cuts,
+                          const size_t *better, const tally__ksum *sums, size_t ncuts, double s,
+                          double min, double max, tally_direction direction)
+{
     for (size_t j = 0; j < ncuts; j++) {
         double cut = cuts[j];
-        tally__ksum_add(sums[j], (double)(counts[j] - better[j]) * (cut * s));
-        double mean = tally__ksum_value(sums[j]) / (double)counts[j] / s;
+        tally__ksum k = sums[j];
+        tally__ksum_add(&k, (double)(counts[j] - better[j]) * (cut * s));
+        double mean = tally__ksum_value(&k) / (double)counts[j] / s;
         /* The best sample bounds the mean from the other side (the cut when none is better). */
         if (direction == TALLY_HIGHER_IS_BETTER)
             out[j] = tally__clamp(mean, cut, better[j] ? max : cut);
@@ -82,8 +100,13 @@ void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_
                              const double *cuts, size_t ncuts, double min, double max,
                              tally_direction direction)
 {
+    double s = tally__overflow_scale(fmax(fabs(min), fabs(max)));
+    size_t better[CUTS_PER_PASS];
+    tally__ksum sums[CUTS_PER_PASS];
     for (size_t at = 0; at < ncuts; at += CUTS_PER_PASS) {
         size_t k = ncuts - at < CUTS_PER_PASS ? ncuts - at : CUTS_PER_PASS;
-        three_cuts(out + at, x, n, counts + at, cuts + at, k, min, max, direction);
+        scan_three(better, sums, x, n, cuts + at, k, s, direction);
+        tally__bamean_finish(out + at, counts + at, cuts + at, better, sums, k, s, min, max,
+                             direction);
     }
 }

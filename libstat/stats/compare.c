@@ -190,14 +190,18 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               const tally_summary *current_summary, const double *current,
                               size_t nc, const tally_compare_options *opts)
 {
-    if (out == NULL || base_summary == NULL || current_summary == NULL ||
-        (base == NULL && nb) || (current == NULL && nc))
+    if (out == NULL || base_summary == NULL || current_summary == NULL)
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     tally_compare_options options;
     const tally_compare_options *o = &options;
     int rc = check_call(&options, opts, nb, nc);
     if (rc)
         return rc;
+    /* Only Mann-Whitney reads the samples: the other tests run on the summaries alone (a report
+     * of partitioned samples has no samples on the client). */
+    int need_samples = o->test == TALLY_TEST_MANN_WHITNEY;
+    if (need_samples && ((base == NULL && nb) || (current == NULL && nc)))
+        return tally__error(TALLY_EINVAL, "compare: NULL argument");
     if (base_summary->n != nb || current_summary->n != nc)
         return tally__error(TALLY_EINVAL, "compare: summaries of %zu and %zu samples given for "
                                           "%zu and %zu samples", base_summary->n,

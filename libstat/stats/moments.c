@@ -10,6 +10,7 @@
 
 #include "util/internal.h"
 #include "stats/stats_internal.h"
+#include "stats/moments_impl.h"
 
 
 /* Finite check by one comparison per sample, which vectorises: v - v is 0 for every finite v
@@ -100,110 +101,13 @@ double tally__mean(const double *x, size_t n)
     return tally__mapped_mean(x, n, &identity);
 }
 
-/* One corrected two-pass SD being accumulated: sqrt((sum d_i^2 - (sum d_i)^2 / n) / divisor)
- * over d_i = v_i - centre, the correction term cancelling the rounding error of `centre` (NIST;
- * GSL's gsl_stats_variance). The deviations are scaled by 2^-e, e the exponent of the largest
- * one, before squaring, so that squares of deviations near 1e200 do not overflow and those near
- * 1e-200 do not underflow. The largest deviation is that of an extreme sample (v - centre is
- * monotone in v), so it needs no pass of its own. */
-typedef struct spread {
-    double centre, u;
-    int e, direct, zero;
-    tally__ksum squares;
-    double deviations;
-} spread;
-
-static void spread_init(spread *a, double centre, double dev_lo, double dev_hi)
-{
-    double dmax = fmax(fabs(dev_lo), fabs(dev_hi));
-    a->centre = centre;
-    a->zero = dmax == 0.0;
-    a->e = 0;
-    frexp(dmax, &a->e);
-    /* Multiplying by 2^-e is exact; outside this range 2^-e itself is not a normal double. */
-    a->direct = a->e > -1000 && a->e < 1000;
-    a->u = a->direct ? ldexp(1.0, -a->e) : 1.0;
-    a->squares.sum = a->squares.comp = 0.0;
-    a->deviations = 0.0;
-}
-
-static inline void spread_add(spread *a, double v)
-{
-    double d = v - a->centre;
-    d = a->direct ? d * a->u : ldexp(d, -a->e);
-    tally__ksum_add(&a->squares, d * d);
-    a->deviations += d;
-}
-
-static double spread_sd(const spread *a, size_t n, double divisor)
-{
-    if (a->zero)
-        return 0.0;
-    double v = (tally__ksum_value(&a->squares) - a->deviations * a->deviations / (double)n) /
-               divisor;
-    return ldexp(sqrt(v > 0 ? v : 0.0), a->e);
-}
-
-/* The geometric mean without a log per sample: the product of the samples' significands (each
- * in [0.5, 1)), brought back to [0.5, 1) every 256 factors so it can neither underflow nor
- * overflow, and the sum of their binary exponents; one log at the end. Taking a power of two
- * out is exact, so the only rounding is one per multiplication: log of the product is off by
- * at most n 2^-53, the log of the mean by 2^-53, as good as a compensated sum of logs. */
-typedef struct product {
-    double p;
-    int64_t e;
-    unsigned k;
-} product;
-
-#define SIGNIFICAND_BITS UINT64_C(0x000fffffffffffff)
-#define HALF_EXPONENT UINT64_C(0x3fe0000000000000) /* the exponent field of [0.5, 1) */
-#define LN2 0.693147180559945309417232121458176568
-
-/* v = significand * 2^exponent with the significand in [0.5, 1), for finite v > 0. */
-static double split_positive(double v, int64_t *exponent)
-{
-    uint64_t bits;
-    int64_t shift = 0;
-    memcpy(&bits, &v, sizeof bits);
-    if ((bits >> 52) == 0) { /* subnormal: make it normal first */
-        v *= 0x1p64;
-        shift = 64;
-        memcpy(&bits, &v, sizeof bits);
-    }
-    *exponent = (int64_t)(bits >> 52) - 1022 - shift;
-    bits = (bits & SIGNIFICAND_BITS) | HALF_EXPONENT;
-    memcpy(&v, &bits, sizeof v);
-    return v;
-}
-
-static inline void product_add(product *a, double v)
-{
-    int64_t e;
-    a->p *= split_positive(v, &e);
-    a->e += e;
-    if (++a->k == 256) {
-        a->p = split_positive(a->p, &e);
-        a->e += e;
-        a->k = 0;
-    }
-}
-
-/* log(product) / n, the exponent sum divided first so that e * ln 2 loses nothing. */
-static double product_mean_log(const product *a, size_t n)
-{
-    int64_t e, q = a->e / (int64_t)n;
-    double p = split_positive(a->p, &e);
-    double r = (double)(a->e - q * (int64_t)n + e);
-    return (double)q * LN2 + (r * LN2 + log(p)) / (double)n;
-}
-
 /* The first pass: the extremes, the compensated sums of x and 1/x and the product behind the
  * geometric mean; the last two are only meaningful when every sample turns out positive
  * (non-positive samples are skipped). */
 typedef struct sums {
     double min, max;
     tally__ksum x, recip;
-    product logs;
+    tally__product logs;
     int finite;
 } sums;
 
@@ -211,7 +115,7 @@ static void first_pass(sums *f, const double *x, size_t n)
 {
     double lo = x[0], hi = x[0];
     tally__ksum sx = { 0.0, 0.0 }, sr = { 0.0, 0.0 };
-    product sl = { 1.0, 0, 0 };
+    tally__product sl = { 1.0, 0, 0 };
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         double v = x[i];
@@ -221,7 +125,7 @@ static void first_pass(sums *f, const double *x, size_t n)
         tally__ksum_add(&sx, v);
         if (v > 0) {
             tally__ksum_add(&sr, 1.0 / v);
-            product_add(&sl, v);
+            tally__product_add(&sl, v);
         }
     }
     f->finite = !bad;
@@ -275,26 +179,26 @@ int tally__compute_moments(tally__moments *m, const double *x, size_t n)
         }
         h_over_t = (double)n / sum_r;
         m->hmean = tally__clamp(h_over_t * t, f.min, f.max);
-        m->gmean = tally__clamp(exp(product_mean_log(&f.logs, n)), f.min, f.max);
+        m->gmean = tally__clamp(exp(tally__product_mean_log(&f.logs, n)), f.min, f.max);
         mean_r = tally__clamp(sum_r / (double)n, t / f.max, t / f.min);
     }
     if (n < 2)
         return TALLY_OK;
 
     /* The second pass: the SD of x and, for positive samples, the population SD of t / x. */
-    spread a, h;
-    spread_init(&a, mean_s, f.min * s - mean_s, f.max * s - mean_s);
+    tally__spread a, h;
+    tally__spread_init(&a, mean_s, f.min * s - mean_s, f.max * s - mean_s);
     if (m->positive) {
-        spread_init(&h, mean_r, t / f.min - mean_r, t / f.max - mean_r);
+        tally__spread_init(&h, mean_r, t / f.min - mean_r, t / f.max - mean_r);
         for (size_t i = 0; i < n; i++) {
-            spread_add(&a, x[i] * s);
-            spread_add(&h, t / x[i]);
+            tally__spread_add(&a, x[i] * s);
+            tally__spread_add(&h, t / x[i]);
         }
     } else {
         for (size_t i = 0; i < n; i++)
-            spread_add(&a, x[i] * s);
+            tally__spread_add(&a, x[i] * s);
     }
-    double sd = spread_sd(&a, n, (double)(n - 1)) / s;
+    double sd = tally__spread_sd(&a, n, (double)(n - 1)) / s;
     if (isfinite(sd)) {
         m->stddev = sd;
         m->has_stddev = 1;
@@ -302,7 +206,7 @@ int tally__compute_moments(tally__moments *m, const double *x, size_t n)
     if (m->positive) {
         /* mmtests: sqrt(sum((1/x - 1/H)^2) * H^4 / n) = H^2 * (population SD of 1/x). With the
          * scaled reciprocals r = t/x this is H * (H/t) * (population SD of r). */
-        double hsd = m->hmean * h_over_t * spread_sd(&h, n, (double)n);
+        double hsd = m->hmean * h_over_t * tally__spread_sd(&h, n, (double)n);
         if (isfinite(hsd)) {
             m->hstddev = hsd;
             m->has_hstddev = 1;

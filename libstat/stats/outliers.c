@@ -36,8 +36,18 @@ int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double
     int rc = tally__order_stats(v, x, n, ranks, nranks, &dev, 0.0, hi, scratch, devs);
     if (rc != TALLY_OK)
         return rc;
-    double mad = tally__percentile_from(v, n, 50, TALLY_PERCENTILE_LINEAR);
+    double mad = tally__percentile_from(v, n, 50, TALLY_PERCENTILE_LINEAR), mean_ad = 0.0;
+    if (!(mad > 0)) {
+        static const tally__value_map identity = TALLY__IDENTITY_MAP;
+        mean_ad = *devs ? tally__mapped_mean(*devs, n, &identity) : tally__mapped_mean(x, n, &dev);
+    }
+    tally__outlier_set_mad(r, med_s, mad, mean_ad, mad_threshold);
+    return TALLY_OK;
+}
 
+void tally__outlier_set_mad(tally__outlier_rule *r, double med_s, double mad, double mean_ad,
+                            double mad_threshold)
+{
     r->median = med_s;
     r->threshold = mad_threshold;
     if (mad > 0) {
@@ -45,12 +55,10 @@ int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double
         r->factor = MAD_FACTOR;
         r->score_per_unit = r->factor / r->spread;
     } else {
-        static const tally__value_map identity = TALLY__IDENTITY_MAP;
-        r->spread = *devs ? tally__mapped_mean(*devs, n, &identity) : tally__mapped_mean(x, n, &dev);
+        r->spread = mean_ad;
         r->factor = MEAN_AD_FACTOR;
         r->score_per_unit = r->spread > 0 ? r->factor / r->spread : 0.0;
     }
-    return TALLY_OK;
 }
 
 size_t tally__count_mad_outliers(const tally__outlier_rule *r, const double *x, const double *devs,

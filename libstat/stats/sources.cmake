@@ -1,5 +1,6 @@
 # Sources of libstat/stats/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  accum.c
   adjust.c
   bamean.c
   compare.c
@@ -11,6 +12,7 @@ set(TALLY_MODULE_SOURCES
   mmtests_ci.c
   moments.c
   outliers.c
+  partition.c
   pct_imp.c
   percentile.c
   sample.c

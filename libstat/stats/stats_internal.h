@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "stats/histselect.h"
+#include "tally/accum.h"
 #include "tally/stats.h"
 
 /* Compensated running sum: Neumaier's, with the rounding error of each addition taken by
@@ -73,6 +74,22 @@ typedef struct tally__moments {
  * first bad sample), TALLY_ENODATA or TALLY_EINVAL as tally__check_samples. */
 int tally__compute_moments(tally__moments *m, const double *x, size_t n);
 
+/* The moment fields of a summary (n, min, max, the means, SDs, CVs, sem, mean CI and their flags)
+ * from moments of n samples; `out` must be zeroed. Order statistics are left alone. */
+void tally__summary_from_moments(tally_summary *out, const tally__moments *m, size_t n,
+                                 double confidence);
+
+/* The moments an accumulator (accum.c) holds, as tally__compute_moments gives them for one array;
+ * TALLY_ENODATA (recorded) when it is empty. */
+int tally__accumulator_moments(tally__moments *m, const tally_accumulator *a);
+
+/* A completed partition summary's summary, its options and its extra BAmeans (borrowed; *count
+ * receives their number, *percents their percentages); NULL when it is not complete. */
+const tally_summary *tally__partition_summary_parts(const tally_partition_summary *p,
+                                                    const tally_summary_options **so,
+                                                    const double **percents,
+                                                    const double **bameans, size_t *count);
+
 /* The 0-based ranks (1 or 2) of the order statistics that percentile p (0..100) needs; returns
  * how many were written. */
 size_t tally__percentile_ranks(size_t ranks[2], size_t n, double p, tally_percentile_method method);
@@ -109,6 +126,51 @@ int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
                                const tally_summary_options *opts, const double *percents,
                                double *bameans, size_t count);
 
+/* The caller's summary options (NULL: the defaults; any supported version) into *out, checked:
+ * TALLY_EINVAL (recorded) for options tally_summarize() refuses. */
+int tally__read_summary_options(tally_summary_options *out, const tally_summary_options *given);
+
+/* The order statistics a summary selects: where each one's ranks sit in the rank list. */
+#define TALLY__MAX_EXTRA_CUTS 4
+#define TALLY__OWN_RANKS (11 + TALLY__MAX_EXTRA_CUTS) /* ranks without extra percentiles */
+typedef struct tally__order_plan {
+    size_t n, best, ci_lo, ci_hi, count;
+    double ci_level;
+    int has_ci;
+    size_t at_median, at_median7, at_q1, at_q3, at_cut, at_ci, at_extra, at_pct;
+} tally__order_plan;
+
+/* What the selected values give before the passes that need them (BAmean sums, outliers). */
+typedef struct tally__order_values {
+    double q1, q3, median7;
+    size_t ncuts, counts[1 + TALLY__MAX_EXTRA_CUTS];
+    double cuts[1 + TALLY__MAX_EXTRA_CUTS];
+} tally__order_values;
+
+/* The ranks of n samples' summary into rank[] (room for TALLY__OWN_RANKS + 2 * pct_count):
+ * median, type 7 median and quartiles, BAmean cut, median CI bounds, extra_count extra BAmean
+ * cuts (<= TALLY__MAX_EXTRA_CUTS), pct_count percentiles; p->count is their number. */
+void tally__order_plan_make(tally__order_plan *p, size_t *rank, size_t n,
+                            const tally_summary_options *o, const double *extra_percents,
+                            size_t extra_count, const double *pct, size_t pct_count);
+
+/* From v[] (the values at the plan's ranks): the summary's median and median CI, the
+ * percentiles into pct_out, and the quartiles, type 7 median and cuts into *out. */
+void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
+                              const tally__order_plan *p, const double *v,
+                              const tally_summary_options *o, const double *extra_percents,
+                              size_t extra_count, const double *pct, size_t pct_count,
+                              double *pct_out);
+
+/* BAmean in two steps, for samples spread over partitions: per partition, how many samples are
+ * better than each cut and their compensated sum scaled by s (s = tally__overflow_scale of the
+ * largest |sample| of all partitions); then, from the totals, the means. */
+void tally__bamean_scan(size_t *better, tally__ksum *sums, const double *x, size_t n,
+                        const double *cuts, size_t ncuts, double s, tally_direction direction);
+void tally__bamean_finish(double *out, const size_t *counts, const double *cuts,
+                          const size_t *better, const tally__ksum *sums, size_t ncuts, double s,
+                          double min, double max, tally_direction direction);
+
 /* Outlier rules once median and quartiles are known. */
 typedef struct tally__outlier_rule {
     double scale;           /* overflow scale applied to samples before comparing */
@@ -130,6 +192,10 @@ int tally__outlier_mad(tally__outlier_rule *r, const double *x, size_t n, double
                        double max, double median, double mad_threshold, tally__scratch *scratch,
                        double **devs);
 /* How many samples the MAD rule flags: from devs when tally__outlier_mad set it, else from x. */
+/* The MAD part of the rule from the MAD of the scaled deviations from med_s (the scaled type 7
+ * median) and, used only when mad is 0, their mean absolute deviation. */
+void tally__outlier_set_mad(tally__outlier_rule *r, double med_s, double mad, double mean_ad,
+                            double mad_threshold);
 size_t tally__count_mad_outliers(const tally__outlier_rule *r, const double *x, const double *devs,
                                  size_t n);
 int tally__is_mad_outlier(const tally__outlier_rule *r, double v);

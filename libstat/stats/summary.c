@@ -80,22 +80,81 @@ typedef struct extra_cuts {
     size_t pct_count;
 } extra_cuts;
 
-#define MAX_EXTRA_CUTS 4
-#define OWN_RANKS (11 + MAX_EXTRA_CUTS)
+#define MAX_EXTRA_CUTS TALLY__MAX_EXTRA_CUTS
+#define OWN_RANKS TALLY__OWN_RANKS
 
-/* The ranks to select (in own[] unless percentiles need more room), and where each group starts
- * among the selected values. */
+/* The ranks to select (in own[] unless percentiles need more room). */
 typedef struct rank_list {
     size_t own[OWN_RANKS], *rank;
     double own_values[OWN_RANKS], *values;
-    size_t count;
 } rank_list;
 
-static size_t add_percentile(rank_list *l, size_t n, double p, tally_percentile_method method)
+static size_t add_percentile(tally__order_plan *p, size_t *rank, double q,
+                             tally_percentile_method method)
 {
-    size_t at = l->count;
-    l->count += tally__percentile_ranks(l->rank + at, n, p, method);
+    size_t at = p->count;
+    p->count += tally__percentile_ranks(rank + at, p->n, q, method);
     return at;
+}
+
+void tally__order_plan_make(tally__order_plan *p, size_t *rank, size_t n,
+                            const tally_summary_options *o, const double *extra_percents,
+                            size_t extra_count, const double *pct, size_t pct_count)
+{
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->best = tally__bamean_count(n, o->bamean_percent);
+    p->has_ci = tally__median_ci_ranks(&p->ci_lo, &p->ci_hi, &p->ci_level, n, o->confidence);
+    p->at_median = add_percentile(p, rank, 50, o->percentile_method);
+    p->at_median7 = add_percentile(p, rank, 50, TALLY_PERCENTILE_LINEAR);
+    p->at_q1 = add_percentile(p, rank, 25, TALLY_PERCENTILE_LINEAR);
+    p->at_q3 = add_percentile(p, rank, 75, TALLY_PERCENTILE_LINEAR);
+    p->at_cut = p->count;
+    rank[p->count++] = tally__bamean_rank(n, p->best, o->direction);
+    p->at_ci = p->count;
+    if (p->has_ci) {
+        rank[p->count++] = p->ci_lo;
+        rank[p->count++] = p->ci_hi;
+    }
+    p->at_extra = p->count;
+    for (size_t k = 0; k < extra_count; k++)
+        rank[p->count++] = tally__bamean_rank(n, tally__bamean_count(n, extra_percents[k]),
+                                              o->direction);
+    p->at_pct = p->count;
+    for (size_t k = 0; k < pct_count; k++)
+        add_percentile(p, rank, pct[k], o->percentile_method);
+}
+
+void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
+                              const tally__order_plan *p, const double *v,
+                              const tally_summary_options *o, const double *extra_percents,
+                              size_t extra_count, const double *pct, size_t pct_count,
+                              double *pct_out)
+{
+    size_t n = p->n;
+    s->median = tally__percentile_from(v + p->at_median, n, 50, o->percentile_method);
+    for (size_t k = 0, at = p->at_pct; k < pct_count; k++) {
+        pct_out[k] = tally__percentile_from(v + at, n, pct[k], o->percentile_method);
+        size_t ranks[2];
+        at += tally__percentile_ranks(ranks, n, pct[k], o->percentile_method);
+    }
+    out->q1 = tally__percentile_from(v + p->at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
+    out->q3 = tally__percentile_from(v + p->at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
+    /* Outliers are judged against the type 7 median whatever the reported median's method. */
+    out->median7 = tally__percentile_from(v + p->at_median7, n, 50, TALLY_PERCENTILE_LINEAR);
+    out->ncuts = 1 + extra_count;
+    out->counts[0] = p->best;
+    out->cuts[0] = v[p->at_cut];
+    for (size_t k = 0; k < extra_count; k++) {
+        out->counts[1 + k] = tally__bamean_count(n, extra_percents[k]);
+        out->cuts[1 + k] = v[p->at_extra + k];
+    }
+    if (p->has_ci) {
+        s->median_ci_low = v[p->at_ci];
+        s->median_ci_high = v[p->at_ci + 1];
+        s->median_ci_level = p->ci_level;
+        s->defined |= TALLY_SUMMARY_MEDIAN_CI;
+    }
 }
 
 /* Order statistics and outlier counts, all from one selection of every rank they need (median,
@@ -107,72 +166,33 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
                                  rank_list *list)
 {
     static const tally__value_map identity = TALLY__IDENTITY_MAP;
-    size_t n = s->n, ci_lo = 0, ci_hi = 0;
-    double ci_level = 0, *v = list->values, *mapped, *devs;
-    rank_list *l = list;
-    size_t best = tally__bamean_count(n, o->bamean_percent);
-    int has_ci = tally__median_ci_ranks(&ci_lo, &ci_hi, &ci_level, n, o->confidence);
-
-    size_t at_median = add_percentile(l, n, 50, o->percentile_method);
-    size_t at_median7 = add_percentile(l, n, 50, TALLY_PERCENTILE_LINEAR);
-    size_t at_q1 = add_percentile(l, n, 25, TALLY_PERCENTILE_LINEAR);
-    size_t at_q3 = add_percentile(l, n, 75, TALLY_PERCENTILE_LINEAR);
-    size_t at_cut = l->count;
-    l->rank[l->count++] = tally__bamean_rank(n, best, o->direction);
-    size_t at_ci = l->count;
-    if (has_ci) {
-        l->rank[l->count++] = ci_lo;
-        l->rank[l->count++] = ci_hi;
-    }
-    size_t at_extra = l->count;
-    for (size_t k = 0; k < extra->count; k++)
-        l->rank[l->count++] = tally__bamean_rank(n, tally__bamean_count(n, extra->percents[k]),
-                                               o->direction);
-    size_t at_pct = l->count;
-    for (size_t k = 0; k < extra->pct_count; k++)
-        add_percentile(l, n, extra->p[k], o->percentile_method);
-    int rc = tally__order_stats(v, x, n, l->rank, l->count, &identity, s->min, s->max, scratch,
-                                &mapped);
+    size_t n = s->n;
+    double *v = list->values, *mapped, *devs;
+    tally__order_plan plan;
+    tally__order_values ov;
+    tally__order_plan_make(&plan, list->rank, n, o, extra->percents, extra->count, extra->p,
+                           extra->pct_count);
+    int rc = tally__order_stats(v, x, n, list->rank, plan.count, &identity, s->min, s->max,
+                                scratch, &mapped);
     if (rc != TALLY_OK)
         return rc;
     const double *data = mapped ? mapped : x;
     double maxabs = fmax(fabs(s->min), fabs(s->max));
 
-    s->median = tally__percentile_from(v + at_median, n, 50, o->percentile_method);
-    for (size_t k = 0, at = at_pct; k < extra->pct_count; k++) {
-        extra->pct[k] = tally__percentile_from(v + at, n, extra->p[k], o->percentile_method);
-        size_t ranks[2];
-        at += tally__percentile_ranks(ranks, n, extra->p[k], o->percentile_method);
-    }
-    double q1 = tally__percentile_from(v + at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
-    double q3 = tally__percentile_from(v + at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
-    size_t counts[1 + MAX_EXTRA_CUTS];
-    double cuts[1 + MAX_EXTRA_CUTS], bameans[1 + MAX_EXTRA_CUTS];
-    counts[0] = best;
-    cuts[0] = v[at_cut];
-    for (size_t k = 0; k < extra->count; k++) {
-        counts[1 + k] = tally__bamean_count(n, extra->percents[k]);
-        cuts[1 + k] = v[at_extra + k];
-    }
-    tally__bamean_from_cuts(bameans, data, n, counts, cuts, 1 + extra->count, s->min, s->max,
+    tally__order_plan_finish(&ov, s, &plan, v, o, extra->percents, extra->count, extra->p,
+                             extra->pct_count, extra->pct);
+    double bameans[1 + MAX_EXTRA_CUTS];
+    tally__bamean_from_cuts(bameans, data, n, ov.counts, ov.cuts, ov.ncuts, s->min, s->max,
                             o->direction);
     s->bamean = bameans[0];
     for (size_t k = 0; k < extra->count; k++)
         extra->out[k] = bameans[1 + k];
-    if (has_ci) {
-        s->median_ci_low = v[at_ci];
-        s->median_ci_high = v[at_ci + 1];
-        s->median_ci_level = ci_level;
-        s->defined |= TALLY_SUMMARY_MEDIAN_CI;
-    }
 
-    /* Outliers are judged against the type 7 median whatever the reported median's method. */
-    double median7 = tally__percentile_from(v + at_median7, n, 50, TALLY_PERCENTILE_LINEAR);
     tally__outlier_rule rule;
-    tally__outlier_fences(&rule, maxabs, q1, q3, o->tukey_k);
+    tally__outlier_fences(&rule, maxabs, ov.q1, ov.q3, o->tukey_k);
     s->outliers_tukey = tally__count_tukey_outliers(&rule, data, n);
-    rc = tally__outlier_mad(&rule, data, n, s->min, s->max, median7, o->mad_threshold, scratch,
-                            &devs);
+    rc = tally__outlier_mad(&rule, data, n, s->min, s->max, ov.median7, o->mad_threshold,
+                            scratch, &devs);
     if (rc != TALLY_OK)
         return rc;
     s->outliers_mad = tally__count_mad_outliers(&rule, data, devs, n);
@@ -190,18 +210,28 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
     if (!out)
         return tally__error(TALLY_EINVAL, "summary output pointer is NULL");
     memset(out, 0, sizeof *out);
-    if ((rc = check_options(o)) != TALLY_OK)
-        return rc;
     if ((rc = tally__compute_moments(&m, x, n)) != TALLY_OK)
         return rc;
     tally__ensure_init();
 
-    out->n = n;
-    out->min = m.min;
-    out->max = m.max;
-    out->amean = m.amean;
-    fill_spread(out, &m, o->confidence);
+    tally__summary_from_moments(out, &m, n, o->confidence);
     return TALLY_OK;
+}
+
+void tally__summary_from_moments(tally_summary *out, const tally__moments *m, size_t n,
+                                 double confidence)
+{
+    out->n = n;
+    out->min = m->min;
+    out->max = m->max;
+    out->amean = m->amean;
+    fill_spread(out, m, confidence);
+}
+
+int tally__read_summary_options(tally_summary_options *out, const tally_summary_options *given)
+{
+    int rc = tally__options_read(out, given, &tally_summary_options_kind);
+    return rc == TALLY_OK ? check_options(out) : rc;
 }
 
 /* inplace: x itself for tally_summarize_inplace (the selections may then reorder it), NULL. */
@@ -211,7 +241,7 @@ static int summarize(tally_summary *out, const double *x, double *inplace, size_
     if (!out)
         return tally__error(TALLY_EINVAL, "summary output pointer is NULL");
     tally_summary_options options;
-    int rc = tally__options_read(&options, opts, &tally_summary_options_kind);
+    int rc = tally__read_summary_options(&options, opts);
     if (rc != TALLY_OK) {
         memset(out, 0, sizeof *out);
         return rc;
@@ -224,7 +254,6 @@ static int summarize(tally_summary *out, const double *x, double *inplace, size_
         return rc;
     list.rank = list.own;
     list.values = list.own_values;
-    list.count = 0;
     if (extra->pct_count > 0) {
         size_t room = OWN_RANKS + 2 * extra->pct_count;
         list.rank = tally__reallocarray(NULL, room, sizeof *list.rank);

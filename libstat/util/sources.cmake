@@ -10,6 +10,7 @@ set(TALLY_MODULE_SOURCES
   number.c
   number_cxx.cc
   options.c
+  si.c
   text.c
   version.c
 )
