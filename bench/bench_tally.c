@@ -7,6 +7,7 @@
  *   bench_tally gen-plain PATH N SEED       the same values, one per line
  *   bench_tally gen-csv PATH MB             long-form CSV of about MB megabytes
  *   bench_tally gen-json PATH MB            native JSON of about MB megabytes
+ *   bench_tally gen-cases PATH N            long-form CSV of N distinct cases, 3 runs each
  *   bench_tally summary PATH                time the full summary (and p90, p99) of the doubles
  *   bench_tally tests PATH_A PATH_B         time Welch's t-test and Mann-Whitney U
  *   bench_tally ingest PATH                 time loading a result file
@@ -215,6 +216,21 @@ static int gen_csv(const char *path, double megabytes)
     return fclose(f) == 0 ? 0 : die(path);
 }
 
+/* N distinct cases over 5 benchmarks, 3 runs each, one configuration: the load is dominated by
+ * finding (or creating) the case of each row, which a scan per row made quadratic. */
+static int gen_cases(const char *path, long n)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return die(path);
+    rng_state = 44;
+    fputs("benchmark,case,config,value\n", f);
+    for (int run = 0; run < 3; run++)
+        for (long i = 0; i < n; i++)
+            fprintf(f, "bench-%ld,case-%ld,base,%.6f\n", i % 5, i, sample_value());
+    return fclose(f) == 0 ? 0 : die(path);
+}
+
 static int gen_json(const char *path, double megabytes)
 {
     /* About 12 bytes a sample in the native format: build the result sets through the API and
@@ -391,6 +407,8 @@ int main(int argc, char **argv)
         return gen_doubles(argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10), 1);
     if (argc >= 4 && strcmp(argv[1], "gen-csv") == 0)
         return gen_csv(argv[2], atof(argv[3]));
+    if (argc >= 4 && strcmp(argv[1], "gen-cases") == 0)
+        return gen_cases(argv[2], atol(argv[3]));
     if (argc >= 4 && strcmp(argv[1], "gen-json") == 0)
         return gen_json(argv[2], atof(argv[3]));
     if (argc >= 3 && strcmp(argv[1], "summary") == 0)

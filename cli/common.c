@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -58,6 +59,32 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_in
         }
     }
     *out = results;
+    return CLI_EXIT_OK;
+}
+
+/* The file an input spec names: the spec itself when it exists, else the part after '='. */
+static const char *spec_path(const char *spec)
+{
+    struct stat st;
+    const char *eq = strchr(spec, '=');
+    if (eq == NULL || stat(spec, &st) == 0)
+        return spec;
+    return eq + 1;
+}
+
+int cli_check_output(const char *command, const char *output, char *const *specs, int count)
+{
+    struct stat out;
+    if (output == NULL || stat(output, &out) != 0)
+        return CLI_EXIT_OK;
+    for (int i = 0; i < count; i++) {
+        struct stat in;
+        const char *path = spec_path(specs[i]);
+        if (stat(path, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return cli_fail("%s: -o %s is the input %s: writing it would destroy the input; "
+                            "choose another output file",
+                            command, output, specs[i]);
+    }
     return CLI_EXIT_OK;
 }
 

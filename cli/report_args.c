@@ -98,6 +98,9 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
     }
     if (cmd->input_count < 1)
         return cli_usage_error(cmd->name, "missing input files");
+    rc = cli_check_output(cmd->name, cmd->args.output, cmd->inputs, cmd->input_count);
+    if (rc != CLI_EXIT_OK)
+        return rc;
 
     tally_results *results = NULL;
     rc = cli_load_inputs(&results, cmd->inputs, cmd->input_count, cmd->args.kind);

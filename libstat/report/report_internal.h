@@ -23,6 +23,7 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
 } tally__cell;
@@ -96,6 +97,12 @@ size_t tally__group_case_width(const tally_report *r, const tally__group *g);
  * prefixed by `prefix`. Appends nothing when every cell is present. */
 void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tally__group *g,
                                  const char *prefix);
+
+/* Append the notes about the runs behind the report, each line prefixed by `prefix`: result
+ * sets marked `partial` (an interrupted sweep), cases with failed runs (computed from the runs
+ * that succeeded), and sweep values whose every run failed (no case at all). Appends nothing
+ * when there is nothing to say. */
+void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *prefix);
 
 /* Geometric mean of ratios of configuration j for a renderer: 1 with a value in *out, 0 when it
  * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the

@@ -44,6 +44,22 @@ static int read_render_options(tally_render_options *out, const tally_render_opt
     return TALLY_OK;
 }
 
+/* The text layouts and Markdown end with the notes about partial sets and failed runs. */
+static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix)
+{
+    if (rc != TALLY_OK)
+        return rc;
+    tally__buf notes = TALLY__BUF_INIT;
+    tally__render_run_notes(&notes, r, prefix);
+    if (notes.len > 0) {
+        tally__buf_puts(b, "\n");
+        tally__buf_append(b, notes.data, notes.len);
+    }
+    rc = notes.failed ? tally__oom() : TALLY_OK;
+    tally__buf_dispose(&notes);
+    return rc;
+}
+
 static int render_text(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     int rc = TALLY_EINVAL;
@@ -55,6 +71,7 @@ static int render_text(tally__buf *b, const tally_report *r, const tally_render_
     }
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
+    rc = with_notes(rc, b, r, "");
     return rc;
 }
 
@@ -65,7 +82,7 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
     case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    case TALLY_FORMAT_MARKDOWN: return tally__render_markdown(b, r, o);
+    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ");
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }
