@@ -73,9 +73,10 @@ static void drop_borrowed(tally_report *r)
         }
 }
 
-/* Version 1 ended before omit_samples. */
+/* Version 1 ended before omit_samples, version 2 before equivalence_pct. */
 TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, omit_samples),
+                         offsetof(tally_report_options, equivalence_pct),
                          sizeof(tally_report_options))
 
 static int check_options(const tally_report_options *o)
@@ -84,10 +85,18 @@ static int check_options(const tally_report_options *o)
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "report options: confidence must lie in (0, 1)");
-    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_NONE ||
+    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
         (unsigned)o->adjust > TALLY_ADJUST_BH ||
         (unsigned)o->percentile_method > TALLY_PERCENTILE_NEAREST_RANK)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
+    if (o->version >= 3 && !(o->power > 0 && o->power < 1))
+        return tally__error(TALLY_EINVAL, "report options: power must lie in (0, 1)");
+    if (o->version >= 3 && !(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
+        return tally__error(TALLY_EINVAL, "report options: the equivalence margin must lie in "
+                                          "[0, 100) percent");
+    if (o->version >= 3 && !(o->mde_pct >= 0 && o->mde_pct < 100))
+        return tally__error(TALLY_EINVAL, "report options: the effect for the runs needed must "
+                                          "lie in [0, 100) percent");
     return TALLY_OK;
 }
 
