@@ -1,4 +1,5 @@
 /* Loading inputs: pick the format, parse into a fresh list, label, then merge all or nothing. */
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -119,7 +120,9 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
-TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS, sizeof(tally_load_options))
+/* Version 1 ended before case_name. */
+TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS,
+                         offsetof(tally_load_options, case_name), sizeof(tally_load_options))
 
 static int check_options(const tally_load_options *opts)
 {
