@@ -27,9 +27,10 @@ static const tally__name styles[] = {
 TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
-/* Version 1 ended before `histogram`. */
+/* Version 1 ended before `histogram`, version 2 before `diagnose`. */
 TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
-                         offsetof(tally_render_options, histogram), sizeof(tally_render_options))
+                         offsetof(tally_render_options, histogram),
+                         offsetof(tally_render_options, diagnose), sizeof(tally_render_options))
 
 /* The caller's options (NULL: the defaults) read into *out, and checked. */
 static int read_render_options(tally_render_options *out, const tally_render_options *given)
@@ -44,13 +45,17 @@ static int read_render_options(tally_render_options *out, const tally_render_opt
     return TALLY_OK;
 }
 
-/* The text layouts and Markdown end with the notes about partial sets and failed runs. */
-static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix)
+/* The text layouts and Markdown end with the notes about partial sets and failed runs, and
+ * with the diagnostics (the seed layouts, which stay as posted, only when asked). */
+static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix,
+                      int diagnose)
 {
     if (rc != TALLY_OK)
         return rc;
     tally__buf notes = TALLY__BUF_INIT;
     tally__render_run_notes(&notes, r, prefix);
+    if (diagnose)
+        tally__render_diag_notes(&notes, r, prefix);
     if (notes.len > 0) {
         tally__buf_puts(b, "\n");
         tally__buf_append(b, notes.data, notes.len);
@@ -71,7 +76,7 @@ static int render_text(tally__buf *b, const tally_report *r, const tally_render_
     }
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
-    rc = with_notes(rc, b, r, "");
+    rc = with_notes(rc, b, r, "", o->style == TALLY_STYLE_TABLE || o->diagnose);
     return rc;
 }
 
@@ -82,7 +87,7 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
     case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ");
+    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ", 1);
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }
