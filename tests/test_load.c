@@ -8,6 +8,7 @@
 #include "check.h"
 #include "util/testing.h"
 #include "formats/importer.h"
+#include "model/units.h"
 #include "util/internal.h"
 #include "tally.h"
 

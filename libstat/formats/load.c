@@ -1,7 +1,6 @@
 /* Loading inputs: pick the format, parse into a fresh list, label, then merge all or nothing. */
 #include <stddef.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "formats/importer.h"
@@ -31,35 +30,6 @@ static const char *kind_row(const void *table, size_t i, int *value)
 }
 
 TALLY__NAME_FUNCTIONS_ROWS(tally_input_kind, NULL, tally__importer_count + 2, kind_row, "input format")
-
-/* ---- direction implied by a unit ---- */
-
-static int contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
-tally_direction tally__direction_for_unit(const char *unit)
-{
-    /* Rates improve upwards; everything else (times, latencies, sizes, counts of misses) is
-     * taken as a cost. The words are those benchmarks print for throughput. */
-    static const char *const rate_words[] = {
-        "ops", "iops", "tps", "qps", "rps", "fps", "bps", "kbps", "mbps", "gbps",
-        "transactions", "trans", "requests", "operations",
-    };
-    if (unit == NULL)
-        return TALLY_LOWER_IS_BETTER;
-    if (contains_ci(unit, "/s") || contains_ci(unit, "per sec"))
-        return TALLY_HIGHER_IS_BETTER;
-    for (size_t i = 0; i < TALLY__COUNT(rate_words); i++)
-        if (strcasecmp(unit, rate_words[i]) == 0)
-            return TALLY_HIGHER_IS_BETTER;
-    return TALLY_LOWER_IS_BETTER;
-}
 
 /* ---- choosing an importer ---- */
 
