@@ -125,6 +125,10 @@ void tally__render_geomean_lines(tally__buf *b, const tally_report *r);
 /* The line naming the test(s), alpha, the adjustment and the equivalence margin. */
 void tally__render_method_line(tally__buf *b, const tally_report *r);
 
+/* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
+ * inconclusive row the runs per side that would settle it (no newline). */
+void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp);
+
 /* Why a comparison is insufficient, computed from its test and sizes (no newline). */
 void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);
 
