@@ -74,6 +74,16 @@ typedef struct tally_report_options {
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
       TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0 }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_REPORT_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_REPORT_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_report_options_init(tally_report_options *opts, unsigned int version);
+
 /** Options for rendering. Initialise with ::TALLY_RENDER_OPTIONS_INIT. */
 typedef struct tally_render_options {
     unsigned int version; /**< ::TALLY_RENDER_OPTIONS_VERSION. */
@@ -99,6 +109,16 @@ typedef struct tally_render_options {
 #define TALLY_RENDER_OPTIONS_VERSION 3
 #define TALLY_RENDER_OPTIONS_INIT \
     { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0 }
+
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_RENDER_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_RENDER_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_render_options_init(tally_render_options *opts, unsigned int version);
 
 /** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
 typedef struct tally_report_row {

@@ -1,6 +1,6 @@
 /* Loading inputs: pick the format, parse into a fresh list, label, then merge all or nothing. */
+#include <stddef.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "formats/detect.h"
@@ -8,6 +8,7 @@
 #include "formats/load_rename.h"
 #include "util/internal.h"
 #include "util/names.h"
+#include "util/options.h"
 
 /* Metadata key naming the file a result set was loaded from (docs/formats.md). */
 #define SOURCE_KEY "source_file"
@@ -30,35 +31,6 @@ static const char *kind_row(const void *table, size_t i, int *value)
 }
 
 TALLY__NAME_FUNCTIONS_ROWS(tally_input_kind, NULL, tally__importer_count + 2, kind_row, "input format")
-
-/* ---- direction implied by a unit ---- */
-
-static int contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
-tally_direction tally__direction_for_unit(const char *unit)
-{
-    /* Rates improve upwards; everything else (times, latencies, sizes, counts of misses) is
-     * taken as a cost. The words are those benchmarks print for throughput. */
-    static const char *const rate_words[] = {
-        "ops", "iops", "tps", "qps", "rps", "fps", "bps", "kbps", "mbps", "gbps",
-        "transactions", "trans", "requests", "operations",
-    };
-    if (unit == NULL)
-        return TALLY_LOWER_IS_BETTER;
-    if (contains_ci(unit, "/s") || contains_ci(unit, "per sec"))
-        return TALLY_HIGHER_IS_BETTER;
-    for (size_t i = 0; i < TALLY__COUNT(rate_words); i++)
-        if (strcasecmp(unit, rate_words[i]) == 0)
-            return TALLY_HIGHER_IS_BETTER;
-    return TALLY_LOWER_IS_BETTER;
-}
 
 /* ---- choosing an importer ---- */
 
@@ -105,11 +77,12 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
+/* Version 1 ended before case_name. */
+TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS,
+                         offsetof(tally_load_options, case_name), sizeof(tally_load_options))
+
 static int check_options(const tally_load_options *opts)
 {
-    if (opts->version != TALLY_LOAD_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "tally_load_options: version %u, expected %u",
-                            opts->version, (unsigned)TALLY_LOAD_OPTIONS_VERSION);
     if (tally_input_kind_name(opts->kind) == NULL)
         return tally__error(TALLY_EINVAL, "tally_load_options: unknown input kind %d",
                             (int)opts->kind);
@@ -172,12 +145,13 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
 static int load_data(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
-    tally_load_options defaults = TALLY_LOAD_OPTIONS_INIT;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_options(opts);
+    tally_load_options options;
+    int rc = tally__options_read(&options, opts, &tally_load_options_kind);
+    if (rc == TALLY_OK)
+        rc = check_options(&options);
     if (rc != TALLY_OK)
         return rc;
+    opts = &options;
     /* A UTF-8 byte-order mark is accepted by every text reader. */
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
         data += 3;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "util/options.h"
 
 const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
 
@@ -72,10 +73,14 @@ static void drop_borrowed(tally_report *r)
         }
 }
 
+/* Version 1 ended before omit_samples, version 2 before equivalence_pct. */
+TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
+                         offsetof(tally_report_options, omit_samples),
+                         offsetof(tally_report_options, equivalence_pct),
+                         sizeof(tally_report_options))
+
 static int check_options(const tally_report_options *o)
 {
-    if (o->version < 1 || o->version > TALLY_REPORT_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "report options: unsupported version %u", o->version);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
@@ -99,13 +104,13 @@ static int report_new(tally_report **out, const tally_results *results,
                       const tally_partition_summary *const *parts, size_t nparts,
                       const tally_report_options *opts)
 {
-    tally_report_options defaults = TALLY_REPORT_OPTIONS_INIT;
     if (out == NULL || results == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_new: NULL argument");
     *out = NULL;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_options(opts);
+    tally_report_options options;
+    int rc = tally__options_read(&options, opts, &tally_report_options_kind);
+    if (rc == TALLY_OK)
+        rc = check_options(&options);
     if (rc != TALLY_OK)
         return rc;
     size_t configs = tally_results_count(results);
@@ -116,25 +121,15 @@ static int report_new(tally_report **out, const tally_results *results,
     tally_report *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return tally__oom();
-    /* Older structs end earlier: read only what they have, the defaults for the rest. */
-    if (opts->version == 1) {
-        r->opts = defaults;
-        memcpy(&r->opts, opts, offsetof(tally_report_options, omit_samples));
-    } else if (opts->version == 2) {
-        r->opts = defaults;
-        memcpy(&r->opts, opts, offsetof(tally_report_options, equivalence_pct));
-    } else {
-        r->opts = *opts;
-    }
-    r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
+    r->opts = options;
     r->configs = tally__calloc(configs, sizeof(*r->configs));
     if (r->configs == NULL) {
         tally_report_free(r);
         return tally__oom();
     }
     r->config_count = configs;
-    if (opts->filter) {
-        r->filter_copy = tally__strdup(opts->filter);
+    if (options.filter) {
+        r->filter_copy = tally__strdup(options.filter);
         if (r->filter_copy == NULL) {
             tally_report_free(r);
             return tally__oom();

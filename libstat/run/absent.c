@@ -3,8 +3,14 @@
  * has them. The API stays the same so that programs link everywhere; every call says why it
  * cannot run. Not part of run/sources.cmake: CMake adds this file instead of the module. */
 #include "util/internal.h"
+#include "util/options.h"
 
 #define NO_RUNNER "this libtally was built without the workload runner (TALLY_BUILD_RUNNER=OFF)"
+
+/* The options are plain data: their defaults are there without the runner. */
+/* Version 1 ended before force and append. */
+TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
+                         offsetof(tally_runner_options, force), sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {
