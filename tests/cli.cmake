@@ -1,6 +1,7 @@
 # Golden tests of the tally command: each tests/cli/cases/NAME.args holds one argument per line;
 # NAME.stdout, NAME.stderr and NAME.status hold what the command must print and return (as
-# zstd's cli-tests do). NAME.env, when present, holds VAR=value lines for the environment.
+# zstd's cli-tests do). NAME.env, when present, holds VAR=value lines for the environment;
+# NAME.stdin, when present, is the command's standard input.
 if(TARGET tally_cli)
   file(GLOB TALLY_CLI_CASES CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/*.args")
   foreach(case ${TALLY_CLI_CASES})
