@@ -11,7 +11,7 @@
 
 static const char *const environment_keys[] = {
     "host", "arch", "kernel", "kernel_cmdline", "cpu_model", "cpu_count", "smt", "governor",
-    "boost", "thp", "isolcpus", "nohz_full", "aslr", "memory", "workload", "harness",
+    "boost", "thp", "isolcpus", "nohz_full", "aslr", "memory", "workload",
 };
 
 static int watched(const char *key)
