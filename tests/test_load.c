@@ -231,7 +231,8 @@ static void test_bad_input_classes(void)
     EXPECT(NATIVE_HEAD "[{\"label\": \"a\", \"benchmarks\": [{\"name\": \"b\", \"cases\": "
                        "[{\"name\": \"c\", \"samples\": [1e999]}]}]}]}",
            "n.json", TALLY_INPUT_AUTO, TALLY_ENONFINITE,
-           "n.json: $.results[0].benchmarks[0].cases[0].samples[0]: number is not finite");
+           "n.json: $.results[0].benchmarks[0].cases[0].samples[0]: number out of range (beyond "
+           "1.8e308)");
     /* Duplicate labels within one file (across files: test_duplicate_labels). */
     EXPECT(NATIVE_HEAD "[{\"label\": \"a\", \"benchmarks\": []}, {\"label\": \"a\", "
                        "\"benchmarks\": []}]}",

@@ -5,6 +5,7 @@ set(TALLY_MODULE_SOURCES
   error.c
   file.c
   init.c
+  json_numbers.c
   json_util.c
   name_index.c
   names.c
