@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/detect.h"
 #include "formats/importer.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
@@ -41,33 +42,19 @@ static const tally__importer *importer_for(tally_input_kind kind)
     return NULL;
 }
 
-static const tally__importer *best_importer(const char *data, size_t len)
-{
-    const tally__importer *best = NULL;
-    int best_score = 0;
-    for (size_t i = 0; i < tally__importer_count; i++) {
-        int score = tally__importers[i]->sniff(data, len);
-        if (score > best_score) {
-            best = tally__importers[i];
-            best_score = score;
-        }
-    }
-    return best;
-}
-
-static void list_known_formats(tally__buf *b)
-{
-    for (size_t i = 0; i < tally__importer_count; i++)
-        tally__buf_printf(b, "%s%s", i ? ", " : "", tally__importers[i]->name);
-}
-
 int tally_detect_kind(tally_input_kind *out, const char *data, size_t len)
 {
     if (out == NULL || (data == NULL && len > 0))
         return tally__error(TALLY_EINVAL, "tally_detect_kind: NULL argument");
-    const tally__importer *imp = best_importer(data ? data : "", len);
-    if (imp == NULL)
-        return tally__error(TALLY_EFORMAT, "not a recognised input format");
+    const char *text = data ? data : "";
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
+    const tally__importer *imp = NULL;
+    int rc = tally__detect(&imp, text, len, "input");
+    if (rc != TALLY_OK)
+        return rc;
     *out = imp->kind;
     return TALLY_OK;
 }
@@ -115,15 +102,7 @@ static const tally__importer *choose_importer(const char *data, size_t len, cons
 {
     const tally__importer *imp;
     if (kind == TALLY_INPUT_AUTO) {
-        imp = best_importer(data, len);
-        if (imp == NULL) {
-            tally__buf known = TALLY__BUF_INIT;
-            list_known_formats(&known);
-            *rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
-                                  "not a recognised input format (known: %s)",
-                                  known.data ? known.data : "");
-            tally__buf_dispose(&known);
-        }
+        *rc = tally__detect(&imp, data, len, name);
     } else {
         imp = importer_for(kind);
         if (imp == NULL)
@@ -173,6 +152,11 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
     if (rc != TALLY_OK)
         return rc;
     opts = &options;
+    /* A UTF-8 byte-order mark is accepted by every text reader. */
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        len -= 3;
+    }
     const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
     if (imp == NULL)
         return rc;

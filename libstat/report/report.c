@@ -39,6 +39,7 @@ void tally_report_free(tally_report *r)
     }
     tally__free_mem(r->configs);
     tally__free_mem(r->filter_copy);
+    tally__report_free_environment(r);
     tally__free_mem(r);
 }
 
@@ -77,6 +78,7 @@ static void drop_borrowed(tally_report *r)
 TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, omit_samples),
                          offsetof(tally_report_options, equivalence_pct),
+                         offsetof(tally_report_options, expect_diff),
                          sizeof(tally_report_options))
 
 static int check_options(const tally_report_options *o)
@@ -136,6 +138,14 @@ static int report_new(tally_report **out, const tally_results *results,
         }
     }
     r->opts.filter = r->filter_copy;
+    if (r->opts.expect_diff) {
+        r->expect_copy = tally__strdup(r->opts.expect_diff);
+        if (r->expect_copy == NULL) {
+            tally_report_free(r);
+            return tally__oom();
+        }
+    }
+    r->opts.expect_diff = r->expect_copy;
     for (size_t j = 0; j < configs && rc == TALLY_OK; j++)
         rc = copy_config(&r->configs[j], tally_results_at(results, j));
     if (rc == TALLY_OK && parts) {
@@ -145,6 +155,8 @@ static int report_new(tally_report **out, const tally_results *results,
                                             "Mann-Whitney test: it needs every sample "
                                             "(docs/statistics.md, \"Partitioned samples\")");
     }
+    if (rc == TALLY_OK)
+        rc = tally__report_environment(r);
     if (rc == TALLY_OK)
         rc = tally__report_align(r, results, parts, nparts);
     if (rc == TALLY_OK && r->row_count == 0)

@@ -68,3 +68,33 @@ int tally_workload_available(tally_workload workload)
     (void)workload;
     return 0;
 }
+
+int tally_system_check_run(tally_system_check **out)
+{
+    if (out != NULL)
+        *out = NULL;
+    return tally__error(TALLY_ERUN, "tally check: " NO_RUNNER);
+}
+
+size_t tally_system_check_count(const tally_system_check *c)
+{
+    (void)c;
+    return 0;
+}
+
+int tally_system_check_item(tally_check_item *out, const tally_system_check *c, size_t i)
+{
+    (void)out, (void)c, (void)i;
+    return tally__error(TALLY_EINVAL, "tally_system_check_item: invalid argument");
+}
+
+size_t tally_system_check_warnings(const tally_system_check *c)
+{
+    (void)c;
+    return 0;
+}
+
+void tally_system_check_free(tally_system_check *c)
+{
+    (void)c;
+}

@@ -529,6 +529,12 @@ static int fill_interval(tally_comparison *r, const change_model *m, const tally
     if (m->se > 0 && isfinite(m->se)) {
         double ncp;
         int rc = tally__mde_ncp(&ncp, m->df, o->alpha, o->power);
+        /* A noncentral t that does not converge (tiny fractional df) leaves the MDE undefined;
+         * it is no reason to fail the comparison. */
+        if (rc == TALLY_ENUMERIC) {
+            tally_error_clear();
+            return TALLY_OK;
+        }
         if (rc)
             return rc;
         r->mde_pct = 100 * expm1(ncp * m->se);
@@ -559,9 +565,16 @@ static int fill_runs_needed(tally_comparison *r, const inputs *in, const tally_c
     }
     if (!(vb + vc > 0))
         return TALLY_OK;
-    return tally__runs_needed(&r->runs_needed, log1p(r->runs_target_pct / 100), vb, vc,
-                              m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN, o->alpha,
-                              o->power);
+    int rc = tally__runs_needed(&r->runs_needed, log1p(r->runs_target_pct / 100), vb, vc,
+                                m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN,
+                                o->alpha, o->power);
+    /* As for the MDE: no convergence leaves the runs needed unknown (0). */
+    if (rc == TALLY_ENUMERIC) {
+        r->runs_needed = 0;
+        tally_error_clear();
+        return TALLY_OK;
+    }
+    return rc;
 }
 
 void tally__comparison_decide(tally_comparison *r, int significant)
