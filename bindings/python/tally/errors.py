@@ -22,6 +22,12 @@ class TallyError(Exception):
         self.column = column
         self.json_path = json_path
 
+    def __reduce__(self):
+        # Pickled with its location, so an error raised in another process (a Dask worker)
+        # arrives whole.
+        return (type(self), (self.message, self.code, self.file, self.line, self.column,
+                             self.json_path))
+
 
 class OutOfMemory(TallyError, MemoryError):
     """An allocation inside the library failed (TALLY_ENOMEM)."""

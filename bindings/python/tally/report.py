@@ -11,6 +11,28 @@ from .results import Results
 from .stats import Comparison, Summary, _pct
 
 
+def _report_options(statistic, test, alpha, adjust, confidence, filter, summaries_only,
+                    omit_samples):
+    """tally_report_options from Report's keyword arguments, and the C strings they point to
+    (keep both alive while the options are used)."""
+    opts = new_options("tally_report_options")
+    opts.statistic = enum_from_name("statistic", statistic, "statistic")
+    opts.test = enum_from_name("test", test, "test")
+    opts.alpha = real(alpha, "alpha")
+    opts.adjust = enum_from_name("adjust", adjust, "adjust")
+    opts.confidence = real(confidence, "confidence")
+    for name, flag in (("summaries_only", summaries_only), ("omit_samples", omit_samples)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    opts.summaries_only = int(summaries_only)
+    opts.omit_samples = int(omit_samples)
+    keep = None
+    if filter is not None:
+        keep = ffi.new("char[]", cstring(filter, "filter"))
+        opts.filter = keep
+    return opts, keep
+
+
 @dataclass(frozen=True)
 class Cell:
     """One configuration's data in a report row. `comparison` is None for the baseline and when
@@ -47,31 +69,31 @@ class Report:
     HMean when higher is better) or a statistic name; test: "welch", "student", "mann-whitney",
     "mmtests-ci", "none"; alpha: significance level; adjust: "none", "holm" or "bh";
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
-    its own, without comparisons.
+    its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then
+    writes `"samples": null`, XLSX has no samples sheet), as tally.dask.report() does.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
     def __init__(self, results, *, statistic="default", test="welch", alpha=0.05, adjust="none",
-                 confidence=0.95, filter=None, summaries_only=False):
+                 confidence=0.95, filter=None, summaries_only=False, omit_samples=False):
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
-        opts = new_options("tally_report_options")
-        opts.statistic = enum_from_name("statistic", statistic, "statistic")
-        opts.test = enum_from_name("test", test, "test")
-        opts.alpha = real(alpha, "alpha")
-        opts.adjust = enum_from_name("adjust", adjust, "adjust")
-        opts.confidence = real(confidence, "confidence")
-        if not isinstance(summaries_only, bool):
-            raise TypeError(f"summaries_only must be a bool, not {type(summaries_only).__name__}")
-        opts.summaries_only = int(summaries_only)
-        keep = None
-        if filter is not None:
-            keep = ffi.new("char[]", cstring(filter, "filter"))
-            opts.filter = keep
+        opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
+                                     summaries_only, omit_samples)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
-        self._ptr = ffi.gc(out[0], lib.tally_report_free)
-        self._alpha = opts.alpha
+        self._adopt(out[0], opts.alpha)
+
+    @classmethod
+    def _from_pointer(cls, ptr, alpha):
+        """A Report owning a C report made elsewhere (tally.dask)."""
+        self = cls.__new__(cls)
+        self._adopt(ptr, alpha)
+        return self
+
+    def _adopt(self, ptr, alpha):
+        self._ptr = ffi.gc(ptr, lib.tally_report_free)
+        self._alpha = alpha
         self._rows = None
 
     def close(self):
