@@ -7,10 +7,14 @@
  *   bench_tally gen-plain PATH N SEED       the same values, one per line
  *   bench_tally gen-csv PATH MB             long-form CSV of about MB megabytes
  *   bench_tally gen-json PATH MB            native JSON of about MB megabytes
+ *   bench_tally gen-cases PATH N            long-form CSV of N distinct cases, 3 runs each
  *   bench_tally summary PATH                time the full summary (and p90, p99) of the doubles
  *   bench_tally tests PATH_A PATH_B         time Welch's t-test and Mann-Whitney U
  *   bench_tally ingest PATH                 time loading a result file
  *   bench_tally run CMD [ARGS...]           run CMD (absolute path) end to end, output discarded
+ *   bench_tally html CASES CONFIGS RUNS [OUT]
+ *                                           time rendering the HTML report (plots of every case)
+ *                                           of generated results; OUT keeps the file
  *
  * Values look like benchmark results: positive, right-skewed, printed with 6 decimals (as timing
  * tools print them), so the text files hold 9 or 10 significant digits per number.
@@ -212,6 +216,21 @@ static int gen_csv(const char *path, double megabytes)
     return fclose(f) == 0 ? 0 : die(path);
 }
 
+/* N distinct cases over 5 benchmarks, 3 runs each, one configuration: the load is dominated by
+ * finding (or creating) the case of each row, which a scan per row made quadratic. */
+static int gen_cases(const char *path, long n)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return die(path);
+    rng_state = 44;
+    fputs("benchmark,case,config,value\n", f);
+    for (int run = 0; run < 3; run++)
+        for (long i = 0; i < n; i++)
+            fprintf(f, "bench-%ld,case-%ld,base,%.6f\n", i % 5, i, sample_value());
+    return fclose(f) == 0 ? 0 : die(path);
+}
+
 static int gen_json(const char *path, double megabytes)
 {
     /* About 12 bytes a sample in the native format: build the result sets through the API and
@@ -323,6 +342,63 @@ static int time_ingest(const char *path)
     return 0;
 }
 
+/* The HTML report of CASES cases x CONFIGS configurations x RUNS runs: the report is computed
+ * first (not timed), then the render with every plot is timed; prints `html WALL CPU` and
+ * `bytes N` (the file must stay under 5 MB at 300 x 3 x 100). */
+static int time_html(size_t cases, size_t configs, size_t runs, const char *out)
+{
+    tally_results *res = NULL;
+    if (tally_results_new(&res) != TALLY_OK)
+        return die("results");
+    rng_state = 7;
+    for (size_t j = 0; j < configs; j++) {
+        char label[32], name[32];
+        snprintf(label, sizeof(label), "config-%zu", j);
+        tally_resultset *rs = NULL;
+        tally_benchmark *b = NULL;
+        if (tally_resultset_new(&rs, label) != TALLY_OK ||
+            tally_resultset_benchmark_add(&b, rs, "bench", "s", TALLY_LOWER_IS_BETTER) != TALLY_OK ||
+            tally_results_add(res, rs) != TALLY_OK)
+            return die("build");
+        double *x = malloc(runs * sizeof(double));
+        if (x == NULL)
+            return die("malloc");
+        for (size_t c = 0; c < cases; c++) {
+            tally_case *tc = NULL;
+            snprintf(name, sizeof(name), "%zu", c + 1);
+            for (size_t i = 0; i < runs; i++)
+                x[i] = sample_value() * 1e-3 * (1.0 + 0.01 * (double)j);
+            if (tally_benchmark_case_add(&tc, b, name) != TALLY_OK ||
+                tally_case_append(tc, x, runs) != TALLY_OK)
+                return die("case");
+        }
+        free(x);
+    }
+    tally_report *r = NULL;
+    if (tally_report_new(&r, res, NULL) != TALLY_OK)
+        return die("report");
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_HTML;
+    char *html = NULL;
+    size_t len = 0;
+    stamp t0 = now();
+    if (tally_report_render(&html, &len, r, &o) != TALLY_OK)
+        return die("render");
+    stamp t1 = now();
+    report("html", t0, t1);
+    printf("bytes %zu\n", len);
+    if (out) {
+        FILE *f = fopen(out, "wb");
+        if (f == NULL || fwrite(html, 1, len, f) != len || fclose(f) != 0)
+            return die(out);
+    }
+    tally_free(html);
+    tally_report_free(r);
+    tally_results_free(res);
+    print_maxrss();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 5 && strcmp(argv[1], "gen-doubles") == 0)
@@ -331,6 +407,8 @@ int main(int argc, char **argv)
         return gen_doubles(argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10), 1);
     if (argc >= 4 && strcmp(argv[1], "gen-csv") == 0)
         return gen_csv(argv[2], atof(argv[3]));
+    if (argc >= 4 && strcmp(argv[1], "gen-cases") == 0)
+        return gen_cases(argv[2], atol(argv[3]));
     if (argc >= 4 && strcmp(argv[1], "gen-json") == 0)
         return gen_json(argv[2], atof(argv[3]));
     if (argc >= 3 && strcmp(argv[1], "summary") == 0)
@@ -341,6 +419,9 @@ int main(int argc, char **argv)
         return time_ingest(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "run") == 0)
         return run_command(argv + 2);
+    if (argc >= 5 && strcmp(argv[1], "html") == 0)
+        return time_html(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10),
+                         strtoull(argv[4], NULL, 10), argc >= 6 ? argv[5] : NULL);
     fprintf(stderr, "usage: see the comment at the top of bench/bench_tally.c\n");
     return 2;
 }

@@ -42,6 +42,10 @@ int cli_library_usage_error(const char *command);
  * all. Returns CLI_EXIT_OK or prints the error and returns CLI_EXIT_USAGE. */
 int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind);
 
+/* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
+ * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
+int cli_check_output(const char *command, const char *output, char *const *specs, int count);
+
 /* Whether to colour text written to `stream`: mode "auto" (a terminal and NO_COLOR unset),
  * "always" or "never". Returns -1 for an unknown mode. */
 int cli_color_mode(const char *mode, FILE *stream);
@@ -64,6 +68,13 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
  * or CLI_EXIT_USAGE after printing. */
 int cli_report_finish(cli_report_args *args, const char *command);
 
+/* Columns of the terminal on `stream`: $COLUMNS when set, else the terminal's width, else 80. */
+int cli_terminal_width(FILE *stream);
+
+/* 1 when the user's locale (LC_ALL, else LC_CTYPE, else LANG) names UTF-8; the process itself
+ * stays in the C locale. */
+int cli_utf8_locale(void);
+
 /* Render a report to stdout or to args->output (atomically). Returns CLI_EXIT_OK or prints
  * and returns CLI_EXIT_USAGE. */
 int cli_emit_report(const tally_report *report, const cli_report_args *args);
@@ -73,5 +84,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif /* TALLY_CLI_H */

@@ -53,8 +53,11 @@ int cmd_import(int argc, char **argv)
     if (optind >= argc)
         return cli_usage_error("import", "missing input files");
 
+    int rc = cli_check_output("import", output, argv + optind, argc - optind);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     tally_results *results = NULL;
-    int rc = cli_load_inputs(&results, argv + optind, argc - optind, kind);
+    rc = cli_load_inputs(&results, argv + optind, argc - optind, kind);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (output) {

@@ -12,7 +12,7 @@ static const char summary_help[] =
     "\n"
     "Options:\n"
     "  -s, --style STYLE         text layout: table (default), mmtests, normalized, pct\n"
-    "  -f, --format FORMAT       text (default), json, csv, md, xlsx\n"
+    "  -f, --format FORMAT       text (default), json, csv, md, xlsx, html\n"
     "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
     "      --statistic STAT      amean, hmean, gmean, median, min, max, bamean, default\n"
     "      --confidence C        confidence level of intervals (default 0.95)\n"
@@ -20,6 +20,9 @@ static const char summary_help[] =
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --from KIND           input kind instead of detection\n"
     "      --color WHEN          auto (default), always, never\n"
+    "      --hist                after the text report, a compact distribution of every\n"
+    "                            case (one line per configuration, terminal-wide)\n"
+    "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";

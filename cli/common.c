@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -56,6 +59,32 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_in
         }
     }
     *out = results;
+    return CLI_EXIT_OK;
+}
+
+/* The file an input spec names: the spec itself when it exists, else the part after '='. */
+static const char *spec_path(const char *spec)
+{
+    struct stat st;
+    const char *eq = strchr(spec, '=');
+    if (eq == NULL || stat(spec, &st) == 0)
+        return spec;
+    return eq + 1;
+}
+
+int cli_check_output(const char *command, const char *output, char *const *specs, int count)
+{
+    struct stat out;
+    if (output == NULL || stat(output, &out) != 0)
+        return CLI_EXIT_OK;
+    for (int i = 0; i < count; i++) {
+        struct stat in;
+        const char *path = spec_path(specs[i]);
+        if (stat(path, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return cli_fail("%s: -o %s is the input %s: writing it would destroy the input; "
+                            "choose another output file",
+                            command, output, specs[i]);
+    }
     return CLI_EXIT_OK;
 }
 
@@ -128,6 +157,39 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
     return 1;
 }
 
+int cli_terminal_width(FILE *stream)
+{
+    const char *columns = getenv("COLUMNS");
+    if (columns && *columns) {
+        char *end = NULL;
+        long n = strtol(columns, &end, 10);
+        if (*end == '\0' && n > 0 && n <= 10000)
+            return (int)n;
+    }
+#ifdef TIOCGWINSZ
+    struct winsize ws;
+    if (isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+#endif
+    return 80;
+}
+
+int cli_utf8_locale(void)
+{
+    /* The locale the user asked for, by the POSIX precedence; the process keeps the C locale. */
+    static const char *const vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            const char *dot = strchr(v, '.');
+            if (dot == NULL)
+                return 0;
+            return strncasecmp(dot + 1, "utf-8", 5) == 0 || strncasecmp(dot + 1, "utf8", 4) == 0;
+        }
+    }
+    return 0;
+}
+
 int cli_report_finish(cli_report_args *args, const char *command)
 {
     int color = cli_color_mode(args->color, stdout);
@@ -138,6 +200,14 @@ int cli_report_finish(cli_report_args *args, const char *command)
     args->render.color = args->output == NULL && args->render.format == TALLY_FORMAT_TEXT && color;
     if (args->render.format == TALLY_FORMAT_XLSX && args->output == NULL)
         return cli_usage_error(command, "--format xlsx needs -o FILE");
+    if ((args->render.histogram || args->render.ascii) &&
+        args->render.format != TALLY_FORMAT_TEXT)
+        return cli_usage_error(command, "--hist and --ascii are for text output (--format text)");
+    if (args->render.histogram) {
+        args->render.width = args->output ? 80 : cli_terminal_width(stdout);
+        if (!cli_utf8_locale())
+            args->render.ascii = 1;
+    }
     return CLI_EXIT_OK;
 }
 

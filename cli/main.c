@@ -16,6 +16,7 @@ static const command commands[] = {
     {"summary", cmd_summary, "summarise each configuration on its own"},
     {"import", cmd_import, "convert other harnesses' files to native JSON result sets"},
     {"validate", cmd_validate, "check a harness's own summary against its raw samples"},
+    {"merge", cmd_merge, "merge files of one configuration into one result set per label"},
     {"run", cmd_run, "run a workload N times over a parameter sweep, keeping every run"},
 };
 

@@ -23,6 +23,8 @@ static const struct option report_options[] = {
     {"from", required_argument, NULL, 'k'},
     {"color", required_argument, NULL, 'c'},
     {"fail-on-regression", required_argument, NULL, 'R'},
+    {"hist", no_argument, NULL, 'H'},
+    {"ascii", no_argument, NULL, 'X'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -57,6 +59,13 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 name = o->name;
         if (!cmd->allow_gate && strchr("taAR", c))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
+        if (c == 'H' || c == 'X') {
+            if (c == 'H')
+                cmd->args.render.histogram = 1;
+            else
+                cmd->args.render.ascii = 1;
+            continue;
+        }
         if (c == 'R') {
             char *end = NULL;
             double pct = strtod(optarg, &end);
@@ -89,6 +98,9 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
     }
     if (cmd->input_count < 1)
         return cli_usage_error(cmd->name, "missing input files");
+    rc = cli_check_output(cmd->name, cmd->args.output, cmd->inputs, cmd->input_count);
+    if (rc != CLI_EXIT_OK)
+        return rc;
 
     tally_results *results = NULL;
     rc = cli_load_inputs(&results, cmd->inputs, cmd->input_count, cmd->args.kind);
@@ -101,9 +113,11 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
                         "'tally summary'", configurations);
     }
     cmd->args.report.summaries_only = !cmd->allow_gate;
-    /* Only JSON and XLSX show the raw samples: other outputs need no copy of them. */
+    /* Only JSON, XLSX, HTML and histograms show the raw samples: other outputs need no copy. */
     cmd->args.report.omit_samples = cmd->args.render.format != TALLY_FORMAT_JSON &&
-                                    cmd->args.render.format != TALLY_FORMAT_XLSX;
+                                    cmd->args.render.format != TALLY_FORMAT_XLSX &&
+                                    cmd->args.render.format != TALLY_FORMAT_HTML &&
+                                    !cmd->args.render.histogram;
     rc = tally_report_new(out, results, &cmd->args.report);
     tally_results_free(results);
     return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();

@@ -14,6 +14,7 @@
 #include "tally/io.h"
 #include "tally/report.h"
 #include "tally/validate.h"
+#include "tally/diagnose.h"
 #include "tally/runner.h"
 
 #endif /* TALLY_H */

@@ -18,3 +18,11 @@ if(TARGET tally_cli)
            COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/check_manual.sh" "$<TARGET_FILE:tally_cli>"
                    "${PROJECT_SOURCE_DIR}/docs/tally.1.md")
 endif()
+# The data-safety workflow of tally run (kill, summarise the journal, refuse reruns and
+# overwrites, resume, finish, merge, append), step by step against tests/cli/workflow/.
+if(TARGET tally_cli AND TALLY_BUILD_RUNNER)
+  add_test(NAME cli_workflow_safety
+           COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/workflow.sh" "$<TARGET_FILE:tally_cli>"
+                   "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/cli-workflow")
+  set_tests_properties(cli_workflow_safety PROPERTIES LABELS cli)
+endif()

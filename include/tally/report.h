@@ -1,7 +1,8 @@
 /**
  * @file tally/report.h
  * @brief Comparison reports: rows aligned by (benchmark, case) across result sets, each with its
- * summaries and its comparison with the baseline, rendered as text, JSON, CSV, Markdown or XLSX.
+ * summaries and its comparison with the baseline, rendered as text, JSON, CSV, Markdown, XLSX or
+ * HTML with plots.
  *
  * A report is computed once by tally_report_new() and can then be rendered any number of times.
  * A report is immutable after creation and may be rendered from several threads at once.
@@ -27,7 +28,8 @@ typedef enum tally_format {
     TALLY_FORMAT_JSON = 1,     /**< Versioned JSON (docs/report-json.md). */
     TALLY_FORMAT_CSV = 2,      /**< One row per benchmark/case/configuration. */
     TALLY_FORMAT_MARKDOWN = 3, /**< GitHub-flavoured Markdown table. */
-    TALLY_FORMAT_XLSX = 4      /**< Spreadsheet (files only). */
+    TALLY_FORMAT_XLSX = 4,     /**< Spreadsheet (files only). */
+    TALLY_FORMAT_HTML = 5      /**< One self-contained HTML file with SVG plots (docs/reports.md). */
 } tally_format;
 
 /** Layout of text reports. */
@@ -70,11 +72,21 @@ typedef struct tally_render_options {
     tally_style style;    /**< Layout of text output. */
     int color;            /**< 1: ANSI colours in text output (the caller decides: terminal, NO_COLOR). */
     int precision;        /**< Decimals of values in text styles; -1: the style's default. */
+    int histogram;        /**< 1: text output ends with a compact distribution of every case
+                               (one line per configuration). Needs the raw samples (not
+                               `omit_samples`). Since version 2. */
+    int ascii;            /**< 1: draw text histograms with ASCII characters instead of Unicode
+                               block elements. Since version 2. */
+    int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
+    int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
+                               instead of a whole document, e.g. for notebooks. Since version 2. */
 } tally_render_options;
 
-#define TALLY_RENDER_OPTIONS_VERSION 1
+/** Version 2 added `histogram`, `ascii`, `width` and `fragment`; version 1 options are still
+ *  accepted (those fields then read as 0). */
+#define TALLY_RENDER_OPTIONS_VERSION 2
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0 }
 
 /** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
 typedef struct tally_report_row {
@@ -173,6 +185,8 @@ TALLY_API int tally_report_worst_regression(double *out_pct, const tally_report 
 
 /**
  * Render into memory (not for XLSX). Thread-safe: a report may be rendered from several threads.
+ * HTML draws the distributions and run order of each case from the raw samples; a report made
+ * with `omit_samples` has none, and its HTML then shows the tables, the sweep and the changes only.
  * @param out receives a NUL-terminated buffer to release with tally_free().
  * @param len receives its length; may be NULL.
  * @return ::TALLY_OK, ::TALLY_EINVAL (e.g. XLSX to memory), ::TALLY_ENOMEM.
@@ -187,7 +201,7 @@ TALLY_API int tally_report_render(char **out, size_t *len, const tally_report *r
 TALLY_API int tally_report_write(const tally_report *r, const char *path,
                                  const tally_render_options *opts);
 
-/** @return a format's name ("text", "json", "csv", "md", "xlsx"), or NULL. */
+/** @return a format's name ("text", "json", "csv", "md", "xlsx", "html"), or NULL. */
 TALLY_API const char *tally_format_name(tally_format format);
 
 /** Parse a format name. @return ::TALLY_OK or ::TALLY_EINVAL. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "util/name_index.h"
 
 /* Ordered string key/value pairs, used for result-set and case metadata. */
 typedef struct meta_entry {
@@ -33,6 +34,7 @@ struct tally_benchmark {
     tally_case **cases;
     size_t count;
     size_t cap;
+    tally__name_index case_index;
 };
 
 struct tally_resultset {
@@ -41,6 +43,7 @@ struct tally_resultset {
     tally_benchmark **benchmarks;
     size_t count;
     size_t cap;
+    tally__name_index benchmark_index;
 };
 
 struct tally_results {
@@ -233,6 +236,7 @@ static void benchmark_free(tally_benchmark *b)
     for (size_t i = 0; i < b->count; i++)
         case_free(b->cases[i]);
     tally__free_mem(b->cases);
+    tally__name_index_free(&b->case_index);
     tally__free_mem(b->name);
     tally__free_mem(b->unit);
     tally__free_mem(b);
@@ -276,12 +280,15 @@ tally_case *tally_benchmark_case_at(const tally_benchmark *b, size_t i)
     return i < b->count ? b->cases[i] : NULL;
 }
 
+static const char *case_name_at(const void *owner, size_t i)
+{
+    return ((const tally_benchmark *)owner)->cases[i]->name;
+}
+
 tally_case *tally_benchmark_case_find(const tally_benchmark *b, const char *name)
 {
-    for (size_t i = 0; i < b->count; i++)
-        if (strcmp(b->cases[i]->name, name) == 0)
-            return b->cases[i];
-    return NULL;
+    size_t i = tally__name_index_find(&b->case_index, b, case_name_at, b->count, name);
+    return i < b->count ? b->cases[i] : NULL;
 }
 
 int tally_benchmark_case_add(tally_case **out, tally_benchmark *b, const char *name)
@@ -303,6 +310,10 @@ int tally_benchmark_case_add(tally_case **out, tally_benchmark *b, const char *n
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
     b->cases[b->count++] = c;
+    if ((rc = tally__name_index_added(&b->case_index, b, case_name_at, b->count)) != TALLY_OK) {
+        case_free(b->cases[--b->count]);
+        return rc;
+    }
     if (out)
         *out = c;
     return TALLY_OK;
@@ -335,6 +346,7 @@ void tally_resultset_free(tally_resultset *rs)
         benchmark_free(rs->benchmarks[i]);
     meta_free(&rs->meta);
     tally__free_mem(rs->benchmarks);
+    tally__name_index_free(&rs->benchmark_index);
     tally__free_mem(rs->label);
     tally__free_mem(rs);
 }
@@ -392,12 +404,16 @@ tally_benchmark *tally_resultset_benchmark_at(const tally_resultset *rs, size_t 
     return i < rs->count ? rs->benchmarks[i] : NULL;
 }
 
+static const char *benchmark_name_at(const void *owner, size_t i)
+{
+    return ((const tally_resultset *)owner)->benchmarks[i]->name;
+}
+
 tally_benchmark *tally_resultset_benchmark_find(const tally_resultset *rs, const char *name)
 {
-    for (size_t i = 0; i < rs->count; i++)
-        if (strcmp(rs->benchmarks[i]->name, name) == 0)
-            return rs->benchmarks[i];
-    return NULL;
+    size_t i = tally__name_index_find(&rs->benchmark_index, rs, benchmark_name_at, rs->count,
+                                      name);
+    return i < rs->count ? rs->benchmarks[i] : NULL;
 }
 
 int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs, const char *name,
@@ -427,6 +443,11 @@ int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs, co
     b->direction = direction;
     b->statistic = TALLY_STAT_DEFAULT;
     rs->benchmarks[rs->count++] = b;
+    rc = tally__name_index_added(&rs->benchmark_index, rs, benchmark_name_at, rs->count);
+    if (rc != TALLY_OK) {
+        benchmark_free(rs->benchmarks[--rs->count]);
+        return rc;
+    }
     if (out)
         *out = b;
     return TALLY_OK;

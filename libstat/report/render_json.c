@@ -89,6 +89,7 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
     tally__buf_puts(b, "        {");
     str(&w, "configuration", r->configs[j].label);
     boolean(&w, "present", c->pub.present);
+    count(&w, "failed_runs", c->failed_runs);
     if (c->pub.present) {
         unsigned d = s->defined;
         count(&w, "n", s->n);

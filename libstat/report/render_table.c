@@ -50,26 +50,16 @@ static const char *cell_str(const grid *g, size_t k)
 /* CI half-width of the row's statistic when the summary has one (mean or median). */
 static int ci_half_width(double *out, const tally__row *row, const tally__cell *c)
 {
-    const tally_summary *s = &c->pub.summary;
-    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
-        *out = (s->mean_ci_high - s->mean_ci_low) / 2;
-        return 1;
-    }
-    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
-        *out = (s->median_ci_high - s->median_ci_low) / 2;
-        return 1;
-    }
-    return 0;
+    double lo, hi;
+    if (!tally__cell_interval(&lo, &hi, row, c))
+        return 0;
+    *out = (hi - lo) / 2;
+    return 1;
 }
 
 static const char *verdict_text(tally_verdict v)
 {
-    switch (v) {
-    case TALLY_VERDICT_IMPROVEMENT: return "improvement";
-    case TALLY_VERDICT_REGRESSION: return "regression";
-    case TALLY_VERDICT_INSUFFICIENT: return "insufficient [1]";
-    default: return "no change";
-    }
+    return v == TALLY_VERDICT_INSUFFICIENT ? "insufficient [1]" : tally__verdict_word(v);
 }
 
 static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,

@@ -1,6 +1,7 @@
 /* Row alignment: every case of every result set into rows keyed by (benchmark, case), in the
  * baseline's order, filtered, with the samples each cell summarises. */
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_internal.h"
@@ -130,6 +131,13 @@ static int copy_samples(tally__cell *cell, const tally_case *c, int borrow)
     return TALLY_OK;
 }
 
+static int copy_case(tally__cell *cell, const tally_case *c, int borrow)
+{
+    const char *failed = tally_case_meta_get(c, "failed_runs");
+    cell->failed_runs = failed ? strtoul(failed, NULL, 10) : 0;
+    return copy_samples(cell, c, borrow);
+}
+
 /* A cell of tally_report_new_from_partitions: its summary comes from `part`, it has no samples. */
 static int attach_part(tally__cell *cell, const tally_partition_summary *part, size_t k)
 {
@@ -181,7 +189,7 @@ int tally__report_align(tally_report *r, const tally_results *results,
                                      : tally__error(TALLY_EINVAL, "%zu partition summaries for "
                                                                   "more cases", nparts);
                 else if (rc == TALLY_OK)
-                    rc = copy_samples(&r->rows[index].cells[j], c, r->opts.omit_samples);
+                    rc = copy_case(&r->rows[index].cells[j], c, r->opts.omit_samples);
                 hint = index + 1;
                 if (rc != TALLY_OK)
                     return rc;

@@ -23,6 +23,7 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
 } tally__cell;
@@ -97,6 +98,12 @@ size_t tally__group_case_width(const tally_report *r, const tally__group *g);
 void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tally__group *g,
                                  const char *prefix);
 
+/* Append the notes about the runs behind the report, each line prefixed by `prefix`: result
+ * sets marked `partial` (an interrupted sweep), cases with failed runs (computed from the runs
+ * that succeeded), and sweep values whose every run failed (no case at all). Appends nothing
+ * when there is nothing to say. */
+void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *prefix);
+
 /* Geometric mean of ratios of configuration j for a renderer: 1 with a value in *out, 0 when it
  * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
  * buffer failed, so the render fails with TALLY_ENOMEM rather than printing "n/a". */
@@ -109,6 +116,17 @@ int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_o
 int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o);
+int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_options *o);
+/* The compact distribution of every case after a text report (render option `histogram`). */
+int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_render_options *o);
+
+/* The confidence interval of a cell's statistic when the summary has one (the mean CI on AMean
+ * rows, the median CI on Median rows): 1 with the bounds, else 0. */
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+
+/* The verdict as the text table writes it ("improvement", "regression", "no change",
+ * "insufficient"). */
+const char *tally__verdict_word(tally_verdict v);
 
 /* Write the spreadsheet to `path` (a temporary file: the caller renames it); error messages
  * name `shown_path`, the file the caller asked for. */

@@ -1,5 +1,6 @@
 /* Rendering entry points: format dispatch, atomic files, format and style names. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 static const tally__name formats[] = {
     { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
-    { "md", TALLY_FORMAT_MARKDOWN }, { "xlsx", TALLY_FORMAT_XLSX },
+    { "md", TALLY_FORMAT_MARKDOWN }, { "xlsx", TALLY_FORMAT_XLSX }, { "html", TALLY_FORMAT_HTML },
     { "markdown", TALLY_FORMAT_MARKDOWN },
 };
 
@@ -25,29 +26,66 @@ static const tally__name styles[] = {
 TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
-static int check_render_options(const tally_render_options *o)
+/* The caller's options in the current layout: version 1 options end before `histogram`, so
+ * only their own fields are read and the later ones keep their defaults. */
+static int check_render_options(tally_render_options *out, const tally_render_options *o)
 {
-    if (o->version != TALLY_RENDER_OPTIONS_VERSION)
+    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
+    if (o->version == 1) {
+        *out = defaults;
+        memcpy(out, o, offsetof(tally_render_options, histogram));
+        out->version = TALLY_RENDER_OPTIONS_VERSION;
+    } else if (o->version == TALLY_RENDER_OPTIONS_VERSION) {
+        *out = *o;
+    } else {
         return tally__error(TALLY_EINVAL, "render options: unsupported version %u", o->version);
-    if (tally_format_name(o->format) == NULL || tally_style_name(o->style) == NULL)
+    }
+    if (tally_format_name(out->format) == NULL || tally_style_name(out->style) == NULL)
         return tally__error(TALLY_EINVAL, "render options: unknown format or style");
+    if (out->width < 0)
+        return tally__error(TALLY_EINVAL, "render options: negative width %d", out->width);
     return TALLY_OK;
+}
+
+/* The text layouts and Markdown end with the notes about partial sets and failed runs. */
+static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix)
+{
+    if (rc != TALLY_OK)
+        return rc;
+    tally__buf notes = TALLY__BUF_INIT;
+    tally__render_run_notes(&notes, r, prefix);
+    if (notes.len > 0) {
+        tally__buf_puts(b, "\n");
+        tally__buf_append(b, notes.data, notes.len);
+    }
+    rc = notes.failed ? tally__oom() : TALLY_OK;
+    tally__buf_dispose(&notes);
+    return rc;
+}
+
+static int render_text(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    int rc = TALLY_EINVAL;
+    switch (o->style) {
+    case TALLY_STYLE_TABLE: rc = tally__render_table(b, r, o); break;
+    case TALLY_STYLE_MMTESTS: rc = tally__render_mmtests(b, r, o); break;
+    case TALLY_STYLE_NORMALIZED: rc = tally__render_normalized(b, r, o); break;
+    case TALLY_STYLE_PCT: rc = tally__render_pct(b, r, o); break;
+    }
+    if (rc == TALLY_OK && o->histogram)
+        rc = tally__render_histograms(b, r, o);
+    rc = with_notes(rc, b, r, "");
+    return rc;
 }
 
 static int render_to(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     switch (o->format) {
-    case TALLY_FORMAT_TEXT:
-        switch (o->style) {
-        case TALLY_STYLE_TABLE: return tally__render_table(b, r, o);
-        case TALLY_STYLE_MMTESTS: return tally__render_mmtests(b, r, o);
-        case TALLY_STYLE_NORMALIZED: return tally__render_normalized(b, r, o);
-        case TALLY_STYLE_PCT: return tally__render_pct(b, r, o);
-        }
-        break;
+    case TALLY_FORMAT_TEXT: return render_text(b, r, o);
+    case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    case TALLY_FORMAT_MARKDOWN: return tally__render_markdown(b, r, o);
+    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ");
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }
@@ -57,7 +95,7 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
 int tally_report_render(char **out, size_t *len, const tally_report *r,
                         const tally_render_options *opts)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
+    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT, o;
     if (out == NULL || r == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_render: NULL argument");
     *out = NULL;
@@ -65,11 +103,11 @@ int tally_report_render(char **out, size_t *len, const tally_report *r,
         *len = 0;
     if (opts == NULL)
         opts = &defaults;
-    int rc = check_render_options(opts);
+    int rc = check_render_options(&o, opts);
     if (rc != TALLY_OK)
         return rc;
     tally__buf b = TALLY__BUF_INIT;
-    rc = render_to(&b, r, opts);
+    rc = render_to(&b, r, &o);
     if (rc != TALLY_OK) {
         tally__buf_dispose(&b);
         return rc;
@@ -96,21 +134,21 @@ static int write_xlsx(const tally_report *r, const char *path, const tally_rende
 
 int tally_report_write(const tally_report *r, const char *path, const tally_render_options *opts)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
+    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT, o;
     if (r == NULL || path == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_write: NULL argument");
     if (path[0] == '\0')
         return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     if (opts == NULL)
         opts = &defaults;
-    int rc = check_render_options(opts);
+    int rc = check_render_options(&o, opts);
     if (rc != TALLY_OK)
         return rc;
-    if (opts->format == TALLY_FORMAT_XLSX)
-        return write_xlsx(r, path, opts);
+    if (o.format == TALLY_FORMAT_XLSX)
+        return write_xlsx(r, path, &o);
     char *text;
     size_t len;
-    rc = tally_report_render(&text, &len, r, opts);
+    rc = tally_report_render(&text, &len, r, &o);
     if (rc != TALLY_OK)
         return rc;
     rc = tally__write_file_atomic(path, text, len);

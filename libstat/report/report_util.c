@@ -87,3 +87,63 @@ int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, siz
         tally_error_clear();
     return 0;
 }
+
+void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *prefix)
+{
+    for (size_t j = 0; j < r->config_count; j++) {
+        const char *partial = tally__report_meta(r, j, "partial");
+        if (partial)
+            tally__buf_printf(b, "%spartial: %s holds %s\n", prefix, r->configs[j].label, partial);
+    }
+    for (size_t i = 0; i < r->row_count; i++) {
+        const tally__row *row = &r->rows[i];
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *c = &row->cells[j];
+            if (c->pub.present && c->failed_runs > 0)
+                tally__buf_printf(b, "%sfailed runs: %s %s/%s: %lu failed; computed from the %zu "
+                                     "that succeeded\n",
+                                  prefix, r->configs[j].label, row->benchmark, row->case_name,
+                                  c->failed_runs, c->n);
+        }
+    }
+    /* A sweep value whose runs all failed has no case: the runner names it in the set's
+     * metadata as failed_runs.<case>. */
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__config *cfg = &r->configs[j];
+        for (size_t k = 0; k < cfg->meta_count; k++)
+            if (strncmp(cfg->meta[k].key, "failed_runs.", 12) == 0)
+                tally__buf_printf(b, "%sfailed: %s %s: all %s runs failed, no samples (reasons in "
+                                     "its failed_run.%s.N metadata)\n",
+                                  prefix, cfg->label, cfg->meta[k].key + 12, cfg->meta[k].value,
+                                  cfg->meta[k].key + 12);
+    }
+}
+
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c)
+{
+    const tally_summary *s = &c->pub.summary;
+    if (!c->pub.present)
+        return 0;
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
+        *lo = s->mean_ci_low;
+        *hi = s->mean_ci_high;
+        return 1;
+    }
+    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
+        *lo = s->median_ci_low;
+        *hi = s->median_ci_high;
+        return 1;
+    }
+    return 0;
+}
+
+const char *tally__verdict_word(tally_verdict v)
+{
+    switch (v) {
+    case TALLY_VERDICT_IMPROVEMENT: return "improvement";
+    case TALLY_VERDICT_REGRESSION: return "regression";
+    case TALLY_VERDICT_INSUFFICIENT: return "insufficient";
+    case TALLY_VERDICT_NO_CHANGE: break;
+    }
+    return "no change";
+}

@@ -1,6 +1,13 @@
 # Sources of libstat/report/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  plot_change.c
+  plot_dist.c
+  plot_runs.c
+  plot_sweep.c
+  plot_util.c
   render_csv.c
+  render_hist.c
+  render_html.c
   render_json.c
   render_markdown.c
   render_mmtests.c
@@ -14,5 +21,6 @@ set(TALLY_MODULE_SOURCES
   report_render.c
   report_stats.c
   report_util.c
+  svg.c
   xlsx_api.c
 )

@@ -297,11 +297,12 @@ static int compare_headers(const cJSON *old_h, const cJSON *new_h, const char *p
     if (env.len > 0)
         rc = tally__error_at(TALLY_EMISMATCH, path, 1, 1,
                              "the journal was written on host %s, kernel %s, boot %s; this is "
-                             "host %s, kernel %s, boot %s (%s differ): resuming would mix runs "
+                             "host %s, kernel %s, boot %s (%s differ%s): resuming would mix runs "
                              "of two systems in one result set; add --force to resume anyway",
                              meta_of(old_h, "host"), meta_of(old_h, "kernel"),
                              meta_of(old_h, "boot_id"), meta_of(new_h, "host"),
-                             meta_of(new_h, "kernel"), meta_of(new_h, "boot_id"), env.data);
+                             meta_of(new_h, "kernel"), meta_of(new_h, "boot_id"), env.data,
+                             strchr(env.data, ',') ? "" : "s");
     tally__buf_dispose(&env);
     return rc;
 }

@@ -5,6 +5,8 @@ set(TALLY_MODULE_SOURCES
   bamean.c
   compare.c
   compare_names.c
+  diagnose.c
+  dip.c
   geomean_ratio.c
   histselect.c
   mann_whitney.c

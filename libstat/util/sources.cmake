@@ -6,9 +6,11 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_util.c
+  name_index.c
   names.c
   number.c
   number_cxx.cc
+  si.c
   text.c
   version.c
 )

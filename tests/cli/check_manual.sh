@@ -2,7 +2,7 @@
 # The manual documents every option that some --help shows, and the reverse.
 set -u
 tally="$1"; manual="$2"
-help=$( { "$tally" --help; for c in compare summary import validate run; do "$tally" $c --help; done; } 2>/dev/null |
+help=$( { "$tally" --help; for c in compare summary import validate merge run; do "$tally" $c --help; done; } 2>/dev/null |
         grep -o -E -- '--[a-z][a-z-]+' | sort -u)
 man=$(grep -o -E -- '--[a-z][a-z-]+' "$manual" | sort -u)
 missing_in_manual=$(printf '%s\n' "$help" | grep -v -x -F "$man" || true)

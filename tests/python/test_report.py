@@ -119,8 +119,8 @@ def test_dataframe_without_pandas(report, monkeypatch):
 
 def test_html_marks_regressions_and_improvements(csv_file):
     html = tally.Report(tally.load(csv_file))._repr_html_()
-    assert "<table" in html and 'class="tally-regression"' in html
-    assert 'class="tally-improvement"' not in html
+    assert "<table" in html and 'class="verdict v-reg">regression<' in html
+    assert 'class="verdict v-imp"' not in html
     # Swapping the configurations turns the regression into an improvement.
     swapped = tally.Results()
     loaded = tally.load(csv_file)
@@ -129,7 +129,7 @@ def test_html_marks_regressions_and_improvements(csv_file):
         bench = rs.add_benchmark("hackbench", unit="s")
         for case in loaded[label]["hackbench"]:
             bench.add_case(case.name, case.samples)
-    assert 'class="tally-improvement"' in tally.Report(swapped)._repr_html_()
+    assert 'class="verdict v-imp">improvement<' in tally.Report(swapped)._repr_html_()
 
 
 def test_report_outlives_results_and_close(csv_file):

@@ -1,14 +1,13 @@
 """`Report`: a comparison report over result sets, rendered as text, JSON, CSV, Markdown, XLSX,
-a pandas DataFrame or a notebook HTML table."""
+HTML with plots (also shown inline in notebooks) or a pandas DataFrame."""
 
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from . import _html
 from ._native import (check, cpath, cstring, enum_from_name, enum_name, ffi, lib, new_options,
                       real, take_buffer)
 from .results import Results
-from .stats import Comparison, Summary, _pct
+from .stats import Comparison, Summary
 
 
 def _report_options(statistic, test, alpha, adjust, confidence, filter, summaries_only,
@@ -176,8 +175,10 @@ class Report:
 
     # ---- rendering by the library ------------------------------------------------------------
 
-    def _render(self, fmt, style="table", color=False, precision=None):
+    def _render(self, fmt, style="table", color=False, precision=None, **fields):
         opts = new_options("tally_render_options")
+        for name, value in fields.items():
+            setattr(opts, name, value)
         opts.format = getattr(lib, fmt)
         opts.style = enum_from_name("style", style, "style")
         if not isinstance(color, bool):
@@ -193,9 +194,48 @@ class Report:
         check(lib.tally_report_render(out, length, self._handle(), opts))
         return take_buffer(out, length)
 
-    def text(self, style="table", color=False, precision=None):
-        """A plain-text table: style "table", "mmtests", "normalized" or "pct"."""
-        return self._render("TALLY_FORMAT_TEXT", style, color, precision)
+    def text(self, style="table", color=False, precision=None, hist=False, ascii=False,
+             width=80):
+        """A plain-text table: style "table", "mmtests", "normalized" or "pct". hist: end with
+        a compact distribution of every case (block characters, or ASCII with ascii=True)
+        within `width` columns."""
+        for name, flag in (("hist", hist), ("ascii", ascii)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+            raise ValueError(f"width must be a positive int, not {width!r}")
+        return self._render("TALLY_FORMAT_TEXT", style, color, precision, histogram=int(hist),
+                            ascii=int(ascii), width=width)
+
+    def to_html(self, fragment=False):
+        """The self-contained HTML report with its plots (docs/reports.md). fragment=True gives
+        an embeddable <div> with its own scoped stylesheet instead of a whole document: what
+        notebooks display."""
+        if not isinstance(fragment, bool):
+            raise TypeError(f"fragment must be a bool, not {type(fragment).__name__}")
+        return self._render("TALLY_FORMAT_HTML", fragment=int(fragment))
+
+    # File formats save() knows by the file name's extension.
+    _SAVE_FORMATS = {".html": "TALLY_FORMAT_HTML", ".htm": "TALLY_FORMAT_HTML",
+                     ".json": "TALLY_FORMAT_JSON", ".csv": "TALLY_FORMAT_CSV",
+                     ".md": "TALLY_FORMAT_MARKDOWN", ".txt": "TALLY_FORMAT_TEXT",
+                     ".xlsx": "TALLY_FORMAT_XLSX"}
+
+    def save(self, path, format=None):
+        """Write the report atomically, in the format its extension names (.html, .json, .csv,
+        .md, .txt, .xlsx) or `format` ("html", "json", "csv", "md", "text", "xlsx")."""
+        import os
+        opts = new_options("tally_render_options")
+        if format is None:
+            ext = os.path.splitext(os.fspath(path))[1].lower()
+            if ext not in self._SAVE_FORMATS:
+                raise ValueError(f"cannot tell the format of {os.fspath(path)!r} from its "
+                                 f"extension; pass format= (one of html, json, csv, md, text, "
+                                 f"xlsx)")
+            opts.format = getattr(lib, self._SAVE_FORMATS[ext])
+        else:
+            opts.format = enum_from_name("format", format, "format")
+        check(lib.tally_report_write(self._handle(), cpath(path), opts))
 
     def to_json(self):
         """The versioned JSON report (docs/report-json.md) as a str."""
@@ -239,23 +279,8 @@ class Report:
         return pandas.DataFrame.from_records(records)
 
     def _repr_html_(self):
-        labels = self.labels
-        header = ["benchmark", "case", "statistic"]
-        for i, label in enumerate(labels):
-            header += [label] if i == 0 else [label, "%imp", "p"]
-        rows = []
-        for row in self.rows:
-            line = [row.benchmark, row.case, f"{row.statistic} ({row.unit}, {row.better})"]
-            for i, cell in enumerate(row.cells):
-                line.append(_html.number(cell.value))
-                if i == 0:
-                    continue
-                c = cell.comparison
-                cls = c._verdict_class() if c else None
-                line.append((_pct(c.pct_imp) if c else "\u2014", cls))
-                line.append((_html.number(cell.p_adjusted) if c else "\u2014", cls))
-            rows.append(line)
-        return _html.table(header, rows, caption=f"baseline {labels[0]}" if labels else None)
+        # The library's HTML (the same tables and plots as the HTML report), as a fragment.
+        return self.to_html(fragment=True)
 
     def _repr_markdown_(self):
         return self.to_markdown()

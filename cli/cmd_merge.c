@@ -1,0 +1,113 @@
+/* tally merge: several files of one configuration (the runs of several workloads, or of one
+ * sweep made in parts) into one result set per label. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char merge_help[] =
+    "Usage: tally merge [OPTIONS] FILE... -o OUT.json\n"
+    "\n"
+    "Merge result files into one native JSON file with one result set per label: the\n"
+    "benchmarks of all files are unioned, and a case found in several files gets their\n"
+    "samples in the order of the files (run order), with the file each came from in the\n"
+    "metadata (merged.N, samples.N). A benchmark with another unit or direction in another\n"
+    "file is an error naming both. Each FILE may be LABEL=FILE.\n"
+    "\n"
+    "Options:\n"
+    "  -l, --label NAME          label every result set NAME (files of one configuration\n"
+    "                            whose labels differ, e.g. hb-base and st-base)\n"
+    "      --from KIND           input kind instead of detection\n"
+    "  -o, --output FILE         the merged file to write (required)\n"
+    "      --force               replace FILE when it exists (never an input)\n"
+    "  -h, --help                show this help\n"
+    "\n"
+    "Exit status: 0 success, 2 usage or input error.\n";
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"label", required_argument, NULL, 'l'},
+        {"from", required_argument, NULL, 'k'},
+        {"output", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, 'F'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    const char *output = NULL, *label = NULL;
+    int force = 0;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "l:o:h", options, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(merge_help, stdout);
+            return CLI_EXIT_OK;
+        case 'l':
+            label = optarg;
+            break;
+        case 'k':
+            if (tally_input_kind_from_name(&lo.kind, optarg) != TALLY_OK)
+                return cli_usage_error("merge", "unknown input kind '%s'", optarg);
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'F':
+            force = 1;
+            break;
+        default:
+            return cli_usage_error("merge", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("merge", "missing input files");
+    if (output == NULL)
+        return cli_usage_error("merge", "the merged file is needed: -o OUT.json");
+    int rc = cli_check_output("merge", output, argv + optind, argc - optind);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (!force && access(output, F_OK) == 0)
+        return cli_fail("merge: %s already exists; write another file, or replace it with "
+                        "--force", output);
+
+    tally_results *merged = NULL;
+    if (tally_results_new(&merged) != TALLY_OK)
+        return cli_fail_library();
+    rc = CLI_EXIT_OK;
+    for (int i = optind; rc == CLI_EXIT_OK && i < argc; i++) {
+        tally_results *one = NULL;
+        rc = cli_load_inputs(&one, argv + i, 1, lo.kind);
+        for (size_t k = 0; rc == CLI_EXIT_OK && k < tally_results_count(one); k++) {
+            const tally_resultset *rs = tally_results_at(one, k);
+            const char *name = label ? label : tally_resultset_label(rs);
+            const char *source = tally_resultset_meta_get(rs, "source_file");
+            tally_resultset *into = tally_results_find(merged, name);
+            if (into == NULL) {
+                if (tally_resultset_new(&into, name) != TALLY_OK ||
+                    tally_results_add(merged, into) != TALLY_OK) {
+                    tally_resultset_free(into);
+                    rc = cli_fail_library();
+                    break;
+                }
+            }
+            if (tally_resultset_merge_runs(into, rs, source ? source : argv[i]) != TALLY_OK)
+                rc = cli_fail_library();
+        }
+        tally_results_free(one);
+    }
+    if (rc == CLI_EXIT_OK && tally_results_save(merged, output) != TALLY_OK)
+        rc = cli_fail_library();
+    if (rc == CLI_EXIT_OK) {
+        size_t n = tally_results_count(merged);
+        fprintf(stderr, "tally merge: wrote %s: %d file%s into %zu result set%s\n", output,
+                argc - optind, argc - optind == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    }
+    tally_results_free(merged);
+    return rc;
+}

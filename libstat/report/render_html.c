@@ -1,0 +1,563 @@
+/* One self-contained HTML file (inline CSS and SVG, no script, nothing fetched): per benchmark
+ * its header and system details, the change and sweep plots, the table with the text table's
+ * information, and per case the distribution and run-order plots, folded when there are many.
+ * Light and dark follow prefers-color-scheme; print uses the light colours. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/plot.h"
+
+#define OPEN_TABLE_ROWS 40 /* longer tables start folded */
+#define OPEN_CASES 4       /* with more cases, each case's plots start folded */
+
+/* Every rule is scoped to .tally-report, so a fragment embedded in a notebook styles only
+ * itself. The palette is Okabe-Ito (distinguishable with colour-vision deficiencies). */
+static const char css[] =
+    ".tally-report{--fg:#1f2328;--bg:#fff;--muted:#59636e;--line:#d0d7de;--grid:#eaeef2;"
+    "--panel:#f6f8fa;--imp:#1a7f37;--reg:#cf222e;--none:#59636e;--insuf:#9a6700;"
+    "--c0:#0072b2;--c1:#d55e00;--c2:#009e73;--c3:#cc79a7;--c4:#e69f00;--c5:#56b4e9;"
+    "--c6:#555;--c7:#8c6d00;"
+    "color:var(--fg);background:var(--bg);font:14px/1.45 system-ui,-apple-system,'Segoe UI',"
+    "Roboto,sans-serif;margin:0;padding:16px 24px}\n"
+    "@media screen and (prefers-color-scheme:dark){.tally-report{--fg:#e6edf3;--bg:#0d1117;"
+    "--muted:#9198a1;--line:#3d444d;--grid:#262c36;--panel:#151b23;--imp:#3fb950;"
+    "--reg:#ff7b72;--none:#9198a1;--insuf:#d29922;--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;"
+    "--c3:#e3a6cc;--c4:#ffc14d;--c5:#9ad3f5;--c6:#bbb;--c7:#e8dc6a}}\n"
+    ".tally-report h1{font-size:1.5em;margin:.2em 0}"
+    ".tally-report h2{font-size:1.25em;margin:1.6em 0 .3em;padding-top:.4em;"
+    "border-top:2px solid var(--line)}"
+    ".tally-report h3{font-size:1.05em;margin:1.2em 0 .3em}"
+    ".tally-report .muted,.tally-report figcaption{color:var(--muted)}"
+    ".tally-report figure{margin:.6em 0 1em}"
+    ".tally-report figcaption{font-size:.9em;max-width:640px}.tally-report header p{max-width:1000px}"
+    ".tally-report dl.facts{display:grid;grid-template-columns:max-content auto;gap:1px 14px;"
+    "margin:.4em 0}"
+    ".tally-report dl.facts dt{color:var(--muted)}.tally-report dl.facts dd{margin:0}"
+    ".tally-report .scroll{overflow-x:auto}"
+    ".tally-report table{border-collapse:collapse;font-variant-numeric:tabular-nums;"
+    "margin:.4em 0}"
+    ".tally-report th,.tally-report td{padding:3px 10px;border-bottom:1px solid var(--line);"
+    "text-align:right;white-space:nowrap;vertical-align:top}"
+    ".tally-report th{background:var(--panel)}"
+    ".tally-report th.key,.tally-report td.key,.tally-report td.verdict{text-align:left}"
+    ".tally-report td.v-reg{color:var(--reg);font-weight:600}"
+    ".tally-report td.v-imp{color:var(--imp);font-weight:600}"
+    ".tally-report td.v-insuf{color:var(--insuf)}"
+    ".tally-report td.differs{font-weight:600}"
+    ".tally-report details{margin:.3em 0}"
+    ".tally-report summary{cursor:pointer}"
+    ".tally-report details.case{border-left:3px solid var(--line);padding-left:10px}"
+    ".tally-report details.case>summary{font-weight:600}"
+    ".tally-report .verdicts{font-weight:400;color:var(--muted)}"
+    ".tally-report .verdicts .v-reg{color:var(--reg)}"
+    ".tally-report .verdicts .v-imp{color:var(--imp)}"
+    ".tally-report .headline{font-size:1.05em}"
+    ".tally-report .headline .v-reg{color:var(--reg);font-weight:600}"
+    ".tally-report .notes{font-size:.9em;color:var(--muted)}"
+    /* Plots. */
+    ".tally-report svg.plot{display:block;max-width:100%;height:auto;overflow:visible}"
+    ".tally-report svg.plot text{fill:var(--fg);font-size:12px}"
+    ".tally-report svg.plot .tick-label,.tally-report svg.plot .axis-title,"
+    ".tally-report svg.plot .note{fill:var(--muted);font-size:11px}"
+    ".tally-report svg.plot .note{font-style:italic}"
+    ".tally-report svg.plot .tick line,.tally-report svg.plot .domain{stroke:var(--muted);"
+    "fill:none}"
+    ".tally-report svg.plot .grid{stroke:var(--grid);fill:none}"
+    ".tally-report svg.plot .zero{stroke:var(--fg);stroke-width:1}"
+    ".tally-report .c0{color:var(--c0)}.tally-report .c1{color:var(--c1)}"
+    ".tally-report .c2{color:var(--c2)}.tally-report .c3{color:var(--c3)}"
+    ".tally-report .c4{color:var(--c4)}.tally-report .c5{color:var(--c5)}"
+    ".tally-report .c6{color:var(--c6)}.tally-report .c7{color:var(--c7)}"
+    ".tally-report svg.plot .pts{stroke:currentColor;stroke-width:6;stroke-linecap:round;"
+    "fill:none;opacity:.8}"
+    ".tally-report svg.plot-dist .pts{stroke-width:5;opacity:.55}"
+    ".tally-report svg.plot-runs .pts{stroke-width:4}"
+    ".tally-report svg.plot .line{stroke:currentColor;fill:none;stroke-width:1.6}"
+    ".tally-report svg.plot-runs .line{stroke-width:1.2;stroke-linejoin:round;opacity:.8}"
+    ".tally-report svg.plot .d1 .line{stroke-dasharray:7 3}"
+    ".tally-report svg.plot .d2 .line{stroke-dasharray:2 3}"
+    ".tally-report svg.plot .d3 .line{stroke-dasharray:9 3 2 3}"
+    ".tally-report svg.plot .d4 .line{stroke-dasharray:14 4}"
+    ".tally-report svg.plot .box{fill:currentColor;fill-opacity:.14;stroke:currentColor}"
+    ".tally-report svg.plot .whisker{stroke:currentColor;fill:none}"
+    ".tally-report svg.plot .median{stroke:var(--fg);stroke-width:2.5}"
+    ".tally-report svg.plot .ci{stroke:currentColor;fill:none;stroke-width:1.3}"
+    ".tally-report svg.plot .mark{stroke-width:1.5}"
+    ".tally-report svg.plot .v-imp{fill:var(--imp);stroke:var(--imp)}"
+    ".tally-report svg.plot .v-reg{fill:var(--reg);stroke:var(--reg)}"
+    ".tally-report svg.plot .v-none{fill:var(--bg);stroke:var(--none)}"
+    ".tally-report svg.plot .v-insuf{fill:none;stroke:var(--insuf)}\n"
+    "@media print{.tally-report{max-width:none;padding:0}"
+    ".tally-report figure,.tally-report tr,.tally-report details.case{break-inside:avoid}"
+    ".tally-report .scroll{overflow:visible}.tally-report summary{cursor:auto}}\n";
+
+static void text(tally__buf *b, const char *s)
+{
+    tally__svg_text(b, s);
+}
+
+static int compare_mode(const tally_report *r)
+{
+    return !r->opts.summaries_only && r->config_count > 1;
+}
+
+static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c, int prec)
+{
+    double lo, hi;
+    if (!c->pub.present)
+        tally__buf_puts(b, "<td class=\"missing\">missing [2]</td>");
+    else if (!c->value_defined)
+        tally__buf_puts(b, "<td>n/a</td>");
+    else if (tally__cell_interval(&lo, &hi, row, c))
+        tally__buf_printf(b, "<td>%.*f ± %.*f</td>", prec, c->pub.value, prec, (hi - lo) / 2);
+    else
+        tally__buf_printf(b, "<td>%.*f</td>", prec, c->pub.value);
+}
+
+static void comparison_cells(tally__buf *b, const tally__cell *c)
+{
+    if (!c->pub.compared) {
+        tally__buf_puts(b, "<td></td><td></td><td></td>");
+        return;
+    }
+    const tally_comparison *cmp = &c->pub.comparison;
+    const char *cls = tally__verdict_class(cmp->verdict);
+    tally__buf_printf(b, "<td class=\"%s\">%+.2f%%</td>", cls, cmp->pct_imp);
+    if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
+        cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+        tally__buf_puts(b, "<td>-</td>");
+    else if (c->pub.p_adjusted < 0.0001)
+        tally__buf_puts(b, "<td>&lt;0.0001</td>");
+    else
+        tally__buf_printf(b, "<td>%.4f</td>", c->pub.p_adjusted);
+    tally__buf_printf(b, "<td class=\"verdict %s\">%s%s</td>", cls,
+                      tally__verdict_word(cmp->verdict),
+                      cmp->verdict == TALLY_VERDICT_INSUFFICIENT ? " [1]" : "");
+}
+
+static void compare_table(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                          const tally__group *g)
+{
+    tally__buf_puts(b, "<div class=\"scroll\"><table class=\"compare\"><thead><tr>"
+                       "<th class=\"key\" scope=\"col\">case</th>");
+    for (size_t j = 0; j < r->config_count; j++) {
+        tally__buf_puts(b, "<th scope=\"col\">");
+        text(b, r->configs[j].label);
+        tally__buf_puts(b, "</th>");
+        if (j > 0)
+            tally__buf_printf(b, "<th scope=\"col\">delta</th><th scope=\"col\">%s</th>"
+                                 "<th class=\"key\" scope=\"col\">verdict</th>",
+                              r->opts.adjust ? "p (adj)" : "p");
+    }
+    tally__buf_puts(b, "</tr></thead><tbody>\n");
+    for (size_t i = g->first; i < g->first + g->count; i++) {
+        const tally__row *row = &r->rows[i];
+        int prec = tally__default_precision(r, o, row);
+        tally__buf_puts(b, "<tr><th class=\"key\" scope=\"row\">");
+        text(b, row->case_name);
+        tally__buf_puts(b, "</th>");
+        for (size_t j = 0; j < r->config_count; j++) {
+            value_cell(b, row, &row->cells[j], prec);
+            if (j > 0)
+                comparison_cells(b, &row->cells[j]);
+        }
+        tally__buf_puts(b, "</tr>\n");
+    }
+    tally__buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* `tally summary`: a table per configuration, the columns of the text summary. */
+static void summary_tables(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                           const tally__group *g)
+{
+    const tally__row *first = &r->rows[g->first];
+    for (size_t j = 0; j < r->config_count; j++) {
+        tally__buf_puts(b, "<div class=\"scroll\"><table class=\"summary\"><caption class=\"key\">");
+        text(b, r->configs[j].label);
+        tally__buf_printf(b, "</caption><thead><tr><th class=\"key\" scope=\"col\">case</th>"
+                             "<th scope=\"col\">n</th><th scope=\"col\">%s</th>"
+                             "<th scope=\"col\">min</th><th scope=\"col\">median</th>"
+                             "<th scope=\"col\">max</th><th scope=\"col\">spread</th>"
+                             "<th scope=\"col\">CV%%</th><th scope=\"col\">outliers</th>"
+                             "</tr></thead><tbody>\n",
+                          tally__stat_title(first->statistic));
+        for (size_t i = g->first; i < g->first + g->count; i++) {
+            const tally__row *row = &r->rows[i];
+            const tally__cell *c = &row->cells[j];
+            const tally_summary *s = &c->pub.summary;
+            int prec = tally__default_precision(r, o, row);
+            tally__buf_puts(b, "<tr><th class=\"key\" scope=\"row\">");
+            text(b, row->case_name);
+            tally__buf_puts(b, "</th>");
+            if (!c->pub.present) {
+                tally__buf_puts(b, "<td class=\"missing\">missing [2]</td>"
+                                   "<td></td><td></td><td></td><td></td><td></td><td></td>"
+                                   "<td></td></tr>\n");
+                continue;
+            }
+            tally__buf_printf(b, "<td>%zu</td>", s->n);
+            value_cell(b, row, c, prec);
+            tally__buf_printf(b, "<td>%.*f</td><td>%.*f</td><td>%.*f</td>", prec, s->min, prec,
+                              s->median, prec, s->max);
+            if (c->spread_defined)
+                tally__buf_printf(b, "<td>%.*f</td>", prec, c->spread);
+            else
+                tally__buf_puts(b, "<td>-</td>");
+            if (c->cv_defined)
+                tally__buf_printf(b, "<td>%.2f</td>", c->cv);
+            else
+                tally__buf_puts(b, "<td>-</td>");
+            tally__buf_printf(b, "<td>%zu</td></tr>\n", s->outliers_mad > s->outliers_tukey
+                                                            ? s->outliers_mad
+                                                            : s->outliers_tukey);
+        }
+        tally__buf_puts(b, "</tbody></table></div>\n");
+    }
+}
+
+/* The recorded metadata of every configuration side by side; rows whose values differ between
+ * configurations are marked (bold and "differs"), since they may explain a change. */
+static void system_details(tally__buf *b, const tally_report *r)
+{
+    size_t shown = 0;
+    for (size_t j = 0; j < r->config_count; j++)
+        for (size_t k = 0; k < r->configs[j].meta_count; k++)
+            shown += strncmp(r->configs[j].meta[k].key, "report.", 7) != 0;
+    if (shown == 0)
+        return;
+    tally__buf_puts(b, "<details class=\"system\"><summary>System details</summary>"
+                       "<div class=\"scroll\"><table><thead><tr>"
+                       "<th class=\"key\" scope=\"col\">key</th>");
+    for (size_t j = 0; j < r->config_count; j++) {
+        tally__buf_puts(b, "<th class=\"key\" scope=\"col\">");
+        text(b, r->configs[j].label);
+        tally__buf_puts(b, "</th>");
+    }
+    tally__buf_puts(b, "<th class=\"key\" scope=\"col\"></th></tr></thead><tbody>\n");
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__config *c = &r->configs[j];
+        for (size_t k = 0; k < c->meta_count; k++) {
+            const char *key = c->meta[k].key;
+            if (strncmp(key, "report.", 7) == 0)
+                continue;
+            /* Each key once: in the first configuration that has it. */
+            int earlier = 0;
+            for (size_t e = 0; e < j && !earlier; e++)
+                earlier = tally__report_meta(r, e, key) != NULL;
+            if (earlier)
+                continue;
+            int differs = 0;
+            for (size_t e = 0; e < r->config_count; e++) {
+                const char *v = tally__report_meta(r, e, key);
+                differs |= v == NULL || strcmp(v, c->meta[k].value) != 0;
+            }
+            tally__buf_puts(b, "<tr><th class=\"key\" scope=\"row\">");
+            text(b, key);
+            tally__buf_puts(b, "</th>");
+            for (size_t e = 0; e < r->config_count; e++) {
+                const char *v = tally__report_meta(r, e, key);
+                tally__buf_printf(b, "<td class=\"key%s\">", differs ? " differs" : "");
+                text(b, v ? v : "-");
+                tally__buf_puts(b, "</td>");
+            }
+            tally__buf_printf(b, "<td class=\"key\">%s</td></tr>\n", differs ? "differs" : "");
+        }
+    }
+    tally__buf_puts(b, "</tbody></table></div></details>\n");
+}
+
+static void facts(tally__buf *b, const tally_report *r, const tally__group *g)
+{
+    const tally__row *first = &r->rows[g->first];
+    tally__buf_puts(b, "<dl class=\"facts\"><dt>unit</dt><dd>");
+    text(b, first->unit[0] ? first->unit : "(none)");
+    tally__buf_printf(b, "</dd><dt>better</dt><dd>%s is better</dd><dt>statistic</dt><dd>%s",
+                      first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
+                      tally__stat_title(first->statistic));
+    double lo, hi;
+    int ci = 0;
+    for (size_t i = g->first; i < g->first + g->count && !ci; i++)
+        for (size_t j = 0; j < r->config_count && !ci; j++)
+            ci = tally__cell_interval(&lo, &hi, &r->rows[i], &r->rows[i].cells[j]);
+    if (ci)
+        tally__buf_printf(b, ", ± the half-width of its %g%% confidence interval",
+                          r->opts.confidence * 100);
+    tally__buf_puts(b, "</dd>");
+    if (compare_mode(r)) {
+        tally__buf_printf(b, "<dt>test</dt><dd>%s</dd><dt>alpha</dt><dd>%g</dd>"
+                             "<dt>adjustment</dt><dd>%s</dd>",
+                          tally_test_name(r->opts.test), r->opts.alpha,
+                          r->opts.adjust == TALLY_ADJUST_NONE
+                              ? "none"
+                              : r->opts.adjust == TALLY_ADJUST_HOLM
+                                    ? "holm (family-wise error rate, across the report)"
+                                    : "bh (false discovery rate, across the report)");
+        tally__buf_printf(b, "<dt>baseline</dt><dd>");
+        text(b, r->configs[0].label);
+        tally__buf_puts(b, "</dd>");
+    }
+    tally__buf_printf(b, "<dt>cases</dt><dd>%zu</dd></dl>\n", g->count);
+}
+
+/* The verdicts of a case in words, for its folded summary line. */
+static void case_verdicts(tally__buf *b, const tally_report *r, const tally__row *row)
+{
+    if (!compare_mode(r))
+        return;
+    tally__buf_puts(b, " <span class=\"verdicts\">");
+    for (size_t j = 1; j < r->config_count; j++) {
+        const tally__cell *c = &row->cells[j];
+        tally__buf_puts(b, j > 1 ? " · " : "— ");
+        text(b, r->configs[j].label);
+        if (!c->pub.compared) {
+            tally__buf_puts(b, ": missing");
+            continue;
+        }
+        const tally_comparison *cmp = &c->pub.comparison;
+        tally__buf_printf(b, " <span class=\"%s\">%+.2f%% %s</span>",
+                          tally__verdict_class(cmp->verdict), cmp->pct_imp,
+                          tally__verdict_word(cmp->verdict));
+    }
+    tally__buf_puts(b, "</span>");
+}
+
+/* A plot in a <figure> with its caption; nothing at all when the plot has nothing to draw. */
+static void close_figure(tally__buf *b, size_t at, int drawn, const char *caption)
+{
+    if (!drawn) {
+        if (!b->failed && b->data) {
+            b->len = at;
+            b->data[at] = '\0';
+        }
+        return;
+    }
+    tally__buf_printf(b, "<figcaption>%s</figcaption></figure>\n", caption);
+}
+
+static void case_figure(tally__buf *b, const tally_report *r, const tally__row *row,
+                        int (*plot)(tally__buf *, const tally_report *, const tally__row *),
+                        const char *caption)
+{
+    size_t at = b->len;
+    tally__buf_puts(b, "<figure>");
+    close_figure(b, at, plot(b, r, row), caption);
+}
+
+static void group_figure(tally__buf *b, const tally_report *r, const tally__group *g,
+                         int (*plot)(tally__buf *, const tally_report *, const tally__group *),
+                         const char *caption)
+{
+    size_t at = b->len;
+    tally__buf_puts(b, "<figure>");
+    close_figure(b, at, plot(b, r, g), caption);
+}
+
+static int has_samples(const tally_report *r, const tally__group *g)
+{
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (r->rows[i].cells[j].samples)
+                return 1;
+    return 0;
+}
+
+static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
+{
+    if (!has_samples(r, g)) {
+        tally__buf_puts(b, "<p class=\"notes\">The raw samples were not kept in this report, "
+                           "so the distributions and run order of the cases are not drawn.</p>\n");
+        return;
+    }
+    tally__buf_printf(b, "<h3>Cases: runs and their order</h3>\n");
+    int open = g->count <= OPEN_CASES;
+    for (size_t i = g->first; i < g->first + g->count; i++) {
+        const tally__row *row = &r->rows[i];
+        tally__buf_printf(b, "<details class=\"case\"%s><summary>", open ? " open" : "");
+        text(b, row->case_name);
+        case_verdicts(b, r, row);
+        tally__buf_puts(b, "</summary>\n");
+        case_figure(b, r, row, tally__plot_distribution,
+            "Every run (dots) over the quartile box of each configuration; the thick line is the "
+            "median, whiskers reach 1.5 times the interquartile range.");
+        case_figure(b, r, row, tally__plot_runs,
+            "The same runs in the order they ran: a trend or a warm-up shows as a slope or a "
+            "step.");
+        tally__buf_puts(b, "</details>\n");
+    }
+}
+
+static void group_notes(tally__buf *b, const tally_report *r, const tally__group *g)
+{
+    int insufficient = 0, missing = 0;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            missing |= !c->present;
+            insufficient |= c->compared && c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
+        }
+    if (!insufficient && !missing)
+        return;
+    tally__buf_puts(b, "<div class=\"notes\">");
+    if (insufficient)
+        tally__buf_printf(b, "<p>[1] too few samples for the test to reach alpha %g.</p>",
+                          r->opts.alpha);
+    if (missing) {
+        tally__buf_puts(b, "<p>[2] missing cases:</p><ul>");
+        for (size_t i = g->first; i < g->first + g->count; i++)
+            for (size_t j = 0; j < r->config_count; j++) {
+                if (r->rows[i].cells[j].pub.present)
+                    continue;
+                tally__buf_puts(b, "<li>");
+                text(b, r->configs[j].label);
+                tally__buf_puts(b, " has no ");
+                text(b, r->rows[i].benchmark);
+                tally__buf_puts(b, "/");
+                text(b, r->rows[i].case_name);
+                tally__buf_puts(b, "</li>");
+            }
+        tally__buf_puts(b, "</ul>");
+    }
+    tally__buf_puts(b, "</div>\n");
+}
+
+static void benchmark(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                      const tally__group *g, size_t index)
+{
+    const tally__row *first = &r->rows[g->first];
+    tally__buf_printf(b, "<section class=\"benchmark\" id=\"benchmark-%zu\"><h2>", index + 1);
+    text(b, first->benchmark);
+    tally__buf_puts(b, "</h2>\n");
+    facts(b, r, g);
+    system_details(b, r);
+    group_figure(b, r, g, tally__plot_change,
+        "Change of each case against the baseline in percent, positive is better. Filled: a "
+        "significant change; ring: none; square: too few samples.");
+    if (g->count >= 2) {
+        group_figure(b, r, g, tally__plot_sweep,
+            "The statistic of every configuration per case, with its confidence interval where "
+            "the statistic has one.");
+    }
+    tally__buf_printf(b, "<details class=\"table\"%s><summary>Table (%zu cases)</summary>\n",
+                      g->count <= OPEN_TABLE_ROWS ? " open" : "", g->count);
+    if (r->opts.summaries_only || r->config_count < 2)
+        summary_tables(b, r, o, g);
+    else
+        compare_table(b, r, o, g);
+    tally__buf_puts(b, "</details>\n");
+    group_notes(b, r, g);
+    cases(b, r, g);
+    tally__buf_puts(b, "</section>\n");
+}
+
+static void headline(tally__buf *b, const tally_report *r)
+{
+    tally__buf_puts(b, "<p class=\"muted\">");
+    if (compare_mode(r)) {
+        tally__buf_puts(b, "Baseline <strong>");
+        text(b, r->configs[0].label);
+        tally__buf_puts(b, "</strong> against ");
+        for (size_t j = 1; j < r->config_count; j++) {
+            tally__buf_puts(b, j > 1 ? ", <strong>" : "<strong>");
+            text(b, r->configs[j].label);
+            tally__buf_puts(b, "</strong>");
+        }
+        tally__buf_printf(b, "; %s test, alpha %g", tally_test_name(r->opts.test), r->opts.alpha);
+        if (r->opts.adjust != TALLY_ADJUST_NONE)
+            tally__buf_printf(b, ", p-values adjusted (%s) across the report",
+                              tally_adjust_name(r->opts.adjust));
+        tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.",
+                          r->opts.confidence * 100);
+    } else {
+        tally__buf_puts(b, "Summaries of ");
+        for (size_t j = 0; j < r->config_count; j++) {
+            tally__buf_puts(b, j ? ", <strong>" : "<strong>");
+            text(b, r->configs[j].label);
+            tally__buf_puts(b, "</strong>");
+        }
+        tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.",
+                          r->opts.confidence * 100);
+    }
+    tally__buf_printf(b, " %zu rows. Written by tally %s.</p>\n", r->row_count, tally_version());
+    if (!compare_mode(r))
+        return;
+    tally__buf_puts(b, "<p class=\"headline\">");
+    for (size_t j = 1; j < r->config_count; j++) {
+        size_t imp = 0, reg = 0, none = 0, insuf = 0;
+        for (size_t i = 0; i < r->row_count; i++) {
+            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            if (!c->compared)
+                continue;
+            imp += c->comparison.verdict == TALLY_VERDICT_IMPROVEMENT;
+            reg += c->comparison.verdict == TALLY_VERDICT_REGRESSION;
+            none += c->comparison.verdict == TALLY_VERDICT_NO_CHANGE;
+            insuf += c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
+        }
+        text(b, r->configs[j].label);
+        tally__buf_printf(b, ": <span class=\"%s\">%zu regressions</span>, %zu improvements, "
+                             "%zu without significant change", reg ? "v-reg" : "", reg, imp, none);
+        if (insuf)
+            tally__buf_printf(b, ", %zu with too few samples", insuf);
+        double gm;
+        if (tally__render_geomean(&gm, b, r, j))
+            tally__buf_printf(b, "; geometric mean of ratios (new/base) %.4f", gm);
+        tally__buf_puts(b, ".<br>");
+    }
+    double worst = 0;
+    tally_report_worst_regression(&worst, r);
+    if (worst > 0)
+        tally__buf_printf(b, "<span class=\"v-reg\">Worst significant regression: %.2f%%</span>",
+                          worst);
+    else
+        tally__buf_puts(b, "No significant regression.");
+    tally__buf_puts(b, "</p>\n");
+}
+
+static void contents(tally__buf *b, const tally_report *r)
+{
+    tally__group g;
+    size_t pos = 0, count = 0;
+    while (tally__report_next_group(&g, r, &pos))
+        count++;
+    if (count < 2)
+        return;
+    tally__buf_puts(b, "<nav><ol>");
+    pos = 0;
+    for (size_t k = 0; tally__report_next_group(&g, r, &pos); k++) {
+        tally__buf_printf(b, "<li><a href=\"#benchmark-%zu\">", k + 1);
+        text(b, r->rows[g.first].benchmark);
+        tally__buf_printf(b, "</a> (%zu cases)</li>", g.count);
+    }
+    tally__buf_puts(b, "</ol></nav>\n");
+}
+
+int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    const char *heading = compare_mode(r) ? "Benchmark comparison" : "Benchmark summary";
+    if (o->fragment) {
+        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s</style>\n", css);
+    } else {
+        tally__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                           "<meta name=\"viewport\" content=\"width=device-width, "
+                           "initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n"
+                           "<title>");
+        tally__buf_printf(b, "%s: ", heading);
+        for (size_t j = 0; j < r->config_count; j++) {
+            tally__buf_puts(b, j ? (compare_mode(r) ? " vs " : ", ") : "");
+            text(b, r->configs[j].label);
+        }
+        tally__buf_printf(b, "</title>\n<style>\nhtml{background:#fff}"
+                             "@media screen and (prefers-color-scheme:dark){html{background:#0d1117}}"
+                             "\n%s</style>\n</head>\n<body class=\"tally-report\">\n", css);
+    }
+    tally__buf_printf(b, "<header><h1>%s</h1>\n", heading);
+    headline(b, r);
+    contents(b, r);
+    tally__buf_puts(b, "</header>\n");
+    tally__group g;
+    size_t pos = 0;
+    for (size_t k = 0; tally__report_next_group(&g, r, &pos); k++)
+        benchmark(b, r, o, &g, k);
+    tally__buf_puts(b, o->fragment ? "</div>\n" : "</body>\n</html>\n");
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}

@@ -1,0 +1,134 @@
+/* SI prefixes for human-readable numbers (see si.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/si.h"
+
+typedef struct prefix {
+    const char *name;
+    double factor;
+} prefix;
+
+/* Engineering prefixes, smallest first. */
+static const prefix prefixes[] = {
+    {"p", 1e-12}, {"n", 1e-9}, {"\xc2\xb5", 1e-6}, {"m", 1e-3}, {"", 1},
+    {"k", 1e3},   {"M", 1e6},  {"G", 1e9},         {"T", 1e12}, {"P", 1e15},
+};
+#define PREFIX_COUNT (sizeof(prefixes) / sizeof(prefixes[0]))
+#define UNIT_INDEX 4 /* prefixes[UNIT_INDEX] is "" */
+
+/* Units written with their prefix in one word: the time units the workloads and importers use,
+ * and bytes, bits and hertz with any prefix letter. */
+typedef struct base_unit {
+    const char *spelling; /* as it appears in input */
+    double base;          /* its size in the base unit */
+    const char *base_name;/* the base unit's symbol */
+    int lowest;           /* index of the smallest prefix shown */
+    int highest;          /* index of the largest prefix shown */
+} base_unit;
+
+static const base_unit time_units[] = {
+    {"s", 1, "s", 1, UNIT_INDEX},      {"sec", 1, "s", 1, UNIT_INDEX},
+    {"secs", 1, "s", 1, UNIT_INDEX},   {"seconds", 1, "s", 1, UNIT_INDEX},
+    {"ms", 1e-3, "s", 1, UNIT_INDEX},  {"msec", 1e-3, "s", 1, UNIT_INDEX},
+    {"us", 1e-6, "s", 1, UNIT_INDEX},  {"usec", 1e-6, "s", 1, UNIT_INDEX},
+    {"\xc2\xb5s", 1e-6, "s", 1, UNIT_INDEX}, {"ns", 1e-9, "s", 1, UNIT_INDEX},
+    {"nsec", 1e-9, "s", 1, UNIT_INDEX},
+};
+
+/* A prefix letter in front of B, b or Hz (optionally followed by "/s" or "/sec"). */
+static int prefixed_base(double *base, const char **rest, const char *unit)
+{
+    static const char letters[] = "kKMGTP";
+    static const double factors[] = {1e3, 1e3, 1e6, 1e9, 1e12, 1e15};
+    const char *p = unit;
+    *base = 1;
+    const char *hit = p[0] ? strchr(letters, p[0]) : NULL;
+    if (hit && (p[1] == 'B' || p[1] == 'b' || strncmp(p + 1, "Hz", 2) == 0)) {
+        *base = factors[hit - letters];
+        p++;
+    }
+    if (p[0] == 'B' || p[0] == 'b') {
+        *rest = p;
+        return strcmp(p + 1, "") == 0 || strcmp(p + 1, "/s") == 0 || strcmp(p + 1, "/sec") == 0;
+    }
+    if (strncmp(p, "Hz", 2) == 0) {
+        *rest = p;
+        return p[2] == '\0';
+    }
+    return 0;
+}
+
+/* The largest prefix in [lowest, highest] not above `magnitude` (the lowest when all are). */
+static int pick(double magnitude, int lowest, int highest)
+{
+    int k = lowest;
+    for (int i = lowest; i <= highest; i++)
+        if (magnitude >= prefixes[i].factor * (1 - 1e-12))
+            k = i;
+    return k;
+}
+
+void tally__si_choose(tally__si *out, double magnitude, const char *unit)
+{
+    if (unit == NULL)
+        unit = "";
+    out->factor = 1;
+    snprintf(out->unit, sizeof(out->unit), "%s", unit);
+    if (!(magnitude > 0) || !isfinite(magnitude) || strcmp(unit, "%") == 0)
+        return;
+    for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
+        const base_unit *t = &time_units[i];
+        if (strcmp(unit, t->spelling) != 0)
+            continue;
+        int k = pick(magnitude * t->base, t->lowest, t->highest);
+        out->factor = prefixes[k].factor / t->base;
+        snprintf(out->unit, sizeof(out->unit), "%s%s", prefixes[k].name, t->base_name);
+        return;
+    }
+    double base;
+    const char *rest;
+    if (prefixed_base(&base, &rest, unit)) {
+        int k = pick(magnitude * base, UNIT_INDEX, (int)PREFIX_COUNT - 1);
+        out->factor = prefixes[k].factor / base;
+        snprintf(out->unit, sizeof(out->unit), "%s%s", prefixes[k].name, rest);
+        return;
+    }
+    /* Any other unit (trans/s, ops, a plain count): the prefix as a word of its own, only
+     * upwards (a count of 0.5 stays 0.5, not 500 m). */
+    int k = pick(magnitude, UNIT_INDEX, (int)PREFIX_COUNT - 1);
+    out->factor = prefixes[k].factor;
+    if (k != UNIT_INDEX)
+        snprintf(out->unit, sizeof(out->unit), "%s%s%s", prefixes[k].name, unit[0] ? " " : "",
+                 unit);
+}
+
+void tally__si_format(char *out, size_t size, double x, int digits, const char *unit)
+{
+    if (size == 0)
+        return;
+    if (digits < 1)
+        digits = 1;
+    if (digits > 17)
+        digits = 17;
+    if (!isfinite(x)) {
+        snprintf(out, size, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+        return;
+    }
+    tally__si si;
+    tally__si_choose(&si, fabs(x), unit);
+    double v = x / si.factor;
+    /* Significant digits as decimals: 27.15 (4), 0.5000 (4), 1234 (4). */
+    int whole = v != 0 ? (int)floor(log10(fabs(v))) + 1 : 1;
+    int decimals = digits - whole;
+    if (decimals < 0)
+        decimals = 0;
+    char number[64];
+    snprintf(number, sizeof(number), "%.*f", decimals, v);
+    /* snprintf follows LC_NUMERIC: the decimal separator is always a point here. */
+    for (char *p = number; *p; p++)
+        if (*p == ',')
+            *p = '.';
+    snprintf(out, size, "%s%s%s", number, si.unit[0] ? " " : "", si.unit);
+}

@@ -1,0 +1,299 @@
+"""The HTML report: HTML5 that parses without errors, every SVG well-formed XML, nothing
+fetched, input labels escaped, and each plot kind checked by its structure (axes, ticks, marks,
+labels), not by its pixels. Expected positions come from hand calculations in the comments."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import html5lib
+import pytest
+
+import tally
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def results_of(configs, benchmark="bench", unit="s", better="lower"):
+    """configs: {label: {case: samples}} in order; the first is the baseline."""
+    results = tally.Results()
+    for label, cases in configs.items():
+        b = results.add(label).add_benchmark(benchmark, unit=unit, better=better)
+        for case, samples in cases.items():
+            b.add_case(case, samples)
+    return results
+
+
+def parse(html):
+    """The document (or fragment) parsed strictly as HTML5 (a parse error raises) and its SVGs
+    as XML."""
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    if html.startswith("<!DOCTYPE"):
+        parser.parse(html)
+    else:
+        parser.parseFragment(html)
+    svgs = re.findall(r"<svg\b.*?</svg>", html, flags=re.S)
+    return [ET.fromstring(s) for s in svgs]
+
+
+def plots(svgs, kind):
+    return [s for s in svgs if kind in s.get("class").split()]
+
+
+def texts(el, cls):
+    return [t.text for t in el.iter(SVG + "text") if cls in (t.get("class") or "").split()]
+
+
+def ticks(svg, axis):
+    """(position, label) of every tick of the axis 'x' or 'y' (the first such axis)."""
+    for g in svg.iter(SVG + "g"):
+        if g.get("class") == f"axis {axis}":
+            out = []
+            for t in g.findall(SVG + "g"):
+                line, label = t.find(SVG + "line"), t.find(SVG + "text")
+                pos = float(line.get("x1") if axis == "x" else line.get("y1"))
+                out.append((pos, label.text))
+            return out
+    raise AssertionError(f"no {axis} axis")
+
+
+def path_of(el, cls):
+    return [p.get("d") for p in el.iter(SVG + "path") if p.get("class") == cls]
+
+
+def dots(d):
+    """Coordinates of the dots of a marks path ("Mx yh0" each)."""
+    return [(float(x), float(y)) for x, y in re.findall(r"M(-?[\d.]+) (-?[\d.]+)h0", d)]
+
+
+def test_document_is_html5_with_wellformed_svg_and_no_external_reference():
+    r = tally.Report(results_of({"base": {"1": [1, 2, 3, 4, 5], "2": [2, 3, 4, 5, 6]},
+                                 "new": {"1": [2, 3, 4, 5, 6], "2": [2, 3, 4, 5, 6]}}))
+    html = r.to_html()
+    assert html.startswith("<!DOCTYPE html>")
+    svgs = parse(html)
+    assert {k for s in svgs for k in s.get("class").split()} >= {
+        "plot-dist", "plot-runs", "plot-sweep", "plot-change"}
+    # Self-contained: no script, no fetched resource; the only URI is the SVG namespace.
+    assert "<script" not in html and "<link" not in html and "<img" not in html
+    assert "url(" not in html and "@import" not in html and " src=" not in html
+    uris = set(re.findall(r"(?:https?|ftp|file)://[^\s\"'<>]+", html))
+    assert uris == {"http://www.w3.org/2000/svg"}
+    assert all(h.startswith("#") for h in re.findall(r'href="([^"]*)"', html))
+    # Every plot has a text alternative.
+    for s in svgs:
+        assert s.get("role") == "img"
+        assert s[0].tag == SVG + "title" and s[0].text
+        assert s[1].tag == SVG + "desc" and s[1].text
+    # Light and dark, and print.
+    assert "prefers-color-scheme:dark" in html and "@media print" in html
+
+
+def test_labels_from_input_stay_text():
+    evil = "<script>alert(1)</script>"
+    r = tally.Report(results_of({evil: {"<b>&amp;\"'": [1, 2, 3]},
+                                 "x\x01y": {"<b>&amp;\"'": [1, 2, 4]}},
+                                benchmark="</title><script>b</script>", unit="<i>"))
+    for html in (r.to_html(), r.to_html(fragment=True),
+                 tally.Report(results_of({evil: {"c": [1, 2]}}), summaries_only=True).to_html()):
+        svgs = parse(html)
+        assert "<script" not in html and "<b>" not in html and "<i>" not in html
+        doc = html5lib.parse(html, namespaceHTMLElements=False)
+        assert doc.find(".//script") is None
+        assert evil in "".join(doc.find(".//body").itertext())
+        for s in svgs:
+            assert "<script" not in ET.tostring(s, encoding="unicode").replace("&lt;script", "")
+    assert "&lt;b&gt;&amp;amp;&quot;&#39;" in r.to_html()
+    assert "x\ufffdy" in r.to_html()  # a control character becomes U+FFFD, not broken XML
+
+
+def test_distribution_plot_structure():
+    # base: 1..5 s; new: 2..6 s. Quartiles of 1,2,3,4,5 (R type 7): Q1 = 2, median 3, Q3 = 4;
+    # no sample beyond 1.5 IQR, so the whiskers end at 1 and 5. Shared axis over [1, 6]: nice
+    # step 1 (range 5 -> nice 5, 5 / 5 ticks -> 1), ticks 1..6. The unit s: magnitudes of 6 keep
+    # "s" (no prefix).
+    r = tally.Report(results_of({"base": {"c": [1, 2, 3, 4, 5]}, "new": {"c": [2, 3, 4, 5, 6]}}))
+    (svg,) = plots(parse(r.to_html()), "plot-dist")
+    t = ticks(svg, "x")
+    assert [label for _, label in t] == ["1", "2", "3", "4", "5", "6"]
+    x = {label: pos for pos, label in t}
+    assert texts(svg, "axis-title") == ["s"]
+    series = [g for g in svg.iter(SVG + "g") if "series" in (g.get("class") or "")]
+    assert [texts(g, "row-label") for g in series] == [["base"], ["new"]]
+    for g, (q1, med, q3, lo, hi, samples) in zip(series, [("2", "3", "4", "1", "5", [1, 2, 3, 4, 5]),
+                                                          ("3", "4", "5", "2", "6", [2, 3, 4, 5, 6])]):
+        box = g.find(SVG + "rect")
+        assert box.get("class") == "box"
+        assert float(box.get("x")) == pytest.approx(x[q1], abs=0.1)
+        assert float(box.get("x")) + float(box.get("width")) == pytest.approx(x[q3], abs=0.2)
+        (median,) = path_of(g, "median")
+        assert float(re.match(r"M([\d.]+)", median).group(1)) == pytest.approx(x[med], abs=0.1)
+        (whisker,) = path_of(g, "whisker")
+        ends = [float(v) for v in re.findall(r"M([\d.]+) ", whisker)]
+        assert min(ends) == pytest.approx(x[lo], abs=0.1)
+        assert max(ends) == pytest.approx(x[hi], abs=0.1)
+        (pts,) = path_of(g, "pts")
+        assert [px for px, _ in dots(pts)] == pytest.approx([x[str(v)] for v in samples], abs=0.1)
+    assert "base: 5 runs, median 3.000 s, quartiles 2.000 s to 4.000 s" in svg[1].text
+
+
+def test_distribution_axis_takes_an_si_prefix():
+    # 0.0372 s .. 0.0418 s: ticks 0.037 .. 0.042 s, step 0.001 s; magnitude 0.042 s -> ms,
+    # labels 37 .. 42.
+    r = tally.Report(results_of({"a": {"c": [0.0372, 0.0390, 0.0418]}}), summaries_only=True)
+    (svg,) = plots(parse(r.to_html()), "plot-dist")
+    assert [label for _, label in ticks(svg, "x")] == ["37", "38", "39", "40", "41", "42"]
+    assert texts(svg, "axis-title") == ["ms"]
+
+
+def test_run_order_plot_structure():
+    # Samples 10, 20, 30, 40 (usec) in run order; a panel per configuration; x: runs 1..4
+    # (nice step 1 for [1, 4] with about 8 ticks: range 3 -> nice 5, 5 / 7 -> 0.5, raised to
+    # whole runs: 1), so the four dots sit on ticks 1..4 and their y rises with the run.
+    r = tally.Report(results_of({"a": {"c": [10, 20, 30, 40]}, "b": {"c": [40, 30, 20, 10]}},
+                                unit="usec"))
+    (svg,) = plots(parse(r.to_html()), "plot-runs")
+    assert texts(svg, "panel-label") == ["a", "b"]
+    x = {label: pos for pos, label in ticks(svg, "x")}
+    assert texts(svg, "axis-title")[0] == "run"
+    panels = [g for g in svg.iter(SVG + "g") if (g.get("class") or "").startswith("panel")]
+    assert len(panels) == 2
+    for g, rising in zip(panels, (True, False)):
+        (pts,) = path_of(g, "pts")
+        xy = dots(pts)
+        assert [px for px, _ in xy] == pytest.approx([x["1"], x["2"], x["3"], x["4"]], abs=0.1)
+        ys = [py for _, py in xy]  # SVG y grows downwards
+        assert ys == sorted(ys, reverse=rising)
+        assert len(path_of(g, "line")) == 1
+        # Its own value axis: ticks 10..40 usec; 40e-6 s is below 1 ms, so "µs" (the unit
+        # "usec" rewritten with its SI symbol).
+        assert texts(g, "axis-title") == ["\u00b5s"]
+
+
+def test_sweep_plot_is_logarithmic_for_a_geometric_sweep():
+    cases = {f"{n}-groups": [n * 0.1, n * 0.1 + 0.01, n * 0.1 + 0.02] for n in (1, 2, 4, 8, 16)}
+    r = tally.Report(results_of({"a": cases, "b": cases, "c": cases}))
+    (svg,) = plots(parse(r.to_html()), "plot-sweep")
+    t = ticks(svg, "x")
+    assert [label for _, label in t] == ["1", "2", "4", "8", "16"]
+    gaps = [b - a for (a, _), (b, _) in zip(t, t[1:])]
+    assert max(gaps) - min(gaps) < 0.5  # equal steps: a log axis
+    legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
+    assert texts(legend, "legend-label") == ["a", "b", "c"]
+    series = [g for g in svg.iter(SVG + "g") if (g.get("class") or "").startswith("series")
+              and g not in list(legend)]
+    assert len(series) == 3
+    for g in series:
+        assert len(dots(path_of(g, "pts")[0])) == 5
+        assert len(path_of(g, "line")) == 1
+        # AMean with a mean CI: one interval per case.
+        assert len(re.findall(r"V", path_of(g, "ci")[0])) == 5
+    # Means 0.11 .. 1.61 s, CIs +-0.025 (t(2) = 4.303 times 0.01 / sqrt(3)): range about 1.55
+    # -> nice 2; 2 / 5 = 0.4 -> rounded nice 0.5: ticks 0.0, 0.5, ..., 2.0 with one decimal.
+    assert [label for _, label in ticks(svg, "y")][0] == "0.0"
+    assert texts(svg, "axis-title")[0] == "AMean (s)"
+
+
+def test_sweep_plot_of_named_cases_is_linear_and_unconnected():
+    r = tally.Report(results_of({"a": {"Copy": [1, 2], "Scale": [2, 3], "Triad": [3, 4]}},
+                                better="higher", unit="MB/s"), summaries_only=True)
+    (svg,) = plots(parse(r.to_html()), "plot-sweep")
+    assert [label for _, label in ticks(svg, "x")] == ["Copy", "Scale", "Triad"]
+    legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
+    # Named cases have no order: dots per case, no line through them (only the legend's sample).
+    assert len(path_of(svg, "line")) == len(path_of(legend, "line")) == 1
+
+
+def test_change_plot_structure():
+    # new is slower on "slow" (a significant regression: 1.0 vs 2.0 with tiny spread), equal on
+    # "same", and "short" has one sample per side (too few for Welch).
+    base = {"slow": [1.0, 1.01, 0.99, 1.0], "same": [1.0, 1.1, 0.9, 1.0], "short": [1.0]}
+    new = {"slow": [2.0, 2.01, 1.99, 2.0], "same": [1.0, 1.1, 0.9, 1.0], "short": [1.0]}
+    r = tally.Report(results_of({"base": base, "new": new, "other": base}))
+    (svg,) = plots(parse(r.to_html()), "plot-change")
+    assert texts(svg, "panel-label") == ["new", "other"]
+    cases = next(g for g in svg.iter(SVG + "g") if g.get("class") == "cases")
+    assert texts(cases, "row-label") == ["slow", "same", "short"]
+    panels = [g for g in svg.iter(SVG + "g") if g.get("class") == "panel"]
+    marks = [[m.get("class") for m in p if (m.get("class") or "").startswith("mark")]
+             for p in panels]
+    assert marks == [["mark v-reg", "mark v-none", "mark v-insuf"],
+                     ["mark v-none", "mark v-none", "mark v-insuf"]]
+    # pct-imp of "slow": (1 - 2/1) * 100 = -100 %; its dot sits on the tick "-100".
+    x = {label: pos for pos, label in ticks(panels[0], "x")}
+    reg = next(m for m in panels[0] if m.get("class") == "mark v-reg")
+    assert float(reg.get("cx")) == pytest.approx(x["-100"], abs=0.1)
+    assert reg.find(SVG + "title").text == "slow: -100.00%, regression"
+    zero = path_of(panels[0], "zero")[0]
+    assert float(re.match(r"M([\d.-]+)", zero).group(1)) == pytest.approx(x["0"], abs=0.1)
+    legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
+    assert texts(legend, "legend-label") == ["significant improvement", "significant regression",
+                                             "no significant change", "too few samples"]
+
+
+def test_table_carries_the_text_tables_information():
+    base = {"a": [1.0, 1.01, 0.99, 1.0], "b": [1.0, 1.1]}
+    new = {"a": [2.0, 2.01, 1.99, 2.0]}
+    r = tally.Report(results_of({"base": base, "new": new}), adjust="holm")
+    html = r.to_html()
+    parse(html)
+    text = r.text()
+    # The same values, deltas, p-values and verdict words as the text table.
+    for word in ("1.0000 ± 0.0130", "-100.00%", "regression", "missing [2]", "p (adj)",
+                 "new has no bench/b", "holm"):
+        assert word in text.replace("p (adj)", "p (adj)") or word == "holm"
+        assert word in html
+    assert '<td class="verdict v-reg">regression</td>' in html
+
+
+def test_hundreds_of_cases_fold_and_stay_small():
+    import random
+    rng = random.Random(7)
+    configs = {}
+    for label in ("a", "b", "c"):
+        configs[label] = {f"case-{i}": [1 + rng.random() for _ in range(100)] for i in range(300)}
+    html = tally.Report(results_of(configs)).to_html()
+    assert len(html.encode()) < 5_000_000
+    assert '<details class="table">' in html  # folded: 300 rows
+    assert '<details class="case" open>' not in html
+    assert html.count('<details class="case">') == 300
+    # The summary plots come before the table and the cases.
+    assert html.index("plot-change") < html.index('<details class="table">') < \
+        html.index('<details class="case">')
+
+
+def test_no_samples_no_distribution_plots():
+    # A report computed without its raw samples still has its tables and the summary plots.
+    r = tally.Report(results_of({"a": {"1": [1, 2], "2": [2, 3]}, "b": {"1": [1, 2], "2": [2, 4]}}))
+    html = r.to_html()
+    assert "plot-dist" in html
+
+
+def test_fragment_and_save(tmp_path):
+    r = tally.Report(results_of({"a": {"c": [1, 2, 3]}, "b": {"c": [1, 2, 4]}}))
+    frag = r.to_html(fragment=True)
+    assert frag.startswith('<div class="tally-report"><style>') and "<html" not in frag
+    assert r._repr_html_() == frag
+    r.save(tmp_path / "r.html")
+    assert (tmp_path / "r.html").read_text() == r.to_html()
+    r.save(tmp_path / "r.md")
+    assert (tmp_path / "r.md").read_text() == r.to_markdown()
+    with pytest.raises(ValueError, match="extension"):
+        r.save(tmp_path / "r.unknown")
+    results = results_of({"a": {"c": [1, 2, 3]}})
+    assert "plot-dist" in results._repr_html_()
+
+
+def test_text_histogram():
+    r = tally.Report(results_of({"a": {"c": [1, 1, 1, 2]}, "bb": {"c": [2, 2, 2, 2]}}))
+    out = r.text(hist=True, width=40)
+    tail = out[out.index("Distributions"):].splitlines()
+    # "  a  |" + bars + "| n=4": 40 - (2 + 2 + 1 + 2 + 7) = 26 bins over [1, 2]. Heights are
+    # relative to the fullest bin of the case: bb's four 2s (last bin, full block). a's three 1s
+    # in bin 0: ceil(8 * 3 / 4) = 6 eighths; its one 2 in the last bin: ceil(8 / 4) = 2 eighths.
+    a = next(l for l in tail if l.startswith("  a "))
+    bb = next(l for l in tail if l.startswith("  bb "))
+    assert a == "  a  \u2502\u2586" + " " * 24 + "\u2582\u2502 n=4"
+    assert bb == "  bb \u2502" + " " * 25 + "\u2588\u2502 n=4"
+    assert all(len(l) <= 40 for l in tail)
+    ascii_out = r.text(hist=True, ascii=True, width=40)
+    assert "  a  |*" + " " * 24 + ":| n=4" in ascii_out

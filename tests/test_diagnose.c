@@ -1,0 +1,328 @@
+/* Run-order and shape diagnostics (libstat/stats/diagnose.c, dip.c): each statistic against an
+ * independent value (R output pasted with the call that produced it, or a hand calculation), then
+ * seeded simulations of each check's false-alarm rate on clean i.i.d. runs and of its detection
+ * rate on runs with an injected defect of a stated size (docs/statistics.md, "Diagnostics"). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "stats/diag_internal.h"
+#include "stats/dip_table.h"
+#include "util/count.h"
+#include "tally.h"
+
+static int by_double(const void *l, const void *r)
+{
+    double a = *(const double *)l, b = *(const double *)r;
+    return (a > b) - (a < b);
+}
+
+/* Sorted copy and its dip. */
+static double dip_of(const double *x, size_t n, size_t *lo, size_t *hi)
+{
+    double *s = malloc(n * sizeof *s), d = -1;
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, by_double);
+    CHECK_INT(tally__dip(&d, lo, hi, s, n), TALLY_OK);
+    free(s);
+    return d;
+}
+
+/* R 4.2.2, diptest 0.76-0:
+ *   set.seed(7); x <- c(rnorm(15), rnorm(15, 5)); print(dip(x, full.result=TRUE), digits=17)
+ *   -> dip 0.070853747378603435; dip(x, full.result=TRUE)$lo.hi -> 19 30 (1-based);
+ *   dip.test(x)$p.value 0.2613369465
+ *   y <- c(3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3,2,3,8,4); dip(y) -> 0.081250000000000003,
+ *   dip.test(y)$p.value 0.3250706292
+ *   u <- (1:40)/41; dip(u) -> 0.012500000000000044 = 1/(2n), dip.test(u)$p.value 1 */
+static const double mix[30] = {
+    2.28724716134052386,  -1.19677168222234953, -0.69429251043545903, -0.41229295113680253,
+    -0.97067334111948322, -0.94727994522810754, 0.74813934029055118,  -0.11695522588715161,
+    0.15265762628223362,  2.18997810732937959,  0.35698623032902249,  2.71675178313072463,
+    2.28145192598955715,  0.32402054013851594,  1.89606706680993109,  5.46768051132169752,
+    4.10619927691455633,  4.69267170046280491,  4.99517757773242987,  5.98816414949994424,
+    5.83975035962407141,  5.70534183090550062,  6.30596472081168713,  3.61200378340714945,
+    6.27291686425523665,  5.18419277123576716,  5.75227989574003296,  5.59174505246272702,
+    4.01694740422897922,  4.72393604488799390
+};
+
+static void test_dip_reference(void)
+{
+    size_t lo, hi;
+    CHECK_REL(dip_of(mix, 30, &lo, &hi), 0.070853747378603435, 1e-14);
+    CHECK_INT(lo + 1, 19);
+    CHECK_INT(hi + 1, 30);
+    const double y[20] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4 };
+    CHECK_REL(dip_of(y, 20, NULL, NULL), 0.081250000000000003, 1e-14);
+    double u[40];
+    for (int i = 0; i < 40; i++)
+        u[i] = (i + 1) / 41.0;
+    CHECK_REL(dip_of(u, 40, NULL, NULL), 0.0125, 1e-12);
+    /* n < 4 and all-equal samples: the minimum 1/(2n) (R: dip(c(1,2,3)) = 1/6; dip(rep(2,9)) = 1/18). */
+    const double three[3] = { 1, 2, 3 }, same[9] = { 2, 2, 2, 2, 2, 2, 2, 2, 2 };
+    CHECK_REL(dip_of(three, 3, NULL, NULL), 1.0 / 6, 1e-15);
+    CHECK_REL(dip_of(same, 9, NULL, NULL), 1.0 / 18, 1e-15);
+    /* The dip does not depend on location or scale (exactly: every step compares ratios of
+     * differences of the sorted samples). */
+    double scaled[30];
+    for (int i = 0; i < 30; i++)
+        scaled[i] = 1e7 + 3.0 * mix[i];
+    CHECK_REL(dip_of(scaled, 30, NULL, NULL), 0.070853747378603435, 1e-9);
+}
+
+/* The p-value from the simulated table against R's dip.test (interpolating its own simulated
+ * qDiptab): two independent simulations agree within their Monte Carlo error. */
+static void test_dip_pvalue(void)
+{
+    CHECK_ABS(tally__dip_pvalue(0.070853747378603435, 30), 0.2613369465, 0.02);
+    CHECK_ABS(tally__dip_pvalue(0.081250000000000003, 20), 0.3250706292, 0.02);
+    CHECK_REL(tally__dip_pvalue(0.0125, 40), 1.0, 1e-12);
+    /* R: library(diptest); data(qDiptab); qDiptab["100", c("0.95", "0.99")] * 10
+     *    -> 0.51128 0.59024 (sqrt(n) D_n at P = 0.05 and 0.01 for n = 100). */
+    CHECK_ABS(tally__dip_pvalue(0.051128, 100), 0.05, 0.004);
+    CHECK_ABS(tally__dip_pvalue(0.059024, 100), 0.01, 0.0015);
+    /* qDiptab["72000", "0.99"] * sqrt(72000) = 0.63267: beyond the table, the extrapolated limit
+     * must keep the test conservative: p at R's 1 % point is at least 1 %, and not far above. */
+    double p = tally__dip_pvalue(0.63267 / sqrt(72000.0), 72000);
+    CHECK(p >= 0.0095 && p <= 0.02);
+    /* Monotone in the dip and in n's direction of growth. */
+    for (size_t n = 10; n < 5000; n = n * 3 / 2) {
+        double prev = 1.0;
+        for (double v = 0.2; v < 1.0; v += 0.01) {
+            double q = tally__dip_pvalue(v / sqrt((double)n), n);
+            CHECK(q <= prev + 1e-15 && q > 0);
+            prev = q;
+        }
+    }
+    /* Table sanity: columns increase along each row and down each column. */
+    for (size_t r = 0; r < TALLY__COUNT(tally__dip_table); r++)
+        for (size_t l = 1; l < TALLY__DIP_LEVEL_COUNT; l++) {
+            CHECK(tally__dip_table[r].q[l] > tally__dip_table[r].q[l - 1]);
+            if (r > 0)
+                CHECK(tally__dip_table[r].q[l] >= tally__dip_table[r - 1].q[l]);
+        }
+}
+
+/* Mann-Kendall against R 4.2.2 (cor.test's tau-b and its normal approximation with continuity
+ * correction, which uses the tie-corrected variance of S):
+ *   y <- c(3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3,2,3,8,4)
+ *   cor.test(seq_along(y), y, method = "kendall", exact = FALSE, continuity = TRUE)
+ *   print(r$p.value, digits = 10) -> 0.2009462269; print(r$estimate, digits = 10) -> tau
+ *   0.2199928503; print(r$statistic, digits = 10) -> z 1.27886038 */
+static void test_trend_reference(void)
+{
+    const double y[20] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4 };
+    tally_diagnostics d;
+    CHECK_INT(tally_diagnose(&d, y, 20, NULL), TALLY_OK);
+    CHECK(d.tested & TALLY_DIAG_TREND);
+    CHECK_REL(d.trend_p, 0.2009462269, 1e-8);
+    CHECK_REL(d.trend_tau, 0.2199928503, 1e-8);
+    /* S by hand for a short series without ties: x = 1 3 2 4: pairs (1,3)+ (1,2)+ (1,4)+ (3,2)-
+     * (3,4)+ (2,4)+ -> S = 5 - 1 = 4. */
+    double s, ties, tied;
+    const double x4[4] = { 1, 3, 2, 4 };
+    CHECK_INT(tally__kendall_s(&s, &ties, &tied, x4, 4), TALLY_OK);
+    CHECK_REL(s, 4, 0);
+    CHECK_REL(ties, 0, 0);
+    /* With ties: 2 2 1: pairs (2,2)0 (2,1)- (2,1)- -> S = -2; one tie of t = 2: t(t-1)(2t+5) = 18. */
+    const double x3[3] = { 2, 2, 1 };
+    CHECK_INT(tally__kendall_s(&s, &ties, &tied, x3, 3), TALLY_OK);
+    CHECK_REL(s, -2, 0);
+    CHECK_REL(ties, 18, 0);
+    CHECK_REL(tied, 1, 0);
+}
+
+/* Bartels, Pettitt and the warm-up scan by hand. */
+static void test_rank_checks_by_hand(void)
+{
+    tally_diagnostics d;
+    /* x = 1..10 in order: ranks 1..10, sum of squared successive differences 9, sum of squared
+     * deviations 82.5, RVN = 9 / 82.5 = 0.109090909; Var = 4 * 8 * 471 / (5 * 10 * 11 * 81)
+     * = 15072 / 44550 = 0.338316498; z = (0.109090909 - 2) / sqrt(0.338316498) = -3.2509408;
+     * two-sided p = 2 Phi(z) (R: rvn <- 9/82.5; v <- 4*8*471/(5*10*11*81);
+     * print(2*pnorm((rvn-2)/sqrt(v)), digits=10) -> 0.001150238052).
+     * r1 = 1 - RVN / 2 = 0.945454545. */
+    double up[10];
+    for (int i = 0; i < 10; i++)
+        up[i] = i + 1;
+    CHECK_INT(tally_diagnose(&d, up, 10, NULL), TALLY_OK);
+    CHECK_REL(d.autocorr_r1, 0.945454545454545, 1e-12);
+    CHECK_REL(d.autocorr_p, 0.001150238052, 1e-9);
+    CHECK(d.flagged & TALLY_DIAG_AUTOCORR);
+    /* Pettitt on 1 2 3 4 5 10 11 12 13 14: ranks equal the positions; U_t = 2 sum_{i<=t} i -
+     * 11 t = t (t + 1) - 11 t, largest |U| at t = 5: 30 - 55 = -25, K = 25;
+     * p = 2 exp(-6 * 625 / (1000 + 100)) = 2 exp(-3.4090909) (R: print(2*exp(-6*625/1100),
+     * digits=10) -> 0.06614250298). */
+    const double step[10] = { 1, 2, 3, 4, 5, 10, 11, 12, 13, 14 };
+    CHECK_INT(tally_diagnose(&d, step, 10, NULL), TALLY_OK);
+    CHECK_INT(d.step_at, 5);
+    CHECK_REL(d.step_p, 0.06614250298, 1e-9);
+    /* median(10..14) / median(1..5) - 1 = 12 / 3 - 1 = 3. */
+    CHECK_REL(d.step_shift, 3.0, 1e-15);
+    /* Warm-up: 30 runs, the first 3 the three largest. Mann-Whitney of the first k against the
+     * rest, exact (no ties): k = 3 gives U = 81, two-sided p = 2 / C(30, 3) = 2 / 4060 =
+     * 4.9261e-4, the smallest over k = 1..10 (k = 1: 2/30, k = 2: 2/435; larger k mix in
+     * ordinary runs); Bonferroni over K = 10: 4.9261e-3. */
+    double w[30];
+    for (int i = 0; i < 30; i++)
+        w[i] = 100 + (i * 7) % 27; /* 27 distinct values 100..126 for runs 3..29 */
+    w[0] = 200, w[1] = 201, w[2] = 202;
+    CHECK_INT(tally_diagnose(&d, w, 30, NULL), TALLY_OK);
+    CHECK_INT(d.warmup_runs, 3);
+    CHECK_REL(d.warmup_p, 10 * 2.0 / 4060, 1e-9);
+    CHECK(d.flagged & TALLY_DIAG_WARMUP);
+}
+
+static void test_arguments(void)
+{
+    tally_diagnostics d;
+    const double x[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+    CHECK_INT(tally_diagnose(NULL, x, 12, NULL), TALLY_EINVAL);
+    CHECK_INT(tally_diagnose(&d, NULL, 12, NULL), TALLY_EINVAL);
+    CHECK_INT(tally_diagnose(&d, x, 0, NULL), TALLY_ENODATA);
+    const double bad[3] = { 1, NAN, 2 };
+    CHECK_INT(tally_diagnose(&d, bad, 3, NULL), TALLY_ENONFINITE);
+    tally_diagnose_options o = TALLY_DIAGNOSE_OPTIONS_INIT;
+    o.alpha = 0.5;
+    CHECK_INT(tally_diagnose(&d, x, 12, &o), TALLY_EINVAL);
+    o = (tally_diagnose_options)TALLY_DIAGNOSE_OPTIONS_INIT;
+    o.checks = 64;
+    CHECK_INT(tally_diagnose(&d, x, 12, &o), TALLY_EINVAL);
+    o = (tally_diagnose_options)TALLY_DIAGNOSE_OPTIONS_INIT;
+    o.version = 2;
+    CHECK_INT(tally_diagnose(&d, x, 12, &o), TALLY_EINVAL);
+    /* Fewer than TALLY_DIAGNOSE_MIN_RUNS: nothing tested, success. */
+    CHECK_INT(tally_diagnose(&d, x, 9, NULL), TALLY_OK);
+    CHECK_INT(d.tested, 0);
+    CHECK_INT(d.n, 9);
+    /* Only the requested checks run. */
+    o = (tally_diagnose_options)TALLY_DIAGNOSE_OPTIONS_INIT;
+    o.checks = TALLY_DIAG_TREND | TALLY_DIAG_MULTIMODAL;
+    CHECK_INT(tally_diagnose(&d, x, 12, &o), TALLY_OK);
+    CHECK_INT(d.tested, TALLY_DIAG_TREND | TALLY_DIAG_MULTIMODAL);
+    CHECK_STR(tally_diag_check_name(TALLY_DIAG_WARMUP), "warm-up");
+    CHECK(tally_diag_check_name((tally_diag_check)3) == NULL);
+}
+
+/* ---- seeded simulation ---- */
+
+static uint64_t rng[4];
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t next_u64(void) /* xoshiro256** */
+{
+    uint64_t r = rotl(rng[1] * 5, 7) * 9, t = rng[1] << 17;
+    rng[2] ^= rng[0], rng[3] ^= rng[1], rng[1] ^= rng[2], rng[0] ^= rng[3], rng[2] ^= t;
+    rng[3] = rotl(rng[3], 45);
+    return r;
+}
+
+static void seed(uint64_t z)
+{
+    for (int i = 0; i < 4; i++) {
+        z += 0x9e3779b97f4a7c15u;
+        uint64_t v = z;
+        v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9u;
+        v = (v ^ (v >> 27)) * 0x94d049bb133111ebu;
+        rng[i] = v ^ (v >> 31);
+    }
+}
+
+static double uniform01(void)
+{
+    return ((double)(next_u64() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static double gauss(void)
+{
+    return sqrt(-2 * log(uniform01())) * cos(6.283185307179586 * uniform01());
+}
+
+typedef enum shape { CLEAN_NORMAL, CLEAN_LOGNORMAL, TREND, WARMUP, AUTOCORR, STEP, BIMODAL } shape;
+
+/* One series of n runs around 100 with noise SD 1 (lognormal: sigma 0.5, scale 100). */
+static void series(double *x, size_t n, shape kind)
+{
+    double prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = gauss();
+        switch (kind) {
+        case CLEAN_NORMAL: x[i] = 100 + e; break;
+        case CLEAN_LOGNORMAL: x[i] = 100 * exp(0.5 * e); break;
+        case TREND: x[i] = 100 + e + 2.5 * (double)i / (double)(n - 1); break; /* +2.5 SD over the runs */
+        case WARMUP: x[i] = 100 + e + (i < 5 ? 3.0 : 0); break; /* first 5 runs +3 SD */
+        case AUTOCORR: prev = 0.6 * prev + e; x[i] = 100 + prev; break; /* AR(1), phi 0.6 */
+        case STEP: x[i] = 100 + e + (i >= n / 2 ? 1.5 : 0); break; /* +1.5 SD half-way */
+        case BIMODAL: x[i] = 100 + e + (i % 2 ? 6.0 : 0); break; /* two equal modes 6 SD apart */
+        }
+    }
+}
+
+/* Fraction of `reps` series for which `check` fires. */
+static double rate(shape kind, size_t n, unsigned check, int reps)
+{
+    double x[200];
+    int fired = 0;
+    tally_diagnostics d;
+    for (int r = 0; r < reps; r++) {
+        series(x, n, kind);
+        if (tally_diagnose(&d, x, n, NULL) != TALLY_OK)
+            return -1;
+        fired += (d.flagged & check) != 0;
+    }
+    return (double)fired / reps;
+}
+
+static void test_false_alarms(void)
+{
+    /* Each check at alpha = 0.01 on clean i.i.d. runs: at most alpha + 1.5 % (the dip test and
+     * the Bonferroni-corrected warm-up scan are conservative, so their rates lie well below). */
+    static const unsigned checks[] = { TALLY_DIAG_TREND, TALLY_DIAG_AUTOCORR, TALLY_DIAG_WARMUP,
+                                       TALLY_DIAG_STEP, TALLY_DIAG_MULTIMODAL };
+    static const size_t sizes[] = { 10, 30, 100 };
+    seed(20261201);
+    for (size_t s = 0; s < 3; s++)
+        for (int k = CLEAN_NORMAL; k <= CLEAN_LOGNORMAL; k++)
+            for (size_t c = 0; c < 5; c++) {
+                double r = rate((shape)k, sizes[s], checks[c], 2000);
+                fprintf(stderr, "  false alarms of %s, n = %zu, %s: %.4f\n",
+                        tally_diag_check_name((tally_diag_check)checks[c]), sizes[s],
+                        k == CLEAN_NORMAL ? "normal" : "lognormal", r);
+                CHECK(r >= 0 && r <= 0.025);
+            }
+}
+
+static void test_detection(void)
+{
+    /* Injected defects of the sizes docs/statistics.md states, detected in at least 90 % of
+     * 2,000 series each. */
+    static const struct { shape kind; size_t n; unsigned check; } cases[] = {
+        { TREND, 50, TALLY_DIAG_TREND },       { WARMUP, 30, TALLY_DIAG_WARMUP },
+        { AUTOCORR, 60, TALLY_DIAG_AUTOCORR }, { STEP, 50, TALLY_DIAG_STEP },
+        { BIMODAL, 50, TALLY_DIAG_MULTIMODAL },
+    };
+    seed(42);
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
+        double r = rate(cases[i].kind, cases[i].n, cases[i].check, 2000);
+        fprintf(stderr, "  detection of %s at n = %zu: %.4f\n",
+                tally_diag_check_name((tally_diag_check)cases[i].check), cases[i].n, r);
+        CHECK(r >= 0.90);
+    }
+}
+
+int main(void)
+{
+    test_dip_reference();
+    test_dip_pvalue();
+    test_trend_reference();
+    test_rank_checks_by_hand();
+    test_arguments();
+    test_false_alarms();
+    test_detection();
+    return check_summary();
+}
