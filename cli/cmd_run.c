@@ -17,8 +17,19 @@ static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
+}
+
+/* " by SIGHUP", for the message after an interruption. */
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return " by SIGINT";
+    case SIGTERM: return " by SIGTERM";
+    case SIGHUP: return " by SIGHUP (hang-up)";
+    case SIGQUIT: return " by SIGQUIT";
+    default: return "";
+    }
 }
 
 static const char usage_text[] =
@@ -235,6 +246,11 @@ typedef struct progress_state {
 static int on_progress(void *user, const tally_run_progress *p)
 {
     const progress_state *st = user;
+    if (p->phase == TALLY_RUN_WARNING) {
+        /* Always shown, terminal or not: it asks for an action. */
+        fprintf(stderr, "%stally run: warning: %s\n", st->draw ? "\r\033[K" : "", p->message);
+        return interrupted != 0;
+    }
     if (st->draw) {
         char elapsed[32], left[32];
         format_duration(elapsed, sizeof(elapsed), p->elapsed);
@@ -457,21 +473,31 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     double started = monotonic_seconds();
-    struct sigaction sa, old_int, old_term;
+    /* Ctrl-C, kill, a terminal or ssh hang-up and Ctrl-\ all end the sweep the same way: the
+     * current run's processes and the workload's server are killed, completed runs are kept
+     * (--resume continues), nothing is left running. A signal found ignored stays ignored
+     * (nohup, or a shell's background job), as the caller asked. */
+    static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    enum { NSTOP = sizeof(stop_signals) / sizeof(stop_signals[0]) };
+    struct sigaction sa, old[NSTOP];
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    for (int i = 0; i < NSTOP; i++) {
+        sigaction(stop_signals[i], NULL, &old[i]);
+        if (old[i].sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
     int rc = tally_runner_run(runner);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (int i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &old[i], NULL);
     if (st.draw)
         fputs("\r\033[K", stderr);
     char *resume = resume_command(argc, argv);
     if (rc == TALLY_EINTERRUPTED) {
-        fprintf(stderr, "tally run: interrupted; completed runs are kept in %s.journal; "
-                        "continue with:\n  %s\n", o.output, resume ? resume : "--resume");
+        fprintf(stderr, "tally run: interrupted%s; completed runs are kept in %s.journal; "
+                        "continue with:\n  %s\n", signal_name(interrupted), o.output,
+                resume ? resume : "--resume");
         status = EXIT_INTERRUPTED;
     } else if (rc != TALLY_OK) {
         const tally_error *e = tally_error_last();

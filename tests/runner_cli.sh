@@ -46,5 +46,30 @@ expect 2 "bad runs" -- hackbench --runs 0 -o "$tmp/x.json"
 expect 2 "exec without command" -- exec -o "$tmp/x.json"
 [ -e "$tmp/x.json" ] && { echo "FAILED: output written on a usage error"; fail=1; }
 
+# A hang-up (SIGHUP) or SIGQUIT ends the sweep like Ctrl-C (old code: SIGHUP killed tally at
+# once, leaving the sleep running): exit 130, the run's processes gone
+# (here a background sleep of the run's shell), the resume hint. The run tells through a FIFO
+# when it has started, so the signal never comes before it.
+alive() { # alive PID: the process exists and is not a zombie
+    [ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'
+}
+for sig in HUP QUIT; do
+    rm -f "$tmp/started" "$tmp/sleep.pid"; mkfifo "$tmp/started" || exit 1
+    # (env: a shell starts background jobs with SIGQUIT ignored, which tally respects)
+    env --default-signal=INT,QUIT "$drv" run --runs 1 --warmup 0 -o "$tmp/sig-$sig.json" -- \
+        sh -c "sleep 1000 & echo \$! >'$tmp/sleep.pid'; echo go >'$tmp/started'; wait" \
+        >"$tmp/out" 2>"$tmp/err" &
+    tpid=$!
+    timeout 60 sh -c "read line <'$tmp/started'" || { echo "FAILED: SIG$sig: the run never started"; fail=1; }
+    kill -s "$sig" "$tpid"
+    wait "$tpid"; got=$?
+    [ "$got" = 130 ] || { echo "FAILED: SIG$sig: exit $got, expected 130"; cat "$tmp/err"; fail=1; }
+    grep -q "interrupted by SIG$sig.*continue with:" "$tmp/err" || { echo "FAILED: SIG$sig message"; cat "$tmp/err"; fail=1; }
+    spid=$(cat "$tmp/sleep.pid" 2>/dev/null)
+    if [ -n "$spid" ] && alive "$spid"; then
+        echo "FAILED: SIG$sig: the run's sleep (pid $spid) survived"; kill -9 "$spid"; fail=1
+    fi
+done
+
 [ $fail = 0 ] && echo "runner CLI: all passed"
 exit $fail

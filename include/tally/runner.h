@@ -42,7 +42,8 @@ typedef enum tally_workload {
 typedef enum tally_run_phase {
     TALLY_RUN_STARTING = 0, /**< A run is about to start. */
     TALLY_RUN_RUNNING = 1,  /**< A run is in progress (reported about every 100 ms). */
-    TALLY_RUN_FINISHED = 2  /**< A run finished (successfully or not) and is in the journal. */
+    TALLY_RUN_FINISHED = 2, /**< A run finished (successfully or not) and is in the journal. */
+    TALLY_RUN_WARNING = 3   /**< Something the caller should know and may act on (in `message`); the sweep goes on. Also recorded in the result-set metadata (`warning.N`) or, about one run, in its case's (`note.N`). */
 } tally_run_phase;
 
 /** One progress report. All pointers are borrowed for the duration of the callback. */
@@ -61,6 +62,7 @@ typedef struct tally_run_progress {
     size_t runs_total;     /**< Counted runs in the whole sweep. */
     size_t warmups_done;   /**< Warm-up runs finished so far. */
     size_t warmups_total;  /**< Warm-up runs in the whole sweep. */
+    const char *message;   /**< ::TALLY_RUN_WARNING only: what happened and what to do; else NULL. */
 } tally_run_progress;
 
 /**

@@ -17,6 +17,21 @@ int tally__runner_progress(tally_runner *r, tally_run_phase phase)
     return r->progress(r->progress_user, &r->p);
 }
 
+int tally__runner_warn(tally_runner *r, const char *message)
+{
+    char **grown = tally__reallocarray(r->warnings, r->warning_count + 1, sizeof(char *));
+    if (grown == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->warnings = grown;
+    if ((r->warnings[r->warning_count] = tally__strdup(message)) == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->warning_count++;
+    r->p.message = message;
+    int cancel = tally__runner_progress(r, TALLY_RUN_WARNING);
+    r->p.message = NULL;
+    return cancel ? tally__error(TALLY_EINTERRUPTED, "cancelled") : TALLY_OK;
+}
+
 int tally__runner_poll(void *user)
 {
     return tally__runner_progress(user, TALLY_RUN_RUNNING);

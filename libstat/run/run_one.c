@@ -34,6 +34,10 @@ int tally__runner_run_one(tally_runner *r, tally__journal *j, size_t p, size_t s
         if (rc != TALLY_OK)
             return rc;
     }
+    if (r->wl.server.pid > 0 && (rc = tally__server_ready(&r->wl.server)) != TALLY_OK) {
+        tally__free_argv(argv);
+        return rc;
+    }
     tally__run_output o;
     double t0 = r->run_start = tally__now();
     rc = tally__run_child(&o, wl, r->sweep[c], argv, r->timeout, tally__runner_poll, r);

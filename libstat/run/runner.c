@@ -11,6 +11,7 @@ int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
     tally_runner *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
+    tally__server_init(&r->wl.server);
     int rc = tally__runner_init(r, opts);
     if (rc != TALLY_OK) {
         tally_runner_free(r);
@@ -24,6 +25,7 @@ void tally_runner_free(tally_runner *r)
 {
     if (r == NULL)
         return;
+    tally__server_free(&r->wl.server);
     if (r->wl.w != NULL && r->wl.w->release != NULL)
         r->wl.w->release(&r->wl);
     for (size_t i = 0; i < r->wl.metric_count; i++) {
@@ -49,6 +51,9 @@ void tally_runner_free(tally_runner *r)
     tally__free_mem(r->commands);
     tally__free_mem(r->output);
     tally__free_mem(r->command_line);
+    for (size_t i = 0; i < r->warning_count; i++)
+        tally__free_mem(r->warnings[i]);
+    tally__free_mem(r->warnings);
     tally_results_free(r->results);
     tally_results_free(r->previous);
     tally__free_mem(r);

@@ -30,6 +30,8 @@ struct tally_runner {
     void *progress_user;
     tally_results *results;
     size_t failed_runs;
+    char **warnings; /* this invocation's, recorded as warning.N */
+    size_t warning_count;
     /* progress state */
     tally_run_progress p;
     double start, run_start, busy;
@@ -42,6 +44,9 @@ int tally__runner_init(tally_runner *r, const tally_runner_options *o);
 int tally__runner_journal_header(char **out, const tally_runner *r);
 /* Call the progress callback with `phase`; its non-zero return cancels (progress.c). */
 int tally__runner_progress(tally_runner *r, tally_run_phase phase);
+/* Report a TALLY_RUN_WARNING and keep the message for the result set's metadata
+ * (progress.c). */
+int tally__runner_warn(tally_runner *r, const char *message);
 /* tally__poll_fn of a running child: progress with TALLY_RUN_RUNNING (progress.c). */
 int tally__runner_poll(void *user);
 /* Run `slot` of point p and append it to the journal (run_one.c). */

@@ -34,6 +34,19 @@ typedef struct tally__run_output {
 
 struct tally__wl;
 
+/* A long-lived server around the sweep (server.c). */
+typedef struct tally__server {
+    pid_t pid;              /* process group leader; 0: none */
+    int pidfd;              /* exit notification, -1 when the kernel has none */
+    int err_fd;             /* memory file holding its stderr, or -1 */
+    int netns_fd;           /* its private network namespace (runs join it), or -1 */
+    long port;
+    int relisten;           /* TALLY__SERVER_RELISTEN */
+    unsigned long listener; /* socket inode of the listener the last run was given */
+    const char *what;       /* names it in messages */
+    char *warning;          /* why it is less isolated than asked, or NULL */
+} tally__server;
+
 typedef struct tally__workload {
     tally_workload kind;
     const char *name;
@@ -65,7 +78,7 @@ typedef struct tally__wl {
     char *const *command; /* exec: the argv of the configuration being run */
     int several;          /* exec: several configurations (the benchmark name cannot be one
                            * command's name) */
-    pid_t server;         /* process group of a server started by `start`, or 0 */
+    tally__server server; /* a server started by `start` */
 } tally__wl;
 
 extern const tally__workload tally__workload_hackbench;
@@ -130,10 +143,6 @@ typedef int (*tally__poll_fn)(void *user);
 int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *sweep_value,
                      char *const *argv, double timeout, tally__poll_fn poll, void *poll_user);
 void tally__run_output_free(tally__run_output *o);
-/* Start a long-lived process (a server) in its own group with output discarded. */
-int tally__spawn_server(pid_t *out, char *const *argv);
-/* Kill a process group started by tally__spawn_server and reap its leader. */
-void tally__stop_server(pid_t pgid);
 /* Parameters shared by the built-in hackbench and rt-tests' hackbench (workload_hackbench.c). */
 enum { TALLY__HB_PROCESS, TALLY__HB_THREAD };
 enum { TALLY__HB_PIPE, TALLY__HB_SOCKET };
@@ -158,14 +167,36 @@ typedef struct tally__loopback_cfg {
 int tally__loopback_configure(tally__loopback_cfg **out, tally__wl *wl, const tally__params *p,
                               long default_port);
 
-/* Whether something accepts TCP connections on 127.0.0.1:port. */
+/* ---- server.c ---- */
+/* Whether something accepts TCP connections on 127.0.0.1:port (connects to it: use only for
+ * "port already in use", never on a server of ours). */
 int tally__loopback_port_open(long port);
-/* Start a server (argv) that should listen on 127.0.0.1:port: refuse when the port is already
- * taken, then wait up to 5 s for it to accept connections (else stop it). `what` names the
- * server in messages. */
-int tally__start_loopback_server(pid_t *out, char *const *argv, long port, const char *what);
-/* Stop the workload's server, if any. */
+enum {
+    TALLY__SERVER_RELISTEN = 1, /* re-creates its listener after every client (iperf3) */
+    TALLY__SERVER_NETNS = 2     /* wants a private network namespace (binds every address) */
+};
+void tally__server_init(tally__server *s);
+/* Start a server (argv) that listens on `port` (127.0.0.1, or any address in its private
+ * namespace): refuse when the port is taken (the message ends with `busy_hint`, what to do),
+ * then wait until the server's own socket is in LISTEN state, without connecting to it. A
+ * refused namespace leaves a warning in s->warning and starts the server in the host's. */
+int tally__server_start(tally__server *s, char *const *argv, long port, const char *what,
+                        unsigned flags, const char *busy_hint);
+/* Before a run: the server is alive and listening (with RELISTEN: on a listener other than the
+ * one the previous run was given). A dead server is an error quoting its stderr. */
+int tally__server_ready(tally__server *s);
+/* Stop the server: its whole process group, killed before the leader is reaped. */
+void tally__server_stop(tally__server *s);
+void tally__server_init_fds(tally__server *s);
+/* Stop, and free the warning. */
+void tally__server_free(tally__server *s);
+/* Stop the workload's server, if any (a workload's `stop`). */
 void tally__wl_stop_server(tally__wl *wl);
+/* Reset every signal disposition to its default and unblock every signal (in a fresh child:
+ * the caller's handlers and ignored signals are not the workload's). */
+void tally__reset_signals(void);
+/* A pidfd for a child (poll() says when it exits), or -1 when the kernel has none. */
+int tally__pidfd_open(pid_t pid);
 /* Parse the built-in body's stdout: exactly n numbers, one per line. */
 int tally__parse_values(double *values, size_t n, const char *out);
 /* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */

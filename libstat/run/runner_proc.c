@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,20 @@ void tally__die_with_parent(void)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
-static int open_pidfd(pid_t pid)
+void tally__reset_signals(void)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int sig = 1; sig < NSIG; sig++)
+        sigaction(sig, &dfl, NULL); /* SIGKILL, SIGSTOP and unused numbers just fail */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int tally__pidfd_open(pid_t pid)
 {
 #ifdef SYS_pidfd_open
     return (int)syscall(SYS_pidfd_open, pid, 0);
@@ -68,6 +82,13 @@ static void child_main(const tally__wl *wl, const char *sweep_value, char *const
     }
     dup2(out_fd, STDOUT_FILENO);
     dup2(err_fd, STDERR_FILENO);
+    if (wl->server.netns_fd >= 0 && setns(wl->server.netns_fd, CLONE_NEWNET) != 0) {
+        char msg[160];
+        int n = snprintf(msg, sizeof(msg), "cannot join the network namespace of the %s: %s\n",
+                         wl->server.what, strerror(errno));
+        write_all_fd(STDERR_FILENO, msg, n > 0 ? (size_t)n : 0);
+        _exit(126);
+    }
     if (argv != NULL) {
         execvp(argv[0], argv);
         char msg[512];
@@ -139,7 +160,7 @@ int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *swee
     setpgid(pid, pid);
     close(out_pipe[1]);
     close(err_pipe[1]);
-    int pidfd = open_pidfd(pid);
+    int pidfd = tally__pidfd_open(pid);
 
     tally__buf out = TALLY__BUF_INIT, err = TALLY__BUF_INIT;
     int out_open = 1, err_open = 1, exited = 0, cancelled = 0;
@@ -256,51 +277,6 @@ void tally__run_output_free(tally__run_output *o)
     o->out_len = o->err_len = 0;
 }
 
-int tally__spawn_server(pid_t *out, char *const *argv)
-{
-    *out = 0;
-    pid_t pid = fork();
-    if (pid < 0)
-        return tally__error(TALLY_ERUN, "cannot fork: %s", strerror(errno));
-    if (pid == 0) {
-        setpgid(0, 0);
-        tally__die_with_parent();
-        int null_fd = open("/dev/null", O_RDWR);
-        if (null_fd >= 0) {
-            dup2(null_fd, STDIN_FILENO);
-            dup2(null_fd, STDOUT_FILENO);
-            dup2(null_fd, STDERR_FILENO);
-            if (null_fd > STDERR_FILENO)
-                close(null_fd);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    *out = pid;
-    return TALLY_OK;
-}
-
-void tally__stop_server(pid_t pgid)
-{
-    if (pgid <= 0)
-        return;
-    killpg(pgid, SIGTERM);
-    double end = tally__now() + 1.0;
-    int status;
-    while (tally__now() < end) {
-        if (waitpid(pgid, &status, WNOHANG) == pgid) {
-            killpg(pgid, SIGKILL); /* the server's per-client children */
-            return;
-        }
-        struct timespec ts = { 0, 10 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    killpg(pgid, SIGKILL);
-    while (waitpid(pgid, &status, 0) < 0 && errno == EINTR)
-        ;
-}
-
 int tally__parse_values(double *values, size_t n, const char *out)
 {
     const char *p = out;
@@ -311,49 +287,6 @@ int tally__parse_values(double *values, size_t n, const char *out)
         p = nl + 1;
     }
     return TALLY_OK;
-}
-
-int tally__loopback_port_open(long port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return 0;
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof(addr));
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons((unsigned short)port);
-    int ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
-    close(fd);
-    return ok;
-}
-
-int tally__start_loopback_server(pid_t *out, char *const *argv, long port, const char *what)
-{
-    *out = 0;
-    if (tally__loopback_port_open(port))
-        return tally__error(TALLY_ERUN, "port %ld on 127.0.0.1 is already in use (another %s?); "
-                            "stop it or choose another port", port, what);
-    int rc = tally__spawn_server(out, argv);
-    if (rc != TALLY_OK)
-        return rc;
-    double until = tally__now() + 5.0;
-    while (tally__now() < until) {
-        /* A probe connection may make a server log an error; the servers used keep serving. */
-        if (tally__loopback_port_open(port))
-            return TALLY_OK;
-        struct timespec ts = { 0, 20 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    tally__stop_server(*out);
-    *out = 0;
-    return tally__error(TALLY_ERUN, "%s did not start listening on port %ld", what, port);
-}
-
-void tally__wl_stop_server(tally__wl *wl)
-{
-    tally__stop_server(wl->server);
-    wl->server = 0;
 }
 
 int tally__loopback_configure(tally__loopback_cfg **out, tally__wl *wl, const tally__params *p,

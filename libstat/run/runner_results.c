@@ -89,6 +89,13 @@ int tally__runner_build_results(tally_runner *r, const tally__journal *j)
     if (rc == TALLY_OK && r->config_count == 1)
         rc = tally_resultset_set_label(tally_results_at(r->results, 0), r->labels[0]);
     r->failed_runs = tally__journal_failed(&j->d);
+    /* This invocation's warnings (a server less isolated than asked), in every result set. */
+    for (size_t k = 0; rc == TALLY_OK && k < tally_results_count(r->results); k++)
+        for (size_t i = 0; rc == TALLY_OK && i < r->warning_count; i++) {
+            char key[32];
+            snprintf(key, sizeof(key), "warning.%zu", i + 1);
+            rc = tally_resultset_meta_set(tally_results_at(r->results, k), key, r->warnings[i]);
+        }
     if (rc == TALLY_OK && r->previous != NULL)
         rc = append_to_previous(r);
     return rc;

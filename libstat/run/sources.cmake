@@ -11,6 +11,7 @@ set(TALLY_MODULE_SOURCES
   runner_results.c
   runner_sysinfo.c
   runner_util.c
+  server.c
   sweep.c
   workload_exec.c
   workload_hackbench.c

@@ -91,6 +91,8 @@ int tally_runner_run(tally_runner *r)
     tally__buf_dispose(&jpath);
     if (rc == TALLY_OK && r->wl.w->start != NULL)
         rc = r->wl.w->start(&r->wl);
+    if (rc == TALLY_OK && r->wl.server.warning != NULL)
+        rc = tally__runner_warn(r, r->wl.server.warning);
     if (rc == TALLY_OK) {
         rc = sweep(r, &j);
         if (r->wl.w->stop != NULL)

@@ -77,7 +77,107 @@ static void release(tally__wl *wl)
     wl->cfg = NULL;
 }
 
-/* argv with every "{}" replaced by the sweep value. */
+/* The index of the script in a shell's argv (`sh -c SCRIPT`, `bash -ec SCRIPT`, ...), or -1
+ * when argv is not a shell given a script. */
+static int shell_script_index(char *const *argv)
+{
+    static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash",
+                                          "busybox", NULL };
+    const char *slash = strrchr(argv[0], '/');
+    const char *base = slash ? slash + 1 : argv[0];
+    int shell = 0;
+    for (size_t i = 0; shells[i] != NULL; i++)
+        shell |= strcmp(base, shells[i]) == 0;
+    if (!shell)
+        return -1;
+    int has_c = 0;
+    for (int i = 1; argv[i] != NULL; i++) {
+        const char *a = argv[i];
+        if (strcmp(base, "busybox") == 0 && i == 1) {
+            if (strcmp(a, "sh") != 0 && strcmp(a, "ash") != 0)
+                return -1;
+            continue;
+        }
+        if ((a[0] == '-' || a[0] == '+') && a[1] != '\0' && a[1] != '-') {
+            has_c |= a[0] == '-' && strchr(a + 1, 'c') != NULL;
+            if (strchr(a + 1, 'o') != NULL && argv[i + 1] != NULL)
+                i++; /* -o OPTION */
+            continue;
+        }
+        if (strcmp(a, "--") == 0)
+            continue;
+        return has_c ? i : -1;
+    }
+    return -1;
+}
+
+static int shell_safe(const char *v)
+{
+    if (*v == '\0')
+        return 0;
+    for (; *v; v++)
+        if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') ||
+              strchr("_@%+=:,./-", *v) != NULL))
+            return 0;
+    return 1;
+}
+
+/* The shell script with every "{}" replaced by the sweep value as one word of data, never
+ * code, whatever the quoting around the {}: outside quotes the value is single-quoted (plain
+ * words such as 4 or 1M are left as they are); inside '...' its quotes are closed, escaped and
+ * reopened; inside "..." the characters special there ($ ` " \\) get a backslash. */
+/* The value's characters with each ' as '\\'' (close, an escaped quote, reopen). */
+static void put_single_quoted(tally__buf *b, const char *value)
+{
+    for (const char *v = value; *v; v++) {
+        if (*v == '\'')
+            tally__buf_puts(b, "'\\''");
+        else
+            tally__buf_append(b, v, 1);
+    }
+}
+
+static void shell_substitute(tally__buf *b, const char *script, const char *value)
+{
+    enum { OUT, SINGLE, DOUBLE } q = OUT;
+    for (const char *s = script; *s; s++) {
+        if (s[0] == '{' && s[1] == '}') {
+            if (q == SINGLE) {
+                put_single_quoted(b, value);
+            } else if (q == DOUBLE) {
+                for (const char *v = value; *v; v++) {
+                    if (strchr("$`\"\\", *v) != NULL)
+                        tally__buf_puts(b, "\\");
+                    tally__buf_append(b, v, 1);
+                }
+            } else if (shell_safe(value)) {
+                tally__buf_puts(b, value);
+            } else {
+                tally__buf_puts(b, "'");
+                put_single_quoted(b, value);
+                tally__buf_puts(b, "'");
+            }
+            s++;
+            continue;
+        }
+        tally__buf_append(b, s, 1);
+        if (q != SINGLE && s[0] == '\\' && s[1] != '\0') {
+            tally__buf_append(b, ++s, 1); /* an escaped character: no quote, no {} */
+            continue;
+        }
+        if (q == OUT && *s == '\'')
+            q = SINGLE;
+        else if (q == SINGLE && *s == '\'')
+            q = OUT;
+        else if (q == OUT && *s == '"')
+            q = DOUBLE;
+        else if (q == DOUBLE && *s == '"')
+            q = OUT;
+    }
+}
+
+/* argv with every "{}" replaced by the sweep value; in a shell's script (`sh -c`, which is
+ * what --compare runs) the value is quoted, so it stays data. */
 static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
 {
     size_t n = 0;
@@ -86,9 +186,14 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
     char **out = tally__calloc(n + 1, sizeof(char *));
     if (out == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
+    int script = shell_script_index(wl->command);
     for (size_t i = 0; i < n; i++) {
         tally__buf b = TALLY__BUF_INIT;
         const char *s = wl->command[i], *hole;
+        if ((int)i == script) {
+            shell_substitute(&b, s, sweep_value);
+            s = "";
+        }
         while ((hole = strstr(s, "{}")) != NULL) {
             tally__buf_append(&b, s, (size_t)(hole - s));
             tally__buf_puts(&b, sweep_value);

@@ -43,7 +43,9 @@ static int start(tally__wl *wl)
     char **argv = NULL;
     int rc = tally__argv_new(&argv, pieces, TALLY__COUNT(pieces));
     if (rc == TALLY_OK)
-        rc = tally__start_loopback_server(&wl->server, argv, c->port, "iperf3 server");
+        rc = tally__server_start(&wl->server, argv, c->port, "iperf3 server",
+                                 TALLY__SERVER_RELISTEN, "stop it, or choose another port "
+                                 "with --port");
     tally__free_argv(argv);
     return rc;
 }

@@ -46,7 +46,8 @@ static int start(tally__wl *wl)
     char **argv = NULL;
     int rc = tally__argv_new(&argv, pieces, TALLY__COUNT(pieces));
     if (rc == TALLY_OK)
-        rc = tally__start_loopback_server(&wl->server, argv, c->port, "netserver");
+        rc = tally__server_start(&wl->server, argv, c->port, "netserver", 0,
+                                 "stop it, or choose another port with --port");
     tally__free_argv(argv);
     return rc;
 }

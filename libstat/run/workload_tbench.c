@@ -51,7 +51,8 @@ static void release(tally__wl *wl)
 static int start(tally__wl *wl)
 {
     char *argv[] = { "tbench_srv", NULL };
-    return tally__start_loopback_server(&wl->server, argv, TBENCH_PORT, "tbench_srv");
+    return tally__server_start(&wl->server, argv, TBENCH_PORT, "tbench_srv", TALLY__SERVER_NETNS,
+                               "stop it (tbench_srv always uses port 7003)");
 }
 
 static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
