@@ -4,6 +4,40 @@
 #include "cli.h"
 #include "report_args.h"
 
+/* One stderr line per row the gate could not judge (at most 20, then a count). */
+static void cli_print_unjudged(const tally_report *report)
+{
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < tally_report_row_count(report); i++) {
+        tally_report_row row;
+        if (tally_report_row_get(&row, report, i) != TALLY_OK)
+            continue;
+        for (size_t j = 1; j < tally_report_config_count(report); j++) {
+            tally_report_cell cell;
+            if (tally_report_cell_get(&cell, report, i, j) != TALLY_OK || !cell.compared)
+                continue;
+            const tally_comparison *c = &cell.comparison;
+            if (c->verdict != TALLY_VERDICT_INSUFFICIENT &&
+                c->verdict != TALLY_VERDICT_INCONCLUSIVE && c->verdict != TALLY_VERDICT_NOT_TESTED)
+                continue;
+            if (shown == 20) {
+                more++;
+                continue;
+            }
+            shown++;
+            fprintf(stderr, "tally:   %s/%s, %s: %s, %+.2f%% with %zu and %zu runs",
+                    row.benchmark, row.case_name, tally_report_config_label(report, j),
+                    tally_verdict_name(c->verdict), c->pct_imp, c->base.n, c->current.n);
+            if (c->runs_needed > 0 && c->runs_needed <= 10000000)
+                fprintf(stderr, "; needs ~%zu runs per side to resolve +-%g %%", c->runs_needed,
+                        c->runs_target_pct);
+            fputc('\n', stderr);
+        }
+    }
+    if (more)
+        fprintf(stderr, "tally:   and %zu more\n", more);
+}
+
 static const char compare_help[] =
     "Usage: tally compare [OPTIONS] BASE NEW...\n"
     "       tally compare [OPTIONS] FILE   (one file holding several configurations)\n"
@@ -18,7 +52,10 @@ static const char compare_help[] =
     "      --statistic STAT      amean, hmean, gmean, median, min, max, bamean, default\n"
     "                            (default: each benchmark's own, else amean when lower is\n"
     "                            better and hmean when higher is better)\n"
-    "  -t, --test TEST           welch (default), student, mann-whitney, mmtests-ci, none\n"
+    "  -t, --test TEST           auto (default: the test of each row's statistic: Welch on\n"
+    "                            x, 1/x or log x for AMean, HMean, GMean, Price-Bonett for\n"
+    "                            Median; Min, Max, BAmean untested), welch, student,\n"
+    "                            mann-whitney, price-bonett, mmtests-ci, none\n"
     "  -a, --alpha A             significance level (default 0.05)\n"
     "      --confidence C        confidence level of intervals (default 0.95)\n"
     "      --adjust METHOD       multiple-comparison adjustment: none (default), holm, bh\n"
@@ -29,16 +66,25 @@ static const char compare_help[] =
     "                            schbench, netperf, tbench, journal)\n"
     "      --color WHEN          auto (default: on a terminal, unless NO_COLOR is set),\n"
     "                            always, never\n"
+    "      --equivalence PCT     equivalence margin: a row whose 1 - 2 alpha interval lies\n"
+    "                            inside +-PCT %% is equivalent (two one-sided tests)\n"
+    "      --power P             power of the minimum detectable effect (default 0.8)\n"
+    "      --mde PCT             effect the runs needed refer to (default: the margin)\n"
     "      --fail-on-regression PCT\n"
     "                            exit with status 1 when a row is a significant\n"
     "                            regression larger than PCT percent\n"
+    "      --gate-bound WHICH    what --fail-on-regression compares: point (default, the\n"
+    "                            estimate) or near (the interval's bound nearest 0)\n"
+    "      --fail-on-inconclusive\n"
+    "                            exit with status 1 when a row is insufficient or\n"
+    "                            inconclusive\n"
     "      --hist                after the text report, a compact distribution of every\n"
     "                            case (one line per configuration, terminal-wide)\n"
     "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
     "  -h, --help                show this help\n"
     "\n"
-    "Exit status: 0 success, 1 a significant regression beyond --fail-on-regression,\n"
-    "2 usage or input error.\n";
+    "Exit status: 0 success, 1 a significant regression beyond --fail-on-regression (or,\n"
+    "with --fail-on-inconclusive, a row that cannot be judged), 2 usage or input error.\n";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -49,15 +95,29 @@ int cmd_compare(int argc, char **argv)
         return rc;
 
     rc = cli_emit_report(report, &cmd.args);
-    if (rc == CLI_EXIT_OK && cmd.fail_on_regression >= 0.0) {
-        double worst = 0.0;
-        if (tally_report_worst_regression(&worst, report) != TALLY_OK) {
-            rc = cli_fail_library();
-        } else if (worst > cmd.fail_on_regression) {
-            fprintf(stderr,
-                    "tally: significant regression of %.2f%% exceeds --fail-on-regression "
-                    "%.2f%%\n", worst, cmd.fail_on_regression);
+    int gate = cmd.fail_on_regression >= 0.0 || cmd.fail_on_inconclusive;
+    if (rc == CLI_EXIT_OK && gate) {
+        tally_gate g;
+        double threshold = cmd.fail_on_regression >= 0.0 ? cmd.fail_on_regression : 0.0;
+        if (tally_report_gate(&g, report, threshold, cmd.gate_bound) != TALLY_OK)
+            return tally_report_free(report), cli_fail_library();
+        const char *measure = cmd.gate_bound == TALLY_GATE_NEAR ? " (the interval's near bound)"
+                                                                : "";
+        if (cmd.fail_on_regression >= 0.0 && g.regressions > 0) {
+            fprintf(stderr, "tally: %zu significant regression%s beyond --fail-on-regression "
+                            "%.2f%%%s, the worst %.2f%%\n", g.regressions,
+                    g.regressions == 1 ? "" : "s", cmd.fail_on_regression, measure, g.worst_pct);
             rc = CLI_EXIT_FINDING;
+        }
+        size_t unjudged = g.insufficient + g.inconclusive + g.not_tested;
+        if (unjudged > 0) {
+            fprintf(stderr, "tally: %zu of the compared rows cannot be judged (%zu insufficient, "
+                            "%zu inconclusive, %zu not tested)%s\n", unjudged, g.insufficient,
+                    g.inconclusive, g.not_tested,
+                    cmd.fail_on_inconclusive ? "" : "; --fail-on-inconclusive makes that fail");
+            cli_print_unjudged(report);
+            if (cmd.fail_on_inconclusive)
+                rc = CLI_EXIT_FINDING;
         }
     }
     tally_report_free(report);

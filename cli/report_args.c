@@ -23,6 +23,11 @@ static const struct option report_options[] = {
     {"from", required_argument, NULL, 'k'},
     {"color", required_argument, NULL, 'c'},
     {"fail-on-regression", required_argument, NULL, 'R'},
+    {"equivalence", required_argument, NULL, 'E'},
+    {"power", required_argument, NULL, 'W'},
+    {"mde", required_argument, NULL, 'M'},
+    {"gate-bound", required_argument, NULL, 'G'},
+    {"fail-on-inconclusive", no_argument, NULL, 'I'},
     {"hist", no_argument, NULL, 'H'},
     {"ascii", no_argument, NULL, 'X'},
     {"help", no_argument, NULL, 'h'},
@@ -35,6 +40,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                             TALLY_INPUT_AUTO};
     cmd->args = init;
     cmd->fail_on_regression = -1.0;
+    cmd->fail_on_inconclusive = 0;
+    cmd->gate_bound = TALLY_GATE_POINT;
     cmd->inputs = NULL;
     cmd->input_count = 0;
     cmd->help = 0;
@@ -57,8 +64,41 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && strchr("taAR", c))
+        if (!cmd->allow_gate && strchr("taAREWMGI", c))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
+        if (c == 'I') {
+            cmd->fail_on_inconclusive = 1;
+            continue;
+        }
+        if (c == 'G') {
+            if (strcmp(optarg, "point") == 0)
+                cmd->gate_bound = TALLY_GATE_POINT;
+            else if (strcmp(optarg, "near") == 0)
+                cmd->gate_bound = TALLY_GATE_NEAR;
+            else
+                return cli_usage_error(cmd->name, "--gate-bound takes point or near, not '%s'",
+                                       optarg);
+            continue;
+        }
+        if (c == 'E' || c == 'M' || c == 'W') {
+            char *end = NULL;
+            double v = strtod(optarg, &end);
+            int ok = end != optarg && *end == '\0' &&
+                     (c == 'W' ? v > 0.0 && v < 1.0 : v > 0.0 && v < 100.0);
+            if (!ok && c == 'W')
+                return cli_usage_error(cmd->name, "--power needs a number between 0 and 1, not "
+                                                  "'%s'", optarg);
+            if (!ok)
+                return cli_usage_error(cmd->name, "--%s needs a percentage between 0 and 100, "
+                                                  "not '%s'", name, optarg);
+            if (c == 'E')
+                cmd->args.report.equivalence_pct = v;
+            else if (c == 'M')
+                cmd->args.report.mde_pct = v;
+            else
+                cmd->args.report.power = v;
+            continue;
+        }
         if (c == 'H' || c == 'X') {
             if (c == 'H')
                 cmd->args.render.histogram = 1;

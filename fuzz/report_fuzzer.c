@@ -85,8 +85,19 @@ static void check_cells(const tally_report *r)
                 continue;
             const tally_comparison *c = &cell.comparison;
             FUZZ_CHECK(isfinite(c->ratio) && isfinite(c->pct_imp), "ratio and pct are finite");
-            FUZZ_CHECK(c->p_value >= 0 && c->p_value <= 1, "p-value in [0, 1]");
-            FUZZ_CHECK(cell.p_adjusted >= 0 && cell.p_adjusted <= 1, "adjusted p in [0, 1]");
+            if (c->p_defined) {
+                FUZZ_CHECK(c->p_value >= 0 && c->p_value <= 1, "p-value in [0, 1]");
+                FUZZ_CHECK(cell.p_adjusted >= 0 && cell.p_adjusted <= 1, "adjusted p in [0, 1]");
+            } else {
+                FUZZ_CHECK(isnan(c->p_value), "no test: no p-value");
+            }
+            if (c->interval_defined)
+                FUZZ_CHECK(c->pct_low <= c->pct_high && c->ratio_low <= c->ratio_high,
+                           "an interval is ordered");
+            FUZZ_CHECK(c->verdict != TALLY_VERDICT_REGRESSION || c->pct_imp <= 0,
+                       "a regression never shows a gain");
+            FUZZ_CHECK(c->verdict != TALLY_VERDICT_IMPROVEMENT || c->pct_imp >= 0,
+                       "an improvement never shows a loss");
             FUZZ_CHECK(isfinite(c->statistic) && isfinite(c->df), "test statistic finite");
         }
         tally_report_cell bad;
@@ -193,6 +204,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_render(report, &opts, "csv");
     opts.format = TALLY_FORMAT_MARKDOWN;
     check_render(report, &opts, "markdown");
+    opts.format = TALLY_FORMAT_HTML;
+    opts.fragment = (int)pick(&h, 2);
+    check_render(report, &opts, "html");
+    opts.fragment = 0;
+    /* Histograms after the text table (the report keeps its samples unless omit_samples). */
+    opts.format = TALLY_FORMAT_TEXT;
+    opts.style = TALLY_STYLE_TABLE;
+    opts.histogram = 1;
+    opts.ascii = (int)pick(&h, 2);
+    opts.width = (int)pick(&h, 200);
+    {
+        char *out = NULL;
+        int hrc = tally_report_render(&out, NULL, report, &opts);
+        FUZZ_CHECK(hrc == TALLY_OK || hrc == TALLY_EINVAL, "histograms render or need samples");
+        tally_free(out);
+        tally_error_clear();
+    }
+    opts.histogram = 0;
     /* Writing a spreadsheet costs about ten times the rest; while fuzzing, one input in eight
      * writes one (chosen by the hash, so a crash reproduces). Corpus replays write it always. */
 #ifdef TALLY_FUZZ_LIBFUZZER

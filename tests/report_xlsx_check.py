@@ -22,11 +22,13 @@ wb = openpyxl.load_workbook(path)
 check(wb.sheetnames == ["lat", "tput", "samples", "metadata"], "sheets: %r" % wb.sheetnames)
 
 lat = wb["lat"]
-# Columns: A case; B base, C base CV; D new, E CV, F pct imp, G p, H verdict; I alt ... M.
+# Columns: A case; B base, C base CV; D new, E CV, F pct imp, G p, H verdict, I and J the pct
+# imp interval, K MDE, L runs needed; M alt ... U.
 header = [c.value for c in lat[1]]
-check(header == ["case", "base", "base CV", "new", "new CV", "new pct imp", "new p",
-                 "new verdict", "alt", "alt CV", "alt pct imp", "alt p", "alt verdict"],
-      "lat header: %r" % header)
+per = ["pct imp", "p", "verdict", "pct imp low (95%)", "pct imp high (95%)", "MDE",
+       "runs needed"]
+check(header == ["case", "base", "base CV", "new", "new CV"] + ["new " + x for x in per] +
+      ["alt", "alt CV"] + ["alt " + x for x in per], "lat header: %r" % header)
 check([lat.cell(row=i, column=1).value for i in range(2, 6)] == ["a", "b", "c", "d"], "cases")
 # lat/a: base mean (10 + 10.2 + 9.8 + 10) / 4 = 10; new 12; pct imp (1 - 12/10) * 100 = -20.
 check(close(lat["B2"].value, 10.0), "B2 %r" % lat["B2"].value)
@@ -39,9 +41,12 @@ check(lat["F2"].number_format == "0.00", "F2 format")
 # Welch p of lat/a (scipy 1.10.1 ttest_ind(base, new, equal_var=False)): 2.373334543896199e-06
 check(close(lat["G2"].value, 2.373334543896199e-06, 1e-6), "G2 %r" % lat["G2"].value)
 check(lat["H2"].value == "regression", "H2 %r" % lat["H2"].value)
+# The interval of pct imp holds the estimate (its values: test_compare_interval.c, against R).
+check(lat["I2"].value < -20.0 < lat["J2"].value, "I2:J2 %r %r" % (lat["I2"].value, lat["J2"].value))
+check(lat["K2"].value > 0, "K2 MDE %r" % lat["K2"].value)
 # lat/b is missing from new; lat/d from base and alt.
 check(lat["D3"].value == "missing", "D3 %r" % lat["D3"].value)
-check(lat["B5"].value == "missing" and lat["I5"].value == "missing", "row d")
+check(lat["B5"].value == "missing" and lat["M5"].value == "missing", "row d")
 # lat/c new: 3 against 4, pct imp (1 - 3/4) * 100 = 25, Welch p 0.0290 < 0.05: improvement.
 check(close(lat["F4"].value, 25.0) and lat["H4"].value == "improvement", "row c")
 
@@ -51,7 +56,7 @@ for rng in lat.conditional_formatting:
         rules.append((str(rng.sqref), rule.type, rule.formula))
 check(("F2:H5", "expression", ['$H2="regression"']) in rules, "regression rule: %r" % rules)
 check(("F2:H5", "expression", ['$H2="improvement"']) in rules, "improvement rule")
-check(("K2:M5", "expression", ['$M2="regression"']) in rules, "alt rule")
+check(("O2:Q5", "expression", ['$Q2="regression"']) in rules, "alt rule")
 
 tput = wb["tput"]
 # tput/x HMean 4 / (1/100 + 1/110 + 1/90 + 1/100) = 99.49748743718592 (scipy.stats.hmean)
@@ -70,7 +75,7 @@ check(rows[2] == ("lat", "a", "base", 2, 10.2), "second sample %r" % (rows[2],))
 meta = [r for r in wb["metadata"].iter_rows(values_only=True)]
 check(("base", "host", "bench-1") in meta, "host metadata")
 check(("new", "kernel", '6.1 "patched", v2') in meta, "kernel metadata")
-check(("(report)", "test", "welch") in meta, "report options")
+check(("(report)", "test", "auto") in meta, "report options")
 
 with zipfile.ZipFile(path) as z:
     names = z.namelist()

@@ -116,7 +116,12 @@ static void names(void)
     CHECK_INT(a, TALLY_ADJUST_NONE);
     CHECK_INT(tally_adjust_from_name(&a, "bonferroni"), TALLY_EINVAL);
 
-    CHECK_STR(tally_verdict_name(TALLY_VERDICT_NO_CHANGE), "no-change");
+    CHECK_STR(tally_verdict_name(TALLY_VERDICT_INCONCLUSIVE), "inconclusive");
+    CHECK_STR(tally_verdict_name(TALLY_VERDICT_EQUIVALENT), "equivalent");
+    CHECK_STR(tally_verdict_name(TALLY_VERDICT_NOT_TESTED), "not-tested");
+    CHECK_STR(tally_test_name(TALLY_TEST_AUTO), "auto");
+    CHECK_STR(tally_test_name(TALLY_TEST_PRICE_BONETT), "price-bonett");
+    CHECK_STR(tally_interval_method_name(TALLY_INTERVAL_FIELLER), "fieller");
     CHECK_STR(tally_verdict_name(TALLY_VERDICT_IMPROVEMENT), "improvement");
     CHECK_STR(tally_verdict_name(TALLY_VERDICT_REGRESSION), "regression");
     CHECK_STR(tally_verdict_name(TALLY_VERDICT_INSUFFICIENT), "insufficient");

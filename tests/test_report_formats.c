@@ -100,7 +100,7 @@ static void test_json(tally_report *r)
         return;
     }
     CHECK_STR(cJSON_GetObjectItem(root, "format")->valuestring, "tally-report");
-    CHECK_INT(cJSON_GetObjectItem(root, "version")->valueint, 1);
+    CHECK_INT(cJSON_GetObjectItem(root, "version")->valueint, 2);
     /* lat/a base: mean 10, n 4; new: pct imp -20, Welch p 2.373334543896199e-06 (scipy). */
     const cJSON *base = row_cell(root, 0, 0), *cur = row_cell(root, 0, 1);
     CHECK_REL(cJSON_GetObjectItem(base, "amean")->valuedouble, 10.0, 1e-12);
@@ -118,8 +118,21 @@ static void test_json(tally_report *r)
     CHECK(cJSON_IsNull(cJSON_GetObjectItem(one, "stddev")));
     CHECK(cJSON_IsNull(cJSON_GetObjectItem(one, "cv")));
     CHECK(cJSON_IsNull(cJSON_GetObjectItem(one, "mean_ci")));
-    CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(row_cell(root, 5, 1), "comparison"),
-                                  "verdict")->valuestring, "insufficient");
+    const cJSON *lone = cJSON_GetObjectItem(row_cell(root, 5, 1), "comparison");
+    CHECK_STR(cJSON_GetObjectItem(lone, "verdict")->valuestring, "insufficient");
+    /* No test could run: p is null, never 1, and so are the interval and the MDE. */
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(lone, "p_value")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(lone, "p_adjusted")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(lone, "interval")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(lone, "mde_pct")));
+    /* lat/a new carries its interval: Fieller's for a ratio of means (values checked against R
+     * in test_compare_interval.c); the interval holds the point estimate. */
+    const cJSON *ci = cJSON_GetObjectItem(cmp, "interval");
+    CHECK_STR(cJSON_GetObjectItem(ci, "method")->valuestring, "fieller");
+    const cJSON *pct = cJSON_GetObjectItem(ci, "pct_imp");
+    CHECK(cJSON_GetArrayItem(pct, 0)->valuedouble < -20.0);
+    CHECK(cJSON_GetArrayItem(pct, 1)->valuedouble > -20.0);
+    CHECK(cJSON_IsNumber(cJSON_GetObjectItem(cmp, "mde_pct")));
     /* Metadata strings survive quoting. */
     const cJSON *cfg = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "configurations"), 1);
     CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(cfg, "metadata"), "kernel")->valuestring,

@@ -139,7 +139,12 @@ static void check_same(tally_report_options ro)
             CHECK_INT(a.compared, b.compared);
             if (a.compared) {
                 CHECK_INT(a.comparison.verdict, b.comparison.verdict);
-                CHECK_REL(b.comparison.p_value, a.comparison.p_value, 1e-9);
+                CHECK_INT(a.comparison.p_defined, b.comparison.p_defined);
+                if (a.comparison.p_defined)
+                    CHECK_REL(b.comparison.p_value, a.comparison.p_value, 1e-9);
+                CHECK_INT(a.comparison.interval_defined, b.comparison.interval_defined);
+                if (a.comparison.interval_defined)
+                    CHECK_REL(b.comparison.pct_low, a.comparison.pct_low, 1e-9);
             }
         }
     /* The text layouts print rounded values: byte for byte the same. */

@@ -18,22 +18,49 @@ extern "C" {
 
 /** Significance test. */
 typedef enum tally_test {
-    TALLY_TEST_WELCH = 0,        /**< Welch's unequal-variance t-test (default). */
-    TALLY_TEST_STUDENT = 1,      /**< Student's pooled-variance t-test. */
+    TALLY_TEST_WELCH = 0,        /**< Welch's unequal-variance t-test, on the scale of the row's
+                                      statistic: x for AMean, 1/x for HMean, log x for GMean; on
+                                      x (the means) for the other statistics. */
+    TALLY_TEST_STUDENT = 1,      /**< Student's pooled-variance t-test, on the same scales. */
     TALLY_TEST_MANN_WHITNEY = 2, /**< Mann-Whitney U (Wilcoxon rank-sum), two-sided. */
     TALLY_TEST_MMTESTS_CI = 3,   /**< mmtests' significance rule (compare-mmtests `*` marks): t on
                                       the unpooled standard error with n1 + n2 - 2 df; see
                                       tally_mmtests_test(). */
-    TALLY_TEST_NONE = 4          /**< No test: never significant. */
+    TALLY_TEST_NONE = 4,         /**< No test: every row is ::TALLY_VERDICT_NOT_TESTED. */
+    TALLY_TEST_AUTO = 5,         /**< The test of the statistic shown (the default): Welch on x
+                                      (AMean), on 1/x (HMean), on log x (GMean), Price-Bonett
+                                      (Median); Min, Max and BAmean rows are not tested
+                                      (docs/statistics.md). Never stored in a comparison: its
+                                      `test` names the test that ran. */
+    TALLY_TEST_PRICE_BONETT = 6  /**< Price & Bonett (2002): z test of the log ratio of medians
+                                      with distribution-free standard errors from order
+                                      statistics. */
 } tally_test;
 
-/** Verdict of one comparison row. */
+/** Verdict of one comparison row (docs/statistics.md, "Verdicts"). */
 typedef enum tally_verdict {
-    TALLY_VERDICT_NO_CHANGE = 0,   /**< Not significant at alpha. */
-    TALLY_VERDICT_IMPROVEMENT = 1, /**< Significant and better. */
-    TALLY_VERDICT_REGRESSION = 2,  /**< Significant and worse. */
-    TALLY_VERDICT_INSUFFICIENT = 3 /**< Too few samples for the test to reach alpha. */
+    TALLY_VERDICT_INCONCLUSIVE = 0, /**< Not significant and not shown equivalent: the data
+                                         cannot tell (see mde_pct and runs_needed). */
+    TALLY_VERDICT_NO_CHANGE = 0,    /**< Former name of ::TALLY_VERDICT_INCONCLUSIVE. */
+    TALLY_VERDICT_IMPROVEMENT = 1,  /**< Significant and better. */
+    TALLY_VERDICT_REGRESSION = 2,   /**< Significant and worse. */
+    TALLY_VERDICT_INSUFFICIENT = 3, /**< Too few samples for the test to reach alpha. */
+    TALLY_VERDICT_EQUIVALENT = 4,   /**< Not significant, and the 1 - 2 alpha interval of the
+                                         change lies inside the equivalence margin (TOST). */
+    TALLY_VERDICT_NOT_TESTED = 5    /**< No test concerns this row's statistic (Min, Max,
+                                         BAmean under ::TALLY_TEST_AUTO) or ::TALLY_TEST_NONE. */
 } tally_verdict;
+
+/** How the interval of a comparison's ratio was computed. */
+typedef enum tally_interval_method {
+    TALLY_INTERVAL_NONE = 0,          /**< No interval (see interval_defined). */
+    TALLY_INTERVAL_FIELLER = 1,       /**< Fieller's theorem for the ratio of means, with the
+                                           Welch-Satterthwaite df (AMean rows). */
+    TALLY_INTERVAL_FIELLER_RECIPROCAL = 2, /**< Fieller on the means of 1/x, inverted (HMean). */
+    TALLY_INTERVAL_LOG_WELCH = 3,     /**< exp of the Welch interval of mean(log x) differences:
+                                           exact for the ratio of geometric means (GMean). */
+    TALLY_INTERVAL_PRICE_BONETT = 4   /**< Price & Bonett (2002) for the ratio of medians. */
+} tally_interval_method;
 
 /** Multiple-comparison adjustment of p-values. */
 typedef enum tally_adjust {
@@ -54,13 +81,23 @@ typedef struct tally_compare_options {
                                      rule, HMean also makes the test use the harmonic mean and
                                      harmonic SD, as mmtests does for higher-is-better rows. */
     tally_summary_options summary; /**< Options for the two summaries; its `direction` is
-                                        replaced by the `direction` above. */
+                                        replaced by the `direction` above, and its `confidence`
+                                        is also the level of the change's interval. */
+    double equivalence_pct;     /**< Equivalence margin in percent (> 0), or 0 for none: a
+                                     non-significant row whose 1 - 2 alpha interval of pct-imp
+                                     lies inside (-margin, +margin) is equivalent. Since
+                                     version 2. */
+    double power;               /**< Power of the minimum detectable effect and of the runs
+                                     needed, in (0, 1); default 0.8. Since version 2. */
+    double mde_pct;             /**< Effect (percent, > 0) the runs needed are computed for;
+                                     0: the equivalence margin. Since version 2. */
 } tally_compare_options;
 
-#define TALLY_COMPARE_OPTIONS_VERSION 1
+/** Version 2 added equivalence_pct, power and mde_pct; version 1 options are still accepted. */
+#define TALLY_COMPARE_OPTIONS_VERSION 2
 #define TALLY_COMPARE_OPTIONS_INIT                                                      \
-    { TALLY_COMPARE_OPTIONS_VERSION, TALLY_TEST_WELCH, 0.05, TALLY_LOWER_IS_BETTER,      \
-      TALLY_STAT_AMEAN, TALLY_SUMMARY_OPTIONS_INIT }
+    { TALLY_COMPARE_OPTIONS_VERSION, TALLY_TEST_AUTO, 0.05, TALLY_LOWER_IS_BETTER,       \
+      TALLY_STAT_AMEAN, TALLY_SUMMARY_OPTIONS_INIT, 0.0, 0.8, 0.0 }
 
 /** Result of comparing two sample sets. */
 typedef struct tally_comparison {
@@ -75,16 +112,52 @@ typedef struct tally_comparison {
     double statistic;      /**< t (base minus new) for the t-tests and the mmtests rule, U of the
                                 baseline for Mann-Whitney; 0 when no test ran or zero_variance. */
     double df;             /**< Degrees of freedom for t-tests and the mmtests rule, else 0. */
-    double p_value;        /**< Two-sided p-value; 1 when no test could be run. */
+    double p_value;        /**< Two-sided p-value when p_defined, else NaN. */
     int exact;             /**< 1 when p_value is exact (Mann-Whitney exact distribution). */
     int significant;       /**< 1 when the test rejects at alpha (p_value < alpha). */
-    tally_verdict verdict; /**< Improvement, regression, no change or insufficient data. */
+    tally_verdict verdict; /**< The row's verdict (docs/statistics.md, "Verdicts"). */
     int ratio_defined;     /**< 0 when base_value is 0 (or new/base overflows): ratio and pct_imp
                                 are then not numbers to show (tally_pct_imp() fails there). */
     int zero_variance;     /**< 1 when a t-test or the mmtests rule met two constant samples (or a
                                 t beyond the double range): p is then 0 (the means differ: a
                                 deterministic difference) or 1 (equal), and statistic is reported
                                 as 0 because t = +-inf. */
+    int p_defined;         /**< 1 when a test ran and produced p_value (also on insufficient
+                                rows whose test could run: Mann-Whitney 2 against 3). */
+    double min_p;          /**< The smallest p the test can reach with these sample sizes (0 for
+                                the t and z tests once they can run, 2 / C(nb + nc, nb) for
+                                Mann-Whitney); NaN when no test applies. */
+    tally_direction direction; /**< Which way is better (from the options). */
+    int test_shift;        /**< Sign of (new - base) of the shown statistic as the test sees it:
+                                +1, -1, or 0 (no test, or no difference). */
+    int direction_conflict; /**< 1 when the test was significant in the direction opposite to
+                                 the shown change (possible when the test is not the
+                                 statistic's own): the verdict is then inconclusive. */
+    tally_interval_method interval; /**< How the interval below was computed. */
+    int interval_defined;  /**< 1 when ratio_low..pct_high hold the interval of the change. */
+    double confidence;     /**< Level of that interval (the summary options' confidence). */
+    double ratio_low;      /**< Lower bound of the ratio's interval. */
+    double ratio_high;     /**< Upper bound of the ratio's interval. */
+    double pct_low;        /**< Lower bound of pct-imp's interval (positive = better). */
+    double pct_high;       /**< Upper bound of pct-imp's interval. */
+    double log_se;         /**< Standard error of log(ratio) (delta method for ratios of means
+                                and of HMeans), when interval is not NONE. */
+    double log_df;         /**< Its degrees of freedom (INFINITY for the median's z). */
+    double power;          /**< The power the MDE and runs needed refer to. */
+    int mde_defined;       /**< 1 when mde_pct holds a value. */
+    double mde_pct;        /**< Minimum detectable effect: the true change (percent of the
+                                baseline) the test detects with `power` at alpha for the observed
+                                spread and sample sizes. */
+    double equivalence_pct; /**< The equivalence margin in percent, 0 when none was given. */
+    int equivalence_defined; /**< 1 when equivalence_low/high hold the 1 - 2 alpha interval. */
+    double equivalence_low;  /**< Lower bound of pct-imp's 1 - 2 alpha interval (TOST). */
+    double equivalence_high; /**< Upper bound of it. */
+    int equivalent;        /**< 1 when that interval lies inside (-margin, +margin). */
+    double runs_target_pct; /**< The effect runs_needed refers to (the mde_pct option, else the
+                                 margin); 0 when none was given. */
+    size_t runs_needed;    /**< Runs per side that would detect runs_target_pct with `power`
+                                at alpha, assuming the observed spread; 0 when not computed.
+                                10000001 means more than 10000000. */
 } tally_comparison;
 
 /**
@@ -209,7 +282,35 @@ TALLY_API int tally_adjust_pvalues(double *out, const double *p, size_t count, t
  */
 TALLY_API int tally_geomean_ratio(double *out, const double *ratios, size_t count);
 
-/** @return "welch", "student", "mann-whitney", "mmtests-ci" or "none"; NULL if unknown. */
+/**
+ * P(T <= t) of the noncentral t distribution (Lenth 1989, Applied Statistics algorithm AS 243),
+ * as R's `pt(t, df, ncp)`, to about 1e-12 absolute.
+ * @param out receives the probability.
+ * @param t the quantile (may be +-inf).
+ * @param df degrees of freedom, > 0.
+ * @param ncp the noncentrality, finite.
+ * @return ::TALLY_OK, ::TALLY_EINVAL (NULL out), ::TALLY_ENUMERIC (invalid argument or no
+ *   convergence). Thread-safe.
+ */
+TALLY_API int tally_noncentral_t_cdf(double *out, double t, double df, double ncp);
+
+/**
+ * Runs per group a two-sided two-sample t test needs, as R's
+ * `ceiling(power.t.test(delta = effect, sd = sd, sig.level = alpha, power = power,
+ * strict = TRUE)$n)`: the smallest n with power(n) >= power, where the test has df 2 (n - 1) and
+ * noncentrality effect / (sd sqrt(2 / n)).
+ * @param out receives n (10000001 when 10000000 runs are not enough).
+ * @param effect the true difference, > 0.
+ * @param sd the standard deviation of one run, > 0.
+ * @param alpha significance level in (0, 1).
+ * @param power the power wanted, in (0, 1).
+ * @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_ENUMERIC. Thread-safe.
+ */
+TALLY_API int tally_t_test_runs_needed(size_t *out, double effect, double sd, double alpha,
+                                       double power);
+
+/** @return "welch", "student", "mann-whitney", "mmtests-ci", "none", "auto" or "price-bonett";
+ *  NULL if unknown. */
 TALLY_API const char *tally_test_name(tally_test test);
 
 /** Parse a test name (case-insensitive; `_` may stand for `-`).
@@ -223,7 +324,12 @@ TALLY_API const char *tally_adjust_name(tally_adjust method);
  *  @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_adjust_from_name(tally_adjust *out, const char *name);
 
-/** @return "no-change", "improvement", "regression" or "insufficient"; NULL if unknown. */
+/** @return "fieller", "fieller-reciprocal", "log-welch", "price-bonett" or "none"; NULL if
+ *  unknown. */
+TALLY_API const char *tally_interval_method_name(tally_interval_method method);
+
+/** @return "inconclusive", "improvement", "regression", "insufficient", "equivalent" or
+ *  "not-tested"; NULL if unknown. */
 TALLY_API const char *tally_verdict_name(tally_verdict verdict);
 
 #ifdef __cplusplus

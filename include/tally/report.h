@@ -45,7 +45,8 @@ typedef struct tally_report_options {
     unsigned int version;         /**< ::TALLY_REPORT_OPTIONS_VERSION. */
     tally_statistic statistic;    /**< ::TALLY_STAT_DEFAULT: each benchmark's preferred one, else
                                        AMean when lower is better and HMean when higher is better. */
-    tally_test test;              /**< Significance test; default Welch. */
+    tally_test test;              /**< Significance test; default ::TALLY_TEST_AUTO (the test of
+                                       each row's statistic). */
     double alpha;                 /**< Significance level; default 0.05. */
     tally_adjust adjust;          /**< Multiple-comparison adjustment across the report's rows. */
     tally_percentile_method percentile_method; /**< Percentile method. */
@@ -57,13 +58,20 @@ typedef struct tally_report_options {
                                        JSON and XLSX outputs show them: JSON then writes
                                        `"samples": null`, XLSX has no samples sheet), which saves
                                        a copy of every sample. Since version 2. */
+    double equivalence_pct;       /**< Equivalence margin in percent (0: none); see
+                                       tally_compare_options. Since version 3. */
+    double power;                 /**< Power of the MDE and runs needed; default 0.8. Since
+                                       version 3. */
+    double mde_pct;               /**< Effect the runs needed refer to (0: the margin). Since
+                                       version 3. */
 } tally_report_options;
 
-/** Version 2 added `omit_samples`; version 1 options are still accepted (without it). */
-#define TALLY_REPORT_OPTIONS_VERSION 2
+/** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`; older
+ *  versions are still accepted (with the defaults for what they lack). */
+#define TALLY_REPORT_OPTIONS_VERSION 3
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
-    { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_WELCH, 0.05,             \
-      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0 }
+    { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0 }
 
 /** Options for rendering. Initialise with ::TALLY_RENDER_OPTIONS_INIT. */
 typedef struct tally_render_options {
@@ -171,11 +179,65 @@ TALLY_API int tally_report_row_get(tally_report_row *out, const tally_report *r,
 TALLY_API int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t row,
                                     size_t config);
 
+/** Geometric mean of gains of one configuration against the baseline. */
+typedef struct tally_gain {
+    double value;         /**< exp(mean(log gain)) over the rows; > 1 means better. A row's gain
+                               is new/base when higher is better, base/new when lower is better. */
+    int interval_defined; /**< 1 when low and high hold its interval (every row has one). */
+    double low;           /**< Lower bound at the report's confidence. */
+    double high;          /**< Upper bound. */
+    size_t rows;          /**< Paired rows that entered. */
+} tally_gain;
+
 /**
- * Geometric mean of ratios of configuration j against the baseline over rows present in both.
+ * Geometric mean of gains of configuration j over the rows present in both it and the baseline
+ * (of one benchmark, or of all): each row's gain is expressed so that > 1 means better, so rows
+ * of both directions can share one figure. The interval combines the rows' log-ratio standard
+ * errors as independent (docs/statistics.md, "Geometric mean of gains").
+ * @param out receives the gain.
+ * @param r the report.
+ * @param config the configuration, >= 1.
+ * @param benchmark a benchmark name, or NULL for every row.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows, or config 0), ::TALLY_EINVAL,
+ *   ::TALLY_ENUMERIC. Thread-safe.
+ */
+TALLY_API int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
+                                const char *benchmark);
+
+/**
+ * The value of tally_report_gain() over every row: the geometric mean of gains (> 1 = better;
+ * new/base on higher-is-better rows, base/new on lower-is-better rows) of configuration j.
  * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows or j = 0), ::TALLY_EINVAL.
  */
 TALLY_API int tally_report_geomean(double *out, const tally_report *r, size_t config);
+
+/** Which end of a regression the CI gate compares with its threshold. */
+typedef enum tally_gate_bound {
+    TALLY_GATE_POINT = 0, /**< The point estimate of pct-imp (the default). */
+    TALLY_GATE_NEAR = 1   /**< The interval's bound nearest to 0: the regression is established
+                               beyond the threshold at the report's confidence. */
+} tally_gate_bound;
+
+/** Outcome of the CI gate over a report. */
+typedef struct tally_gate {
+    size_t regressions;   /**< Regression rows (after adjustment) beyond the threshold. */
+    double worst_pct;     /**< The largest of those regressions (positive percent), 0 if none. */
+    size_t insufficient;  /**< Compared rows with too few samples to be judged. */
+    size_t inconclusive;  /**< Compared rows neither shown changed nor equivalent. */
+    size_t not_tested;    /**< Compared rows without a test. */
+} tally_gate;
+
+/**
+ * The CI gate: count the rows whose verdict (after the report's p-value adjustment) is a
+ * regression beyond `threshold_pct`, measured by `bound`, and the rows that cannot be judged.
+ * @param out receives the counts.
+ * @param r the report.
+ * @param threshold_pct threshold in percent, >= 0.
+ * @param bound which end of the change is compared.
+ * @return ::TALLY_OK or ::TALLY_EINVAL. Thread-safe.
+ */
+TALLY_API int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_pct,
+                                tally_gate_bound bound);
 
 /**
  * The largest significant regression of the report, as a positive percentage (0 when none), for

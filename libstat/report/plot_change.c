@@ -63,10 +63,10 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     if (marks == 0)
         return 0;
     size_t panels = r->config_count - 1;
-    /* Row height per case: every case a labelled row up to ~40 cases, then thinner rows with
-     * every k-th case labelled. */
-    double row_h = fmin(20, fmax(4, 600.0 / (double)g->count));
-    size_t stride = row_h >= 12 ? 1 : (size_t)ceil(12.0 / row_h);
+    /* Row height per case: every case a labelled row up to ~40 cases, then thinner rows (down to
+     * 3 px: 300 cases in 900 px) with every k-th case labelled. */
+    double row_h = fmin(20, fmax(3, 600.0 / (double)g->count));
+    size_t stride = row_h >= 14 ? 1 : (size_t)ceil(15.0 / row_h);
     double label_w = 0;
     for (size_t i = 0; i < g->count; i += stride)
         label_w = fmax(label_w, tally__svg_text_width(r->rows[g->first + i].case_name, 11));

@@ -12,7 +12,6 @@
 #define RIGHT 16.0
 #define PLOT_HEIGHT 220.0
 #define LEGEND_ROW 18.0
-#define MAX_LABELS 12
 
 /* Where the cases go on the x axis: their numbers when every case is named by a distinct
  * number (a sweep), logarithmic when the numbers grow geometrically (1, 2, 4, 8, 16); else
@@ -67,12 +66,6 @@ static int build_xmap(xmap *m, const tally_report *r, const tally__group *g)
     return 1;
 }
 
-/* Every k-th case is labelled so that at most MAX_LABELS labels share the axis. */
-static size_t label_stride(size_t count)
-{
-    return count <= MAX_LABELS ? 1 : (count + MAX_LABELS - 1) / MAX_LABELS;
-}
-
 int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *g)
 {
     const tally__row *first = &r->rows[g->first];
@@ -120,11 +113,44 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     tally__axis y;
     memset(&y, 0, sizeof(y));
     y.vertical = 1;
-    tally__nice_ticks(&y.ticks, lo, hi, 6);
-    y.scale = (tally__scale){y.ticks.lo, y.ticks.hi, bottom, top, 0};
+    /* A geometric sweep whose values span more than an order of magnitude gets a logarithmic
+     * value axis too (hackbench times double with the groups): every case stays readable. */
+    int ylog = m.log && lo > 0 && hi / lo >= 20;
+    double yvalues[3 * 40];
+    char ylabel_text[3 * 40][32];
+    const char *ylabels[3 * 40];
+    char ytitle[64];
+    size_t ycount = 0;
+    if (ylog) {
+        double d0 = lo / 1.15, d1 = hi * 1.15;
+        y.ticks.lo = d0;
+        y.ticks.hi = d1;
+        tally__si si;
+        tally__si_choose(&si, d1, first->unit);
+        static const double mant[3] = {1, 2, 5};
+        for (int e = (int)floor(log10(d0)); e <= (int)ceil(log10(d1)) && ycount < 3 * 40; e++)
+            for (int k = 0; k < 3 && ycount < 3 * 40; k++) {
+                double v = mant[k] * pow(10, e);
+                if (v < d0 || v > d1)
+                    continue;
+                yvalues[ycount] = v;
+                tally__number_format(ylabel_text[ycount], v / si.factor);
+                ylabels[ycount] = ylabel_text[ycount];
+                ycount++;
+            }
+        y.values = yvalues;
+        y.labels = ylabels;
+        y.value_count = ycount;
+        y.scale = (tally__scale){d0, d1, bottom, top, 1};
+        snprintf(ytitle, sizeof(ytitle), "%s, log scale", tally__stat_title(first->statistic));
+    } else {
+        tally__nice_ticks(&y.ticks, lo, hi, 6);
+        y.scale = (tally__scale){y.ticks.lo, y.ticks.hi, bottom, top, 0};
+        snprintf(ytitle, sizeof(ytitle), "%s", tally__stat_title(first->statistic));
+    }
     y.pos = LEFT;
     y.grid = width - RIGHT - LEFT;
-    y.title = tally__stat_title(first->statistic);
+    y.title = ytitle;
     y.unit = first->unit;
     y.prefix = 1;
     y.title_pos = 16;
@@ -144,36 +170,58 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     x.pos = bottom;
     x.title = tally__report_case_label(r, first->benchmark);
     x.title_pos = bottom + 36;
-    size_t stride = label_stride(g->count);
-    size_t nlabels = (g->count + stride - 1) / stride;
-    double *tick_values = tally__calloc(nlabels, sizeof(double));
-    char **labels = tally__calloc(nlabels, sizeof(char *));
-    if (tick_values == NULL || labels == NULL) {
+    /* The cases in x order (insertion sort: a few dozen cases, a few hundred at most). */
+    size_t *order = tally__calloc(g->count, sizeof(size_t));
+    size_t nlabels = 0;
+    double *tick_values = tally__calloc(g->count, sizeof(double));
+    char **labels = tally__calloc(g->count, sizeof(char *));
+    if (order == NULL || tick_values == NULL || labels == NULL) {
         b->failed = 1;
+        tally__free_mem(order);
         tally__free_mem(tick_values);
         tally__free_mem(labels);
         tally__free_mem(m.x);
         return 0;
     }
-    for (size_t k = 0; k < nlabels; k++) {
-        const char *name = r->rows[g->first + k * stride].case_name;
-        tick_values[k] = m.x[k * stride];
+    for (size_t i = 0; i < g->count; i++) {
+        size_t k = i;
+        while (k > 0 && m.x[order[k - 1]] > m.x[i]) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    /* A case is labelled when its tick keeps clear of the last labelled one (names get the
+     * room of their text, names cut to 8 or 14 characters): crowded cases of a sweep (1, 4, 7
+     * on an axis to 296) or hundreds of named cases show every k-th label only. */
+    size_t max_name = g->count > 6 ? 8 : 14;
+    double last = -INFINITY;
+    for (size_t k = 0; k < g->count; k++) {
+        size_t i = order[k];
+        const char *name = r->rows[g->first + i].case_name;
         char text[64];
         if (m.sweep)
-            tally__number_format(text, tick_values[k]);
+            tally__number_format(text, m.x[i]);
         else {
             /* Long names are cut: the table and the case sections carry them whole. */
-            size_t max = nlabels > 6 ? 8 : 14, bytes = 0, chars = 0;
-            while (name[bytes] && chars < max) {
+            size_t bytes = 0, chars = 0;
+            while (name[bytes] && chars < max_name) {
                 bytes++;
                 while ((name[bytes] & 0xC0) == 0x80)
                     bytes++;
                 chars++;
             }
-            snprintf(text, sizeof(text), "%.*s%s", (int)bytes, name, name[bytes] ? "\xe2\x80\xa6" : "");
+            snprintf(text, sizeof(text), "%.*s%s", (int)bytes, name,
+                     name[bytes] ? "\xe2\x80\xa6" : "");
         }
-        labels[k] = tally__strdup(text);
-        if (labels[k] == NULL)
+        double at = tally__scale_map(&x.scale, m.x[i]);
+        double room = tally__svg_text_width(text, 11) + 8;
+        if (at - last < room)
+            continue;
+        last = at;
+        tick_values[nlabels] = m.x[i];
+        labels[nlabels] = tally__strdup(text);
+        if (labels[nlabels++] == NULL)
             b->failed = 1;
     }
     x.values = tick_values;
@@ -238,20 +286,9 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     tally__buf_puts(b, "</g>\n");
 
     /* Series: dots, intervals and (for a sweep) the line through the cases in numeric order. */
-    size_t *order = tally__calloc(g->count, sizeof(size_t));
-    if (order == NULL)
-        b->failed = 1;
-    for (size_t i = 0; order && i < g->count; i++) {
-        size_t k = i; /* insertion sort by x: sweeps have a few dozen cases */
-        while (k > 0 && m.x[order[k - 1]] > m.x[i]) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = i;
-    }
     double band = (width - RIGHT - LEFT) / (double)(g->count + 1);
     double offset_step = m.sweep ? 0 : fmin(6, band * 0.6 / (double)r->config_count);
-    for (size_t j = 0; order && j < r->config_count; j++) {
+    for (size_t j = 0; j < r->config_count; j++) {
         double dx = offset_step * ((double)j - (double)(r->config_count - 1) / 2);
         tally__buf_printf(b, "<g class=\"series c%zu d%zu\">", j % TALLY__PLOT_COLOURS, j % 5);
         if (m.sweep) {

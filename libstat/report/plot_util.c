@@ -69,7 +69,9 @@ const char *tally__verdict_class(tally_verdict v)
     case TALLY_VERDICT_IMPROVEMENT: return "v-imp";
     case TALLY_VERDICT_REGRESSION: return "v-reg";
     case TALLY_VERDICT_INSUFFICIENT: return "v-insuf";
-    case TALLY_VERDICT_NO_CHANGE: break;
+    case TALLY_VERDICT_INCONCLUSIVE:
+    case TALLY_VERDICT_EQUIVALENT:
+    case TALLY_VERDICT_NOT_TESTED: break;
     }
     return "v-none";
 }

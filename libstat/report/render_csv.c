@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/compare_impl.h"
 
 static const char *const columns[] = {
     "benchmark", "case", "configuration", "unit", "direction", "statistic", "present", "n",
@@ -11,6 +12,9 @@ static const char *const columns[] = {
     "row_cv", "sem", "mean_ci_low", "mean_ci_high", "median_ci_low", "median_ci_high",
     "median_ci_level", "bamean_50", "bamean_95", "bamean_99", "outliers_mad", "outliers_tukey",
     "ratio", "pct_imp", "test", "p_value", "p_adjusted", "significant", "verdict",
+    "interval_method", "confidence", "ratio_low", "ratio_high", "pct_imp_low", "pct_imp_high",
+    "min_p", "power", "mde_pct", "equivalence_pct", "equivalence_low", "equivalence_high",
+    "runs_needed", "runs_target_pct",
 };
 
 static void field_sep(tally__buf *b, int *first)
@@ -97,14 +101,35 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     }
     const tally_comparison *cmp = &c->pub.comparison;
     int cmpd = c->pub.compared;
-    int has_p = cmpd && cmp->test != TALLY_TEST_MMTESTS_CI && cmp->test != TALLY_TEST_NONE;
-    num_field(b, &f, cmp->ratio, cmpd && cmp->base_value != 0);
-    num_field(b, &f, cmp->pct_imp, cmpd && cmp->base_value != 0);
+    int has_p = cmpd && cmp->p_defined;
+    num_field(b, &f, cmp->ratio, cmpd && cmp->ratio_defined);
+    num_field(b, &f, cmp->pct_imp, cmpd && cmp->ratio_defined);
     text_field(b, &f, cmpd ? tally_test_name(cmp->test) : NULL);
     num_field(b, &f, cmp->p_value, has_p);
     num_field(b, &f, c->pub.p_adjusted, has_p);
     text_field(b, &f, cmpd ? (cmp->significant ? "1" : "0") : NULL);
     text_field(b, &f, cmpd ? tally_verdict_name(cmp->verdict) : NULL);
+    int ci = cmpd && cmp->interval_defined;
+    text_field(b, &f, ci ? tally_interval_method_name(cmp->interval) : NULL);
+    num_field(b, &f, cmp->confidence, ci);
+    num_field(b, &f, cmp->ratio_low, ci);
+    num_field(b, &f, cmp->ratio_high, ci);
+    num_field(b, &f, cmp->pct_low, ci);
+    num_field(b, &f, cmp->pct_high, ci);
+    num_field(b, &f, cmp->min_p, cmpd && cmp->min_p == cmp->min_p);
+    num_field(b, &f, cmp->power, cmpd);
+    num_field(b, &f, cmp->mde_pct, cmpd && cmp->mde_defined);
+    num_field(b, &f, cmp->equivalence_pct, cmpd && cmp->equivalence_pct > 0);
+    num_field(b, &f, cmp->equivalence_low, cmpd && cmp->equivalence_defined);
+    num_field(b, &f, cmp->equivalence_high, cmpd && cmp->equivalence_defined);
+    /* Beyond the counting limit the field says so in words rather than with a number. */
+    if (cmpd && cmp->runs_needed > TALLY__RUNS_NEEDED_MAX)
+        text_field(b, &f, ">10000000");
+    else if (cmpd && cmp->runs_needed > 0)
+        count_field(b, &f, cmp->runs_needed);
+    else
+        text_field(b, &f, NULL);
+    num_field(b, &f, cmp->runs_target_pct, cmpd && cmp->runs_target_pct > 0);
     tally__buf_puts(b, "\r\n");
 }
 

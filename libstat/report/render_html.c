@@ -478,7 +478,8 @@ static void headline(tally__buf *b, const tally_report *r)
         tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.",
                           r->opts.confidence * 100);
     }
-    tally__buf_printf(b, " %zu rows. Written by tally %s.</p>\n", r->row_count, tally_version());
+    tally__buf_printf(b, " %zu row%s. Written by tally %s.</p>\n", r->row_count,
+                      r->row_count == 1 ? "" : "s", tally_version());
     if (!compare_mode(r))
         return;
     tally__buf_puts(b, "<p class=\"headline\">");
@@ -494,8 +495,9 @@ static void headline(tally__buf *b, const tally_report *r)
             insuf += c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
         }
         text(b, r->configs[j].label);
-        tally__buf_printf(b, ": <span class=\"%s\">%zu regressions</span>, %zu improvements, "
-                             "%zu without significant change", reg ? "v-reg" : "", reg, imp, none);
+        tally__buf_printf(b, ": <span class=\"%s\">%zu regression%s</span>, %zu improvement%s, "
+                             "%zu without significant change", reg ? "v-reg" : "", reg,
+                          reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", none);
         if (insuf)
             tally__buf_printf(b, ", %zu with too few samples", insuf);
         double gm;

@@ -1,9 +1,11 @@
 /* The JSON report (docs/report-json.md): every statistic of every cell, every comparison,
  * numbers in shortest round-trip form, undefined values as null. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/compare_impl.h"
 
 typedef struct writer {
     tally__buf *b;
@@ -67,17 +69,64 @@ static void render_comparison(tally__buf *b, const tally__cell *c)
     const tally_comparison *cmp = &c->pub.comparison;
     writer w = { b, 1 };
     tally__buf_puts(b, "{");
-    num(&w, "ratio", cmp->ratio, cmp->base_value != 0);
-    num(&w, "pct_imp", cmp->pct_imp, cmp->base_value != 0);
+    num(&w, "ratio", cmp->ratio, cmp->ratio_defined);
+    num(&w, "pct_imp", cmp->pct_imp, cmp->ratio_defined);
     str(&w, "test", tally_test_name(cmp->test));
-    int has_p = cmp->test != TALLY_TEST_MMTESTS_CI && cmp->test != TALLY_TEST_NONE;
-    num(&w, "statistic", cmp->statistic, has_p);
-    num(&w, "df", cmp->df, cmp->test == TALLY_TEST_WELCH || cmp->test == TALLY_TEST_STUDENT);
+    int has_p = cmp->p_defined;
+    int has_stat = has_p && cmp->test != TALLY_TEST_MMTESTS_CI;
+    num(&w, "statistic", cmp->statistic, has_stat);
+    num(&w, "df", cmp->df, has_p && (cmp->test == TALLY_TEST_WELCH ||
+                                     cmp->test == TALLY_TEST_STUDENT ||
+                                     cmp->test == TALLY_TEST_MMTESTS_CI));
     num(&w, "p_value", cmp->p_value, has_p);
     num(&w, "p_adjusted", c->pub.p_adjusted, has_p);
+    num(&w, "min_p", cmp->min_p, cmp->min_p == cmp->min_p);
     boolean(&w, "exact", cmp->exact);
     boolean(&w, "significant", cmp->significant);
     str(&w, "verdict", tally_verdict_name(cmp->verdict));
+    boolean(&w, "direction_conflict", cmp->direction_conflict);
+    key(&w, "interval");
+    if (cmp->interval_defined) {
+        writer iw = { b, 1 };
+        tally__buf_puts(b, "{");
+        str(&iw, "method", tally_interval_method_name(cmp->interval));
+        num(&iw, "confidence", cmp->confidence, 1);
+        interval(&iw, "ratio", cmp->ratio_low, cmp->ratio_high, 1);
+        interval(&iw, "pct_imp", cmp->pct_low, cmp->pct_high, 1);
+        tally__buf_puts(b, "}");
+    } else {
+        tally__buf_puts(b, "null");
+    }
+    num(&w, "log_se", cmp->log_se, cmp->interval != TALLY_INTERVAL_NONE);
+    num(&w, "log_df", cmp->log_df, cmp->interval != TALLY_INTERVAL_NONE && isfinite(cmp->log_df));
+    num(&w, "power", cmp->power, 1);
+    num(&w, "mde_pct", cmp->mde_pct, cmp->mde_defined);
+    key(&w, "equivalence");
+    if (cmp->equivalence_pct > 0) {
+        writer ew = { b, 1 };
+        tally__buf_puts(b, "{");
+        num(&ew, "margin_pct", cmp->equivalence_pct, 1);
+        interval(&ew, "pct_imp", cmp->equivalence_low, cmp->equivalence_high,
+                 cmp->equivalence_defined);
+        boolean(&ew, "equivalent", cmp->equivalent);
+        tally__buf_puts(b, "}");
+    } else {
+        tally__buf_puts(b, "null");
+    }
+    key(&w, "runs_needed");
+    if (cmp->runs_needed > 0) {
+        writer rw = { b, 1 };
+        tally__buf_puts(b, "{");
+        if (cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+            count(&rw, "per_side", cmp->runs_needed);
+        else
+            num(&rw, "per_side", 0, 0);
+        boolean(&rw, "beyond_limit", cmp->runs_needed > TALLY__RUNS_NEEDED_MAX);
+        num(&rw, "target_pct", cmp->runs_target_pct, 1);
+        tally__buf_puts(b, "}");
+    } else {
+        tally__buf_puts(b, "null");
+    }
     tally__buf_puts(b, "}");
 }
 
@@ -176,17 +225,47 @@ static void render_configs(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "  ],\n");
 }
 
+static void gain_object(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
+{
+    tally_gain g;
+    int rc = r->opts.summaries_only ? TALLY_ENODATA : tally_report_gain(&g, r, j, benchmark);
+    if (rc == TALLY_ENOMEM)
+        b->failed = 1;
+    if (rc != TALLY_OK) {
+        tally_error_clear();
+        tally__buf_puts(b, "null");
+        return;
+    }
+    writer w = { b, 1 };
+    tally__buf_puts(b, "{");
+    num(&w, "gain", g.value, 1);
+    interval(&w, "interval", g.low, g.high, g.interval_defined);
+    count(&w, "rows", g.rows);
+    tally__buf_puts(b, "}");
+}
+
 static void render_summary(tally__buf *b, const tally_report *r)
 {
     tally__buf_puts(b, "  \"geomean\": [");
     for (size_t j = 1; j < r->config_count; j++) {
-        double gm = 0;
-        int ok = !r->opts.summaries_only && tally__render_geomean(&gm, b, r, j);
         writer w = { b, 1 };
         tally__buf_puts(b, j > 1 ? ", {" : "{");
         str(&w, "configuration", r->configs[j].label);
-        num(&w, "ratio", gm, ok);
-        tally__buf_puts(b, "}");
+        key(&w, "overall");
+        gain_object(b, r, j, NULL);
+        key(&w, "benchmarks");
+        tally__buf_puts(b, "{");
+        tally__group g;
+        size_t pos = 0;
+        int first = 1;
+        while (tally__report_next_group(&g, r, &pos)) {
+            tally__buf_puts(b, first ? "" : ", ");
+            first = 0;
+            tally__buf_json_string(b, r->rows[g.first].benchmark);
+            tally__buf_puts(b, ": ");
+            gain_object(b, r, j, r->rows[g.first].benchmark);
+        }
+        tally__buf_puts(b, "}}");
     }
     tally__buf_puts(b, "],\n");
     double worst;
@@ -204,7 +283,7 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     tally__buf_puts(b, "{");
     str(&w, "format", "tally-report");
     key(&w, "version");
-    tally__buf_puts(b, "1,\n  \"options\": {");
+    tally__buf_puts(b, "2,\n  \"options\": {");
     w.first = 1;
     str(&w, "statistic", tally_statistic_name(ro->statistic));
     str(&w, "test", tally_test_name(ro->test));
@@ -213,6 +292,9 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     str(&w, "percentile_method",
         tally_percentile_method_name(ro->percentile_method));
     num(&w, "confidence", ro->confidence, 1);
+    num(&w, "equivalence_pct", ro->equivalence_pct, ro->equivalence_pct > 0);
+    num(&w, "power", ro->power, 1);
+    num(&w, "mde_pct", ro->mde_pct, ro->mde_pct > 0);
     str(&w, "filter", ro->filter);
     boolean(&w, "summaries_only", ro->summaries_only);
     tally__buf_puts(b, "},\n");

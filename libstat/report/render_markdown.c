@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 
 #define MARK_IMPROVEMENT "🟢"
@@ -44,31 +45,51 @@ static void md_delta(tally__buf *b, const tally__cell *c)
     if (!c->pub.compared)
         return;
     const tally_comparison *cmp = &c->pub.comparison;
-    switch (cmp->verdict) {
-    case TALLY_VERDICT_REGRESSION:
-        tally__buf_printf(b, "**%+.2f%%** " MARK_REGRESSION, cmp->pct_imp);
-        break;
-    case TALLY_VERDICT_IMPROVEMENT:
-        tally__buf_printf(b, "**%+.2f%%** " MARK_IMPROVEMENT, cmp->pct_imp);
-        break;
-    case TALLY_VERDICT_INSUFFICIENT:
-        tally__buf_printf(b, "%+.2f%% " MARK_INSUFFICIENT " [1]", cmp->pct_imp);
-        break;
-    default:
-        tally__buf_printf(b, "%+.2f%%", cmp->pct_imp);
+    if (!cmp->ratio_defined) {
+        tally__buf_puts(b, "n/a");
+        return;
     }
+    int bold = cmp->verdict == TALLY_VERDICT_REGRESSION ||
+               cmp->verdict == TALLY_VERDICT_IMPROVEMENT;
+    tally__buf_printf(b, bold ? "**%+.2f%%**" : "%+.2f%%", cmp->pct_imp);
+    if (cmp->interval_defined)
+        tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+    if (cmp->verdict == TALLY_VERDICT_REGRESSION)
+        tally__buf_puts(b, " " MARK_REGRESSION);
+    else if (cmp->verdict == TALLY_VERDICT_IMPROVEMENT)
+        tally__buf_puts(b, " " MARK_IMPROVEMENT);
+    else if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+        tally__buf_puts(b, " " MARK_INSUFFICIENT " [1]");
 }
 
 static void md_p(tally__buf *b, const tally__cell *c)
 {
-    if (!c->pub.compared || c->pub.comparison.test == TALLY_TEST_MMTESTS_CI ||
-        c->pub.comparison.test == TALLY_TEST_NONE ||
-        c->pub.comparison.verdict == TALLY_VERDICT_INSUFFICIENT)
+    if (!c->pub.compared || !c->pub.comparison.p_defined)
         return;
     if (c->pub.p_adjusted < 0.0001)
         tally__buf_puts(b, "<0.0001");
     else
         tally__buf_printf(b, "%.4f", c->pub.p_adjusted);
+}
+
+/* The verdict, with the runs needed for inconclusive rows and the MDE. */
+static void md_verdict(tally__buf *b, const tally__cell *c)
+{
+    if (!c->pub.compared)
+        return;
+    const tally_comparison *cmp = &c->pub.comparison;
+    tally__buf_puts(b, tally_verdict_name(cmp->verdict));
+    if ((cmp->verdict == TALLY_VERDICT_INCONCLUSIVE ||
+         cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0) {
+        if (cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+            tally__buf_printf(b, ": needs ~%zu runs per side to resolve ±%g %%", cmp->runs_needed,
+                              cmp->runs_target_pct);
+        else
+            tally__buf_printf(b, ": more than %zu runs per side to resolve ±%g %%",
+                              (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
+    }
+    if (cmp->mde_defined)
+        tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);
 }
 
 static void render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
@@ -91,11 +112,11 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
         md_text(b, r->configs[j].label);
         tally__buf_puts(b, " |");
         if (compare && j > 0)
-            tally__buf_puts(b, " delta | p |");
+            tally__buf_printf(b, " delta [%g%% CI] | p | verdict |", r->opts.confidence * 100);
     }
     tally__buf_puts(b, "\n|:---|");
     for (size_t j = 0; j < r->config_count; j++)
-        tally__buf_puts(b, compare && j > 0 ? "---:|---:|---:|" : "---:|");
+        tally__buf_puts(b, compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
     tally__buf_puts(b, "\n");
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
@@ -112,6 +133,8 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
                 md_delta(b, &row->cells[j]);
                 tally__buf_puts(b, " | ");
                 md_p(b, &row->cells[j]);
+                tally__buf_puts(b, " | ");
+                md_verdict(b, &row->cells[j]);
                 tally__buf_puts(b, " |");
             }
         }
@@ -131,24 +154,32 @@ static void render_notes(tally__buf *b, const tally_report *r, int compare)
         }
     if (compare) {
         tally__buf_printf(b, "%s significant improvement · %s significant regression · "
-                             "delta: positive is better · %s test, alpha %g",
-                          MARK_IMPROVEMENT, MARK_REGRESSION, tally_test_name(r->opts.test),
-                          r->opts.alpha);
-        if (r->opts.adjust != TALLY_ADJUST_NONE)
-            tally__buf_printf(b, ", p-values adjusted (%s)", tally_adjust_name(r->opts.adjust));
-        tally__buf_puts(b, "\n\n");
+                             "delta: positive is better · ",
+                          MARK_IMPROVEMENT, MARK_REGRESSION);
+        tally__render_method_line(b, r);
+        tally__buf_puts(b, "\n");
         double worst;
         tally_report_worst_regression(&worst, r);
         if (worst > 0)
             tally__buf_printf(b, "**Worst significant regression: %.2f%%**\n\n", worst);
+        tally__buf_printf(b, "Geometric mean of gains (> 1 is better), %g%% interval:\n\n",
+                          r->opts.confidence * 100);
         for (size_t j = 1; j < r->config_count; j++) {
-            double gm;
-            tally__buf_puts(b, "Geometric mean of ratios (new/base), ");
+            tally_gain gain;
+            tally__buf_puts(b, "- ");
             md_text(b, r->configs[j].label);
-            if (tally__render_geomean(&gm, b, r, j))
-                tally__buf_printf(b, ": %.4f\n", gm);
-            else
+            int rc = tally_report_gain(&gain, r, j, NULL);
+            if (rc == TALLY_ENOMEM)
+                b->failed = 1;
+            if (rc != TALLY_OK) {
+                tally_error_clear();
                 tally__buf_puts(b, ": n/a\n");
+                continue;
+            }
+            tally__buf_printf(b, ": %.4f", gain.value);
+            if (gain.interval_defined)
+                tally__buf_printf(b, " [%.4f, %.4f]", gain.low, gain.high);
+            tally__buf_printf(b, " over %zu rows\n", gain.rows);
         }
         tally__buf_puts(b, "\n");
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 
 typedef enum align { LEFT, RIGHT } align;
@@ -47,33 +48,71 @@ static const char *cell_str(const grid *g, size_t k)
     return g->text[k] ? g->text[k] : "";
 }
 
-/* CI half-width of the row's statistic when the summary has one (mean or median). */
+/* Half-width of the symmetric mean CI on AMean rows. */
 static int ci_half_width(double *out, const tally__row *row, const tally__cell *c)
 {
-    double lo, hi;
-    if (!tally__cell_interval(&lo, &hi, row, c))
-        return 0;
-    *out = (hi - lo) / 2;
-    return 1;
+    const tally_summary *s = &c->pub.summary;
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
+        *out = (s->mean_ci_high - s->mean_ci_low) / 2;
+        return 1;
+    }
+    return 0;
 }
 
-static const char *verdict_text(tally_verdict v)
+/* The median's interval from order statistics is not symmetric: printed as [low, high]. */
+static int median_ci(double *lo, double *hi, const tally__row *row, const tally__cell *c)
 {
-    return v == TALLY_VERDICT_INSUFFICIENT ? "insufficient [1]" : tally__verdict_word(v);
+    const tally_summary *s = &c->pub.summary;
+    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
+        *lo = s->median_ci_low;
+        *hi = s->median_ci_high;
+        return 1;
+    }
+    return 0;
 }
+
+/* Footnote marks of the table. */
+#define NOTE_INSUFFICIENT "[1]"
+#define NOTE_MISSING "[2]"
+#define NOTE_MEDIAN_CI "[3]"
 
 static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
-                       const tally__cell *c, int prec)
+                       const tally__cell *c, int prec, int *median_note)
 {
-    double h;
+    double h, lo, hi;
     if (!c->pub.present)
-        set_text(g, gr, col, "missing [2]");
+        set_text(g, gr, col, "missing " NOTE_MISSING);
     else if (!c->value_defined)
         set_text(g, gr, col, "n/a");
     else if (ci_half_width(&h, row, c))
         set_text(g, gr, col, "%.*f ± %.*f", prec, c->pub.value, prec, h);
-    else
+    else if (median_ci(&lo, &hi, row, c))
+        set_text(g, gr, col, "%.*f [%.*f, %.*f]", prec, c->pub.value, prec, lo, prec, hi);
+    else if (row->statistic == TALLY_STAT_MEDIAN) {
+        set_text(g, gr, col, "%.*f " NOTE_MEDIAN_CI, prec, c->pub.value);
+        *median_note = 1;
+    } else
         set_text(g, gr, col, "%.*f", prec, c->pub.value);
+    if (c->pub.present)
+        set_text(g, gr, col + 1, "%zu", c->n);
+}
+
+static void verdict_cell(grid *g, size_t gr, size_t col, const tally_comparison *cmp)
+{
+    const char *name = tally_verdict_name(cmp->verdict);
+    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+        set_text(g, gr, col, "insufficient " NOTE_INSUFFICIENT);
+    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0 &&
+             cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+        set_text(g, gr, col, "inconclusive: needs ~%zu runs per side to resolve ±%g %%",
+                 cmp->runs_needed, cmp->runs_target_pct);
+    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0)
+        set_text(g, gr, col, "inconclusive: more than %zu runs per side to resolve ±%g %%",
+                 (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
+    else if (cmp->direction_conflict)
+        set_text(g, gr, col, "inconclusive (the test disagrees with the shown change)");
+    else
+        set_text(g, gr, col, "%s", name ? name : "?");
 }
 
 static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c)
@@ -81,16 +120,25 @@ static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c
     if (!c->pub.compared)
         return;
     const tally_comparison *cmp = &c->pub.comparison;
-    set_text(g, gr, col, "%+.2f%%", cmp->pct_imp);
-    if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
-        cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+    if (!cmp->ratio_defined)
+        set_text(g, gr, col, "n/a");
+    else if (cmp->interval_defined)
+        set_text(g, gr, col, "%+.2f%% [%+.2f, %+.2f]", cmp->pct_imp, cmp->pct_low,
+                 cmp->pct_high);
+    else
+        set_text(g, gr, col, "%+.2f%%", cmp->pct_imp);
+    if (!cmp->p_defined)
         set_text(g, gr, col + 1, "-");
     else if (c->pub.p_adjusted < 0.0001)
         set_text(g, gr, col + 1, "<0.0001");
     else
         set_text(g, gr, col + 1, "%.4f", c->pub.p_adjusted);
-    set_text(g, gr, col + 2, "%s", verdict_text(cmp->verdict));
+    verdict_cell(g, gr, col + 2, cmp);
     g->verdict[gr * g->cols + col + 2] = cmp->verdict;
+    if (cmp->mde_defined)
+        set_text(g, gr, col + 3, "±%.2f%%", cmp->mde_pct);
+    else
+        set_text(g, gr, col + 3, "-");
 }
 
 /* Once every cell is filled: the out-of-memory check and each column's width. */
@@ -106,12 +154,15 @@ static int finish_grid(grid *g)
     return TALLY_OK;
 }
 
+/* Columns per compared configuration: value, n, delta [CI], p, verdict, MDE. */
+#define PER_CONFIG 6
+
 static int build_grid(grid *g, const tally_report *r, const tally_render_options *o,
-                      const tally__group *grp, int compare)
+                      const tally__group *grp, int compare, int *median_note)
 {
-    size_t per_config = compare ? 4 : 1;
+    size_t per_config = compare ? PER_CONFIG : 2;
     g->rows = grp->count + 1;
-    g->cols = 1 + 1 + (r->config_count - 1) * per_config;
+    g->cols = 1 + 2 + (r->config_count - 1) * per_config;
     g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
     g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
     g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
@@ -120,25 +171,28 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
         return tally__error(TALLY_ENOMEM, "out of memory");
     set_text(g, 0, 0, "case");
     set_text(g, 0, 1, "%s", r->configs[0].label);
+    set_text(g, 0, 2, "n");
     for (size_t j = 1; j < r->config_count; j++) {
-        size_t col = 2 + (j - 1) * per_config;
+        size_t col = 3 + (j - 1) * per_config;
         set_text(g, 0, col, "%s", r->configs[j].label);
+        set_text(g, 0, col + 1, "n");
         if (compare) {
-            set_text(g, 0, col + 1, "delta");
-            set_text(g, 0, col + 2, "%s", r->opts.adjust ? "p (adj)" : "p");
-            set_text(g, 0, col + 3, "verdict");
+            set_text(g, 0, col + 2, "delta [%g%% CI]", r->opts.confidence * 100);
+            set_text(g, 0, col + 3, "%s", r->opts.adjust ? "p (adj)" : "p");
+            set_text(g, 0, col + 4, "verdict");
+            set_text(g, 0, col + 5, "MDE");
         }
     }
     for (size_t i = 0; i < grp->count; i++) {
         const tally__row *row = &r->rows[grp->first + i];
         int prec = tally__default_precision(r, o, row);
         set_text(g, i + 1, 0, "%s", row->case_name);
-        fill_value(g, i + 1, 1, row, &row->cells[0], prec);
+        fill_value(g, i + 1, 1, row, &row->cells[0], prec, median_note);
         for (size_t j = 1; j < r->config_count; j++) {
-            size_t col = 2 + (j - 1) * per_config;
-            fill_value(g, i + 1, col, row, &row->cells[j], prec);
+            size_t col = 3 + (j - 1) * per_config;
+            fill_value(g, i + 1, col, row, &row->cells[j], prec, median_note);
             if (compare)
-                fill_comparison(g, i + 1, col + 1, &row->cells[j]);
+                fill_comparison(g, i + 1, col + 2, &row->cells[j]);
         }
     }
     return finish_grid(g);
@@ -158,8 +212,9 @@ static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const ta
         set_text(g, gr, 1, "missing [2]");
         return;
     }
-    set_text(g, gr, 1, "%zu", s->n);
-    fill_value(g, gr, 2, row, c, prec);
+    int median_note = 0;
+    fill_value(g, gr, 2, row, c, prec, &median_note);
+    set_text(g, gr, 1, "%zu", s->n); /* fill_value wrote n into column 3: the min follows */
     set_text(g, gr, 3, "%.*f", prec, s->min);
     set_text(g, gr, 4, "%.*f", prec, s->median);
     set_text(g, gr, 5, "%.*f", prec, s->max);
@@ -215,7 +270,7 @@ static void print_grid(tally__buf *b, const grid *g, int color, int compare)
             const char *text = cell_str(g, i * g->cols + c);
             size_t pad = g->width[c] - display_width(text);
             /* The case and the verdict are words: left-aligned; numbers right-aligned. */
-            align a = c == 0 || (compare && c >= 2 && (c - 2) % 4 == 3) ? LEFT : RIGHT;
+            align a = c == 0 || (compare && c >= 3 && (c - 3) % PER_CONFIG == 4) ? LEFT : RIGHT;
             tally_verdict v = g->verdict[i * g->cols + c];
             const char *on = !color ? ""
                              : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
@@ -233,8 +288,22 @@ static void print_grid(tally__buf *b, const grid *g, int color, int compare)
     }
 }
 
+typedef struct notes {
+    int insufficient, median_ci, inconclusive, not_tested;
+    tally__buf detail; /* one line per insufficient cell */
+} notes;
+
+static void insufficient_note(notes *n, const tally_report *r, const tally__row *row, size_t j)
+{
+    const tally_comparison *c = &row->cells[j].pub.comparison;
+    tally__buf *b = &n->detail;
+    tally__buf_printf(b, "    %s/%s, %s: ", row->benchmark, row->case_name, r->configs[j].label);
+    tally__render_insufficient_reason(b, c, r->opts.alpha);
+    tally__buf_puts(b, "\n");
+}
+
 static int render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                        const tally__group *grp, int *insufficient)
+                        const tally__group *grp, notes *n)
 {
     const tally__row *first = &r->rows[grp->first];
     int compare = !r->opts.summaries_only && r->config_count > 1;
@@ -258,14 +327,21 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
         }
         return rc;
     }
-    int rc = build_grid(&g, r, o, grp, compare);
+    int rc = build_grid(&g, r, o, grp, compare, &n->median_ci);
     if (rc == TALLY_OK)
         print_grid(b, &g, o->color, compare);
     for (size_t i = grp->first; i < grp->first + grp->count; i++)
-        for (size_t j = 1; j < r->config_count; j++)
-            if (r->rows[i].cells[j].pub.compared &&
-                r->rows[i].cells[j].pub.comparison.verdict == TALLY_VERDICT_INSUFFICIENT)
-                *insufficient = 1;
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            if (!c->compared)
+                continue;
+            if (c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT) {
+                n->insufficient = 1;
+                insufficient_note(n, r, &r->rows[i], j);
+            }
+            n->inconclusive |= c->comparison.verdict == TALLY_VERDICT_INCONCLUSIVE;
+            n->not_tested |= c->comparison.verdict == TALLY_VERDICT_NOT_TESTED;
+        }
     free_grid(&g);
     return rc;
 }
@@ -279,55 +355,68 @@ static int any_missing(const tally_report *r)
     return 0;
 }
 
-static void render_footer(tally__buf *b, const tally_report *r, int insufficient)
+static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
 {
     int compare = !r->opts.summaries_only && r->config_count > 1;
     if (compare) {
-        tally__buf_printf(b, "\n%s test, alpha %g", tally_test_name(r->opts.test), r->opts.alpha);
-        if (r->opts.adjust != TALLY_ADJUST_NONE)
-            tally__buf_printf(b, ", p-values adjusted (%s) across the report",
-                              tally_adjust_name(r->opts.adjust));
-        tally__buf_printf(b, "; ± is the half-width of the %g%% confidence interval.\n",
-                          r->opts.confidence * 100);
+        tally__buf_puts(b, "\n");
+        tally__render_method_line(b, r);
+        tally__buf_printf(b, "delta: pct-imp (positive = better) with its %g%% interval; ± is "
+                          "the half-width of the mean's %g%% interval; MDE: the change the test "
+                          "detects with power %g.\n", r->opts.confidence * 100,
+                          r->opts.confidence * 100, r->opts.power);
+        if (n->inconclusive && !(r->opts.equivalence_pct > 0) && !(r->opts.mde_pct > 0))
+            tally__buf_puts(b, "inconclusive: neither a change nor equivalence is shown; "
+                               "--equivalence PCT or --mde PCT gives the runs needed.\n");
+        if (n->not_tested)
+            tally__buf_puts(b, "not-tested: no test concerns this statistic "
+                               "(docs/statistics.md).\n");
     }
     if (r->opts.summaries_only)
-        tally__buf_printf(b, "\n± is the half-width of the %g%% confidence interval; spread: the sample SD "
-                          "(the harmonic SD on HMean rows); outliers: the larger of the MAD z-score "
-                          "and Tukey counts.\n", r->opts.confidence * 100);
+        tally__buf_printf(b, "\n± is the half-width of the %g%% confidence interval ([low, high] "
+                          "for the median); spread: the sample SD (the harmonic SD on HMean "
+                          "rows); outliers: the larger of the MAD z-score and Tukey counts.\n",
+                          r->opts.confidence * 100);
     if (!compare && any_missing(r))
         tally__buf_puts(b, "\n");
-    if (insufficient)
-        tally__buf_printf(b, "[1] too few samples for the test to reach alpha %g.\n", r->opts.alpha);
+    if (n->insufficient) {
+        tally__buf_puts(b, NOTE_INSUFFICIENT " too few samples for the test to reach alpha:\n");
+        tally__buf_append(b, n->detail.data ? n->detail.data : "", n->detail.len);
+    }
     if (any_missing(r)) {
-        tally__buf_puts(b, "[2] missing cases:\n");
+        tally__buf_puts(b, NOTE_MISSING " missing cases:\n");
         tally__group g = { 0, r->row_count };
         tally__render_missing_notes(b, r, &g, "    ");
     }
+    if (n->median_ci)
+        tally__buf_printf(b, NOTE_MEDIAN_CI " no %g%% interval of the median: it needs n >= %zu "
+                          "(order statistics).\n", r->opts.confidence * 100,
+                          tally__median_ci_min_n(r->opts.confidence));
     if (!compare)
         return;
-    tally__buf_puts(b, "\nGeometric mean of ratios (new/base) over paired rows:\n");
-    for (size_t j = 1; j < r->config_count; j++) {
-        double gm;
-        if (tally__render_geomean(&gm, b, r, j))
-            tally__buf_printf(b, "  %s: %.4f\n", r->configs[j].label, gm);
-        else
-            tally__buf_printf(b, "  %s: n/a\n", r->configs[j].label);
-    }
+    tally__render_geomean_lines(b, r);
 }
 
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     tally__group g;
     size_t pos = 0;
-    int first = 1, insufficient = 0;
+    int first = 1;
+    notes n;
+    memset(&n, 0, sizeof(n));
+    n.detail = (tally__buf)TALLY__BUF_INIT;
     while (tally__report_next_group(&g, r, &pos)) {
         if (!first)
             tally__buf_puts(b, "\n");
         first = 0;
-        int rc = render_group(b, r, o, &g, &insufficient);
-        if (rc != TALLY_OK)
+        int rc = render_group(b, r, o, &g, &n);
+        if (rc != TALLY_OK) {
+            tally__buf_dispose(&n.detail);
             return rc;
+        }
     }
-    render_footer(b, r, insufficient);
-    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    render_footer(b, r, &n);
+    int failed = b->failed || n.detail.failed;
+    tally__buf_dispose(&n.detail);
+    return failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "report/report_internal.h"
+#include "stats/compare_impl.h"
 #include "report/xlsx_api.h"
 
 #define SHEET_NAME_MAX 31
@@ -105,11 +106,13 @@ static void colour_rule(ctx *c, lxw_worksheet *ws, lxw_row_t last, lxw_col_t pct
              "a conditional format");
 }
 
-/* Columns: case; per configuration value and CV; for the others also pct imp, p and verdict. */
+/* Columns: case; per configuration value and CV; for the others also pct imp, p, verdict, the
+ * pct imp interval's bounds, the MDE and the runs needed per side. */
+#define COMPARED_COLUMNS 9
 static lxw_col_t config_col(const tally_report *r, size_t j, int compare)
 {
     (void)r;
-    return (lxw_col_t)(j == 0 ? 1 : 3 + (j - 1) * (compare ? 5 : 2));
+    return (lxw_col_t)(j == 0 ? 1 : 3 + (j - 1) * (compare ? COMPARED_COLUMNS : 2));
 }
 
 static void benchmark_chart(ctx *c, lxw_worksheet *ws, const char *sheet, const tally_report *r,
@@ -161,6 +164,16 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
             put_str(c, ws, 0, col + 3, title, c->bold);
             snprintf(title, sizeof(title), "%s verdict", r->configs[j].label);
             put_str(c, ws, 0, col + 4, title, c->bold);
+            snprintf(title, sizeof(title), "%s pct imp low (%g%%)", r->configs[j].label,
+                     r->opts.confidence * 100);
+            put_str(c, ws, 0, col + 5, title, c->bold);
+            snprintf(title, sizeof(title), "%s pct imp high (%g%%)", r->configs[j].label,
+                     r->opts.confidence * 100);
+            put_str(c, ws, 0, col + 6, title, c->bold);
+            snprintf(title, sizeof(title), "%s MDE", r->configs[j].label);
+            put_str(c, ws, 0, col + 7, title, c->bold);
+            snprintf(title, sizeof(title), "%s runs needed", r->configs[j].label);
+            put_str(c, ws, 0, col + 8, title, c->bold);
         }
     }
     for (size_t i = 0; i < g->count; i++) {
@@ -181,11 +194,21 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
             if (!cell->pub.compared)
                 continue;
             const tally_comparison *cmp = &cell->pub.comparison;
-            if (cmp->base_value != 0)
+            if (cmp->ratio_defined)
                 put_num(c, ws, xr, col + 2, cmp->pct_imp, c->pct_fmt);
-            if (cmp->test != TALLY_TEST_MMTESTS_CI && cmp->test != TALLY_TEST_NONE)
+            if (cmp->p_defined)
                 put_num(c, ws, xr, col + 3, cell->pub.p_adjusted, c->p_fmt);
             put_str(c, ws, xr, col + 4, tally_verdict_name(cmp->verdict), NULL);
+            if (cmp->interval_defined) {
+                put_num(c, ws, xr, col + 5, cmp->pct_low, c->pct_fmt);
+                put_num(c, ws, xr, col + 6, cmp->pct_high, c->pct_fmt);
+            }
+            if (cmp->mde_defined)
+                put_num(c, ws, xr, col + 7, cmp->mde_pct, c->pct_fmt);
+            if (cmp->runs_needed > 0 && cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+                put_num(c, ws, xr, col + 8, (double)cmp->runs_needed, NULL);
+            else if (cmp->runs_needed > 0)
+                put_str(c, ws, xr, col + 8, ">10000000", NULL);
         }
     }
     if (c->err == LXW_NO_ERROR)
@@ -231,15 +254,21 @@ static void metadata_sheet(ctx *c, const tally_report *r)
     put_str(c, ws, 0, 1, "key", c->bold);
     put_str(c, ws, 0, 2, "value", c->bold);
     lxw_row_t xr = 1;
-    char alpha[32], confidence[32];
+    char alpha[32], confidence[32], margin[32], power[32], mde[32];
     tally__number_format(alpha, r->opts.alpha);
     tally__number_format(confidence, r->opts.confidence);
+    tally__number_format(margin, r->opts.equivalence_pct);
+    tally__number_format(power, r->opts.power);
+    tally__number_format(mde, r->opts.mde_pct);
     const char *options[][2] = {
         { "statistic", tally_statistic_name(r->opts.statistic) },
         { "test", tally_test_name(r->opts.test) },
         { "alpha", alpha },
         { "adjust", tally_adjust_name(r->opts.adjust) },
         { "confidence", confidence },
+        { "equivalence_pct", r->opts.equivalence_pct > 0 ? margin : "" },
+        { "power", power },
+        { "mde_pct", r->opts.mde_pct > 0 ? mde : "" },
         { "filter", r->opts.filter ? r->opts.filter : "" },
     };
     for (size_t k = 0; k < TALLY__COUNT(options); k++, xr++) {

@@ -74,16 +74,24 @@ static void drop_borrowed(tally_report *r)
 
 static int check_options(const tally_report_options *o)
 {
-    if (o->version != 1 && o->version != TALLY_REPORT_OPTIONS_VERSION)
+    if (o->version < 1 || o->version > TALLY_REPORT_OPTIONS_VERSION)
         return tally__error(TALLY_EINVAL, "report options: unsupported version %u", o->version);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "report options: confidence must lie in (0, 1)");
-    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_NONE ||
+    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
         (unsigned)o->adjust > TALLY_ADJUST_BH ||
         (unsigned)o->percentile_method > TALLY_PERCENTILE_NEAREST_RANK)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
+    if (o->version >= 3 && !(o->power > 0 && o->power < 1))
+        return tally__error(TALLY_EINVAL, "report options: power must lie in (0, 1)");
+    if (o->version >= 3 && !(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
+        return tally__error(TALLY_EINVAL, "report options: the equivalence margin must lie in "
+                                          "[0, 100) percent");
+    if (o->version >= 3 && !(o->mde_pct >= 0 && o->mde_pct < 100))
+        return tally__error(TALLY_EINVAL, "report options: the effect for the runs needed must "
+                                          "lie in [0, 100) percent");
     return TALLY_OK;
 }
 
@@ -108,14 +116,17 @@ static int report_new(tally_report **out, const tally_results *results,
     tally_report *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return tally__oom();
-    /* A version 1 struct ends before omit_samples: read only what it has. */
+    /* Older structs end earlier: read only what they have, the defaults for the rest. */
     if (opts->version == 1) {
+        r->opts = defaults;
         memcpy(&r->opts, opts, offsetof(tally_report_options, omit_samples));
-        r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
-        r->opts.omit_samples = 0;
+    } else if (opts->version == 2) {
+        r->opts = defaults;
+        memcpy(&r->opts, opts, offsetof(tally_report_options, equivalence_pct));
     } else {
         r->opts = *opts;
     }
+    r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
     r->configs = tally__calloc(configs, sizeof(*r->configs));
     if (r->configs == NULL) {
         tally_report_free(r);

@@ -1,5 +1,11 @@
 /* Read access to a finished report: configurations, rows, cells, and the figures across rows. */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
 #include "report/report_internal.h"
+#include "stats/stats_internal.h"
 
 size_t tally_report_config_count(const tally_report *r)
 {
@@ -39,26 +45,111 @@ int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t 
     return TALLY_OK;
 }
 
-int tally_report_geomean(double *out, const tally_report *r, size_t config)
+int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
+                      const char *benchmark)
 {
     if (out == NULL || r == NULL || config >= r->config_count)
-        return tally__error(TALLY_EINVAL, "tally_report_geomean: invalid argument");
+        return tally__error(TALLY_EINVAL, "tally_report_gain: invalid argument");
     if (config == 0)
         return tally__error(TALLY_ENODATA, "the baseline has no ratio against itself");
-    double *ratios = tally__reallocarray(NULL, r->row_count, sizeof(double));
-    if (ratios == NULL)
-        return tally__oom();
+    tally__ksum logs = { 0, 0 };
+    double var = 0, var2_df = 0;
     size_t count = 0;
+    int all_se = 1;
     for (size_t i = 0; i < r->row_count; i++) {
-        const tally__cell *base = &r->rows[i].cells[0], *cur = &r->rows[i].cells[config];
-        if (base->value_defined && cur->value_defined && base->pub.value != 0)
-            ratios[count++] = cur->pub.value / base->pub.value;
+        const tally__row *row = &r->rows[i];
+        if (benchmark && strcmp(row->benchmark, benchmark) != 0)
+            continue;
+        const tally__cell *base = &row->cells[0], *cur = &row->cells[config];
+        if (!base->value_defined || !cur->value_defined || !(base->pub.value > 0) ||
+            !(cur->pub.value > 0))
+            continue;
+        double ratio = cur->pub.value / base->pub.value;
+        if (!isfinite(ratio) || !(ratio > 0))
+            continue;
+        /* Expressed so that > 1 is better: base/new when lower is better. */
+        tally__ksum_add(&logs, row->direction == TALLY_LOWER_IS_BETTER ? -log(ratio) : log(ratio));
+        count++;
+        const tally_comparison *c = &cur->pub.comparison;
+        if (cur->pub.compared && c->interval != TALLY_INTERVAL_NONE && isfinite(c->log_se) &&
+            c->log_se >= 0) {
+            double v = c->log_se * c->log_se;
+            var += v;
+            if (isfinite(c->log_df))
+                var2_df += v * v / c->log_df;
+        } else {
+            all_se = 0;
+        }
     }
-    int rc = count ? tally_geomean_ratio(out, ratios, count)
-                   : tally__error(TALLY_ENODATA, "'%s' shares no rows with the baseline",
-                                  r->configs[config].label);
-    tally__free_mem(ratios);
+    if (count == 0)
+        return benchmark ? tally__error(TALLY_ENODATA, "'%s' shares no rows of %s with the "
+                                                       "baseline", r->configs[config].label,
+                                        benchmark)
+                         : tally__error(TALLY_ENODATA, "'%s' shares no rows with the baseline",
+                                        r->configs[config].label);
+    double k = (double)count;
+    double mean = tally__ksum_value(&logs) / k;
+    memset(out, 0, sizeof(*out));
+    out->value = exp(mean);
+    out->rows = count;
+    if (all_se) {
+        /* Independent rows: var(mean) = sum(se_i^2) / k^2, df by Welch-Satterthwaite. */
+        double se = sqrt(var) / k;
+        double level = r->opts.confidence;
+        double q = var2_df > 0 ? gsl_cdf_tdist_Qinv((1 - level) / 2, var * var / var2_df)
+                               : gsl_cdf_ugaussian_Qinv((1 - level) / 2);
+        out->low = exp(mean - q * se);
+        out->high = exp(mean + q * se);
+        out->interval_defined = isfinite(out->low) && isfinite(out->high);
+    }
+    return TALLY_OK;
+}
+
+int tally_report_geomean(double *out, const tally_report *r, size_t config)
+{
+    if (out == NULL)
+        return tally__error(TALLY_EINVAL, "tally_report_geomean: NULL argument");
+    tally_gain g;
+    int rc = tally_report_gain(&g, r, config, NULL);
+    if (rc == TALLY_OK)
+        *out = g.value;
     return rc;
+}
+
+int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_pct,
+                      tally_gate_bound bound)
+{
+    if (out == NULL || r == NULL || !(threshold_pct >= 0) ||
+        (bound != TALLY_GATE_POINT && bound != TALLY_GATE_NEAR))
+        return tally__error(TALLY_EINVAL, "tally_report_gate: invalid argument");
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            if (!c->compared)
+                continue;
+            const tally_comparison *cmp = &c->comparison;
+            switch (cmp->verdict) {
+            case TALLY_VERDICT_INSUFFICIENT: out->insufficient++; break;
+            case TALLY_VERDICT_INCONCLUSIVE: out->inconclusive++; break;
+            case TALLY_VERDICT_NOT_TESTED: out->not_tested++; break;
+            case TALLY_VERDICT_REGRESSION: {
+                /* A regression's pct-imp is negative; the near bound is the interval's upper
+                 * end (closest to 0), or the point estimate when there is no interval. */
+                double loss = -cmp->pct_imp;
+                if (bound == TALLY_GATE_NEAR && cmp->interval_defined)
+                    loss = -cmp->pct_high;
+                if (loss > threshold_pct) {
+                    out->regressions++;
+                    if (loss > out->worst_pct)
+                        out->worst_pct = loss;
+                }
+                break;
+            }
+            default: break;
+            }
+        }
+    return TALLY_OK;
 }
 
 int tally_report_worst_regression(double *out_pct, const tally_report *r)

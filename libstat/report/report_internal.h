@@ -108,6 +108,16 @@ void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *p
  * is undefined (no paired rows; the thread's error is cleared). Running out of memory marks the
  * buffer failed, so the render fails with TALLY_ENOMEM rather than printing "n/a". */
 int tally__render_geomean(double *out, tally__buf *b, const tally_report *r, size_t j);
+/* The geometric-mean-of-gains lines of a text report's footer (per benchmark when there are
+ * several, and overall), for every configuration but the baseline. */
+void tally__render_geomean_lines(tally__buf *b, const tally_report *r);
+
+/* The line naming the test(s), alpha, the adjustment and the equivalence margin. */
+void tally__render_method_line(tally__buf *b, const tally_report *r);
+
+/* Why a comparison is insufficient, computed from its test and sizes (no newline). */
+void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);
+
 /* The renderers: each appends the whole report to `b`; errors are recorded and returned. */
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o);

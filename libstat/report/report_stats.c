@@ -129,6 +129,9 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     co.direction = row->direction;
     co.statistic = row->statistic;
     co.summary = summary_options(r, row);
+    co.equivalence_pct = r->opts.equivalence_pct;
+    co.power = r->opts.power;
+    co.mde_pct = r->opts.mde_pct;
     /* Both summaries exist already (summarize_cell, with the same options): only the tests run.
      * Too few samples for the test is compare's call (TALLY_VERDICT_INSUFFICIENT, with the ratio
      * kept): the row gets a footnote rather than a verdict. */
@@ -141,10 +144,13 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     return TALLY_OK;
 }
 
-/* Comparisons that ran a test: rows with too few samples have no p-value to adjust. */
+/* Comparisons whose test can reach alpha: rows with too few samples (even those with a p-value,
+ * which cannot be significant) and untested rows are not part of the family. */
 static int tested(const tally_report_cell *c)
 {
-    return c->compared && c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT;
+    return c->compared && c->comparison.p_defined &&
+           c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT &&
+           c->comparison.verdict != TALLY_VERDICT_NOT_TESTED;
 }
 
 /* p-values adjusted across every tested comparison of the report; an adjusted p-value at or
@@ -180,10 +186,8 @@ static int adjust(tally_report *r)
             if (!tested(c))
                 continue;
             c->p_adjusted = p[k++];
-            if (c->comparison.significant && c->p_adjusted >= r->opts.alpha) {
-                c->comparison.significant = 0;
-                c->comparison.verdict = TALLY_VERDICT_NO_CHANGE;
-            }
+            if (c->comparison.significant && c->p_adjusted >= r->opts.alpha)
+                tally__comparison_decide(&c->comparison, 0);
         }
     }
     tally__free_mem(p);

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
 
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos)
 {
@@ -143,7 +145,121 @@ const char *tally__verdict_word(tally_verdict v)
     case TALLY_VERDICT_IMPROVEMENT: return "improvement";
     case TALLY_VERDICT_REGRESSION: return "regression";
     case TALLY_VERDICT_INSUFFICIENT: return "insufficient";
-    case TALLY_VERDICT_NO_CHANGE: break;
+    case TALLY_VERDICT_EQUIVALENT: return "equivalent";
+    case TALLY_VERDICT_NOT_TESTED: return "not tested";
+    case TALLY_VERDICT_INCONCLUSIVE: break;
     }
-    return "no change";
+    return "inconclusive";
+}
+
+static void gain_text(tally__buf *b, const tally_gain *g)
+{
+    tally__buf_printf(b, "%.4f", g->value);
+    if (g->interval_defined)
+        tally__buf_printf(b, " [%.4f, %.4f]", g->low, g->high);
+    tally__buf_printf(b, " over %zu row%s", g->rows, g->rows == 1 ? "" : "s");
+}
+
+/* The gain of configuration j over `benchmark` (NULL: all) as text, or "n/a". */
+static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
+{
+    tally_gain g;
+    int rc = tally_report_gain(&g, r, j, benchmark);
+    if (rc == TALLY_OK) {
+        gain_text(b, &g);
+    } else {
+        if (rc == TALLY_ENOMEM)
+            b->failed = 1;
+        tally_error_clear();
+        tally__buf_puts(b, "n/a");
+    }
+    tally__buf_puts(b, "\n");
+}
+
+void tally__render_geomean_lines(tally__buf *b, const tally_report *r)
+{
+    size_t groups = 0, pos = 0;
+    tally__group g;
+    while (tally__report_next_group(&g, r, &pos))
+        groups++;
+    tally__buf_printf(b, "\nGeometric mean of gains (> 1 is better: new/base where higher is "
+                         "better, base/new where lower is better) over paired rows, with its "
+                         "%g%% interval:\n", r->opts.confidence * 100);
+    for (size_t j = 1; j < r->config_count; j++) {
+        if (groups < 2) {
+            tally__buf_printf(b, "  %s: ", r->configs[j].label);
+            gain_line(b, r, j, NULL);
+            continue;
+        }
+        tally__buf_printf(b, "  %s:\n", r->configs[j].label);
+        pos = 0;
+        while (tally__report_next_group(&g, r, &pos)) {
+            tally__buf_printf(b, "    %s: ", r->rows[g.first].benchmark);
+            gain_line(b, r, j, r->rows[g.first].benchmark);
+        }
+        tally__buf_puts(b, "    overall: ");
+        gain_line(b, r, j, NULL);
+    }
+}
+
+/* What the auto test runs on rows of a statistic. */
+static const char *auto_description(tally_statistic stat)
+{
+    switch (stat) {
+    case TALLY_STAT_AMEAN: return "AMean: Welch on x";
+    case TALLY_STAT_HMEAN: return "HMean: Welch on 1/x";
+    case TALLY_STAT_GMEAN: return "GMean: Welch on log x";
+    case TALLY_STAT_MEDIAN: return "Median: Price-Bonett";
+    case TALLY_STAT_MIN: return "Min: not tested";
+    case TALLY_STAT_MAX: return "Max: not tested";
+    case TALLY_STAT_BAMEAN: return "BAmean: not tested";
+    default: return NULL;
+    }
+}
+
+void tally__render_method_line(tally__buf *b, const tally_report *r)
+{
+    if (r->opts.test == TALLY_TEST_AUTO) {
+        /* The statistics present, in enum order, each once. */
+        unsigned seen = 0;
+        for (size_t i = 0; i < r->row_count; i++)
+            seen |= 1u << (unsigned)r->rows[i].statistic;
+        tally__buf_puts(b, "auto test (");
+        int first = 1;
+        for (unsigned s = 0; s < 16; s++) {
+            const char *d = (seen >> s) & 1u ? auto_description((tally_statistic)s) : NULL;
+            if (d == NULL)
+                continue;
+            tally__buf_printf(b, "%s%s", first ? "" : "; ", d);
+            first = 0;
+        }
+        tally__buf_puts(b, ")");
+    } else {
+        tally__buf_printf(b, "%s test", tally_test_name(r->opts.test));
+    }
+    tally__buf_printf(b, ", alpha %g", r->opts.alpha);
+    if (r->opts.adjust != TALLY_ADJUST_NONE)
+        tally__buf_printf(b, ", p-values adjusted (%s) across the report",
+                          tally_adjust_name(r->opts.adjust));
+    if (r->opts.equivalence_pct > 0)
+        tally__buf_printf(b, ", equivalence margin ±%g %%", r->opts.equivalence_pct);
+    tally__buf_puts(b, ".\n");
+}
+
+void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha)
+{
+    size_t nb = c->base.n, nc = c->current.n;
+    const char *test = tally_test_name(c->test);
+    if (c->test == TALLY_TEST_MANN_WHITNEY)
+        tally__buf_printf(b, "%s with %zu and %zu runs reaches p = %.4g at best, not below "
+                             "alpha %g", test, nb, nc, c->min_p, alpha);
+    else if (c->test == TALLY_TEST_PRICE_BONETT)
+        tally__buf_printf(b, "%s needs the %g%% interval of each median, so >= %zu runs per "
+                             "side, has %zu and %zu", test, c->confidence * 100,
+                          tally__median_ci_min_n(c->confidence), nb, nc);
+    else
+        tally__buf_printf(b, "%s needs >= 2 runs per side, has %zu and %zu", test, nb, nc);
+    if (c->runs_needed > 0 && c->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+        tally__buf_printf(b, "; ~%zu runs per side would resolve ±%g %%", c->runs_needed,
+                          c->runs_target_pct);
 }

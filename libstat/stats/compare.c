@@ -5,20 +5,38 @@
  * insufficient-data rules: docs/statistics.md.
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
 #include "util/internal.h"
+
+/* The options as version 2, from a version 1 or 2 struct. */
+static int normalise_options(tally_compare_options *o, const tally_compare_options *given)
+{
+    if (given->version == 1) {
+        static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
+        *o = defaults;
+        memcpy(o, given, offsetof(tally_compare_options, equivalence_pct));
+        o->version = TALLY_COMPARE_OPTIONS_VERSION;
+        return TALLY_OK;
+    }
+    if (given->version != TALLY_COMPARE_OPTIONS_VERSION)
+        return tally__error(TALLY_EINVAL, "compare options: version %u, expected %u "
+                                          "(initialise with TALLY_COMPARE_OPTIONS_INIT)",
+                            given->version, (unsigned)TALLY_COMPARE_OPTIONS_VERSION);
+    *o = *given;
+    return TALLY_OK;
+}
 
 static int check_options(const tally_compare_options *o)
 {
-    if (o->version != TALLY_COMPARE_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "compare options: version %u, expected %u "
-                                          "(initialise with TALLY_COMPARE_OPTIONS_INIT)",
-                            o->version, (unsigned)TALLY_COMPARE_OPTIONS_VERSION);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "compare options: alpha %g is not in (0, 1)", o->alpha);
-    if ((int)o->test < (int)TALLY_TEST_WELCH || (int)o->test > (int)TALLY_TEST_NONE)
+    if ((int)o->test < (int)TALLY_TEST_WELCH || (int)o->test > (int)TALLY_TEST_PRICE_BONETT)
         return tally__error(TALLY_EINVAL, "compare options: unknown test %d", (int)o->test);
     if (o->direction != TALLY_LOWER_IS_BETTER && o->direction != TALLY_HIGHER_IS_BETTER)
         return tally__error(TALLY_EINVAL, "compare options: unknown direction %d",
@@ -26,6 +44,17 @@ static int check_options(const tally_compare_options *o)
     if ((int)o->statistic < (int)TALLY_STAT_DEFAULT || (int)o->statistic > (int)TALLY_STAT_BAMEAN)
         return tally__error(TALLY_EINVAL, "compare options: unknown statistic %d",
                             (int)o->statistic);
+    if (!(o->summary.confidence > 0 && o->summary.confidence < 1))
+        return tally__error(TALLY_EINVAL, "compare options: confidence %g is not in (0, 1)",
+                            o->summary.confidence);
+    if (!(o->power > 0 && o->power < 1))
+        return tally__error(TALLY_EINVAL, "compare options: power %g is not in (0, 1)", o->power);
+    if (!(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
+        return tally__error(TALLY_EINVAL, "compare options: equivalence margin %g%% is not in "
+                                          "[0, 100)", o->equivalence_pct);
+    if (!(o->mde_pct >= 0 && o->mde_pct < 100))
+        return tally__error(TALLY_EINVAL, "compare options: --mde %g%% is not in [0, 100)",
+                            o->mde_pct);
     return TALLY_OK;
 }
 
@@ -63,60 +92,325 @@ static int spread_defined(const tally_summary *s, int harmonic)
                         harmonic ? "harmonic" : "sample", s->n);
 }
 
-static tally__test_moments moments(const tally_summary *s)
-{
-    tally__test_moments m;
-    m.n = s->n;
-    m.constant = is_constant(s);
-    m.mean = tested_mean(s, 0);
-    m.sd = m.constant ? 0 : s->stddev;
-    return m;
-}
-
 static int sign(double x)
 {
     return (x > 0) - (x < 0);
 }
 
-/* Runs the test; returns 1 in *insufficient when the sample sizes cannot reach alpha. `shift`
- * receives the sign of (new - base) as the test sees it, for the verdict's fallback. */
-static int run_test(tally_comparison *r, int *insufficient, int *shift, const double *base,
-                    size_t nb, const double *current, size_t nc, const tally_compare_options *o,
-                    tally_statistic stat)
+/* The scale a t-test uses for a statistic: the one on which the statistic is a mean. */
+static tally__scale scale_of(tally_statistic stat)
 {
-    *insufficient = 0;
-    *shift = 0;
-    switch (o->test) {
-    case TALLY_TEST_WELCH:
-    case TALLY_TEST_STUDENT: {
-        if (nb < 2 || nc < 2) {
-            *insufficient = 1;
-            return TALLY_OK;
+    return stat == TALLY_STAT_HMEAN   ? TALLY__SCALE_RECIPROCAL
+           : stat == TALLY_STAT_GMEAN ? TALLY__SCALE_LOG
+                                      : TALLY__SCALE_X;
+}
+
+/* Moments of one side on a scale from its summary alone, for reports of partitioned samples
+ * that hold no samples: x from AMean and SD; 1/x from HMean and the harmonic SD (mean(1/x) =
+ * 1/H, SD(1/x) = hstddev / H^2 * sqrt(n / (n - 1))). The log scale has no summary moments:
+ * returns 0 then. */
+static int summary_moments(tally__test_moments *m, const tally_summary *s, tally__scale scale)
+{
+    memset(m, 0, sizeof(*m));
+    m->n = s->n;
+    m->constant = is_constant(s);
+    if (scale == TALLY__SCALE_LOG)
+        return 0;
+    if (scale == TALLY__SCALE_RECIPROCAL) {
+        double h = m->constant ? s->min : s->hmean;
+        m->mean = 1 / h;
+        m->sd = m->constant || s->n < 2 ? 0
+                                        : s->hstddev / h / h * sqrt((double)s->n / (double)(s->n - 1));
+    } else {
+        m->mean = tested_mean(s, 0);
+        m->sd = m->constant ? 0 : s->stddev;
+    }
+    m->centred = m->mean;
+    m->pivoted = 0;
+    return 1;
+}
+
+/* Both sides' moments on a scale around the first baseline sample; from the summaries when the
+ * samples are absent. *available is 0 when neither works (the log scale without samples). */
+static int scale_moments(tally__test_moments *mb, tally__test_moments *mc, int *available,
+                         const double *base, size_t nb, const double *current, size_t nc,
+                         const tally_summary *sb, const tally_summary *sc, tally__scale scale)
+{
+    *available = 1;
+    double mul = 1;
+    if (scale == TALLY__SCALE_X)
+        mul = tally__overflow_scale(fmax(fmax(fabs(sb->min), fabs(sb->max)),
+                                         fmax(fabs(sc->min), fabs(sc->max))));
+    else if (!(sb->min > 0 && sc->min > 0))
+        return tally__error(TALLY_EDOMAIN, "compare: the %s scale needs samples > 0",
+                            scale == TALLY__SCALE_LOG ? "log" : "reciprocal");
+    if (base == NULL || current == NULL) {
+        if (scale == TALLY__SCALE_X) {
+            int rc = spread_defined(sb, 0);
+            if (rc == TALLY_OK)
+                rc = spread_defined(sc, 0);
+            if (rc)
+                return rc;
         }
-        int rc = spread_defined(&r->base, 0);
-        if (rc == TALLY_OK)
-            rc = spread_defined(&r->current, 0);
-        if (rc)
-            return rc;
-        tally__test_moments mb = moments(&r->base), mc = moments(&r->current);
-        tally__ttest t;
-        rc = o->test == TALLY_TEST_WELCH ? tally__welch_moments(&t, &mb, &mc)
-                                             : tally__student_moments(&t, &mb, &mc);
-        if (rc)
-            return rc;
-        r->statistic = t.t;
-        r->df = t.df;
-        r->p_value = t.p;
-        r->zero_variance = t.zero_variance;
-        *shift = sign(mc.mean - mb.mean);
+        *available = summary_moments(mb, sb, scale) && summary_moments(mc, sc, scale);
+        /* Without a shared pivot the centred means are the means themselves. */
+        mb->pivoted = mc->pivoted = 0;
         return TALLY_OK;
     }
-    case TALLY_TEST_MMTESTS_CI: {
+    tally__pivot_moments(mb, base, nb, scale, base[0], mul);
+    tally__pivot_moments(mc, current, nc, scale, base[0], mul);
+    if (!isfinite(mb->mean) || !isfinite(mc->mean) || !isfinite(mb->sd) || !isfinite(mc->sd))
+        return tally__error(TALLY_ENUMERIC, "compare: moments on the %s scale are beyond the "
+                                            "double range",
+                            scale == TALLY__SCALE_X ? "x" : scale == TALLY__SCALE_LOG ? "log"
+                                                                                       : "1/x");
+    return TALLY_OK;
+}
+
+/* ---- Price & Bonett (2002): the log ratio of medians ---- */
+
+typedef struct median_side {
+    double log_median; /* log of the sample median */
+    double se;         /* standard error of log_median */
+} median_side;
+
+/*
+ * SE of the log median from the distribution-free interval of the median the summary already
+ * holds, [Y_(k), Y_(n-k+1)] with its exact binomial coverage L (tally__median_ci_ranks):
+ * SE = (log Y_(n-k+1) - log Y_(k)) / (2 z), z = Phi^-1((1 + L) / 2). This is Price & Bonett's
+ * (2002) construction; they fix k = round(n/2 - sqrt(n)), tally takes the k of the interval at
+ * the report's confidence (the same k at 95 % for most n, e.g. 19), so that a report of
+ * partitioned samples, which has these order statistics but no samples, gets the same test.
+ * Returns 0 when the summary has no such interval (too few samples for the level).
+ */
+static int median_side_of(median_side *m, const tally_summary *s)
+{
+    if (!(s->defined & TALLY_SUMMARY_MEDIAN_CI) || !(s->median_ci_low > 0) || !(s->median > 0))
+        return 0;
+    double z = gsl_cdf_ugaussian_Qinv((1 - s->median_ci_level) / 2);
+    m->log_median = log(s->median);
+    m->se = log(s->median_ci_high / s->median_ci_low) / (2 * z);
+    return isfinite(m->se) && m->se >= 0;
+}
+
+/* ---- the change model: what the interval, the MDE and the runs needed are computed from ---- */
+
+typedef enum model_kind { MODEL_NONE, MODEL_FIELLER, MODEL_FIELLER_RECIPROCAL, MODEL_LOG_T,
+                          MODEL_LOG_Z } model_kind;
+
+typedef struct change_model {
+    model_kind kind;
+    /* Fieller: means ma (base), mc (new) of the scale, the variances va, vc of those means,
+     * d = mc / ma - 1 from the centred means, the ratio's df. */
+    double ma, mc, va, vc, d;
+    /* log kinds: the log ratio D of the shown statistics and its standard error. */
+    double D;
+    double se, df;   /* of log(ratio) (delta method for Fieller kinds); df infinite for z */
+    double vb1, vc1; /* variance of one run on the log-ratio scale, per side */
+} change_model;
+
+/* Welch-Satterthwaite df of a sum of two variances of means, from the shares (no overflow). */
+static double welch_df(double va, size_t na, double vc, size_t nc)
+{
+    double tot = va + vc;
+    if (!(tot > 0))
+        return (double)(na + nc - 2);
+    double ra = va / tot, rc = vc / tot;
+    return 1.0 / (ra * ra / (double)(na - 1) + rc * rc / (double)(nc - 1));
+}
+
+static void fieller_model(change_model *m, const tally__test_moments *a,
+                          const tally__test_moments *c, model_kind kind)
+{
+    double na = (double)a->n, nc = (double)c->n;
+    m->kind = kind;
+    m->ma = a->mean;
+    m->mc = c->mean;
+    m->va = (a->sd / sqrt(na)) * (a->sd / sqrt(na));
+    m->vc = (c->sd / sqrt(nc)) * (c->sd / sqrt(nc));
+    m->d = (c->centred - a->centred) / a->mean;
+    double r = m->mc / m->ma;
+    /* df of mc - rho ma at rho = the estimate */
+    m->df = welch_df(m->vc, c->n, r * r * m->va, a->n);
+    double la = m->va / (m->ma * m->ma), lc = m->vc / (m->mc * m->mc);
+    m->se = sqrt(la + lc);
+    m->vb1 = la * na;
+    m->vc1 = lc * nc;
+    if (kind == MODEL_FIELLER_RECIPROCAL)
+        m->D = -log1p(m->d);
+    else
+        m->D = log1p(m->d);
+}
+
+/* Bounds of (ratio - 1) of the shown statistic at `level`; 0 when the interval is unbounded. */
+static int model_interval(double *lo, double *hi, const change_model *m, double level)
+{
+    double q;
+    switch (m->kind) {
+    case MODEL_FIELLER:
+    case MODEL_FIELLER_RECIPROCAL: {
+        q = gsl_cdf_tdist_Qinv((1 - level) / 2, m->df);
+        double g = q * q * m->va / (m->ma * m->ma);
+        if (!(g < 1) || !(m->ma > 0) || !(m->mc > 0))
+            return 0; /* the baseline mean is not significantly away from 0: unbounded */
+        double r = m->mc / m->ma;
+        double h = q / m->ma * sqrt(m->vc * (1 - g) + r * r * m->va);
+        double el = (m->d + g - h) / (1 - g), eh = (m->d + g + h) / (1 - g);
+        if (m->kind == MODEL_FIELLER) {
+            *lo = el;
+            *hi = eh;
+            return 1;
+        }
+        /* HMean ratio = 1 / (ratio of the means of 1/x): decreasing in it. */
+        if (!(1 + el > 0))
+            return 0;
+        *lo = -eh / (1 + eh);
+        *hi = -el / (1 + el);
+        return 1;
+    }
+    case MODEL_LOG_T:
+    case MODEL_LOG_Z:
+        q = m->kind == MODEL_LOG_T ? gsl_cdf_tdist_Qinv((1 - level) / 2, m->df)
+                                   : gsl_cdf_ugaussian_Qinv((1 - level) / 2);
+        *lo = expm1(m->D - q * m->se);
+        *hi = expm1(m->D + q * m->se);
+        return 1;
+    case MODEL_NONE:
+        break;
+    }
+    return 0;
+}
+
+static tally_interval_method method_of(model_kind kind)
+{
+    switch (kind) {
+    case MODEL_FIELLER: return TALLY_INTERVAL_FIELLER;
+    case MODEL_FIELLER_RECIPROCAL: return TALLY_INTERVAL_FIELLER_RECIPROCAL;
+    case MODEL_LOG_T: return TALLY_INTERVAL_LOG_WELCH;
+    case MODEL_LOG_Z: return TALLY_INTERVAL_PRICE_BONETT;
+    case MODEL_NONE: break;
+    }
+    return TALLY_INTERVAL_NONE;
+}
+
+/* pct-imp bounds from (ratio - 1) bounds. */
+static void pct_bounds(double *plo, double *phi, double lo, double hi, tally_direction dir)
+{
+    if (dir == TALLY_HIGHER_IS_BETTER) {
+        *plo = 100 * lo;
+        *phi = 100 * hi;
+    } else {
+        *plo = -100 * hi;
+        *phi = -100 * lo;
+    }
+}
+
+/* ---- tests ---- */
+
+typedef struct test_outcome {
+    int ran;          /* a p-value exists */
+    int insufficient; /* the sizes cannot reach alpha */
+    int shift;        /* sign of (new - base) of the shown statistic as the test sees it */
+} test_outcome;
+
+static int run_t(tally_comparison *r, test_outcome *out, const tally__test_moments *mb,
+                 const tally__test_moments *mc, tally_test test, tally__scale scale)
+{
+    tally__ttest t;
+    int rc = test == TALLY_TEST_STUDENT ? tally__student_moments(&t, mb, mc)
+                                        : tally__welch_moments(&t, mb, mc);
+    if (rc)
+        return rc;
+    r->test = test;
+    r->statistic = t.t;
+    r->df = t.df;
+    r->p_value = t.p;
+    r->zero_variance = t.zero_variance;
+    r->min_p = 0;
+    out->ran = 1;
+    int s = sign(mc->centred - mb->centred);
+    out->shift = scale == TALLY__SCALE_RECIPROCAL ? -s : s;
+    return TALLY_OK;
+}
+
+static int run_price_bonett(tally_comparison *r, test_outcome *out, const median_side *b,
+                            const median_side *c)
+{
+    double se = hypot(b->se, c->se);
+    double D = c->log_median - b->log_median;
+    r->test = TALLY_TEST_PRICE_BONETT;
+    r->min_p = 0;
+    out->ran = 1;
+    out->shift = sign(D);
+    if (!(se > 0) || !isfinite(D / se)) {
+        r->statistic = 0;
+        r->p_value = D != 0 ? 0.0 : 1.0;
+        r->zero_variance = 1;
+        return TALLY_OK;
+    }
+    r->statistic = -D / se; /* base minus new, as the t-tests */
+    r->p_value = fmin(1.0, 2 * gsl_cdf_ugaussian_Q(fabs(D / se)));
+    return TALLY_OK;
+}
+
+typedef struct inputs {
+    const double *base, *current;
+    size_t nb, nc;
+    const tally_compare_options *o;
+    tally_statistic stat;
+    int positive; /* every sample of both sides > 0 */
+} inputs;
+
+/* Both sides' log medians and SEs; 0 when a side has no interval of its median. */
+static int medians_of(median_side *b, median_side *c, const tally_comparison *r)
+{
+    return median_side_of(b, &r->base) && median_side_of(c, &r->current);
+}
+
+static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, tally_test test)
+{
+    memset(out, 0, sizeof(*out));
+    size_t nb = in->nb, nc = in->nc;
+    switch (test) {
+    case TALLY_TEST_WELCH:
+    case TALLY_TEST_STUDENT: {
+        r->test = test;
         if (nb < 2 || nc < 2) {
-            *insufficient = 1;
+            out->insufficient = 1;
             return TALLY_OK;
         }
-        int harmonic = stat == TALLY_STAT_HMEAN;
+        tally__scale scale = scale_of(in->stat);
+        tally__test_moments mb, mc;
+        int available;
+        int rc = scale_moments(&mb, &mc, &available, in->base, nb, in->current, nc, &r->base,
+                               &r->current, scale);
+        if (rc)
+            return rc;
+        if (!available) {
+            r->test = TALLY_TEST_NONE; /* no samples on the client: nothing to test with */
+            return TALLY_OK;
+        }
+        return run_t(r, out, &mb, &mc, test, scale);
+    }
+    case TALLY_TEST_PRICE_BONETT: {
+        r->test = test;
+        if (!in->positive)
+            return tally__error(TALLY_EDOMAIN, "compare: the Price-Bonett test of the ratio of "
+                                               "medians needs samples > 0");
+        median_side b, c;
+        if (!medians_of(&b, &c, r)) {
+            out->insufficient = 1; /* no interval of a median at this level: too few samples */
+            return TALLY_OK;
+        }
+        return run_price_bonett(r, out, &b, &c);
+    }
+    case TALLY_TEST_MMTESTS_CI: {
+        r->test = test;
+        if (nb < 2 || nc < 2) {
+            out->insufficient = 1;
+            return TALLY_OK;
+        }
+        int harmonic = in->stat == TALLY_STAT_HMEAN;
         int rc = spread_defined(&r->base, harmonic);
         if (rc == TALLY_OK)
             rc = spread_defined(&r->current, harmonic);
@@ -126,54 +420,196 @@ static int run_test(tally_comparison *r, int *insufficient, int *shift, const do
         double mean_c = tested_mean(&r->current, harmonic);
         double sd_b = tested_sd(&r->base, harmonic), sd_c = tested_sd(&r->current, harmonic);
         rc = tally_mmtests_test(&r->statistic, &r->df, &r->p_value, mean_b, sd_b, nb, mean_c,
-                                    sd_c, nc);
+                                sd_c, nc);
         if (rc)
             return rc;
         r->zero_variance = sd_b == 0 && sd_c == 0;
-        *shift = sign(mean_c - mean_b);
+        r->min_p = 0;
+        out->ran = 1;
+        out->shift = sign(mean_c - mean_b);
         return TALLY_OK;
     }
     case TALLY_TEST_MANN_WHITNEY: {
-        if (tally__mann_whitney_min_p(nb, nc) >= o->alpha) {
-            *insufficient = 1;
-            return TALLY_OK;
-        }
-        int rc = tally_mann_whitney(&r->statistic, &r->p_value, &r->exact, base, nb, current, nc);
+        r->test = test;
+        r->min_p = tally__mann_whitney_min_p(nb, nc);
+        /* The test runs whatever the sizes: an insufficient row still reports its real p. */
+        out->insufficient = r->min_p >= in->o->alpha;
+        int rc = tally_mann_whitney(&r->statistic, &r->p_value, &r->exact, in->base, nb,
+                                    in->current, nc);
         if (rc)
             return rc;
+        out->ran = 1;
         /* U of the baseline above nb*nc/2: the baseline tends to be larger, the new set smaller. */
-        *shift = sign((double)nb * (double)nc / 2 - r->statistic);
+        out->shift = sign((double)nb * (double)nc / 2 - r->statistic);
         return TALLY_OK;
     }
     case TALLY_TEST_NONE:
+    case TALLY_TEST_AUTO:
+        r->test = TALLY_TEST_NONE;
         return TALLY_OK;
     }
-    return tally__error(TALLY_EINVAL, "compare: unknown test %d", (int)o->test);
+    return tally__error(TALLY_EINVAL, "compare: unknown test %d", (int)test);
 }
 
-static tally_verdict verdict_of(const tally_comparison *r, int shift, tally_direction direction)
+/* The test ::TALLY_TEST_AUTO runs for a statistic (NONE: not tested). */
+static tally_test auto_test(tally_statistic stat)
 {
-    if (!r->significant)
-        return TALLY_VERDICT_NO_CHANGE;
-    /* The sign of the shown pct-imp decides, so that a starred -18.95 % is never called an
-     * improvement; the test's own direction only when pct-imp is 0 or undefined. */
-    int better = 0;
-    if (r->ratio_defined && r->pct_imp != 0)
-        better = sign(r->pct_imp);
-    else
-        better = direction == TALLY_LOWER_IS_BETTER ? -shift : shift;
-    if (better > 0)
-        return TALLY_VERDICT_IMPROVEMENT;
-    if (better < 0)
-        return TALLY_VERDICT_REGRESSION;
-    return TALLY_VERDICT_NO_CHANGE;
+    switch (stat) {
+    case TALLY_STAT_AMEAN:
+    case TALLY_STAT_HMEAN:
+    case TALLY_STAT_GMEAN:
+        return TALLY_TEST_WELCH;
+    case TALLY_STAT_MEDIAN:
+        return TALLY_TEST_PRICE_BONETT;
+    default:
+        return TALLY_TEST_NONE;
+    }
 }
 
-/* Everything after the two summaries; report.c calls it with the summaries it has already made. */
+/* The interval model of the shown statistic; kind NONE when the statistic has none or the sizes
+ * are too small. */
+static int build_model(change_model *m, tally_comparison *r, const inputs *in)
+{
+    memset(m, 0, sizeof(*m));
+    m->kind = MODEL_NONE;
+    switch (in->stat) {
+    case TALLY_STAT_AMEAN:
+    case TALLY_STAT_HMEAN:
+    case TALLY_STAT_GMEAN: {
+        if (in->nb < 2 || in->nc < 2)
+            return TALLY_OK;
+        tally__scale scale = scale_of(in->stat);
+        tally__test_moments mb, mc;
+        int available;
+        int rc = scale_moments(&mb, &mc, &available, in->base, in->nb, in->current, in->nc,
+                               &r->base, &r->current, scale);
+        if (rc || !available)
+            return rc;
+        if (scale == TALLY__SCALE_LOG) {
+            double ea = mb.sd / sqrt((double)in->nb), ec = mc.sd / sqrt((double)in->nc);
+            m->kind = MODEL_LOG_T;
+            m->D = mc.centred - mb.centred;
+            m->se = hypot(ea, ec);
+            m->df = welch_df(ea * ea, in->nb, ec * ec, in->nc);
+            m->vb1 = mb.sd * mb.sd;
+            m->vc1 = mc.sd * mc.sd;
+            return TALLY_OK;
+        }
+        if (!(mb.mean > 0 && mc.mean > 0))
+            return TALLY_OK; /* a ratio of means of mixed signs has no useful interval */
+        fieller_model(m, &mb, &mc, scale == TALLY__SCALE_X ? MODEL_FIELLER
+                                                          : MODEL_FIELLER_RECIPROCAL);
+        return TALLY_OK;
+    }
+    case TALLY_STAT_MEDIAN: {
+        median_side b, c;
+        if (!in->positive || !medians_of(&b, &c, r))
+            return TALLY_OK;
+        m->kind = MODEL_LOG_Z;
+        m->D = c.log_median - b.log_median;
+        m->se = hypot(b.se, c.se);
+        m->df = INFINITY;
+        m->vb1 = b.se * b.se * (double)in->nb;
+        m->vc1 = c.se * c.se * (double)in->nc;
+        return TALLY_OK;
+    }
+    default:
+        return TALLY_OK;
+    }
+}
+
+static int fill_interval(tally_comparison *r, const change_model *m, const tally_compare_options *o)
+{
+    double lo, hi;
+    r->interval = method_of(m->kind);
+    if (m->kind == MODEL_NONE)
+        return TALLY_OK;
+    r->log_se = m->se;
+    r->log_df = m->df;
+    if (model_interval(&lo, &hi, m, o->summary.confidence)) {
+        r->interval_defined = 1;
+        r->ratio_low = 1 + lo;
+        r->ratio_high = 1 + hi;
+        pct_bounds(&r->pct_low, &r->pct_high, lo, hi, o->direction);
+    }
+    if (o->equivalence_pct > 0 && model_interval(&lo, &hi, m, 1 - 2 * o->alpha)) {
+        r->equivalence_defined = 1;
+        pct_bounds(&r->equivalence_low, &r->equivalence_high, lo, hi, o->direction);
+        r->equivalent = r->equivalence_low > -o->equivalence_pct &&
+                        r->equivalence_high < o->equivalence_pct;
+    }
+    if (m->se > 0 && isfinite(m->se)) {
+        double ncp;
+        int rc = tally__mde_ncp(&ncp, m->df, o->alpha, o->power);
+        if (rc)
+            return rc;
+        r->mde_pct = 100 * expm1(ncp * m->se);
+        r->mde_defined = isfinite(r->mde_pct);
+    }
+    return TALLY_OK;
+}
+
+/* Per-run variances for the runs needed when a side has a single run: that side is assumed as
+ * noisy as the other (there is nothing else to go on). */
+static int fill_runs_needed(tally_comparison *r, const inputs *in, const tally_compare_options *o,
+                            const change_model *m)
+{
+    r->runs_target_pct = o->mde_pct > 0 ? o->mde_pct : o->equivalence_pct;
+    if (!(r->runs_target_pct > 0))
+        return TALLY_OK;
+    double vb = m->vb1, vc = m->vc1;
+    if (m->kind == MODEL_NONE) {
+        /* Too few runs for the model: the spread of whichever side has two or more, as a
+         * relative variance (CV^2) on the log scale. */
+        const tally_summary *s = in->nb >= 2 ? &r->base : in->nc >= 2 ? &r->current : NULL;
+        if (s == NULL || !(s->defined & TALLY_SUMMARY_STDDEV) || !(s->amean > 0))
+            return TALLY_OK;
+        if (in->stat != TALLY_STAT_AMEAN && in->stat != TALLY_STAT_HMEAN &&
+            in->stat != TALLY_STAT_GMEAN && in->stat != TALLY_STAT_MEDIAN)
+            return TALLY_OK;
+        vb = vc = (s->stddev / s->amean) * (s->stddev / s->amean);
+    }
+    if (!(vb + vc > 0))
+        return TALLY_OK;
+    return tally__runs_needed(&r->runs_needed, log1p(r->runs_target_pct / 100), vb, vc,
+                              m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN, o->alpha,
+                              o->power);
+}
+
+void tally__comparison_decide(tally_comparison *r, int significant)
+{
+    if (r->verdict == TALLY_VERDICT_INSUFFICIENT || r->verdict == TALLY_VERDICT_NOT_TESTED)
+        return;
+    r->significant = significant;
+    r->direction_conflict = 0;
+    if (significant) {
+        /* The sign of the shown pct-imp decides, so that a starred -18.95 % is never called an
+         * improvement; the test's own direction only when pct-imp is 0 or undefined. A test
+         * significant in the other direction than the shown change cannot judge this row. */
+        int better = r->ratio_defined && r->pct_imp != 0 ? sign(r->pct_imp) : 0;
+        int test_better = r->direction == TALLY_LOWER_IS_BETTER ? -r->test_shift : r->test_shift;
+        if (better == 0)
+            better = test_better;
+        if (test_better != 0 && better != test_better) {
+            r->direction_conflict = 1;
+            r->verdict = TALLY_VERDICT_INCONCLUSIVE;
+            return;
+        }
+        r->verdict = better > 0   ? TALLY_VERDICT_IMPROVEMENT
+                     : better < 0 ? TALLY_VERDICT_REGRESSION
+                                  : TALLY_VERDICT_INCONCLUSIVE;
+        return;
+    }
+    r->verdict = r->equivalent ? TALLY_VERDICT_EQUIVALENT : TALLY_VERDICT_INCONCLUSIVE;
+}
+
 /* The options and the sample counts, as both entry points check them. */
-static int check_call(const tally_compare_options *o, size_t nb, size_t nc)
+static int check_call(tally_compare_options *o, const tally_compare_options *given, size_t nb,
+                      size_t nc)
 {
-    int rc = check_options(o);
+    int rc = normalise_options(o, given);
+    if (rc == TALLY_OK)
+        rc = check_options(o);
     if (rc)
         return rc;
     if (nb == 0 || nc == 0)
@@ -188,14 +624,15 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               size_t nc, const tally_compare_options *opts)
 {
     static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
-    const tally_compare_options *o = opts ? opts : &defaults;
-    /* Only Mann-Whitney reads the samples: the other tests run on the summaries alone (a report
-     * of partitioned samples has no samples on the client). */
-    int need_samples = o->test == TALLY_TEST_MANN_WHITNEY;
+    /* Only Mann-Whitney needs the samples: the other tests fall back to the summaries when a
+     * report of partitioned samples has none on the client (docs/statistics.md). */
+    const tally_compare_options *given = opts ? opts : &defaults;
+    int need_samples = given->test == TALLY_TEST_MANN_WHITNEY;
     if (out == NULL || base_summary == NULL || current_summary == NULL ||
         (need_samples && ((base == NULL && nb) || (current == NULL && nc))))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    int rc = check_call(o, nb, nc);
+    tally_compare_options o;
+    int rc = check_call(&o, given, nb, nc);
     if (rc)
         return rc;
     if (base_summary->n != nb || current_summary->n != nc)
@@ -207,11 +644,19 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     memset(&r, 0, sizeof(r));
     r.base = *base_summary;
     r.current = *current_summary;
+    r.p_value = NAN;
+    r.min_p = NAN;
+    r.confidence = o.summary.confidence;
+    r.power = o.power;
+    r.equivalence_pct = o.equivalence_pct;
+    r.direction = o.direction;
 
-    tally_statistic stat = o->statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : o->statistic;
-    rc = tally_summary_value(&r.base_value, &r.base, stat);
+    inputs in = { base, current, nb, nc, &o,
+                  o.statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : o.statistic,
+                  base_summary->min > 0 && current_summary->min > 0 };
+    rc = tally_summary_value(&r.base_value, &r.base, in.stat);
     if (rc == TALLY_OK)
-        rc = tally_summary_value(&r.new_value, &r.current, stat);
+        rc = tally_summary_value(&r.new_value, &r.current, in.stat);
     if (rc)
         return rc;
 
@@ -219,24 +664,37 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
      * that one all-zero row does not sink a whole report. */
     if (r.base_value != 0 && isfinite(r.new_value / r.base_value)) {
         r.ratio = r.new_value / r.base_value;
-        rc = tally_pct_imp(&r.pct_imp, r.base_value, r.new_value, o->direction);
+        rc = tally_pct_imp(&r.pct_imp, r.base_value, r.new_value, o.direction);
         if (rc)
             return rc;
         r.ratio_defined = 1;
     }
 
-    r.test = o->test;
-    r.p_value = 1;
-    int insufficient, shift;
-    rc = run_test(&r, &insufficient, &shift, base, nb, current, nc, o, stat);
+    tally_test test = o.test == TALLY_TEST_AUTO ? auto_test(in.stat) : o.test;
+    test_outcome t;
+    rc = run_test(&r, &t, &in, test);
     if (rc)
         return rc;
-    if (insufficient) {
+    r.p_defined = t.ran;
+    r.test_shift = t.shift;
+    if (!t.ran)
+        r.p_value = NAN;
+
+    change_model m;
+    rc = build_model(&m, &r, &in);
+    if (rc == TALLY_OK && r.ratio_defined)
+        rc = fill_interval(&r, &m, &o);
+    if (rc == TALLY_OK)
+        rc = fill_runs_needed(&r, &in, &o, &m);
+    if (rc)
+        return rc;
+
+    if (r.test == TALLY_TEST_NONE)
+        r.verdict = TALLY_VERDICT_NOT_TESTED;
+    else if (t.insufficient)
         r.verdict = TALLY_VERDICT_INSUFFICIENT;
-    } else {
-        r.significant = o->test != TALLY_TEST_NONE && r.p_value < o->alpha;
-        r.verdict = verdict_of(&r, shift, o->direction);
-    }
+    else
+        tally__comparison_decide(&r, r.p_value < o.alpha);
     *out = r;
     return TALLY_OK;
 }
@@ -247,20 +705,36 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
     if (out == NULL || (base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    const tally_compare_options *o = opts ? opts : &defaults;
     /* Checked before summarising so that a bad option is reported as such, not as a summary
      * error; tally__compare_summarized checks again for its other callers. */
-    int rc = check_call(o, nb, nc);
+    tally_compare_options o;
+    int rc = check_call(&o, opts ? opts : &defaults, nb, nc);
     if (rc)
         return rc;
 
     tally_summary sb, sc;
-    tally_summary_options so = o->summary;
-    so.direction = o->direction;
+    tally_summary_options so = o.summary;
+    so.direction = o.direction;
     rc = tally_summarize(&sb, base, nb, &so);
     if (rc == TALLY_OK)
         rc = tally_summarize(&sc, current, nc, &so);
     if (rc)
         return rc;
-    return tally__compare_summarized(out, &sb, base, nb, &sc, current, nc, o);
+    return tally__compare_summarized(out, &sb, base, nb, &sc, current, nc, &o);
+}
+
+int tally_noncentral_t_cdf(double *out, double t, double df, double ncp)
+{
+    if (out == NULL)
+        return tally__error(TALLY_EINVAL, "noncentral t: NULL output");
+    return tally__nct_cdf(out, t, df, ncp);
+}
+
+int tally_t_test_runs_needed(size_t *out, double effect, double sd, double alpha, double power)
+{
+    if (out == NULL || !(effect > 0) || !(sd > 0) || !isfinite(effect / sd) ||
+        !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+        return tally__error(TALLY_EINVAL, "runs needed: effect and sd must be > 0, alpha and "
+                                          "power in (0, 1)");
+    return tally__runs_needed(out, effect, sd * sd, sd * sd, 0, alpha, power);
 }

@@ -18,6 +18,11 @@ typedef struct tally__test_moments {
     double sd; /* sample standard deviation, n - 1 in the denominator */
     size_t n;
     int constant;
+    /* With `pivoted`, `centred` is mean - pivot for a pivot both sides of a test share (the first
+     * baseline sample): the difference of two centred means keeps the digits that the difference
+     * of two large means rounds away (docs/statistics.md, "Moments around a pivot"). */
+    double centred;
+    int pivoted;
 } tally__test_moments;
 
 /* Outcome of a t-type test. zero_variance: both samples constant, t reported as 0 and p as 0
@@ -56,5 +61,48 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               const double *base, size_t nb,
                               const tally_summary *current_summary, const double *current,
                               size_t nc, const tally_compare_options *opts);
+
+/* The scale on which a t-test sees the samples: x, 1/x (HMean rows) or log x (GMean rows). */
+typedef enum tally__scale { TALLY__SCALE_X = 0, TALLY__SCALE_RECIPROCAL = 1, TALLY__SCALE_LOG = 2 }
+    tally__scale;
+
+/* Moments of f(x[0..n)) on `scale`, centred on f(pivot) computed once: the mean as far as it
+ * rounds, the centred mean and the sample SD from the centred values (three passes; no square
+ * of a large value is ever formed). `mul` (a power of two) multiplies every value first so that
+ * differences of samples near the double range cannot overflow. x finite, n >= 1, and x > 0
+ * for the reciprocal and log scales (the caller has checked). */
+void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tally__scale scale,
+                          double pivot, double mul);
+
+/* Clamp to [0, 1]. */
+static inline double tally__clamp_unit(double v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* P(T <= t) for the noncentral t distribution with df > 0 degrees of freedom and noncentrality
+ * delta (Lenth 1989, AS 243), to about 1e-12 absolute. */
+int tally__nct_cdf(double *out, double t, double df, double delta);
+
+/* Power of the two-sided level-alpha t test (df finite) or z test (df infinite) when the test
+ * statistic's noncentrality is ncp. */
+int tally__two_sided_power(double *out, double ncp, double df, double alpha);
+
+/* The smallest noncentrality at which that power reaches `power` (the MDE in standard errors). */
+int tally__mde_ncp(double *out, double df, double alpha, double power);
+
+/* Runs per side beyond which tally__runs_needed stops counting. */
+#define TALLY__RUNS_NEEDED_MAX ((size_t)10000000)
+
+/* The smallest number of runs n per side at which a true difference `effect` (> 0) is detected
+ * with `power` by the two-sided level-alpha test whose difference has variance (vb + vc) / n,
+ * with Welch-Satterthwaite df (vb + vc)^2 (n - 1) / (vb^2 + vc^2), or a z test when `normal`.
+ * TALLY__RUNS_NEEDED_MAX + 1 when even that many are not enough. */
+int tally__runs_needed(size_t *out, double effect, double vb, double vc, int normal,
+                       double alpha, double power);
+
+/* The verdict of a compared row from its significance (after any p-value adjustment), its
+ * equivalence and its sign (docs/statistics.md, "Verdicts"). */
+void tally__comparison_decide(tally_comparison *c, int significant);
 
 #endif /* TALLY_COMPARE_IMPL_H */

@@ -1,5 +1,5 @@
-/* Names of tests, adjustments and verdicts, as used on the command line and in JSON (the
- * lookup and its case rule: util/names.h). */
+/* Names of tests, adjustments, interval methods and verdicts, as used on the command line and
+ * in JSON (the lookup and its case rule: util/names.h). */
 #include "util/internal.h"
 #include "util/names.h"
 
@@ -9,6 +9,8 @@ static const tally__name tests[] = {
     { "mann-whitney", TALLY_TEST_MANN_WHITNEY },
     { "mmtests-ci", TALLY_TEST_MMTESTS_CI },
     { "none", TALLY_TEST_NONE },
+    { "auto", TALLY_TEST_AUTO },
+    { "price-bonett", TALLY_TEST_PRICE_BONETT },
 };
 
 static const tally__name adjustments[] = {
@@ -19,11 +21,21 @@ static const tally__name adjustments[] = {
     { "benjamini-hochberg", TALLY_ADJUST_BH },
 };
 
+static const tally__name intervals[] = {
+    { "none", TALLY_INTERVAL_NONE },
+    { "fieller", TALLY_INTERVAL_FIELLER },
+    { "fieller-reciprocal", TALLY_INTERVAL_FIELLER_RECIPROCAL },
+    { "log-welch", TALLY_INTERVAL_LOG_WELCH },
+    { "price-bonett", TALLY_INTERVAL_PRICE_BONETT },
+};
+
 static const tally__name verdicts[] = {
-    { "no-change", TALLY_VERDICT_NO_CHANGE },
+    { "inconclusive", TALLY_VERDICT_INCONCLUSIVE },
     { "improvement", TALLY_VERDICT_IMPROVEMENT },
     { "regression", TALLY_VERDICT_REGRESSION },
     { "insufficient", TALLY_VERDICT_INSUFFICIENT },
+    { "equivalent", TALLY_VERDICT_EQUIVALENT },
+    { "not-tested", TALLY_VERDICT_NOT_TESTED },
 };
 
 TALLY__NAME_FUNCTIONS(tally_test, tests, "test")
@@ -32,4 +44,9 @@ TALLY__NAME_FUNCTIONS(tally_adjust, adjustments, "p-value adjustment")
 const char *tally_verdict_name(tally_verdict verdict)
 {
     return tally__name_of(verdicts, TALLY__COUNT(verdicts), tally__name_array_row, (int)verdict);
+}
+
+const char *tally_interval_method_name(tally_interval_method method)
+{
+    return tally__name_of(intervals, TALLY__COUNT(intervals), tally__name_array_row, (int)method);
 }

@@ -46,3 +46,12 @@ int tally__median_ci_ranks(size_t *lo, size_t *hi, double *level, size_t n, doub
     *level = c;
     return 1;
 }
+
+size_t tally__median_ci_min_n(double confidence)
+{
+    /* The widest interval [x_(1), x_(n)] covers with 1 - 2^(1-n). */
+    size_t n = 2;
+    while (n < 1100 && 1.0 - ldexp(1.0, 1 - (int)n) < confidence)
+        n++;
+    return n;
+}

@@ -16,6 +16,7 @@ set(TALLY_MODULE_SOURCES
   outliers.c
   partition.c
   pct_imp.c
+  power.c
   percentile.c
   sample.c
   select.c

@@ -104,6 +104,10 @@ double tally__percentile_from(const double *v, size_t n, double p, tally_percent
  * written), 1 otherwise. */
 int tally__median_ci_ranks(size_t *lo, size_t *hi, double *level, size_t n, double confidence);
 
+/* The smallest n whose order statistics give a distribution-free interval of the median at
+ * `confidence` (in (0, 1)): 1 - 2 / 2^n >= confidence. */
+size_t tally__median_ci_min_n(double confidence);
+
 /* The number of best samples BAmean-N averages: floor(n * percent / 100), at least 1. */
 size_t tally__bamean_count(size_t n, double percent);
 

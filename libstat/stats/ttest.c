@@ -10,6 +10,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
 #include "util/internal.h"
 
 int tally__t_two_sided_p(double *p, double t, double df)
@@ -59,7 +60,8 @@ static int finish(tally__ttest *out, const tally__test_moments *a, const tally__
                   double se, double df)
 {
     out->zero_variance = 0;
-    double diff = a->mean - b->mean;
+    /* Around a shared pivot the difference of the centred means keeps its digits. */
+    double diff = a->pivoted && b->pivoted ? a->centred - b->centred : a->mean - b->mean;
     if (se == 0) {
         deterministic(out, diff, df);
         return TALLY_OK;
@@ -108,26 +110,26 @@ int tally__student_moments(tally__ttest *out, const tally__test_moments *a,
     return finish(out, a, b, se, df);
 }
 
-/* Moments of a raw sample through the library's own statistics (tally_amean, tally_stddev), so
- * that a t-test and a summary of the same samples agree to the last bit. */
-static int sample_moments(tally__test_moments *m, const double *x, size_t n)
+/* Moments of both raw samples around the first sample of a (docs/statistics.md, "Moments
+ * around a pivot"), scaled by a power of two when the samples come near the double range. */
+static int sample_moments(tally__test_moments *ma, tally__test_moments *mb, const double *a,
+                          size_t na, const double *b, size_t nb)
 {
-    if (n < 2)
+    if (na < 2 || nb < 2)
         return tally__error(TALLY_ENODATA,
-                            "a t-test needs at least 2 samples on each side (got %zu)", n);
-    int rc = tally_amean(&m->mean, x, n);
+                            "a t-test needs at least 2 samples on each side (got %zu and %zu)",
+                            na, nb);
+    double lo_a, hi_a, lo_b, hi_b;
+    int rc = tally__sample_range(&lo_a, &hi_a, a, na);
+    if (rc == TALLY_OK)
+        rc = tally__sample_range(&lo_b, &hi_b, b, nb);
     if (rc)
         return rc;
-    m->n = n;
-    m->constant = 1;
-    for (size_t i = 1; i < n && m->constant; i++)
-        m->constant = x[i] == x[0];
-    if (m->constant) {
-        m->mean = x[0];
-        m->sd = 0;
-        return TALLY_OK;
-    }
-    return tally_stddev(&m->sd, x, n);
+    double maxabs = fmax(fmax(fabs(lo_a), fabs(hi_a)), fmax(fabs(lo_b), fabs(hi_b)));
+    double mul = tally__overflow_scale(maxabs);
+    tally__pivot_moments(ma, a, na, TALLY__SCALE_X, a[0], mul);
+    tally__pivot_moments(mb, b, nb, TALLY__SCALE_X, a[0], mul);
+    return TALLY_OK;
 }
 
 typedef int (*moments_test)(tally__ttest *, const tally__test_moments *,
@@ -139,9 +141,7 @@ static int run(moments_test test, double *t, double *df, double *p, const double
     if (t == NULL || df == NULL || p == NULL || (a == NULL && na) || (b == NULL && nb))
         return tally__error(TALLY_EINVAL, "t-test: NULL argument");
     tally__test_moments ma, mb;
-    int rc = sample_moments(&ma, a, na);
-    if (rc == TALLY_OK)
-        rc = sample_moments(&mb, b, nb);
+    int rc = sample_moments(&ma, &mb, a, na, b, nb);
     if (rc)
         return rc;
     tally__ttest r;
@@ -164,4 +164,53 @@ int tally_student_test(double *t, double *df, double *p, const double *a, size_t
                        const double *b, size_t nb)
 {
     return run(tally__student_moments, t, df, p, a, na, b, nb);
+}
+
+/* Value of sample x on a scale, times mul. */
+static double on_scale(double x, tally__scale scale, double mul)
+{
+    switch (scale) {
+    case TALLY__SCALE_RECIPROCAL: return mul / x;
+    case TALLY__SCALE_LOG: return log(x) * mul;
+    case TALLY__SCALE_X: break;
+    }
+    return x * mul;
+}
+
+void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tally__scale scale,
+                          double pivot, double mul)
+{
+    double p = on_scale(pivot, scale, mul);
+    m->n = n;
+    m->pivoted = 1;
+    m->constant = 1;
+    for (size_t i = 1; i < n && m->constant; i++)
+        m->constant = x[i] == x[0];
+    tally__ksum sum = { 0, 0 };
+    for (size_t i = 0; i < n; i++)
+        tally__ksum_add(&sum, on_scale(x[i], scale, mul) - p);
+    double centred = tally__ksum_value(&sum) / (double)n;
+    if (m->constant)
+        centred = on_scale(x[0], scale, mul) - p;
+    m->centred = centred;
+    m->mean = p + centred;
+    m->sd = 0;
+    if (m->constant || n < 2)
+        return;
+    /* SD of the centred values, each deviation divided by the largest one so that no square
+     * overflows or underflows. */
+    double big = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs(on_scale(x[i], scale, mul) - p - centred);
+        if (d > big)
+            big = d;
+    }
+    if (!(big > 0))
+        return;
+    tally__ksum sq = { 0, 0 };
+    for (size_t i = 0; i < n; i++) {
+        double d = (on_scale(x[i], scale, mul) - p - centred) / big;
+        tally__ksum_add(&sq, d * d);
+    }
+    m->sd = big * sqrt(tally__ksum_value(&sq) / (double)(n - 1));
 }

@@ -119,7 +119,8 @@ def test_options_defaults_come_from_the_init_macros():
     assert s.version == lib.TALLY_SUMMARY_OPTIONS_VERSION
     assert (s.confidence, s.bamean_percent, s.mad_threshold, s.tukey_k) == (0.95, 95.0, 3.5, 1.5)
     c = new_options("tally_compare_options")
-    assert c.test == lib.TALLY_TEST_WELCH and c.alpha == 0.05
+    assert c.test == lib.TALLY_TEST_AUTO and c.alpha == 0.05
+    assert (c.equivalence_pct, c.power, c.mde_pct) == (0.0, 0.8, 0.0)
     assert c.summary.version == lib.TALLY_SUMMARY_OPTIONS_VERSION
     r = new_options("tally_report_options")
     assert r.filter == ffi.NULL and r.confidence == 0.95

@@ -131,7 +131,38 @@ def test_constant_samples_are_a_deterministic_difference():
     c = tally.compare([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])
     assert c.zero_variance and c.p_value == 0.0 and c.verdict == "regression"
     same = tally.compare([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
-    assert same.zero_variance and same.p_value == 1.0 and same.verdict == "no-change"
+    assert same.zero_variance and same.p_value == 1.0 and same.verdict == "inconclusive"
+
+
+def test_p_value_is_none_where_no_test_ran():
+    # One run per side: no t-test can run, so no p-value (None, never 1), the same as the JSON's
+    # null; with test="none" and on a Min row likewise.
+    c = tally.compare([1.0], [3.0])
+    assert c.p_value is None and c.verdict == "insufficient" and c.pct_imp_interval is None
+    assert tally.compare([1.0, 2.0, 3.0], [2.0, 3.0, 4.0], test="none").p_value is None
+    m = tally.compare([1.0, 2.0, 3.0], [2.0, 3.0, 4.0], statistic="min")
+    assert m.p_value is None and m.verdict == "not-tested"
+    # Mann-Whitney 2 against 3 cannot reach 0.05 (smallest p 2/10 = 0.2, by hand) but has a
+    # real p: exact, complete separation, 0.2.
+    w = tally.compare([1.0, 2.0], [3.0, 4.0, 5.0], test="mann-whitney")
+    assert w.verdict == "insufficient" and w.p_value == pytest.approx(0.2, rel=1e-14)
+    assert w.min_p == pytest.approx(0.2, rel=1e-14)
+
+
+def test_interval_equivalence_and_runs_needed():
+    # Fieller interval of the ratio of means holds the point estimate and is not symmetric.
+    c = tally.compare([10.0, 10.2, 9.8, 10.0], [12.0, 12.2, 11.8, 12.0])
+    lo, hi = c.ratio_interval
+    assert c.interval_method == "fieller" and lo < 1.2 < hi
+    plo, phi = c.pct_imp_interval
+    assert plo < c.pct_imp < phi and c.mde_pct > 0
+    # Equal samples, a 5 % margin: equivalent; a 0.1 % margin: inconclusive with runs needed.
+    base = [10.0, 10.1, 9.9, 10.05, 9.95, 10.0]
+    e = tally.compare(base, base, equivalence=5)
+    assert e.verdict == "equivalent" and e.equivalent
+    i = tally.compare(base, base, equivalence=0.1)
+    assert i.verdict == "inconclusive" and i.runs_needed > len(base)
+    assert i.runs_target_pct == 0.1
 
 
 def test_too_few_samples_is_insufficient_not_a_verdict():

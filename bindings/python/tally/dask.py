@@ -415,8 +415,8 @@ def _requests(summaries):
 
 
 def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statistic="default",
-           test="welch", alpha=0.05, adjust="none", confidence=0.95, filter=None,
-           summaries_only=False, _after_round=None):
+           test="auto", alpha=0.05, adjust="none", confidence=0.95, filter=None,
+           summaries_only=False, equivalence=None, power=0.8, mde=None, _after_round=None):
     """The tally.Report of every sample of `frame_or_files` (a path, a glob, a list of them, or a
     Dask DataFrame with read()'s columns label, benchmark, case, value and optionally unit,
     better, statistic, metadata), computed where the samples are.
@@ -432,7 +432,7 @@ def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statisti
     """
     dask = _dask()
     opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
-                                 summaries_only, True)
+                                 summaries_only, True, equivalence, power, mde)
     if opts.test == lib.TALLY_TEST_MANN_WHITNEY:
         from .errors import InvalidArgument
         raise InvalidArgument("tally.dask.report: the Mann-Whitney test needs every sample on "

@@ -11,7 +11,7 @@ from .stats import Comparison, Summary
 
 
 def _report_options(statistic, test, alpha, adjust, confidence, filter, summaries_only,
-                    omit_samples):
+                    omit_samples, equivalence=None, power=0.8, mde=None):
     """tally_report_options from Report's keyword arguments, and the C strings they point to
     (keep both alive while the options are used)."""
     opts = new_options("tally_report_options")
@@ -20,6 +20,9 @@ def _report_options(statistic, test, alpha, adjust, confidence, filter, summarie
     opts.alpha = real(alpha, "alpha")
     opts.adjust = enum_from_name("adjust", adjust, "adjust")
     opts.confidence = real(confidence, "confidence")
+    opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
+    opts.power = real(power, "power")
+    opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
     for name, flag in (("summaries_only", summaries_only), ("omit_samples", omit_samples)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
@@ -65,20 +68,24 @@ class Report:
     """A comparison report; the first result set is the baseline.
 
     statistic: "default" (each benchmark's preferred statistic, else AMean when lower is better and
-    HMean when higher is better) or a statistic name; test: "welch", "student", "mann-whitney",
-    "mmtests-ci", "none"; alpha: significance level; adjust: "none", "holm" or "bh";
+    HMean when higher is better) or a statistic name; test: "auto" (the test of each row's
+    statistic), "welch", "student", "mann-whitney", "price-bonett", "mmtests-ci", "none";
+    alpha: significance level; adjust: "none", "holm" or "bh"; confidence: level of intervals;
+    equivalence: margin in percent for "equivalent" verdicts; power: of the MDE and runs needed;
+    mde: effect in percent the runs needed refer to (default: the margin);
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
     its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then
     writes `"samples": null`, XLSX has no samples sheet), as tally.dask.report() does.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
-    def __init__(self, results, *, statistic="default", test="welch", alpha=0.05, adjust="none",
-                 confidence=0.95, filter=None, summaries_only=False, omit_samples=False):
+    def __init__(self, results, *, statistic="default", test="auto", alpha=0.05, adjust="none",
+                 confidence=0.95, filter=None, summaries_only=False, equivalence=None,
+                 power=0.8, mde=None, omit_samples=False):
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
-                                     summaries_only, omit_samples)
+                                     summaries_only, omit_samples, equivalence, power, mde)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         self._adopt(out[0], opts.alpha)
@@ -147,24 +154,39 @@ class Report:
                     value=cell.value if present else None,
                     comparison=Comparison._from_c(cell.comparison, stat, better, self._alpha)
                     if compared else None,
-                    p_adjusted=cell.p_adjusted if compared else None))
+                    p_adjusted=cell.p_adjusted
+                    if compared and cell.comparison.p_defined else None))
             yield Row(benchmark=ffi.string(row.benchmark).decode("utf-8"),
                       case=ffi.string(row.case_name).decode("utf-8"),
                       unit=ffi.string(row.unit).decode("utf-8") if row.unit != ffi.NULL else "",
                       better=better, statistic=stat, cells=tuple(cells))
 
-    def geomean(self, label):
-        """Geometric mean of new/base ratios of configuration `label` (or its index) over the
-        rows present in both it and the baseline."""
+    def _config_index(self, label):
         if isinstance(label, int) and not isinstance(label, bool):
-            index = label
-        elif label in self.labels:
-            index = self.labels.index(label)
-        else:
-            raise KeyError(f"no configuration labelled {label!r} in {self.labels}")
+            return label
+        if label in self.labels:
+            return self.labels.index(label)
+        raise KeyError(f"no configuration labelled {label!r} in {self.labels}")
+
+    def geomean(self, label):
+        """Geometric mean of gains of configuration `label` (or its index) over the rows present
+        in both it and the baseline, each row expressed so that > 1 means better (new/base when
+        higher is better, base/new when lower is better)."""
         out = ffi.new("double *")
-        check(lib.tally_report_geomean(out, self._handle(), index))
+        check(lib.tally_report_geomean(out, self._handle(), self._config_index(label)))
         return out[0]
+
+    def gain(self, label, benchmark=None):
+        """The geometric mean of gains (> 1 = better) of configuration `label` over one
+        benchmark's rows or all: a dict with "gain", "interval" ((low, high) at the report's
+        confidence, or None) and "rows"."""
+        out = ffi.new("tally_gain *")
+        name = ffi.NULL if benchmark is None else ffi.new("char[]", cstring(benchmark,
+                                                                           "benchmark"))
+        check(lib.tally_report_gain(out, self._handle(), self._config_index(label), name))
+        return {"gain": out.value,
+                "interval": (out.low, out.high) if out.interval_defined else None,
+                "rows": int(out.rows)}
 
     @property
     def worst_regression(self):
@@ -273,9 +295,18 @@ class Report:
                     "n": s.n if s else 0, "value": cell.value,
                     "stddev": s.stddev if s else None, "cv": s.cv if s else None,
                     "ratio": c.ratio if c else None, "pct_imp": c.pct_imp if c else None,
+                    "pct_imp_low": c.pct_imp_interval[0] if c and c.pct_imp_interval else None,
+                    "pct_imp_high": c.pct_imp_interval[1] if c and c.pct_imp_interval else None,
+                    "ratio_low": c.ratio_interval[0] if c and c.ratio_interval else None,
+                    "ratio_high": c.ratio_interval[1] if c and c.ratio_interval else None,
+                    "interval_method": c.interval_method if c else None,
+                    "test": c.test if c else None,
                     "p_value": c.p_value if c else None, "p_adjusted": cell.p_adjusted,
                     "significant": c.significant if c else None,
-                    "verdict": c.verdict if c else None})
+                    "verdict": c.verdict if c else None,
+                    "mde_pct": c.mde_pct if c else None,
+                    "runs_needed": c.runs_needed if c else None,
+                    "runs_target_pct": c.runs_target_pct if c else None})
         return pandas.DataFrame.from_records(records)
 
     def _repr_html_(self):

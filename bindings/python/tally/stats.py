@@ -1,5 +1,6 @@
 """`summary()` and `compare()`: descriptive statistics and the comparison of two sample sets."""
 
+import math
 import numbers
 from dataclasses import dataclass, fields, replace
 from typing import Optional, Tuple
@@ -157,8 +158,13 @@ class Comparison:
 
     ratio = new_value / base_value of the compared statistic; pct_imp is positive when the new
     samples are better; both are None when the baseline's value is 0 (no ratio exists).
-    verdict is "improvement", "regression", "no-change" or "insufficient". zero_variance is True
-    when a t-test met two constant samples: p is then 0 (the means differ) or 1 (equal).
+    p_value is None when no test produced one (never 1 in its place).
+    verdict is "improvement", "regression", "equivalent", "inconclusive", "insufficient" or
+    "not-tested". ratio_interval and pct_imp_interval are (low, high) at `confidence` (None when
+    there is none), computed by `interval_method`. mde_pct: the change the test detects with
+    `power`; runs_needed: runs per side that would resolve runs_target_pct (None when not
+    computed). zero_variance is True when a test met two constant samples: p is then 0 (the
+    centres differ) or 1 (equal).
     """
 
     base: Summary
@@ -171,29 +177,63 @@ class Comparison:
     new_value: float
     ratio: Optional[float]
     pct_imp: Optional[float]
-    statistic: float
-    df: float
-    p_value: float
+    statistic: Optional[float]
+    df: Optional[float]
+    p_value: Optional[float]
     exact: bool
     significant: bool
     verdict: str
     zero_variance: bool
+    min_p: Optional[float] = None
+    direction_conflict: bool = False
+    interval_method: str = "none"
+    confidence: float = 0.95
+    ratio_interval: Optional[Tuple[float, float]] = None
+    pct_imp_interval: Optional[Tuple[float, float]] = None
+    power: float = 0.8
+    mde_pct: Optional[float] = None
+    equivalence_pct: Optional[float] = None
+    equivalence_interval: Optional[Tuple[float, float]] = None
+    equivalent: bool = False
+    runs_needed: Optional[int] = None
+    runs_target_pct: Optional[float] = None
 
     @classmethod
     def _from_c(cls, c, statistic_name, better, alpha):
+        has_p = bool(c.p_defined)
+        ci = bool(c.interval_defined)
+        runs = None
+        if c.runs_needed:
+            runs = int(c.runs_needed) if c.runs_needed <= 10000000 else math.inf
         return cls(base=Summary._from_c(c.base), new=Summary._from_c(c.current),
                    statistic_name=statistic_name, better=better,
                    test=enum_name("test", c.test), alpha=alpha, base_value=c.base_value,
                    new_value=c.new_value, ratio=c.ratio if c.ratio_defined else None,
                    pct_imp=c.pct_imp if c.ratio_defined else None,
-                   statistic=c.statistic, df=c.df, p_value=c.p_value, exact=bool(c.exact),
+                   statistic=c.statistic if has_p else None,
+                   df=c.df if has_p and c.df > 0 else None,
+                   p_value=c.p_value if has_p else None, exact=bool(c.exact),
                    significant=bool(c.significant), verdict=enum_name("verdict", c.verdict),
-                   zero_variance=bool(c.zero_variance))
+                   zero_variance=bool(c.zero_variance),
+                   min_p=None if math.isnan(c.min_p) else c.min_p,
+                   direction_conflict=bool(c.direction_conflict),
+                   interval_method=enum_name("interval_method", c.interval),
+                   confidence=c.confidence,
+                   ratio_interval=(c.ratio_low, c.ratio_high) if ci else None,
+                   pct_imp_interval=(c.pct_low, c.pct_high) if ci else None,
+                   power=c.power, mde_pct=c.mde_pct if c.mde_defined else None,
+                   equivalence_pct=c.equivalence_pct if c.equivalence_pct > 0 else None,
+                   equivalence_interval=(c.equivalence_low, c.equivalence_high)
+                   if c.equivalence_defined else None,
+                   equivalent=bool(c.equivalent), runs_needed=runs,
+                   runs_target_pct=c.runs_target_pct if c.runs_target_pct > 0 else None)
 
     def __repr__(self):
         return (f"Comparison({self.statistic_name} {self.base_value:.6g} -> {self.new_value:.6g}, "
-                f"ratio={_html.number(self.ratio, 6)}, pct_imp={_pct(self.pct_imp)}, {self.test} "
-                f"p={self.p_value:.4g}, verdict={self.verdict!r})")
+                f"ratio={_html.number(self.ratio, 6)}, pct_imp={_pct(self.pct_imp)}"
+                f"{_interval(self.pct_imp_interval)}, {self.test} "
+                f"p={'-' if self.p_value is None else format(self.p_value, '.4g')}, "
+                f"verdict={self.verdict!r})")
 
     def _verdict_class(self):
         return {"regression": "tally-regression",
@@ -204,9 +244,12 @@ class Comparison:
         rows = [["statistic", self.statistic_name],
                 ["base", _html.number(self.base_value)], ["new", _html.number(self.new_value)],
                 ["ratio", _html.number(self.ratio)],
-                ["pct_imp", (_pct(self.pct_imp), cls)],
+                ["pct_imp", (_pct(self.pct_imp) + _interval(self.pct_imp_interval), cls)],
                 ["test", self.test], ["p_value", _html.number(self.p_value)],
-                ["verdict", (self.verdict, cls)]]
+                ["verdict", (self.verdict, cls)],
+                ["MDE", "\u2014" if self.mde_pct is None else f"\u00b1{self.mde_pct:.2f}%"],
+                ["runs needed", "\u2014" if self.runs_needed is None
+                 else f"~{self.runs_needed} per side for \u00b1{self.runs_target_pct:g}%"]]
         return _html.table(["", "value"], rows,
                            caption=f"{self.better} is better, alpha {self.alpha}")
 
@@ -215,7 +258,8 @@ class Comparison:
                 f"| verdict |\n"
                 f"| ---: | ---: | ---: | ---: | ---: | --- |\n"
                 f"| {_html.number(self.base_value)} | {_html.number(self.new_value)} | "
-                f"{_html.number(self.ratio)} | {_pct(self.pct_imp)} | "
+                f"{_html.number(self.ratio)} | {_pct(self.pct_imp)}"
+                f"{_interval(self.pct_imp_interval)} | "
                 f"{_html.number(self.p_value)} | {self.verdict} |\n")
 
 
@@ -223,14 +267,25 @@ def _pct(value):
     return "\u2014" if value is None else f"{value:+.2f}%"
 
 
-def compare(base, new, *, test="welch", alpha=0.05, better="lower", statistic="amean",
-            confidence=0.95, percentile_method="linear", bamean_percent=95.0):
+def _interval(bounds):
+    """ " [low, high]" of a pct-imp interval, or "" when there is none (never a +-)."""
+    return "" if bounds is None else f" [{bounds[0]:+.2f}, {bounds[1]:+.2f}]"
+
+
+def compare(base, new, *, test="auto", alpha=0.05, better="lower", statistic="amean",
+            confidence=0.95, percentile_method="linear", bamean_percent=95.0, equivalence=None,
+            power=0.8, mde=None):
     """Compare new samples with a baseline.
 
-    test: "welch" (default), "student", "mann-whitney", "mmtests-ci" or "none".
+    test: "auto" (default: the test of the statistic: Welch on x, 1/x or log x for amean, hmean,
+    gmean, Price-Bonett for median, none for min, max, bamean), "welch", "student",
+    "mann-whitney", "price-bonett", "mmtests-ci" or "none".
     alpha: significance level in (0, 1). better: "lower" or "higher".
     statistic: the centre compared by ratio and pct_imp ("amean", "hmean", "gmean", "median",
-    "min", "max", "bamean").
+    "min", "max", "bamean"). confidence: level of the change's interval.
+    equivalence: margin in percent (a non-significant row whose 1 - 2 alpha interval lies
+    inside +-margin is "equivalent"); power: of the MDE and runs needed; mde: the effect in
+    percent the runs needed refer to (default: the margin).
     """
     xb = as_doubles(base, "base")
     xn = as_doubles(new, "new")
@@ -241,6 +296,9 @@ def compare(base, new, *, test="welch", alpha=0.05, better="lower", statistic="a
     opts.statistic = enum_from_name("statistic", statistic, "statistic")
     _summary_options(opts.summary, better, confidence, percentile_method, bamean_percent,
                      opts.summary.mad_threshold, opts.summary.tukey_k)
+    opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
+    opts.power = real(power, "power")
+    opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
     out = ffi.new("tally_comparison *")
     check(lib.tally_compare(out, xb.ptr, xb.n, xn.ptr, xn.n, opts))
     return Comparison._from_c(out, enum_name("statistic", opts.statistic),
