@@ -38,9 +38,27 @@ int cli_usage_error(const char *command, const char *fmt, ...)
  * name: the library lists the valid ones). */
 int cli_library_usage_error(const char *command);
 
-/* Load every input spec (`path` or `label=path`) into a new list, in order. `kind` applies to
- * all. Returns CLI_EXIT_OK or prints the error and returns CLI_EXIT_USAGE. */
-int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind);
+/* Load every input spec (`path`, `label=path`, `-` or `label=-` for standard input) into a new
+ * list, in order, with the load options `lo` for all. Returns CLI_EXIT_OK or prints the error
+ * and returns CLI_EXIT_USAGE. */
+int cli_load_inputs(tally_results **out, char *const *specs, int count,
+                    const tally_load_options *lo);
+
+/* Parse one input option (--from, --benchmark, --case, --case-format, --unit, --direction, by
+ * long name) into lo. Returns 1 when handled, 0 when not an input option, or CLI_EXIT_USAGE
+ * (after printing) for a bad value. */
+int cli_input_option(tally_load_options *lo, const char *command, const char *name,
+                     const char *value);
+
+/* Help lines of the input options, shared by every reading command. */
+#define CLI_INPUT_OPTIONS_HELP                                                                 \
+    "      --benchmark NAME      name the benchmark of plain files and tool outputs, or\n"    \
+    "                            rename a file's only benchmark\n"                             \
+    "      --case NAME           name a benchmark's only case (plain files: 'all')\n"         \
+    "      --case-format FMT     rename every case, {} is its name ('{}-workers')\n"          \
+    "      --unit UNIT           plain files: the unit of the numbers\n"                      \
+    "      --direction DIR       plain files: lower or higher is better (default from\n"      \
+    "                            the unit: rates such as MB/s are higher)\n"
 
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
@@ -57,6 +75,7 @@ typedef struct cli_report_args {
     const char *output;     /* -o PATH, or NULL for stdout */
     const char *color;      /* --color MODE */
     tally_input_kind kind;  /* --from KIND */
+    tally_load_options load; /* --from and the other input options */
 } cli_report_args;
 
 /* Parse one report-shaping option (by its long name) into args. Returns 1 when handled,

@@ -64,6 +64,7 @@ static const char compare_help[] =
     "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
     "                            schbench, netperf, tbench, journal)\n"
+    CLI_INPUT_OPTIONS_HELP
     "      --color WHEN          auto (default: on a terminal, unless NO_COLOR is set),\n"
     "                            always, never\n"
     "      --equivalence PCT     equivalence margin: a row whose 1 - 2 alpha interval lies\n"

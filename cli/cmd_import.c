@@ -16,6 +16,7 @@ static const char import_help[] =
     "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
     "                            schbench, netperf, tbench, journal)\n"
+    CLI_INPUT_OPTIONS_HELP
     "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
     "  -h, --help                show this help\n"
     "\n"
@@ -25,11 +26,17 @@ int cmd_import(int argc, char **argv)
 {
     static const struct option options[] = {
         {"from", required_argument, NULL, 'k'},
+        {"benchmark", required_argument, NULL, 'B'},
+        {"case", required_argument, NULL, 'K'},
+        {"case-format", required_argument, NULL, 'Y'},
+        {"unit", required_argument, NULL, 'U'},
+        {"direction", required_argument, NULL, 'D'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_input_kind kind = TALLY_INPUT_AUTO;
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL;
     optind = 1;
     opterr = 0;
@@ -39,6 +46,15 @@ int cmd_import(int argc, char **argv)
         case 'h':
             fputs(import_help, stdout);
             return CLI_EXIT_OK;
+        case 'B': case 'K': case 'Y': case 'U': case 'D': {
+            const char *long_name = NULL;
+            for (const struct option *op = options; op->name; op++)
+                if (op->val == c)
+                    long_name = op->name;
+            if (cli_input_option(&lo, "import", long_name, optarg) != 1)
+                return CLI_EXIT_USAGE;
+            break;
+        }
         case 'k':
             if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
                 return cli_library_usage_error("import");
@@ -57,7 +73,8 @@ int cmd_import(int argc, char **argv)
     if (rc != CLI_EXIT_OK)
         return rc;
     tally_results *results = NULL;
-    rc = cli_load_inputs(&results, argv + optind, argc - optind, kind);
+    lo.kind = kind;
+    rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (output) {

@@ -21,6 +21,7 @@ static const char merge_help[] =
     "  -l, --label NAME          label every result set NAME (files of one configuration\n"
     "                            whose labels differ, e.g. hb-base and st-base)\n"
     "      --from KIND           input kind instead of detection\n"
+    CLI_INPUT_OPTIONS_HELP
     "  -o, --output FILE         the merged file to write (required)\n"
     "      --force               replace FILE when it exists (never an input)\n"
     "  -h, --help                show this help\n"
@@ -32,6 +33,11 @@ int cmd_merge(int argc, char **argv)
     static const struct option options[] = {
         {"label", required_argument, NULL, 'l'},
         {"from", required_argument, NULL, 'k'},
+        {"benchmark", required_argument, NULL, 'B'},
+        {"case", required_argument, NULL, 'K'},
+        {"case-format", required_argument, NULL, 'Y'},
+        {"unit", required_argument, NULL, 'U'},
+        {"direction", required_argument, NULL, 'D'},
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
@@ -51,6 +57,15 @@ int cmd_merge(int argc, char **argv)
         case 'l':
             label = optarg;
             break;
+        case 'B': case 'K': case 'Y': case 'U': case 'D': {
+            const char *long_name = NULL;
+            for (const struct option *op = options; op->name; op++)
+                if (op->val == c)
+                    long_name = op->name;
+            if (cli_input_option(&lo, "merge", long_name, optarg) != 1)
+                return CLI_EXIT_USAGE;
+            break;
+        }
         case 'k':
             if (tally_input_kind_from_name(&lo.kind, optarg) != TALLY_OK)
                 return cli_usage_error("merge", "unknown input kind '%s'", optarg);
@@ -82,7 +97,7 @@ int cmd_merge(int argc, char **argv)
     rc = CLI_EXIT_OK;
     for (int i = optind; rc == CLI_EXIT_OK && i < argc; i++) {
         tally_results *one = NULL;
-        rc = cli_load_inputs(&one, argv + i, 1, lo.kind);
+        rc = cli_load_inputs(&one, argv + i, 1, &lo);
         for (size_t k = 0; rc == CLI_EXIT_OK && k < tally_results_count(one); k++) {
             const tally_resultset *rs = tally_results_at(one, k);
             const char *name = label ? label : tally_resultset_label(rs);

@@ -19,6 +19,7 @@ static const char summary_help[] =
     "      --percentile METHOD   linear (default, R type 7) or nearest-rank\n"
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --from KIND           input kind instead of detection\n"
+    CLI_INPUT_OPTIONS_HELP
     "      --color WHEN          auto (default), always, never\n"
     "      --hist                after the text report, a compact distribution of every\n"
     "                            case (one line per configuration, terminal-wide)\n"

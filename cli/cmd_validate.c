@@ -19,6 +19,7 @@ static const char validate_help[] =
     "      --tolerance REL       largest relative difference that still agrees\n"
     "                            (default 1e-6)\n"
     "      --from KIND           input kind instead of detection\n"
+    CLI_INPUT_OPTIONS_HELP
     "  -q, --quiet               print only disagreements\n"
     "  -h, --help                show this help\n"
     "\n"
@@ -42,12 +43,18 @@ int cmd_validate(int argc, char **argv)
     static const struct option options[] = {
         {"tolerance", required_argument, NULL, 'T'},
         {"from", required_argument, NULL, 'k'},
+        {"benchmark", required_argument, NULL, 'B'},
+        {"case", required_argument, NULL, 'K'},
+        {"case-format", required_argument, NULL, 'Y'},
+        {"unit", required_argument, NULL, 'U'},
+        {"direction", required_argument, NULL, 'D'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_validate_options vopts = TALLY_VALIDATE_OPTIONS_INIT;
     tally_input_kind kind = TALLY_INPUT_AUTO;
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     int quiet = 0;
     optind = 1;
     opterr = 0;
@@ -68,6 +75,15 @@ int cmd_validate(int argc, char **argv)
                 return cli_usage_error("validate", "--tolerance needs a number >= 0, not '%s'",
                                        optarg);
             break;
+        case 'B': case 'K': case 'Y': case 'U': case 'D': {
+            const char *long_name = NULL;
+            for (const struct option *op = options; op->name; op++)
+                if (op->val == c)
+                    long_name = op->name;
+            if (cli_input_option(&lo, "validate", long_name, optarg) != 1)
+                return CLI_EXIT_USAGE;
+            break;
+        }
         case 'k':
             if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
                 return cli_library_usage_error("validate");
@@ -81,7 +97,8 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error("validate", "missing input files");
 
     tally_results *results = NULL;
-    int rc = cli_load_inputs(&results, argv + optind, argc - optind, kind);
+    lo.kind = kind;
+    int rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
     if (rc != CLI_EXIT_OK)
         return rc;
     tally_validation *v = NULL;

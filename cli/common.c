@@ -44,22 +44,98 @@ int cli_library_usage_error(const char *command)
     return cli_usage_error(command, "%s", tally_error_last()->message);
 }
 
-int cli_load_inputs(tally_results **out, char *const *specs, int count, tally_input_kind kind)
+/* `-` (or `LABEL=-`): standard input, read whole, named "stdin" in messages and labels. */
+static int load_stdin(tally_results *results, const char *label, const tally_load_options *lo)
+{
+    size_t cap = 65536, len = 0;
+    char *data = malloc(cap);
+    size_t n;
+    while (data != NULL && (n = fread(data + len, 1, cap - len, stdin)) > 0) {
+        len += n;
+        if (len == cap) {
+            char *grown = realloc(data, cap * 2);
+            if (grown == NULL) {
+                free(data);
+                data = NULL;
+                break;
+            }
+            data = grown;
+            cap *= 2;
+        }
+    }
+    if (data == NULL)
+        return cli_fail("standard input: out of memory");
+    if (ferror(stdin)) {
+        free(data);
+        return cli_fail("standard input: read error");
+    }
+    tally_load_options opts = *lo;
+    if (label != NULL)
+        opts.label = label;
+    int rc = tally_load_buffer(results, data, len, "stdin", &opts);
+    free(data);
+    return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
+}
+
+int cli_load_inputs(tally_results **out, char *const *specs, int count,
+                    const tally_load_options *lo)
 {
     *out = NULL;
     tally_results *results = NULL;
     if (tally_results_new(&results) != TALLY_OK)
         return cli_fail_library();
-    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
-    opts.kind = kind;
+    int stdin_used = 0;
     for (int i = 0; i < count; i++) {
-        if (tally_load_spec(results, specs[i], &opts) != TALLY_OK) {
+        const char *spec = specs[i];
+        const char *eq = strrchr(spec, '=');
+        int is_stdin = strcmp(spec, "-") == 0 || (eq && eq != spec && strcmp(eq, "=-") == 0 &&
+                                                  access(spec, F_OK) != 0);
+        int rc = CLI_EXIT_OK;
+        if (is_stdin && stdin_used++) {
+            rc = cli_fail("standard input ('-') can be read only once");
+        } else if (is_stdin) {
+            char *label = NULL;
+            if (spec[0] != '-' && (label = strdup(spec)) != NULL)
+                label[eq - spec] = '\0';
+            rc = load_stdin(results, label, lo);
+            free(label);
+        } else if (tally_load_spec(results, spec, lo) != TALLY_OK) {
+            rc = cli_fail_library();
+        }
+        if (rc != CLI_EXIT_OK) {
             tally_results_free(results);
-            return cli_fail_library();
+            return rc;
         }
     }
     *out = results;
     return CLI_EXIT_OK;
+}
+
+int cli_input_option(tally_load_options *lo, const char *command, const char *name,
+                     const char *value)
+{
+    if (strcmp(name, "from") == 0) {
+        if (tally_input_kind_from_name(&lo->kind, value) != TALLY_OK)
+            return cli_library_usage_error(command);
+    } else if (strcmp(name, "benchmark") == 0) {
+        lo->benchmark = value;
+    } else if (strcmp(name, "case") == 0) {
+        lo->case_name = value;
+    } else if (strcmp(name, "case-format") == 0) {
+        if (strstr(value, "{}") == NULL)
+            return cli_usage_error(command, "--case-format needs {} for the case's name, as in "
+                                            "'{}-workers', not '%s'", value);
+        lo->case_format = value;
+    } else if (strcmp(name, "unit") == 0) {
+        lo->unit = value;
+    } else if (strcmp(name, "direction") == 0) {
+        if (tally_direction_from_name(&lo->direction, value) != TALLY_OK)
+            return cli_usage_error(command, "--direction takes lower or higher, not '%s'", value);
+        lo->direction_given = 1;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 /* The file an input spec names: the spec itself when it exists, else the part after '='. */
@@ -149,6 +225,8 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
     } else if (strcmp(name, "color") == 0) {
         args->color = value;
     } else if (strcmp(name, "from") == 0) {
+        if (cli_input_option(&args->load, command, name, value) != 1)
+            return CLI_EXIT_USAGE;
         if (tally_input_kind_from_name(&args->kind, value) != TALLY_OK)
             return cli_library_usage_error(command);
     } else {

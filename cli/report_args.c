@@ -21,6 +21,11 @@ static const struct option report_options[] = {
     {"percentile", required_argument, NULL, 'P'},
     {"filter", required_argument, NULL, 'F'},
     {"from", required_argument, NULL, 'k'},
+    {"benchmark", required_argument, NULL, 'B'},
+    {"case", required_argument, NULL, 'K'},
+    {"case-format", required_argument, NULL, 'Y'},
+    {"unit", required_argument, NULL, 'U'},
+    {"direction", required_argument, NULL, 'D'},
     {"color", required_argument, NULL, 'c'},
     {"fail-on-regression", required_argument, NULL, 'R'},
     {"equivalence", required_argument, NULL, 'E'},
@@ -37,7 +42,7 @@ static const struct option report_options[] = {
 int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
 {
     cli_report_args init = {TALLY_REPORT_OPTIONS_INIT, TALLY_RENDER_OPTIONS_INIT, NULL, "auto",
-                            TALLY_INPUT_AUTO};
+                            TALLY_INPUT_AUTO, TALLY_LOAD_OPTIONS_INIT};
     cmd->args = init;
     cmd->fail_on_regression = -1.0;
     cmd->fail_on_inconclusive = 0;
@@ -116,7 +121,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->fail_on_regression = pct;
             continue;
         }
-        int rc = cli_report_option(&cmd->args, cmd->name, name, optarg);
+        int rc = strchr("BKYUD", c) ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
+                                    : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;
     }
@@ -143,7 +149,7 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
         return rc;
 
     tally_results *results = NULL;
-    rc = cli_load_inputs(&results, cmd->inputs, cmd->input_count, cmd->args.kind);
+    rc = cli_load_inputs(&results, cmd->inputs, cmd->input_count, &cmd->args.load);
     if (rc != CLI_EXIT_OK)
         return rc;
     size_t configurations = tally_results_count(results);

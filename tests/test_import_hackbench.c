@@ -15,16 +15,16 @@ static void test_runs(void)
     CHECK_STR(tally_resultset_label(rs), "runs");
     CHECK_STR(tally_resultset_meta_get(rs, "harness"), "hackbench");
     CHECK_INT(tally_resultset_benchmark_count(rs), 2);
-    tally_benchmark *b = tally_resultset_benchmark_find(rs, "hackbench-process");
+    tally_benchmark *b = tally_resultset_benchmark_find(rs, "hackbench-process-sockets");
     CHECK_STR(tally_benchmark_unit(b), "s");
     CHECK_INT(tally_benchmark_direction(b), TALLY_LOWER_IS_BETTER);
     /* Time: 0.267, 0.259, 0.304 with 2 groups (process mode) */
-    tally_case *c = find_case(r, "hackbench-process", "2-groups");
+    tally_case *c = find_case(r, "hackbench-process-sockets", "2-groups");
     CHECK_INT(tally_case_sample_count(c), 3);
     CHECK(tally_case_samples(c)[0] == 0.267);
     CHECK(tally_case_samples(c)[2] == 0.304);
     /* Time: 0.385, 0.274 with 1 group (threaded mode) */
-    c = find_case(r, "hackbench-thread", "1-groups");
+    c = find_case(r, "hackbench-thread-sockets", "1-groups");
     CHECK_INT(tally_case_sample_count(c), 2);
     CHECK(tally_case_samples(c)[0] == 0.385);
     CHECK(tally_case_samples(c)[1] == 0.274);

@@ -13,10 +13,10 @@ static void check_two(const char *rel, double first, double second)
     CHECK_INT(import_file(&r, imp, rel, NULL), TALLY_OK);
     if (!r)
         return;
-    tally_benchmark *b = tally_resultset_benchmark_find(tally_results_at(r, 0), "netperf");
+    tally_benchmark *b = tally_resultset_benchmark_find(tally_results_at(r, 0), "netperf-tcp_rr");
     CHECK_STR(tally_benchmark_unit(b), "trans/s");
     CHECK_INT(tally_benchmark_direction(b), TALLY_HIGHER_IS_BETTER);
-    tally_case *c = find_case(r, "netperf", "TCP_RR");
+    tally_case *c = find_case(r, "netperf-tcp_rr", "all");
     CHECK_INT(tally_case_sample_count(c), 2);
     if (tally_case_sample_count(c) == 2) {
         CHECK(tally_case_samples(c)[0] == first);
@@ -37,7 +37,7 @@ static void test_forms(void)
                           "16384  87380  1  1  10.00  2345.5  5.23  5.20  14.9  14.8\n",
                           "k.txt", NULL),
               TALLY_OK);
-    tally_case *c = find_case(r, "netperf", "TCP_RR");
+    tally_case *c = find_case(r, "netperf-tcp_rr", "all");
     CHECK_INT(tally_case_sample_count(c), 2);
     CHECK(tally_case_samples(c)[0] == 1234.5 && tally_case_samples(c)[1] == 2345.5);
     tally_results_free(r);
@@ -48,7 +48,7 @@ static void test_forms(void)
                           "16384  131072 1        1       10.00    35123.45\n",
                           "long.txt", NULL),
               TALLY_OK);
-    CHECK_INT(tally_case_sample_count(find_case(r, "netperf", "TCP_RR")), 1);
+    CHECK_INT(tally_case_sample_count(find_case(r, "netperf-tcp_rr", "all")), 1);
     tally_results_free(r);
 }
 

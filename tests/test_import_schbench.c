@@ -15,27 +15,28 @@ static void test_runs(void)
         return;
     tally_resultset *rs = tally_results_at(r, 0);
     CHECK_STR(tally_resultset_meta_get(rs, "harness"), "schbench");
-    CHECK_INT(tally_resultset_benchmark_count(rs), 3);
-    tally_benchmark *b = tally_resultset_benchmark_find(rs, "schbench-wakeup");
+    /* 4 wakeup, 4 request and 3 RPS percentiles in the file, and the average rps */
+    CHECK_INT(tally_resultset_benchmark_count(rs), 12);
+    tally_benchmark *b = tally_resultset_benchmark_find(rs, "schbench-wakeup-p99");
     CHECK_STR(tally_benchmark_unit(b), "usec");
     CHECK_INT(tally_benchmark_direction(b), TALLY_LOWER_IS_BETTER);
     CHECK_INT(tally_benchmark_statistic(b), TALLY_STAT_MEDIAN);
-    CHECK_INT(tally_benchmark_case_count(b), 4);
+    CHECK_INT(tally_benchmark_case_count(b), 1);
     /* the interval report (runtime 10, p99 175) is replaced by the final one of run 1 */
-    tally_case *c = find_case(r, "schbench-wakeup", "p99");
+    tally_case *c = find_case(r, "schbench-wakeup-p99", "all");
     CHECK_INT(tally_case_sample_count(c), 2);
     CHECK(tally_case_samples(c)[0] == 180);
     CHECK(tally_case_samples(c)[1] == 210);
-    c = find_case(r, "schbench-wakeup", "p99.9");
+    c = find_case(r, "schbench-wakeup-p99.9", "all");
     CHECK(tally_case_samples(c)[0] == 1011 && tally_case_samples(c)[1] == 1266);
-    c = find_case(r, "schbench-request", "p50");
+    c = find_case(r, "schbench-request-p50", "all");
     CHECK(tally_case_samples(c)[0] == 16864 && tally_case_samples(c)[1] == 17120);
-    b = tally_resultset_benchmark_find(rs, "schbench-rps");
+    b = tally_resultset_benchmark_find(rs, "schbench-rps-p20");
     CHECK_STR(tally_benchmark_unit(b), "requests/s");
     CHECK_INT(tally_benchmark_direction(b), TALLY_HIGHER_IS_BETTER);
-    c = find_case(r, "schbench-rps", "p20");
+    c = find_case(r, "schbench-rps-p20", "all");
     CHECK(tally_case_samples(c)[0] == 3012 && tally_case_samples(c)[1] == 2996);
-    c = find_case(r, "schbench-rps", "average");
+    c = find_case(r, "schbench-rps", "all");
     CHECK_INT(tally_case_sample_count(c), 2);
     CHECK(tally_case_samples(c)[0] == 3019.80 && tally_case_samples(c)[1] == 3007.50);
     tally_results_free(r);
@@ -45,15 +46,17 @@ static void test_runs(void)
     CHECK_INT(import_file(&r, imp, "schbench/old.txt", &opts), TALLY_OK);
     if (!r)
         return;
-    b = tally_resultset_benchmark_find(tally_results_at(r, 0), "sch-wakeup");
-    CHECK_INT(tally_benchmark_case_count(b), 7);
+    /* 7 percentiles in the old layout, one benchmark each */
+    CHECK_INT(tally_resultset_benchmark_count(tally_results_at(r, 0)), 7);
+    b = tally_resultset_benchmark_find(tally_results_at(r, 0), "sch-wakeup-p50");
+    CHECK(b != NULL);
     /* "*99.0000th: 33" then "*99.0000th: 36"; "99.5000th: 40" then 44 */
-    c = find_case(r, "sch-wakeup", "p99");
+    c = find_case(r, "sch-wakeup-p99", "all");
     CHECK_INT(tally_case_sample_count(c), 2);
     CHECK(tally_case_samples(c)[0] == 33 && tally_case_samples(c)[1] == 36);
-    c = find_case(r, "sch-wakeup", "p99.5");
+    c = find_case(r, "sch-wakeup-p99.5", "all");
     CHECK(tally_case_samples(c)[0] == 40 && tally_case_samples(c)[1] == 44);
-    c = find_case(r, "sch-wakeup", "p75");
+    c = find_case(r, "sch-wakeup-p75", "all");
     CHECK(tally_case_samples(c)[0] == 16 && tally_case_samples(c)[1] == 17);
     tally_results_free(r);
 }

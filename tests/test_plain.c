@@ -65,7 +65,11 @@ static void test_errors(void)
     BAD("0x10\n", TALLY_EPARSE, "p.txt:1:1: expected one number per line, found '0x10'");
     BAD("1\n  inf\n", TALLY_ENONFINITE, "p.txt:2:3: expected a finite number, found 'inf'");
     BAD("NaN\n", TALLY_ENONFINITE, "p.txt:1:1: expected a finite number, found 'NaN'");
-    BAD("1e400\n", TALLY_ENONFINITE, "p.txt:1:1: expected a finite number, found '1e400'");
+    BAD("1e400\n", TALLY_ENONFINITE,
+        "p.txt:1:1: number out of range (beyond 1.8e308), found '1e400'");
+    /* Underflow is refused too, not read as 0 (an exact zero is fine). */
+    BAD("1\n1e-400\n", TALLY_ENONFINITE,
+        "p.txt:2:1: number out of range (below 4.9e-324, it would read as 0), found '1e-400'");
     BAD("", TALLY_ENODATA, "p.txt: no numbers in the file");
     BAD("# only a comment\n\n", TALLY_ENODATA, "p.txt: no numbers in the file");
     BAD("1\n2\0\n", TALLY_EFORMAT, "p.txt:2:2: NUL byte in a text file (is this a binary file?)");
@@ -149,13 +153,16 @@ static void test_long_inputs(void)
                  "p.txt:31:1: expected one number per line, found '2\r3'");
     memcpy(bad + len, "1.5e999\n7\n", 10);
     expect_error(bad, len + 10, TALLY_ENONFINITE,
-                 "p.txt:31:1: expected a finite number, found '1.5e999'");
-    /* A number longer than 64 characters is refused even when its value would be exact. */
-    memset(bad + len, '0', 70);
-    bad[len + 1] = '.';
-    memcpy(bad + len + 70, "\n7\n", 3);
-    expect_error(bad, len + 73, TALLY_EPARSE,
-                 "p.txt:31:1: expected one number per line, found "
+                 "p.txt:31:1: number out of range (beyond 1.8e308), found '1.5e999'");
+    /* A number longer than 1024 characters is refused even when its value would be exact, as in
+     * every other format. */
+    static char longer[1200];
+    memcpy(longer, bad, len);
+    memset(longer + len, '0', 1030);
+    longer[len + 1] = '.';
+    memcpy(longer + len + 1030, "\n7\n", 3);
+    expect_error(longer, len + 1033, TALLY_EPARSE,
+                 "p.txt:31:1: number longer than 1024 characters, found "
                  "'0.00000000000000000000000000000000000000'");
 }
 

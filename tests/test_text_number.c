@@ -235,9 +235,13 @@ static void test_blanks_and_errors(void)
     CHECK_INT(tally__parse_double(&v, "1e400", 5), TALLY_ENONFINITE);
     CHECK_INT(tally__parse_double(&v, "0x1p3", 5), TALLY_EPARSE);
     CHECK_INT(tally__parse_double(&v, "1,5", 3), TALLY_EPARSE);
-    char long_zeros[80];
+    static char long_zeros[1100];
     memset(long_zeros, '0', sizeof long_zeros);
-    CHECK_INT(tally__parse_double(&v, long_zeros, 65), TALLY_EPARSE); /* longer than 64 */
+    CHECK_INT(tally__parse_double(&v, long_zeros, 1024), TALLY_OK); /* the longest accepted */
+    CHECK(v == 0);
+    CHECK_INT(tally__parse_double(&v, long_zeros, 1025), TALLY_EPARSE); /* longer than 1024 */
+    CHECK_INT(tally__parse_double(&v, "1e-400", 6), TALLY_ENONFINITE);  /* underflow */
+    CHECK_INT(tally__parse_double(&v, "0e-400", 6), TALLY_OK);          /* an exact zero */
     v = 7;
     CHECK_INT(tally__parse_decimal_fast(&v, "1e23", 4), 0);
     CHECK(v == 7); /* untouched when the fast path declines */

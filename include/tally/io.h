@@ -44,11 +44,18 @@ typedef struct tally_load_options {
     unsigned int version;  /**< ::TALLY_LOAD_OPTIONS_VERSION. */
     tally_input_kind kind; /**< Format, or ::TALLY_INPUT_AUTO. */
     const char *label;     /**< Label for a file holding one configuration (`tip=file`); NULL: from the file or its name. */
-    const char *benchmark; /**< Benchmark name for formats that carry none (plain); NULL: the format's fixed name ("values" for plain). */
+    const char *benchmark; /**< Benchmark name: replaces the fixed name of formats that carry none (plain: "values"; the tools' outputs, see docs/importers.md), or renames the only benchmark of each result set of other formats (more than one: ::TALLY_EINVAL); NULL: keep. */
+    const char *case_name; /**< Renames the only case of each benchmark (plain: "all"); a benchmark with several cases is ::TALLY_EINVAL (use `case_format`); NULL: keep. */
+    const char *case_format; /**< Renames every case: each `{}` is replaced by the case's name ("{}-workers"); NULL: keep. */
+    const char *unit;      /**< Plain files: the unit of the samples (default none). Other formats carry their own: ::TALLY_EINVAL. */
+    int direction_given;   /**< Non-zero: plain files take `direction` (default: from the unit, docs/formats.md). Other formats: ::TALLY_EINVAL. */
+    tally_direction direction; /**< See `direction_given`. */
 } tally_load_options;
 
-#define TALLY_LOAD_OPTIONS_VERSION 1
-#define TALLY_LOAD_OPTIONS_INIT { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL }
+#define TALLY_LOAD_OPTIONS_VERSION 2
+#define TALLY_LOAD_OPTIONS_INIT \
+    { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
+      TALLY_LOWER_IS_BETTER }
 
 /**
  * Read a file and append its result sets to `into`, all or nothing.

@@ -163,9 +163,10 @@ static int read_value(double *out, const csv_reader *r)
     const char *s = field_text(f, &n);
     if (n == 0)
         return tally__error_at(TALLY_EPARSE, r->name, f->line, f->col, "empty value");
-    int rc = tally__parse_double(out, s, n);
-    if (rc == TALLY_ENONFINITE)
-        return field_error(r, rc, f, "expected a finite number");
+    const char *problem;
+    int rc = tally__parse_double_why(out, s, n, &problem);
+    if (rc == TALLY_ENONFINITE || (rc != TALLY_OK && n > TALLY__NUMBER_MAX))
+        return field_error(r, rc, f, problem);
     if (rc != TALLY_OK)
         return field_error(r, TALLY_EPARSE, f, "expected a number");
     return TALLY_OK;

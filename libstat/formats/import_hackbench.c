@@ -3,8 +3,10 @@
  *   Each sender will pass 100 messages of 100 bytes
  *   Time: 0.267
  * Each "Time:" line is a sample (seconds, lower is better) of the case "<groups>-groups" of
- * the benchmark "hackbench-process" or "hackbench-thread", from the "Running in" line before
- * it (mmtests' names). Times not preceded by such a line go to benchmark "hackbench", case
+ * the benchmark "hackbench-process-sockets" or "hackbench-thread-sockets", from the "Running
+ * in" line before it (the runner's and mmtests' names; the output does not show whether -p
+ * made it pipes, so the tool's default, sockets, is named unless the load option's benchmark
+ * name says otherwise). Times not preceded by such a line go to benchmark "hackbench", case
  * "time". A load option benchmark name replaces the benchmark names. */
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +44,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
         if (nf >= 6 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
             tally__field_is(&f[4], "with")) {
             /* Running in {process|threaded} mode with G groups ... */
-            snprintf(bench, sizeof bench, "hackbench-%s",
+            /* The output does not say pipes or sockets: hackbench's default, sockets, unless
+             * the load option names the benchmark (hackbench-process-pipes for -p runs). */
+            snprintf(bench, sizeof bench, "hackbench-%s-sockets",
                      tally__field_is(&f[2], "threaded") ? "thread" : "process");
             double groups;
             if (tally__parse_double(&groups, f[5].s, f[5].len) != TALLY_OK)

@@ -6,8 +6,9 @@
  *  - omni CSV output (-- -o ...): a header line with a "Throughput" column, then a value line;
  *    with -P 0 there is no header, and a line "<number>,Trans/s" is taken;
  *  - omni key=value output (-- -k ...): THROUGHPUT=<number>.
- * Every run is a sample (transactions/s, higher is better) of case "TCP_RR" of benchmark
- * "netperf" (or the load option's name). A run whose throughput units are not transactions
+ * Every run is a sample (transactions/s, higher is better) of case "all" of benchmark
+ * "netperf-tcp_rr" (the runner's name, or the load option's; the output does not say how many
+ * clients ran: name the case at load time, --case 4-clients). A run whose throughput units are not transactions
  * (a stream test) is an error. */
 #include <string.h>
 
@@ -87,7 +88,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     int rc = tally__import_begin(&rs, into, name, opts, "netperf");
     if (rc != TALLY_OK)
         return rc;
-    const char *bench = tally__import_name(opts, "netperf");
+    const char *bench = tally__import_name(opts, "netperf-tcp_rr");
     size_t samples = 0;
     long csv_column = -1, units_column = -1; /* from an omni CSV header */
     tally__lines l;
@@ -158,7 +159,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                    "columns), as TCP_RR prints (truncated file?)", nf);
         }
         if (have) {
-            rc = tally__import_sample(rs, bench, "trans/s", TALLY_HIGHER_IS_BETTER, "TCP_RR", v);
+            rc = tally__import_sample(rs, bench, "trans/s", TALLY_HIGHER_IS_BETTER, "all", v);
             if (rc != TALLY_OK)
                 return rc;
             samples++;
@@ -171,7 +172,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                "the file ends after the omni header line (truncated file?)");
     if (samples == 0)
         return tally__import_none_found(name, l.lineno, "netperf TCP_RR result");
-    return TALLY_OK;
+    /* The runner's preferred statistic for this workload (docs/runners.md). */
+    return tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, bench),
+                                         TALLY_STAT_AMEAN);
 }
 
 const tally__importer tally__importer_netperf = {TALLY_INPUT_NETPERF, "netperf", sniff, parse};

@@ -5,10 +5,12 @@
  *             min=1, max=10224
  * with "Request Latencies percentiles (usec)" and "RPS percentiles (requests)" blocks and an
  * "average rps: N" line in recent versions, and "Latency percentiles (usec)" (wakeup latency)
- * in old ones. Each percentile is a case ("p50", "p99.9") of benchmark "schbench-wakeup" or
- * "schbench-request" (usec, lower is better, preferred statistic Median as in the posted
- * tables) or "schbench-rps" (requests/s, higher is better, with case "average" from the
- * average rps line); the prefix "schbench" is replaced by the load option's benchmark name.
+ * in old ones. Each percentile is a benchmark of its own, as the runner names them:
+ * "schbench-wakeup-p99", "schbench-request-p50" (usec, lower is better, preferred statistic
+ * Median as in the posted tables), "schbench-rps-p20" and "schbench-rps" from the average rps
+ * line (requests/s, higher is better), each with the one case "all" (the output does not say
+ * how many workers ran: name the case at load time, --case 8-workers); the prefix "schbench"
+ * is replaced by the load option's benchmark name.
  * Runs: when the file has "average rps:" lines, each one closes a run and, within a run, a
  * later block of a kind replaces an earlier one (schbench prints interval reports before the
  * final one); otherwise every block is a run of its own. One sample per case per run. */
@@ -24,6 +26,7 @@ enum { WAKEUP, REQUEST, RPS, KINDS };
 static const char *const suffix[KINDS] = {"wakeup", "request", "rps"};
 
 #define MAX_PENDING 64
+#define CASE_NAME "all"
 
 typedef struct pending {
     int kind;
@@ -65,13 +68,19 @@ static int flush(state *s)
 {
     for (size_t i = 0; i < s->count; i++) {
         const pending *q = &s->p[i];
+        /* The runner's names (docs/importers.md): one benchmark per percentile, the average
+         * rps as "schbench-rps"; the case is the run's configuration, unknown in the output:
+         * "all" (name it with --case, e.g. 8-workers). */
         char bench[256];
-        snprintf(bench, sizeof bench, "%s-%s", s->base, suffix[q->kind]);
+        if (q->kind == RPS && strcmp(q->casename, "average") == 0)
+            snprintf(bench, sizeof bench, "%s-rps", s->base);
+        else
+            snprintf(bench, sizeof bench, "%s-%s-%s", s->base, suffix[q->kind], q->casename);
         tally_benchmark *b = tally_resultset_benchmark_find(s->rs, bench);
         int rc = tally__import_sample(s->rs, bench, q->kind == RPS ? "requests/s" : "usec",
                                       q->kind == RPS ? TALLY_HIGHER_IS_BETTER
                                                      : TALLY_LOWER_IS_BETTER,
-                                      q->casename, q->value);
+                                      CASE_NAME, q->value);
         if (rc == TALLY_OK && b == NULL && q->kind != RPS)
             rc = tally_benchmark_set_statistic(tally_resultset_benchmark_find(s->rs, bench),
                                                TALLY_STAT_MEDIAN);

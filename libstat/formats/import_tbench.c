@@ -74,7 +74,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
         return rc;
     if (samples == 0)
         return tally__import_none_found(name, l.lineno, "tbench 'Throughput' lines");
-    return TALLY_OK;
+    /* The runner's preferred statistic for this workload (docs/runners.md). */
+    return tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, tally__import_name(opts, "tbench")),
+                                         TALLY_STAT_AMEAN);
 }
 
 const tally__importer tally__importer_tbench = {TALLY_INPUT_TBENCH, "tbench", sniff, parse};

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "formats/importer.h"
+#include "formats/load_rename.h"
 #include "util/internal.h"
 #include "util/names.h"
 
@@ -129,6 +130,10 @@ static int check_options(const tally_load_options *opts)
         return tally__error(TALLY_EINVAL, "tally_load_options: empty label");
     if (opts->benchmark && opts->benchmark[0] == '\0')
         return tally__error(TALLY_EINVAL, "tally_load_options: empty benchmark name");
+    if ((opts->case_name && opts->case_name[0] == '\0') ||
+        (opts->case_format && strstr(opts->case_format, "{}") == NULL))
+        return tally__error(TALLY_EINVAL, "tally_load_options: an empty case name, or a case "
+                                          "format without {}");
     return TALLY_OK;
 }
 
@@ -209,6 +214,8 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
         resolved.label = opts->label ? opts->label : stem;
         rc = imp->parse(fresh, data, len, name, &resolved);
     }
+    if (rc == TALLY_OK)
+        rc = tally__load_rename(&fresh, imp->kind, name, opts);
     if (rc == TALLY_OK)
         rc = finish_sets(fresh, into, name, opts->label);
     if (rc == TALLY_OK)

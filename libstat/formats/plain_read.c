@@ -59,11 +59,12 @@ static int general_line(tally__lines *lines, tally_case *cas)
     if (n == 0)
         return TALLY_OK;
     double v;
-    int prc = tally__parse_double(&v, s, n);
+    const char *problem;
+    int prc = tally__parse_double_why(&v, s, n, &problem);
     unsigned long col = (unsigned long)(s - line) + 1;
-    if (prc == TALLY_ENONFINITE)
-        return tally__error_at(prc, lines->name, lines->lineno, col,
-                               "expected a finite number, found '%.*s'", (int)(n > 40 ? 40 : n), s);
+    if (prc == TALLY_ENONFINITE || (prc != TALLY_OK && n > TALLY__NUMBER_MAX))
+        return tally__error_at(prc, lines->name, lines->lineno, col, "%s, found '%.*s'", problem,
+                               (int)(n > 40 ? 40 : n), s);
     if (prc != TALLY_OK)
         return tally__error_at(TALLY_EPARSE, lines->name, lines->lineno, col,
                                "expected one number per line, found '%.*s'",

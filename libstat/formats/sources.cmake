@@ -15,6 +15,7 @@ set(TALLY_MODULE_SOURCES
   importers.c
   journal_read.c
   load.c
+  load_rename.c
   native_json_read.c
   native_json_split.c
   native_json_write.c

@@ -48,7 +48,7 @@ static int configure(tally__wl *wl, const tally__params *p)
     if (rc == TALLY_OK)
         rc = tally__param_long(&c->ntimes, p, "ntimes", 10, 2, 200); /* 15^ntimes stays finite */
     for (int k = 0; rc == TALLY_OK && k < KERNELS; k++)
-        rc = tally__wl_add_metric(wl, "stream-like", kernel_names[k], "MB/s",
+        rc = tally__wl_add_metric(wl, "stream", kernel_names[k], "MB/s",
                                   TALLY_HIGHER_IS_BETTER, TALLY_STAT_HMEAN);
     return rc;
 }

@@ -100,7 +100,7 @@ const char *tally__number_problem(tally__number_status st)
     case TALLY__NUMBER_NONFINITE: return "expected a finite number";
     case TALLY__NUMBER_OVERFLOW: return "number out of range (beyond 1.8e308)";
     case TALLY__NUMBER_UNDERFLOW: return "number out of range (below 4.9e-324, it would read as 0)";
-    case TALLY__NUMBER_TOO_LONG: return "number longer than 64 characters";
+    case TALLY__NUMBER_TOO_LONG: return "number longer than 1024 characters";
     case TALLY__NUMBER_SYNTAX: break;
     }
     return "expected a number";

@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 
-/* Longest number text any reader accepts, in characters (sign and exponent included). */
-#define TALLY__NUMBER_MAX 64
+/* Longest number text any reader accepts, in characters (sign and exponent included): room for
+ * the up to 767 significant digits an exact decimal of a double can need, leading zeros and an
+ * exponent. */
+#define TALLY__NUMBER_MAX 1024
 
 /* Room for any number tally__number_format writes, with its NUL. */
 #define TALLY__NUMBER_BUF 32

@@ -1,0 +1,243 @@
+/* The number module (util/number.h) against independent references:
+ * - Python's repr (CPython's dtoa.c) on 10^6 random doubles (number_repr_expected.py, run by the
+ *   number_expected fixture): tally reads each repr string back to the same bits, and prints
+ *   each double with the same significant digits and decimal exponent as repr, in a string that
+ *   glibc's strtod reads back to the same bits;
+ * - the hard cases of number_hard_cases.py (subnormals, the smallest and largest doubles,
+ *   halfway cases written out exactly and nudged in their 800th digit, leading zeros, -0,
+ *   out-of-range and malformed numbers), answered by CPython's float() and the documented
+ *   grammar, and checked against glibc's strtod where it reads the number;
+ * - glibc's strtod in the C locale on TALLY_NUMBER_RANDOM random doubles printed by %.17g and in
+ *   the shortest form: bit-identical results. The default, 10^6, keeps the test short; the
+ *   benchmark harness (bench/run.py) runs it with 10^7. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "tally.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+static uint64_t bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof(u));
+    return u;
+}
+
+static double of_bits(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof(x));
+    return x;
+}
+
+/* A decimal string as sign, significant digits (no leading or trailing zeros) and the decimal
+ * exponent of the first of them: "0.00125" and "1.25e-3" both give (0, "125", -3). */
+typedef struct decimal {
+    int negative;
+    char digits[800];
+    int exponent;
+} decimal;
+
+static int normalise(decimal *d, const char *s)
+{
+    memset(d, 0, sizeof(*d));
+    d->negative = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    size_t n = 0;
+    int point = -1, before = 0; /* digits before the point, leading zeros included */
+    for (; (*s >= '0' && *s <= '9') || *s == '.'; s++) {
+        if (*s == '.') {
+            point = before;
+            continue;
+        }
+        before++;
+        if (n < sizeof(d->digits) - 1)
+            d->digits[n++] = *s;
+    }
+    if (point < 0)
+        point = before;
+    int e = 0;
+    if (*s == 'e' || *s == 'E')
+        e = atoi(s + 1);
+    size_t lead = 0;
+    while (lead < n && d->digits[lead] == '0')
+        lead++;
+    memmove(d->digits, d->digits + lead, n - lead + 1);
+    n -= lead;
+    while (n > 0 && d->digits[n - 1] == '0')
+        d->digits[--n] = '\0';
+    d->exponent = n ? point - (int)lead - 1 + e : 0;
+    return (int)n;
+}
+
+static FILE *open_data(const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_TMP, name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        fprintf(stderr, "  cannot open %s (written by the number_expected fixture)\n", path);
+    return f;
+}
+
+static void test_repr(void)
+{
+    FILE *f = open_data("number_repr.txt");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    char line[128];
+    unsigned long count = 0, read_bad = 0, digits_bad = 0, back_bad = 0;
+    while (fgets(line, sizeof(line), f)) {
+        char *space = strchr(line, ' ');
+        char *nl = strchr(line, '\n');
+        if (space == NULL || nl == NULL)
+            continue;
+        *nl = '\0';
+        const char *repr = space + 1;
+        uint64_t want = strtoull(line, NULL, 16);
+        double x = of_bits(want);
+        count++;
+        double v = 0;
+        if (tally__parse_double(&v, repr, strlen(repr)) != TALLY_OK || bits_of(v) != want) {
+            if (read_bad++ < 5)
+                fprintf(stderr, "  reading '%s' gave %016llx\n", repr, (unsigned long long)bits_of(v));
+        }
+        char out[TALLY__NUMBER_BUF];
+        size_t len = tally__number_format(out, x);
+        decimal a, b;
+        normalise(&a, out);
+        normalise(&b, repr);
+        if (len != strlen(out) || a.negative != b.negative || a.exponent != b.exponent ||
+            strcmp(a.digits, b.digits) != 0) {
+            if (digits_bad++ < 5)
+                fprintf(stderr, "  printing %016llx gave '%s', repr '%s'\n",
+                        (unsigned long long)want, out, repr);
+        }
+        if (bits_of(strtod(out, NULL)) != want && back_bad++ < 5)
+            fprintf(stderr, "  '%s' reads back differently with strtod\n", out);
+    }
+    fclose(f);
+    fprintf(stderr, "%lu doubles compared with Python repr\n", count);
+    CHECK(count >= 1000000);
+    CHECK_INT(read_bad, 0);
+    CHECK_INT(digits_bad, 0);
+    CHECK_INT(back_bad, 0);
+}
+
+static void test_hard_cases(void)
+{
+    FILE *f = open_data("number_hard.txt");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    static char line[4096];
+    unsigned long count = 0, bad = 0;
+    while (fgets(line, sizeof(line), f)) {
+        char *space = strchr(line, ' ');
+        char *nl = strchr(line, '\n');
+        if (space == NULL || nl == NULL)
+            continue;
+        *space = *nl = '\0';
+        const char *text = space + 1, *expect = line;
+        size_t n = strlen(text);
+        count++;
+        double v = NAN;
+        /* The reader trims blanks around a field: the grammar's cases with blanks are checked
+         * through the scanner, which must stop before them. */
+        const char *stop;
+        tally__number_status st = tally__number_scan(&v, &stop, text, text + n,
+                                                     TALLY__NUMBER_TEXT);
+        if (st == TALLY__NUMBER_OK && stop != text + n)
+            st = TALLY__NUMBER_SYNTAX;
+        double pv = NAN;
+        int rc = tally__parse_double(&pv, text, n);
+        int ok;
+        if (strcmp(expect, "SYNTAX") == 0)
+            ok = st == TALLY__NUMBER_SYNTAX || (text[0] == ' ' || text[n - 1] == ' ');
+        else if (strcmp(expect, "LONG") == 0)
+            ok = st == TALLY__NUMBER_TOO_LONG && rc == TALLY_EPARSE;
+        else if (strcmp(expect, "NONFINITE") == 0)
+            ok = st == TALLY__NUMBER_NONFINITE && rc == TALLY_ENONFINITE;
+        else if (strcmp(expect, "RANGE") == 0)
+            ok = (st == TALLY__NUMBER_OVERFLOW || st == TALLY__NUMBER_UNDERFLOW) &&
+                 rc == TALLY_ENONFINITE;
+        else {
+            uint64_t want = strtoull(expect, NULL, 16);
+            errno = 0;
+            double ref = strtod(text, NULL); /* glibc agrees with CPython on every case */
+            ok = st == TALLY__NUMBER_OK && rc == TALLY_OK && bits_of(v) == want &&
+                 bits_of(pv) == want && bits_of(ref) == want;
+        }
+        if (!ok) {
+            bad++;
+            fprintf(stderr, "  '%.60s%s' (%zu chars): expected %s, got status %d rc %d %016llx\n",
+                    text, n > 60 ? "..." : "", n, expect, (int)st, rc,
+                    (unsigned long long)bits_of(v));
+        }
+    }
+    fclose(f);
+    fprintf(stderr, "%lu hard cases\n", count);
+    CHECK(count >= 130);
+    CHECK_INT(bad, 0);
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+
+static uint64_t next_u64(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 2685821657736338717ULL;
+}
+
+static void test_random_vs_strtod(void)
+{
+    const char *env = getenv("TALLY_NUMBER_RANDOM");
+    unsigned long n = env ? strtoul(env, NULL, 10) : 1000000UL, bad = 0;
+    for (unsigned long i = 0; i < n; i++) {
+        double x;
+        if (i % 2) {
+            x = of_bits(next_u64());
+            if (!isfinite(x))
+                continue;
+        } else {
+            /* Benchmark magnitudes: 1e-9 .. 1e9, every bit of the mantissa random. */
+            x = ldexp(1.0 + (double)(next_u64() >> 12) / 4503599627370496.0,
+                      (int)(next_u64() % 60) - 30);
+        }
+        char g17[40], shortest[TALLY__NUMBER_BUF];
+        snprintf(g17, sizeof(g17), "%.17g", x);
+        tally__number_format(shortest, x);
+        const char *texts[2] = { g17, shortest };
+        for (int k = 0; k < 2; k++) {
+            double v = 0;
+            double ref = strtod(texts[k], NULL);
+            int rc = tally__parse_double(&v, texts[k], strlen(texts[k]));
+            if (rc != TALLY_OK || bits_of(v) != bits_of(ref) || bits_of(ref) != bits_of(x)) {
+                if (bad++ < 5)
+                    fprintf(stderr, "  '%s': rc %d, %016llx, strtod %016llx\n", texts[k], rc,
+                            (unsigned long long)bits_of(v), (unsigned long long)bits_of(ref));
+            }
+        }
+    }
+    fprintf(stderr, "%lu random doubles, %%.17g and shortest, compared with strtod\n", n);
+    CHECK_INT(bad, 0);
+}
+
+int main(void)
+{
+    test_hard_cases();
+    test_repr();
+    test_random_vs_strtod();
+    return check_summary();
+}
