@@ -94,7 +94,7 @@ static const char css[] =
     ".tally-report svg.plot .v-equiv{fill:var(--equiv);stroke:var(--equiv)}"
     ".tally-report svg.plot .v-nt{fill:var(--bg);stroke:var(--none);stroke-dasharray:2 2}"
     ".tally-report svg.plot path.ci{fill:none;stroke-width:1.5}"
-    ".tally-report svg.plot .ci.v-none,.tally-report svg.plot .ci.v-nt{stroke:var(--none)}"
+    ".tally-report svg.plot .ci.v-none,.tally-report svg.plot .ci.v-nt{stroke:var(--none);opacity:.55}"
     ".tally-report svg.plot .band{fill:var(--equiv);fill-opacity:.12;stroke:none}\n"
     "@media print{.tally-report{max-width:none;padding:0}"
     ".tally-report table{font-size:9px}.tally-report th,.tally-report td{padding:1px 4px}"
