@@ -11,6 +11,7 @@
  *   bench_tally summary PATH                time the full summary (and p90, p99) of the doubles
  *   bench_tally tests PATH_A PATH_B         time Welch's t-test and Mann-Whitney U
  *   bench_tally ingest PATH                 time loading a result file
+ *   bench_tally write-json PATH             time writing the JSON report (every sample) of a file
  *   bench_tally run CMD [ARGS...]           run CMD (absolute path) end to end, output discarded
  *   bench_tally html CASES CONFIGS RUNS [OUT]
  *                                           time rendering the HTML report (plots of every case)
@@ -399,6 +400,34 @@ static int time_html(size_t cases, size_t configs, size_t runs, const char *out)
     return 0;
 }
 
+/* The JSON report (every sample written, summaries only) of FILE: loading and the report's
+ * statistics are not timed, the render is; prints `write WALL CPU` and `bytes N`. */
+static int time_write_json(const char *path)
+{
+    tally_results *res = NULL;
+    if (tally_results_new(&res) != TALLY_OK || tally_load_file(res, path, NULL) != TALLY_OK)
+        return die(path);
+    tally_report_options ro = TALLY_REPORT_OPTIONS_INIT;
+    ro.summaries_only = 1;
+    tally_report *r = NULL;
+    if (tally_report_new(&r, res, &ro) != TALLY_OK)
+        return die("report");
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_JSON;
+    char *text = NULL;
+    size_t len = 0;
+    stamp t0 = now();
+    if (tally_report_render(&text, &len, r, &o) != TALLY_OK)
+        return die("render");
+    stamp t1 = now();
+    report("write", t0, t1);
+    printf("bytes %zu\n", len);
+    tally_free(text);
+    tally_report_free(r);
+    tally_results_free(res);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 5 && strcmp(argv[1], "gen-doubles") == 0)
@@ -417,6 +446,8 @@ int main(int argc, char **argv)
         return time_tests(argv[2], argv[3]);
     if (argc >= 3 && strcmp(argv[1], "ingest") == 0)
         return time_ingest(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "write-json") == 0)
+        return time_write_json(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "run") == 0)
         return run_command(argv + 2);
     if (argc >= 5 && strcmp(argv[1], "html") == 0)

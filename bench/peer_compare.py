@@ -16,6 +16,7 @@ seconds, then `maxrss_kb N`, like bench_tally):
     peer_compare.py kernels               numpy's version and BLAS kernel (threadpoolctl)
 """
 import resource
+import os
 import sys
 import time
 
@@ -134,6 +135,47 @@ def main():
                 return json.load(f)
         timed("ingest", load, sys.argv[2])
         print_maxrss()
+    elif kind == "csv-groupby":
+        # The long-form CSV as pandas users summarise it: read_csv, then one groupby agg.
+        import pandas as pd
+        df = pd.read_csv(sys.argv[2])
+        g = df.groupby(["benchmark", "case", "config"])["value"]
+        out = g.agg(["count", "mean", "std", "min", "max", "median"])
+        print("groups %d" % len(out))
+    elif kind == "hyperfine":
+        # hyperfine --export-json: json.load, then numpy per command.
+        import json
+        import numpy as np
+        with open(sys.argv[2]) as f:
+            doc = json.load(f)
+        for res in doc["results"]:
+            x = np.array(res["times"])
+            print(res["command"], x.size, x.mean(), x.std(ddof=1), np.median(x))
+    elif kind == "gbench":
+        # Google Benchmark JSON: json.load, iteration rows grouped by run_name, numpy per group.
+        import json
+        import numpy as np
+        with open(sys.argv[2]) as f:
+            doc = json.load(f)
+        groups = {}
+        for row in doc["benchmarks"]:
+            if row.get("run_type", "iteration") == "iteration":
+                g = groups.setdefault(row["run_name"], ([], []))
+                g[0].append(row["real_time"])
+                g[1].append(row["cpu_time"])
+        for name, (real, cpu) in groups.items():
+            for v in (np.array(real), np.array(cpu)):
+                print(name, v.size, v.mean(), v.std(ddof=1), np.median(v))
+    elif kind == "timed-dump":
+        # json.dump of the samples of a long-form CSV, as lists (read first, not timed).
+        import csv
+        import json
+        lists = {}
+        with open(sys.argv[2]) as f:
+            for row in csv.DictReader(f):
+                lists.setdefault(row["case"] + "/" + row["config"], []).append(float(row["value"]))
+        with open(os.devnull, "w") as out:
+            timed("write", json.dump, lists, out)
     elif kind == "kernels":
         kernels()
     else:

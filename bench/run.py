@@ -13,6 +13,7 @@ Run from the repository root after building (cmake --build build):
     /usr/bin/python3 bench/run.py                  # the full set (10 to 20 minutes)
     /usr/bin/python3 bench/run.py --quick          # tiny sizes, one repetition: a smoke run
     /usr/bin/python3 bench/run.py --scaling        # cost against n, 10^3 .. 10^8
+    /usr/bin/python3 bench/run.py --numbers        # the number shapes (issue-style user data)
 
 Peers (Debian packages): numpy (summary), scipy (Welch, Mann-Whitney), pandas.read_csv and
 json.load (ingest), ministat and a numpy/scipy script (end-to-end compare). The Python peers run
@@ -286,6 +287,103 @@ def full(bench, tally, tmp, args):
     return table
 
 
+SHAPES = os.path.join(HERE, "number_shapes.py")
+
+
+def shape(*args):
+    spawn([PYTHON, SHAPES] + [str(a) for a in args])
+
+
+def numbers(bench, tally, tmp, args):
+    """The number shapes of issue-style user data, each against its natural peer, in one run:
+    plain files of 17-digit repr, %.17g, 6-decimal, whole and exponent numbers (tally's parse
+    in MB/s of CPU time next to `wc -l` on the same file), end-to-end compare vs ministat and a
+    numpy/scipy script, long-form CSV vs pandas read_csv + groupby, hyperfine and Google
+    Benchmark JSON vs json.load + numpy, the JSON report vs json.dump; and the 10^7-double
+    check of tally's parser against glibc's strtod (tests/test_number_conversion)."""
+    describe_machine(bench)
+    table = Table()
+    quick = args.quick
+    reps = 1 if quick and args.reps is None else (args.reps or 5)
+    n = 2 * 10**4 if quick else 2 * 10**6
+    print("repetitions: %d (medians; contenders alternate)" % reps, flush=True)
+    wc = shutil.which("wc")
+    files = {}
+    for name in ("repr", "g17", "dec6", "int", "exp"):
+        files[name] = os.path.join(tmp, "%s-a.txt" % name)
+        shape("plain", name, files[name], n, 11)
+    mbs = {}
+    for name, path in files.items():
+        mb = os.path.getsize(path) / 1e6
+        m = alternate(reps, [("tally", in_process([bench, "ingest", path], "ingest")),
+                             ("wc", end_to_end([wc, "-l", path]))])
+        mbs[name] = mb / m["tally"][1]
+        table.add("parse %.0e plain %s (%.1f MB): %.0f MB/s CPU, wc -l %.0f MB/s"
+                  % (n, name, mb, mbs[name], mb / m["wc"][1]), m["tally"], "wc -l", m["wc"])
+    for name in files:
+        print("plain %-5s %7.0f MB/s CPU, %.2fx the time per MB of dec6 (target <= 2x: %s)"
+              % (name, mbs[name], mbs["dec6"] / mbs[name],
+                 "met" if mbs["dec6"] / mbs[name] <= 2 else "NOT MET"), flush=True)
+    print("plain repr parse: %.0f MB/s CPU (target >= 500: %s)"
+          % (mbs["repr"], "met" if mbs["repr"] >= 500 else "NOT MET"), flush=True)
+
+    for name in ("repr", "dec6"):
+        pa, pb = files[name], os.path.join(tmp, "%s-b.txt" % name)
+        shape("plain", name, pb, n, 12)
+        ministat = shutil.which("ministat")
+        contenders = [("tally", end_to_end([tally, "compare", pa, pb])),
+                      ("python", end_to_end([PYTHON, PEER, "plain", pa, pb], PEER_ENV))]
+        if ministat:
+            contenders.append(("ministat", end_to_end([ministat, "-A", pa, pb])))
+        m = alternate(reps, contenders)
+        if ministat:
+            table.add("compare 2 x %.0e plain %s" % (n, name), m["tally"], "ministat -A",
+                      m["ministat"], 10 if name == "repr" else None)
+        table.add("compare 2 x %.0e plain %s" % (n, name), m["tally"], "numpy/scipy script",
+                  m["python"], 8 if name == "repr" else None)
+        os.unlink(pb)
+    for path in files.values():
+        os.unlink(path)
+
+    csv = os.path.join(tmp, "long.csv")
+    runs = 100 if quick else 10**4
+    shape("csv", csv, 2, 100, runs, 13)
+    mb = os.path.getsize(csv) / 1e6
+    m = alternate(reps, [("tally", end_to_end([tally, "summary", csv])),
+                         ("pandas", end_to_end([PYTHON, PEER, "csv-groupby", csv], PEER_ENV))])
+    table.add("summary of a %.0f MB long-form repr CSV" % mb, m["tally"],
+              "pandas read_csv+groupby", m["pandas"], 4)
+    m = alternate(reps, [("tally", in_process([bench, "write-json", csv], "write")),
+                         ("json", in_process([PYTHON, PEER, "timed-dump", csv], "write", PEER_ENV))])
+    table.add("JSON report of %.0e samples written" % (2 * 100 * runs), m["tally"],
+              "json.dump of the lists", m["json"], 5)
+    os.unlink(csv)
+
+    hf = os.path.join(tmp, "hyperfine.json")
+    shape("hyperfine", hf, 2, n // 2, 14)
+    m = alternate(reps, [("tally", end_to_end([tally, "summary", hf])),
+                         ("python", end_to_end([PYTHON, PEER, "hyperfine", hf], PEER_ENV))])
+    table.add("summary of hyperfine JSON, 2 x %.0e times" % (n // 2), m["tally"],
+              "json.load + numpy", m["python"], 4)
+    os.unlink(hf)
+    gb = os.path.join(tmp, "gbench.json")
+    shape("gbench", gb, 10, (n // 20) if quick else 10**4, 15)
+    m = alternate(reps, [("tally", end_to_end([tally, "summary", gb])),
+                         ("python", end_to_end([PYTHON, PEER, "gbench", gb], PEER_ENV))])
+    table.add("summary of gbench JSON, %.0e iteration rows" % (10 * (10**4 if not quick else n // 20)),
+              m["tally"], "json.load + numpy", m["python"])
+    os.unlink(gb)
+
+    check = os.path.join(os.path.dirname(bench), "..", "tests", "test_number_conversion")
+    if os.access(check, os.X_OK):
+        count = 10**5 if quick else 10**7
+        env = dict(os.environ, TALLY_NUMBER_RANDOM=str(count))
+        r = spawn([check], env)
+        print("parser vs glibc strtod on %d random doubles (%%.17g and shortest): %s, %.1f s CPU"
+              % (count, "bit-identical" if "0 failed" in r.out else "MISMATCH", r.cpu), flush=True)
+    return table
+
+
 def write_small(path, label, shift, seed):
     """Five hackbench-like cases of ten runs each, as a user's result file."""
     import random
@@ -333,6 +431,8 @@ def main():
     ap.add_argument("--reps", type=int, help="repetitions per measurement (default 5; 1 with --quick)")
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run of a few seconds")
     ap.add_argument("--scaling", action="store_true", help="only the n = 10^3..10^8 scaling table")
+    ap.add_argument("--numbers", action="store_true",
+                    help="only the number shapes (17-digit, %%.17g, 6-decimal, whole, exponent)")
     ap.add_argument("--markdown", help="also write the results as Markdown to this file")
     args = ap.parse_args()
 
@@ -347,7 +447,7 @@ def main():
         if args.scaling:
             scaling(bench, tmp, args)
         else:
-            table = full(bench, tally, tmp, args)
+            table = (numbers if args.numbers else full)(bench, tally, tmp, args)
             print("\n" + table.markdown(), flush=True)
             if args.markdown:
                 with open(args.markdown, "w") as f:

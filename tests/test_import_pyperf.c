@@ -99,7 +99,8 @@ static void test_errors(void)
                           "[{\"values\": [1e500]}]}]}",
                           "n.json", NULL),
               TALLY_ENONFINITE);
-    CHECK_STR(last_message(), "n.json: $.benchmarks[0].runs[0].values[0]: number is not finite");
+    CHECK_STR(last_message(), "n.json: $.benchmarks[0].runs[0].values[0]: number out of range (beyond 1.8e308), "
+                              "found '1e500'");
     /* duplicate benchmark name */
     CHECK_INT(import_text(&r, imp,
                           "{\"benchmarks\": [{\"metadata\": {\"name\": \"x\"}, \"runs\": [{\"values\": "

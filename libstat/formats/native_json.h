@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "util/number.h"
+
 #define TALLY__NATIVE_FORMAT "tally-results"
 /* Major version: a reader refuses files of a higher one; additions that older readers may
  * ignore keep the number. */
@@ -36,7 +38,9 @@ int tally__json_split_text(tally__json_split *out, const char *data, size_t len)
 void tally__json_split_free(tally__json_split *s);
 
 /* Read the numbers of a span (validated by the split) into out[0..span->count). Returns the
- * index of the first non-finite number, or span->count when all are finite. */
-size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span);
+ * index of the first number refused (out of range, too long: *why says which), or span->count
+ * when all are read. */
+size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span,
+                             tally__number_status *why);
 
 #endif /* TALLY_NATIVE_JSON_H */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/importer.h"
+#include "model/units.h"
 #include "util/internal.h"
 #include "util/json_util.h"
 #include "formats/native_json.h"
@@ -131,13 +132,15 @@ static int read_cut_samples(reader *r, tally_case *c)
     size_t room;
     double *out = tally__case_spare(c, &room);
     tally__prefault(out, span->count * sizeof(double));
-    size_t bad = tally__json_span_read(out, r->text, span);
+    tally__number_status why;
+    size_t bad = tally__json_span_read(out, r->text, span, &why);
     if (bad < span->count) {
         size_t mark = tally__jpath_key(&r->path, "samples");
         tally__jpath_index(&r->path, bad);
-        tally__error_json(TALLY_ENONFINITE, r->name, r->path.text, "number is not finite");
+        int code = tally__number_code(why);
+        tally__error_json(code, r->name, r->path.text, "%s", tally__number_problem(why));
         tally__jpath_pop(&r->path, mark);
-        return TALLY_ENONFINITE;
+        return code;
     }
     tally__case_commit(c, span->count);
     return TALLY_OK;

@@ -4,8 +4,6 @@
  * $.results[*].benchmarks[*].cases[*].samples, and gives up (leaving the file to cJSON) whenever
  * the text is not exactly what it expects. cJSON still checks the syntax of everything else. */
 #include <cjson/cJSON.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -267,9 +265,11 @@ void tally__json_split_free(tally__json_split *s)
     memset(s, 0, sizeof(*s));
 }
 
-size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span)
+size_t tally__json_span_read(double *out, const char *data, const tally__json_span *span,
+                             tally__number_status *why)
 {
     const char *p = data + span->offset, *end = p + span->len;
+    *why = TALLY__NUMBER_OK;
     for (size_t i = 0; i < span->count; i++) {
         while (is_ws(*p) || *p == ',')
             p++;
@@ -277,11 +277,10 @@ size_t tally__json_span_read(double *out, const char *data, const tally__json_sp
          * (17 digits, exponents) the number module. The split has checked the grammar. */
         const char *stop = tally__scan_decimal(&out[i], p, end);
         if (stop == NULL) {
-            out[i] = NAN;
-            tally__number_scan(&out[i], &stop, p, end, TALLY__NUMBER_JSON);
+            *why = tally__number_scan(&out[i], &stop, p, end, TALLY__NUMBER_JSON);
+            if (*why != TALLY__NUMBER_OK)
+                return i;
         }
-        if (!isfinite(out[i]))
-            return i;
         p = stop;
     }
     return span->count;

@@ -138,6 +138,11 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
         cJSON_Delete(root);
         return tally__error_at(TALLY_EPARSE, name, line, col, "unexpected data after the JSON document");
     }
+    int numbers = tally__json_check_numbers(data, len, name);
+    if (numbers != TALLY_OK) {
+        cJSON_Delete(root);
+        return numbers;
+    }
     *out = root;
     return TALLY_OK;
 }

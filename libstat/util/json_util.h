@@ -24,6 +24,11 @@ void tally__jpath_pop(tally__jpath *p, size_t mark);
  * are never touched. Free the result with cJSON_Delete. */
 int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name);
 
+/* Check every number of a JSON text that cJSON has parsed against RFC 8259's grammar and tally's
+ * limits (util/number.h: at most 1024 characters, within the range of a double, no underflow to
+ * 0); a refused number is reported with its JSON path. tally__json_parse runs it. */
+int tally__json_check_numbers(const char *data, size_t len, const char *name);
+
 /* Member access. `required` = 0 makes a missing member return TALLY_ENOTFOUND silently; a member
  * of the wrong type is always an error naming the path. */
 int tally__json_string(const char **out, const cJSON *obj, const char *key, int required,

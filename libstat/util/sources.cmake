@@ -5,11 +5,13 @@ set(TALLY_MODULE_SOURCES
   error.c
   file.c
   init.c
+  json_numbers.c
   json_util.c
   name_index.c
   names.c
   number.c
   number_cxx.cc
+  options.c
   si.c
   text.c
   version.c

@@ -367,8 +367,15 @@ static inline size_t number_lines(double *out, size_t room, const char **at, con
 #endif
         if (next == NULL)
             next = tally__number_line_end(p, tally__scan_decimal(&out[n], p, end), end);
-        if (next == NULL)
-            break;
+        if (next == NULL) {
+            /* 17 digits, large exponents: the number module, still without leaving the loop. */
+            const char *stop;
+            double v;
+            if (tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK ||
+                (next = tally__number_line_end(p, stop, end)) == NULL)
+                break;
+            out[n] = v;
+        }
         n++;
         p = next;
     }
