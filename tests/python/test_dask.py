@@ -43,6 +43,10 @@ PER_CASE = SAMPLES // (FILES * BENCHMARKS * CASES)
 EXACT = {"n", "min", "max", "median", "median_ci", "median_ci_low", "median_ci_high",
          "median_ci_level", "outliers_mad", "outliers_tukey", "defined"}
 P_VALUES = {"p_value", "p_adjusted"}
+# Found by a root search stopping at a relative step of 1e-12 (libstat/stats/power.c): inputs
+# that differ in the last bits (sums merged in another order) move the root by a few 1e-12.
+SOLVED = {"mde_pct"}
+LOOSE = P_VALUES | SOLVED
 
 
 def write_corpus(directory, files=FILES, per_case=PER_CASE, seed=20):
@@ -131,7 +135,7 @@ def compare_json(a, b, path=""):
             compare_json(x, y, f"{path}/{i}")
     elif isinstance(a, float) and not isinstance(a, bool) and key not in EXACT:
         assert isinstance(b, (int, float)), path
-        assert close(a, float(b), 1e-9 if key in P_VALUES else 1e-12), f"{path}: {a} vs {b}"
+        assert close(a, float(b), 1e-9 if key in LOOSE else 1e-12), f"{path}: {a} vs {b}"
     else:
         assert a == b, f"{path}: {a!r} vs {b!r}"
 
