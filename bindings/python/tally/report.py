@@ -95,6 +95,13 @@ _REPORT_OPTIONS = {
 }
 
 
+def _report_options(**values):
+    """tally_report_options from Report's keyword arguments (None: the library's default), and
+    the C strings they point to (keep both alive while the options are used)."""
+    opts = new_options("tally_report_options")
+    return opts, fill_options(opts, _REPORT_OPTIONS, values)
+
+
 def _precision(value, argname):
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{argname} must be an int, not {type(value).__name__}")
@@ -152,21 +159,26 @@ class Report:
                  expect_diff: Union[str, Sequence[str], None] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
-        opts = new_options("tally_report_options")
-        keep = fill_options(opts, _REPORT_OPTIONS, {
-            "statistic": statistic, "test": test, "alpha": alpha, "adjust": adjust,
-            "percentile_method": percentile_method, "confidence": confidence,
-            "filter": filter, "summaries_only": summaries_only, "omit_samples": omit_samples,
-            "equivalence": equivalence, "power": power, "mde": mde,
-            "expect_diff": expect_diff})
+        opts, keep = _report_options(
+            statistic=statistic, test=test, alpha=alpha, adjust=adjust,
+            percentile_method=percentile_method, confidence=confidence, filter=filter,
+            summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
+            power=power, mde=mde, expect_diff=expect_diff)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         del keep
-        self._ptr = ffi.gc(out[0], lib.tally_report_free)
-        self._alpha = opts.alpha
-        self._confidence = opts.confidence
-        self._adjust = enum_name("adjust", opts.adjust)
-        self._test = enum_name("test", opts.test)
+        self._adopt(out[0], opts.alpha)
+
+    @classmethod
+    def _from_pointer(cls, ptr, alpha):
+        """A Report owning a C report made elsewhere (tally.dask)."""
+        self = cls.__new__(cls)
+        self._adopt(ptr, alpha)
+        return self
+
+    def _adopt(self, ptr, alpha):
+        self._ptr = ffi.gc(ptr, lib.tally_report_free)
+        self._alpha = alpha
         self._rows = None
 
     def close(self) -> None:
