@@ -49,8 +49,8 @@ def test_signatures_repeat_no_default():
     # Every option of these functions defaults to None ("the library's default"), or False for
     # to_html's fragment, a choice of output rather than an option with a default.
     for func in (tally.summary, tally.compare, tally.percentiles, tally.outliers,
-                 tally.validate, tally.Report.__init__, tally.Report.text, tally.load,
-                 tally.Results.load):
+                 tally.validate, tally.Report.__init__, tally.Report.text,
+                 tally.Report.to_markdown, tally.load, tally.Results.load):
         for p in inspect.signature(func).parameters.values():
             if p.kind == p.KEYWORD_ONLY or (p.default is not p.empty and p.name != "name"):
                 assert p.default is None, f"{func.__qualname__}({p.name}={p.default!r})"
@@ -69,8 +69,8 @@ def test_rendering_reaches_every_render_option():
     # `format` is what the method (text, to_json, to_html, ...) chooses.
     assert targets == set(fields("tally_render_options")) - {"version", "format"}, \
         "a tally_render_options field has no rendering keyword"
-    offered = set(inspect.signature(tally.Report.text).parameters) \
-        | set(inspect.signature(tally.Report.to_html).parameters)
+    offered = set().union(*(inspect.signature(method).parameters for method in (
+        tally.Report.text, tally.Report.to_html, tally.Report.to_markdown)))
     assert set(report_module._RENDER_OPTIONS) <= offered
 
 
@@ -116,3 +116,12 @@ def test_load_options_reach_the_library(tmp_path):
     assert tally.load(path, unit="MB/s", better="lower")[0]["values"].better == "lower"
     r = tally.load(path, case_format="{}-clients")
     assert r[0]["values"].cases[0].name == "all-clients"
+
+
+def test_markdown_options_reach_the_library(source_dir):
+    results = tally.load(source_dir / "docs" / "examples" / "hackbench-process-pipes.csv")
+    report = tally.Report(results)
+    assert "<details>" in report.to_markdown(only_changed=True)
+    assert len(report.to_markdown(max_length=3000)) <= 3000 < len(report.to_markdown())
+    with pytest.raises(TypeError):
+        report.to_markdown(max_length="3000")

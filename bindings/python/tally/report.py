@@ -110,6 +110,12 @@ def _precision(value, argname):
     return value
 
 
+def _length(value, argname):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{argname} must be an int, not {type(value).__name__}")
+    return value
+
+
 def _width(value, argname):
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{argname} must be a positive int, not {value!r}")
@@ -127,6 +133,8 @@ _RENDER_OPTIONS = {
     "width": ("width", _width),
     "fragment": ("fragment", flag),
     "diagnose": ("diagnose", flag),
+    "only_changed": ("only_changed", flag),
+    "max_length": ("max_length", _length),
 }
 
 
@@ -389,9 +397,15 @@ class Report:
     def to_csv(self) -> str:
         return self._render("TALLY_FORMAT_CSV")
 
-    def to_markdown(self) -> str:
-        """A GitHub-flavoured Markdown table, e.g. for a pull-request comment."""
-        return self._render("TALLY_FORMAT_MARKDOWN")
+    def to_markdown(self, only_changed: Optional[bool] = None,
+                    max_length: Optional[int] = None) -> str:
+        """GitHub-flavoured Markdown for a pull-request comment (docs/reports.md): the headline
+        first, then a table per benchmark. only_changed: keep only the rows with a significant
+        change (or a missing cell) and fold the others into a <details> block; max_length: the
+        most characters the comment may take (None: GitHub's limit, 65,536; negative: no
+        limit), rows and notes beyond it left out with a note saying so."""
+        return self._render("TALLY_FORMAT_MARKDOWN", only_changed=only_changed,
+                            max_length=max_length)
 
     def to_xlsx(self, path: PathLike) -> None:
         """Write a spreadsheet atomically (a sheet per benchmark, raw samples, a chart)."""
