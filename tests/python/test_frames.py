@@ -8,21 +8,11 @@ import pytest
 
 import tally
 
-from conftest import requires
+from conftest import requires, results_of
 
 pandas = pytest.importorskip("pandas")
 pytestmark = requires("tally_report_new", "tally_report_cell_spread",
                       "tally_report_cell_interval")
-
-
-def results_of(configs, benchmark="bench", unit="s", better="lower"):
-    """configs: {label: {case: samples}} in order; the first is the baseline."""
-    results = tally.Results()
-    for label, cases in configs.items():
-        b = results.add(label).add_benchmark(benchmark, unit=unit, better=better)
-        for case, samples in cases.items():
-            b.add_case(case, samples)
-    return results
 
 
 def test_report_frame_index_types_and_roles():
