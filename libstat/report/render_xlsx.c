@@ -302,6 +302,18 @@ static void notes_sheet(ctx *c, const tally_report *r)
     }
     lxw_worksheet *ws = notes.len > 0 ? add_sheet(c, "notes") : NULL;
     if (ws != NULL) {
+        /* Wide enough for the longest note (in characters, UTF-8 continuation bytes aside, up to
+         * Excel's 255), set before the first row as constant_memory requires. */
+        size_t width = 0, longest = 0;
+        for (const char *p = notes.data; *p; p++) {
+            if (*p == '\n')
+                width = 0;
+            else if (((unsigned char)*p & 0xC0) != 0x80 && ++width > longest)
+                longest = width;
+        }
+        note(c, c->x.worksheet_set_column(ws, 0, 0, longest > 254 ? 255 : (double)longest + 1,
+                                          NULL),
+             "a column width");
         put_str(c, ws, 0, 0, "note", c->bold);
         lxw_row_t xr = 1;
         for (char *line = notes.data; c->err == LXW_NO_ERROR && *line; xr++) {

@@ -63,6 +63,9 @@ def test_xlsx_notes_sheet(tmp_path):
         "failed: tip 2-groups: all 4 runs failed, no samples (reasons in its "
         "failed_run.2-groups.N metadata)",
     ]
+    # Column A is as wide as the longest note (its character count, + 1), not clipped.
+    longest = max(len(n) for n in notes)
+    assert wb["notes"].column_dimensions["A"].width == longest + 1
 
 
 def test_no_notes_sheet_without_notes(tmp_path):
