@@ -24,6 +24,9 @@ static const char summary_help[] =
     "      --hist                after the text report, a compact distribution of every\n"
     "                            case (one line per configuration, terminal-wide)\n"
     "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
+    "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n"
+    "                            modes, outliers) in the mmtests, normalized and pct styles\n"
+    "                            too (the table style and Markdown always show them)\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";

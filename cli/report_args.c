@@ -35,6 +35,7 @@ static const struct option report_options[] = {
     {"fail-on-inconclusive", no_argument, NULL, 'I'},
     {"hist", no_argument, NULL, 'H'},
     {"ascii", no_argument, NULL, 'X'},
+    {"diagnose", no_argument, NULL, 'D'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -104,11 +105,13 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.report.power = v;
             continue;
         }
-        if (c == 'H' || c == 'X') {
+        if (c == 'H' || c == 'X' || c == 'D') {
             if (c == 'H')
                 cmd->args.render.histogram = 1;
-            else
+            else if (c == 'X')
                 cmd->args.render.ascii = 1;
+            else
+                cmd->args.render.diagnose = 1;
             continue;
         }
         if (c == 'R') {

@@ -12,9 +12,9 @@
 #include "tally/compare.h"
 #include "tally/resultset.h"
 #include "tally/io.h"
+#include "tally/diagnose.h"
 #include "tally/report.h"
 #include "tally/validate.h"
-#include "tally/diagnose.h"
 #include "tally/runner.h"
 
 #endif /* TALLY_H */

@@ -141,6 +141,8 @@ static void test_dies_between_runs(void)
     long port = free_port();
     tally__server s = start(port, "once", 0, TALLY_OK);
     CHECK_INT(ask(port), 1); /* mode once: exits after its first client */
+    siginfo_t si; /* wait for that exit (not reaping it), so the check below cannot come first */
+    CHECK(waitid(P_PID, (id_t)s.pid, &si, WEXITED | WNOWAIT) == 0);
     CHECK_INT(tally__server_ready(&s), TALLY_ERUN);
     CHECK(strstr(tally_error_last()->message, "stand-in exited between runs (exit status 0)") !=
           NULL);
@@ -184,6 +186,64 @@ static void test_private_namespace(void)
     tally__server_free(&s);
 }
 
+static int tcp_listener(struct sockaddr_in *a)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(a, 0, sizeof(*a));
+    a->sin_family = AF_INET;
+    a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(*a);
+    CHECK(bind(fd, (struct sockaddr *)a, sizeof(*a)) == 0 && listen(fd, 8) == 0 &&
+          getsockname(fd, (struct sockaddr *)a, &len) == 0);
+    return fd;
+}
+
+static int tcp_connect(const struct sockaddr_in *a)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    CHECK(connect(fd, (const struct sockaddr *)a, sizeof(*a)) == 0);
+    return fd;
+}
+
+/* tcp_rr's server end is its own client's connection, not a stranger's that came first. The
+ * hazard, shown with a plain accept(): it hands over the stranger (old code did just that). */
+static void test_accept_own(void)
+{
+    struct sockaddr_in a;
+    int lfd = tcp_listener(&a);
+    int stranger = tcp_connect(&a), client = tcp_connect(&a);
+    int first = accept(lfd, NULL, NULL);
+    struct sockaddr_in peer, strangers_end;
+    socklen_t len = sizeof(peer), slen = sizeof(strangers_end);
+    getpeername(first, (struct sockaddr *)&peer, &len);
+    getsockname(stranger, (struct sockaddr *)&strangers_end, &slen);
+    CHECK(peer.sin_port == strangers_end.sin_port); /* plain accept: the stranger */
+    close(first);
+    close(stranger);
+    close(client);
+    close(lfd);
+
+    lfd = tcp_listener(&a);
+    stranger = tcp_connect(&a);
+    int stranger2 = tcp_connect(&a);
+    client = tcp_connect(&a);
+    unsigned strangers = 0;
+    int server = tally__accept_own(lfd, client, &strangers);
+    CHECK(server >= 0);
+    CHECK_INT(strangers, 2);
+    /* The pair talks: a byte from the client arrives at the server end. */
+    char byte = 'x', got = 0;
+    CHECK(write(client, &byte, 1) == 1 && read(server, &got, 1) == 1 && got == 'x');
+    /* The strangers were closed: they read end of file. */
+    CHECK(read(stranger, &got, 1) == 0);
+    CHECK(read(stranger2, &got, 1) == 0);
+    close(server);
+    close(client);
+    close(stranger);
+    close(stranger2);
+    close(lfd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "serve") == 0)
@@ -195,5 +255,6 @@ int main(int argc, char **argv)
     test_dies_between_runs();
     test_private_namespace();
     test_private_namespace_unprivileged();
+    test_accept_own();
     return check_summary();
 }

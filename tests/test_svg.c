@@ -48,13 +48,13 @@ static void test_nice_ticks(void)
 
 static void test_scales(void)
 {
-    tally__scale lin = {0, 10, 100, 200, 0};
-    CHECK_REL(tally__scale_map(&lin, 2.5), 125, 1e-12); /* 100 + 2.5 * 10 */
-    tally__scale flip = {0, 10, 200, 100, 0};           /* y axes run upwards */
-    CHECK_REL(tally__scale_map(&flip, 2.5), 175, 1e-12);
-    tally__scale lg = {1, 16, 0, 400, 1};
-    CHECK_REL(tally__scale_map(&lg, 4), 200, 1e-12); /* log 4 / log 16 = 1/2 */
-    CHECK_REL(tally__scale_map(&lg, 2), 100, 1e-12);
+    tally__svg_scale lin = {0, 10, 100, 200, 0};
+    CHECK_REL(tally__svg_scale_map(&lin, 2.5), 125, 1e-12); /* 100 + 2.5 * 10 */
+    tally__svg_scale flip = {0, 10, 200, 100, 0};           /* y axes run upwards */
+    CHECK_REL(tally__svg_scale_map(&flip, 2.5), 175, 1e-12);
+    tally__svg_scale lg = {1, 16, 0, 400, 1};
+    CHECK_REL(tally__svg_scale_map(&lg, 4), 200, 1e-12); /* log 4 / log 16 = 1/2 */
+    CHECK_REL(tally__svg_scale_map(&lg, 2), 100, 1e-12);
 }
 
 static void test_si(void)
@@ -137,7 +137,7 @@ static void test_axis_structure(void)
     tally__axis a;
     memset(&a, 0, sizeof(a));
     tally__nice_ticks(&a.ticks, 0.0372, 0.0418, 6); /* 0.037 .. 0.042 s, step 1 ms */
-    a.scale = (tally__scale){a.ticks.lo, a.ticks.hi, 0, 500, 0};
+    a.scale = (tally__svg_scale){a.ticks.lo, a.ticks.hi, 0, 500, 0};
     a.pos = 100;
     a.unit = "s";
     a.prefix = 1;

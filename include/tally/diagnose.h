@@ -36,7 +36,12 @@ typedef enum tally_diag_check {
     /** More than one mode: Hartigan's dip test (Hartigan & Hartigan 1985). */
     TALLY_DIAG_MULTIMODAL = 16,
     /** Every check above. */
-    TALLY_DIAG_ALL = 31
+    TALLY_DIAG_ALL = 31,
+    /** Set by reports only (tally_report_cell_diagnostics()), never by tally_diagnose(): in
+     *  `tested` when a compared cell and its baseline have ::TALLY_DIAGNOSE_MIN_RUNS runs and
+     *  outliers by the MAD rule; in `flagged` when the comparison's verdict changes with those
+     *  outliers left out of both sides. */
+    TALLY_DIAG_OUTLIERS = 32
 } tally_diag_check;
 
 /** Options of tally_diagnose(). */
@@ -53,6 +58,10 @@ typedef struct tally_diagnose_options {
 
 /** Fewest runs a check needs; with fewer it is not run (its bit stays clear in `tested`). */
 #define TALLY_DIAGNOSE_MIN_RUNS 10
+
+/** Reports check cases of at most this many samples: more are per-request latencies or
+ *  iterations, not runs of a benchmark, and their order says little about the machine. */
+#define TALLY_DIAGNOSE_MAX_RUNS 100000
 
 /**
  * Results of the checks of one sample set. Fields of a check whose bit is clear in `tested` are 0.
@@ -74,6 +83,9 @@ typedef struct tally_diagnostics {
     double step_shift;      /**< median(after) / median(before) - 1. */
     double dip;             /**< Hartigan's dip statistic, in [1/(2n), 1/4]. */
     double dip_p;           /**< P(dip >= observed) for uniform samples of this size (table). */
+    int verdict_without_outliers; /**< With ::TALLY_DIAG_OUTLIERS: the ::tally_verdict of the
+                                       comparison without the outliers. */
+    size_t outliers_left_out;     /**< With ::TALLY_DIAG_OUTLIERS: outliers left out, both sides. */
 } tally_diagnostics;
 
 /**
@@ -92,7 +104,7 @@ TALLY_API int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
 
 /**
  * Name of one check as used in reports and JSON ("trend", "autocorrelation", "warm-up",
- * "step", "multimodal").
+ * "step", "multimodal", "outliers").
  * @return a static string, or NULL for anything but a single known flag.
  */
 TALLY_API const char *tally_diag_check_name(tally_diag_check check);

@@ -13,6 +13,7 @@
 #include "accum.h"
 #include "common.h"
 #include "compare.h"
+#include "diagnose.h"
 #include "resultset.h"
 #include "stats.h"
 
@@ -88,13 +89,16 @@ typedef struct tally_render_options {
     int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
     int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
                                instead of a whole document, e.g. for notebooks. Since version 2. */
+    int diagnose;         /**< 1: the seed layouts (mmtests, normalized, pct) end with the
+                               diagnostics notes too; the table style and Markdown always show
+                               them, JSON, CSV, XLSX and HTML always carry them. Since version 3. */
 } tally_render_options;
 
-/** Version 2 added `histogram`, `ascii`, `width` and `fragment`; version 1 options are still
- *  accepted (those fields then read as 0). */
-#define TALLY_RENDER_OPTIONS_VERSION 2
+/** Version 3 added `diagnose`; version 2 added `histogram`, `ascii`, `width` and `fragment`;
+ *  older options are still accepted (the later fields then read as 0). */
+#define TALLY_RENDER_OPTIONS_VERSION 3
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0 }
 
 /** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
 typedef struct tally_report_row {
@@ -274,6 +278,20 @@ TALLY_API const char *tally_style_name(tally_style style);
 
 /** Parse a style name. @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_style_from_name(tally_style *out, const char *name);
+
+/**
+ * The run-order and shape checks of one cell (include/tally/diagnose.h), with
+ * ::TALLY_DIAG_OUTLIERS set on a compared cell whose verdict changes without the outliers. Cells
+ * of more than ::TALLY_DIAGNOSE_MAX_RUNS samples, and reports made from partitions, have none
+ * (`tested` is 0). Thread-safe on a shared report.
+ * @param out receives the diagnostics.
+ * @param r the report.
+ * @param row row index.
+ * @param config configuration index.
+ * @return ::TALLY_OK, ::TALLY_ENOTFOUND (the configuration has no such case), ::TALLY_EINVAL.
+ */
+TALLY_API int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
+                                            size_t row, size_t config);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,9 @@
  *
  * A runner runs every run in a child process of its own process group (the built-in workloads
  * fork or start threads inside that child), captures the child's stdout and stderr separately
- * (never shown), kills the whole group after the run or on timeout, and appends the run to a
- * JSON Lines journal (`OUTPUT.journal`, fsync'd) before the next run starts. On completion the
+ * (never shown; beyond 16 MiB the first and last 8 MiB), kills the whole group after the run or
+ * on timeout, and the processes that left the group too (a supervising child subreaper catches
+ * them; they are reported as ::TALLY_RUN_WARNING), and appends the run to a JSON Lines journal (`OUTPUT.journal`, fsync'd) before the next run starts. On completion the
  * result set is written to `OUTPUT` atomically. The library never prints: progress reaches the
  * caller through ::tally_run_progress_fn. Workloads, parameters, metrics and the journal format
  * are described in docs/runners.md.

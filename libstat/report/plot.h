@@ -36,7 +36,8 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
  * Returns 1 with *out set, else 0. */
 int tally__case_number(double *out, const char *case_name);
 
-/* The class of a verdict's marks and cells: "v-imp", "v-reg", "v-none", "v-insuf". */
+/* The class of a verdict's marks and cells: "v-imp", "v-reg", "v-none" (inconclusive),
+ * "v-insuf", "v-equiv", "v-nt" (not tested). */
 const char *tally__verdict_class(tally_verdict v);
 
 /* The range of the samples of a row over the configurations that have them, and the largest

@@ -12,12 +12,14 @@
 #define MIN_PANEL 150.0
 #define MARK_TITLES 100 /* up to this many cases, every mark has its own tooltip */
 
-/* A mark: a filled dot for a significant change, a ring for none, a square for too few
- * samples, so the shape says what the colour says. */
+/* A mark: a filled dot for a significant change, a filled diamond for an equivalent one, a
+ * ring for an inconclusive or untested one, a square for too few samples: the shape says what
+ * the colour says. */
 static void mark(tally__buf *b, double x, double y, double size, const tally_comparison *cmp,
                  const char *tip)
 {
     const char *cls = tally__verdict_class(cmp->verdict);
+    const char *close = "</circle>";
     if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT) {
         tally__buf_printf(b, "<rect class=\"mark %s\" x=\"", cls);
         tally__svg_num(b, x - size);
@@ -27,6 +29,16 @@ static void mark(tally__buf *b, double x, double y, double size, const tally_com
         tally__svg_num(b, 2 * size);
         tally__buf_puts(b, "\" height=\"");
         tally__svg_num(b, 2 * size);
+        close = "</rect>";
+    } else if (cmp->verdict == TALLY_VERDICT_EQUIVALENT) {
+        double d = size * 1.3;
+        tally__buf_printf(b, "<path class=\"mark %s\" d=\"", cls);
+        tally__svg_move(b, x - d, y);
+        tally__svg_line_to(b, x, y - d);
+        tally__svg_line_to(b, x + d, y);
+        tally__svg_line_to(b, x, y + d);
+        tally__buf_puts(b, "Z");
+        close = "</path>";
     } else {
         tally__buf_printf(b, "<circle class=\"mark %s\" cx=\"", cls);
         tally__svg_num(b, x);
@@ -38,8 +50,7 @@ static void mark(tally__buf *b, double x, double y, double size, const tally_com
     if (tip) {
         tally__buf_puts(b, "\"><title>");
         tally__svg_text(b, tip);
-        tally__buf_puts(b, cmp->verdict == TALLY_VERDICT_INSUFFICIENT ? "</title></rect>"
-                                                                      : "</title></circle>");
+        tally__buf_printf(b, "</title>%s", close);
     } else {
         tally__buf_puts(b, "\"/>");
     }
@@ -49,15 +60,25 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
 {
     if (r->opts.summaries_only || r->config_count < 2)
         return 0;
-    double lo = 0, hi = 0; /* the axis always shows 0: no change */
+    /* The axis always shows 0 (no change) and the equivalence margin when there is one. */
+    double margin = r->opts.equivalence_pct > 0 ? r->opts.equivalence_pct : 0;
+    double lo = -margin, hi = margin;
     size_t marks = 0;
+    int equivalent = 0, not_tested = 0;
     for (size_t i = 0; i < g->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell *c = &r->rows[g->first + i].cells[j];
-            if (!c->pub.compared || !c->pub.comparison.ratio_defined)
+            const tally_comparison *cmp = &c->pub.comparison;
+            if (!c->pub.compared || !cmp->ratio_defined)
                 continue;
-            lo = fmin(lo, c->pub.comparison.pct_imp);
-            hi = fmax(hi, c->pub.comparison.pct_imp);
+            lo = fmin(lo, cmp->pct_imp);
+            hi = fmax(hi, cmp->pct_imp);
+            if (cmp->interval_defined && isfinite(cmp->pct_low) && isfinite(cmp->pct_high)) {
+                lo = fmin(lo, cmp->pct_low);
+                hi = fmax(hi, cmp->pct_high);
+            }
+            equivalent |= cmp->verdict == TALLY_VERDICT_EQUIVALENT;
+            not_tested |= cmp->verdict == TALLY_VERDICT_NOT_TESTED;
             marks++;
         }
     if (marks == 0)
@@ -74,7 +95,7 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     double width = fmax(TALLY__PLOT_WIDTH, left + (double)panels * (MIN_PANEL + PANEL_GAP));
     double panel_w = (width - left - RIGHT - PANEL_GAP * (double)(panels - 1)) / (double)panels;
     double bottom = TOP + row_h * (double)g->count;
-    double height = bottom + 74;
+    double height = bottom + (r->opts.equivalence_pct > 0 ? 92 : 74);
     double size = fmin(5, fmax(2, row_h / 3));
 
     tally__ticks ticks;
@@ -117,7 +138,7 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
         tally__axis x;
         memset(&x, 0, sizeof(x));
         x.ticks = ticks;
-        x.scale = (tally__scale){ticks.lo, ticks.hi, x0, x0 + panel_w, 0};
+        x.scale = (tally__svg_scale){ticks.lo, ticks.hi, x0, x0 + panel_w, 0};
         x.pos = bottom;
         x.grid = bottom - TOP;
         x.unit = "%";
@@ -126,9 +147,12 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
         tally__buf_printf(b, "<g class=\"panel\">");
         tally__svg_label(b, "panel-label", x0 + panel_w / 2, TOP - 10, "middle",
                          r->configs[j].label);
+        if (margin > 0) /* the equivalence band under everything else */
+            tally__svg_rect(b, "band", tally__svg_scale_map(&x.scale, -margin), TOP,
+                            tally__svg_scale_map(&x.scale, margin), bottom);
         tally__svg_axis(b, &x);
         tally__svg_path_open(b, "zero");
-        tally__svg_vline(b, tally__scale_map(&x.scale, 0), TOP, bottom);
+        tally__svg_vline(b, tally__svg_scale_map(&x.scale, 0), TOP, bottom);
         tally__svg_path_close(b);
         for (size_t i = 0; i < g->count; i++) {
             const tally__row *row = &r->rows[g->first + i];
@@ -142,23 +166,45 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
                 continue;
             }
             const tally_comparison *cmp = &c->pub.comparison;
+            int ci = cmp->interval_defined && isfinite(cmp->pct_low) && isfinite(cmp->pct_high);
+            if (ci) {
+                double x_lo = tally__svg_scale_map(&x.scale, cmp->pct_low);
+                double x_hi = tally__svg_scale_map(&x.scale, cmp->pct_high);
+                double cap = fmin(4, row_h / 3);
+                tally__buf_printf(b, "<path class=\"ci %s\" d=\"",
+                                  tally__verdict_class(cmp->verdict));
+                tally__svg_hline(b, x_lo, x_hi, yc);
+                tally__svg_vline(b, x_lo, yc - cap, yc + cap);
+                tally__svg_vline(b, x_hi, yc - cap, yc + cap);
+                tally__svg_path_close(b);
+            }
             char tip[512];
-            if (g->count <= MARK_TITLES)
+            if (g->count <= MARK_TITLES && ci)
+                snprintf(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s", row->case_name,
+                         cmp->pct_imp, cmp->pct_low, cmp->pct_high,
+                         tally__verdict_word(cmp->verdict));
+            else if (g->count <= MARK_TITLES)
                 snprintf(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name, cmp->pct_imp,
                          tally__verdict_word(cmp->verdict));
-            mark(b, tally__scale_map(&x.scale, cmp->pct_imp), yc, size, cmp,
+            mark(b, tally__svg_scale_map(&x.scale, cmp->pct_imp), yc, size, cmp,
                  g->count <= MARK_TITLES ? tip : NULL);
         }
         tally__buf_puts(b, "</g>\n");
     }
-    /* Legend: the four marks and their meaning in words. */
+    /* Legend: the marks and their meaning in words (equivalent and not tested when present),
+     * the interval and the margin's band. */
     static const tally_verdict keys[] = {TALLY_VERDICT_IMPROVEMENT, TALLY_VERDICT_REGRESSION,
-                                         TALLY_VERDICT_NO_CHANGE, TALLY_VERDICT_INSUFFICIENT};
+                                         TALLY_VERDICT_EQUIVALENT, TALLY_VERDICT_INCONCLUSIVE,
+                                         TALLY_VERDICT_NOT_TESTED, TALLY_VERDICT_INSUFFICIENT};
     static const char *const words[] = {"significant improvement", "significant regression",
-                                        "no significant change", "too few samples"};
+                                        "equivalent", "inconclusive", "not tested",
+                                        "too few samples"};
     tally__buf_puts(b, "<g class=\"legend\">");
     double lx = left, ly = bottom + 62;
-    for (size_t k = 0; k < 4; k++) {
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        if ((keys[k] == TALLY_VERDICT_EQUIVALENT && !equivalent) ||
+            (keys[k] == TALLY_VERDICT_NOT_TESTED && !not_tested))
+            continue;
         tally_comparison key;
         memset(&key, 0, sizeof(key));
         key.verdict = keys[k];
@@ -167,6 +213,12 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
         lx += 14 + tally__svg_text_width(words[k], 12) + 18;
     }
     tally__buf_puts(b, "</g>\n");
+    if (margin > 0) {
+        char text[96];
+        snprintf(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: %g%% interval",
+                 margin, r->opts.confidence * 100);
+        tally__svg_label(b, "note", left, ly + 18, "start", text);
+    }
     tally__svg_close(b);
     return 1;
 }

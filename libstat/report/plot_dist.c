@@ -56,7 +56,7 @@ int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__
     tally__axis axis;
     memset(&axis, 0, sizeof(axis));
     tally__nice_ticks(&axis.ticks, lo, hi, 6);
-    axis.scale = (tally__scale){axis.ticks.lo, axis.ticks.hi, left, width - RIGHT, 0};
+    axis.scale = (tally__svg_scale){axis.ticks.lo, axis.ticks.hi, left, width - RIGHT, 0};
     axis.pos = bottom;
     axis.grid = bottom - TOP;
     axis.unit = row->unit;
@@ -112,21 +112,21 @@ int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__
         tally__svg_label(b, "row-label", left - 8, yc + 4, "end", r->configs[j].label);
         const box *bx = &boxes[j];
         tally__svg_path_open(b, "whisker");
-        tally__svg_hline(b, tally__scale_map(&axis.scale, bx->low),
-                         tally__scale_map(&axis.scale, bx->q1), yc);
-        tally__svg_hline(b, tally__scale_map(&axis.scale, bx->q3),
-                         tally__scale_map(&axis.scale, bx->high), yc);
-        tally__svg_vline(b, tally__scale_map(&axis.scale, bx->low), yc - 4, yc + 4);
-        tally__svg_vline(b, tally__scale_map(&axis.scale, bx->high), yc - 4, yc + 4);
+        tally__svg_hline(b, tally__svg_scale_map(&axis.scale, bx->low),
+                         tally__svg_scale_map(&axis.scale, bx->q1), yc);
+        tally__svg_hline(b, tally__svg_scale_map(&axis.scale, bx->q3),
+                         tally__svg_scale_map(&axis.scale, bx->high), yc);
+        tally__svg_vline(b, tally__svg_scale_map(&axis.scale, bx->low), yc - 4, yc + 4);
+        tally__svg_vline(b, tally__svg_scale_map(&axis.scale, bx->high), yc - 4, yc + 4);
         tally__svg_path_close(b);
-        tally__svg_rect(b, "box", tally__scale_map(&axis.scale, bx->q1), yc - 8,
-                        tally__scale_map(&axis.scale, bx->q3), yc + 8);
+        tally__svg_rect(b, "box", tally__svg_scale_map(&axis.scale, bx->q1), yc - 8,
+                        tally__svg_scale_map(&axis.scale, bx->q3), yc + 8);
         tally__svg_path_open(b, "median");
-        tally__svg_vline(b, tally__scale_map(&axis.scale, bx->median), yc - 10, yc + 10);
+        tally__svg_vline(b, tally__svg_scale_map(&axis.scale, bx->median), yc - 10, yc + 10);
         tally__svg_path_close(b);
         tally__svg_path_open(b, "pts");
         for (size_t i = 0; i < c->n; i++)
-            tally__svg_dot(b, tally__scale_map(&axis.scale, c->samples[i]), yc + jitter(i));
+            tally__svg_dot(b, tally__svg_scale_map(&axis.scale, c->samples[i]), yc + jitter(i));
         tally__svg_path_close(b);
         tally__buf_puts(b, "</g>\n");
     }

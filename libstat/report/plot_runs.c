@@ -32,7 +32,7 @@ int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row
         x.ticks.lo = 0;
         x.ticks.count = (int)floor((x.ticks.hi - x.ticks.lo) / x.ticks.step + 0.5) + 1;
     }
-    x.scale = (tally__scale){x.ticks.lo, x.ticks.hi, LEFT, width - RIGHT, 0};
+    x.scale = (tally__svg_scale){x.ticks.lo, x.ticks.hi, LEFT, width - RIGHT, 0};
     x.pos = bottom;
     x.title = "run";
     x.title_pos = bottom + 32;
@@ -71,7 +71,7 @@ int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row
         memset(&y, 0, sizeof(y));
         y.vertical = 1;
         y.ticks = yt;
-        y.scale = (tally__scale){yt.lo, yt.hi, top + PANEL, top, 0};
+        y.scale = (tally__svg_scale){yt.lo, yt.hi, top + PANEL, top, 0};
         y.pos = LEFT;
         y.grid = width - RIGHT - LEFT;
         y.unit = row->unit;
@@ -80,8 +80,8 @@ int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row
         tally__svg_axis(b, &y);
         tally__svg_path_open(b, "line");
         for (size_t i = 0; i < c->n; i++) {
-            double px = tally__scale_map(&x.scale, (double)(i + 1));
-            double py = tally__scale_map(&y.scale, c->samples[i]);
+            double px = tally__svg_scale_map(&x.scale, (double)(i + 1));
+            double py = tally__svg_scale_map(&y.scale, c->samples[i]);
             if (i == 0)
                 tally__svg_move(b, px, py);
             else
@@ -96,8 +96,8 @@ int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row
         }
         tally__svg_path_open(b, "pts");
         for (size_t i = 0; i < c->n; i++)
-            tally__svg_dot(b, tally__scale_map(&x.scale, (double)(i + 1)),
-                           tally__scale_map(&y.scale, c->samples[i]));
+            tally__svg_dot(b, tally__svg_scale_map(&x.scale, (double)(i + 1)),
+                           tally__svg_scale_map(&y.scale, c->samples[i]));
         tally__svg_path_close(b);
         tally__buf_puts(b, "</g>\n");
     }

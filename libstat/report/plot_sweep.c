@@ -141,11 +141,11 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         y.values = yvalues;
         y.labels = ylabels;
         y.value_count = ycount;
-        y.scale = (tally__scale){d0, d1, bottom, top, 1};
+        y.scale = (tally__svg_scale){d0, d1, bottom, top, 1};
         snprintf(ytitle, sizeof(ytitle), "%s, log scale", tally__stat_title(first->statistic));
     } else {
         tally__nice_ticks(&y.ticks, lo, hi, 6);
-        y.scale = (tally__scale){y.ticks.lo, y.ticks.hi, bottom, top, 0};
+        y.scale = (tally__svg_scale){y.ticks.lo, y.ticks.hi, bottom, top, 0};
         snprintf(ytitle, sizeof(ytitle), "%s", tally__stat_title(first->statistic));
     }
     y.pos = LEFT;
@@ -165,7 +165,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     double pad = m.log ? 0 : (xhi > xlo ? (xhi - xlo) * 0.03 : 0.5);
     if (!m.sweep)
         pad = 0.5;
-    x.scale = (tally__scale){m.log ? xlo / 1.15 : xlo - pad, m.log ? xhi * 1.15 : xhi + pad,
+    x.scale = (tally__svg_scale){m.log ? xlo / 1.15 : xlo - pad, m.log ? xhi * 1.15 : xhi + pad,
                              LEFT, width - RIGHT, m.log};
     x.pos = bottom;
     x.title = tally__report_case_label(r, first->benchmark);
@@ -214,7 +214,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
             snprintf(text, sizeof(text), "%.*s%s", (int)bytes, name,
                      name[bytes] ? "\xe2\x80\xa6" : "");
         }
-        double at = tally__scale_map(&x.scale, m.x[i]);
+        double at = tally__svg_scale_map(&x.scale, m.x[i]);
         double room = tally__svg_text_width(text, 11) + 8;
         if (at - last < room)
             continue;
@@ -300,8 +300,8 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
                     pen = 0; /* a missing case breaks the line */
                     continue;
                 }
-                double px = tally__scale_map(&x.scale, m.x[order[k]]);
-                double py = tally__scale_map(&y.scale, c->pub.value);
+                double px = tally__svg_scale_map(&x.scale, m.x[order[k]]);
+                double py = tally__svg_scale_map(&y.scale, c->pub.value);
                 if (pen)
                     tally__svg_line_to(b, px, py);
                 else
@@ -317,8 +317,8 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
             double l, h;
             if (!c->value_defined || !tally__cell_interval(&l, &h, row, c))
                 continue;
-            double px = tally__scale_map(&x.scale, m.x[i]) + dx;
-            double yl = tally__scale_map(&y.scale, l), yh = tally__scale_map(&y.scale, h);
+            double px = tally__svg_scale_map(&x.scale, m.x[i]) + dx;
+            double yl = tally__svg_scale_map(&y.scale, l), yh = tally__svg_scale_map(&y.scale, h);
             tally__svg_vline(b, px, yl, yh);
             tally__svg_hline(b, px - 3, px + 3, yl);
             tally__svg_hline(b, px - 3, px + 3, yh);
@@ -328,8 +328,8 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         for (size_t i = 0; i < g->count; i++) {
             const tally__cell *c = &r->rows[g->first + i].cells[j];
             if (c->pub.present && c->value_defined)
-                tally__svg_dot(b, tally__scale_map(&x.scale, m.x[i]) + dx,
-                               tally__scale_map(&y.scale, c->pub.value));
+                tally__svg_dot(b, tally__svg_scale_map(&x.scale, m.x[i]) + dx,
+                               tally__svg_scale_map(&y.scale, c->pub.value));
         }
         tally__svg_path_close(b);
         tally__buf_puts(b, "</g>\n");

@@ -69,9 +69,9 @@ const char *tally__verdict_class(tally_verdict v)
     case TALLY_VERDICT_IMPROVEMENT: return "v-imp";
     case TALLY_VERDICT_REGRESSION: return "v-reg";
     case TALLY_VERDICT_INSUFFICIENT: return "v-insuf";
-    case TALLY_VERDICT_INCONCLUSIVE:
-    case TALLY_VERDICT_EQUIVALENT:
-    case TALLY_VERDICT_NOT_TESTED: break;
+    case TALLY_VERDICT_EQUIVALENT: return "v-equiv";
+    case TALLY_VERDICT_NOT_TESTED: return "v-nt";
+    case TALLY_VERDICT_INCONCLUSIVE: break;
     }
     return "v-none";
 }

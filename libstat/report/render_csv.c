@@ -15,6 +15,8 @@ static const char *const columns[] = {
     "interval_method", "confidence", "ratio_low", "ratio_high", "pct_imp_low", "pct_imp_high",
     "min_p", "power", "mde_pct", "equivalence_pct", "equivalence_low", "equivalence_high",
     "runs_needed", "runs_target_pct",
+    "diag_tested", "diag_flagged", "trend_p", "autocorrelation_p", "warmup_p", "step_p",
+    "multimodal_p",
 };
 
 static void field_sep(tally__buf *b, int *first)
@@ -130,6 +132,26 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     else
         text_field(b, &f, NULL);
     num_field(b, &f, cmp->runs_target_pct, cmpd && cmp->runs_target_pct > 0);
+    /* Diagnostics: the checks as ';'-separated names, then each check's p-value. */
+    const tally_diagnostics *dg = &c->diag;
+    unsigned t = c->diag_defined ? dg->tested : 0;
+    for (int which = 0; which < 2; which++) {
+        unsigned flags = which ? dg->flagged : dg->tested;
+        tally__buf list = TALLY__BUF_INIT;
+        for (unsigned bit = 1; c->diag_defined && bit <= TALLY_DIAG_OUTLIERS; bit <<= 1)
+            if (flags & bit)
+                tally__buf_printf(&list, "%s%s", list.len ? ";" : "",
+                                  tally_diag_check_name((tally_diag_check)bit));
+        if (list.failed)
+            b->failed = 1;
+        text_field(b, &f, c->diag_defined ? (list.len ? list.data : "") : NULL);
+        tally__buf_dispose(&list);
+    }
+    num_field(b, &f, dg->trend_p, t & TALLY_DIAG_TREND);
+    num_field(b, &f, dg->autocorr_p, t & TALLY_DIAG_AUTOCORR);
+    num_field(b, &f, dg->warmup_p, t & TALLY_DIAG_WARMUP);
+    num_field(b, &f, dg->step_p, t & TALLY_DIAG_STEP);
+    num_field(b, &f, dg->dip_p, t & TALLY_DIAG_MULTIMODAL);
     tally__buf_puts(b, "\r\n");
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/plot.h"
+#include "stats/compare_impl.h"
 
 #define OPEN_TABLE_ROWS 40 /* longer tables start folded */
 #define OPEN_CASES 4       /* with more cases, each case's plots start folded */
@@ -15,14 +16,14 @@
  * itself. The palette is Okabe-Ito (distinguishable with colour-vision deficiencies). */
 static const char css[] =
     ".tally-report{--fg:#1f2328;--bg:#fff;--muted:#59636e;--line:#d0d7de;--grid:#eaeef2;"
-    "--panel:#f6f8fa;--imp:#1a7f37;--reg:#cf222e;--none:#59636e;--insuf:#9a6700;"
+    "--panel:#f6f8fa;--imp:#1a7f37;--reg:#cf222e;--none:#59636e;--insuf:#9a6700;--equiv:#0969da;"
     "--c0:#0072b2;--c1:#d55e00;--c2:#009e73;--c3:#cc79a7;--c4:#e69f00;--c5:#56b4e9;"
     "--c6:#555;--c7:#8c6d00;"
     "color:var(--fg);background:var(--bg);font:14px/1.45 system-ui,-apple-system,'Segoe UI',"
     "Roboto,sans-serif;margin:0;padding:16px 24px}\n"
     "@media screen and (prefers-color-scheme:dark){.tally-report{--fg:#e6edf3;--bg:#0d1117;"
     "--muted:#9198a1;--line:#3d444d;--grid:#262c36;--panel:#151b23;--imp:#3fb950;"
-    "--reg:#ff7b72;--none:#9198a1;--insuf:#d29922;--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;"
+    "--reg:#ff7b72;--none:#9198a1;--insuf:#d29922;--equiv:#58a6ff;--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;"
     "--c3:#e3a6cc;--c4:#ffc14d;--c5:#9ad3f5;--c6:#bbb;--c7:#e8dc6a}}\n"
     ".tally-report h1{font-size:1.5em;margin:.2em 0}"
     ".tally-report h2{font-size:1.25em;margin:1.6em 0 .3em;padding-top:.4em;"
@@ -44,6 +45,7 @@ static const char css[] =
     ".tally-report td.v-reg{color:var(--reg);font-weight:600}"
     ".tally-report td.v-imp{color:var(--imp);font-weight:600}"
     ".tally-report td.v-insuf{color:var(--insuf)}"
+    ".tally-report td.v-equiv{color:var(--equiv)}"
     ".tally-report td.differs{font-weight:600}"
     ".tally-report details{margin:.3em 0}"
     ".tally-report summary{cursor:pointer}"
@@ -52,6 +54,7 @@ static const char css[] =
     ".tally-report .verdicts{font-weight:400;color:var(--muted)}"
     ".tally-report .verdicts .v-reg{color:var(--reg)}"
     ".tally-report .verdicts .v-imp{color:var(--imp)}"
+    ".tally-report .verdicts .v-equiv{color:var(--equiv)}"
     ".tally-report .headline{font-size:1.05em}"
     ".tally-report .headline .v-reg{color:var(--reg);font-weight:600}"
     ".tally-report .notes{font-size:.9em;color:var(--muted)}"
@@ -87,8 +90,14 @@ static const char css[] =
     ".tally-report svg.plot .v-imp{fill:var(--imp);stroke:var(--imp)}"
     ".tally-report svg.plot .v-reg{fill:var(--reg);stroke:var(--reg)}"
     ".tally-report svg.plot .v-none{fill:var(--bg);stroke:var(--none)}"
-    ".tally-report svg.plot .v-insuf{fill:none;stroke:var(--insuf)}\n"
+    ".tally-report svg.plot .v-insuf{fill:none;stroke:var(--insuf)}"
+    ".tally-report svg.plot .v-equiv{fill:var(--equiv);stroke:var(--equiv)}"
+    ".tally-report svg.plot .v-nt{fill:var(--bg);stroke:var(--none);stroke-dasharray:2 2}"
+    ".tally-report svg.plot path.ci{fill:none;stroke-width:1.5}"
+    ".tally-report svg.plot .ci.v-none,.tally-report svg.plot .ci.v-nt{stroke:var(--none);opacity:.55}"
+    ".tally-report svg.plot .band{fill:var(--equiv);fill-opacity:.12;stroke:none}\n"
     "@media print{.tally-report{max-width:none;padding:0}"
+    ".tally-report table{font-size:9px}.tally-report th,.tally-report td{padding:1px 4px}"
     ".tally-report figure,.tally-report tr,.tally-report details.case{break-inside:avoid}"
     ".tally-report .scroll{overflow:visible}.tally-report summary{cursor:auto}}\n";
 
@@ -102,53 +111,110 @@ static int compare_mode(const tally_report *r)
     return !r->opts.summaries_only && r->config_count > 1;
 }
 
-static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c, int prec)
+/* Text a shared text-layout helper wrote (method line, footnotes), escaped, lines as <br>. */
+static void text_lines(tally__buf *b, const tally__buf *t)
+{
+    if (t->failed) {
+        b->failed = 1;
+        return;
+    }
+    if (t->data == NULL)
+        return;
+    const char *p = t->data, *end = t->data + t->len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        char *line = tally__strndup(p, (size_t)(stop - p));
+        if (line == NULL) {
+            b->failed = 1;
+            return;
+        }
+        text(b, line);
+        tally__free_mem(line);
+        if (nl && nl + 1 < end)
+            tally__buf_puts(b, "<br>");
+        p = stop + 1;
+    }
+}
+
+/* A cell's value as the text table writes it: ± the mean CI's half-width on AMean rows, the
+ * median's [low, high] on Median rows ([3] when n is too small for it). */
+static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c, int prec,
+                       int *median_note)
 {
     double lo, hi;
     if (!c->pub.present)
         tally__buf_puts(b, "<td class=\"missing\">missing [2]</td>");
     else if (!c->value_defined)
         tally__buf_puts(b, "<td>n/a</td>");
-    else if (tally__cell_interval(&lo, &hi, row, c))
-        tally__buf_printf(b, "<td>%.*f ± %.*f</td>", prec, c->pub.value, prec, (hi - lo) / 2);
+    else if (!tally__cell_interval(&lo, &hi, row, c)) {
+        int note = row->statistic == TALLY_STAT_MEDIAN;
+        *median_note |= note;
+        tally__buf_printf(b, "<td>%.*f%s</td>", prec, c->pub.value, note ? " [3]" : "");
+    } else if (row->statistic == TALLY_STAT_MEDIAN)
+        tally__buf_printf(b, "<td>%.*f [%.*f, %.*f]</td>", prec, c->pub.value, prec, lo, prec,
+                          hi);
     else
-        tally__buf_printf(b, "<td>%.*f</td>", prec, c->pub.value);
+        tally__buf_printf(b, "<td>%.*f ± %.*f</td>", prec, c->pub.value, prec, (hi - lo) / 2);
+}
+
+/* The value, then n (empty when missing). */
+static void value_cells(tally__buf *b, const tally__row *row, const tally__cell *c, int prec,
+                        int *median_note)
+{
+    value_cell(b, row, c, prec, median_note);
+    if (c->pub.present)
+        tally__buf_printf(b, "<td>%zu</td>", c->n);
+    else
+        tally__buf_puts(b, "<td></td>");
 }
 
 static void comparison_cells(tally__buf *b, const tally__cell *c)
 {
     if (!c->pub.compared) {
-        tally__buf_puts(b, "<td></td><td></td><td></td>");
+        tally__buf_puts(b, "<td></td><td></td><td></td><td></td>");
         return;
     }
     const tally_comparison *cmp = &c->pub.comparison;
     const char *cls = tally__verdict_class(cmp->verdict);
-    tally__buf_printf(b, "<td class=\"%s\">%+.2f%%</td>", cls, cmp->pct_imp);
-    if (cmp->test == TALLY_TEST_MMTESTS_CI || cmp->test == TALLY_TEST_NONE ||
-        cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+    if (!cmp->ratio_defined)
+        tally__buf_printf(b, "<td class=\"%s\">n/a</td>", cls);
+    else if (cmp->interval_defined)
+        tally__buf_printf(b, "<td class=\"%s\">%+.2f%% [%+.2f, %+.2f]</td>", cls, cmp->pct_imp,
+                          cmp->pct_low, cmp->pct_high);
+    else
+        tally__buf_printf(b, "<td class=\"%s\">%+.2f%%</td>", cls, cmp->pct_imp);
+    if (!cmp->p_defined)
         tally__buf_puts(b, "<td>-</td>");
     else if (c->pub.p_adjusted < 0.0001)
         tally__buf_puts(b, "<td>&lt;0.0001</td>");
     else
         tally__buf_printf(b, "<td>%.4f</td>", c->pub.p_adjusted);
-    tally__buf_printf(b, "<td class=\"verdict %s\">%s%s</td>", cls,
-                      tally__verdict_word(cmp->verdict),
-                      cmp->verdict == TALLY_VERDICT_INSUFFICIENT ? " [1]" : "");
+    tally__buf verdict = TALLY__BUF_INIT;
+    tally__render_verdict_text(&verdict, cmp);
+    tally__buf_printf(b, "<td class=\"verdict %s\">", cls);
+    text_lines(b, &verdict);
+    tally__buf_dispose(&verdict);
+    if (cmp->mde_defined)
+        tally__buf_printf(b, "</td><td>±%.2f%%</td>", cmp->mde_pct);
+    else
+        tally__buf_puts(b, "</td><td>-</td>");
 }
 
 static void compare_table(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                          const tally__group *g)
+                          const tally__group *g, int *median_note)
 {
     tally__buf_puts(b, "<div class=\"scroll\"><table class=\"compare\"><thead><tr>"
                        "<th class=\"key\" scope=\"col\">case</th>");
     for (size_t j = 0; j < r->config_count; j++) {
         tally__buf_puts(b, "<th scope=\"col\">");
         text(b, r->configs[j].label);
-        tally__buf_puts(b, "</th>");
+        tally__buf_puts(b, "</th><th scope=\"col\">n</th>");
         if (j > 0)
-            tally__buf_printf(b, "<th scope=\"col\">delta</th><th scope=\"col\">%s</th>"
-                                 "<th class=\"key\" scope=\"col\">verdict</th>",
-                              r->opts.adjust ? "p (adj)" : "p");
+            tally__buf_printf(b, "<th scope=\"col\">delta [%g%% CI]</th><th scope=\"col\">%s</th>"
+                                 "<th class=\"key\" scope=\"col\">verdict</th>"
+                                 "<th scope=\"col\">MDE</th>",
+                              r->opts.confidence * 100, r->opts.adjust ? "p (adj)" : "p");
     }
     tally__buf_puts(b, "</tr></thead><tbody>\n");
     for (size_t i = g->first; i < g->first + g->count; i++) {
@@ -158,7 +224,7 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
         text(b, row->case_name);
         tally__buf_puts(b, "</th>");
         for (size_t j = 0; j < r->config_count; j++) {
-            value_cell(b, row, &row->cells[j], prec);
+            value_cells(b, row, &row->cells[j], prec, median_note);
             if (j > 0)
                 comparison_cells(b, &row->cells[j]);
         }
@@ -169,7 +235,7 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
 
 /* `tally summary`: a table per configuration, the columns of the text summary. */
 static void summary_tables(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                           const tally__group *g)
+                           const tally__group *g, int *median_note)
 {
     const tally__row *first = &r->rows[g->first];
     for (size_t j = 0; j < r->config_count; j++) {
@@ -197,7 +263,7 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                 continue;
             }
             tally__buf_printf(b, "<td>%zu</td>", s->n);
-            value_cell(b, row, c, prec);
+            value_cell(b, row, c, prec, median_note);
             tally__buf_printf(b, "<td>%.*f</td><td>%.*f</td><td>%.*f</td>", prec, s->min, prec,
                               s->median, prec, s->max);
             if (c->spread_defined)
@@ -387,21 +453,52 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
     }
 }
 
-static void group_notes(tally__buf *b, const tally_report *r, const tally__group *g)
+/* The footnotes of a benchmark's table, as the text table words them: [1] with each
+ * insufficient row's reason, [2] the missing cases, [3] medians without an interval, and the
+ * meaning of inconclusive and not-tested rows. */
+static void group_notes(tally__buf *b, const tally_report *r, const tally__group *g,
+                        int median_note)
 {
-    int insufficient = 0, missing = 0;
+    int insufficient = 0, missing = 0, inconclusive = 0, not_tested = 0;
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
             const tally_report_cell *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
-            insufficient |= c->compared && c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
+            if (!c->compared)
+                continue;
+            insufficient |= c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
+            inconclusive |= c->comparison.verdict == TALLY_VERDICT_INCONCLUSIVE;
+            not_tested |= c->comparison.verdict == TALLY_VERDICT_NOT_TESTED;
         }
-    if (!insufficient && !missing)
+    if (inconclusive && !(r->opts.equivalence_pct > 0) && !(r->opts.mde_pct > 0))
+        tally__buf_puts(b, "<p class=\"notes\">inconclusive: neither a change nor equivalence "
+                           "is shown; --equivalence PCT or --mde PCT gives the runs needed.</p>\n");
+    if (not_tested)
+        tally__buf_puts(b, "<p class=\"notes\">not-tested: no test concerns this statistic "
+                           "(docs/statistics.md).</p>\n");
+    if (!insufficient && !missing && !median_note)
         return;
     tally__buf_puts(b, "<div class=\"notes\">");
-    if (insufficient)
-        tally__buf_printf(b, "<p>[1] too few samples for the test to reach alpha %g.</p>",
-                          r->opts.alpha);
+    if (insufficient) {
+        tally__buf_puts(b, "<p>[1] too few samples for the test to reach alpha:</p><ul>");
+        for (size_t i = g->first; i < g->first + g->count; i++)
+            for (size_t j = 1; j < r->config_count; j++) {
+                const tally_report_cell *c = &r->rows[i].cells[j].pub;
+                if (!c->compared || c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT)
+                    continue;
+                tally__buf reason = TALLY__BUF_INIT;
+                tally__render_insufficient_reason(&reason, &c->comparison, r->opts.alpha);
+                tally__buf_puts(b, "<li>");
+                text(b, r->rows[i].case_name);
+                tally__buf_puts(b, ", ");
+                text(b, r->configs[j].label);
+                tally__buf_puts(b, ": ");
+                text_lines(b, &reason);
+                tally__buf_dispose(&reason);
+                tally__buf_puts(b, "</li>");
+            }
+        tally__buf_puts(b, "</ul>");
+    }
     if (missing) {
         tally__buf_puts(b, "<p>[2] missing cases:</p><ul>");
         for (size_t i = g->first; i < g->first + g->count; i++)
@@ -418,7 +515,50 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
             }
         tally__buf_puts(b, "</ul>");
     }
+    if (median_note)
+        tally__buf_printf(b, "<p>[3] no %g%% interval of the median: it needs n &gt;= %zu "
+                             "(order statistics).</p>", r->opts.confidence * 100,
+                          tally__median_ci_min_n(r->opts.confidence));
     tally__buf_puts(b, "</div>\n");
+}
+
+/* The report's footer, from the same helpers as the text table's: the method line, what the
+ * columns mean, the notes about the runs, and the geometric means of gains. */
+static void footer(tally__buf *b, const tally_report *r)
+{
+    tally__buf t = TALLY__BUF_INIT;
+    tally__buf_puts(b, "<footer class=\"notes\">");
+    if (compare_mode(r)) {
+        tally__render_method_line(&t, r);
+        tally__buf_printf(&t, "delta: pct-imp (positive = better) with its %g%% interval; ± is "
+                              "the half-width of the mean's %g%% interval; MDE: the change the "
+                              "test detects with power %g.\n", r->opts.confidence * 100,
+                          r->opts.confidence * 100, r->opts.power);
+    } else {
+        tally__buf_printf(&t, "± is the half-width of the %g%% confidence interval ([low, high] "
+                              "for the median); spread: the sample SD (the harmonic SD on HMean "
+                              "rows); outliers: the larger of the MAD z-score and Tukey counts.\n",
+                          r->opts.confidence * 100);
+    }
+    tally__buf_puts(b, "<p>");
+    text_lines(b, &t);
+    tally__buf_puts(b, "</p>");
+    tally__buf_dispose(&t);
+    tally__render_run_notes(&t, r, "");
+    if (t.len) {
+        tally__buf_puts(b, "<p>");
+        text_lines(b, &t);
+        tally__buf_puts(b, "</p>");
+    }
+    tally__buf_dispose(&t);
+    if (compare_mode(r)) {
+        tally__render_geomean_lines(&t, r);
+        tally__buf_puts(b, "<p>");
+        text_lines(b, &t);
+        tally__buf_puts(b, "</p>");
+        tally__buf_dispose(&t);
+    }
+    tally__buf_puts(b, "</footer>\n");
 }
 
 static void benchmark(tally__buf *b, const tally_report *r, const tally_render_options *o,
@@ -431,8 +571,9 @@ static void benchmark(tally__buf *b, const tally_report *r, const tally_render_o
     facts(b, r, g);
     system_details(b, r);
     group_figure(b, r, g, tally__plot_change,
-        "Change of each case against the baseline in percent, positive is better. Filled: a "
-        "significant change; ring: none; square: too few samples.");
+        "Change of each case against the baseline in percent, positive is better, with its "
+        "interval. Filled dot: a significant change; diamond: equivalent; ring: inconclusive; "
+        "square: too few samples.");
     if (g->count >= 2) {
         group_figure(b, r, g, tally__plot_sweep,
             "The statistic of every configuration per case, with its confidence interval where "
@@ -440,12 +581,13 @@ static void benchmark(tally__buf *b, const tally_report *r, const tally_render_o
     }
     tally__buf_printf(b, "<details class=\"table\"%s><summary>Table (%zu cases)</summary>\n",
                       g->count <= OPEN_TABLE_ROWS ? " open" : "", g->count);
+    int median_note = 0;
     if (r->opts.summaries_only || r->config_count < 2)
-        summary_tables(b, r, o, g);
+        summary_tables(b, r, o, g, &median_note);
     else
-        compare_table(b, r, o, g);
+        compare_table(b, r, o, g, &median_note);
     tally__buf_puts(b, "</details>\n");
-    group_notes(b, r, g);
+    group_notes(b, r, g, median_note);
     cases(b, r, g);
     tally__buf_puts(b, "</section>\n");
 }
@@ -484,22 +626,23 @@ static void headline(tally__buf *b, const tally_report *r)
         return;
     tally__buf_puts(b, "<p class=\"headline\">");
     for (size_t j = 1; j < r->config_count; j++) {
-        size_t imp = 0, reg = 0, none = 0, insuf = 0;
+        size_t count[6] = {0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
             const tally_report_cell *c = &r->rows[i].cells[j].pub;
-            if (!c->compared)
-                continue;
-            imp += c->comparison.verdict == TALLY_VERDICT_IMPROVEMENT;
-            reg += c->comparison.verdict == TALLY_VERDICT_REGRESSION;
-            none += c->comparison.verdict == TALLY_VERDICT_NO_CHANGE;
-            insuf += c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
+            if (c->compared && (unsigned)c->comparison.verdict < 6)
+                count[c->comparison.verdict]++;
         }
+        size_t reg = count[TALLY_VERDICT_REGRESSION], imp = count[TALLY_VERDICT_IMPROVEMENT];
         text(b, r->configs[j].label);
-        tally__buf_printf(b, ": <span class=\"%s\">%zu regression%s</span>, %zu improvement%s, "
-                             "%zu without significant change", reg ? "v-reg" : "", reg,
-                          reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", none);
-        if (insuf)
-            tally__buf_printf(b, ", %zu with too few samples", insuf);
+        tally__buf_printf(b, ": <span class=\"%s\">%zu regression%s</span>, %zu improvement%s",
+                          reg ? "v-reg" : "", reg, reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s");
+        if (count[TALLY_VERDICT_EQUIVALENT])
+            tally__buf_printf(b, ", %zu equivalent", count[TALLY_VERDICT_EQUIVALENT]);
+        tally__buf_printf(b, ", %zu inconclusive", count[TALLY_VERDICT_INCONCLUSIVE]);
+        if (count[TALLY_VERDICT_NOT_TESTED])
+            tally__buf_printf(b, ", %zu not tested", count[TALLY_VERDICT_NOT_TESTED]);
+        if (count[TALLY_VERDICT_INSUFFICIENT])
+            tally__buf_printf(b, ", %zu with too few samples", count[TALLY_VERDICT_INSUFFICIENT]);
         double gm;
         if (tally__render_geomean(&gm, b, r, j))
             tally__buf_printf(b, "; geometric mean of ratios (new/base) %.4f", gm);
@@ -560,6 +703,7 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
     size_t pos = 0;
     for (size_t k = 0; tally__report_next_group(&g, r, &pos); k++)
         benchmark(b, r, o, &g, k);
+    footer(b, r);
     tally__buf_puts(b, o->fragment ? "</div>\n" : "</body>\n</html>\n");
     return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
 }

@@ -130,6 +130,83 @@ static void render_comparison(tally__buf *b, const tally__cell *c)
     tally__buf_puts(b, "}");
 }
 
+static void names(writer *w, const char *name, unsigned flags)
+{
+    key(w, name);
+    tally__buf_puts(w->b, "[");
+    const char *sep = "";
+    for (unsigned bit = 1; bit <= TALLY_DIAG_OUTLIERS; bit <<= 1)
+        if (flags & bit) {
+            tally__buf_puts(w->b, sep);
+            tally__buf_json_string(w->b, tally_diag_check_name((tally_diag_check)bit));
+            sep = ", ";
+        }
+    tally__buf_puts(w->b, "]");
+}
+
+/* The cell's diagnostics: which checks ran and fired, and the figures of each check that ran. */
+static void render_diagnostics(tally__buf *b, const tally__cell *c)
+{
+    const tally_diagnostics *d = &c->diag;
+    writer w = { b, 1 };
+    tally__buf_puts(b, "{");
+    names(&w, "tested", d->tested);
+    names(&w, "flagged", d->flagged);
+    if (d->tested & TALLY_DIAG_TREND) {
+        key(&w, "trend");
+        writer t = { b, 1 };
+        tally__buf_puts(b, "{");
+        num(&t, "p", d->trend_p, 1);
+        num(&t, "tau", d->trend_tau, 1);
+        num(&t, "slope_per_run", d->trend_slope, 1);
+        tally__buf_puts(b, "}");
+    }
+    if (d->tested & TALLY_DIAG_AUTOCORR) {
+        key(&w, "autocorrelation");
+        writer t = { b, 1 };
+        tally__buf_puts(b, "{");
+        num(&t, "p", d->autocorr_p, 1);
+        num(&t, "lag1", d->autocorr_r1, 1);
+        tally__buf_puts(b, "}");
+    }
+    if (d->tested & TALLY_DIAG_WARMUP) {
+        key(&w, "warm-up");
+        writer t = { b, 1 };
+        tally__buf_puts(b, "{");
+        num(&t, "p", d->warmup_p, 1);
+        count(&t, "runs", d->warmup_runs);
+        num(&t, "shift", d->warmup_shift, 1);
+        tally__buf_puts(b, "}");
+    }
+    if (d->tested & TALLY_DIAG_STEP) {
+        key(&w, "step");
+        writer t = { b, 1 };
+        tally__buf_puts(b, "{");
+        num(&t, "p", d->step_p, 1);
+        count(&t, "after_run", d->step_at);
+        num(&t, "shift", d->step_shift, 1);
+        tally__buf_puts(b, "}");
+    }
+    if (d->tested & TALLY_DIAG_MULTIMODAL) {
+        key(&w, "multimodal");
+        writer t = { b, 1 };
+        tally__buf_puts(b, "{");
+        num(&t, "p", d->dip_p, 1);
+        num(&t, "dip", d->dip, 1);
+        tally__buf_puts(b, "}");
+    }
+    if (d->flagged & TALLY_DIAG_OUTLIERS) {
+        key(&w, "outliers");
+        writer t = { b, 1 };
+        tally__buf_puts(b, "{");
+        count(&t, "left_out", d->outliers_left_out);
+        str(&t, "verdict_without",
+            tally_verdict_name((tally_verdict)d->verdict_without_outliers));
+        tally__buf_puts(b, "}");
+    }
+    tally__buf_puts(b, "}");
+}
+
 static void render_cell(tally__buf *b, const tally_report *r, const tally__row *row, size_t j)
 {
     const tally__cell *c = &row->cells[j];
@@ -177,6 +254,11 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
             tally__buf_puts(b, "]");
         }
     }
+    key(&w, "diagnostics");
+    if (c->diag_defined)
+        render_diagnostics(b, c);
+    else
+        tally__buf_puts(b, "null");
     key(&w, "comparison");
     if (c->pub.compared)
         render_comparison(b, c);

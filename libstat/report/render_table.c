@@ -99,20 +99,13 @@ static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
 
 static void verdict_cell(grid *g, size_t gr, size_t col, const tally_comparison *cmp)
 {
-    const char *name = tally_verdict_name(cmp->verdict);
-    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
-        set_text(g, gr, col, "insufficient " NOTE_INSUFFICIENT);
-    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0 &&
-             cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
-        set_text(g, gr, col, "inconclusive: needs ~%zu runs per side to resolve ±%g %%",
-                 cmp->runs_needed, cmp->runs_target_pct);
-    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0)
-        set_text(g, gr, col, "inconclusive: more than %zu runs per side to resolve ±%g %%",
-                 (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
-    else if (cmp->direction_conflict)
-        set_text(g, gr, col, "inconclusive (the test disagrees with the shown change)");
+    tally__buf text = TALLY__BUF_INIT;
+    tally__render_verdict_text(&text, cmp);
+    if (text.failed)
+        g->failed = 1;
     else
-        set_text(g, gr, col, "%s", name ? name : "?");
+        set_text(g, gr, col, "%s", text.data);
+    tally__buf_dispose(&text);
 }
 
 static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c)

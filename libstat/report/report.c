@@ -159,6 +159,8 @@ static int report_new(tally_report **out, const tally_results *results,
                  : tally__error(TALLY_ENODATA, "the result sets hold no cases");
     if (rc == TALLY_OK)
         rc = tally__report_compute(r);
+    if (rc == TALLY_OK)
+        rc = tally__report_diagnose(r);
     drop_borrowed(r);
     if (rc != TALLY_OK) {
         tally_report_free(r);

@@ -26,6 +26,8 @@ typedef struct tally__cell {
     unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
+    tally_diagnostics diag;    /* run-order and shape checks (report_diag.c) */
+    int diag_defined;          /* diag holds them (the cell's samples were seen) */
 } tally__cell;
 
 typedef struct tally__row {
@@ -68,6 +70,14 @@ int tally__report_align(tally_report *r, const tally_results *results,
                         const tally_partition_summary *const *parts, size_t nparts);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
+/* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after
+ * tally__report_compute, while the samples are still there. */
+int tally__report_diagnose(tally_report *r);
+/* The false-alarm rate of each check in reports (the tally_diagnose default). */
+#define TALLY__DIAG_ALPHA 0.01
+/* Append a line for every check that fired in any cell, after a title; nothing when none did.
+ * Item lines start with `prefix` ("- " in Markdown), or two spaces when it is empty. */
+void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix);
 
 /* A group of consecutive rows of one benchmark (rows are kept grouped by benchmark). */
 typedef struct tally__group {
@@ -114,6 +124,10 @@ void tally__render_geomean_lines(tally__buf *b, const tally_report *r);
 
 /* The line naming the test(s), alpha, the adjustment and the equivalence margin. */
 void tally__render_method_line(tally__buf *b, const tally_report *r);
+
+/* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
+ * inconclusive row the runs per side that would settle it (no newline). */
+void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp);
 
 /* Why a comparison is insufficient, computed from its test and sizes (no newline). */
 void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);

@@ -31,9 +31,10 @@ TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 static int check_render_options(tally_render_options *out, const tally_render_options *o)
 {
     tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
-    if (o->version == 1) {
+    if (o->version == 1 || o->version == 2) {
         *out = defaults;
-        memcpy(out, o, offsetof(tally_render_options, histogram));
+        memcpy(out, o, o->version == 1 ? offsetof(tally_render_options, histogram)
+                                       : offsetof(tally_render_options, diagnose));
         out->version = TALLY_RENDER_OPTIONS_VERSION;
     } else if (o->version == TALLY_RENDER_OPTIONS_VERSION) {
         *out = *o;
@@ -47,13 +48,17 @@ static int check_render_options(tally_render_options *out, const tally_render_op
     return TALLY_OK;
 }
 
-/* The text layouts and Markdown end with the notes about partial sets and failed runs. */
-static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix)
+/* The text layouts and Markdown end with the notes about partial sets and failed runs, and
+ * with the diagnostics (the seed layouts, which stay as posted, only when asked). */
+static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix,
+                      int diagnose)
 {
     if (rc != TALLY_OK)
         return rc;
     tally__buf notes = TALLY__BUF_INIT;
     tally__render_run_notes(&notes, r, prefix);
+    if (diagnose)
+        tally__render_diag_notes(&notes, r, prefix);
     if (notes.len > 0) {
         tally__buf_puts(b, "\n");
         tally__buf_append(b, notes.data, notes.len);
@@ -74,7 +79,7 @@ static int render_text(tally__buf *b, const tally_report *r, const tally_render_
     }
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
-    rc = with_notes(rc, b, r, "");
+    rc = with_notes(rc, b, r, "", o->style == TALLY_STYLE_TABLE || o->diagnose);
     return rc;
 }
 
@@ -85,7 +90,7 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
     case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ");
+    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ", 1);
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }

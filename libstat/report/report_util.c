@@ -263,3 +263,21 @@ void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c,
         tally__buf_printf(b, "; ~%zu runs per side would resolve ±%g %%", c->runs_needed,
                           c->runs_target_pct);
 }
+
+void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp)
+{
+    const char *name = tally_verdict_name(cmp->verdict);
+    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+        tally__buf_puts(b, "insufficient [1]");
+    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0 &&
+             cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+        tally__buf_printf(b, "inconclusive: needs ~%zu runs per side to resolve ±%g %%",
+                          cmp->runs_needed, cmp->runs_target_pct);
+    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0)
+        tally__buf_printf(b, "inconclusive: more than %zu runs per side to resolve ±%g %%",
+                          (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
+    else if (cmp->direction_conflict)
+        tally__buf_puts(b, "inconclusive (the test disagrees with the shown change)");
+    else
+        tally__buf_puts(b, name ? name : "?");
+}

@@ -18,6 +18,7 @@ set(TALLY_MODULE_SOURCES
   report.c
   report_access.c
   report_align.c
+  report_diag.c
   report_render.c
   report_stats.c
   report_util.c

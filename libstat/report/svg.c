@@ -5,7 +5,7 @@
 
 #include "report/svg.h"
 
-double tally__scale_map(const tally__scale *s, double v)
+double tally__svg_scale_map(const tally__svg_scale *s, double v)
 {
     double a = s->d0, z = s->d1;
     if (s->log) {
@@ -240,7 +240,7 @@ static void axis_title(tally__buf *b, const tally__axis *a, const tally__si *si,
 
 static void tick(tally__buf *b, const tally__axis *a, double v, const char *label)
 {
-    double at = tally__scale_map(&a->scale, v);
+    double at = tally__svg_scale_map(&a->scale, v);
     tally__buf_puts(b, "<g class=\"tick\"><line ");
     if (a->vertical) {
         tally__buf_puts(b, "x1=\"");
@@ -284,7 +284,7 @@ void tally__svg_axis(tally__buf *b, const tally__axis *a)
         tally__svg_path_open(b, "grid");
         for (size_t i = 0; i < count; i++) {
             double v = a->values ? a->values[i] : a->ticks.lo + (double)i * a->ticks.step;
-            double at = tally__scale_map(&a->scale, v);
+            double at = tally__svg_scale_map(&a->scale, v);
             if (a->vertical)
                 tally__svg_hline(b, a->pos, a->pos + a->grid, at);
             else

@@ -12,13 +12,13 @@
 #include "util/si.h"
 
 /* A map from data values [d0, d1] to pixels [r0, r1]; `log`: logarithmic (d0, d1 > 0). */
-typedef struct tally__scale {
+typedef struct tally__svg_scale {
     double d0, d1;
     double r0, r1;
     int log;
-} tally__scale;
+} tally__svg_scale;
 
-double tally__scale_map(const tally__scale *s, double v);
+double tally__svg_scale_map(const tally__svg_scale *s, double v);
 
 /* Nice ticks (Heckbert 1990): a step of 1, 2 or 5 times a power of ten giving about `target`
  * ticks, and the data range widened to whole steps [lo, hi]. */
@@ -37,7 +37,7 @@ double tally__nice_number(double x, int round);
  * and a title "title (unit)" where the unit carries the SI prefix chosen for the labels. */
 typedef struct tally__axis {
     int vertical;             /* 0: horizontal axis at y = pos; 1: vertical axis at x = pos */
-    tally__scale scale;
+    tally__svg_scale scale;
     tally__ticks ticks;       /* used when `values` is NULL */
     const double *values;     /* explicit tick positions (data values), or NULL */
     const char *const *labels;/* their labels (escaped when written), with `values` */

@@ -32,6 +32,7 @@ struct tally_runner {
     size_t failed_runs;
     char **warnings; /* this invocation's, recorded as warning.N */
     size_t warning_count;
+    size_t run_warnings; /* warnings about single runs so far */
     /* progress state */
     tally_run_progress p;
     double start, run_start, busy;

@@ -19,6 +19,10 @@ typedef struct tally__params {
     size_t count;
 } tally__params;
 
+/* Output beyond this is read and dropped, the first and the last half kept, so a chatty
+ * workload cannot exhaust memory and a metric printed last is still seen. */
+#define TALLY__CAPTURE_MAX ((size_t)16 << 20)
+
 /* What a finished child left behind. */
 typedef struct tally__run_output {
     char *out; /* captured stdout, NUL-terminated */
@@ -30,6 +34,9 @@ typedef struct tally__run_output {
     double sys;
     int status;    /* waitpid status */
     int timed_out; /* killed by the timeout */
+    size_t out_total, err_total; /* bytes written; more than out_len/err_len: truncated */
+    unsigned escaped;            /* processes that had left the run's group, killed after it */
+    char escaped_names[400];     /* "sleep (pid 123), ..." */
 } tally__run_output;
 
 struct tally__wl;
@@ -136,10 +143,12 @@ const char *tally__tail(const char *s, size_t len, size_t max);
 /* ---- runner_proc.c ---- */
 typedef int (*tally__poll_fn)(void *user);
 
-/* Fork a child in its own process group running `body` (when argv is NULL) or exec'ing argv,
- * capture stdout and stderr, wait at most `timeout` seconds (then kill the group), call `poll`
- * about every 100 ms (non-zero cancels: kill, return TALLY_EINTERRUPTED), and kill whatever is
- * left of the group afterwards. */
+/* Run one run: a keeper process (a child subreaper) forks the run's leader in a process group
+ * of its own, running `body` (when argv is NULL) or exec'ing argv; stdout and stderr are
+ * captured (the first and last TALLY__CAPTURE_MAX / 2 bytes of each); at most `timeout`
+ * seconds (then the group is killed); `poll` is called about every 100 ms (non-zero cancels:
+ * kill, TALLY_EINTERRUPTED). When the leader exits, its group is killed before it is reaped,
+ * and processes that had left the group are killed and counted in o->escaped. */
 int tally__run_child(tally__run_output *o, const tally__wl *wl, const char *sweep_value,
                      char *const *argv, double timeout, tally__poll_fn poll, void *poll_user);
 void tally__run_output_free(tally__run_output *o);
@@ -201,6 +210,13 @@ int tally__pidfd_open(pid_t pid);
 int tally__parse_values(double *values, size_t n, const char *out);
 /* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */
 void tally__die_with_parent(void);
+
+/* ---- workload_tcp_rr.c ---- */
+#define TALLY__ACCEPT_STRANGERS_MAX 64
+/* Accept, on listening socket lfd, the connection whose peer is client_fd's own address and
+ * port, closing (and counting in *strangers) the connections of anyone else that came first;
+ * -1 with errno on error or after TALLY__ACCEPT_STRANGERS_MAX strangers. */
+int tally__accept_own(int lfd, int client_fd, unsigned *strangers);
 
 /* ---- runner_sysinfo.c ---- */
 int tally__sysinfo_record(tally_resultset *rs);

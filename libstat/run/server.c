@@ -38,7 +38,7 @@
 #define READY_TIMEOUT 10.0
 /* A server that re-creates its listener but still shows the old one this long after a run, with
  * no connection open, never saw that run's client (it failed before connecting). */
-#define SAME_LISTENER_GRACE 3.0
+#define SAME_LISTENER_GRACE 5.0
 #define STDERR_TAIL 300
 
 int tally__loopback_port_open(long port)

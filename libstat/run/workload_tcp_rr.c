@@ -1,7 +1,8 @@
 /* netperf TCP_RR-style request/response over loopback: `clients` client threads, each connected
  * to its own server thread over TCP on 127.0.0.1 (an ephemeral port, never another address),
  * exchange a 1-byte request and a 1-byte response (TCP_NODELAY) back to back for `runtime`
- * seconds. Metrics: transactions per second over all pairs, and transaction latency
+ * seconds. The server end is the accepted connection whose peer is the client's own address and
+ * port; a connection from any other process that reaches the port first is closed. Metrics: transactions per second over all pairs, and transaction latency
  * percentiles. */
 #include <errno.h>
 #include <netinet/in.h>
@@ -103,6 +104,36 @@ static void *client_main(void *arg)
     return NULL;
 }
 
+/* The same TCP endpoint (address and port), IPv4. */
+static int same_endpoint(const struct sockaddr_in *a, const struct sockaddr_in *b)
+{
+    return a->sin_family == b->sin_family && a->sin_port == b->sin_port &&
+           a->sin_addr.s_addr == b->sin_addr.s_addr;
+}
+
+int tally__accept_own(int lfd, int client_fd, unsigned *strangers)
+{
+    struct sockaddr_in mine;
+    socklen_t len = sizeof(mine);
+    if (getsockname(client_fd, (struct sockaddr *)&mine, &len) != 0)
+        return -1;
+    for (unsigned tries = 0; tries <= TALLY__ACCEPT_STRANGERS_MAX; tries++) {
+        struct sockaddr_in peer;
+        socklen_t plen = sizeof(peer);
+        int fd = accept(lfd, (struct sockaddr *)&peer, &plen);
+        if (fd < 0 && errno == EINTR)
+            continue;
+        if (fd < 0)
+            return -1;
+        if (plen == sizeof(peer) && same_endpoint(&peer, &mine))
+            return fd;
+        close(fd); /* another process connected to our port: not a client of this run */
+        (*strangers)++;
+    }
+    errno = ECONNREFUSED;
+    return -1;
+}
+
 static int fail(char *why, const char *what)
 {
     snprintf(why, 256, "%s: %s", what, strerror(errno));
@@ -138,6 +169,7 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
     }
     pthread_barrier_init(&start, NULL, (unsigned)clients + 1);
     int one = 1;
+    unsigned strangers = 0;
     for (long i = 0; i < clients; i++) {
         rr_pair *p = &pairs[i];
         p->start = &start;
@@ -150,7 +182,15 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
         if (p->client_fd < 0 ||
             connect(p->client_fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
             return fail(why, "connect to 127.0.0.1");
-        p->server_fd = accept(lfd, NULL, NULL);
+        /* The server end is the connection whose peer is this client: anything else that
+         * reached the port first (another program) is closed, not measured. */
+        p->server_fd = tally__accept_own(lfd, p->client_fd, &strangers);
+        if (p->server_fd < 0 && errno == ECONNREFUSED) {
+            snprintf(why, 256, "more than %d connections from other processes reached the run's "
+                     "port on 127.0.0.1 before its own client; find what connects to local "
+                     "ports (ss -tn) and stop it", TALLY__ACCEPT_STRANGERS_MAX);
+            return -1;
+        }
         if (p->server_fd < 0)
             return fail(why, "accept");
         setsockopt(p->client_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));

@@ -315,7 +315,7 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
 static const tally__name check_names[] = {
     { "trend", TALLY_DIAG_TREND },   { "autocorrelation", TALLY_DIAG_AUTOCORR },
     { "warm-up", TALLY_DIAG_WARMUP }, { "step", TALLY_DIAG_STEP },
-    { "multimodal", TALLY_DIAG_MULTIMODAL },
+    { "multimodal", TALLY_DIAG_MULTIMODAL }, { "outliers", TALLY_DIAG_OUTLIERS },
 };
 
 const char *tally_diag_check_name(tally_diag_check check)

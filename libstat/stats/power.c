@@ -104,31 +104,43 @@ int tally__two_sided_power(double *out, double ncp, double df, double alpha)
 
 int tally__mde_ncp(double *out, double df, double alpha, double power)
 {
-    /* Power grows with the noncentrality: bisection between a power below and one above. */
-    double lo = 0, hi = 1, pw = 0;
-    int rc;
-    for (;;) {
-        rc = tally__two_sided_power(&pw, hi, df, alpha);
-        if (rc)
-            return rc;
-        if (pw >= power)
+    tally__ensure_init();
+    /* Secant steps from the normal approximation z(1 - alpha/2) + z(power), which is close for
+     * any df; power grows with the noncentrality, so a bracketing bisection takes over should a
+     * step leave the bracket. */
+    double x0 = gsl_cdf_ugaussian_Qinv(alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
+    if (!(x0 > 0))
+        x0 = 0.5;
+    double x1 = x0 * 1.05, f0, f1;
+    int rc = tally__two_sided_power(&f0, x0, df, alpha);
+    if (rc == TALLY_OK)
+        rc = tally__two_sided_power(&f1, x1, df, alpha);
+    if (rc)
+        return rc;
+    f0 -= power;
+    f1 -= power;
+    double lo = 0, hi = INFINITY; /* bracket: power(lo) < target <= power(hi) */
+    for (int k = 0; k < 200; k++) {
+        if (f0 < 0 && x0 > lo) lo = x0;
+        if (f0 >= 0 && x0 < hi) hi = x0;
+        if (f1 < 0 && x1 > lo) lo = x1;
+        if (f1 >= 0 && x1 < hi) hi = x1;
+        if (fabs(x1 - x0) <= 1e-12 * x1 || f1 == 0)
             break;
-        lo = hi;
-        hi *= 2;
-        if (hi > 1e6)
+        double x2 = f1 != f0 ? x1 - f1 * (x1 - x0) / (f1 - f0) : NAN;
+        if (!(x2 > lo && x2 < hi))
+            x2 = isinf(hi) ? 2 * (lo > 0 ? lo : x1) : 0.5 * (lo + hi);
+        if (x2 > 1e6)
             return tally__error(TALLY_ENUMERIC, "power %g not reached with df %g", power, df);
-    }
-    for (int k = 0; k < 100 && hi - lo > 1e-10 * hi; k++) {
-        double mid = 0.5 * (lo + hi);
-        rc = tally__two_sided_power(&pw, mid, df, alpha);
+        x0 = x1;
+        f0 = f1;
+        x1 = x2;
+        rc = tally__two_sided_power(&f1, x1, df, alpha);
         if (rc)
             return rc;
-        if (pw >= power)
-            hi = mid;
-        else
-            lo = mid;
+        f1 -= power;
     }
-    *out = hi;
+    *out = x1;
     return TALLY_OK;
 }
 

@@ -41,10 +41,11 @@ check() { # check MESSAGE COMMAND...: a data-survival condition
 same() { cmp -s "$1" "$2"; }
 
 # A counter gives each run a known value (1, 2, 3, ...); the 4th run kills tally outright
-# (SIGKILL: no handler, as a crash or the OOM killer), after 3 runs are in the journal.
+# (SIGKILL: no handler, as a crash or the OOM killer), after 3 runs are in the journal. A run's
+# parent is the runner's supervising process; tally is its parent.
 cat > count.sh <<'SH'
 n=$(cat counter 2>/dev/null || echo 0); n=$((n + 1)); echo $n > counter
-[ "$n" = "$KILL_AT" ] && kill -KILL $PPID
+[ "$n" = "$KILL_AT" ] && kill -KILL "$(sed 's/.*) //' /proc/$PPID/stat | cut -d' ' -f2)"
 echo "v=$n"
 SH
 run_args="run --runs 3 --warmup 1 --sweep 1,2 --metric v=([0-9]+) --unit ops -o sweep.json -- sh count.sh {}"

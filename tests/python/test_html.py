@@ -90,9 +90,13 @@ def test_document_is_html5_with_wellformed_svg_and_no_external_reference():
 
 def test_labels_from_input_stay_text():
     evil = "<script>alert(1)</script>"
-    r = tally.Report(results_of({evil: {"<b>&amp;\"'": [1, 2, 3]},
-                                 "x\x01y": {"<b>&amp;\"'": [1, 2, 4]}},
-                                benchmark="</title><script>b</script>", unit="<i>"))
+    results = results_of({evil: {"<b>&amp;\"'": [1, 2, 3]},
+                          "x\x01y": {"<b>&amp;\"'": [1, 2, 4]}},
+                         benchmark="</title><script>b</script>", unit="<i>")
+    # Metadata shows in the system details, and report.case_label titles the sweep's axis.
+    results[0].set_metadata("<script>key", "<script>value")
+    results[0].set_metadata("report.case_label", "<script>")
+    r = tally.Report(results)
     for html in (r.to_html(), r.to_html(fragment=True),
                  tally.Report(results_of({evil: {"c": [1, 2]}}), summaries_only=True).to_html()):
         svgs = parse(html)
@@ -103,6 +107,7 @@ def test_labels_from_input_stay_text():
         for s in svgs:
             assert "<script" not in ET.tostring(s, encoding="unicode").replace("&lt;script", "")
     assert "&lt;b&gt;&amp;amp;&quot;&#39;" in r.to_html()
+    assert "&lt;script&gt;key" in r.to_html() and "&lt;script&gt;value" in r.to_html()
     assert "x\ufffdy" in r.to_html()  # a control character becomes U+FFFD, not broken XML
 
 
@@ -222,12 +227,13 @@ def test_change_plot_structure():
     x = {label: pos for pos, label in ticks(panels[0], "x")}
     reg = next(m for m in panels[0] if m.get("class") == "mark v-reg")
     assert float(reg.get("cx")) == pytest.approx(x["-100"], abs=0.1)
-    assert reg.find(SVG + "title").text == "slow: -100.00%, regression"
+    tip = reg.find(SVG + "title").text  # the case, pct-imp, its interval, the verdict
+    assert tip.startswith("slow: -100.00% [") and tip.endswith("], regression")
     zero = path_of(panels[0], "zero")[0]
     assert float(re.match(r"M([\d.-]+)", zero).group(1)) == pytest.approx(x["0"], abs=0.1)
     legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
     assert texts(legend, "legend-label") == ["significant improvement", "significant regression",
-                                             "no significant change", "too few samples"]
+                                             "inconclusive", "too few samples"]
 
 
 def test_table_carries_the_text_tables_information():
@@ -297,3 +303,56 @@ def test_text_histogram():
     assert all(len(l) <= 40 for l in tail)
     ascii_out = r.text(hist=True, ascii=True, width=40)
     assert "  a  |*" + " " * 24 + ":| n=4" in ascii_out
+
+
+def test_matplotlib_plots():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    base = {"1": [1.0, 1.1, 0.9, 1.0], "2": [2.0, 2.1, 1.9, 2.0]}
+    new = {"1": [1.5, 1.6, 1.4, 1.5], "2": [2.0, 2.1, 1.9, 2.0]}
+    r = tally.Report(results_of({"base": base, "new": new}))
+    ax = r.plot("distribution", case="1")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["base", "new"]
+    # One strip of dots per configuration, at the samples themselves.
+    strips = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert sorted(strips[1].get_xdata()) == [1.4, 1.5, 1.5, 1.6]
+    ax = r.plot("runs", case="2")
+    assert list(ax.get_lines()[0].get_ydata()) == [2.0, 2.1, 1.9, 2.0]
+    ax = r.plot("sweep")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2"]
+    ax = r.plot("change")
+    # "1": (1 - 1.5 / 1) * 100 = -50 %, a significant regression (red, filled).
+    marks = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert marks[0].get_xdata()[0] == pytest.approx(-50)
+    assert marks[0].get_color() == "#cf222e"
+    with pytest.raises(ValueError, match="kind"):
+        r.plot("pie")
+    with pytest.raises(KeyError):
+        r.plot("runs", case="nope")
+
+
+def test_change_plot_intervals_and_equivalence_band():
+    # "same" is equal on both sides; with a 10 % margin it is equivalent (TOST), drawn as a
+    # diamond; every compared row has its interval as a bar whose ends sit at the report's
+    # pct_low / pct_high on the panel's axis; the band spans -10 .. +10.
+    base = {"slow": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
+    new = {"slow": [2.0, 2.01, 1.99, 2.0, 2.0, 2.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
+    r = tally.Report(results_of({"base": base, "new": new}), equivalence=10)
+    (svg,) = plots(parse(r.to_html()), "plot-change")
+    (panel,) = [g for g in svg.iter(SVG + "g") if g.get("class") == "panel"]
+    marks = [m.get("class") for m in panel if (m.get("class") or "").startswith("mark")]
+    assert marks == ["mark v-reg", "mark v-equiv"]
+    t = ticks(panel, "x")
+    (p0, v0), (p1, v1) = t[0], t[-1]
+    px = lambda v: p0 + (v - float(v0)) * (p1 - p0) / (float(v1) - float(v0))  # noqa: E731
+    cis = [p for p in panel.iter(SVG + "path") if (p.get("class") or "").startswith("ci")]
+    assert len(cis) == 2
+    for row, ci in zip(r.rows, cis):
+        want_lo, want_hi = row.cells[1].comparison.pct_imp_interval
+        lo, hi = (float(v) for v in re.match(r"M(-?[\d.]+) [\d.]+H(-?[\d.]+)", ci.get("d")).groups())
+        assert lo == pytest.approx(px(want_lo), abs=0.15)
+        assert hi == pytest.approx(px(want_hi), abs=0.15)
+    band = panel.find(SVG + "rect")
+    assert band.get("class") == "band"
+    assert float(band.get("x")) == pytest.approx(px(-10), abs=0.15)
+    assert float(band.get("x")) + float(band.get("width")) == pytest.approx(px(10), abs=0.2)

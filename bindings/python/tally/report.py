@@ -287,6 +287,15 @@ class Report:
                     "runs_target_pct": c.runs_target_pct if c else None})
         return pandas.DataFrame.from_records(records)
 
+    def plot(self, kind="distribution", benchmark=None, case=None, ax=None):
+        """Draw one of the HTML report's plots with matplotlib and return the Axes: "distribution"
+        (a case's runs per configuration over a box), "runs" (a case's runs in run order),
+        "sweep" (the statistic per case with its interval) or "change" (pct-imp per case, the
+        marker telling the verdict). benchmark: its name (default: the first); case: for the
+        first two kinds (default: the first case); ax: an existing Axes, else a new figure."""
+        from ._plot import plot
+        return plot(self, kind, benchmark, case, ax)
+
     def _repr_html_(self):
         # The library's HTML (the same tables and plots as the HTML report), as a fragment.
         return self.to_html(fragment=True)
