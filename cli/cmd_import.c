@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -17,7 +18,9 @@ static const char import_help[] =
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
     "                            schbench, netperf, tbench, journal)\n"
     CLI_INPUT_OPTIONS_HELP
-    "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
+    "  -o, --output FILE         write to FILE (atomically) instead of standard output;\n"
+    "                            an existing FILE only with --force, never an input\n"
+    "      --force               replace an existing FILE\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";
@@ -32,12 +35,14 @@ int cmd_import(int argc, char **argv)
         {"unit", required_argument, NULL, 'U'},
         {"direction", required_argument, NULL, 'D'},
         {"output", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_input_kind kind = TALLY_INPUT_AUTO;
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL;
+    int force = 0;
     optind = 1;
     opterr = 0;
     int c;
@@ -62,6 +67,9 @@ int cmd_import(int argc, char **argv)
         case 'o':
             output = optarg;
             break;
+        case 'F':
+            force = 1;
+            break;
         default:
             return cli_usage_error("import", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -72,6 +80,9 @@ int cmd_import(int argc, char **argv)
     int rc = cli_check_output("import", output, argv + optind, argc - optind);
     if (rc != CLI_EXIT_OK)
         return rc;
+    if (output != NULL && !force && access(output, F_OK) == 0)
+        return cli_fail("import: %s already exists; write another file, or replace it with "
+                        "--force", output);
     tally_results *results = NULL;
     lo.kind = kind;
     rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);

@@ -27,6 +27,8 @@ static const char summary_help[] =
     "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n"
     "                            modes, outliers) in the mmtests, normalized and pct styles\n"
     "                            too (the table style and Markdown always show them)\n"
+    "      --expect-diff KEY     the configurations are meant to differ in metadata KEY\n"
+    "                            (e.g. kernel, governor, param.*): no warning for it\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";

@@ -18,6 +18,7 @@ static const command commands[] = {
     {"validate", cmd_validate, "check a harness's own summary against its raw samples"},
     {"merge", cmd_merge, "merge files of one configuration into one result set per label"},
     {"run", cmd_run, "run a workload N times over a parameter sweep, keeping every run"},
+    {"check", cmd_check, "is this machine ready to benchmark? (read-only)"},
 };
 
 static void usage(FILE *out)

@@ -35,7 +35,9 @@ static const struct option report_options[] = {
     {"fail-on-inconclusive", no_argument, NULL, 'I'},
     {"hist", no_argument, NULL, 'H'},
     {"ascii", no_argument, NULL, 'X'},
-    {"diagnose", no_argument, NULL, 'D'},
+    /* Past the letters: long-only options. */
+    {"diagnose", no_argument, NULL, 1001},
+    {"expect-diff", required_argument, NULL, 1002},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -51,6 +53,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->inputs = NULL;
     cmd->input_count = 0;
     cmd->help = 0;
+    cmd->expect_diff[0] = '\0';
+    cmd->expect_diff_len = 0;
 
     optind = 1;
     opterr = 0;
@@ -105,7 +109,19 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.report.power = v;
             continue;
         }
-        if (c == 'H' || c == 'X' || c == 'D') {
+        if (c == 1002) {
+            /* Repeatable: the keys accumulate into one comma-separated list. */
+            size_t have = cmd->expect_diff_len, add = strlen(optarg);
+            if (have + add + 2 > sizeof cmd->expect_diff)
+                return cli_usage_error(cmd->name, "--expect-diff: too many keys");
+            if (have)
+                cmd->expect_diff[have++] = ',';
+            memcpy(cmd->expect_diff + have, optarg, add + 1);
+            cmd->expect_diff_len = have + add;
+            cmd->args.report.expect_diff = cmd->expect_diff;
+            continue;
+        }
+        if (c == 'H' || c == 'X' || c == 1001) {
             if (c == 'H')
                 cmd->args.render.histogram = 1;
             else if (c == 'X')
@@ -169,5 +185,13 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
                                     !cmd->args.render.histogram;
     rc = tally_report_new(out, results, &cmd->args.report);
     tally_results_free(results);
-    return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
+    if (rc != TALLY_OK)
+        return cli_fail_library();
+    /* Configurations measured differently: said on stderr too, so a script sees it. */
+    size_t differ = tally_report_env_diff_count(*out);
+    for (size_t i = 0; i < differ; i++)
+        fprintf(stderr, "tally: warning: the configurations differ in '%s' (--expect-diff %s "
+                        "if that is the point)\n", tally_report_env_diff_key(*out, i),
+                tally_report_env_diff_key(*out, i));
+    return CLI_EXIT_OK;
 }

@@ -14,6 +14,8 @@ typedef struct cli_report_command {
     char **inputs;             /* positional arguments */
     int input_count;
     int help;                  /* --help was given */
+    char expect_diff[1024];    /* --expect-diff keys, comma-separated */
+    size_t expect_diff_len;
 } cli_report_command;
 
 /* Parse argv (argv[0] is the subcommand). Returns CLI_EXIT_OK or prints and returns

@@ -16,5 +16,6 @@
 #include "tally/report.h"
 #include "tally/validate.h"
 #include "tally/runner.h"
+#include "tally/syscheck.h"
 
 #endif /* TALLY_H */

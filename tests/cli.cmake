@@ -1,6 +1,7 @@
 # Golden tests of the tally command: each tests/cli/cases/NAME.args holds one argument per line;
 # NAME.stdout, NAME.stderr and NAME.status hold what the command must print and return (as
-# zstd's cli-tests do). NAME.env, when present, holds VAR=value lines for the environment.
+# zstd's cli-tests do). NAME.env, when present, holds VAR=value lines for the environment;
+# NAME.stdin, when present, is the command's standard input.
 if(TARGET tally_cli)
   file(GLOB TALLY_CLI_CASES CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/*.args")
   foreach(case ${TALLY_CLI_CASES})
@@ -25,4 +26,12 @@ if(TARGET tally_cli AND TALLY_BUILD_RUNNER)
            COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/workflow.sh" "$<TARGET_FILE:tally_cli>"
                    "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_BINARY_DIR}/cli-workflow")
   set_tests_properties(cli_workflow_safety PROPERTIES LABELS cli)
+endif()
+
+# `tally check` reads this machine: its findings vary, but it must always print a finding per
+# line and exit 0 (nothing to change) or 1 (warnings), never 2.
+if(TARGET tally_cli AND TALLY_BUILD_RUNNER)
+  add_test(NAME cli_check_runs
+           COMMAND sh -c "\"$1\" check >/dev/null; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 1 ]" sh
+                   "$<TARGET_FILE:tally_cli>")
 endif()

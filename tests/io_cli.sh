@@ -29,14 +29,15 @@ out=$(run summary "$json" -o /dev/fd/1 | head -c 9)
 size=$(run summary "$json" -f xlsx -o /dev/fd/1 | wc -c)
 [ "$size" -gt 1000 ] || fail "-f xlsx -o /dev/fd/1 gave $size bytes"
 
-# After the rename, the directory is synced (so the new name survives a crash).
+# After the rename, the directory (opened before it, so that running out of memory cannot fail
+# a write that already replaced the file) is synced, so the new name survives a crash.
 if command -v strace >/dev/null 2>&1; then
     strace -f -e trace=rename,renameat,renameat2,fsync,openat -o "$work/trace" \
         "$tally" summary "$json" -o "$work/synced.txt" || fail "summary -o under strace"
     awk -v dir="$work" '
-        /rename/ && /synced.txt"/ { renamed = 1 }
-        renamed && /openat/ && index($0, "\"" dir "\"") && /O_DIRECTORY/ {
+        /openat/ && index($0, "\"" dir "\"") && /O_DIRECTORY/ {
             match($0, /= [0-9]+/); fd = substr($0, RSTART + 2, RLENGTH - 2) }
+        /rename/ && /synced.txt"/ { renamed = 1 }
         renamed && fd != "" && $0 ~ ("fsync\\(" fd "\\) += 0") { ok = 1 }
         END { exit ok ? 0 : 1 }' "$work/trace" || fail "no fsync of $work after the rename"
 else

@@ -40,15 +40,18 @@ static void print_failures(const tally_resultset *rs, const char *bench)
     }
 }
 
-/* Nothing the runner started is left: this process is a subreaper, so any process the runner
- * orphaned (a server, a server's child, a daemon of a run) would now be a child of ours. */
+/* Nothing the runner started is left running: this process is a subreaper, so any process the
+ * runner orphaned (a server, a server's child, a daemon of a run) is now a child of ours. The
+ * server's children that were killed are orphaned zombies here (dead; reaped now). */
 static void check_no_leftovers(const char *bench)
 {
     int status;
-    pid_t left = waitpid(-1, &status, WNOHANG);
+    pid_t left;
+    while ((left = waitpid(-1, &status, WNOHANG)) > 0)
+        ;
     CHECK(left < 0 && errno == ECHILD);
     if (!(left < 0 && errno == ECHILD))
-        fprintf(stderr, "  %s: processes left behind (pid %d reaped)\n", bench, (int)left);
+        fprintf(stderr, "  %s: processes left running after the runner returned\n", bench);
 }
 
 static void run_tool2(tally_workload w, const char *sweep, unsigned runs, const char *param,

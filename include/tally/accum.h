@@ -116,6 +116,16 @@ typedef struct tally_partition_options {
 #define TALLY_PARTITION_OPTIONS_INIT \
     { TALLY_PARTITION_OPTIONS_VERSION, TALLY_SUMMARY_OPTIONS_INIT, NULL, 0, NULL, 0 }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_PARTITION_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_PARTITION_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_PARTITION_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_partition_options_init(tally_partition_options *opts, unsigned int version);
+
 /** The client side of a summary of partitioned samples: what to ask the partitions next, and
  *  the summary once every answer is in. Not thread-safe. */
 typedef struct tally_partition_summary tally_partition_summary;

@@ -72,7 +72,7 @@ typedef enum tally_adjust {
 /** Options for tally_compare(). Initialise with ::TALLY_COMPARE_OPTIONS_INIT. */
 typedef struct tally_compare_options {
     unsigned int version;       /**< ::TALLY_COMPARE_OPTIONS_VERSION. */
-    tally_test test;            /**< Test; default Welch. */
+    tally_test test;            /**< Test; default ::TALLY_TEST_AUTO. */
     double alpha;               /**< Significance level in (0, 1); default 0.05. A row is
                                      significant when p < alpha. (mmtests itself uses 0.10.) */
     tally_direction direction;  /**< Which way is better; decides the sign of pct_imp. */
@@ -98,6 +98,16 @@ typedef struct tally_compare_options {
 #define TALLY_COMPARE_OPTIONS_INIT                                                      \
     { TALLY_COMPARE_OPTIONS_VERSION, TALLY_TEST_AUTO, 0.05, TALLY_LOWER_IS_BETTER,       \
       TALLY_STAT_AMEAN, TALLY_SUMMARY_OPTIONS_INIT, 0.0, 0.8, 0.0 }
+
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_COMPARE_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_COMPARE_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_COMPARE_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_compare_options_init(tally_compare_options *opts, unsigned int version);
 
 /** Result of comparing two sample sets. */
 typedef struct tally_comparison {

@@ -56,6 +56,16 @@ typedef struct tally_diagnose_options {
 /** Default options. */
 #define TALLY_DIAGNOSE_OPTIONS_INIT { TALLY_DIAGNOSE_OPTIONS_VERSION, 0.01, 31 }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_DIAGNOSE_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_DIAGNOSE_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_DIAGNOSE_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_diagnose_options_init(tally_diagnose_options *opts, unsigned int version);
+
 /** Fewest runs a check needs; with fewer it is not run (its bit stays clear in `tested`). */
 #define TALLY_DIAGNOSE_MIN_RUNS 10
 

@@ -58,6 +58,16 @@ typedef struct tally_load_options {
       TALLY_LOWER_IS_BETTER }
 
 /**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_LOAD_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_LOAD_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_LOAD_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_load_options_init(tally_load_options *opts, unsigned int version);
+
+/**
  * Read a file and append its result sets to `into`, all or nothing.
  *
  * The format is `opts->kind`, or the best match of every known format's detector. Labels: a

@@ -65,14 +65,30 @@ typedef struct tally_report_options {
                                        version 3. */
     double mde_pct;               /**< Effect the runs needed refer to (0: the margin). Since
                                        version 3. */
+    const char *expect_diff;      /**< Comma-separated metadata keys (shell globs, e.g.
+                                       "kernel,param.*") expected to differ between the
+                                       configurations: not listed by
+                                       tally_report_env_diff_key(); NULL: none. Copied. Since
+                                       version 4. */
 } tally_report_options;
 
-/** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`; older
- *  versions are still accepted (with the defaults for what they lack). */
-#define TALLY_REPORT_OPTIONS_VERSION 3
+/** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
+ *  version 4 `expect_diff`; older versions are still accepted (with the defaults for what they
+ *  lack). */
+#define TALLY_REPORT_OPTIONS_VERSION 4
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
-      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0 }
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL }
+
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_REPORT_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_REPORT_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_report_options_init(tally_report_options *opts, unsigned int version);
 
 /** Options for rendering. Initialise with ::TALLY_RENDER_OPTIONS_INIT. */
 typedef struct tally_render_options {
@@ -99,6 +115,16 @@ typedef struct tally_render_options {
 #define TALLY_RENDER_OPTIONS_VERSION 3
 #define TALLY_RENDER_OPTIONS_INIT \
     { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0 }
+
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_RENDER_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_RENDER_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_render_options_init(tally_render_options *opts, unsigned int version);
 
 /** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
 typedef struct tally_report_row {
@@ -292,6 +318,24 @@ TALLY_API int tally_style_from_name(tally_style *out, const char *name);
  */
 TALLY_API int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
                                             size_t row, size_t config);
+
+/**
+ * The environment keys whose recorded values differ between the report's configurations: the
+ * runner's fingerprint (host, kernel and its command line, CPU model and count, SMT, governor,
+ * boost, THP, isolcpus, nohz_full, ASLR, memory), the workload and its `param.*` parameters;
+ * keys in the options' `expect_diff` are left out, and a key recorded by only one
+ * configuration is not a difference. Every text style, Markdown, JSON, CSV, XLSX and HTML
+ * show them as a warning.
+ * @return the number of such keys (0 for NULL).
+ */
+TALLY_API size_t tally_report_env_diff_count(const tally_report *r);
+
+/** @return the i-th differing key (borrowed from the report), or NULL when out of range. */
+TALLY_API const char *tally_report_env_diff_key(const tally_report *r, size_t i);
+
+/** @return the value configuration `config` recorded for the i-th differing key (borrowed), or
+ *  NULL when it recorded none or an index is out of range. */
+TALLY_API const char *tally_report_env_diff_value(const tally_report *r, size_t i, size_t config);
 
 #ifdef __cplusplus
 }

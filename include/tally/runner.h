@@ -110,6 +110,16 @@ typedef struct tally_runner_options {
     { TALLY_RUNNER_OPTIONS_VERSION, TALLY_WORKLOAD_HACKBENCH, NULL, NULL, 5, 1, 0, 600.0, NULL, 0, \
       NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_RUNNER_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_RUNNER_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_RUNNER_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_runner_options_init(tally_runner_options *opts, unsigned int version);
+
 typedef struct tally_runner tally_runner; /**< A configured sweep. */
 
 /**

@@ -55,6 +55,16 @@ typedef struct tally_summary_options {
 #define TALLY_SUMMARY_OPTIONS_INIT \
     { TALLY_SUMMARY_OPTIONS_VERSION, TALLY_LOWER_IS_BETTER, TALLY_PERCENTILE_LINEAR, 0.95, 95.0, 3.5, 1.5 }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_SUMMARY_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_SUMMARY_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_SUMMARY_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_summary_options_init(tally_summary_options *opts, unsigned int version);
+
 /** Flags in tally_summary::defined telling which optional fields hold values. */
 typedef enum tally_summary_field {
     TALLY_SUMMARY_HMEAN = 1,     /**< hmean (all samples > 0). */

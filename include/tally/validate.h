@@ -43,6 +43,16 @@ typedef struct tally_validate_options {
 #define TALLY_VALIDATE_OPTIONS_VERSION 1
 #define TALLY_VALIDATE_OPTIONS_INIT { TALLY_VALIDATE_OPTIONS_VERSION, 1e-6 }
 
+/**
+ * Fill `opts` with the defaults of options version `version`, as ::TALLY_VALIDATE_OPTIONS_INIT does for the
+ * current one. Pass the ::TALLY_VALIDATE_OPTIONS_VERSION your code was written against: a struct of that
+ * version is a prefix of today's, and the library reads any version from 1 to the current one.
+ * @param opts the struct to fill (only the bytes of that version are written).
+ * @param version 1 to ::TALLY_VALIDATE_OPTIONS_VERSION.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for a NULL `opts` or an unknown version. Thread-safe.
+ */
+TALLY_API int tally_validate_options_init(tally_validate_options *opts, unsigned int version);
+
 /** The outcome of tally_validate(): one entry per reported statistic checked. Opaque. */
 typedef struct tally_validation tally_validation;
 

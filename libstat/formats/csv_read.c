@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "formats/csv_tokenizer.h"
+#include "model/units.h"
 #include "formats/importer.h"
 #include "util/internal.h"
 #include "util/text.h"

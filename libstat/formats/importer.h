@@ -31,8 +31,4 @@ typedef struct tally__importer {
 extern const tally__importer *const tally__importers[];
 extern const size_t tally__importer_count;
 
-/* The direction a unit implies when a file does not say (load.c): higher is better for rates
- * (docs/formats.md lists the rule), lower otherwise. `unit` may be NULL. */
-tally_direction tally__direction_for_unit(const char *unit);
-
 #endif /* TALLY_IMPORTER_H */

@@ -1,12 +1,14 @@
 /* Loading inputs: pick the format, parse into a fresh list, label, then merge all or nothing. */
+#include <stddef.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
+#include "formats/detect.h"
 #include "formats/importer.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
 #include "util/names.h"
+#include "util/options.h"
 
 /* Metadata key naming the file a result set was loaded from (docs/formats.md). */
 #define SOURCE_KEY "source_file"
@@ -30,35 +32,6 @@ static const char *kind_row(const void *table, size_t i, int *value)
 
 TALLY__NAME_FUNCTIONS_ROWS(tally_input_kind, NULL, tally__importer_count + 2, kind_row, "input format")
 
-/* ---- direction implied by a unit ---- */
-
-static int contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
-tally_direction tally__direction_for_unit(const char *unit)
-{
-    /* Rates improve upwards; everything else (times, latencies, sizes, counts of misses) is
-     * taken as a cost. The words are those benchmarks print for throughput. */
-    static const char *const rate_words[] = {
-        "ops", "iops", "tps", "qps", "rps", "fps", "bps", "kbps", "mbps", "gbps",
-        "transactions", "trans", "requests", "operations",
-    };
-    if (unit == NULL)
-        return TALLY_LOWER_IS_BETTER;
-    if (contains_ci(unit, "/s") || contains_ci(unit, "per sec"))
-        return TALLY_HIGHER_IS_BETTER;
-    for (size_t i = 0; i < TALLY__COUNT(rate_words); i++)
-        if (strcasecmp(unit, rate_words[i]) == 0)
-            return TALLY_HIGHER_IS_BETTER;
-    return TALLY_LOWER_IS_BETTER;
-}
-
 /* ---- choosing an importer ---- */
 
 static const tally__importer *importer_for(tally_input_kind kind)
@@ -69,33 +42,19 @@ static const tally__importer *importer_for(tally_input_kind kind)
     return NULL;
 }
 
-static const tally__importer *best_importer(const char *data, size_t len)
-{
-    const tally__importer *best = NULL;
-    int best_score = 0;
-    for (size_t i = 0; i < tally__importer_count; i++) {
-        int score = tally__importers[i]->sniff(data, len);
-        if (score > best_score) {
-            best = tally__importers[i];
-            best_score = score;
-        }
-    }
-    return best;
-}
-
-static void list_known_formats(tally__buf *b)
-{
-    for (size_t i = 0; i < tally__importer_count; i++)
-        tally__buf_printf(b, "%s%s", i ? ", " : "", tally__importers[i]->name);
-}
-
 int tally_detect_kind(tally_input_kind *out, const char *data, size_t len)
 {
     if (out == NULL || (data == NULL && len > 0))
         return tally__error(TALLY_EINVAL, "tally_detect_kind: NULL argument");
-    const tally__importer *imp = best_importer(data ? data : "", len);
-    if (imp == NULL)
-        return tally__error(TALLY_EFORMAT, "not a recognised input format");
+    const char *text = data ? data : "";
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
+    const tally__importer *imp = NULL;
+    int rc = tally__detect(&imp, text, len, "input");
+    if (rc != TALLY_OK)
+        return rc;
     *out = imp->kind;
     return TALLY_OK;
 }
@@ -118,11 +77,12 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
+/* Version 1 ended before case_name. */
+TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS,
+                         offsetof(tally_load_options, case_name), sizeof(tally_load_options))
+
 static int check_options(const tally_load_options *opts)
 {
-    if (opts->version != TALLY_LOAD_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "tally_load_options: version %u, expected %u",
-                            opts->version, (unsigned)TALLY_LOAD_OPTIONS_VERSION);
     if (tally_input_kind_name(opts->kind) == NULL)
         return tally__error(TALLY_EINVAL, "tally_load_options: unknown input kind %d",
                             (int)opts->kind);
@@ -142,15 +102,7 @@ static const tally__importer *choose_importer(const char *data, size_t len, cons
 {
     const tally__importer *imp;
     if (kind == TALLY_INPUT_AUTO) {
-        imp = best_importer(data, len);
-        if (imp == NULL) {
-            tally__buf known = TALLY__BUF_INIT;
-            list_known_formats(&known);
-            *rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
-                                  "not a recognised input format (known: %s)",
-                                  known.data ? known.data : "");
-            tally__buf_dispose(&known);
-        }
+        *rc = tally__detect(&imp, data, len, name);
     } else {
         imp = importer_for(kind);
         if (imp == NULL)
@@ -193,12 +145,18 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
 static int load_data(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
-    tally_load_options defaults = TALLY_LOAD_OPTIONS_INIT;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_options(opts);
+    tally_load_options options;
+    int rc = tally__options_read(&options, opts, &tally_load_options_kind);
+    if (rc == TALLY_OK)
+        rc = check_options(&options);
     if (rc != TALLY_OK)
         return rc;
+    opts = &options;
+    /* A UTF-8 byte-order mark is accepted by every text reader. */
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        len -= 3;
+    }
     const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
     if (imp == NULL)
         return rc;

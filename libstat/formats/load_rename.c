@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "formats/importer.h"
+#include "model/units.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
 

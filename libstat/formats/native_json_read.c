@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/importer.h"
+#include "model/units.h"
 #include "util/internal.h"
 #include "util/json_util.h"
 #include "formats/native_json.h"

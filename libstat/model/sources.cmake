@@ -2,5 +2,6 @@
 set(TALLY_MODULE_SOURCES
   merge.c
   resultset.c
+  units.c
   validate.c
 )

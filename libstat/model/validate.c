@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "util/options.h"
 #include "util/text.h"
 
 typedef struct entry {
@@ -162,25 +163,26 @@ static int validate_case(tally_validation *v, const tally_resultset *rs, const t
     return TALLY_OK;
 }
 
+TALLY__OPTIONS_FUNCTIONS(tally_validate_options, TALLY_VALIDATE_OPTIONS,
+                         sizeof(tally_validate_options))
+
 int tally_validate(tally_validation **out, const tally_results *r,
                    const tally_validate_options *opts)
 {
     if (out == NULL || r == NULL)
         return tally__error(TALLY_EINVAL, "tally_validate: NULL argument");
     *out = NULL;
-    tally_validate_options defaults = TALLY_VALIDATE_OPTIONS_INIT;
-    if (opts == NULL)
-        opts = &defaults;
-    if (opts->version != TALLY_VALIDATE_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "tally_validate: unknown options version %u",
-                            opts->version);
+    tally_validate_options options;
+    int rc = tally__options_read(&options, opts, &tally_validate_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
+    opts = &options;
     if (!isfinite(opts->tolerance) || opts->tolerance < 0)
         return tally__error(TALLY_EINVAL, "tally_validate: the tolerance must be finite and >= 0");
     tally_validation *v = tally__calloc(1, sizeof *v);
     if (v == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     v->tolerance = opts->tolerance;
-    int rc = TALLY_OK;
     for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(r); i++) {
         const tally_resultset *rs = tally_results_at(r, i);
         for (size_t j = 0; rc == TALLY_OK && j < tally_resultset_benchmark_count(rs); j++) {

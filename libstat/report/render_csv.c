@@ -16,7 +16,7 @@ static const char *const columns[] = {
     "min_p", "power", "mde_pct", "equivalence_pct", "equivalence_low", "equivalence_high",
     "runs_needed", "runs_target_pct",
     "diag_tested", "diag_flagged", "trend_p", "autocorrelation_p", "warmup_p", "step_p",
-    "multimodal_p",
+    "multimodal_p", "environment_differs",
 };
 
 static void field_sep(tally__buf *b, int *first)
@@ -152,6 +152,14 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     num_field(b, &f, dg->warmup_p, t & TALLY_DIAG_WARMUP);
     num_field(b, &f, dg->step_p, t & TALLY_DIAG_STEP);
     num_field(b, &f, dg->dip_p, t & TALLY_DIAG_MULTIMODAL);
+    /* The environment keys that differ between configurations, on every record. */
+    tally__buf env = TALLY__BUF_INIT;
+    for (size_t i = 0; i < tally_report_env_diff_count(r); i++)
+        tally__buf_printf(&env, "%s%s", i ? ";" : "", tally_report_env_diff_key(r, i));
+    if (env.failed)
+        b->failed = 1;
+    text_field(b, &f, env.len ? env.data : "");
+    tally__buf_dispose(&env);
     tally__buf_puts(b, "\r\n");
 }
 

@@ -378,9 +378,30 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     num(&w, "power", ro->power, 1);
     num(&w, "mde_pct", ro->mde_pct, ro->mde_pct > 0);
     str(&w, "filter", ro->filter);
+    str(&w, "expect_diff", ro->expect_diff);
     boolean(&w, "summaries_only", ro->summaries_only);
     tally__buf_puts(b, "},\n");
     render_configs(b, r);
+    /* Environment keys whose values differ: {key, values: one per configuration or null}. */
+    tally__buf_puts(b, "  \"environment_differences\": [");
+    for (size_t i = 0; i < tally_report_env_diff_count(r); i++) {
+        tally__buf_puts(b, i ? ", " : "");
+        writer e = { b, 1 };
+        tally__buf_puts(b, "{");
+        str(&e, "key", tally_report_env_diff_key(r, i));
+        key(&e, "values");
+        tally__buf_puts(b, "[");
+        for (size_t j = 0; j < r->config_count; j++) {
+            const char *v = tally_report_env_diff_value(r, i, j);
+            tally__buf_puts(b, j ? ", " : "");
+            if (v)
+                tally__buf_json_string(b, v);
+            else
+                tally__buf_puts(b, "null");
+        }
+        tally__buf_puts(b, "]}");
+    }
+    tally__buf_puts(b, "],\n");
     tally__buf_puts(b, "  \"rows\": [\n");
     for (size_t i = 0; i < r->row_count; i++) {
         render_row(b, r, &r->rows[i]);

@@ -126,12 +126,13 @@ static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c
         set_text(g, gr, col + 1, "<0.0001");
     else
         set_text(g, gr, col + 1, "%.4f", c->pub.p_adjusted);
-    verdict_cell(g, gr, col + 2, cmp);
-    g->verdict[gr * g->cols + col + 2] = cmp->verdict;
     if (cmp->mde_defined)
-        set_text(g, gr, col + 3, "±%.2f%%", cmp->mde_pct);
+        set_text(g, gr, col + 2, "±%.2f%%", cmp->mde_pct);
     else
-        set_text(g, gr, col + 3, "-");
+        set_text(g, gr, col + 2, "-");
+    /* The verdict last: an inconclusive row's runs needed make it the longest cell. */
+    verdict_cell(g, gr, col + 3, cmp);
+    g->verdict[gr * g->cols + col + 3] = cmp->verdict;
 }
 
 /* Once every cell is filled: the out-of-memory check and each column's width. */
@@ -147,7 +148,7 @@ static int finish_grid(grid *g)
     return TALLY_OK;
 }
 
-/* Columns per compared configuration: value, n, delta [CI], p, verdict, MDE. */
+/* Columns per compared configuration: value, n, delta [CI], p, MDE, verdict. */
 #define PER_CONFIG 6
 
 static int build_grid(grid *g, const tally_report *r, const tally_render_options *o,
@@ -172,8 +173,8 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
         if (compare) {
             set_text(g, 0, col + 2, "delta [%g%% CI]", r->opts.confidence * 100);
             set_text(g, 0, col + 3, "%s", r->opts.adjust ? "p (adj)" : "p");
-            set_text(g, 0, col + 4, "verdict");
-            set_text(g, 0, col + 5, "MDE");
+            set_text(g, 0, col + 4, "MDE");
+            set_text(g, 0, col + 5, "verdict");
         }
     }
     for (size_t i = 0; i < grp->count; i++) {
@@ -263,7 +264,7 @@ static void print_grid(tally__buf *b, const grid *g, int color, int compare)
             const char *text = cell_str(g, i * g->cols + c);
             size_t pad = g->width[c] - display_width(text);
             /* The case and the verdict are words: left-aligned; numbers right-aligned. */
-            align a = c == 0 || (compare && c >= 3 && (c - 3) % PER_CONFIG == 4) ? LEFT : RIGHT;
+            align a = c == 0 || (compare && c >= 3 && (c - 3) % PER_CONFIG == 5) ? LEFT : RIGHT;
             tally_verdict v = g->verdict[i * g->cols + c];
             const char *on = !color ? ""
                              : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"

@@ -205,9 +205,12 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
             }
             if (cmp->mde_defined)
                 put_num(c, ws, xr, col + 7, cmp->mde_pct, c->pct_fmt);
-            if (cmp->runs_needed > 0 && cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+            /* Runs needed where they settle something: rows that cannot be judged yet. */
+            int unsettled = cmp->verdict == TALLY_VERDICT_INCONCLUSIVE ||
+                            cmp->verdict == TALLY_VERDICT_INSUFFICIENT;
+            if (unsettled && cmp->runs_needed > 0 && cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
                 put_num(c, ws, xr, col + 8, (double)cmp->runs_needed, NULL);
-            else if (cmp->runs_needed > 0)
+            else if (unsettled && cmp->runs_needed > 0)
                 put_str(c, ws, xr, col + 8, ">10000000", NULL);
         }
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "util/options.h"
 
 const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
 
@@ -38,6 +39,7 @@ void tally_report_free(tally_report *r)
     }
     tally__free_mem(r->configs);
     tally__free_mem(r->filter_copy);
+    tally__report_free_environment(r);
     tally__free_mem(r);
 }
 
@@ -72,10 +74,15 @@ static void drop_borrowed(tally_report *r)
         }
 }
 
+/* Version 1 ended before omit_samples, version 2 before equivalence_pct. */
+TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
+                         offsetof(tally_report_options, omit_samples),
+                         offsetof(tally_report_options, equivalence_pct),
+                         offsetof(tally_report_options, expect_diff),
+                         sizeof(tally_report_options))
+
 static int check_options(const tally_report_options *o)
 {
-    if (o->version < 1 || o->version > TALLY_REPORT_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "report options: unsupported version %u", o->version);
     if (!(o->alpha > 0 && o->alpha < 1))
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
@@ -99,13 +106,13 @@ static int report_new(tally_report **out, const tally_results *results,
                       const tally_partition_summary *const *parts, size_t nparts,
                       const tally_report_options *opts)
 {
-    tally_report_options defaults = TALLY_REPORT_OPTIONS_INIT;
     if (out == NULL || results == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_new: NULL argument");
     *out = NULL;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_options(opts);
+    tally_report_options options;
+    int rc = tally__options_read(&options, opts, &tally_report_options_kind);
+    if (rc == TALLY_OK)
+        rc = check_options(&options);
     if (rc != TALLY_OK)
         return rc;
     size_t configs = tally_results_count(results);
@@ -116,31 +123,29 @@ static int report_new(tally_report **out, const tally_results *results,
     tally_report *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return tally__oom();
-    /* Older structs end earlier: read only what they have, the defaults for the rest. */
-    if (opts->version == 1) {
-        r->opts = defaults;
-        memcpy(&r->opts, opts, offsetof(tally_report_options, omit_samples));
-    } else if (opts->version == 2) {
-        r->opts = defaults;
-        memcpy(&r->opts, opts, offsetof(tally_report_options, equivalence_pct));
-    } else {
-        r->opts = *opts;
-    }
-    r->opts.version = TALLY_REPORT_OPTIONS_VERSION;
+    r->opts = options;
     r->configs = tally__calloc(configs, sizeof(*r->configs));
     if (r->configs == NULL) {
         tally_report_free(r);
         return tally__oom();
     }
     r->config_count = configs;
-    if (opts->filter) {
-        r->filter_copy = tally__strdup(opts->filter);
+    if (options.filter) {
+        r->filter_copy = tally__strdup(options.filter);
         if (r->filter_copy == NULL) {
             tally_report_free(r);
             return tally__oom();
         }
     }
     r->opts.filter = r->filter_copy;
+    if (r->opts.expect_diff) {
+        r->expect_copy = tally__strdup(r->opts.expect_diff);
+        if (r->expect_copy == NULL) {
+            tally_report_free(r);
+            return tally__oom();
+        }
+    }
+    r->opts.expect_diff = r->expect_copy;
     for (size_t j = 0; j < configs && rc == TALLY_OK; j++)
         rc = copy_config(&r->configs[j], tally_results_at(results, j));
     if (rc == TALLY_OK && parts) {
@@ -150,6 +155,8 @@ static int report_new(tally_report **out, const tally_results *results,
                                             "Mann-Whitney test: it needs every sample "
                                             "(docs/statistics.md, \"Partitioned samples\")");
     }
+    if (rc == TALLY_OK)
+        rc = tally__report_environment(r);
     if (rc == TALLY_OK)
         rc = tally__report_align(r, results, parts, nparts);
     if (rc == TALLY_OK && r->row_count == 0)

@@ -50,14 +50,23 @@ typedef struct tally__config {
     size_t meta_count;
 } tally__config;
 
+/* A metadata key whose values differ between configurations (report_env.c). */
+typedef struct tally__env_diff {
+    char *key;
+} tally__env_diff;
+
 struct tally_report {
     tally__config *configs;
     size_t config_count;
     tally__row *rows;
     size_t row_count;
     size_t row_cap;
-    tally_report_options opts; /* copy; opts.filter points to filter_copy */
+    tally_report_options opts; /* copy; opts.filter points to filter_copy, opts.expect_diff
+                                  to expect_copy */
     char *filter_copy;
+    char *expect_copy;
+    tally__env_diff *env;      /* environment keys that differ (report_env.c) */
+    size_t env_count;
 };
 
 /* Building a report (tally_report_new in report.c): */
@@ -78,6 +87,13 @@ int tally__report_diagnose(tally_report *r);
 /* Append a line for every check that fired in any cell, after a title; nothing when none did.
  * Item lines start with `prefix` ("- " in Markdown), or two spaces when it is empty. */
 void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix);
+/* List the environment keys whose values differ between configurations (report_env.c), once
+ * the configurations' metadata is copied; free them with the report. */
+int tally__report_environment(tally_report *r);
+void tally__report_free_environment(tally_report *r);
+/* One line per differing environment key with every configuration's value, after a title;
+ * nothing when none differs. */
+void tally__render_env_notes(tally__buf *b, const tally_report *r, const char *prefix);
 
 /* A group of consecutive rows of one benchmark (rows are kept grouped by benchmark). */
 typedef struct tally__group {

@@ -9,6 +9,7 @@
 
 #include "report/report_internal.h"
 #include "util/names.h"
+#include "util/options.h"
 
 static const tally__name formats[] = {
     { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
@@ -26,21 +27,17 @@ static const tally__name styles[] = {
 TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
-/* The caller's options in the current layout: version 1 options end before `histogram`, so
- * only their own fields are read and the later ones keep their defaults. */
-static int check_render_options(tally_render_options *out, const tally_render_options *o)
+/* Version 1 ended before `histogram`, version 2 before `diagnose`. */
+TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
+                         offsetof(tally_render_options, histogram),
+                         offsetof(tally_render_options, diagnose), sizeof(tally_render_options))
+
+/* The caller's options (NULL: the defaults) read into *out, and checked. */
+static int read_render_options(tally_render_options *out, const tally_render_options *given)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT;
-    if (o->version == 1 || o->version == 2) {
-        *out = defaults;
-        memcpy(out, o, o->version == 1 ? offsetof(tally_render_options, histogram)
-                                       : offsetof(tally_render_options, diagnose));
-        out->version = TALLY_RENDER_OPTIONS_VERSION;
-    } else if (o->version == TALLY_RENDER_OPTIONS_VERSION) {
-        *out = *o;
-    } else {
-        return tally__error(TALLY_EINVAL, "render options: unsupported version %u", o->version);
-    }
+    int rc = tally__options_read(out, given, &tally_render_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
     if (tally_format_name(out->format) == NULL || tally_style_name(out->style) == NULL)
         return tally__error(TALLY_EINVAL, "render options: unknown format or style");
     if (out->width < 0)
@@ -57,6 +54,7 @@ static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *
         return rc;
     tally__buf notes = TALLY__BUF_INIT;
     tally__render_run_notes(&notes, r, prefix);
+    tally__render_env_notes(&notes, r, prefix);
     if (diagnose)
         tally__render_diag_notes(&notes, r, prefix);
     if (notes.len > 0) {
@@ -100,15 +98,13 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
 int tally_report_render(char **out, size_t *len, const tally_report *r,
                         const tally_render_options *opts)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT, o;
     if (out == NULL || r == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_render: NULL argument");
     *out = NULL;
     if (len)
         *len = 0;
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_render_options(&o, opts);
+    tally_render_options o;
+    int rc = read_render_options(&o, opts);
     if (rc != TALLY_OK)
         return rc;
     tally__buf b = TALLY__BUF_INIT;
@@ -139,14 +135,12 @@ static int write_xlsx(const tally_report *r, const char *path, const tally_rende
 
 int tally_report_write(const tally_report *r, const char *path, const tally_render_options *opts)
 {
-    tally_render_options defaults = TALLY_RENDER_OPTIONS_INIT, o;
     if (r == NULL || path == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_write: NULL argument");
     if (path[0] == '\0')
         return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
-    if (opts == NULL)
-        opts = &defaults;
-    int rc = check_render_options(&o, opts);
+    tally_render_options o;
+    int rc = read_render_options(&o, opts);
     if (rc != TALLY_OK)
         return rc;
     if (o.format == TALLY_FORMAT_XLSX)

@@ -19,6 +19,7 @@ set(TALLY_MODULE_SOURCES
   report_access.c
   report_align.c
   report_diag.c
+  report_env.c
   report_render.c
   report_stats.c
   report_util.c

@@ -49,6 +49,15 @@ void tally__nice_ticks(tally__ticks *t, double min, double max, int target)
     }
     if (target < 2)
         target = 2;
+    if (!isfinite(max - min)) {
+        /* Data spanning more than the double range (-1e308 .. 1e308): no nice step exists;
+         * three ticks at the ends and the middle, each step half the span (finite). */
+        t->step = max / 2 - min / 2;
+        t->lo = min;
+        t->hi = max;
+        t->count = 3;
+        return;
+    }
     double range = tally__nice_number(max - min, 0);
     double step = tally__nice_number(range / (target - 1), 1);
     t->step = step;
@@ -56,7 +65,10 @@ void tally__nice_ticks(tally__ticks *t, double min, double max, int target)
      * 37.99999...): a bound within a millionth of a step of the data counts as on it. */
     t->lo = floor(min / step + 1e-6) * step;
     t->hi = ceil(max / step - 1e-6) * step;
-    t->count = (int)floor((t->hi - t->lo) / step + 0.5) + 1;
+    double steps = floor((t->hi - t->lo) / step + 0.5);
+    /* Rounding at the ends of the double range can leave a bound non-finite: keep the count a
+     * small finite number whatever happens. */
+    t->count = steps >= 0 && steps < 1000 ? (int)steps + 1 : 2;
 }
 
 double tally__svg_text_width(const char *s, double px)

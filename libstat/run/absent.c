@@ -3,8 +3,14 @@
  * has them. The API stays the same so that programs link everywhere; every call says why it
  * cannot run. Not part of run/sources.cmake: CMake adds this file instead of the module. */
 #include "util/internal.h"
+#include "util/options.h"
 
 #define NO_RUNNER "this libtally was built without the workload runner (TALLY_BUILD_RUNNER=OFF)"
+
+/* The options are plain data: their defaults are there without the runner. */
+/* Version 1 ended before force and append. */
+TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
+                         offsetof(tally_runner_options, force), sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {
@@ -61,4 +67,34 @@ int tally_workload_available(tally_workload workload)
 {
     (void)workload;
     return 0;
+}
+
+int tally_system_check_run(tally_system_check **out)
+{
+    if (out != NULL)
+        *out = NULL;
+    return tally__error(TALLY_ERUN, "tally check: " NO_RUNNER);
+}
+
+size_t tally_system_check_count(const tally_system_check *c)
+{
+    (void)c;
+    return 0;
+}
+
+int tally_system_check_item(tally_check_item *out, const tally_system_check *c, size_t i)
+{
+    (void)out, (void)c, (void)i;
+    return tally__error(TALLY_EINVAL, "tally_system_check_item: invalid argument");
+}
+
+size_t tally_system_check_warnings(const tally_system_check *c)
+{
+    (void)c;
+    return 0;
+}
+
+void tally_system_check_free(tally_system_check *c)
+{
+    (void)c;
 }

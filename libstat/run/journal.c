@@ -8,9 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -53,31 +51,11 @@ static int write_line(int fd, const char *path, const char *s, size_t n)
     return TALLY_OK;
 }
 
-/* The process holding a flock on the file open as fd, from /proc/locks: "pid 123 (tally run
- * ...)", or "another process" when it cannot be told. */
-static void lock_holder(char *out, size_t cap, int fd)
+/* "process 123 (tally run ...)" for the pid holding a lock, or "another process". */
+static void describe_holder(char *out, size_t cap, long pid)
 {
     snprintf(out, cap, "another process");
-    struct stat st;
-    FILE *f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
-    if (f == NULL)
-        return;
-    char line[256];
-    long pid = 0;
-    while (pid == 0 && fgets(line, sizeof(line), f) != NULL) {
-        char kind[16];
-        long p;
-        unsigned int dev_major, dev_minor;
-        unsigned long long ino;
-        /* "1: FLOCK  ADVISORY  WRITE 12345 08:01:1234567 0 EOF" (a "->" marks waiters) */
-        if (strstr(line, "->") == NULL &&
-            sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &p, &dev_major, &dev_minor, &ino) == 5 &&
-            strcmp(kind, "FLOCK") == 0 && ino == (unsigned long long)st.st_ino &&
-            dev_major == major(st.st_dev) && dev_minor == minor(st.st_dev) && p != (long)getpid())
-            pid = p;
-    }
-    fclose(f);
-    if (pid == 0)
+    if (pid <= 0)
         return;
     char path[64], cmd[160];
     snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
@@ -95,19 +73,43 @@ static void lock_holder(char *out, size_t cap, int fd)
         snprintf(out, cap, "process %ld", pid);
 }
 
-static int lock_journal(int fd, const char *path)
+/* Who holds a write lock on the file open as fd: its pid, or 0 when nobody. */
+static long lock_holder(int fd)
 {
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-        return TALLY_OK;
-    if (errno != EWOULDBLOCK)
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot lock the journal: %s",
-                               strerror(errno));
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type == F_UNLCK)
+        return 0;
+    return fl.l_pid > 0 ? (long)fl.l_pid : -1;
+}
+
+static int busy(const char *path, long pid)
+{
     char who[256];
-    lock_holder(who, sizeof(who), fd);
+    describe_holder(who, sizeof(who), pid);
     return tally__error_at(TALLY_EBUSY, path, 0, 0,
                            "the journal is in use by %s, running the same sweep; wait for it "
                            "or stop it",
                            who);
+}
+
+/* An exclusive lock for the whole sweep. A POSIX record lock (not flock): it belongs to this
+ * process alone, so the children forked for the runs never inherit it and a killed sweep's
+ * lock goes with it; /proc/locks and F_GETLK name its holder. */
+static int lock_journal(int fd, const char *path)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &fl) == 0)
+        return TALLY_OK;
+    if (errno != EACCES && errno != EAGAIN)
+        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot lock the journal: %s",
+                               strerror(errno));
+    return busy(path, lock_holder(fd));
 }
 
 static int copy_header(tally__journal *j, const char *header, const char *path)
@@ -173,10 +175,10 @@ int tally__journal_create(tally__journal *j, const char *path, const char *heade
          * never followed. */
         int old = S_ISREG(st.st_mode) ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
         if (old >= 0) {
-            int rc = lock_journal(old, path);
+            long holder = lock_holder(old);
             close(old);
-            if (rc != TALLY_OK)
-                return rc;
+            if (holder != 0)
+                return busy(path, holder);
         }
         if (unlink(path) != 0 && errno != ENOENT)
             return tally__error_at(TALLY_EIO, path, 0, 0, "cannot remove the old journal: %s",

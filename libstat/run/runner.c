@@ -1,18 +1,27 @@
 /* The runner's lifetime and accessors; the run itself is in sweep.c (see runner_impl.h). */
 #include "run/runner_impl.h"
+#include "util/options.h"
+
+/* Version 1 ended before force and append. */
+TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
+                         offsetof(tally_runner_options, force), sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {
     if (out == NULL)
         return tally__error(TALLY_EINVAL, "out must not be NULL");
     *out = NULL;
-    if (opts == NULL || opts->version != TALLY_RUNNER_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "runner options: missing or unknown version");
+    if (opts == NULL)
+        return tally__error(TALLY_EINVAL, "tally_runner_new: NULL options (the workload)");
+    tally_runner_options options;
+    int rc = tally__options_read(&options, opts, &tally_runner_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
     tally_runner *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+        return tally__oom();
     tally__server_init(&r->wl.server);
-    int rc = tally__runner_init(r, opts);
+    rc = tally__runner_init(r, &options);
     if (rc != TALLY_OK) {
         tally_runner_free(r);
         return rc;

@@ -220,6 +220,9 @@ int tally__accept_own(int lfd, int client_fd, unsigned *strangers);
 
 /* ---- runner_sysinfo.c ---- */
 int tally__sysinfo_record(tally_resultset *rs);
+/* One fact about this machine by its metadata key ("governor", "smt", "load_avg", ...; the list
+ * in runner_sysinfo.c) into out: 1 when it could be read, 0 when not (never guessed). */
+int tally__sys_probe(char *out, size_t cap, const char *key);
 /* Bytes of the largest CPU cache listed in sysfs, or 0 when unknown. */
 size_t tally__llc_bytes(void);
 

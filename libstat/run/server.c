@@ -379,6 +379,36 @@ static int wait_listening(tally__server *s, unsigned long old, const char *when)
     }
 }
 
+/* Whether a process of group pgid is still alive (a zombie is dead: it holds no port). */
+static int group_alive(pid_t pgid)
+{
+    DIR *d = opendir("/proc");
+    if (d == NULL)
+        return 0;
+    int alive = 0;
+    struct dirent *e;
+    while (!alive && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[64], line[512];
+        snprintf(path, sizeof(path), "/proc/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "re");
+        if (f == NULL)
+            continue;
+        size_t got = fread(line, 1, sizeof(line) - 1, f);
+        fclose(f);
+        line[got] = '\0';
+        const char *paren = strrchr(line, ')');
+        char state;
+        int ppid, pgrp;
+        if (paren && sscanf(paren + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 &&
+            pgrp == (int)pgid && state != 'Z')
+            alive = 1;
+    }
+    closedir(d);
+    return alive;
+}
+
 void tally__server_init(tally__server *s)
 {
     memset(s, 0, sizeof(*s));
@@ -443,6 +473,11 @@ void tally__server_stop(tally__server *s)
         int status;
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
             ;
+        /* Those children are not ours to wait for: watch them go (SIGKILL takes effect
+         * asynchronously), so that their sockets (port 7003) are closed once this returns. */
+        struct timespec ts = { 0, 2 * 1000 * 1000 };
+        for (double end = tally__now() + 5.0; group_alive(s->pid) && tally__now() < end;)
+            nanosleep(&ts, NULL);
     }
     if (s->pidfd >= 0)
         close(s->pidfd);

@@ -13,6 +13,7 @@ set(TALLY_MODULE_SOURCES
   runner_util.c
   server.c
   sweep.c
+  syscheck.c
   workload_exec.c
   workload_hackbench.c
   workload_iperf3.c

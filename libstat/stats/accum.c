@@ -293,13 +293,13 @@ int tally__accumulator_moments(tally__moments *m, const tally_accumulator *a)
 int tally_accumulator_moments(tally_summary *out, const tally_accumulator *a,
                               const tally_summary_options *opts)
 {
-    static const tally_summary_options defaults = TALLY_SUMMARY_OPTIONS_INIT;
-    const tally_summary_options *o = opts ? opts : &defaults;
+    tally_summary_options options;
+    const tally_summary_options *o = &options;
     tally__moments m;
     if (out == NULL || a == NULL)
         return tally__error(TALLY_EINVAL, "summary or accumulator pointer is NULL");
     memset(out, 0, sizeof *out);
-    int rc = tally__check_summary_options(o);
+    int rc = tally__read_summary_options(&options, opts);
     if (rc == TALLY_OK)
         rc = tally__accumulator_moments(&m, a);
     if (rc != TALLY_OK)

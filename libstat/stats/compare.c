@@ -13,24 +13,12 @@
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
+#include "util/options.h"
 
-/* The options as version 2, from a version 1 or 2 struct. */
-static int normalise_options(tally_compare_options *o, const tally_compare_options *given)
-{
-    if (given->version == 1) {
-        static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
-        *o = defaults;
-        memcpy(o, given, offsetof(tally_compare_options, equivalence_pct));
-        o->version = TALLY_COMPARE_OPTIONS_VERSION;
-        return TALLY_OK;
-    }
-    if (given->version != TALLY_COMPARE_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "compare options: version %u, expected %u "
-                                          "(initialise with TALLY_COMPARE_OPTIONS_INIT)",
-                            given->version, (unsigned)TALLY_COMPARE_OPTIONS_VERSION);
-    *o = *given;
-    return TALLY_OK;
-}
+/* Version 1 ended before equivalence_pct. */
+TALLY__OPTIONS_FUNCTIONS(tally_compare_options, TALLY_COMPARE_OPTIONS,
+                         offsetof(tally_compare_options, equivalence_pct),
+                         sizeof(tally_compare_options))
 
 static int check_options(const tally_compare_options *o)
 {
@@ -541,6 +529,12 @@ static int fill_interval(tally_comparison *r, const change_model *m, const tally
     if (m->se > 0 && isfinite(m->se)) {
         double ncp;
         int rc = tally__mde_ncp(&ncp, m->df, o->alpha, o->power);
+        /* A noncentral t that does not converge (tiny fractional df) leaves the MDE undefined;
+         * it is no reason to fail the comparison. */
+        if (rc == TALLY_ENUMERIC) {
+            tally_error_clear();
+            return TALLY_OK;
+        }
         if (rc)
             return rc;
         r->mde_pct = 100 * expm1(ncp * m->se);
@@ -571,9 +565,16 @@ static int fill_runs_needed(tally_comparison *r, const inputs *in, const tally_c
     }
     if (!(vb + vc > 0))
         return TALLY_OK;
-    return tally__runs_needed(&r->runs_needed, log1p(r->runs_target_pct / 100), vb, vc,
-                              m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN, o->alpha,
-                              o->power);
+    int rc = tally__runs_needed(&r->runs_needed, log1p(r->runs_target_pct / 100), vb, vc,
+                                m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN,
+                                o->alpha, o->power);
+    /* As for the MDE: no convergence leaves the runs needed unknown (0). */
+    if (rc == TALLY_ENUMERIC) {
+        r->runs_needed = 0;
+        tally_error_clear();
+        return TALLY_OK;
+    }
+    return rc;
 }
 
 void tally__comparison_decide(tally_comparison *r, int significant)
@@ -603,11 +604,12 @@ void tally__comparison_decide(tally_comparison *r, int significant)
     r->verdict = r->equivalent ? TALLY_VERDICT_EQUIVALENT : TALLY_VERDICT_INCONCLUSIVE;
 }
 
-/* The options and the sample counts, as both entry points check them. */
+/* The options (read into *o, any supported version) and the sample counts, as both entry points
+ * check them. */
 static int check_call(tally_compare_options *o, const tally_compare_options *given, size_t nb,
                       size_t nc)
 {
-    int rc = normalise_options(o, given);
+    int rc = tally__options_read(o, given, &tally_compare_options_kind);
     if (rc == TALLY_OK)
         rc = check_options(o);
     if (rc)
@@ -623,18 +625,17 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
                               const tally_summary *current_summary, const double *current,
                               size_t nc, const tally_compare_options *opts)
 {
-    static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
-    /* Only Mann-Whitney needs the samples: the other tests fall back to the summaries when a
-     * report of partitioned samples has none on the client (docs/statistics.md). */
-    const tally_compare_options *given = opts ? opts : &defaults;
-    int need_samples = given->test == TALLY_TEST_MANN_WHITNEY;
-    if (out == NULL || base_summary == NULL || current_summary == NULL ||
-        (need_samples && ((base == NULL && nb) || (current == NULL && nc))))
+    if (out == NULL || base_summary == NULL || current_summary == NULL)
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     tally_compare_options o;
-    int rc = check_call(&o, given, nb, nc);
+    int rc = check_call(&o, opts, nb, nc);
     if (rc)
         return rc;
+    /* Only Mann-Whitney needs the samples: the other tests fall back to the summaries when a
+     * report of partitioned samples has none on the client (docs/statistics.md). */
+    int need_samples = o.test == TALLY_TEST_MANN_WHITNEY;
+    if (need_samples && ((base == NULL && nb) || (current == NULL && nc)))
+        return tally__error(TALLY_EINVAL, "compare: NULL argument");
     if (base_summary->n != nb || current_summary->n != nc)
         return tally__error(TALLY_EINVAL, "compare: summaries of %zu and %zu samples given for "
                                           "%zu and %zu samples", base_summary->n,
@@ -702,13 +703,12 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
 int tally_compare(tally_comparison *out, const double *base, size_t nb, const double *current,
                   size_t nc, const tally_compare_options *opts)
 {
-    static const tally_compare_options defaults = TALLY_COMPARE_OPTIONS_INIT;
     if (out == NULL || (base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     /* Checked before summarising so that a bad option is reported as such, not as a summary
      * error; tally__compare_summarized checks again for its other callers. */
     tally_compare_options o;
-    int rc = check_call(&o, opts ? opts : &defaults, nb, nc);
+    int rc = check_call(&o, opts, nb, nc);
     if (rc)
         return rc;
 

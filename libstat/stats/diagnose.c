@@ -8,6 +8,7 @@
 #include "stats/diag_internal.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
+#include "util/options.h"
 #include "util/names.h"
 
 #include <gsl/gsl_cdf.h>
@@ -227,26 +228,27 @@ static int check_warmup(tally_diagnostics *d, const double *x, size_t n)
     return TALLY_OK;
 }
 
+TALLY__OPTIONS_FUNCTIONS(tally_diagnose_options, TALLY_DIAGNOSE_OPTIONS,
+                         sizeof(tally_diagnose_options))
+
 int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
                    const tally_diagnose_options *opts)
 {
-    static const tally_diagnose_options defaults = TALLY_DIAGNOSE_OPTIONS_INIT;
     if (out == NULL)
         return tally__error(TALLY_EINVAL, "tally_diagnose: NULL output");
     memset(out, 0, sizeof *out);
-    if (opts == NULL)
-        opts = &defaults;
-    if (opts->version < 1 || opts->version > TALLY_DIAGNOSE_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "tally_diagnose: options version %u is not supported "
-                                          "(1 to %d)", opts->version,
-                            TALLY_DIAGNOSE_OPTIONS_VERSION);
+    tally_diagnose_options options;
+    int rc = tally__options_read(&options, opts, &tally_diagnose_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
+    opts = &options;
     if (!(opts->alpha > 0 && opts->alpha < 0.5))
         return tally__error(TALLY_EINVAL, "tally_diagnose: alpha %g is outside (0, 0.5)",
                             opts->alpha);
     if (opts->checks & ~(unsigned)TALLY_DIAG_ALL)
         return tally__error(TALLY_EINVAL, "tally_diagnose: unknown check bits 0x%x",
                             opts->checks & ~(unsigned)TALLY_DIAG_ALL);
-    int rc = tally__check_samples(x, n);
+    rc = tally__check_samples(x, n);
     if (rc != TALLY_OK)
         return rc;
     tally__ensure_init();

@@ -22,6 +22,7 @@
 #include "stats/select.h"
 #include "stats/stats_internal.h"
 #include "stats/wire.h"
+#include "util/options.h"
 
 #define REQUEST_MAGIC "TLYQ"
 #define ANSWER_MAGIC "TLYP"
@@ -1129,19 +1130,23 @@ int tally_partition_summary_feed(tally_partition_summary *p, const unsigned char
     return rc;
 }
 
+TALLY__OPTIONS_FUNCTIONS(tally_partition_options, TALLY_PARTITION_OPTIONS,
+                         sizeof(tally_partition_options))
+
 int tally_partition_summary_new(tally_partition_summary **out, const tally_accumulator *all,
                                 const tally_partition_options *opts)
 {
-    static const tally_partition_options defaults = TALLY_PARTITION_OPTIONS_INIT;
-    const tally_partition_options *o = opts ? opts : &defaults;
+    tally_partition_options options;
+    const tally_partition_options *o = &options;
     tally__moments m;
     if (out == NULL || all == NULL)
         return tally__error(TALLY_EINVAL, "partition summary: NULL argument");
     *out = NULL;
-    if (o->version != TALLY_PARTITION_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "partition options version %u, expected %u",
-                            o->version, (unsigned)TALLY_PARTITION_OPTIONS_VERSION);
-    int rc = tally__check_summary_options(&o->summary);
+    int rc = tally__options_read(&options, opts, &tally_partition_options_kind);
+    if (rc == TALLY_OK) {
+        tally_summary_options given = options.summary;
+        rc = tally__read_summary_options(&options.summary, &given);
+    }
     if (rc != TALLY_OK)
         return rc;
     if (o->bamean_count > TALLY__MAX_EXTRA_CUTS ||

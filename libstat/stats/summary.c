@@ -11,14 +11,12 @@
 
 #include "util/internal.h"
 #include "stats/stats_internal.h"
+#include "util/options.h"
 
-static const tally_summary_options default_options = TALLY_SUMMARY_OPTIONS_INIT;
+TALLY__OPTIONS_FUNCTIONS(tally_summary_options, TALLY_SUMMARY_OPTIONS, sizeof(tally_summary_options))
 
-int tally__check_summary_options(const tally_summary_options *o)
+static int check_options(const tally_summary_options *o)
 {
-    if (o->version != TALLY_SUMMARY_OPTIONS_VERSION)
-        return tally__error(TALLY_EINVAL, "summary options version %u, expected %u", o->version,
-                            (unsigned)TALLY_SUMMARY_OPTIONS_VERSION);
     if (o->direction != TALLY_LOWER_IS_BETTER && o->direction != TALLY_HIGHER_IS_BETTER)
         return tally__error(TALLY_EINVAL, "unknown direction %d", (int)o->direction);
     if (o->percentile_method != TALLY_PERCENTILE_LINEAR &&
@@ -212,8 +210,6 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
     if (!out)
         return tally__error(TALLY_EINVAL, "summary output pointer is NULL");
     memset(out, 0, sizeof *out);
-    if ((rc = tally__check_summary_options(o)) != TALLY_OK)
-        return rc;
     if ((rc = tally__compute_moments(&m, x, n)) != TALLY_OK)
         return rc;
     tally__ensure_init();
@@ -232,14 +228,28 @@ void tally__summary_from_moments(tally_summary *out, const tally__moments *m, si
     fill_spread(out, m, confidence);
 }
 
+int tally__read_summary_options(tally_summary_options *out, const tally_summary_options *given)
+{
+    int rc = tally__options_read(out, given, &tally_summary_options_kind);
+    return rc == TALLY_OK ? check_options(out) : rc;
+}
+
 /* inplace: x itself for tally_summarize_inplace (the selections may then reorder it), NULL. */
 static int summarize(tally_summary *out, const double *x, double *inplace, size_t n,
                      const tally_summary_options *opts, const extra_cuts *extra)
 {
-    const tally_summary_options *o = opts ? opts : &default_options;
+    if (!out)
+        return tally__error(TALLY_EINVAL, "summary output pointer is NULL");
+    tally_summary_options options;
+    int rc = tally__read_summary_options(&options, opts);
+    if (rc != TALLY_OK) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    const tally_summary_options *o = &options;
     tally__scratch scratch;
     rank_list list;
-    int rc = summarize_moments(out, x, n, o);
+    rc = summarize_moments(out, x, n, o);
     if (rc != TALLY_OK)
         return rc;
     list.rank = list.own;

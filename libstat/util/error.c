@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/error_codes.h"
 #include "util/internal.h"
 
 #define MESSAGE_MAX 1024
@@ -17,32 +18,16 @@ typedef struct error_state {
 /* Thread-local by design: each thread reads only the errors of its own calls. */
 static _Thread_local error_state last_error;
 
-static const char *const messages[] = {
-    "success",                               /* 0 */
-    "error",                                 /* -1 */
-    "out of memory",                         /* -2 */
-    "invalid argument",                      /* -3 */
-    "value outside the statistic's domain",  /* -4 */
-    "too few samples",                       /* -5 */
-    "non-finite value (NaN or infinity)",    /* -6 */
-    "parse error",                           /* -7 */
-    "input/output error",                    /* -8 */
-    "unknown or wrong input format",         /* -9 */
-    "not found",                             /* -10 */
-    "already exists",                        /* -11 */
-    "limit exceeded",                        /* -12 */
-    "numerical failure",                     /* -13 */
-    "spreadsheet writer error",              /* -14 */
-    "workload failed",                       /* -15 */
-    "interrupted",                           /* -16 */
-    "inconsistent data",                     /* -17 */
-    "in use by another process",             /* -18 */
-};
+/* Indexed by -code; a code missing from the table would leave a hole (NULL), and two rows of
+ * one code are a duplicate initializer (-Woverride-init). */
+#define MESSAGE_ROW(code, text, py_class, py_base, py_doc) [-(code)] = text,
+static const char *const messages[] = { TALLY__ERROR_CODES(MESSAGE_ROW) };
+#undef MESSAGE_ROW
 
 const char *tally_strerror(int code)
 {
     size_t index = code <= 0 ? (size_t)(-(long)code) : (size_t)-1;
-    if (index < TALLY__COUNT(messages))
+    if (index < TALLY__COUNT(messages) && messages[index] != NULL)
         return messages[index];
     return "unknown error code";
 }

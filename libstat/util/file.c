@@ -227,8 +227,10 @@ int tally__output_write(tally__output *o, const char *data, size_t len)
     return TALLY_OK;
 }
 
-/* fsync the directory holding `path`, so that a rename into it is on disk. */
-static int sync_parent(const char *path)
+/* Open the directory holding `path` (to fsync it once a rename into it is done). Opened before
+ * the rename, so that running out of memory here fails the write while nothing is replaced yet.
+ * Returns 0 with *fd set, or an errno value. */
+static int open_parent(int *fd, const char *path)
 {
     const char *slash = strrchr(path, '/');
     char *dir = slash == NULL ? tally__strdup(".")
@@ -236,10 +238,14 @@ static int sync_parent(const char *path)
                                 : tally__strndup(path, (size_t)(slash - path));
     if (dir == NULL)
         return ENOMEM;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     tally__free_mem(dir);
-    if (fd < 0)
-        return errno;
+    return *fd < 0 ? errno : 0;
+}
+
+/* fsync a directory opened by open_parent and close it. */
+static int sync_parent(int fd)
+{
     int err = fsync(fd) != 0 && errno != EINVAL ? errno : 0;
     close(fd);
     return err;
@@ -333,14 +339,24 @@ int tally__output_commit(tally__output *o)
             doing = "cannot write";
         }
         o->fd = -1;
+        int dir = -1;
+        if (err == 0 && (err = open_parent(&dir, o->target)) != 0) {
+            if (err == ENOMEM) {
+                tally__output_abort(o);
+                return tally__oom();
+            }
+            doing = "cannot open its directory";
+        }
         if (err == 0 && rename(o->tmp, o->target) != 0) {
             err = errno;
             doing = "cannot replace the file";
+            close(dir);
+            dir = -1;
         }
         if (err == 0) {
             tally__free_mem(o->tmp); /* renamed: nothing to remove any more */
             o->tmp = NULL;
-            if ((err = sync_parent(o->target)) != 0)
+            if ((err = sync_parent(dir)) != 0)
                 doing = "written, but its directory could not be synced to disk";
         }
         if (err != 0)

@@ -11,6 +11,7 @@ set(TALLY_MODULE_SOURCES
   names.c
   number.c
   number_cxx.cc
+  options.c
   si.c
   text.c
   version.c

@@ -18,7 +18,9 @@ envs="PATH=/usr/bin:/bin LC_ALL=C"
 [ -f "$case.env" ] && envs="$envs $(cat "$case.env")"
 rm -f "$out".*
 cd "$src" || exit 2
-env -i $envs "$tally" "$@" > "$out.stdout" 2> "$out.stderr"
+stdin=/dev/null
+[ -f "$case.stdin" ] && stdin="$case.stdin"
+env -i $envs "$tally" "$@" < "$stdin" > "$out.stdout" 2> "$out.stderr"
 echo $? > "$out.status"
 
 # Outputs written to @OUT@ are compared as NAME.file when NAME.file exists.

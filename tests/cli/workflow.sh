@@ -73,6 +73,8 @@ step 10-report-onto-input compare base=finish.json new=sweep.json -o sweep.json
 check "-o on an input leaves the input byte-identical" same sweep.before sweep.json
 step 11-import-onto-input import sweep.json -o sweep.json
 check "import -o on its input leaves it byte-identical" same sweep.before sweep.json
+step 11b-import-onto-result import finish.json -o sweep.json
+check "import -o onto an existing result set leaves it byte-identical" same sweep.before sweep.json
 
 # Another boot: the journal header's boot id no longer matches this system's.
 sed 's/"boot_id":"[^"]*"/"boot_id":"00000000-0000-0000-0000-000000000000"/' journal.before > boot.json.journal

@@ -21,6 +21,9 @@ class Cell:
     value: Optional[float]
     comparison: Optional[Comparison]
     p_adjusted: Optional[float]
+    #: The run-order and shape checks (docs/statistics.md, "Diagnostics"): {"tested": [...],
+    #: "flagged": [...], and per tested check its figures}; None when the cell was not checked.
+    diagnostics: Optional[dict] = None
 
     @property
     def verdict(self):
@@ -49,13 +52,14 @@ class Report:
     equivalence: margin in percent for "equivalent" verdicts; power: of the MDE and runs needed;
     mde: effect in percent the runs needed refer to (default: the margin);
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
-    its own, without comparisons.
+    its own, without comparisons; expect_diff: metadata keys (names or shell globs, a string or a
+    list) the configurations are meant to differ in, left out of `environment_differences`.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
     def __init__(self, results, *, statistic="default", test="auto", alpha=0.05, adjust="none",
                  confidence=0.95, filter=None, summaries_only=False, equivalence=None,
-                 power=0.8, mde=None):
+                 power=0.8, mde=None, expect_diff=None):
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts = new_options("tally_report_options")
@@ -74,6 +78,10 @@ class Report:
         if filter is not None:
             keep = ffi.new("char[]", cstring(filter, "filter"))
             opts.filter = keep
+        if expect_diff is not None:
+            keys = [expect_diff] if isinstance(expect_diff, str) else list(expect_diff)
+            keep_expect = ffi.new("char[]", cstring(",".join(keys), "expect_diff"))
+            opts.expect_diff = keep_expect
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         self._ptr = ffi.gc(out[0], lib.tally_report_free)
@@ -133,11 +141,54 @@ class Report:
                     comparison=Comparison._from_c(cell.comparison, stat, better, self._alpha)
                     if compared else None,
                     p_adjusted=cell.p_adjusted
-                    if compared and cell.comparison.p_defined else None))
+                    if compared and cell.comparison.p_defined else None,
+                    diagnostics=self._diagnostics(i, j) if present else None))
             yield Row(benchmark=ffi.string(row.benchmark).decode("utf-8"),
                       case=ffi.string(row.case_name).decode("utf-8"),
                       unit=ffi.string(row.unit).decode("utf-8") if row.unit != ffi.NULL else "",
                       better=better, statistic=stat, cells=tuple(cells))
+
+    _CHECKS = ((1, "trend"), (2, "autocorrelation"), (4, "warm-up"), (8, "step"),
+               (16, "multimodal"), (32, "outliers"))
+
+    def _diagnostics(self, row, config):
+        d = ffi.new("tally_diagnostics *")
+        check(lib.tally_report_cell_diagnostics(d, self._handle(), row, config))
+        if d.tested == 0:
+            return None
+        names = lambda flags: [name for bit, name in self._CHECKS if flags & bit]
+        out = {"tested": names(d.tested), "flagged": names(d.flagged)}
+        if d.tested & 1:
+            out["trend"] = {"p": d.trend_p, "tau": d.trend_tau, "slope_per_run": d.trend_slope}
+        if d.tested & 2:
+            out["autocorrelation"] = {"p": d.autocorr_p, "lag1": d.autocorr_r1}
+        if d.tested & 4:
+            out["warm-up"] = {"p": d.warmup_p, "runs": d.warmup_runs, "shift": d.warmup_shift}
+        if d.tested & 8:
+            out["step"] = {"p": d.step_p, "after_run": d.step_at, "shift": d.step_shift}
+        if d.tested & 16:
+            out["multimodal"] = {"p": d.dip_p, "dip": d.dip}
+        if d.flagged & 32:
+            out["outliers"] = {"left_out": d.outliers_left_out,
+                               "verdict_without": enum_name("verdict",
+                                                            d.verdict_without_outliers)}
+        return out
+
+    @property
+    def environment_differences(self):
+        """{key: [value per configuration, None where not recorded]} for every environment key
+        (the runner's fingerprint, the workload's parameters) whose values differ between the
+        configurations, except those given as `expect_diff`."""
+        r = self._handle()
+        out = {}
+        for i in range(lib.tally_report_env_diff_count(r)):
+            key = ffi.string(lib.tally_report_env_diff_key(r, i)).decode("utf-8")
+            values = []
+            for j in range(lib.tally_report_config_count(r)):
+                v = lib.tally_report_env_diff_value(r, i, j)
+                values.append(ffi.string(v).decode("utf-8") if v != ffi.NULL else None)
+            out[key] = values
+        return out
 
     def _config_index(self, label):
         if isinstance(label, int) and not isinstance(label, bool):
