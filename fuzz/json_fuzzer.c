@@ -65,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(root == NULL, "no tree on failure");
         const tally_error *e = tally_error_last();
         /* Syntax errors carry line:col; a number cJSON accepted but the JSON grammar or the
-         * number limits refuse (5., 01.5, 1e-400) carries its JSON path. */
+         * number limits refuse (5., 01.5, 1e-400), and a key repeated in an object, carry its
+         * JSON path. */
         FUZZ_CHECK((e->line >= 1 && e->column >= 1) || (e->json_path && e->json_path[0] == '$'),
                    "a refusal has a position or a JSON path");
         FUZZ_CHECK(strncmp(e->message, "fuzz.json:", 10) == 0, "the message names the file");

@@ -1,10 +1,15 @@
-/* Inputs: many distinct cases load in linear time (names are found by hash, not by a scan per
- * row). */
+/* Inputs: what may be read (regular files, standard input, anonymous pipes) and what is refused
+ * before a byte is read (named FIFOs, devices, directories, files over the size limit); many
+ * distinct cases load in linear time (names are found by hash, not by a scan per row). An
+ * alarm bounds the whole program: a reader that blocks on a FIFO fails instead of hanging. */
 #define _DEFAULT_SOURCE /* mkfifo, symlink beside C11 */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "tally.h"
@@ -70,8 +75,85 @@ static void test_many_cases_linear(void)
     CHECK(ratio < 10.0);
 }
 
+#define DIR_ TALLY_TEST_TMP "/io_input"
+
+static const char csv_text[] = "benchmark,case,config,value\nb,c,base,1\nb,c,base,2\n";
+
+static int load_path(const char *path)
+{
+    tally_results *r = NULL;
+    CHECK_INT(tally_results_new(&r), TALLY_OK);
+    int rc = tally_load_file(r, path, NULL);
+    if (rc == TALLY_OK)
+        CHECK_INT(tally_results_count(r), 1);
+    tally_results_free(r);
+    return rc;
+}
+
+static void test_refused_before_reading(void)
+{
+    char fifo[256];
+    snprintf(fifo, sizeof(fifo), DIR_ "/in.fifo");
+    unlink(fifo);
+    CHECK_INT(mkfifo(fifo, 0600), 0);
+    /* No writer: a reader that opens it blocking would wait here forever (the alarm ends it). */
+    CHECK_INT(load_path(fifo), TALLY_EIO);
+    CHECK(strstr(tally_error_last()->message, "named pipe (FIFO)") != NULL);
+    CHECK(strstr(tally_error_last()->message, "standard input") != NULL);
+    unlink(fifo);
+    /* Endless devices: refused at once, not read until memory runs out. */
+    CHECK_INT(load_path("/dev/zero"), TALLY_EIO);
+    CHECK(strstr(tally_error_last()->message, "/dev/zero: is a character device") != NULL);
+    CHECK_INT(load_path("/dev/urandom"), TALLY_EIO);
+    CHECK_INT(load_path(DIR_), TALLY_EIO);
+    CHECK(strstr(tally_error_last()->message, "is a directory") != NULL);
+}
+
+/* A sparse file one byte over 1 GiB: refused from its size, with the limit and the way out. */
+static void test_size_limit(void)
+{
+    char big[256];
+    snprintf(big, sizeof(big), DIR_ "/big.csv");
+    int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && ftruncate(fd, ((off_t)1 << 30) + 1) == 0);
+    close(fd);
+    CHECK_INT(load_path(big), TALLY_ELIMIT);
+    CHECK(strstr(tally_error_last()->message, "larger than 1024 MiB") != NULL);
+    CHECK(strstr(tally_error_last()->message, "split it") != NULL);
+    unlink(big);
+}
+
+/* Standard input (whatever it is) and an anonymous pipe named /dev/fd/N (as `<(cmd)` gives)
+ * are read to their end. */
+static void test_streams_given_explicitly(void)
+{
+    int p[2];
+    CHECK_INT(pipe(p), 0);
+    CHECK(write(p[1], csv_text, sizeof(csv_text) - 1) == (ssize_t)(sizeof(csv_text) - 1));
+    close(p[1]);
+    char path[64];
+    snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+    CHECK_INT(load_path(path), TALLY_OK);
+    close(p[0]);
+
+    CHECK_INT(pipe(p), 0);
+    CHECK(write(p[1], csv_text, sizeof(csv_text) - 1) == (ssize_t)(sizeof(csv_text) - 1));
+    close(p[1]);
+    int saved = dup(0);
+    CHECK_INT(dup2(p[0], 0), 0);
+    CHECK_INT(load_path("/dev/stdin"), TALLY_OK);
+    dup2(saved, 0);
+    close(saved);
+    close(p[0]);
+}
+
 int main(void)
 {
+    alarm(120);
+    mkdir(DIR_, 0755);
+    test_refused_before_reading();
+    test_size_limit();
+    test_streams_given_explicitly();
     test_many_cases_linear();
     return check_summary();
 }

@@ -188,6 +188,54 @@ static void test_bad_paths(void)
     tally_report_free(r);
 }
 
+/* More samples than an Excel sheet has rows: refused before libxlsxwriter starts, with the limit
+ * and the way out, nothing printed on stderr, no file left; omit_samples writes the workbook. */
+static void test_xlsx_row_limit(void)
+{
+    size_t n = 1048576; /* one more than the 1,048,575 rows below the header */
+    double *x = malloc(n * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        x[i] = 1.0 + (double)(i % 7);
+    tally_results *list = NULL;
+    CHECK_INT(tally_results_new(&list), TALLY_OK);
+    add_samples(new_set(list, "base"), "t", "s", TALLY_LOWER_IS_BETTER, "big", x, n);
+    free(x);
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
+    char path[256];
+    fresh_path(path, sizeof(path), "rows.xlsx");
+    char errs[256];
+    snprintf(errs, sizeof(errs), DIR_ "/stderr.txt");
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(errs, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    close(fd);
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_XLSX;
+    int rc = tally_report_write(r, path, &o);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK_INT(rc, TALLY_ELIMIT);
+    const char *m = tally_error_last()->message;
+    CHECK(strstr(m, "1,048,576") != NULL && strstr(m, "omit_samples") != NULL);
+    struct stat st;
+    CHECK(stat(errs, &st) == 0 && st.st_size == 0); /* nothing from libxlsxwriter */
+    CHECK(stat(path, &st) != 0);
+    CHECK(!temp_files_left());
+    tally_report_free(r);
+    tally_report_options ro = TALLY_REPORT_OPTIONS_INIT;
+    ro.omit_samples = 1;
+    CHECK_INT(tally_report_new(&r, list, &ro), TALLY_OK);
+    CHECK_INT(tally_report_write(r, path, &o), TALLY_OK);
+    CHECK(stat(path, &st) == 0 && st.st_size > 0);
+    unlink(path);
+    unlink(errs);
+    tally_report_free(r);
+    tally_results_free(list);
+}
+
 int main(void)
 {
     mkdir(DIR_, 0755);
@@ -197,5 +245,6 @@ int main(void)
     test_descriptor_path();
     test_mode_and_owner_kept();
     test_bad_paths();
+    test_xlsx_row_limit();
     return check_summary();
 }

@@ -7,6 +7,7 @@
 #include "formats/importer.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
+#include "util/utf8.h"
 #include "util/names.h"
 #include "util/options.h"
 
@@ -159,6 +160,8 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
     }
     const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
     if (imp == NULL)
+        return rc;
+    if ((rc = tally__check_utf8(data, len, name)) != TALLY_OK)
         return rc;
 
     char *stem = stem_of(name);

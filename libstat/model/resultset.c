@@ -5,6 +5,7 @@
 
 #include "util/internal.h"
 #include "util/name_index.h"
+#include "util/utf8.h"
 
 /* Ordered string key/value pairs, used for result-set and case metadata. */
 typedef struct meta_entry {
@@ -81,6 +82,10 @@ static int check_name(const char *name, const char *what)
 {
     if (name == NULL || name[0] == '\0')
         return tally__error(TALLY_EINVAL, "%s name must not be empty", what);
+    size_t len = strlen(name), ok = tally__utf8_valid_prefix(name, len);
+    if (ok < len)
+        return tally__error(TALLY_EINVAL, "%s name is not valid UTF-8 (byte 0x%02x at offset %zu)",
+                            what, (unsigned char)name[ok], ok);
     return TALLY_OK;
 }
 

@@ -1,9 +1,11 @@
 /* CSV report: one record per benchmark/case/configuration, every statistic a column, RFC 4180
- * quoting and CRLF line ends; undefined values are empty fields. */
+ * quoting and CRLF line ends; undefined values are empty fields; text that a spreadsheet would
+ * take for a formula is neutralised. */
 #include <stdio.h>
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "util/utf8.h"
 #include "stats/compare_impl.h"
 
 static const char *const columns[] = {
@@ -31,11 +33,14 @@ static void text_field(tally__buf *b, int *first, const char *s)
     field_sep(b, first);
     if (s == NULL)
         return;
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    /* A cell a spreadsheet would run as a formula (=, +, -, @ first, and not a number) gets a
+     * leading apostrophe inside quotes, as OWASP recommends against CSV injection. */
+    int formula = tally__csv_formula_like(s);
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
         tally__buf_puts(b, s);
         return;
     }
-    tally__buf_puts(b, "\"");
+    tally__buf_puts(b, formula ? "\"'" : "\"");
     for (const char *p = s; *p; p++) {
         if (*p == '"')
             tally__buf_puts(b, "\""); /* a quote inside a quoted field is doubled */

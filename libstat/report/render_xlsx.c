@@ -2,6 +2,7 @@
  * number formats, conditional colours for significant regressions and improvements and a chart
  * of pct imp per case; a sheet of raw samples; a metadata sheet. Every libxlsxwriter error
  * becomes TALLY_EXLSX with libxlsxwriter's message. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -317,8 +318,55 @@ static void make_formats(ctx *c)
     }
 }
 
+/* Excel's sheets hold at most 1,048,576 rows (the header included): more would fail inside
+ * libxlsxwriter halfway through the file, so a report that cannot fit is refused first. */
+#define EXCEL_ROWS 1048576u
+
+static int check_rows(const tally_report *r, const char *shown_path)
+{
+    size_t pos = 0, samples = 0;
+    tally__group g;
+    while (tally__report_next_group(&g, r, &pos))
+        if (g.count + 1 > EXCEL_ROWS)
+            return tally__error_at(TALLY_ELIMIT, shown_path, 0, 0,
+                                   "benchmark '%s' has %zu cases, more than the 1,048,575 rows "
+                                   "an Excel sheet holds below its header: select fewer with a "
+                                   "filter, or write CSV or JSON",
+                                   r->rows[g.first].benchmark, g.count);
+    for (size_t i = 0; !r->opts.omit_samples && i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            samples += r->rows[i].cells[j].n;
+    if (samples + 1 > EXCEL_ROWS)
+        return tally__error_at(TALLY_ELIMIT, shown_path, 0, 0,
+                               "the samples sheet needs %zu rows, more than Excel's 1,048,576 "
+                               "rows a sheet: leave the raw samples out (report option "
+                               "omit_samples), or write CSV or JSON",
+                               samples + 1);
+    return TALLY_OK;
+}
+
+/* libxlsxwriter formats the workbook's creation time with gmtime(), whose result is shared by
+ * every thread: workbooks are written one at a time, so that concurrent renders of XLSX (which
+ * report.h promises) never race there. */
+static pthread_mutex_t xlsx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int render_workbook(const char *path, const char *shown_path, const tally_report *r,
+                           const tally_render_options *o);
+
 int tally__render_xlsx(const char *path, const char *shown_path, const tally_report *r,
                        const tally_render_options *o)
+{
+    int rc = check_rows(r, shown_path);
+    if (rc != TALLY_OK)
+        return rc;
+    pthread_mutex_lock(&xlsx_lock);
+    rc = render_workbook(path, shown_path, r, o);
+    pthread_mutex_unlock(&xlsx_lock);
+    return rc;
+}
+
+static int render_workbook(const char *path, const char *shown_path, const tally_report *r,
+                           const tally_render_options *o)
 {
     (void)o;
     ctx c;
@@ -338,7 +386,13 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
     /* libxlsxwriter prints numbers with the locale's decimal mark: the C locale for this thread
      * while it works. */
     void *locale = tally__locale_c_begin();
-    c.wb = c.x.workbook_new(path);
+    /* constant_memory: each row goes to a temporary file as soon as the next one starts (every
+     * sheet is written in row order), so memory stays flat however many samples there are. */
+    lxw_workbook_options wo;
+    memset(&wo, 0, sizeof(wo));
+    wo.constant_memory = LXW_TRUE;
+    wo.use_zip64 = LXW_TRUE;
+    c.wb = c.x.workbook_new_opt(path, &wo);
     if (c.wb == NULL) {
         tally__locale_c_end(locale);
         tally__free_mem(c.names);

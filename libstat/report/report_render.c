@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/report_internal.h"
+#include "report/report_display.h"
 #include "util/names.h"
 #include "util/options.h"
 
@@ -66,9 +67,15 @@ static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *
     return rc;
 }
 
-static int render_text(tally__buf *b, const tally_report *r, const tally_render_options *o)
+static int render_text(tally__buf *b, const tally_report *shown, const tally_render_options *o)
 {
-    int rc = TALLY_EINVAL;
+    /* Names from the inputs reach a terminal: escaped first (report_display.c). */
+    tally_report *escaped = NULL;
+    int rc = tally__report_for_terminal(&escaped, shown);
+    if (rc != TALLY_OK)
+        return rc;
+    const tally_report *r = escaped ? escaped : shown;
+    rc = TALLY_EINVAL;
     switch (o->style) {
     case TALLY_STYLE_TABLE: rc = tally__render_table(b, r, o); break;
     case TALLY_STYLE_MMTESTS: rc = tally__render_mmtests(b, r, o); break;
@@ -78,6 +85,7 @@ static int render_text(tally__buf *b, const tally_report *r, const tally_render_
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
     rc = with_notes(rc, b, r, "", o->style == TALLY_STYLE_TABLE || o->diagnose);
+    tally__report_for_terminal_free(escaped);
     return rc;
 }
 

@@ -18,6 +18,7 @@ set(TALLY_MODULE_SOURCES
   report.c
   report_access.c
   report_align.c
+  report_display.c
   report_diag.c
   report_env.c
   report_render.c

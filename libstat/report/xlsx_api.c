@@ -23,7 +23,8 @@ static const struct {
     const char *name;
     size_t offset;
 } functions[] = {
-    ENTRY(workbook_new),           ENTRY(workbook_close),
+    ENTRY(workbook_new),           ENTRY(workbook_new_opt),
+    ENTRY(workbook_close),
     ENTRY(workbook_add_worksheet), ENTRY(workbook_add_format),
     ENTRY(workbook_add_chart),     ENTRY(worksheet_write_string),
     ENTRY(worksheet_write_number), ENTRY(worksheet_set_column),

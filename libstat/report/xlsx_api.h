@@ -11,6 +11,7 @@
 typedef struct tally__xlsx_api {
     void *handle;
     __typeof__(&workbook_new) workbook_new;
+    __typeof__(&workbook_new_opt) workbook_new_opt;
     __typeof__(&workbook_close) workbook_close;
     __typeof__(&workbook_add_worksheet) workbook_add_worksheet;
     __typeof__(&workbook_add_format) workbook_add_format;

@@ -65,7 +65,7 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
 int tally__parse_iperf3(double *mbits, const char *data, size_t len)
 {
     cJSON *root = NULL;
-    int rc = tally__json_parse(&root, data, len, "iperf3 stdout");
+    int rc = tally__json_parse_tool_output(&root, data, len, "iperf3 stdout");
     if (rc != TALLY_OK)
         return rc;
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* realpath, beside POSIX */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,57 +13,139 @@
 
 #include "util/internal.h"
 
-int tally__read_file(char **out, size_t *len, const char *path)
+/* Inputs. Regular files are read; so are standard input (/dev/stdin, /dev/fd/0,
+ * /proc/self/fd/0: whatever it is, the caller redirected it on purpose) and anonymous pipes
+ * given by path (/dev/fd/N of a shell's process substitution). Anything else is refused before
+ * a byte is read: a named FIFO would block until some writer appears, a device such as
+ * /dev/zero or /dev/urandom never ends. No input may exceed TALLY__INPUT_MAX bytes. */
+
+static int is_standard_input(const char *path)
 {
-    *out = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        close(fd);
-        return tally__error_at(TALLY_EIO, path, 0, 0, "not a readable file");
-    }
+    return strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
+           strcmp(path, "/proc/self/fd/0") == 0;
+}
+
+/* An anonymous pipe: /proc names its descriptors "pipe:[inode]", a named FIFO by its path. */
+static int is_anonymous_pipe(int fd)
+{
+    char link[64], target[16];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof(target) - 1);
+    return n >= 5 && memcmp(target, "pipe:", 5) == 0;
+}
+
+static const char *kind_of(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a named pipe (FIFO), which would wait for a writer (to read it anyway, give it "
+               "as standard input: - < FIFO)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+static int too_large(const char *path)
+{
+    return tally__error_at(TALLY_ELIMIT, path, 0, 0,
+                           "larger than %u MiB, the most tally reads from one input: split it "
+                           "into several files",
+                           (unsigned)(TALLY__INPUT_MAX >> 20));
+}
+
+/* Read until the end of `fd`, waiting when a non-blocking descriptor has nothing yet. */
+static int read_all(char **out, size_t *len, int fd, const char *path, size_t hint)
+{
     /* Room for the whole file, its NUL and one byte more, so that the read seeing the end of
      * the file finds space and the buffer is not regrown (and copied) for nothing. */
-    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
+    size_t cap = hint > 0 ? hint + 2 : 4096;
     char *data = tally__malloc(cap);
-    if (data == NULL) {
-        close(fd);
+    if (data == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
-    }
     tally__prefault(data, cap); /* read() would otherwise fault the fresh pages one by one */
     size_t used = 0;
+    int rc = TALLY_OK;
     for (;;) {
+        if (used > TALLY__INPUT_MAX) {
+            rc = too_large(path);
+            break;
+        }
         if (used + 1 >= cap) {
-            char *bigger = tally__reallocarray(data, cap, 2);
+            /* Never more than one byte beyond the limit: that byte tells it was exceeded. */
+            size_t grown = cap > (TALLY__INPUT_MAX + 2) / 2 ? TALLY__INPUT_MAX + 2 : cap * 2;
+            char *bigger = tally__realloc(data, grown);
             if (bigger == NULL) {
-                tally__free_mem(data);
-                close(fd);
-                return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
+                rc = tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
+                break;
             }
             data = bigger;
-            cap *= 2;
+            cap = grown;
         }
         ssize_t got = read(fd, data + used, cap - used - 1);
         if (got < 0 && errno == EINTR)
             continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd p = { fd, POLLIN, 0 };
+            (void)poll(&p, 1, -1);
+            continue;
+        }
         if (got < 0) {
-            int saved = errno;
-            tally__free_mem(data);
-            close(fd);
-            return tally__error_at(TALLY_EIO, path, 0, 0, "read failed: %s", strerror(saved));
+            rc = tally__error_at(TALLY_EIO, path, 0, 0, "read failed: %s", strerror(errno));
+            break;
         }
         if (got == 0)
             break;
         used += (size_t)got;
     }
-    close(fd);
+    if (rc != TALLY_OK) {
+        tally__free_mem(data);
+        return rc;
+    }
     data[used] = '\0';
     *out = data;
     *len = used;
     return TALLY_OK;
+}
+
+int tally__read_file(char **out, size_t *len, const char *path)
+{
+    *out = NULL;
+    *len = 0;
+    int std = is_standard_input(path);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
+    int fd = std ? fcntl(0, F_DUPFD_CLOEXEC, 3)
+                 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int saved = errno;
+        close(fd);
+        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot open: %s", strerror(saved));
+    }
+    int pipe_given = !std && S_ISFIFO(st.st_mode) && is_anonymous_pipe(fd);
+    if (!std && !S_ISREG(st.st_mode) && !pipe_given) {
+        close(fd);
+        return tally__error_at(TALLY_EIO, path, 0, 0,
+                               "is %s, not a file: tally reads regular files, standard input "
+                               "('-') and pipes",
+                               kind_of(st.st_mode));
+    }
+    if (pipe_given) /* our own open file description: the writer is under way, wait for it */
+        (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > TALLY__INPUT_MAX) {
+        close(fd);
+        return too_large(path);
+    }
+    size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0;
+    int rc = read_all(out, len, fd, path, hint);
+    close(fd);
+    return rc;
 }
 
 /* A name next to `path` that no file has yet, `path.tmp.<pid>.<12 hex digits>`, created with

@@ -83,7 +83,12 @@ void tally__buf_pad(tally__buf *b, size_t count);
 
 /* ---- files (file.c) ---- */
 
-/* Read a whole file. `*out` is NUL-terminated; free with tally__free_mem. */
+/* The largest input read (TALLY_ELIMIT beyond it): 1 GiB. */
+#define TALLY__INPUT_MAX ((size_t)1 << 30)
+
+/* Read a whole file: a regular file, standard input (/dev/stdin, /dev/fd/0) or an anonymous
+ * pipe given by path (/dev/fd/N); devices, named FIFOs, sockets and directories are refused
+ * with TALLY_EIO before anything is read. `*out` is NUL-terminated; free with tally__free_mem. */
 int tally__read_file(char **out, size_t *len, const char *path);
 
 /* Create `path`.tmp.<pid>.<12 hex digits> next to `path` (same file system, so a rename is

@@ -1,9 +1,11 @@
 /* JSON helpers: parse with positions, JSON paths, typed access. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/internal.h"
+#include "util/utf8.h"
 #include "util/json_util.h"
 
 void tally__jpath_init(tally__jpath *p)
@@ -54,19 +56,6 @@ void tally__jpath_pop(tally__jpath *p, size_t mark)
     p->text[mark] = '\0';
 }
 
-static void position_of(const char *data, const char *at, unsigned long *line, unsigned long *col)
-{
-    *line = 1;
-    *col = 1;
-    for (const char *c = data; c < at; c++) {
-        if (*c == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
 
 /* Open brackets before `stop`, and whether the input ends inside a string or an open
  * container: cJSON reports neither cause, only where it gave up. */
@@ -95,16 +84,88 @@ static void scan_structure(const char *data, size_t len, const char *stop, size_
     *unclosed = in_string || depth > 0;
 }
 
-int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name)
+/* Keys are compared in sorted order when an object has more than this many members. */
+#define DUP_SCAN_MAX 24
+
+static int key_order(const void *a, const void *b)
+{
+    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* The first key of `obj` that appears twice (a key of a duplicated pair), or NULL. */
+static const char *duplicate_key(const cJSON *obj, int *oom)
+{
+    size_t n = 0;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        n++;
+    if (n <= DUP_SCAN_MAX) {
+        for (const cJSON *c = obj->child; c; c = c->next)
+            for (const cJSON *d = obj->child; d != c; d = d->next)
+                if (strcmp(c->string, d->string) == 0)
+                    return c->string;
+        return NULL;
+    }
+    const cJSON **keys = tally__calloc(n, sizeof(*keys));
+    if (keys == NULL) {
+        *oom = 1;
+        return NULL;
+    }
+    size_t i = 0;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        keys[i++] = c;
+    qsort(keys, n, sizeof(*keys), key_order);
+    const char *dup = NULL;
+    for (i = 1; i < n && dup == NULL; i++)
+        if (strcmp(keys[i - 1]->string, keys[i]->string) == 0)
+            dup = keys[i]->string;
+    tally__free_mem(keys);
+    return dup;
+}
+
+/* Refuse what cJSON lets through: a key twice in one object (cJSON would keep the first and
+ * drop the other silently). */
+static int check_tree(const cJSON *item, const char *name, tally__jpath *path)
+{
+    if (cJSON_IsObject(item)) {
+        int oom = 0;
+        const char *dup = duplicate_key(item, &oom);
+        if (oom)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        if (dup != NULL) {
+            size_t mark = tally__jpath_key(path, dup);
+            tally__error_json(TALLY_EPARSE, name, path->text,
+                              "duplicate key \"%s\" in one object: keep one of them", dup);
+            tally__jpath_pop(path, mark);
+            return TALLY_EPARSE;
+        }
+    }
+    size_t index = 0;
+    for (const cJSON *c = item->child; c; c = c->next, index++) {
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+            continue; /* numbers and strings hold no keys */
+        size_t mark = cJSON_IsObject(item) ? tally__jpath_key(path, c->string)
+                                           : tally__jpath_index(path, index);
+        int rc = check_tree(c, name, path);
+        tally__jpath_pop(path, mark);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
+static int parse(cJSON **out, const char *data, size_t len, const char *name, int strict)
 {
     *out = NULL;
     unsigned long line, col;
     const char *nul = memchr(data, '\0', len);
     if (nul) {
-        position_of(data, nul, &line, &col);
+        tally__text_position(data, nul, &line, &col);
         return tally__error_at(TALLY_EFORMAT, name, line, col,
                                "NUL byte in a JSON file (is this a binary file?)");
     }
+    int checked = strict ? tally__check_utf8(data, len, name) : TALLY_OK;
+    if (checked != TALLY_OK)
+        return checked;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
     if (root == NULL) {
@@ -114,16 +175,16 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
         int unclosed;
         scan_structure(data, len, end, &depth, &unclosed);
         if (depth >= CJSON_NESTING_LIMIT) {
-            position_of(data, end, &line, &col);
+            tally__text_position(data, end, &line, &col);
             return tally__error_at(TALLY_ELIMIT, name, line, col,
                                    "JSON nested deeper than %d levels", CJSON_NESTING_LIMIT);
         }
         if (unclosed || end >= data + len) {
-            position_of(data, data + len, &line, &col);
+            tally__text_position(data, data + len, &line, &col);
             return tally__error_at(TALLY_EPARSE, name, line, col,
                                    "unexpected end of JSON input (truncated file?)");
         }
-        position_of(data, end, &line, &col);
+        tally__text_position(data, end, &line, &col);
         /* The input need not be NUL-terminated: quote at most what is left of it. */
         size_t left = (size_t)(data + len - end);
         int quoted = left < 16 ? (int)left : 16;
@@ -134,7 +195,7 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
     while (end < data + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
         end++;
     if (end < data + len) {
-        position_of(data, end, &line, &col);
+        tally__text_position(data, end, &line, &col);
         cJSON_Delete(root);
         return tally__error_at(TALLY_EPARSE, name, line, col, "unexpected data after the JSON document");
     }
@@ -143,8 +204,25 @@ int tally__json_parse(cJSON **out, const char *data, size_t len, const char *nam
         cJSON_Delete(root);
         return numbers;
     }
+    tally__jpath path;
+    tally__jpath_init(&path);
+    int rc = strict ? check_tree(root, name, &path) : TALLY_OK;
+    if (rc != TALLY_OK) {
+        cJSON_Delete(root);
+        return rc;
+    }
     *out = root;
     return TALLY_OK;
+}
+
+int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name)
+{
+    return parse(out, data, len, name, 1);
+}
+
+int tally__json_parse_tool_output(cJSON **out, const char *data, size_t len, const char *name)
+{
+    return parse(out, data, len, name, 0);
 }
 
 const char *tally__json_type_name(const cJSON *item)

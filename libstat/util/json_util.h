@@ -20,9 +20,15 @@ size_t tally__jpath_key(tally__jpath *p, const char *key);
 size_t tally__jpath_index(tally__jpath *p, size_t index);
 void tally__jpath_pop(tally__jpath *p, size_t mark);
 
-/* Parse a whole buffer; a syntax error is reported as name:line:col. cJSON's globals (hooks)
- * are never touched. Free the result with cJSON_Delete. */
+/* Parse a whole buffer; a syntax error, and text that is not valid UTF-8, are reported as
+ * name:line:col; a key twice in one object (which cJSON would resolve silently, keeping the
+ * first) is refused with its JSON path. cJSON's globals (hooks) are never touched. Free the
+ * result with cJSON_Delete. */
 int tally__json_parse(cJSON **out, const char *data, size_t len, const char *name);
+
+/* The same without the duplicate-key and UTF-8 checks, for the output of a tool run by the
+ * runner that is known to repeat keys (iperf3 -J repeats "sock_bufsize" in one object). */
+int tally__json_parse_tool_output(cJSON **out, const char *data, size_t len, const char *name);
 
 /* Check every number of a JSON text that cJSON has parsed against RFC 8259's grammar and tally's
  * limits (util/number.h: at most 1024 characters, within the range of a double, no underflow to

@@ -14,5 +14,6 @@ set(TALLY_MODULE_SOURCES
   options.c
   si.c
   text.c
+  utf8.c
   version.c
 )
