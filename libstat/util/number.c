@@ -95,8 +95,8 @@ static tally__number_status scan_careful(double *out, const char **stop, const c
 }
 
 /* The one pass for the numbers of real files: fast_float finds the end of the number while it
- * converts it. Anything it does not settle (an error, a zero that may be an underflow, infinity,
- * JSON's stricter rules, a number too long) goes to scan_careful, which decides. */
+ * converts it. Anything it does not settle (an error, an underflow, infinity, JSON's stricter
+ * rules, a number too long) goes to scan_careful, which decides. */
 tally__number_status tally__number_scan(double *out, const char **stop, const char *s,
                                         const char *end, int grammar)
 {
@@ -108,7 +108,11 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
         !(json && *p == '0' && p + 1 < end && is_digit(p[1]))) {
         double v;
         const char *q = tally__number_from_chars_prefix(&v, p, end);
-        int refused = q == NULL || v == 0.0 || isinf(v) || q - s > TALLY__NUMBER_MAX;
+        int refused = q == NULL || isinf(v) || q - s > TALLY__NUMBER_MAX;
+        /* A zero is exact only when the digits before any exponent are all zeros ("0", "0.00",
+         * "0e5"), else it is an underflow. */
+        for (const char *d = p; !refused && v == 0.0 && d < q && *d != 'e' && *d != 'E'; d++)
+            refused = *d >= '1' && *d <= '9';
         if (!refused && json) {
             /* fast_float takes "5." and "5.e3", and leaves the 'e' of "1e" unread. */
             const char *point = memchr(p, '.', (size_t)(q - p));
