@@ -38,6 +38,8 @@ static const struct option report_options[] = {
     /* Past the letters: long-only options. */
     {"diagnose", no_argument, NULL, 1001},
     {"expect-diff", required_argument, NULL, 1002},
+    {"precision", required_argument, NULL, 1003},
+    {"only-statistic", no_argument, NULL, 1004},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -119,6 +121,19 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             memcpy(cmd->expect_diff + have, optarg, add + 1);
             cmd->expect_diff_len = have + add;
             cmd->args.report.expect_diff = cmd->expect_diff;
+            continue;
+        }
+        if (c == 1003) {
+            char *end = NULL;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || n < 0 || n > 17)
+                return cli_usage_error(cmd->name, "--precision needs a number of decimals from 0 "
+                                                  "to 17, not '%s'", optarg);
+            cmd->args.render.precision = (int)n;
+            continue;
+        }
+        if (c == 1004) {
+            cmd->args.render.only_statistic = 1;
             continue;
         }
         if (c == 'H' || c == 'X' || c == 1001) {
