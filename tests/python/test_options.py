@@ -59,7 +59,8 @@ def test_signatures_repeat_no_default():
 def test_report_reaches_every_report_option():
     targets = {field for field, _ in report_module._REPORT_OPTIONS.values()}
     assert targets == set(fields("tally_report_options")) - {"version"}, \
-        "a tally_report_options field has no Report keyword"
+        "a tally_report_options field has no Report keyword: add it to _REPORT_OPTIONS in " \
+        "bindings/python/tally/report.py and to Report.__init__"
     keywords = set(inspect.signature(tally.Report.__init__).parameters) - {"self", "results"}
     assert keywords == set(report_module._REPORT_OPTIONS)
 
@@ -68,7 +69,8 @@ def test_rendering_reaches_every_render_option():
     targets = {field for field, _ in report_module._RENDER_OPTIONS.values()}
     # `format` is what the method (text, to_json, to_html, ...) chooses.
     assert targets == set(fields("tally_render_options")) - {"version", "format"}, \
-        "a tally_render_options field has no rendering keyword"
+        "a tally_render_options field has no rendering keyword: add it to _RENDER_OPTIONS in " \
+        "bindings/python/tally/report.py and to the method that renders it"
     offered = set().union(*(inspect.signature(method).parameters for method in (
         tally.Report.text, tally.Report.to_html, tally.Report.to_markdown)))
     assert set(report_module._RENDER_OPTIONS) <= offered
@@ -128,3 +130,11 @@ def test_markdown_options_reach_the_library(source_dir):
     assert len(report.to_markdown(max_length=3000)) <= 3000 < len(report.to_markdown())
     with pytest.raises(TypeError):
         report.to_markdown(max_length="3000")
+
+
+def test_only_statistic_reaches_the_library(source_dir):
+    report = tally.Report(tally.load(source_dir / "docs" / "examples" /
+                                     "hackbench-process-pipes.csv"))
+    assert "Stddev" in report.text(style="mmtests")
+    only = report.text(style="mmtests", only_statistic=True)
+    assert "Amean" in only and "Stddev" not in only and "CoeffVar" not in only

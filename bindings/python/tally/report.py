@@ -135,6 +135,7 @@ _RENDER_OPTIONS = {
     "diagnose": ("diagnose", flag),
     "only_changed": ("only_changed", flag),
     "max_length": ("max_length", _length),
+    "only_statistic": ("only_statistic", flag),
 }
 
 
@@ -353,14 +354,16 @@ class Report:
     def text(self, style: Optional[str] = None, color: Optional[bool] = None,
              precision: Optional[int] = None, hist: Optional[bool] = None,
              ascii: Optional[bool] = None, width: Optional[int] = None,
-             diagnose: Optional[bool] = None) -> str:
+             diagnose: Optional[bool] = None, only_statistic: Optional[bool] = None) -> str:
         """A plain-text table: style "table" (the default), "mmtests", "normalized" or "pct".
         color: ANSI colours; precision: decimals of the values (None: the style's own);
         hist: end with a compact distribution of every case (block characters, or ASCII with
         ascii=True) within `width` columns (None: 80); diagnose: the seed layouts end with the
-        diagnostics notes too (the table style always shows them)."""
+        diagnostics notes too (the table style always shows them); only_statistic: the mmtests
+        style prints only the rows of the compared statistic (the posts' Amean block)."""
         return self._render("TALLY_FORMAT_TEXT", style=style, color=color, precision=precision,
-                            hist=hist, ascii=ascii, width=width, diagnose=diagnose)
+                            hist=hist, ascii=ascii, width=width, diagnose=diagnose,
+                            only_statistic=only_statistic)
 
     def to_html(self, fragment: bool = False) -> str:
         """The self-contained HTML report with its plots (docs/reports.md). fragment=True gives
