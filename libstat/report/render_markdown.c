@@ -148,7 +148,7 @@ static void render_notes(tally__buf *b, const tally_report *r, int compare)
     int insufficient = 0, missing = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
             insufficient |= c->compared && c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
         }
