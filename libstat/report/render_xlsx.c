@@ -288,6 +288,45 @@ static void metadata_sheet(ctx *c, const tally_report *r)
         }
 }
 
+/* The notes the text reports end with (partial sets, failed runs, environment differences), one
+ * per row of a "notes" sheet; no sheet when there is nothing to say. */
+static void notes_sheet(ctx *c, const tally_report *r)
+{
+    tally__buf notes = TALLY__BUF_INIT;
+    tally__render_run_notes(&notes, r, "");
+    tally__render_env_notes(&notes, r, "");
+    if (notes.failed) {
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "the notes");
+        tally__buf_dispose(&notes);
+        return;
+    }
+    lxw_worksheet *ws = notes.len > 0 ? add_sheet(c, "notes") : NULL;
+    if (ws != NULL) {
+        /* Wide enough for the longest note (in characters, UTF-8 continuation bytes aside, up to
+         * Excel's 255), set before the first row as constant_memory requires. */
+        size_t width = 0, longest = 0;
+        for (const char *p = notes.data; *p; p++) {
+            if (*p == '\n')
+                width = 0;
+            else if (((unsigned char)*p & 0xC0) != 0x80 && ++width > longest)
+                longest = width;
+        }
+        note(c, c->x.worksheet_set_column(ws, 0, 0, longest > 254 ? 255 : (double)longest + 1,
+                                          NULL),
+             "a column width");
+        put_str(c, ws, 0, 0, "note", c->bold);
+        lxw_row_t xr = 1;
+        for (char *line = notes.data; c->err == LXW_NO_ERROR && *line; xr++) {
+            char *nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            put_str(c, ws, xr, 0, line, NULL);
+            line = nl ? nl + 1 : line + strlen(line);
+        }
+    }
+    tally__buf_dispose(&notes);
+}
+
 static lxw_format *make_format(ctx *c)
 {
     lxw_format *f = c->err == LXW_NO_ERROR ? c->x.workbook_add_format(c->wb) : NULL;
@@ -375,7 +414,7 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     tally__group g;
     while (tally__report_next_group(&g, r, &pos))
         groups++;
-    c.names = tally__calloc(groups + 2, sizeof(*c.names));
+    c.names = tally__calloc(groups + 3, sizeof(*c.names)); /* + samples, notes, metadata */
     if (c.names == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     int rc = tally__xlsx_open(&c.x);
@@ -405,6 +444,7 @@ static int render_workbook(const char *path, const char *shown_path, const tally
         benchmark_sheet(&c, r, &g);
     if (!r->opts.omit_samples)
         samples_sheet(&c, r);
+    notes_sheet(&c, r);
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
     lxw_error closed = c.x.workbook_close(c.wb);
