@@ -247,7 +247,7 @@ static void tail_pieces(md_doc *d)
     int insufficient = 0, missing = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
             insufficient |= c->compared && c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
         }
@@ -364,7 +364,7 @@ static void count_verdicts(const tally_report *r, size_t j, size_t *reg, size_t 
     *reg = *imp = *rest = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t k = 1; k < r->config_count; k++) {
-            const tally_report_cell *c = &r->rows[i].cells[k].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[k].pub;
             if ((j != 0 && k != j) || !c->compared)
                 continue;
             if (c->comparison.verdict == TALLY_VERDICT_REGRESSION)
