@@ -59,12 +59,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             if (nf < 2)
                 return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col + 5,
                                        "expected a time after 'Time:' (truncated file?)");
-            rc = tally__parse_double(&v, f[1].s, f[1].len);
+            rc = tally__field_number(&v, &f[1], name, l.lineno, "time", "a time");
             if (rc != TALLY_OK)
-                return tally__error_at(rc, name, l.lineno, f[1].col,
-                                       rc == TALLY_ENONFINITE ? "time '%.*s' is not finite"
-                                                              : "expected a time, found '%.*s'",
-                                       (int)f[1].len, f[1].s);
+                return rc;
             rc = tally__import_sample(rs, tally__import_name(opts, bench), "s",
                                       TALLY_LOWER_IS_BETTER, casename, v);
             if (rc != TALLY_OK)

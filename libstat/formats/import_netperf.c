@@ -44,13 +44,9 @@ static int all_numbers(const tally__field *f, size_t nf)
 static int number_at(double *v, const tally__lines *l, const char *s, size_t len,
                      unsigned long col)
 {
-    int rc = tally__parse_double(v, s, len);
-    if (rc != TALLY_OK)
-        return tally__error_at(rc, l->name, l->lineno, col,
-                               rc == TALLY_ENONFINITE ? "transaction rate '%.*s' is not finite"
-                                                      : "expected a transaction rate, found '%.*s'",
-                               (int)len, s);
-    return TALLY_OK;
+    tally__field f = { s, len, col };
+    return tally__field_number(v, &f, l->name, l->lineno, "transaction rate",
+                               "a transaction rate");
 }
 
 /* The n-th comma-separated cell of a line (0-based), trimmed. */

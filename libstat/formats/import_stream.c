@@ -65,12 +65,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                    "expected the best rate after '%s' (truncated file?)",
                                    kernels[k]);
         double v;
-        rc = tally__parse_double(&v, f[1].s, f[1].len);
+        rc = tally__field_number(&v, &f[1], name, l.lineno, "rate", "a rate in MB/s");
         if (rc != TALLY_OK)
-            return tally__error_at(rc, name, l.lineno, f[1].col,
-                                   rc == TALLY_ENONFINITE ? "rate '%.*s' is not finite"
-                                                          : "expected a rate in MB/s, found '%.*s'",
-                                   (int)f[1].len, f[1].s);
+            return rc;
         char casename[8];
         size_t cl = strlen(kernels[k]) - 1;
         memcpy(casename, kernels[k], cl);

@@ -52,12 +52,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                    "expected 'Throughput <MB/s> MB/sec <N> clients' "
                                    "(truncated file?)");
         double v, clients;
-        rc = tally__parse_double(&v, f[1].s, f[1].len);
+        rc = tally__field_number(&v, &f[1], name, l.lineno, "throughput", "a throughput");
         if (rc != TALLY_OK)
-            return tally__error_at(rc, name, l.lineno, f[1].col,
-                                   rc == TALLY_ENONFINITE ? "throughput '%.*s' is not finite"
-                                                          : "expected a throughput, found '%.*s'",
-                                   (int)f[1].len, f[1].s);
+            return rc;
         if (tally__parse_double(&clients, f[3].s, f[3].len) != TALLY_OK)
             return tally__error_at(TALLY_EPARSE, name, l.lineno, f[3].col,
                                    "expected the number of clients, found '%.*s'", (int)f[3].len,

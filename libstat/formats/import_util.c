@@ -3,6 +3,7 @@
 
 #include "formats/import_util.h"
 #include "util/internal.h"
+#include "util/text.h"
 
 int tally__import_begin(tally_resultset **out, tally_results *into, const char *name,
                         const tally_load_options *opts, const char *harness)
@@ -149,6 +150,19 @@ int tally__sniff_line_starts(const char *data, size_t len, const char *prefix, s
         p = nl + 1;
     }
     return 0;
+}
+
+int tally__field_number(double *v, const tally__field *f, const char *name, unsigned long line,
+                        const char *what, const char *expected)
+{
+    int rc = tally__parse_double(v, f->s, f->len);
+    if (rc == TALLY_ENONFINITE)
+        return tally__error_at(rc, name, line, f->col, "%s '%.*s' is not finite", what,
+                               (int)f->len, f->s);
+    if (rc != TALLY_OK)
+        return tally__error_at(rc, name, line, f->col, "expected %s, found '%.*s'", expected,
+                               (int)f->len, f->s);
+    return TALLY_OK;
 }
 
 int tally__import_none_found(const char *name, unsigned long lines, const char *what)

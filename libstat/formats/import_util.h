@@ -54,6 +54,13 @@ typedef struct tally__field {
  * are stored. */
 size_t tally__split_fields(tally__field *f, size_t max, const char *line, size_t len);
 
+/* Field f of line `line` of file `name` as a finite number in *v; else the error at the field:
+ * "WHAT 'TEXT' is not finite" (TALLY_ENONFINITE) or "expected EXPECTED, found 'TEXT'"
+ * (TALLY_EPARSE), e.g. what "time", expected "a time". The one number check of the text
+ * importers. */
+int tally__field_number(double *v, const tally__field *f, const char *name, unsigned long line,
+                        const char *what, const char *expected);
+
 /* 1 when field f equals the NUL-terminated word. */
 int tally__field_is(const tally__field *f, const char *word);
 
