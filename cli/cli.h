@@ -50,6 +50,17 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value);
 
+/* The input options' entries of a getopt_long table, shared by every reading command; their
+ * values are the letters cli_input_getopt() takes. */
+#define CLI_INPUT_LONG_OPTIONS                                                                 \
+    {"from", required_argument, NULL, 'k'}, {"benchmark", required_argument, NULL, 'B'},       \
+    {"case", required_argument, NULL, 'K'}, {"case-format", required_argument, NULL, 'Y'},     \
+    {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'}
+
+/* cli_input_option() for getopt_long's value c of a CLI_INPUT_LONG_OPTIONS entry: 1 when
+ * handled, 0 when c is not an input option, or CLI_EXIT_USAGE (after printing). */
+int cli_input_getopt(tally_load_options *lo, const char *command, int c, const char *value);
+
 /* Help lines of the input options, shared by every reading command. */
 #define CLI_INPUT_OPTIONS_HELP                                                                 \
     "      --benchmark NAME      name the benchmark of plain files and tool outputs, or\n"    \

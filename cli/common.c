@@ -138,6 +138,19 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
     return 1;
 }
 
+int cli_input_getopt(tally_load_options *lo, const char *command, int c, const char *value)
+{
+    static const struct {
+        int c;
+        const char *name;
+    } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
+                  {'U', "unit"}, {'D', "direction"} };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].c == c)
+            return cli_input_option(lo, command, names[i].name, value);
+    return 0;
+}
+
 /* The file an input spec names: the spec itself when it exists, else the part after '='. */
 static const char *spec_path(const char *spec)
 {
