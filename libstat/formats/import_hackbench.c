@@ -38,9 +38,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[12];
-        size_t nf = tally__split_fields(f, 12, line, n);
+    tally__field f[12];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         if (nf >= 6 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
             tally__field_is(&f[4], "with")) {
             /* Running in {process|threaded} mode with G groups ... */

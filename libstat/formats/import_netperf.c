@@ -91,9 +91,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[16];
-        size_t nf = tally__split_fields(f, 16, line, n);
+    tally__field f[16];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         /* a table row has at most ten fields; only the first 16 of a line are stored */
         int numeric_row = nf <= 16 && all_numbers(f, nf);
         double v;

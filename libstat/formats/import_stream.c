@@ -43,9 +43,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[8];
-        size_t nf = tally__split_fields(f, 8, line, n);
+    tally__field f[8];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         if (nf >= 2 && tally__field_is(&f[0], "Function") && tally__field_is(&f[1], "Best")) {
             in_table = 1;
             continue;

@@ -152,6 +152,14 @@ int tally__sniff_line_starts(const char *data, size_t len, const char *prefix, s
     return 0;
 }
 
+int tally__fields_next(tally__lines *l, const char **line, size_t *n, tally__field *f, size_t max,
+                       size_t *nf)
+{
+    int rc = tally__lines_next(l, line, n);
+    *nf = rc > 0 ? tally__split_fields(f, max, *line, *n) : 0;
+    return rc;
+}
+
 int tally__field_number(double *v, const tally__field *f, const char *name, unsigned long line,
                         const char *what, const char *expected)
 {

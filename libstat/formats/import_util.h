@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "formats/importer.h"
+#include "util/text.h"
 
 /* The importers of this family, registered in importers.c. */
 extern const tally__importer tally__importer_hyperfine;
@@ -60,6 +61,12 @@ size_t tally__split_fields(tally__field *f, size_t max, const char *line, size_t
  * importers. */
 int tally__field_number(double *v, const tally__field *f, const char *name, unsigned long line,
                         const char *what, const char *expected);
+
+/* The next line of l (in *line, *n) split at blanks into f[0..max), *nf fields found: the loop
+ * of the line importers. Returns as tally__lines_next: 1 with a line, 0 at the end, or a
+ * negative error already recorded. */
+int tally__fields_next(tally__lines *l, const char **line, size_t *n, tally__field *f, size_t max,
+                       size_t *nf);
 
 /* 1 when field f equals the NUL-terminated word. */
 int tally__field_is(const tally__field *f, const char *word);
