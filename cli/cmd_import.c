@@ -51,26 +51,18 @@ int cmd_import(int argc, char **argv)
         case 'F':
             force = 1;
             break;
-        default: {
-            int rc = cli_input_getopt(&lo, "import", c, optarg);
-            if (rc == 0)
-                return cli_usage_error("import", "unknown or incomplete option '%s'",
-                                       argv[optind - 1]);
-            if (rc != 1)
+        default:
+            if (cli_input_getopt(&lo, "import", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
             break;
-        }
         }
     }
     if (optind >= argc)
         return cli_usage_error("import", "missing input files");
 
-    int rc = cli_check_output("import", output, argv + optind, argc - optind);
+    int rc = cli_check_new_output("import", output, force, argv + optind, argc - optind);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (output != NULL && !force && access(output, F_OK) == 0)
-        return cli_fail("import: %s already exists; write another file, or replace it with "
-                        "--force", output);
     tally_results *results = NULL;
     rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
     if (rc != CLI_EXIT_OK)

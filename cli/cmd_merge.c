@@ -58,27 +58,19 @@ int cmd_merge(int argc, char **argv)
         case 'F':
             force = 1;
             break;
-        default: {
-            int rc = cli_input_getopt(&lo, "merge", c, optarg);
-            if (rc == 0)
-                return cli_usage_error("merge", "unknown or incomplete option '%s'",
-                                       argv[optind - 1]);
-            if (rc != 1)
+        default:
+            if (cli_input_getopt(&lo, "merge", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
             break;
-        }
         }
     }
     if (optind >= argc)
         return cli_usage_error("merge", "missing input files");
     if (output == NULL)
         return cli_usage_error("merge", "the merged file is needed: -o OUT.json");
-    int rc = cli_check_output("merge", output, argv + optind, argc - optind);
+    int rc = cli_check_new_output("merge", output, force, argv + optind, argc - optind);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (!force && access(output, F_OK) == 0)
-        return cli_fail("merge: %s already exists; write another file, or replace it with "
-                        "--force", output);
 
     tally_results *merged = NULL;
     if (tally_results_new(&merged) != TALLY_OK)

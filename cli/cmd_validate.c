@@ -69,15 +69,10 @@ int cmd_validate(int argc, char **argv)
                 return cli_usage_error("validate", "--tolerance needs a number >= 0, not '%s'",
                                        optarg);
             break;
-        default: {
-            int rc = cli_input_getopt(&lo, "validate", c, optarg);
-            if (rc == 0)
-                return cli_usage_error("validate", "unknown or incomplete option '%s'",
-                                       argv[optind - 1]);
-            if (rc != 1)
+        default:
+            if (cli_input_getopt(&lo, "validate", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
             break;
-        }
         }
     }
     if (optind >= argc)
