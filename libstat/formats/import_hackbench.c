@@ -69,11 +69,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             samples++;
         }
     }
-    if (rc < 0)
-        return rc;
-    if (samples == 0)
-        return tally__import_none_found(name, l.lineno, "hackbench 'Time:' lines");
-    return TALLY_OK;
+    return tally__import_end(rc, samples, &l, "hackbench 'Time:' lines");
 }
 
 const tally__importer tally__importer_hackbench = {TALLY_INPUT_HACKBENCH, "hackbench", sniff,

@@ -77,12 +77,8 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             return rc;
         samples++;
     }
-    if (rc < 0)
-        return rc;
-    if (samples == 0)
-        return tally__import_none_found(name, l.lineno,
-                                        "STREAM result table (Function    Best Rate MB/s ...)");
-    return TALLY_OK;
+    return tally__import_end(rc, samples, &l,
+                             "STREAM result table (Function    Best Rate MB/s ...)");
 }
 
 const tally__importer tally__importer_stream = {TALLY_INPUT_STREAM, "stream", sniff, parse};

@@ -67,10 +67,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             return rc;
         samples++;
     }
-    if (rc < 0)
+    rc = tally__import_end(rc, samples, &l, "tbench 'Throughput' lines");
+    if (rc != TALLY_OK)
         return rc;
-    if (samples == 0)
-        return tally__import_none_found(name, l.lineno, "tbench 'Throughput' lines");
     /* The runner's preferred statistic for this workload (docs/runners.md). */
     return tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, tally__import_name(opts, "tbench")),
                                          TALLY_STAT_AMEAN);

@@ -173,6 +173,13 @@ int tally__field_number(double *v, const tally__field *f, const char *name, unsi
     return TALLY_OK;
 }
 
+int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what)
+{
+    if (rc < 0)
+        return rc;
+    return found == 0 ? tally__import_none_found(l->name, l->lineno, what) : TALLY_OK;
+}
+
 int tally__import_none_found(const char *name, unsigned long lines, const char *what)
 {
     return tally__error_at(TALLY_EFORMAT, name, lines ? lines : 1, 1, "no %s found in the file",

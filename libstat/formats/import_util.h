@@ -85,4 +85,8 @@ int tally__starts_with(const char *s, size_t len, const char *prefix);
  * with a hint of what was expected. */
 int tally__import_none_found(const char *name, unsigned long lines, const char *what);
 
+/* The end of a line importer's loop: the reader's error (rc < 0), else
+ * tally__import_none_found() when `found` is 0, else TALLY_OK. */
+int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what);
+
 #endif /* TALLY_IMPORT_UTIL_H */
