@@ -24,3 +24,17 @@ if(TALLY_BUILD_PYTHON AND EXISTS "${PROJECT_SOURCE_DIR}/bindings/python/CMakeLis
            WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
   set_tests_properties(python PROPERTIES ENVIRONMENT "${_tally_py_env}" TIMEOUT 600)
 endif()
+
+# tally.dask at the full size of its acceptance test: 10^7 samples over 10^3 cases in 200 files
+# on a LocalCluster of 2 worker processes (minutes on 2 cores; the regular `python` test runs the
+# same checks on fewer samples). Labelled `large` and skipped unless TALLY_LARGE_TESTS=1:
+#   TALLY_LARGE_TESTS=1 ctest -L large
+if(TALLY_BUILD_PYTHON AND EXISTS "${PROJECT_SOURCE_DIR}/bindings/python/CMakeLists.txt")
+  add_test(NAME python_dask_large
+           COMMAND sh -c "[ \"$TALLY_LARGE_TESTS\" = 1 ] || exit 77; exec \"$0\" -m pytest -q -p no:cacheprovider tests/python/test_dask.py"
+                   "${TALLY_PYTHON_EXECUTABLE}"
+           WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+  set_tests_properties(python_dask_large PROPERTIES
+                       ENVIRONMENT "${_tally_py_env};TALLY_DASK_SAMPLES=10000000"
+                       LABELS large TIMEOUT 1800 SKIP_RETURN_CODE 77)
+endif()

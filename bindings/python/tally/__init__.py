@@ -7,6 +7,8 @@
     report = tally.Report(results, adjust="holm")           # Report: text, JSON, Markdown, XLSX
     print(report.text(style="mmtests"))
 
+    report = tally.dask.report("runs/*.csv")                # the same Report, computed on Dask
+
 See docs/python.md. The C library does the work; calls release the GIL.
 """
 
@@ -19,6 +21,14 @@ from .stats import Comparison, Summary, compare, outliers, percentiles, summary
 from .validate import Check, Validation, validate
 
 __version__ = _ffi.string(_lib.tally_version()).decode("ascii")
+
+
+def __getattr__(name):
+    # tally.dask needs Dask, which tally itself does not: imported on first use.
+    if name == "dask":
+        import importlib
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError(f"module 'tally' has no attribute {name!r}")
 
 __all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
            "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check",

@@ -10,6 +10,36 @@ from .results import Results
 from .stats import Comparison, Summary
 
 
+def _report_options(statistic, test, alpha, adjust, confidence, filter, summaries_only,
+                    omit_samples, equivalence=None, power=0.8, mde=None, expect_diff=None):
+    """tally_report_options from Report's keyword arguments, and the C strings they point to
+    (keep both alive while the options are used)."""
+    opts = new_options("tally_report_options")
+    opts.statistic = enum_from_name("statistic", statistic, "statistic")
+    opts.test = enum_from_name("test", test, "test")
+    opts.alpha = real(alpha, "alpha")
+    opts.adjust = enum_from_name("adjust", adjust, "adjust")
+    opts.confidence = real(confidence, "confidence")
+    opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
+    opts.power = real(power, "power")
+    opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
+    for name, flag in (("summaries_only", summaries_only), ("omit_samples", omit_samples)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    opts.summaries_only = int(summaries_only)
+    opts.omit_samples = int(omit_samples)
+    keep = None
+    if filter is not None:
+        keep = ffi.new("char[]", cstring(filter, "filter"))
+        opts.filter = keep
+    if expect_diff is not None:
+        keys = [expect_diff] if isinstance(expect_diff, str) else list(expect_diff)
+        keep_expect = ffi.new("char[]", cstring(",".join(keys), "expect_diff"))
+        opts.expect_diff = keep_expect
+        keep = (keep, keep_expect)
+    return opts, keep
+
+
 @dataclass(frozen=True)
 class Cell:
     """One configuration's data in a report row. `comparison` is None for the baseline and when
@@ -52,40 +82,35 @@ class Report:
     equivalence: margin in percent for "equivalent" verdicts; power: of the MDE and runs needed;
     mde: effect in percent the runs needed refer to (default: the margin);
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
-    its own, without comparisons; expect_diff: metadata keys (names or shell globs, a string or a
-    list) the configurations are meant to differ in, left out of `environment_differences`.
+    its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then
+    writes `"samples": null`, XLSX has no samples sheet), as tally.dask.report() does;
+    expect_diff: metadata keys (names or shell globs, a string or a list) the configurations are
+    meant to differ in, left out of `environment_differences`.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
     def __init__(self, results, *, statistic="default", test="auto", alpha=0.05, adjust="none",
                  confidence=0.95, filter=None, summaries_only=False, equivalence=None,
-                 power=0.8, mde=None, expect_diff=None):
+                 power=0.8, mde=None, omit_samples=False, expect_diff=None):
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
-        opts = new_options("tally_report_options")
-        opts.statistic = enum_from_name("statistic", statistic, "statistic")
-        opts.test = enum_from_name("test", test, "test")
-        opts.alpha = real(alpha, "alpha")
-        opts.adjust = enum_from_name("adjust", adjust, "adjust")
-        opts.confidence = real(confidence, "confidence")
-        opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
-        opts.power = real(power, "power")
-        opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
-        if not isinstance(summaries_only, bool):
-            raise TypeError(f"summaries_only must be a bool, not {type(summaries_only).__name__}")
-        opts.summaries_only = int(summaries_only)
-        keep = None
-        if filter is not None:
-            keep = ffi.new("char[]", cstring(filter, "filter"))
-            opts.filter = keep
-        if expect_diff is not None:
-            keys = [expect_diff] if isinstance(expect_diff, str) else list(expect_diff)
-            keep_expect = ffi.new("char[]", cstring(",".join(keys), "expect_diff"))
-            opts.expect_diff = keep_expect
+        opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
+                                     summaries_only, omit_samples, equivalence, power, mde,
+                                     expect_diff)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
-        self._ptr = ffi.gc(out[0], lib.tally_report_free)
-        self._alpha = opts.alpha
+        self._adopt(out[0], opts.alpha)
+
+    @classmethod
+    def _from_pointer(cls, ptr, alpha):
+        """A Report owning a C report made elsewhere (tally.dask)."""
+        self = cls.__new__(cls)
+        self._adopt(ptr, alpha)
+        return self
+
+    def _adopt(self, ptr, alpha):
+        self._ptr = ffi.gc(ptr, lib.tally_report_free)
+        self._alpha = alpha
         self._rows = None
 
     def close(self):
