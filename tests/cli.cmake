@@ -1,14 +1,18 @@
-# Golden tests of the tally command: each tests/cli/cases/NAME.args holds one argument per line;
-# NAME.stdout, NAME.stderr and NAME.status hold what the command must print and return (as
+# Golden tests of the tally command, grouped by command: tests/cli/cases/COMMAND/NAME.args holds
+# one argument per line (the command first); NAME.stdout, NAME.stderr and NAME.status hold what
+# the command must print and return, and a missing one means empty output and exit status 0 (as
 # zstd's cli-tests do). NAME.env, when present, holds VAR=value lines for the environment;
-# NAME.stdin, when present, is the command's standard input.
+# NAME.stdin, when present, is the command's standard input. Cases of no command (--help,
+# --version, an unknown command) live in cases/tally/. The ctest name is cli_NAME, so a NAME is
+# unique across the folders.
 if(TARGET tally_cli)
-  file(GLOB TALLY_CLI_CASES CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/*.args")
+  file(GLOB TALLY_CLI_CASES CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/*/*.args")
   foreach(case ${TALLY_CLI_CASES})
     get_filename_component(name ${case} NAME_WE)
+    get_filename_component(dir ${case} DIRECTORY)
     add_test(NAME cli_${name}
              COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/cli/run_case.sh" "$<TARGET_FILE:tally_cli>"
-                     "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/${name}"
+                     "${PROJECT_SOURCE_DIR}" "${dir}/${name}"
                      "${CMAKE_CURRENT_BINARY_DIR}/cli-out")
     set_tests_properties(cli_${name} PROPERTIES LABELS cli)
   endforeach()

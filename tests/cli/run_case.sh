@@ -1,7 +1,9 @@
 #!/bin/sh
 # Run one golden CLI case: run_case.sh TALLY SOURCE_DIR CASE_PREFIX OUT_DIR
 # The command runs in SOURCE_DIR with a clean environment, so paths in messages are relative.
-# With TALLY_UPDATE_GOLDEN=1 the expected files are (re)written instead: review them by eye.
+# CASE_PREFIX.stdout, .stderr and .status are the expected outputs; a missing one means empty
+# output and exit status 0. With TALLY_UPDATE_GOLDEN=1 the expected files are (re)written
+# instead, leaving out the ones that say nothing (empty, or status 0): review them by eye.
 set -u
 tally="$1"; src="$2"; case="$3"; out_dir="$4"
 name=$(basename "$case")
@@ -25,14 +27,27 @@ echo $? > "$out.status"
 
 # Outputs written to @OUT@ are compared as NAME.file when NAME.file exists.
 if [ "${TALLY_UPDATE_GOLDEN:-0}" = 1 ]; then
-    for kind in stdout stderr status; do cp "$out.$kind" "$case.$kind"; done
+    for kind in stdout stderr status; do
+        if [ "$kind" = status ] && [ "$(cat "$out.status")" = 0 ] || [ ! -s "$out.$kind" ]; then
+            rm -f "$case.$kind"
+        else
+            cp "$out.$kind" "$case.$kind"
+        fi
+    done
     echo "updated $name"
     exit 0
 fi
+# A missing expected file stands for empty output (stdout, stderr) or exit status 0.
+printf '' > "$out.expected-empty"
+echo 0 > "$out.expected-status"
 failed=0
 for kind in status stdout stderr; do
-    if ! diff -u "$case.$kind" "$out.$kind"; then
-        echo "$name: $kind differs from $case.$kind"
+    expected="$case.$kind"
+    if [ ! -f "$expected" ]; then
+        if [ "$kind" = status ]; then expected="$out.expected-status"; else expected="$out.expected-empty"; fi
+    fi
+    if ! diff -u "$expected" "$out.$kind"; then
+        echo "$name: $kind differs from $expected"
         failed=1
     fi
 done

@@ -1,7 +1,8 @@
 #!/bin/sh
 # .ci/check-conventions must fail on each kind of violation: a copy of the real tree with one
 # deliberate fault at a time (an include that goes up a layer, a printf in the library, an
-# unprefixed public function), and pass on the untouched copy.
+# unprefixed public function, a test in the old flat place or a public-API test reaching
+# internals), and pass on the untouched copy.
 # Usage: check_catches.sh SOURCE_DIR WORK_DIR
 set -eu
 src=$1 work=$2
@@ -22,5 +23,15 @@ expect_fail "printf in the library" 'print: libstat/stats/moments.c:[0-9]*: prin
 fresh
 printf 'TALLY_API int helper(void);\n' >>"$work/include/tally/common.h"
 expect_fail "unprefixed public function" 'prefix: include/tally/common.h:[0-9]*: helper lacks the tally_ prefix'
+fresh
+mkdir -p "$work/tests/api" "$work/tests/cli/cases"
+printf 'int main(void) { return 0; }\n' >"$work/tests/test_flat.c"
+expect_fail "a test program in the old flat place" 'tests: tests/test_flat.c: a test program goes into tests/api/ or tests/unit/'
+rm "$work/tests/test_flat.c"
+printf 'compare\n' >"$work/tests/cli/cases/flat.args"
+expect_fail "a CLI case in the old flat place" 'tests: tests/cli/cases/flat.args: a CLI case goes into tests/cli/cases/COMMAND/'
+rm "$work/tests/cli/cases/flat.args"
+printf '#include "util/internal.h"\n' >"$work/tests/api/test_x.c"
+expect_fail "a public-API test including a private header" 'tests: tests/api/test_x.c:1: a public-API test includes "util/internal.h"'
 rm -rf "$work"
 echo "all violations caught"

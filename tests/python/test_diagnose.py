@@ -1,5 +1,5 @@
 """Diagnostics and environment warnings from Python: the same fields as the JSON report (the
-values themselves are checked against R and by hand in tests/test_diagnose.c)."""
+values themselves are checked against R and by hand in tests/unit/test_diagnose.c)."""
 
 import json
 
