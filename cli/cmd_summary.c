@@ -29,6 +29,9 @@ static const char summary_help[] =
     "                            too (the table style and Markdown always show them)\n"
     "      --expect-diff KEY     the configurations are meant to differ in metadata KEY\n"
     "                            (e.g. kernel, governor, param.*): no warning for it\n"
+    "      --max-length N        Markdown: at most N bytes (default 65536, GitHub's comment\n"
+    "                            limit; 'none': no limit), leaving out the least important\n"
+    "                            rows and notes first, and saying so at the top\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";

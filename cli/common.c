@@ -281,6 +281,10 @@ int cli_report_finish(cli_report_args *args, const char *command)
     if ((args->render.histogram || args->render.ascii) &&
         args->render.format != TALLY_FORMAT_TEXT)
         return cli_usage_error(command, "--hist and --ascii are for text output (--format text)");
+    if ((args->render.only_changed || args->render.max_length != 0) &&
+        args->render.format != TALLY_FORMAT_MARKDOWN)
+        return cli_usage_error(command, "--only-changed and --max-length are for Markdown "
+                                        "(--format md)");
     if (args->render.histogram) {
         args->render.width = args->output ? 80 : cli_terminal_width(stdout);
         if (!cli_utf8_locale())

@@ -38,6 +38,8 @@ static const struct option report_options[] = {
     /* Past the letters: long-only options. */
     {"diagnose", no_argument, NULL, 1001},
     {"expect-diff", required_argument, NULL, 1002},
+    {"only-changed", no_argument, NULL, 1701},
+    {"max-length", required_argument, NULL, 1702},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -74,7 +76,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && strchr("taAREWMGI", c))
+        if (!cmd->allow_gate && (c == 1701 || (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
             cmd->fail_on_inconclusive = 1;
@@ -119,6 +121,21 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             memcpy(cmd->expect_diff + have, optarg, add + 1);
             cmd->expect_diff_len = have + add;
             cmd->args.report.expect_diff = cmd->expect_diff;
+            continue;
+        }
+        if (c == 1701) {
+            cmd->args.render.only_changed = 1;
+            continue;
+        }
+        if (c == 1702) {
+            char *end = NULL;
+            long v = strtol(optarg, &end, 10);
+            if (strcmp(optarg, "none") == 0)
+                v = -1;
+            else if (end == optarg || *end != '\0' || v < 1)
+                return cli_usage_error(cmd->name, "--max-length needs a number of bytes >= 1 "
+                                                  "or 'none', not '%s'", optarg);
+            cmd->args.render.max_length = v;
             continue;
         }
         if (c == 'H' || c == 'X' || c == 1001) {

@@ -108,13 +108,21 @@ typedef struct tally_render_options {
     int diagnose;         /**< 1: the seed layouts (mmtests, normalized, pct) end with the
                                diagnostics notes too; the table style and Markdown always show
                                them, JSON, CSV, XLSX and HTML always carry them. Since version 3. */
+    int only_changed;     /**< Markdown: 1 keeps only the rows with a significant change (or a
+                               missing cell) in each benchmark's table and folds the others into
+                               a `<details>` block below it. Since version 4. */
+    long max_length;      /**< Markdown: the most bytes the document may take (so also the most
+                               characters); 0: 65,536, GitHub's limit for a comment; negative: no
+                               limit. A longer report leaves rows and notes out, least important
+                               first, and says so at the top. Since version 4. */
 } tally_render_options;
 
-/** Version 3 added `diagnose`; version 2 added `histogram`, `ascii`, `width` and `fragment`;
- *  older options are still accepted (the later fields then read as 0). */
-#define TALLY_RENDER_OPTIONS_VERSION 3
+/** Version 4 added `only_changed` and `max_length`; version 3 `diagnose`; version 2
+ *  `histogram`, `ascii`, `width` and `fragment`; older options are still accepted (the later
+ *  fields then take their defaults). */
+#define TALLY_RENDER_OPTIONS_VERSION 4
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the

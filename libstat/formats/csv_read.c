@@ -46,6 +46,7 @@ static const char *skip_bom(const char *data, size_t *len)
 static int header_score(const char *data, size_t len, char sep)
 {
     data = skip_bom(data, &len);
+    data = tally__csv_after_preamble(data, &len);
     const char *nl = memchr(data, '\n', len);
     size_t line_len = nl ? (size_t)(nl - data) : len;
     unsigned seen = 0;
@@ -128,11 +129,15 @@ static int read_header(csv_reader *r)
 {
     for (int i = 0; i < COL_COUNT; i++)
         r->col_of[i] = -1;
+    tally__csv_skip_preamble(&r->tok);
+    unsigned long line = r->tok.line;
     int rc = tally__csv_next(&r->tok);
     if (rc < 0)
         return rc;
     if (rc == 0)
-        return tally__error_at(TALLY_EFORMAT, r->name, 1, 1, "empty file: %s", HEADER_HINT);
+        return tally__error_at(TALLY_EFORMAT, r->name, line > 1 ? line - 1 : 1, 1,
+                               line > 1 ? "only comments, no header: %s" : "empty file: %s",
+                               HEADER_HINT);
     r->width = r->tok.count;
     for (size_t i = 0; i < r->tok.count; i++) {
         const tally__csv_field *f = &r->tok.fields[i];
@@ -150,8 +155,9 @@ static int read_header(csv_reader *r)
     }
     for (int c = 0; c < REQUIRED_COLUMNS; c++)
         if (r->col_of[c] < 0)
-            return tally__error_at(TALLY_EFORMAT, r->name, 1, 1, "no column '%s' in the header (%s)",
-                                   column_names[c], HEADER_HINT);
+            return tally__error_at(TALLY_EFORMAT, r->name, line, 1,
+                                   "no column '%s' in the header (%s)", column_names[c],
+                                   HEADER_HINT);
     return TALLY_OK;
 }
 

@@ -22,6 +22,40 @@ void tally__csv_init(tally__csv *c, const char *name, const char *data, size_t l
     c->stop['\0'] = 1;
 }
 
+/* The length of the preamble line at `p` (with its '\n'), or 0 when the line holds data. */
+static size_t preamble_line(const char *p, const char *end)
+{
+    const char *q = p;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+        q++;
+    if (q < end && *q != '#' && *q != '\n')
+        return 0;
+    const char *nl = memchr(q, '\n', (size_t)(end - q));
+    if (nl == NULL)
+        return q < end ? (size_t)(end - p) : 0; /* a last comment line without '\n' */
+    return (size_t)(nl + 1 - p);
+}
+
+void tally__csv_skip_preamble(tally__csv *c)
+{
+    size_t n;
+    while (c->cur < c->end && (n = preamble_line(c->cur, c->end)) > 0) {
+        c->cur += n;
+        c->line_start = c->cur;
+        c->line++;
+    }
+}
+
+const char *tally__csv_after_preamble(const char *data, size_t *len)
+{
+    const char *end = data + *len;
+    size_t n;
+    while (data < end && (n = preamble_line(data, end)) > 0)
+        data += n;
+    *len = (size_t)(end - data);
+    return data;
+}
+
 void tally__csv_dispose(tally__csv *c)
 {
     tally__free_mem(c->fields);

@@ -40,6 +40,14 @@ void tally__csv_init(tally__csv *c, const char *name, const char *data, size_t l
  * NUL byte, record longer than TALLY__MAX_LINE). A blank line is a record of one empty field. */
 int tally__csv_next(tally__csv *c);
 
+/* Step over the lines before the first record that are blank or whose first non-blank byte is
+ * '#' (comments a script wrote on top: the command, the kernel), keeping line numbers right.
+ * Only before the header: further down, '#' may start a name ("#workers"). */
+void tally__csv_skip_preamble(tally__csv *c);
+
+/* Where the data starts once tally__csv_skip_preamble's lines are passed over (for sniffing). */
+const char *tally__csv_after_preamble(const char *data, size_t *len);
+
 void tally__csv_dispose(tally__csv *c);
 
 #endif /* TALLY_CSV_TOKENIZER_H */

@@ -2,6 +2,7 @@
  * "min", "max", "times": [...], "exit_codes": [...], "parameters": {...}}, ...]}.
  * The times (seconds) are the samples; the summary is kept as reported.* case metadata for
  * tally_validate(). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 
 #include "formats/import_util.h"
 #include "util/internal.h"
+#include "util/json_split.h"
 #include "util/json_util.h"
 
 static int sniff(const char *data, size_t len)
@@ -77,78 +79,87 @@ static int keep_summary(tally_case *c, const cJSON *res, const char *name, tally
     return TALLY_OK;
 }
 
-static int keep_exit_codes(tally_case *c, const cJSON *res, const char *name, tally__jpath *p)
+/* The arrays read straight from the text (util/json_split.h); both hold numbers only in the
+ * files hyperfine writes (an exit code is null after a signal: such a file takes the tree). */
+static const char *const result_prefix[] = { "results", "*", NULL };
+static const char *const result_arrays[] = { "times", "exit_codes", NULL };
+static const tally__json_cut result_cut = { result_prefix, result_arrays };
+enum { TIMES = 0, EXIT_CODES = 1 };
+
+/* An exit code as "%.0f" writes it, without printf for the whole numbers of real files (the
+ * shortest digits of a whole number below 10^15 are its digits). */
+static void append_code(tally__buf *text, double v, size_t j)
+{
+    if (j)
+        tally__buf_puts(text, ",");
+    if (v == trunc(v) && fabs(v) < 1e15)
+        tally__buf_double(text, v);
+    else
+        tally__buf_printf(text, "%.0f", v);
+}
+
+static int keep_exit_codes(tally_case *c, tally__json_doc *doc, const cJSON *res, tally__jpath *p)
 {
     const cJSON *codes;
-    int rc = tally__json_array(&codes, res, "exit_codes", 0, name, p);
+    int rc = tally__json_array(&codes, res, "exit_codes", 0, doc->name, p);
     if (rc == TALLY_ENOTFOUND)
         return TALLY_OK;
     if (rc != TALLY_OK)
         return rc;
     tally__buf text = TALLY__BUF_INIT;
-    const cJSON *code;
-    size_t j = 0;
-    cJSON_ArrayForEach(code, codes) {
-        /* null: the command was killed by a signal. */
-        if (cJSON_IsNull(code)) {
-            tally__buf_printf(&text, "%snull", j ? "," : "");
-        } else {
-            double v;
-            size_t mark = tally__jpath_key(p, "exit_codes");
-            tally__jpath_index(p, j);
-            rc = tally__json_finite(&v, code, name, p);
-            tally__jpath_pop(p, mark);
-            if (rc != TALLY_OK) {
-                tally__buf_dispose(&text);
-                return rc;
+    size_t mark = tally__jpath_key(p, "exit_codes");
+    if (doc->arrays) {
+        const double *v;
+        size_t n;
+        rc = tally__json_doc_numbers(&v, &n, doc, codes, EXIT_CODES, p);
+        for (size_t j = 0; rc == TALLY_OK && j < n; j++)
+            append_code(&text, v[j], j);
+    } else {
+        const cJSON *code;
+        size_t j = 0;
+        cJSON_ArrayForEach(code, codes) {
+            /* null: the command was killed by a signal. */
+            if (cJSON_IsNull(code)) {
+                tally__buf_printf(&text, "%snull", j ? "," : "");
+            } else {
+                double v;
+                size_t at = tally__jpath_index(p, j);
+                rc = tally__json_finite(&v, code, doc->name, p);
+                tally__jpath_pop(p, at);
+                if (rc != TALLY_OK)
+                    break;
+                append_code(&text, v, j);
             }
-            tally__buf_printf(&text, "%s%.0f", j ? "," : "", v);
+            j++;
         }
-        j++;
     }
-    rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory")
-                     : tally_case_meta_set(c, "exit_codes", text.data ? text.data : "");
+    tally__jpath_pop(p, mark);
+    if (rc == TALLY_OK)
+        rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                         : tally_case_meta_set(c, "exit_codes", text.data ? text.data : "");
     tally__buf_dispose(&text);
     return rc;
 }
 
-static int read_times(tally_case *c, const cJSON *res, const char *name, tally__jpath *p)
+static int read_times(tally_case *c, tally__json_doc *doc, const cJSON *res, tally__jpath *p)
 {
     const cJSON *times;
-    int rc = tally__json_array(&times, res, "times", 1, name, p);
+    int rc = tally__json_array(&times, res, "times", 1, doc->name, p);
     if (rc != TALLY_OK)
         return rc;
     size_t mark = tally__jpath_key(p, "times");
-    size_t n = (size_t)cJSON_GetArraySize(times);
-    if (n == 0) {
-        rc = tally__error_json(TALLY_ENODATA, name, p->text, "empty sample list");
-        tally__jpath_pop(p, mark);
-        return rc;
-    }
-    double *x = tally__reallocarray(NULL, n, sizeof(double));
-    if (x == NULL) {
-        tally__jpath_pop(p, mark);
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    }
-    size_t j = 0;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, times) {
-        size_t m = tally__jpath_index(p, j);
-        rc = tally__json_finite(&x[j], t, name, p);
-        tally__jpath_pop(p, m);
-        if (rc != TALLY_OK)
-            break;
-        j++;
-    }
+    const double *x;
+    size_t n;
+    rc = tally__json_doc_numbers(&x, &n, doc, times, TIMES, p);
+    if (rc == TALLY_OK && n == 0)
+        rc = tally__error_json(TALLY_ENODATA, doc->name, p->text, "empty sample list");
     tally__jpath_pop(p, mark);
-    if (rc == TALLY_OK)
-        rc = tally_case_append(c, x, n);
-    tally__free_mem(x);
-    return rc;
+    return rc == TALLY_OK ? tally_case_append(c, x, n) : rc;
 }
 
-static int one_result(tally_benchmark *b, const cJSON *res, const char *name, tally__jpath *p)
+static int one_result(tally_benchmark *b, tally__json_doc *doc, const cJSON *res, tally__jpath *p)
 {
+    const char *name = doc->name;
     const char *command;
     int rc = tally__json_string(&command, res, "command", 1, name, p);
     if (rc != TALLY_OK)
@@ -180,11 +191,11 @@ static int one_result(tally_benchmark *b, const cJSON *res, const char *name, ta
         rc = tally_benchmark_case_add(&c, b, casename.data);
     tally__buf_dispose(&casename);
     if (rc == TALLY_OK)
-        rc = read_times(c, res, name, p);
+        rc = read_times(c, doc, res, p);
     if (rc == TALLY_OK && params)
         rc = tally_case_meta_set(c, "command", command);
     if (rc == TALLY_OK)
-        rc = keep_exit_codes(c, res, name, p);
+        rc = keep_exit_codes(c, doc, res, p);
     if (rc == TALLY_OK)
         rc = keep_summary(c, res, name, p);
     return rc;
@@ -193,10 +204,13 @@ static int one_result(tally_benchmark *b, const cJSON *res, const char *name, ta
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    cJSON *root;
-    int rc = tally__json_parse(&root, data, len, name);
-    if (rc != TALLY_OK)
+    tally__json_doc doc;
+    int rc = tally__json_doc_parse(&doc, data, len, name, &result_cut);
+    if (rc != TALLY_OK) {
+        tally__json_doc_free(&doc);
         return rc;
+    }
+    const cJSON *root = doc.root;
     tally__jpath p;
     tally__jpath_init(&p);
     const cJSON *results;
@@ -216,13 +230,13 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
         cJSON_ArrayForEach(res, results) {
             size_t mark = tally__jpath_key(&p, "results");
             tally__jpath_index(&p, i++);
-            rc = one_result(b, res, name, &p);
+            rc = one_result(b, &doc, res, &p);
             tally__jpath_pop(&p, mark);
             if (rc != TALLY_OK)
                 break;
         }
     }
-    cJSON_Delete(root);
+    tally__json_doc_free(&doc);
     return rc;
 }
 

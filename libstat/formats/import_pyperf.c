@@ -13,6 +13,7 @@
 
 #include "formats/import_util.h"
 #include "util/internal.h"
+#include "util/json_split.h"
 #include "util/json_util.h"
 
 static int sniff(const char *data, size_t len)
@@ -63,7 +64,12 @@ static int lookup(const char **out, const cJSON *bmeta, const cJSON *fmeta, cons
     return rc;
 }
 
-static int read_runs(tally_case *c, const cJSON *runs, const char *name, tally__jpath *p,
+/* The values of every run, read straight from the text (util/json_split.h). */
+static const char *const run_prefix[] = { "benchmarks", "*", "runs", "*", NULL };
+static const char *const run_values[] = { "values", NULL };
+static const tally__json_cut run_cut = { run_prefix, run_values };
+
+static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tally__jpath *p,
                      size_t *calibration)
 {
     size_t j = 0;
@@ -71,25 +77,17 @@ static int read_runs(tally_case *c, const cJSON *runs, const char *name, tally__
     cJSON_ArrayForEach(run, runs) {
         size_t mark = tally__jpath_index(p, j++);
         const cJSON *values;
-        int rc = tally__json_array(&values, run, "values", 0, name, p);
-        if (rc == TALLY_ENOTFOUND || (rc == TALLY_OK && cJSON_GetArraySize(values) == 0)) {
-            (*calibration)++;
-            tally__jpath_pop(p, mark);
-            continue;
+        const double *x = NULL;
+        size_t n = 0;
+        int rc = tally__json_array(&values, run, "values", 0, doc->name, p);
+        if (rc == TALLY_OK) {
+            tally__jpath_key(p, "values");
+            rc = tally__json_doc_numbers(&x, &n, doc, values, 0, p);
         }
-        size_t k = 0;
-        const cJSON *v;
-        tally__jpath_key(p, "values");
-        cJSON_ArrayForEach(v, values) {
-            if (rc != TALLY_OK)
-                break;
-            size_t m = tally__jpath_index(p, k++);
-            double x;
-            rc = tally__json_finite(&x, v, name, p);
-            if (rc == TALLY_OK)
-                rc = tally_case_append(c, &x, 1);
-            tally__jpath_pop(p, m);
-        }
+        if (rc == TALLY_ENOTFOUND || (rc == TALLY_OK && n == 0))
+            (*calibration)++, rc = TALLY_OK;
+        else if (rc == TALLY_OK)
+            rc = tally_case_append(c, x, n);
         tally__jpath_pop(p, mark);
         if (rc != TALLY_OK)
             return rc;
@@ -97,9 +95,10 @@ static int read_runs(tally_case *c, const cJSON *runs, const char *name, tally__
     return TALLY_OK;
 }
 
-static int one_benchmark(tally_resultset *rs, const cJSON *bench, const cJSON *fmeta,
-                         const char *base, const char *name, tally__jpath *p)
+static int one_benchmark(tally_resultset *rs, tally__json_doc *doc, const cJSON *bench,
+                         const cJSON *fmeta, const char *base, tally__jpath *p)
 {
+    const char *name = doc->name;
     const cJSON *bmeta = NULL, *runs;
     int rc = tally__json_object(&bmeta, bench, "metadata", 0, name, p);
     if (rc != TALLY_OK && rc != TALLY_ENOTFOUND)
@@ -147,7 +146,7 @@ static int one_benchmark(tally_resultset *rs, const cJSON *bench, const cJSON *f
         return rc;
     size_t calibration = 0;
     size_t mark = tally__jpath_key(p, "runs");
-    rc = read_runs(c, runs, name, p, &calibration);
+    rc = read_runs(c, doc, runs, p, &calibration);
     if (rc == TALLY_OK && tally_case_sample_count(c) == 0)
         rc = tally__error_json(TALLY_ENODATA, name, p->text,
                                "no run with values (empty sample list)");
@@ -171,10 +170,13 @@ static int one_benchmark(tally_resultset *rs, const cJSON *bench, const cJSON *f
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    cJSON *root;
-    int rc = tally__json_parse(&root, data, len, name);
-    if (rc != TALLY_OK)
+    tally__json_doc doc;
+    int rc = tally__json_doc_parse(&doc, data, len, name, &run_cut);
+    if (rc != TALLY_OK) {
+        tally__json_doc_free(&doc);
         return rc;
+    }
+    const cJSON *root = doc.root;
     tally__jpath p;
     tally__jpath_init(&p);
     const cJSON *list, *fmeta = NULL;
@@ -208,13 +210,13 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
         cJSON_ArrayForEach(bench, list) {
             size_t mark = tally__jpath_key(&p, "benchmarks");
             tally__jpath_index(&p, i++);
-            rc = one_benchmark(rs, bench, fmeta, base, name, &p);
+            rc = one_benchmark(rs, &doc, bench, fmeta, base, &p);
             tally__jpath_pop(&p, mark);
             if (rc != TALLY_OK)
                 break;
         }
     }
-    cJSON_Delete(root);
+    tally__json_doc_free(&doc);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "formats/importer.h"
 #include "model/units.h"
 #include "util/internal.h"
+#include "util/json_split.h"
 #include "util/json_util.h"
 #include "formats/native_json.h"
 
@@ -32,12 +33,15 @@ static int sniff_native_json(const char *data, size_t len)
 
 typedef struct reader {
     const char *name;
-    const char *text;              /* the original text, for samples cut out of the tree */
-    const tally__json_split *split; /* NULL when cJSON read the whole text */
-    size_t next_span;
+    tally__json_doc *doc;
     tally__jpath path;
 } reader;
 
+/* The samples arrays, read straight from the text (util/json_split.h). */
+static const char *const samples_prefix[] = { "results", "*", "benchmarks", "*", "cases", "*",
+                                              NULL };
+static const char *const samples_key[] = { "samples", NULL };
+static const tally__json_cut samples_cut = { samples_prefix, samples_key };
 
 /* Record an error at the member `key` of the current path. */
 static int fail_at_key(reader *r, int code, const char *key, const char *fmt, ...)
@@ -118,65 +122,24 @@ static int read_metadata(reader *r, const cJSON *obj, void *owner, meta_setter s
     return rc;
 }
 
-/* Samples cut out of the tree (an empty array in the skeleton): read them from the text,
- * straight into the case's storage. */
-static int read_cut_samples(reader *r, tally_case *c)
-{
-    if (r->next_span >= r->split->count)
-        return tally__error_json(TALLY_ERROR, r->name, r->path.text,
-                                 "internal error: more samples arrays than were cut out");
-    const tally__json_span *span = &r->split->spans[r->next_span++];
-    int rc = tally__case_reserve(c, span->count);
-    if (rc != TALLY_OK)
-        return rc;
-    size_t room;
-    double *out = tally__case_spare(c, &room);
-    tally__prefault(out, span->count * sizeof(double));
-    tally__number_status why;
-    size_t bad = tally__json_span_read(out, r->text, span, &why);
-    if (bad < span->count) {
-        size_t mark = tally__jpath_key(&r->path, "samples");
-        tally__jpath_index(&r->path, bad);
-        int code = tally__number_code(why);
-        tally__error_json(code, r->name, r->path.text, "%s", tally__number_problem(why));
-        tally__jpath_pop(&r->path, mark);
-        return code;
-    }
-    tally__case_commit(c, span->count);
-    return TALLY_OK;
-}
-
 static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
 {
     const cJSON *samples;
     int rc = tally__json_array(&samples, case_obj, "samples", 1, r->name, &r->path);
     if (rc != TALLY_OK)
         return rc;
-    size_t count = (size_t)cJSON_GetArraySize(samples);
-    if (count == 0 && r->split)
-        return read_cut_samples(r, c);
+    const double *x;
+    size_t count;
+    size_t mark = tally__jpath_key(&r->path, "samples");
+    rc = tally__json_doc_numbers(&x, &count, r->doc, samples, 0, &r->path);
+    tally__jpath_pop(&r->path, mark);
+    if (rc != TALLY_OK)
+        return rc;
     if (count == 0)
         return fail_at_key(r, TALLY_ENODATA, "samples", "expected at least one sample");
-    if ((rc = tally__case_reserve(c, count)) != TALLY_OK)
-        return rc;
-    size_t room;
-    double *out = tally__case_spare(c, &room); /* committed only once all are read */
-    size_t mark = tally__jpath_key(&r->path, "samples");
-    size_t i = 0;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, samples)
-    {
-        size_t at = tally__jpath_index(&r->path, i);
-        rc = tally__json_finite(&out[i], item, r->name, &r->path);
-        tally__jpath_pop(&r->path, at);
-        if (rc != TALLY_OK)
-            break;
-        i++;
-    }
-    tally__jpath_pop(&r->path, mark);
-    if (rc == TALLY_OK)
-        tally__case_commit(c, count);
-    /* The samples now live in the case: drop their tree nodes, which cost several times more. */
+    rc = tally_case_append(c, x, count);
+    /* The samples now live in the case: drop their tree nodes (when the text went to cJSON
+     * whole), which cost several times more. */
     if (rc == TALLY_OK)
         cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)case_obj, "samples");
     return rc;
@@ -336,22 +299,6 @@ static int read_header(reader *r, const cJSON *root)
     return TALLY_OK;
 }
 
-/* Parse the skeleton when the samples could be cut out, else (or when the skeleton does not
- * parse, so that errors point into the real text) the whole text. */
-static int parse_tree(cJSON **root, tally__json_split *split, const char *data, size_t len,
-                      const char *name)
-{
-    int rc = tally__json_split_text(split, data, len);
-    if (rc != TALLY_OK)
-        return rc;
-    if (split->skeleton) {
-        if (tally__json_parse(root, split->skeleton, split->skeleton_len, name) == TALLY_OK)
-            return TALLY_OK;
-        tally__json_split_free(split);
-    }
-    return tally__json_parse(root, data, len, name);
-}
-
 static int parse_native_json(tally_results *into, const char *data, size_t len, const char *name,
                              const tally_load_options *opts)
 {
@@ -360,28 +307,21 @@ static int parse_native_json(tally_results *into, const char *data, size_t len, 
         data += 3;
         len -= 3;
     }
-    cJSON *root = NULL;
-    tally__json_split split;
-    int rc = parse_tree(&root, &split, data, len, name);
+    tally__json_doc doc;
+    int rc = tally__json_doc_parse(&doc, data, len, name, &samples_cut);
     if (rc != TALLY_OK) {
-        tally__json_split_free(&split);
+        tally__json_doc_free(&doc);
         return rc;
     }
     reader r;
     memset(&r, 0, sizeof(r));
     r.name = name;
-    r.text = data;
-    r.split = split.skeleton ? &split : NULL;
+    r.doc = &doc;
     tally__jpath_init(&r.path);
-    rc = read_header(&r, root);
+    rc = read_header(&r, doc.root);
     if (rc == TALLY_OK)
-        rc = for_each(&r, root, "results", into, read_result);
-    if (rc == TALLY_OK && r.split && r.next_span != split.count)
-        rc = tally__error_json(TALLY_ERROR, name, "$",
-                               "internal error: %zu samples arrays cut out, %zu read", split.count,
-                               r.next_span);
-    cJSON_Delete(root);
-    tally__json_split_free(&split);
+        rc = for_each(&r, doc.root, "results", into, read_result);
+    tally__json_doc_free(&doc);
     return rc;
 }
 

@@ -18,7 +18,6 @@ set(TALLY_MODULE_SOURCES
   load.c
   load_rename.c
   native_json_read.c
-  native_json_split.c
   native_json_write.c
   plain_read.c
 )

@@ -18,7 +18,7 @@ static const char *const columns[] = {
     "min_p", "power", "mde_pct", "equivalence_pct", "equivalence_low", "equivalence_high",
     "runs_needed", "runs_target_pct",
     "diag_tested", "diag_flagged", "trend_p", "autocorrelation_p", "warmup_p", "step_p",
-    "multimodal_p", "environment_differs",
+    "multimodal_p", "environment_differs", "failed_runs", "partial",
 };
 
 static void field_sep(tally__buf *b, int *first)
@@ -163,6 +163,22 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         b->failed = 1;
     text_field(b, &f, env.len ? env.data : "");
     tally__buf_dispose(&env);
+    /* Runs that gave no sample: the case's count, or for a case whose runs all failed (it has
+     * no samples, so it is absent) the count the runner left in the set's metadata. */
+    if (p) {
+        count_field(b, &f, c->failed_runs);
+    } else {
+        tally__buf key = TALLY__BUF_INIT;
+        tally__buf_printf(&key, "failed_runs.%s", row->case_name);
+        const char *all = key.failed ? NULL : tally__report_meta(r, j, key.data);
+        if (key.failed)
+            b->failed = 1;
+        text_field(b, &f, all ? all : "0");
+        tally__buf_dispose(&key);
+    }
+    /* An interrupted sweep read from its journal: what it holds, on each of its records. */
+    const char *partial = tally__report_meta(r, j, "partial");
+    text_field(b, &f, partial ? partial : "");
     tally__buf_puts(b, "\r\n");
 }
 

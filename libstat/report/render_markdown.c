@@ -1,6 +1,13 @@
-/* GitHub-flavoured Markdown for pull-request comments: a table per benchmark, significant
- * regressions and improvements in bold with a coloured marker, a legend and footnotes. */
+/* GitHub-flavoured Markdown for pull-request comments: the headline first (counts of
+ * regressions and improvements, the worst regression, the geometric means), then a table per
+ * benchmark with significant changes in bold with a coloured marker, a legend and the notes.
+ * Cells that must stay on one line join their words with no-break spaces. With `only_changed`
+ * each table keeps the rows with a significant change and folds the others into <details>.
+ * The document never exceeds `max_length` bytes (GitHub's 65,536-character limit for a
+ * comment by default): a longer one leaves out the rows without a significant change, then
+ * notes, then the mildest changes, and says what it left out at the top. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_internal.h"
@@ -10,6 +17,10 @@
 #define MARK_IMPROVEMENT "🟢"
 #define MARK_REGRESSION "🔴"
 #define MARK_INSUFFICIENT "❔"
+#define NBSP "\xc2\xa0"
+/* GitHub refuses a comment longer than 65,536 characters; a UTF-8 byte is at most one
+ * character (or one UTF-16 unit), so a document of at most that many bytes always fits. */
+#define GITHUB_COMMENT_LIMIT 65536
 
 /* Text in a table cell: characters with a meaning in Markdown tables are escaped. */
 static void md_text(tally__buf *b, const char *s)
@@ -22,6 +33,22 @@ static void md_text(tally__buf *b, const char *s)
         else
             tally__buf_append(b, p, 1);
     }
+}
+
+/* Append a cell's text held in `cell` with every space made a no-break space, so that the
+ * browser never breaks `value ± CI` or `delta [low, high] 🔴` across lines; `cell` is reset. */
+static void md_nowrap(tally__buf *b, tally__buf *cell)
+{
+    if (cell->failed)
+        b->failed = 1;
+    for (size_t k = 0; k < cell->len; k++) {
+        if (cell->data[k] == ' ')
+            tally__buf_puts(b, NBSP);
+        else
+            tally__buf_append(b, cell->data + k, 1);
+    }
+    cell->len = 0;
+    cell->failed = 0;
 }
 
 static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c, int prec)
@@ -89,13 +116,101 @@ static void md_verdict(tally__buf *b, const tally__cell *c)
                               (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
     }
     if (cmp->mde_defined)
-        tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);
+        tally__buf_printf(b, " (MDE" NBSP "±%.2f%%)", cmp->mde_pct);
 }
 
-static void render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                         const tally__group *g, int compare)
+static int is_change(const tally__cell *c)
 {
-    const tally__row *first = &r->rows[g->first];
+    return c->pub.compared && (c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION ||
+                               c->pub.comparison.verdict == TALLY_VERDICT_IMPROVEMENT);
+}
+
+/* ---- the pieces of the document ---- */
+
+typedef struct piece {
+    size_t off, len; /* in md_doc.text */
+} piece;
+
+typedef struct md_group {
+    tally__group g;
+    piece head;  /* heading and the unit line */
+    piece thead; /* the table's header and alignment lines */
+    size_t changed, unchanged;
+} md_group;
+
+/* Importance of a row when the document must be shortened: regressions first, the worst
+ * first, then improvements, the largest first, then rows with a missing cell. */
+typedef struct rank {
+    int klass;
+    double key;
+    size_t row;
+} rank;
+
+typedef struct md_doc {
+    const tally_report *r;
+    const tally_render_options *o;
+    int compare, fold;
+    tally__buf text;         /* every piece, one after the other */
+    piece *rows;             /* per report row: its table line */
+    unsigned char *changed;  /* per row: a significant change or a missing cell */
+    unsigned char *shown;    /* per row: in the document */
+    size_t *group_of;        /* per row: its md_group */
+    md_group *groups;
+    size_t group_count;
+    piece *tail;             /* footnote and note lines after the tables */
+    size_t tail_count, tail_shown;
+    size_t changed_total;
+} md_doc;
+
+static piece piece_end(md_doc *d, size_t start)
+{
+    piece p = { start, d->text.len - start };
+    return p;
+}
+
+static void put_piece(tally__buf *b, const md_doc *d, piece p)
+{
+    if (d->text.failed)
+        b->failed = 1;
+    else
+        tally__buf_append(b, d->text.data + p.off, p.len);
+}
+
+static void row_line(md_doc *d, size_t i, tally__buf *cell)
+{
+    const tally_report *r = d->r;
+    const tally__row *row = &r->rows[i];
+    tally__buf *b = &d->text;
+    int prec = tally__default_precision(r, d->o, row);
+    tally__buf_puts(b, "| ");
+    md_text(cell, row->case_name);
+    md_nowrap(b, cell);
+    tally__buf_puts(b, " |");
+    for (size_t j = 0; j < r->config_count; j++) {
+        tally__buf_puts(b, " ");
+        md_value(cell, row, &row->cells[j], prec);
+        md_nowrap(b, cell);
+        tally__buf_puts(b, " |");
+        if (d->compare && j > 0) {
+            tally__buf_puts(b, " ");
+            md_delta(cell, &row->cells[j]);
+            md_nowrap(b, cell);
+            tally__buf_puts(b, " | ");
+            md_p(b, &row->cells[j]);
+            tally__buf_puts(b, " | ");
+            md_verdict(b, &row->cells[j]);
+            tally__buf_puts(b, " |");
+        }
+    }
+    tally__buf_end_line(b);
+}
+
+static void group_pieces(md_doc *d, md_group *mg)
+{
+    const tally_report *r = d->r;
+    const tally__row *first = &r->rows[mg->g.first];
+    tally__buf *b = &d->text;
+    size_t start = b->len;
     tally__buf_puts(b, "### ");
     md_text(b, first->benchmark);
     tally__buf_puts(b, "\n\n");
@@ -106,45 +221,29 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
     tally__buf_printf(b, "%s is better, %s\n\n",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
+    mg->head = piece_end(d, start);
+    start = b->len;
     tally__buf_puts(b, "| case |");
     for (size_t j = 0; j < r->config_count; j++) {
         tally__buf_puts(b, " ");
         md_text(b, r->configs[j].label);
         tally__buf_puts(b, " |");
-        if (compare && j > 0)
+        if (d->compare && j > 0)
             tally__buf_printf(b, " delta [%g%% CI] | p | verdict |", r->opts.confidence * 100);
     }
     tally__buf_puts(b, "\n|:---|");
     for (size_t j = 0; j < r->config_count; j++)
-        tally__buf_puts(b, compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
+        tally__buf_puts(b, d->compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
     tally__buf_puts(b, "\n");
-    for (size_t i = g->first; i < g->first + g->count; i++) {
-        const tally__row *row = &r->rows[i];
-        int prec = tally__default_precision(r, o, row);
-        tally__buf_puts(b, "| ");
-        md_text(b, row->case_name);
-        tally__buf_puts(b, " |");
-        for (size_t j = 0; j < r->config_count; j++) {
-            tally__buf_puts(b, " ");
-            md_value(b, row, &row->cells[j], prec);
-            tally__buf_puts(b, " |");
-            if (compare && j > 0) {
-                tally__buf_puts(b, " ");
-                md_delta(b, &row->cells[j]);
-                tally__buf_puts(b, " | ");
-                md_p(b, &row->cells[j]);
-                tally__buf_puts(b, " | ");
-                md_verdict(b, &row->cells[j]);
-                tally__buf_puts(b, " |");
-            }
-        }
-        tally__buf_end_line(b);
-    }
-    tally__buf_puts(b, "\n");
+    mg->thead = piece_end(d, start);
 }
 
-static void render_notes(tally__buf *b, const tally_report *r, int compare)
+/* The footnotes and notes, one piece per line. A line that is not a list item right after
+ * one gets a blank line before it: Markdown would otherwise join it to the item above. */
+static void tail_pieces(md_doc *d)
 {
+    const tally_report *r = d->r;
+    tally__buf notes = TALLY__BUF_INIT;
     int insufficient = 0, missing = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
@@ -152,58 +251,436 @@ static void render_notes(tally__buf *b, const tally_report *r, int compare)
             missing |= !c->present;
             insufficient |= c->compared && c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
         }
-    if (compare) {
+    if (insufficient)
+        tally__buf_printf(&notes, "[1] %s too few samples for the test to reach alpha %g.\n\n",
+                          MARK_INSUFFICIENT, r->opts.alpha);
+    if (missing) {
+        tally__buf_puts(&notes, "[2] Missing cases:\n\n");
+        tally__group all = { 0, r->row_count };
+        tally__render_missing_notes(&notes, r, &all, "- ");
+        tally__buf_puts(&notes, "\n");
+    }
+    tally__render_run_notes(&notes, r, "- ");
+    tally__render_env_notes(&notes, r, "- ");
+    tally__render_diag_notes(&notes, r, "- ");
+    if (notes.failed)
+        d->text.failed = 1;
+    size_t lines = 0;
+    for (size_t k = 0; k < notes.len; k++)
+        lines += notes.data[k] == '\n';
+    d->tail = tally__calloc(lines + 1, sizeof(*d->tail));
+    if (d->tail == NULL) {
+        d->text.failed = 1;
+        tally__buf_dispose(&notes);
+        return;
+    }
+    int after_item = 0;
+    for (size_t k = 0; k < notes.len;) {
+        const char *line = notes.data + k;
+        const char *nl = memchr(line, '\n', notes.len - k);
+        size_t len = nl ? (size_t)(nl - line) : notes.len - k;
+        k += len + 1;
+        if (len == 0) {
+            after_item = 0;
+            continue; /* blank lines are put back where they belong below */
+        }
+        int item = len >= 2 && line[0] == '-' && line[1] == ' ';
+        size_t start = d->text.len;
+        if (!item || !after_item)
+            tally__buf_puts(&d->text, "\n");
+        tally__buf_append(&d->text, line, len);
+        tally__buf_puts(&d->text, "\n");
+        d->tail[d->tail_count++] = piece_end(d, start);
+        after_item = item;
+    }
+    tally__buf_dispose(&notes);
+}
+
+static int doc_build(md_doc *d, const tally_report *r, const tally_render_options *o)
+{
+    memset(d, 0, sizeof(*d));
+    d->r = r;
+    d->o = o;
+    d->compare = !r->opts.summaries_only && r->config_count > 1;
+    d->fold = d->compare && o->only_changed;
+    size_t n = r->row_count ? r->row_count : 1;
+    d->rows = tally__calloc(n, sizeof(*d->rows));
+    d->changed = tally__calloc(n, 1);
+    d->shown = tally__calloc(n, 1);
+    d->group_of = tally__calloc(n, sizeof(*d->group_of));
+    d->groups = tally__calloc(n, sizeof(*d->groups));
+    if (!d->rows || !d->changed || !d->shown || !d->group_of || !d->groups)
+        return tally__oom();
+    tally__buf cell = TALLY__BUF_INIT;
+    tally__group g;
+    size_t pos = 0;
+    while (tally__report_next_group(&g, r, &pos)) {
+        md_group *mg = &d->groups[d->group_count];
+        mg->g = g;
+        group_pieces(d, mg);
+        for (size_t i = g.first; i < g.first + g.count; i++) {
+            d->group_of[i] = d->group_count;
+            size_t start = d->text.len;
+            row_line(d, i, &cell);
+            d->rows[i] = piece_end(d, start);
+            for (size_t j = 0; j < r->config_count; j++)
+                d->changed[i] |= is_change(&r->rows[i].cells[j]) ||
+                                 (d->compare && !r->rows[i].cells[j].pub.present);
+            if (d->changed[i])
+                mg->changed++;
+            else
+                mg->unchanged++;
+            d->changed_total += d->changed[i];
+        }
+        d->group_count++;
+    }
+    tally__buf_dispose(&cell);
+    tail_pieces(d);
+    return d->text.failed ? tally__oom() : TALLY_OK;
+}
+
+static void doc_free(md_doc *d)
+{
+    tally__buf_dispose(&d->text);
+    tally__free_mem(d->rows);
+    tally__free_mem(d->changed);
+    tally__free_mem(d->shown);
+    tally__free_mem(d->group_of);
+    tally__free_mem(d->groups);
+    tally__free_mem(d->tail);
+}
+
+/* ---- writing the document from the pieces shown ---- */
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* Counts of the verdicts of configuration j (0: every compared configuration). */
+static void count_verdicts(const tally_report *r, size_t j, size_t *reg, size_t *imp,
+                           size_t *rest)
+{
+    *reg = *imp = *rest = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t k = 1; k < r->config_count; k++) {
+            const tally_report_cell *c = &r->rows[i].cells[k].pub;
+            if ((j != 0 && k != j) || !c->compared)
+                continue;
+            if (c->comparison.verdict == TALLY_VERDICT_REGRESSION)
+                (*reg)++;
+            else if (c->comparison.verdict == TALLY_VERDICT_IMPROVEMENT)
+                (*imp)++;
+            else
+                (*rest)++;
+        }
+}
+
+static void headline(tally__buf *b, const md_doc *d)
+{
+    const tally_report *r = d->r;
+    size_t reg, imp, rest;
+    count_verdicts(r, 0, &reg, &imp, &rest);
+    tally__buf_printf(b, "**%zu %s %s · %zu %s %s** against ", reg,
+                      plural(reg, "regression", "regressions"), MARK_REGRESSION, imp,
+                      plural(imp, "improvement", "improvements"), MARK_IMPROVEMENT);
+    md_text(b, r->configs[0].label);
+    tally__buf_printf(b, ", %zu without a significant change (%zu %s, %zu %s compared)\n\n",
+                      rest, r->row_count, plural(r->row_count, "row", "rows"),
+                      r->config_count - 1,
+                      plural(r->config_count - 1, "configuration", "configurations"));
+    /* The worst regression: the lowest pct imp among the regressions. */
+    const tally__row *worst_row = NULL;
+    size_t worst_j = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally__cell *c = &r->rows[i].cells[j];
+            if (is_change(c) && c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION &&
+                (worst_row == NULL ||
+                 c->pub.comparison.pct_imp < worst_row->cells[worst_j].pub.comparison.pct_imp)) {
+                worst_row = &r->rows[i];
+                worst_j = j;
+            }
+        }
+    if (worst_row) {
+        const tally_comparison *cmp = &worst_row->cells[worst_j].pub.comparison;
+        tally__buf_printf(b, "- Worst regression: **%+.2f%%**", cmp->pct_imp);
+        if (cmp->interval_defined)
+            tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+        tally__buf_puts(b, " in ");
+        md_text(b, worst_row->benchmark);
+        tally__buf_puts(b, "/");
+        md_text(b, worst_row->case_name);
+        tally__buf_puts(b, ", ");
+        md_text(b, r->configs[worst_j].label);
+        tally__buf_puts(b, "\n");
+    }
+    tally__buf_printf(b, "- Geometric mean of gains (> 1 is better, %g%% interval):\n",
+                      r->opts.confidence * 100);
+    for (size_t j = 1; j < r->config_count; j++) {
+        tally_gain gain;
+        tally__buf_puts(b, "  - ");
+        md_text(b, r->configs[j].label);
+        int rc = tally_report_gain(&gain, r, j, NULL);
+        if (rc == TALLY_ENOMEM)
+            b->failed = 1;
+        if (rc != TALLY_OK) {
+            tally_error_clear();
+            tally__buf_puts(b, ": n/a");
+        } else {
+            tally__buf_printf(b, ": %.4f", gain.value);
+            if (gain.interval_defined)
+                tally__buf_printf(b, " [%.4f, %.4f]", gain.low, gain.high);
+            tally__buf_printf(b, " over %zu %s", gain.rows, plural(gain.rows, "row", "rows"));
+        }
+        if (r->config_count > 2) {
+            count_verdicts(r, j, &reg, &imp, &rest);
+            tally__buf_printf(b, "; %zu %s, %zu %s", reg,
+                              plural(reg, "regression", "regressions"), imp,
+                              plural(imp, "improvement", "improvements"));
+        }
+        tally__buf_puts(b, "\n");
+    }
+    tally__buf_puts(b, "\n");
+}
+
+/* What was left out to stay within the length limit (nothing when nothing was). */
+static void omitted_note(tally__buf *b, const md_doc *d, long limit)
+{
+    size_t rows_changed = 0, rows_other = 0, benchmarks = 0;
+    for (size_t k = 0; k < d->group_count; k++) {
+        const md_group *mg = &d->groups[k];
+        size_t shown = 0;
+        for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++) {
+            shown += d->shown[i];
+            if (!d->shown[i] && d->changed[i])
+                rows_changed++;
+            else if (!d->shown[i])
+                rows_other++;
+        }
+        benchmarks += shown == 0;
+    }
+    size_t notes = d->tail_count - d->tail_shown;
+    if (rows_changed + rows_other + notes == 0)
+        return;
+    char limit_text[32];
+    snprintf(limit_text, sizeof(limit_text), "%ld", limit);
+    tally__buf_printf(b, "> **Shortened to stay within %s characters.** Left out: ",
+                      limit == GITHUB_COMMENT_LIMIT ? "GitHub's limit of 65,536" : limit_text);
+    const char *sep = "";
+    if (rows_other) {
+        tally__buf_printf(b, "%zu %s without a significant change", rows_other,
+                          plural(rows_other, "row", "rows"));
+        sep = ", ";
+    }
+    if (rows_changed) {
+        tally__buf_printf(b, "%s%zu %s with a change (the smallest)", sep, rows_changed,
+                          plural(rows_changed, "row", "rows"));
+        sep = ", ";
+    }
+    if (benchmarks)
+        tally__buf_printf(b, "%s(%zu %s entirely)", sep, benchmarks,
+                          plural(benchmarks, "benchmark", "benchmarks"));
+    if (notes)
+        tally__buf_printf(b, "%s%zu %s of notes", *sep ? (benchmarks ? " and " : ", ") : "",
+                          notes, plural(notes, "line", "lines"));
+    tally__buf_puts(b, ". `--format csv`, `json` or `html` shows every row.\n\n");
+}
+
+static void write_doc(tally__buf *b, const md_doc *d, long limit)
+{
+    const tally_report *r = d->r;
+    if (d->compare)
+        headline(b, d);
+    omitted_note(b, d, limit);
+    for (size_t k = 0; k < d->group_count; k++) {
+        const md_group *mg = &d->groups[k];
+        size_t shown_changed = 0, shown_other = 0;
+        for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++) {
+            shown_changed += d->shown[i] && (d->changed[i] || !d->fold);
+            shown_other += d->shown[i] && !d->changed[i] && d->fold;
+        }
+        if (shown_changed + shown_other == 0)
+            continue;
+        put_piece(b, d, mg->head);
+        if (shown_changed) {
+            put_piece(b, d, mg->thead);
+            for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++)
+                if (d->shown[i] && (d->changed[i] || !d->fold))
+                    put_piece(b, d, d->rows[i]);
+            tally__buf_puts(b, "\n");
+        } else if (mg->changed == 0) {
+            tally__buf_puts(b, "No row with a significant change.\n\n");
+        }
+        if (shown_other) {
+            tally__buf_printf(b, "<details><summary>");
+            if (shown_other < mg->unchanged)
+                tally__buf_printf(b, "%zu of ", shown_other);
+            tally__buf_printf(b, "%zu %s without a significant change</summary>\n\n",
+                              mg->unchanged, plural(mg->unchanged, "row", "rows"));
+            put_piece(b, d, mg->thead);
+            for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++)
+                if (d->shown[i] && !d->changed[i])
+                    put_piece(b, d, d->rows[i]);
+            tally__buf_puts(b, "\n</details>\n\n");
+        }
+    }
+    if (d->compare) {
         tally__buf_printf(b, "%s significant improvement · %s significant regression · "
                              "delta: positive is better · ",
                           MARK_IMPROVEMENT, MARK_REGRESSION);
         tally__render_method_line(b, r);
-        tally__buf_puts(b, "\n");
-        double worst;
-        tally_report_worst_regression(&worst, r);
-        if (worst > 0)
-            tally__buf_printf(b, "**Worst significant regression: %.2f%%**\n\n", worst);
-        tally__buf_printf(b, "Geometric mean of gains (> 1 is better), %g%% interval:\n\n",
-                          r->opts.confidence * 100);
-        for (size_t j = 1; j < r->config_count; j++) {
-            tally_gain gain;
-            tally__buf_puts(b, "- ");
-            md_text(b, r->configs[j].label);
-            int rc = tally_report_gain(&gain, r, j, NULL);
-            if (rc == TALLY_ENOMEM)
-                b->failed = 1;
-            if (rc != TALLY_OK) {
-                tally_error_clear();
-                tally__buf_puts(b, ": n/a\n");
-                continue;
-            }
-            tally__buf_printf(b, ": %.4f", gain.value);
-            if (gain.interval_defined)
-                tally__buf_printf(b, " [%.4f, %.4f]", gain.low, gain.high);
-            tally__buf_printf(b, " over %zu rows\n", gain.rows);
+    }
+    for (size_t k = 0; k < d->tail_shown; k++) {
+        piece p = d->tail[k];
+        /* A blank line before a note, but never two. */
+        if (b->len >= 2 && b->data[b->len - 1] == '\n' && b->data[b->len - 2] == '\n' &&
+            p.len > 0 && d->text.data[p.off] == '\n') {
+            p.off++;
+            p.len--;
         }
-        tally__buf_puts(b, "\n");
+        put_piece(b, d, p);
     }
-    if (insufficient)
-        tally__buf_printf(b, "[1] %s too few samples for the test to reach alpha %g.\n\n",
-                          MARK_INSUFFICIENT, r->opts.alpha);
-    if (missing) {
-        tally__buf_puts(b, "[2] Missing cases:\n\n");
-        tally__group g = { 0, r->row_count };
-        tally__render_missing_notes(b, r, &g, "- ");
-        tally__buf_puts(b, "\n");
+    /* One trailing newline at most. */
+    while (b->len > 1 && !b->failed && b->data[b->len - 1] == '\n' && b->data[b->len - 2] == '\n')
+        b->data[--b->len] = '\0';
+}
+
+/* ---- fitting the length limit ---- */
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const rank *a = pa, *b = pb;
+    if (a->klass != b->klass)
+        return a->klass < b->klass ? -1 : 1;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* Choose what is shown within `budget` bytes on top of the document with nothing shown: the
+ * changed rows by importance, then the notes, then the other rows in order; each kind stops
+ * at the first piece that does not fit, and the other rows only come when every change did.
+ * The costs of opening a table or a fold are estimated generously; the caller measures. */
+static void choose(md_doc *d, const rank *ranked, size_t nranked, long budget)
+{
+    memset(d->shown, 0, d->r->row_count);
+    d->tail_shown = 0;
+    unsigned char *opened = tally__calloc(d->group_count ? d->group_count : 1, 1);
+    if (opened == NULL) {
+        d->text.failed = 1;
+        return;
     }
+    long left = budget;
+    int all_changes = 1;
+    for (size_t k = 0; k < nranked; k++) {
+        size_t i = ranked[k].row;
+        const md_group *mg = &d->groups[d->group_of[i]];
+        long cost = (long)d->rows[i].len;
+        if (!(opened[d->group_of[i]] & 1))
+            cost += (long)(mg->head.len + mg->thead.len) + 2;
+        if (cost > left) {
+            all_changes = 0;
+            break;
+        }
+        left -= cost;
+        opened[d->group_of[i]] |= 1;
+        d->shown[i] = 1;
+    }
+    for (size_t k = 0; k < d->tail_count && (long)d->tail[k].len <= left; k++) {
+        left -= (long)d->tail[k].len;
+        d->tail_shown++;
+    }
+    for (size_t i = 0; all_changes && i < d->r->row_count; i++) {
+        if (d->changed[i])
+            continue;
+        size_t gi = d->group_of[i];
+        const md_group *mg = &d->groups[gi];
+        long cost = (long)d->rows[i].len;
+        if (d->fold && !(opened[gi] & 2))
+            cost += (long)(mg->thead.len + mg->head.len) + 128;
+        else if (!d->fold && !(opened[gi] & 1))
+            cost += (long)(mg->head.len + mg->thead.len) + 2;
+        if (cost > left)
+            break;
+        left -= cost;
+        opened[gi] |= d->fold ? 2 : 1;
+        d->shown[i] = 1;
+    }
+    tally__free_mem(opened);
 }
 
 int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
-    int compare = !r->opts.summaries_only && r->config_count > 1;
-    tally__group g;
-    size_t pos = 0;
-    while (tally__report_next_group(&g, r, &pos))
-        render_group(b, r, o, &g, compare);
-    render_notes(b, r, compare);
-    /* One trailing newline at most. */
-    while (b->len > 1 && !b->failed && b->data[b->len - 1] == '\n' && b->data[b->len - 2] == '\n')
-        b->data[--b->len] = '\0';
-    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    long limit = o->max_length == 0 ? GITHUB_COMMENT_LIMIT : o->max_length;
+    md_doc d;
+    int rc = doc_build(&d, r, o);
+    if (rc != TALLY_OK) {
+        doc_free(&d);
+        return rc;
+    }
+    memset(d.shown, 1, r->row_count);
+    d.tail_shown = d.tail_count;
+    tally__buf out = TALLY__BUF_INIT;
+    write_doc(&out, &d, limit);
+    if (limit > 0 && !out.failed && out.len > (size_t)limit) {
+        /* The document with nothing shown (its note then names the most left out, so it is
+         * the longest the note gets) is the floor: what is left of the limit is the budget. */
+        memset(d.shown, 0, r->row_count);
+        d.tail_shown = 0;
+        out.len = 0;
+        write_doc(&out, &d, limit);
+        long budget = limit - (long)out.len;
+        if (!out.failed && budget < 0) {
+            rc = tally__error(TALLY_ELIMIT, "Markdown: the headline and legend alone take %zu "
+                                            "bytes, more than the length limit of %ld",
+                              out.len, limit);
+            goto done;
+        }
+        rank *ranked = tally__calloc(d.changed_total ? d.changed_total : 1, sizeof(*ranked));
+        if (ranked == NULL) {
+            rc = tally__oom();
+            goto done;
+        }
+        size_t nranked = 0;
+        for (size_t i = 0; i < r->row_count; i++) {
+            if (!d.changed[i])
+                continue;
+            rank k = { 2, 0, i };
+            for (size_t j = 1; j < r->config_count; j++) {
+                const tally__cell *c = &r->rows[i].cells[j];
+                if (!is_change(c))
+                    continue;
+                double pct = c->pub.comparison.pct_imp;
+                if (c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION &&
+                    (k.klass > 0 || pct < k.key)) {
+                    k.klass = 0;
+                    k.key = pct;
+                } else if (k.klass > 0 && (k.klass == 2 || -pct < k.key)) {
+                    k.klass = 1;
+                    k.key = -pct;
+                }
+            }
+            ranked[nranked++] = k;
+        }
+        qsort(ranked, nranked, sizeof(*ranked), by_rank);
+        /* The estimate errs long; should it not, shrink the budget by the excess and retry. */
+        do {
+            choose(&d, ranked, nranked, budget);
+            out.len = 0;
+            write_doc(&out, &d, limit);
+            budget -= out.len > (size_t)limit ? (long)(out.len - (size_t)limit) : 0;
+        } while (!out.failed && !d.text.failed && out.len > (size_t)limit);
+        tally__free_mem(ranked);
+    }
+    if (out.failed || d.text.failed)
+        rc = tally__oom();
+    else
+        tally__buf_append(b, out.data, out.len);
+done:
+    tally__buf_dispose(&out);
+    doc_free(&d);
+    if (rc == TALLY_OK && b->failed)
+        rc = tally__oom();
+    return rc;
 }

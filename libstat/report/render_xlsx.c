@@ -288,6 +288,45 @@ static void metadata_sheet(ctx *c, const tally_report *r)
         }
 }
 
+/* The notes the text reports end with (partial sets, failed runs, environment differences), one
+ * per row of a "notes" sheet; no sheet when there is nothing to say. */
+static void notes_sheet(ctx *c, const tally_report *r)
+{
+    tally__buf notes = TALLY__BUF_INIT;
+    tally__render_run_notes(&notes, r, "");
+    tally__render_env_notes(&notes, r, "");
+    if (notes.failed) {
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "the notes");
+        tally__buf_dispose(&notes);
+        return;
+    }
+    lxw_worksheet *ws = notes.len > 0 ? add_sheet(c, "notes") : NULL;
+    if (ws != NULL) {
+        /* Wide enough for the longest note (in characters, UTF-8 continuation bytes aside, up to
+         * Excel's 255), set before the first row as constant_memory requires. */
+        size_t width = 0, longest = 0;
+        for (const char *p = notes.data; *p; p++) {
+            if (*p == '\n')
+                width = 0;
+            else if (((unsigned char)*p & 0xC0) != 0x80 && ++width > longest)
+                longest = width;
+        }
+        note(c, c->x.worksheet_set_column(ws, 0, 0, longest > 254 ? 255 : (double)longest + 1,
+                                          NULL),
+             "a column width");
+        put_str(c, ws, 0, 0, "note", c->bold);
+        lxw_row_t xr = 1;
+        for (char *line = notes.data; c->err == LXW_NO_ERROR && *line; xr++) {
+            char *nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            put_str(c, ws, xr, 0, line, NULL);
+            line = nl ? nl + 1 : line + strlen(line);
+        }
+    }
+    tally__buf_dispose(&notes);
+}
+
 static lxw_format *make_format(ctx *c)
 {
     lxw_format *f = c->err == LXW_NO_ERROR ? c->x.workbook_add_format(c->wb) : NULL;
@@ -409,50 +448,21 @@ static void diagnostics_sheet(ctx *c, const tally_report *r, lxw_format *warn)
              "a column width");
 }
 
-/* The environment keys whose recorded values differ between the configurations (the text
- * report's "environment:" warning), a row per key with every configuration's value. Only
- * written when some key differs. */
-static void environment_sheet(ctx *c, const tally_report *r, lxw_format *warn)
-{
-    lxw_worksheet *ws = add_sheet(c, "environment");
-    if (ws == NULL)
-        return;
-    put_str(c, ws, 0, 0, "The configurations were measured differently: compare like with like, "
-                         "or name the keys meant to change with --expect-diff.", warn);
-    put_str(c, ws, 1, 0, "key", c->bold);
-    for (size_t j = 0; j < r->config_count; j++)
-        put_str(c, ws, 1, (lxw_col_t)(j + 1), r->configs[j].label, c->bold);
-    for (size_t i = 0; i < tally_report_env_diff_count(r); i++) {
-        put_str(c, ws, (lxw_row_t)(i + 2), 0, tally_report_env_diff_key(r, i), NULL);
-        for (size_t j = 0; j < r->config_count; j++) {
-            const char *v = tally_report_env_diff_value(r, i, j);
-            put_str(c, ws, (lxw_row_t)(i + 2), (lxw_col_t)(j + 1), v ? v : "(not recorded)",
-                    NULL);
-        }
-    }
-    if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_set_column(ws, 0, (lxw_col_t)r->config_count, 20, NULL),
-             "a column width");
-}
-
-/* The sheets of diagnostics and environment differences, each only when it has something. */
-static void trust_sheets(ctx *c, const tally_report *r)
+/* The diagnostics sheet, when some cell was checked. */
+static void write_diagnostics(ctx *c, const tally_report *r)
 {
     int any = 0;
     for (size_t i = 0; i < r->row_count && !any; i++)
         for (size_t j = 0; j < r->config_count && !any; j++)
             any = diagnosed(&r->rows[i].cells[j]);
-    if (!any && tally_report_env_diff_count(r) == 0)
+    if (!any)
         return;
     lxw_format *warn = make_format(c);
     if (warn == NULL)
         return;
     c->x.format_set_bg_color(warn, 0xFFEB9C);
     c->x.format_set_font_color(warn, 0x9C5700);
-    if (any)
-        diagnostics_sheet(c, r, warn);
-    if (tally_report_env_diff_count(r) > 0)
-        environment_sheet(c, r, warn);
+    diagnostics_sheet(c, r, warn);
 }
 
 /* Excel's sheets hold at most 1,048,576 rows (the header included): more would fail inside
@@ -523,6 +533,7 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     tally__group g;
     while (tally__report_next_group(&g, r, &pos))
         groups++;
+    /* + diagnostics, samples, notes, metadata */
     c.names = tally__calloc(groups + 4, sizeof(*c.names));
     if (c.names == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
@@ -551,9 +562,10 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     pos = 0;
     while (c.err == LXW_NO_ERROR && tally__report_next_group(&g, r, &pos))
         benchmark_sheet(&c, r, &g);
-    trust_sheets(&c, r);
+    write_diagnostics(&c, r);
     if (!r->opts.omit_samples)
         samples_sheet(&c, r);
+    notes_sheet(&c, r);
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
     lxw_error closed = c.x.workbook_close(c.wb);

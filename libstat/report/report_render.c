@@ -28,10 +28,12 @@ static const tally__name styles[] = {
 TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
-/* Version 1 ended before `histogram`, version 2 before `diagnose`. */
+/* Version 1 ended before `histogram`, version 2 before `diagnose`, version 3 before
+ * `only_changed`. */
 TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
                          offsetof(tally_render_options, histogram),
-                         offsetof(tally_render_options, diagnose), sizeof(tally_render_options))
+                         offsetof(tally_render_options, diagnose),
+                         offsetof(tally_render_options, only_changed), sizeof(tally_render_options))
 
 /* The caller's options (NULL: the defaults) read into *out, and checked. */
 static int read_render_options(tally_render_options *out, const tally_render_options *given)
@@ -96,7 +98,8 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
     case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    case TALLY_FORMAT_MARKDOWN: return with_notes(tally__render_markdown(b, r, o), b, r, "- ", 1);
+    /* Markdown places its notes itself: they count towards its length limit. */
+    case TALLY_FORMAT_MARKDOWN: return tally__render_markdown(b, r, o);
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }

@@ -37,8 +37,9 @@ static const char *nonfinite_word(const char *p, const char *end)
     return NULL;
 }
 
-tally__number_status tally__number_scan(double *out, const char **stop, const char *s,
-                                        const char *end, int grammar)
+/* The grammar character by character: it finds exactly where a refused number ends and why. */
+static tally__number_status scan_careful(double *out, const char **stop, const char *s,
+                                         const char *end, int grammar)
 {
     const char *p = s;
     int json = grammar == TALLY__NUMBER_JSON;
@@ -91,6 +92,39 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
         return TALLY__NUMBER_UNDERFLOW;
     *out = negative ? -v : v;
     return TALLY__NUMBER_OK;
+}
+
+/* The one pass for the numbers of real files: fast_float finds the end of the number while it
+ * converts it. Anything it does not settle (an error, an underflow, infinity, JSON's stricter
+ * rules, a number too long) goes to scan_careful, which decides. */
+tally__number_status tally__number_scan(double *out, const char **stop, const char *s,
+                                        const char *end, int grammar)
+{
+    const char *p = s;
+    int json = grammar == TALLY__NUMBER_JSON;
+    int negative = p < end && *p == '-';
+    p += negative || (!json && p < end && *p == '+');
+    if (p < end && (is_digit(*p) || (!json && *p == '.' && p + 1 < end && is_digit(p[1]))) &&
+        !(json && *p == '0' && p + 1 < end && is_digit(p[1]))) {
+        double v;
+        const char *q = tally__number_from_chars_prefix(&v, p, end);
+        int refused = q == NULL || isinf(v) || q - s > TALLY__NUMBER_MAX;
+        /* A zero is exact only when the digits before any exponent are all zeros ("0", "0.00",
+         * "0e5"), else it is an underflow. */
+        for (const char *d = p; !refused && v == 0.0 && d < q && *d != 'e' && *d != 'E'; d++)
+            refused = *d >= '1' && *d <= '9';
+        if (!refused && json) {
+            /* fast_float takes "5." and "5.e3", and leaves the 'e' of "1e" unread. */
+            const char *point = memchr(p, '.', (size_t)(q - p));
+            refused = (point && (point + 1 == q || !is_digit(point[1]))) || (q < end && (*q == 'e' || *q == 'E'));
+        }
+        if (!refused) {
+            *out = negative ? -v : v;
+            *stop = q;
+            return TALLY__NUMBER_OK;
+        }
+    }
+    return scan_careful(out, stop, s, end, grammar);
 }
 
 const char *tally__number_problem(tally__number_status st)

@@ -65,6 +65,12 @@ void tally__locale_c_end(void *previous);
  * underflow). */
 double tally__number_from_chars(const char *s, size_t len);
 
+/* fast_float's from_chars on the longest decimal at s (before end), which the caller has
+ * checked to start with a digit or a point: its end with *out set (inf on overflow, 0 on
+ * underflow), or NULL when there is none. It reads the TEXT grammar without sign; JSON's extra
+ * rules are the caller's to check. */
+const char *tally__number_from_chars_prefix(double *out, const char *s, const char *end);
+
 /* Dragonbox's shortest decimal of a finite, non-zero |x|: x = digits * 10^exponent, digits
  * without trailing zeros. */
 void tally__number_shortest(double x, unsigned long long *digits, int *exponent);

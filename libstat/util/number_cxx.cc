@@ -17,6 +17,16 @@ extern "C" double tally__number_from_chars(const char *s, size_t len)
     return v;
 }
 
+extern "C" const char *tally__number_from_chars_prefix(double *out, const char *s, const char *end)
+{
+    double v = 0.0;
+    auto r = fast_float::from_chars(s, end, v, fast_float::chars_format::general);
+    if (r.ec != std::errc())
+        return nullptr;
+    *out = v;
+    return r.ptr;
+}
+
 extern "C" void tally__number_shortest(double x, unsigned long long *digits, int *exponent)
 {
     auto d = jkj::dragonbox::to_decimal(x, jkj::dragonbox::policy::sign::ignore);

@@ -6,6 +6,7 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_numbers.c
+  json_split.c
   json_util.c
   name_index.c
   names.c

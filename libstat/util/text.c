@@ -1,5 +1,5 @@
-/* Line cursor and strict number parsing for text inputs. Numbers take an exact fast path when
- * they are plain decimals of up to 15-16 digits, and the number module (fast_float) otherwise. */
+/* Line cursor and strict number parsing for text inputs. Short plain decimals take an exact
+ * straight-line path; every other number one pass of the number module (fast_float). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -59,27 +59,11 @@ const char *tally__trim(const char *s, size_t *len)
     return s;
 }
 
-/* Exact powers of ten: every 10^k with k <= 22 is a double (5^22 < 2^53). */
-static const double exact_pow10[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+/* Exact powers of ten for the short paths (at most 8 fraction digits). */
+static const double exact_pow10[9] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8 };
 
-#define MAX_EXACT_MANTISSA (UINT64_C(1) << 53)
-
-/* 10^k for the digit counts of one step, and the largest w for which w * 10^k stays within the
- * exact mantissa range (beyond it the fast path gives up, so w never overflows). */
 static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
                                        100000000 };
-static const uint64_t mantissa_limit[9] = {
-    MAX_EXACT_MANTISSA,           MAX_EXACT_MANTISSA / 10,      MAX_EXACT_MANTISSA / 100,
-    MAX_EXACT_MANTISSA / 1000,    MAX_EXACT_MANTISSA / 10000,   MAX_EXACT_MANTISSA / 100000,
-    MAX_EXACT_MANTISSA / 1000000, MAX_EXACT_MANTISSA / 10000000, MAX_EXACT_MANTISSA / 100000000,
-};
-
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
 
 #ifdef TALLY__SWAR_DIGITS
 static inline uint64_t load8(const char *p)
@@ -138,100 +122,6 @@ static const char *scan_short_decimal(double *out, const char *s)
 #endif /* EXACT_DOUBLE_OPS */
 #endif /* TALLY__SWAR_DIGITS */
 
-/* Append the digits at p to *w. Returns the end of the run, or NULL when w would exceed 2^53
- * (the fast path then declines). */
-static const char *digit_run(uint64_t *w, const char *p, const char *end)
-{
-    uint64_t acc = *w;
-#ifdef TALLY__SWAR_DIGITS
-    while (end - p >= 8) {
-        uint64_t v = load8(p);
-        size_t k = tally__leading_digits8(v);
-        if (k == 0)
-            break;
-        if (acc > mantissa_limit[k])
-            return NULL;
-        acc = acc * pow10_u64[k] + tally__digits8_value(v, k);
-        p += k;
-        if (k < 8) {
-            *w = acc;
-            return p;
-        }
-    }
-#endif
-    for (; p < end && is_digit(*p); p++) {
-        if (acc > mantissa_limit[1])
-            return NULL;
-        acc = acc * 10 + (uint64_t)(*p - '0');
-    }
-    *w = acc;
-    return p;
-}
-
-/* The common case of benchmark files, "123.456789" or "-1.5e3", without strtod: Clinger's fast
- * path (1990). A decimal w * 10^e with w <= 2^53 and |e| <= 22 has both w and 10^|e| exact in a
- * double, so one IEEE multiplication or division rounds the exact value once, correctly: the same
- * double strtod returns. Only valid under strict double evaluation (FLT_EVAL_METHOD 0; x87's
- * extended precision would round twice). */
-#if defined(__GNUC__)
-__attribute__((noinline)) /* keeps the short path below free of this one's register saves */
-#endif
-static const char *scan_any_decimal(double *out, const char *s, const char *end)
-{
-#ifdef EXACT_DOUBLE_OPS
-    const char *p = s;
-    int negative = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        negative = *p++ == '-';
-    uint64_t w = 0;
-    const char *digits = p;
-    if ((p = digit_run(&w, p, end)) == NULL)
-        return NULL;
-    size_t seen = (size_t)(p - digits);
-    long exp10 = 0;
-    if (p < end && *p == '.') {
-        const char *fraction = ++p;
-        if ((p = digit_run(&w, p, end)) == NULL)
-            return NULL;
-        exp10 = -(long)(p - fraction);
-        seen += (size_t)(p - fraction);
-    }
-    if (seen == 0)
-        return NULL;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        int exp_negative = 0;
-        if (p < end && (*p == '-' || *p == '+'))
-            exp_negative = *p++ == '-';
-        if (p == end || !is_digit(*p))
-            return NULL;
-        long e = 0;
-        for (; p < end && is_digit(*p); p++) {
-            if (e > 100000)
-                return NULL;
-            e = e * 10 + (*p - '0');
-        }
-        exp10 += exp_negative ? -e : e;
-    }
-    double v;
-    if (w == 0)
-        v = 0.0;
-    else if (w > MAX_EXACT_MANTISSA || exp10 < -22 || exp10 > 22)
-        return NULL;
-    else if (exp10 < 0)
-        v = (double)w / exact_pow10[-exp10];
-    else
-        v = (double)w * exact_pow10[exp10];
-    *out = negative ? -v : v;
-    return p;
-#else
-    (void)out;
-    (void)s;
-    (void)end;
-    return NULL;
-#endif
-}
-
 const char *tally__scan_decimal(double *out, const char *s, const char *end)
 {
 #if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
@@ -239,7 +129,14 @@ const char *tally__scan_decimal(double *out, const char *s, const char *end)
     if (short_end)
         return short_end;
 #endif
-    return scan_any_decimal(out, s, end);
+    /* Every other shape (17 digits, exponents, long whole numbers): one pass of the number
+     * module, which converts while it finds the end. */
+    const char *stop;
+    double v;
+    if (tally__number_scan(&v, &stop, s, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK)
+        return NULL;
+    *out = v;
+    return stop;
 }
 
 int tally__parse_decimal_fast(double *out, const char *s, size_t len)
@@ -251,14 +148,11 @@ int tally__parse_decimal_fast(double *out, const char *s, size_t len)
     return 1;
 }
 
-/* Everything else (17-digit decimals, large exponents, errors) through the number module. */
 int tally__parse_double(double *out, const char *s, size_t len)
 {
     s = tally__trim(s, &len);
     if (len == 0)
         return TALLY_EPARSE;
-    if (len <= TALLY__NUMBER_MAX && tally__parse_decimal_fast(out, s, len))
-        return TALLY_OK;
     const char *stop;
     double v;
     tally__number_status st = tally__number_scan(&v, &stop, s, s + len, TALLY__NUMBER_TEXT);
@@ -358,21 +252,25 @@ static inline size_t number_lines(double *out, size_t room, const char **at, con
     const char *p = *at;
     size_t n = 0;
     while (n < room && p < end) {
-        const char *next = NULL;
+        const char *next = NULL, *stop = NULL;
+        double v;
 #ifdef SHORT_LINES
-        if (simd && end - p >= 18)
+        if (simd && end - p >= 18) {
             next = short_number_line(&out[n], p);
+            /* The short-line shape covers the scanner's short path: the rest goes straight to
+             * the number module. */
+            if (next == NULL &&
+                tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK)
+                break;
+        }
 #else
         (void)simd;
 #endif
-        if (next == NULL)
-            next = tally__number_line_end(p, tally__scan_decimal(&out[n], p, end), end);
         if (next == NULL) {
-            /* 17 digits, large exponents: the number module, still without leaving the loop. */
-            const char *stop;
-            double v;
-            if (tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK ||
-                (next = tally__number_line_end(p, stop, end)) == NULL)
+            if (stop == NULL)
+                stop = tally__scan_decimal(&v, p, end);
+            next = tally__number_line_end(p, stop, end);
+            if (next == NULL)
                 break;
             out[n] = v;
         }

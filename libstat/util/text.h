@@ -32,15 +32,16 @@ int tally__parse_double(double *out, const char *s, size_t len);
  * "number out of range (...)", ...: tally__number_problem), for messages that quote the text. */
 int tally__parse_double_why(double *out, const char *s, size_t len, const char **problem);
 
-/* The exact fast path behind tally__parse_double, for s[0..len) without blanks: returns 1 with
- * *out set when s is a plain decimal ([+-]digits[.digits][e[+-]digits]) of at most 19
- * significant digits whose value w * 10^e has w <= 2^53 and |e| <= 22 (or w = 0), else 0 with
- * *out untouched: the full parser then decides, and reports any error. */
+/* The scanner below on all of s[0..len) (no blanks): 1 with *out set when s is one number of
+ * the TEXT grammar within range, else 0 with *out untouched (the caller's general path then
+ * reports the error). */
 int tally__parse_decimal_fast(double *out, const char *s, size_t len);
 
-/* The same fast path as a scanner: parses the longest plain decimal at s (before `end`) and
- * returns the first character after it with *out set, or NULL (with *out untouched) when there
- * is none or the fast path cannot give the exact value. Reads nothing at or past `end`. */
+/* Parses the longest number of the TEXT grammar at s (before `end`) and returns the first
+ * character after it with *out set, or NULL (with *out untouched) when there is none or it is
+ * refused (out of range, too long). Short plain decimals, the shape of nearly every benchmark
+ * file, take a straight-line exact path; the rest one pass of the number module. Reads nothing
+ * at or past `end`. */
 const char *tally__scan_decimal(double *out, const char *s, const char *end);
 
 /* Where a line that holds just a number ends, given where the number scanned from its start

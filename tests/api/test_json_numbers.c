@@ -41,9 +41,9 @@ static void test_native(void)
                    SAMPLE1 "'01.5' is not a JSON number (JSON wants digits on both sides of a "
                            "point and no leading zeros)");
     expect_refused(NATIVE("[1, 1e-400, 2]"), TALLY_INPUT_NATIVE_JSON, TALLY_ENONFINITE,
-                   SAMPLE1 "number out of range (below 4.9e-324, it would read as 0)");
+                   SAMPLE1 "number out of range (below 4.9e-324, it would read as 0), found '1e-400'");
     expect_refused(NATIVE("[1, -1e309]"), TALLY_INPUT_NATIVE_JSON, TALLY_ENONFINITE,
-                   SAMPLE1 "number out of range (beyond 1.8e308)");
+                   SAMPLE1 "number out of range (beyond 1.8e308), found '-1e309'");
     /* Longer than 1024 characters, as in plain and CSV files. */
     static char text[1400], digits[1100];
     memset(digits, '0', 1030);

@@ -159,6 +159,37 @@ static void expect_error(const char *text, size_t len, tally_input_kind kind, in
 #define HEAD "benchmark,case,config,value\n"
 #define BAD(text, code, message) expect_error(text, sizeof(text) - 1, TALLY_INPUT_CSV, code, message)
 
+/* Comment lines a script wrote above the header ('#' first, blanks before it allowed) and blank
+ * lines are passed over, with line numbers still counted from the top of the file; detection
+ * finds the header under them. Below the header '#' is data: a case may be named "#2". */
+static void test_comment_preamble(void)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    const char *text = "# kernel 6.8.0-rc3\n\n  # cmd: ./bench -n 2\r\n"
+                       "benchmark,case,config,value\nb,#2,x,2\nb,#2,x,5\n";
+    CHECK_INT(tally_load_buffer(r, text, strlen(text), "p.csv", NULL), TALLY_OK);
+    const tally_case *c = case_of(r, "x", "b", "#2");
+    /* Rows 5 and 6 of the text: 2 and 5. */
+    CHECK(c && tally_case_sample_count(c) == 2 && tally_case_samples(c)[0] == 2.0 &&
+          tally_case_samples(c)[1] == 5.0);
+    tally_results_free(r);
+    /* The bad value sits on line 5 (three preamble lines, the header on line 4), column 7
+     * ("b,1,c," is 6 bytes). */
+    tally_results_new(&r);
+    const char *bad = "# a\n# b\n\n" HEAD "b,1,c,zz\n";
+    CHECK_INT(tally_load_buffer(r, bad, strlen(bad), "p.csv", NULL), TALLY_EPARSE);
+    CHECK_STR(tally_error_last()->message, "p.csv:5:7: expected a number, found 'zz'");
+    tally_results_free(r);
+    BAD("# only a comment\n#\n", TALLY_EFORMAT,
+        "r.csv:2:1: only comments, no header: a header needs benchmark,case,config,value; unit "
+        "and better are optional");
+    /* The header on line 2, under one comment. */
+    BAD("# c\nbenchmark,case,value\nx,1,2\n", TALLY_EFORMAT,
+        "r.csv:2:1: no column 'config' in the header (a header needs benchmark,case,config,value; "
+        "unit and better are optional)");
+}
+
 /* The same length limit as every other reader (docs/formats.md): 1024 characters accepted, 1025
  * refused, though the value would be exact. */
 static void test_long_number(void)
@@ -290,6 +321,7 @@ int main(void)
     test_tsv_rates();
     test_lenient_parts();
     test_errors();
+    test_comment_preamble();
     test_long_record();
     return check_summary();
 }

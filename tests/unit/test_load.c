@@ -232,7 +232,7 @@ static void test_bad_input_classes(void)
                        "[{\"name\": \"c\", \"samples\": [1e999]}]}]}]}",
            "n.json", TALLY_INPUT_AUTO, TALLY_ENONFINITE,
            "n.json: $.results[0].benchmarks[0].cases[0].samples[0]: number out of range (beyond "
-           "1.8e308)");
+           "1.8e308), found '1e999'");
     /* Duplicate labels within one file (across files: test_duplicate_labels). */
     EXPECT(NATIVE_HEAD "[{\"label\": \"a\", \"benchmarks\": []}, {\"label\": \"a\", "
                        "\"benchmarks\": []}]}",

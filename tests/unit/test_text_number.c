@@ -243,8 +243,10 @@ static void test_blanks_and_errors(void)
     CHECK_INT(tally__parse_double(&v, "1e-400", 6), TALLY_ENONFINITE);  /* underflow */
     CHECK_INT(tally__parse_double(&v, "0e-400", 6), TALLY_OK);          /* an exact zero */
     v = 7;
-    CHECK_INT(tally__parse_decimal_fast(&v, "1e23", 4), 0);
-    CHECK(v == 7); /* untouched when the fast path declines */
+    CHECK_INT(tally__parse_decimal_fast(&v, "1e400", 5), 0);
+    CHECK(v == 7); /* untouched when the scanner refuses */
+    CHECK_INT(tally__parse_decimal_fast(&v, "1e23", 4), 1);
+    CHECK(v == 1e23); /* beyond Clinger's exact range: the compiler's correctly rounded 1e23 */
     CHECK_INT(tally__parse_decimal_fast(&v, "-0", 2), 1);
     CHECK(v == 0 && signbit(v));
 }

@@ -1,0 +1,307 @@
+/* Cutting the number arrays at a known path out of a JSON text (json_split.h). The scanner is
+ * not a JSON parser: it tracks strings, brackets and the keys on the path, converts the numbers
+ * of the arrays it cuts, and gives up (leaving the text to cJSON whole) whenever the text is not
+ * exactly what it expects. Cutting the contents of an array that holds only numbers leaves a
+ * text that is valid JSON exactly when the original is, with the same keys and strings, so
+ * cJSON still checks everything else. */
+#include <string.h>
+
+#include "util/internal.h"
+#include "util/json_split.h"
+
+struct tally__json_cut_array {
+    size_t offset; /* the array's contents (between the brackets) in the text */
+    size_t len;
+    size_t first; /* its numbers: values[first .. first + count) */
+    size_t count;
+    unsigned char key;
+};
+
+/* What the key of the value about to start is. */
+enum { KEY_OTHER = -2, KEY_PREFIX = -1 };
+
+typedef struct frame {
+    int step; /* prefix steps matched up to this container, -1 when off the path */
+    unsigned char is_object;
+    unsigned char seen; /* keys on the path met in this object: bit 0 the prefix key, 1 + k keys[k] */
+} frame;
+
+typedef struct splitter {
+    const char *data;
+    const char *end;
+    const tally__json_cut *cut;
+    int prefix_len;
+    int key_count;
+    frame stack[CJSON_NESTING_LIMIT + 1];
+    size_t depth;
+    int key; /* KEY_OTHER, KEY_PREFIX or k: the key of the value about to start */
+    tally__json_cut_array *arrays;
+    size_t count, cap;
+    double *values;
+    size_t nvalues, values_cap;
+    size_t cut_bytes;
+} splitter;
+
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && is_ws(*p))
+        p++;
+    return p;
+}
+
+static int is_any(const char *step)
+{
+    return step[0] == '*' && step[1] == '\0';
+}
+
+static int push_value(splitter *s, double v)
+{
+    if (s->nvalues == s->values_cap) {
+        size_t cap = s->values_cap ? s->values_cap * 2 : 4096;
+        double *grown = tally__reallocarray(s->values, cap, sizeof(*grown));
+        if (grown == NULL)
+            return 0;
+        s->values = grown;
+        s->values_cap = cap;
+    }
+    s->values[s->nvalues++] = v;
+    return 1;
+}
+
+/* An array to cut: p is just after its '['. Converts its numbers and returns its ']', or NULL
+ * for a doubt. */
+static const char *cut_array(splitter *s, const char *p, int key)
+{
+    const char *start = p;
+    size_t first = s->nvalues;
+    p = skip_ws(p, s->end);
+    if (p < s->end && *p != ']') {
+        for (;;) {
+            double v;
+            const char *stop;
+            if (tally__number_scan(&v, &stop, p, s->end, TALLY__NUMBER_JSON) != TALLY__NUMBER_OK ||
+                !push_value(s, v))
+                return NULL;
+            p = skip_ws(stop, s->end);
+            if (p < s->end && *p == ',') {
+                p = skip_ws(p + 1, s->end);
+                continue;
+            }
+            break;
+        }
+    }
+    if (p >= s->end || *p != ']')
+        return NULL;
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        tally__json_cut_array *grown = tally__reallocarray(s->arrays, cap, sizeof(*grown));
+        if (grown == NULL)
+            return NULL;
+        s->arrays = grown;
+        s->cap = cap;
+    }
+    s->arrays[s->count++] = (tally__json_cut_array){ (size_t)(start - s->data),
+                                                     (size_t)(p - start), first,
+                                                     s->nvalues - first, (unsigned char)key };
+    s->cut_bytes += (size_t)(p - start);
+    return p;
+}
+
+/* The key a string names in an object on the path, from its raw bytes: KEY_OTHER, KEY_PREFIX,
+ * k, or -3 for a doubt (an escaped key, which cJSON would decode and this scan does not). */
+static int key_of(const splitter *s, const frame *top, const char *q, size_t n)
+{
+    if (top->step < 0)
+        return KEY_OTHER;
+    if (memchr(q, '\\', n))
+        return -3;
+    if (top->step < s->prefix_len) {
+        const char *want = s->cut->prefix[top->step];
+        return !is_any(want) && strlen(want) == n && memcmp(q, want, n) == 0 ? KEY_PREFIX
+                                                                           : KEY_OTHER;
+    }
+    for (int k = 0; k < s->key_count; k++)
+        if (strlen(s->cut->keys[k]) == n && memcmp(q, s->cut->keys[k], n) == 0)
+            return k;
+    return KEY_OTHER;
+}
+
+/* The step a new container matches, from its parent and the key it is the value of. */
+static int child_step(const splitter *s, const frame *parent)
+{
+    if (parent == NULL)
+        return 0;
+    if (parent->step < 0 || parent->step >= s->prefix_len)
+        return -1;
+    if (parent->is_object)
+        return s->key == KEY_PREFIX ? parent->step + 1 : -1;
+    return is_any(s->cut->prefix[parent->step]) ? parent->step + 1 : -1;
+}
+
+/* Scan the whole text. Returns 1 when it was read without doubt, 0 otherwise. */
+static int scan(splitter *s)
+{
+    for (const char *p = s->data; p < s->end; p++) {
+        char c = *p;
+        frame *top = s->depth ? &s->stack[s->depth - 1] : NULL;
+        if (c == '"') {
+            const char *q = ++p;
+            while (p < s->end && *p != '"')
+                p += *p == '\\' ? 2 : 1;
+            if (p >= s->end)
+                return 0;
+            const char *after = skip_ws(p + 1, s->end);
+            if (top && top->is_object && after < s->end && *after == ':') {
+                int key = key_of(s, top, q, (size_t)(p - q));
+                if (key == -3)
+                    return 0;
+                if (key != KEY_OTHER) {
+                    unsigned bit = 1u << (key + 1);
+                    if (top->seen & bit)
+                        return 0; /* a key twice on the path: cJSON's check names it */
+                    top->seen |= (unsigned char)bit;
+                }
+                s->key = key;
+            }
+        } else if (c == '{' || c == '[') {
+            if (s->depth >= CJSON_NESTING_LIMIT)
+                return 0;
+            if (c == '[' && top && top->is_object && top->step == s->prefix_len && s->key >= 0) {
+                const char *close = cut_array(s, p + 1, s->key);
+                if (close == NULL)
+                    return 0;
+                p = close; /* the ']' closes the array: no frame for it */
+                s->key = KEY_OTHER;
+                continue;
+            }
+            s->stack[s->depth++] = (frame){ child_step(s, top), (unsigned char)(c == '{'), 0 };
+            s->key = KEY_OTHER;
+        } else if (c == '}' || c == ']') {
+            if (s->depth == 0)
+                return 0;
+            s->depth--;
+        } else if (c == ',') {
+            s->key = KEY_OTHER;
+        }
+    }
+    return s->depth == 0;
+}
+
+/* The text without the contents of the cut arrays, NUL-terminated; NULL when out of memory. */
+static char *skeleton_of(const splitter *s, size_t len, size_t *out_len)
+{
+    size_t skeleton_len = len - s->cut_bytes;
+    char *skeleton = tally__malloc(skeleton_len + 1);
+    if (skeleton == NULL)
+        return NULL;
+    size_t from = 0, to = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        size_t keep = s->arrays[i].offset - from;
+        memcpy(skeleton + to, s->data + from, keep);
+        to += keep;
+        from = s->arrays[i].offset + s->arrays[i].len;
+    }
+    memcpy(skeleton + to, s->data + from, len - from);
+    skeleton[skeleton_len] = '\0';
+    *out_len = skeleton_len;
+    return skeleton;
+}
+
+int tally__json_doc_parse(tally__json_doc *doc, const char *data, size_t len, const char *name,
+                          const tally__json_cut *cut)
+{
+    memset(doc, 0, sizeof(*doc));
+    doc->name = name;
+    splitter *s = tally__calloc(1, sizeof(*s));
+    if (s == NULL)
+        return tally__oom();
+    s->data = data;
+    s->end = data + len;
+    s->cut = cut;
+    while (cut->prefix[s->prefix_len])
+        s->prefix_len++;
+    while (s->key_count < TALLY__JSON_CUT_KEYS_MAX && cut->keys[s->key_count])
+        s->key_count++;
+    if (scan(s) && s->count > 0) {
+        size_t skeleton_len;
+        char *skeleton = skeleton_of(s, len, &skeleton_len);
+        if (skeleton == NULL) {
+            tally__free_mem(s->arrays);
+            tally__free_mem(s->values);
+            tally__free_mem(s);
+            return tally__oom();
+        }
+        int rc = tally__json_parse(&doc->root, skeleton, skeleton_len, name);
+        tally__free_mem(skeleton);
+        if (rc == TALLY_OK) {
+            doc->arrays = s->arrays;
+            doc->array_count = s->count;
+            doc->values = s->values;
+            tally__free_mem(s);
+            return TALLY_OK;
+        }
+        if (rc == TALLY_ENOMEM) {
+            tally__free_mem(s->arrays);
+            tally__free_mem(s->values);
+            tally__free_mem(s);
+            return rc;
+        }
+        /* The rest does not parse: the whole text again, so that the message points into it. */
+    }
+    tally__free_mem(s->arrays);
+    tally__free_mem(s->values);
+    tally__free_mem(s);
+    return tally__json_parse(&doc->root, data, len, name);
+}
+
+void tally__json_doc_free(tally__json_doc *doc)
+{
+    cJSON_Delete(doc->root);
+    tally__free_mem(doc->arrays);
+    tally__free_mem(doc->values);
+    tally__free_mem(doc->scratch);
+    memset(doc, 0, sizeof(*doc));
+}
+
+int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *doc,
+                            const cJSON *array, size_t key, tally__jpath *path)
+{
+    *out = NULL;
+    *count = 0;
+    if (doc->arrays) {
+        size_t i = key < TALLY__JSON_CUT_KEYS_MAX ? doc->next[key] : doc->array_count;
+        while (i < doc->array_count && doc->arrays[i].key != key)
+            i++;
+        if (i == doc->array_count || cJSON_GetArraySize(array) != 0)
+            return tally__error_json(TALLY_ERROR, doc->name, path->text,
+                                     "internal error: this array was not cut out of the text");
+        doc->next[key] = i + 1;
+        *out = doc->values + doc->arrays[i].first;
+        *count = doc->arrays[i].count;
+        return TALLY_OK;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(array);
+    tally__free_mem(doc->scratch);
+    doc->scratch = n ? tally__reallocarray(NULL, n, sizeof(double)) : NULL;
+    if (n && doc->scratch == NULL)
+        return tally__oom();
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array)
+    {
+        size_t mark = tally__jpath_index(path, i);
+        int rc = tally__json_finite(&doc->scratch[i], item, doc->name, path);
+        tally__jpath_pop(path, mark);
+        if (rc != TALLY_OK)
+            return rc;
+        i++;
+    }
+    *out = doc->scratch;
+    *count = n;
+    return TALLY_OK;
+}

@@ -1,0 +1,165 @@
+/* Number arrays read straight from a JSON text (util/json_split.h): which arrays are cut, the
+ * numbers they give (expected values are the literals, written out by hand), the order of
+ * several keys, and the doubts that send the whole text to cJSON. The differential check
+ * against cJSON on real files is the json_split fuzz target's corpus (fuzz/corpora/json_split). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "tally.h"
+#include "util/count.h"
+#include "util/json_split.h"
+
+static const char *const native_prefix[] = { "results", "*", "benchmarks", "*", "cases", "*",
+                                             NULL };
+static const char *const native_keys[] = { "samples", NULL };
+static const tally__json_cut native = { native_prefix, native_keys };
+
+static const char *const hf_prefix[] = { "results", "*", NULL };
+static const char *const hf_keys[] = { "times", "exit_codes", NULL };
+static const tally__json_cut hyperfine = { hf_prefix, hf_keys };
+
+/* The member `key` of the object at results[i] of a hyperfine-shaped document. */
+static const cJSON *hf_member(const tally__json_doc *d, int i, const char *key)
+{
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(d->root, "results");
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, i), key);
+}
+
+static void test_native_shape(void)
+{
+    /* Only $.results[*].benchmarks[*].cases[*].samples are cut; "x" keeps its own "samples". */
+    const char *text = "{\"format\": \"tally-results\", \"version\": 1, \"results\": [{\"label\": \"a\", "
+                       "\"benchmarks\": [{\"name\": \"b\", \"cases\": [{\"name\": \"c\", \"samples\": "
+                       "[1, 2.5e1 ,-0]}, {\"name\": \"d\", \"x\": {\"samples\": [9]}, \"samples\": [3]}]}]}]}";
+    tally__json_doc d;
+    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "n.json", &native), TALLY_OK);
+    CHECK(d.arrays != NULL);
+    CHECK_INT(d.array_count, 2);
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d.root, "results"), 0),
+                               "benchmarks"),
+                           0),
+        "cases");
+    const cJSON *c0 = cJSON_GetArrayItem(cases, 0), *c1 = cJSON_GetArrayItem(cases, 1);
+    const cJSON *s0 = cJSON_GetObjectItemCaseSensitive(c0, "samples");
+    CHECK_INT(cJSON_GetArraySize(s0), 0); /* empty in the tree */
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c1, "x"), "samples");
+    CHECK_INT(cJSON_GetArraySize(x), 1); /* off the path: left to cJSON */
+    tally__jpath path;
+    tally__jpath_init(&path);
+    const double *v;
+    size_t n;
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, s0, 0, &path), TALLY_OK);
+    CHECK_INT(n, 3);
+    CHECK(n == 3 && v[0] == 1.0 && v[1] == 25.0 && v[2] == 0.0 && signbit(v[2]));
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, cJSON_GetObjectItemCaseSensitive(c1, "samples"), 0,
+                                      &path),
+              TALLY_OK);
+    CHECK(n == 1 && v[0] == 3.0);
+    tally__json_doc_free(&d);
+}
+
+static void test_key_order(void)
+{
+    /* Two keys in either order, an empty array, numbers of every form: each key's arrays come
+     * back in document order. */
+    const char *text = "{\"results\": [{\"exit_codes\": [0, 1], \"times\": [0.5, 1e-3 ,\n\t-2]}, "
+                       "{\"times\": [], \"exit_codes\": [3]}, {\"times\": [0.30000000000000004]}]}";
+    tally__json_doc d;
+    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "h.json", &hyperfine), TALLY_OK);
+    CHECK_INT(d.array_count, 5);
+    tally__jpath path;
+    tally__jpath_init(&path);
+    const double *v;
+    size_t n;
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 0, "times"), 0, &path), TALLY_OK);
+    CHECK(n == 3 && v[0] == 0.5 && v[1] == 0.001 && v[2] == -2.0);
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 0, "exit_codes"), 1, &path), TALLY_OK);
+    CHECK(n == 2 && v[0] == 0.0 && v[1] == 1.0);
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 1, "times"), 0, &path), TALLY_OK);
+    CHECK_INT(n, 0);
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 1, "exit_codes"), 1, &path), TALLY_OK);
+    CHECK(n == 1 && v[0] == 3.0);
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 2, "times"), 0, &path), TALLY_OK);
+    /* 0.1 + 0.2 in binary64 is 0x3FD3333333333334, Python's repr 0.30000000000000004. */
+    CHECK(n == 1 && v[0] == 0x1.3333333333334p-2);
+    /* A sixth array of a key: none was cut, an internal error, never a wrong number. */
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 2, "times"), 0, &path), TALLY_ERROR);
+    tally__json_doc_free(&d);
+}
+
+static void test_doubts(void)
+{
+    /* Valid documents the scanner leaves to cJSON whole: a non-number in an array on the path,
+     * an escaped key, a null exit code, a key "*" (not a wildcard), nested arrays. */
+    static const char *const whole[] = {
+        "{\"results\": [{\"times\": [1, \"2\"]}]}",
+        "{\"results\": [{\"tim\\u0065s\": [1, 2]}]}",
+        "{\"results\": [{\"times\": [1], \"exit_codes\": [null]}]}",
+        "{\"results\": {\"*\": {\"times\": [1]}}}",
+        "{\"results\": [{\"times\": [[1]]}]}",
+    };
+    for (size_t i = 0; i < TALLY__COUNT(whole); i++) {
+        tally__json_doc d;
+        CHECK_INT(tally__json_doc_parse(&d, whole[i], strlen(whole[i]), "h.json", &hyperfine),
+                  TALLY_OK);
+        CHECK(d.root != NULL && d.arrays == NULL);
+        tally__json_doc_free(&d);
+    }
+    /* Refused ones keep the whole-text messages (line:col, or the JSON path). */
+    static const struct {
+        const char *text;
+        int code;
+        const char *message;
+    } refused[] = {
+        { "{\"results\": [{\"times\": [1], \"times\": [2]}]}", TALLY_EPARSE,
+          "h.json: $.results[0].times: duplicate key \"times\" in one object: keep one of them" },
+        { "{\"results\": [{\"times\": [1, 01]}]}", TALLY_EPARSE,
+          "h.json: $.results[0].times[1]: '01' is not a JSON number (JSON wants digits on both "
+          "sides of a point and no leading zeros)" },
+        { "{\"results\": [{\"times\": [1, 2e999]}]}", TALLY_ENONFINITE,
+          "h.json: $.results[0].times[1]: number out of range (beyond 1.8e308), found '2e999'" },
+        { "{\"results\": [{\"times\": [1,, 2]}]}", TALLY_EPARSE,
+          /* Python: text.index(",,") + 2 = 27, the second comma's column */
+          "h.json:1:27: invalid JSON near ', 2]}]}'" },
+        { "{\"results\": [{\"times\": [1, 2", TALLY_EPARSE,
+          /* Python: len(text) + 1 = 29, just past the end */
+          "h.json:1:29: unexpected end of JSON input (truncated file?)" },
+    };
+    for (size_t i = 0; i < TALLY__COUNT(refused); i++) {
+        tally__json_doc d;
+        CHECK_INT(tally__json_doc_parse(&d, refused[i].text, strlen(refused[i].text), "h.json",
+                                        &hyperfine),
+                  refused[i].code);
+        CHECK_STR(tally_error_last()->message, refused[i].message);
+        tally__json_doc_free(&d);
+    }
+}
+
+/* An array that was not cut is read from the tree, with the path of a refused element. */
+static void test_tree_numbers(void)
+{
+    const char *text = "{\"results\": [{\"times\": [1, \"2\"]}]}";
+    tally__json_doc d;
+    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "h.json", &hyperfine), TALLY_OK);
+    tally__jpath path;
+    tally__jpath_init(&path);
+    tally__jpath_key(&path, "times");
+    const double *v;
+    size_t n;
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 0, "times"), 0, &path), TALLY_EPARSE);
+    CHECK_STR(tally_error_last()->message, "h.json: $.times[1]: expected a number, found a string");
+    CHECK_STR(path.text, "$.times");
+    tally__json_doc_free(&d);
+}
+
+int main(void)
+{
+    test_native_shape();
+    test_key_order();
+    test_doubts();
+    test_tree_numbers();
+    return check_summary();
+}
