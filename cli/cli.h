@@ -60,6 +60,13 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
     "      --direction DIR       plain files: lower or higher is better (default from\n"      \
     "                            the unit: rates such as MB/s are higher)\n"
 
+/* Help lines of the presentation options of the text styles, shared by compare and summary. */
+#define CLI_PRESENTATION_HELP                                                                  \
+    "      --precision N         N decimals for every value of the text styles (default:\n"  \
+    "                            the digits the spread justifies, in SI-prefixed units;\n"    \
+    "                            the mmtests and pct layouts keep %.4f / %.2f)\n"             \
+    "      --only-statistic      mmtests style: only the compared statistic's rows\n"
+
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
 int cli_check_output(const char *command, const char *output, char *const *specs, int count);

@@ -96,7 +96,8 @@ typedef struct tally_render_options {
     tally_format format;  /**< Output format. */
     tally_style style;    /**< Layout of text output. */
     int color;            /**< 1: ANSI colours in text output (the caller decides: terminal, NO_COLOR). */
-    int precision;        /**< Decimals of values in text styles; -1: the style's default. */
+    int precision;        /**< Decimals of values in text styles (0 to 17); -1: the style's
+                               default (see ::TALLY_RENDER_OPTIONS_VERSION). */
     int histogram;        /**< 1: text output ends with a compact distribution of every case
                                (one line per configuration). Needs the raw samples (not
                                `omit_samples`). Since version 2. */
@@ -115,14 +116,21 @@ typedef struct tally_render_options {
                                characters); 0: 65,536, GitHub's limit for a comment; negative: no
                                limit. A longer report leaves rows and notes out, least important
                                first, and says so at the top. Since version 4. */
+    int only_statistic;   /**< 1: the mmtests style prints only the rows of the statistic each
+                               benchmark compares (the `Amean` block of the posts), not Min,
+                               Stddev, CoeffVar, Max and BAmean. Since version 5. */
 } tally_render_options;
 
-/** Version 4 added `only_changed` and `max_length`; version 3 `diagnose`; version 2
- *  `histogram`, `ascii`, `width` and `fragment`; older options are still accepted (the later
- *  fields then take their defaults). */
-#define TALLY_RENDER_OPTIONS_VERSION 4
+/** Version 5 added `only_statistic`; version 4 `only_changed` and `max_length`; version 3
+ *  `diagnose`; version 2 `histogram`, `ascii`, `width` and `fragment`; older options are still
+ *  accepted (the later fields then take their defaults).
+ *  `precision` (-1: each style's default) fixes the decimals of every value in the text styles;
+ *  without it the seed layouts keep their posted `%.4f` / `%.2f` unless a group's values would
+ *  show fewer than 3 significant digits, and the table style shows each row with the digits
+ *  its confidence interval justifies, in the SI-prefixed unit of its benchmark. */
+#define TALLY_RENDER_OPTIONS_VERSION 5
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the
