@@ -129,6 +129,15 @@ typedef struct tally__group {
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
 
+/* A renderer of one benchmark group; ctx is what the renderer passed to tally__render_groups. */
+typedef void (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                      const void *ctx);
+
+/* The group loop of the text layouts: every group through `render`, `separator` between two.
+ * TALLY_ENOMEM (recorded) when the buffer failed, else TALLY_OK. */
+int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
+                         tally__group_renderer render, const void *ctx);
+
 /* A value of the baseline result set's metadata, or NULL. */
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key);
 
