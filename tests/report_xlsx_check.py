@@ -33,10 +33,8 @@ def shown(cell):
         return ""
     if isinstance(v, str):
         return v
-    if f == "0.0000":
-        return "%.4f" % v
-    if f == "0.00":
-        return "%.2f" % v
+    if re.fullmatch(r"0(\.0+)?", f):
+        return "%.*f" % (len(f) - 2 if "." in f else 0, v)
     if f == PCT:
         return "%+.2f%%" % (v * 100)
     if f == CV:
@@ -106,7 +104,9 @@ check([lat.cell(row=i, column=1).value for i in range(4, 8)] == ["a", "b", "c", 
 # lat/a: base mean (10 + 10.2 + 9.8 + 10) / 4 = 10; new 12; pct imp (1 - 12/10) * 100 = -20 %,
 # stored as the fraction -0.2 under a signed percent format.
 check(close(lat["B4"].value, 10.0), "B4 %r" % lat["B4"].value)
-check(lat["B4"].number_format == "0.0000", "B4 format %r" % lat["B4"].number_format)
+# Decimals as every human format shows them: the row's narrowest interval, the half-width
+# t(0.975, 3) * sqrt(0.08 / 3) / 2 = 0.2598 of base and new, with 2 significant digits (0.26).
+check(lat["B4"].number_format == "0.00", "B4 format %r" % lat["B4"].number_format)
 # base CV: sample SD of 10, 10.2, 9.8, 10 is sqrt(0.08 / 3) = 0.16330; / 10 = 1.633 %.
 check(close(lat["C4"].value, (0.08 / 3) ** 0.5 / 10), "C4 %r" % lat["C4"].value)
 check(lat["C4"].number_format == CV, "C4 format %r" % lat["C4"].number_format)
@@ -148,7 +148,8 @@ tput = wb["tput"]
 check(tput["A1"].value.startswith("tput: MB/s, higher is better, HMean; "), "tput title")
 # tput/x HMean 4 / (1/100 + 1/110 + 1/90 + 1/100) = 99.49748743718592 (scipy.stats.hmean)
 check(close(tput["B4"].value, 99.49748743718592), "tput B4 %r" % tput["B4"].value)
-check(tput["B4"].number_format == "0.00", "tput format")
+# An HMean row has no interval: 4 significant digits of its largest value (119.58): 1 decimal.
+check(tput["B4"].number_format == "0.0", "tput format %r" % tput["B4"].number_format)
 check(tput["J5"].value == "insufficient", "tput/y verdict %r" % tput["J5"].value)
 
 samples = wb["samples"]
@@ -207,6 +208,10 @@ check(all(isinstance(v, (int, float)) for v in cases), "cases stored as numbers"
 check(close(sweep["B4"].value, 1.0025), "sweep B4 %r" % sweep["B4"].value)
 check(close(sweep["D4"].value, 1.50375), "sweep D4 %r" % sweep["D4"].value)
 check(close(sweep["F4"].value, -0.5), "sweep F4 %r" % sweep["F4"].value)
+# Case 1's narrowest half-width: t(0.975, 3) * 0.017078 / 2 = 0.02718 (SD of the noise) -> 0.027,
+# 3 decimals; case 110's 110 times that, 2.99 -> 3.0, 1 decimal.
+check(sweep["B4"].number_format == "0.000", "sweep B4 format %r" % sweep["B4"].number_format)
+check(sweep["B9"].number_format == "0.0", "sweep B9 format %r" % sweep["B9"].number_format)
 # CV: sample SD of the noise 1, 1.02, 0.98, 1.01 over its mean: 0.017035662 (statistics.stdev).
 check(close(sweep["C4"].value, 0.01703566212129611, 1e-6), "sweep C4 %r" % sweep["C4"].value)
 # Welch p (scipy 1.10.1): 3.0748e-07.

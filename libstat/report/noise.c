@@ -179,7 +179,7 @@ static void fold(tally_noise_benchmark *b, const tally_comparison *cmp)
     }
     if (widest > b->margin_pct)
         b->margin_pct = widest;
-    size_t runs = cmp->base.n < cmp->current.n ? cmp->base.n : cmp->current.n;
+    size_t runs = cmp->base_n < cmp->new_n ? cmp->base_n : cmp->new_n;
     if (b->rows == 1 || runs < b->min_runs)
         b->min_runs = runs;
 }
@@ -188,7 +188,7 @@ static int collect(tally_noise *noise, const tally_report *r)
 {
     for (size_t i = 0; i < r->row_count; i++) {
         const tally__row *row = &r->rows[i];
-        const tally_report_cell *c = &row->cells[1].pub;
+        const tally__cell_figures *c = &row->cells[1].pub;
         /* Rows whose test cannot reach alpha say nothing about false alarms. */
         if (!c->compared || !c->comparison.ratio_defined ||
             c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT ||

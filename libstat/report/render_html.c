@@ -108,6 +108,36 @@ static const char css[] =
     ".tally-report figure,.tally-report tr,.tally-report details.case{break-inside:avoid}"
     ".tally-report .scroll{overflow:visible}.tally-report summary{cursor:auto}}\n";
 
+/* What a fragment adds for the notebook it lands in: the notebook's own text and background
+ * (JupyterLab's and VS Code's theme variables, else the palette above), translucent lines and
+ * panels that read on light and dark pages, the accent colours of the notebook's theme (its
+ * marker beats the system's prefers-color-scheme, which a notebook theme need not follow), and
+ * resets of the host's table rules (zebra rows, centred fixed-layout tables). */
+static const char fragment_css[] =
+    ".tally-report{--fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#1f2328));"
+    "--bg:var(--jp-layout-color0,var(--vscode-editor-background,transparent));"
+    "--muted:color-mix(in srgb,var(--fg) 72%,transparent);--line:rgba(128,128,128,.4);"
+    "--grid:rgba(128,128,128,.2);--panel:rgba(128,128,128,.12);background:transparent;"
+    "padding:8px 0}\n"
+    "@media screen and (prefers-color-scheme:dark){.tally-report{"
+    "--fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#e6edf3))}}\n"
+    "[data-jp-theme-light=false] .tally-report,body.vscode-dark .tally-report,"
+    "body.vscode-high-contrast:not(.vscode-high-contrast-light) .tally-report{"
+    "--imp:#3fb950;--reg:#ff7b72;--insuf:#d29922;--equiv:#58a6ff;--none:#9198a1;"
+    "--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;--c3:#e3a6cc;--c4:#ffc14d;--c5:#9ad3f5;"
+    "--c6:#bbb;--c7:#e8dc6a}\n"
+    "[data-jp-theme-light=true] .tally-report,body.vscode-light .tally-report{"
+    "--imp:#1a7f37;--reg:#cf222e;--insuf:#9a6700;--equiv:#0969da;--none:#59636e;"
+    "--c0:#0072b2;--c1:#d55e00;--c2:#009e73;--c3:#cc79a7;--c4:#e69f00;--c5:#56b4e9;"
+    "--c6:#555;--c7:#8c6d00}\n"
+    ".tally-report table{color:var(--fg);background:transparent;table-layout:auto;"
+    "font-size:inherit;border:none}"
+    ".tally-report caption{color:var(--fg);text-align:left;font-weight:600}"
+    ".tally-report tbody tr:nth-child(odd),.tally-report tbody tr:nth-child(even){"
+    "background:transparent}"
+    ".tally-report tbody tr:hover{background:var(--panel)}"
+    ".tally-report th,.tally-report td{color:inherit;line-height:1.45;max-width:none}\n";
+
 static void text(tally__buf *b, const char *s)
 {
     tally__svg_text(b, s);
@@ -522,7 +552,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
     int insufficient = 0, missing = 0, inconclusive = 0, not_tested = 0;
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
             if (!c->compared)
                 continue;
@@ -543,7 +573,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
         tally__buf_puts(b, "<p>[1] too few samples for the test to reach alpha:</p><ul>");
         for (size_t i = g->first; i < g->first + g->count; i++)
             for (size_t j = 1; j < r->config_count; j++) {
-                const tally_report_cell *c = &r->rows[i].cells[j].pub;
+                const tally__cell_figures *c = &r->rows[i].cells[j].pub;
                 if (!c->compared || c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT)
                     continue;
                 tally__buf reason = TALLY__BUF_INIT;
@@ -695,7 +725,7 @@ static void headline(tally__buf *b, const tally_report *r)
     for (size_t j = 1; j < r->config_count; j++) {
         size_t count[6] = {0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (c->compared && (unsigned)c->comparison.verdict < 6)
                 count[c->comparison.verdict]++;
         }
@@ -774,7 +804,8 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
 {
     const char *heading = compare_mode(r) ? "Benchmark comparison" : "Benchmark summary";
     if (o->fragment) {
-        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s</style>\n", css);
+        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s%s</style>\n", css,
+                          fragment_css);
     } else {
         tally__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                            "<meta name=\"viewport\" content=\"width=device-width, "

@@ -19,7 +19,10 @@ typedef struct ctx {
     lxw_workbook *wb;
     lxw_error err;      /* first libxlsxwriter error */
     const char *what;   /* what was being written when it happened */
-    lxw_format *bold, *title, *group, *verdict, *value_fmt[2], *pct_fmt, *cv_fmt, *p_fmt, *p_tiny_fmt,
+    const tally_render_options *o;
+    /* Value formats by their decimals ("0", "0.0", ... "0.00000000000000000"), made on use. */
+    lxw_format *value_fmt[18];
+    lxw_format *bold, *title, *group, *verdict, *pct_fmt, *cv_fmt, *p_fmt, *p_tiny_fmt,
         *red, *green;
     char (*names)[SHEET_NAME_MAX + 1];
     size_t name_count;
@@ -35,6 +38,9 @@ static void note(ctx *c, lxw_error err, const char *what)
         c->what = what;
     }
 }
+
+/* The format of values with `decimals` decimals (made on first use). */
+static lxw_format *value_format(ctx *c, int decimals);
 
 /* Columns take the width of their widest cell. Excel measures a width in characters of the
  * default font's digits; letters and bold text run wider, hence the factors, found by looking
@@ -93,10 +99,9 @@ static void put_str(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, con
 static size_t shown_chars(const ctx *c, double x, lxw_format *f)
 {
     char text[TALLY__NUMBER_BUF + 8];
-    if (f == c->value_fmt[0])
-        return (size_t)snprintf(text, sizeof(text), "%.4f", x);
-    if (f == c->value_fmt[1])
-        return (size_t)snprintf(text, sizeof(text), "%.2f", x);
+    for (int d = 0; d < (int)TALLY__COUNT(c->value_fmt); d++)
+        if (f != NULL && f == c->value_fmt[d])
+            return (size_t)snprintf(text, sizeof(text), "%.*f", d, x);
     if (f == c->pct_fmt || f == c->cv_fmt)
         return (size_t)snprintf(text, sizeof(text), "%+.2f%%", x * 100);
     if (f == c->p_fmt)
@@ -383,7 +388,6 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
     if (ws == NULL)
         return;
     const char *sheet = c->names[c->name_count - 1];
-    lxw_format *vf = c->value_fmt[first->direction == TALLY_HIGHER_IS_BETTER];
     lxw_col_t last_col = config_col(r, r->config_count - 1, compare) +
                          (compare && r->config_count > 1 ? COMPARED_COLUMNS : 2) - 1;
     int charts = g->count >= 2 && g->count <= CHART_CASES_MAX;
@@ -446,6 +450,12 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
     for (size_t i = 0; i < g->count; i++) {
         const tally__row *row = &r->rows[g->first + i];
         lxw_row_t xr = (lxw_row_t)(FIRST_DATA_ROW + i);
+        /* The decimals every human format shows (the row's narrowest interval with 2
+         * significant digits), in the unit as given: a cell holds the number itself. */
+        tally__si plain = { 1.0, "" };
+        tally__numfmt nf;
+        tally__row_numfmt(&nf, r, row, &plain, c->o->precision);
+        lxw_format *vf = value_format(c, nf.decimals);
         put_case(c, ws, xr, 0, row->case_name);
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *cell = &row->cells[j];
@@ -626,6 +636,22 @@ static lxw_format *make_format(ctx *c)
     return f;
 }
 
+static lxw_format *value_format(ctx *c, int decimals)
+{
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals >= (int)TALLY__COUNT(c->value_fmt))
+        decimals = (int)TALLY__COUNT(c->value_fmt) - 1;
+    if (c->value_fmt[decimals] == NULL && (c->value_fmt[decimals] = make_format(c)) != NULL) {
+        char code[24] = "0.";
+        for (int k = 0; k < decimals; k++)
+            code[2 + k] = '0';
+        code[decimals ? 2 + decimals : 1] = '\0';
+        c->x.format_set_num_format(c->value_fmt[decimals], code);
+    }
+    return c->value_fmt[decimals];
+}
+
 static void make_formats(ctx *c)
 {
     if ((c->bold = make_format(c)) != NULL)
@@ -640,10 +666,6 @@ static void make_formats(ctx *c)
     /* Indented: a verdict does not run into the right-aligned p-value before it. */
     if ((c->verdict = make_format(c)) != NULL)
         c->x.format_set_indent(c->verdict, 1);
-    if ((c->value_fmt[0] = make_format(c)) != NULL)
-        c->x.format_set_num_format(c->value_fmt[0], "0.0000");
-    if ((c->value_fmt[1] = make_format(c)) != NULL)
-        c->x.format_set_num_format(c->value_fmt[1], "0.00");
     /* pct imp carries its sign: +4.73% better, -4.73% worse. */
     if ((c->pct_fmt = make_format(c)) != NULL)
         c->x.format_set_num_format(c->pct_fmt, "+0.00%;-0.00%;0.00%");
@@ -834,9 +856,9 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
 static int render_workbook(const char *path, const char *shown_path, const tally_report *r,
                            const tally_render_options *o)
 {
-    (void)o;
     ctx c;
     memset(&c, 0, sizeof(c));
+    c.o = o;
     size_t groups = 0, pos = 0;
     tally__group g;
     while (tally__report_next_group(&g, r, &pos))

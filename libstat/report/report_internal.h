@@ -13,8 +13,20 @@
 #define TALLY__BAMEAN_COUNT 3
 extern const double tally__bamean_percents[TALLY__BAMEAN_COUNT];
 
+/* A cell's figures as the renderers read them; tally_report_cell_at(),
+ * tally_report_cell_summary() and tally_report_cell_comparison() hand them out in the public
+ * structs, which cannot embed each other (they grow independently). */
+typedef struct tally__cell_figures {
+    int present;                 /* the configuration has the case */
+    tally_summary summary;       /* summary of its samples (when present) */
+    double value;                /* the row's statistic (when present) */
+    int compared;                /* comparison holds one with the baseline */
+    tally_comparison comparison; /* versus the baseline (not for the baseline itself) */
+    double p_adjusted;           /* p-value after the report's adjustment */
+} tally__cell_figures;
+
 typedef struct tally__cell {
-    tally_report_cell pub;     /* what tally_report_cell_get() returns */
+    tally__cell_figures pub;   /* what the public cell accessors hand out */
     double *samples;           /* copy of the samples in run order (NULL when absent or omitted) */
     int borrowed;              /* samples point into the results (only inside tally_report_new) */
     size_t n;
@@ -27,6 +39,9 @@ typedef struct tally__cell {
     unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
+    double ranks[2];           /* ..._ranked: {mid-rank sum of the baseline in the pool of the
+                                  baseline and this cell, tie term} for Mann-Whitney */
+    int has_ranks;
     tally_diagnostics diag;    /* run-order and shape checks (report_diag.c) */
     int diag_defined;          /* diag holds them (the cell's samples were seen) */
 } tally__cell;
@@ -79,7 +94,8 @@ void tally__report_free_row(tally__row *row, size_t configs);
  * per case of `results` in order: tally_report_new_from_partitions) the cells take their
  * summaries from those instead of samples. */
 int tally__report_align(tally_report *r, const tally_results *results,
-                        const tally_partition_summary *const *parts, size_t nparts);
+                        const tally_partition_summary *const *parts, size_t nparts,
+                        const double *rank_sums, const double *tie_terms);
 /* Each row's noise_pct from the report option `noise` (noise.c), before the comparisons. */
 void tally__report_noise_margins(tally_report *r);
 /* The equivalence margin of a row: the report's, else the noise profile's of its benchmark. */
