@@ -33,6 +33,7 @@ static const struct option report_options[] = {
     /* Past the letters: long-only options. */
     {"diagnose", no_argument, NULL, 1001},
     {"expect-diff", required_argument, NULL, 1002},
+    {"noise", required_argument, NULL, 1005},
     {"only-changed", no_argument, NULL, 1701},
     {"max-length", required_argument, NULL, 1702},
     {"precision", required_argument, NULL, 1003},
@@ -54,6 +55,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->help = 0;
     cmd->expect_diff[0] = '\0';
     cmd->expect_diff_len = 0;
+    cmd->noise = NULL;
 
     optind = 1;
     opterr = 0;
@@ -73,7 +75,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && (c == 1701 || (c < 256 && strchr("taAREWMGI", c))))
+        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
             cmd->fail_on_inconclusive = 1;
@@ -118,6 +120,14 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             memcpy(cmd->expect_diff + have, optarg, add + 1);
             cmd->expect_diff_len = have + add;
             cmd->args.report.expect_diff = cmd->expect_diff;
+            continue;
+        }
+        if (c == 1005) {
+            tally_noise_free(cmd->noise);
+            cmd->noise = NULL;
+            if (tally_noise_load(&cmd->noise, optarg) != TALLY_OK)
+                return cli_fail_library();
+            cmd->args.report.noise = cmd->noise;
             continue;
         }
         if (c == 1701) {
@@ -177,8 +187,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     return cli_report_finish(&cmd->args, cmd->name);
 }
 
-int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
-                     char **argv)
+static int build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                        char **argv)
 {
     *out = NULL;
     int rc = cli_parse_report_command(cmd, argc, argv);
@@ -221,4 +231,15 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
                         "if that is the point)\n", tally_report_env_diff_key(*out, i),
                 tally_report_env_diff_key(*out, i));
     return CLI_EXIT_OK;
+}
+
+int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                     char **argv)
+{
+    int rc = build_report(out, cmd, help, argc, argv);
+    /* The report copied the margins of --noise. */
+    tally_noise_free(cmd->noise);
+    cmd->noise = NULL;
+    cmd->args.report.noise = NULL;
+    return rc;
 }

@@ -16,6 +16,7 @@ typedef struct cli_report_command {
     int help;                  /* --help was given */
     char expect_diff[1024];    /* --expect-diff keys, comma-separated */
     size_t expect_diff_len;
+    tally_noise *noise;        /* --noise FILE, owned (freed by cli_build_report) */
 } cli_report_command;
 
 /* Parse argv (argv[0] is the subcommand). Returns CLI_EXIT_OK or prints and returns
