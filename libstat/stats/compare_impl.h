@@ -48,6 +48,13 @@ int tally__t_two_sided_p(double *p, double t, double df);
  * distribution, counted). */
 int tally__mann_whitney_cdf(double *out, size_t m, size_t n, size_t u);
 
+/* tally_mann_whitney from the ranks of the pooled samples: rank_sum_a the sum of the first
+ * sample's (1-based mid-)ranks, tie_term the sum of t^3 - t over the runs of t equal values (in
+ * ascending order of value, as tally_mann_whitney adds them). For callers that test several
+ * splits of one pooled sample: the ranks stay the same, only the groups change. */
+int tally__mann_whitney_ranked(double *u, double *p, int *exact, double rank_sum_a,
+                               double tie_term, size_t na, size_t nb);
+
 /* The smallest two-sided p-value Mann-Whitney can produce for samples of these sizes,
  * min(1, 2 / C(na + nb, na)): the exact test's p for complete separation. */
 double tally__mann_whitney_min_p(size_t na, size_t nb);

@@ -140,7 +140,13 @@ int tally_mann_whitney(double *u, double *p, int *exact, const double *a, size_t
         i = j;
     }
     tally__free_mem(all);
+    return tally__mann_whitney_ranked(u, p, exact, rank_sum_a, tie_term, na, nb);
+}
 
+int tally__mann_whitney_ranked(double *u, double *p, int *exact, double rank_sum_a,
+                               double tie_term, size_t na, size_t nb)
+{
+    size_t total = na + nb;
     double dna = (double)na, dnb = (double)nb, dn = (double)total;
     double u_a = rank_sum_a - dna * (dna + 1) / 2;
     double u_big = fmax(u_a, dna * dnb - u_a);
