@@ -7,6 +7,7 @@
 
 #include "stats/compare_impl.h"
 #include "stats/diag_internal.h"
+#include "stats/select.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -27,12 +28,6 @@ static int by_value_then_index(const void *l, const void *r)
     if (a->value > b->value)
         return 1;
     return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static int by_double(const void *l, const void *r)
-{
-    double a = *(const double *)l, b = *(const double *)r;
-    return (a > b) - (a < b);
 }
 
 /* Two-sided normal p-value of z. */
@@ -202,7 +197,8 @@ static void check_step(tally_diagnostics *d, const double *rank, size_t n)
 static double median_of(double *scratch, const double *x, size_t n)
 {
     memcpy(scratch, x, n * sizeof *x);
-    qsort(scratch, n, sizeof *scratch, by_double);
+    size_t ranks[2] = { n / 2, n % 2 ? n / 2 : n / 2 - 1 };
+    tally__select_ranks(scratch, n, ranks, n % 2 ? 1 : 2);
     return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
 }
 
