@@ -24,6 +24,7 @@ static const char summary_help[] =
     "      --hist                after the text report, a compact distribution of every\n"
     "                            case (one line per configuration, terminal-wide)\n"
     "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
+    CLI_PRESENTATION_HELP
     "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n"
     "                            modes, outliers) in the mmtests, normalized and pct styles\n"
     "                            too (the table style and Markdown always show them)\n"

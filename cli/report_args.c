@@ -40,6 +40,8 @@ static const struct option report_options[] = {
     {"expect-diff", required_argument, NULL, 1002},
     {"only-changed", no_argument, NULL, 1701},
     {"max-length", required_argument, NULL, 1702},
+    {"precision", required_argument, NULL, 1003},
+    {"only-statistic", no_argument, NULL, 1004},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -136,6 +138,19 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 return cli_usage_error(cmd->name, "--max-length needs a number of bytes >= 1 "
                                                   "or 'none', not '%s'", optarg);
             cmd->args.render.max_length = v;
+            continue;
+        }
+        if (c == 1003) {
+            char *end = NULL;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || n < 0 || n > 17)
+                return cli_usage_error(cmd->name, "--precision needs a number of decimals from 0 "
+                                                  "to 17, not '%s'", optarg);
+            cmd->args.render.precision = (int)n;
+            continue;
+        }
+        if (c == 1004) {
+            cmd->args.render.only_statistic = 1;
             continue;
         }
         if (c == 'H' || c == 'X' || c == 1001) {

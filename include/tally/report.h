@@ -96,7 +96,8 @@ typedef struct tally_render_options {
     tally_format format;  /**< Output format. */
     tally_style style;    /**< Layout of text output. */
     int color;            /**< 1: ANSI colours in text output (the caller decides: terminal, NO_COLOR). */
-    int precision;        /**< Decimals of values in text styles; -1: the style's default. */
+    int precision;        /**< Decimals of values in text styles (0 to 17); -1: the style's
+                               default (see ::TALLY_RENDER_OPTIONS_VERSION). */
     int histogram;        /**< 1: text output ends with a compact distribution of every case
                                (one line per configuration). Needs the raw samples (not
                                `omit_samples`). Since version 2. */
@@ -115,14 +116,21 @@ typedef struct tally_render_options {
                                characters); 0: 65,536, GitHub's limit for a comment; negative: no
                                limit. A longer report leaves rows and notes out, least important
                                first, and says so at the top. Since version 4. */
+    int only_statistic;   /**< 1: the mmtests style prints only the rows of the statistic each
+                               benchmark compares (the `Amean` block of the posts), not Min,
+                               Stddev, CoeffVar, Max and BAmean. Since version 5. */
 } tally_render_options;
 
-/** Version 4 added `only_changed` and `max_length`; version 3 `diagnose`; version 2
- *  `histogram`, `ascii`, `width` and `fragment`; older options are still accepted (the later
- *  fields then take their defaults). */
-#define TALLY_RENDER_OPTIONS_VERSION 4
+/** Version 5 added `only_statistic`; version 4 `only_changed` and `max_length`; version 3
+ *  `diagnose`; version 2 `histogram`, `ascii`, `width` and `fragment`; older options are still
+ *  accepted (the later fields then take their defaults).
+ *  `precision` (-1: each style's default) fixes the decimals of every value in the text styles;
+ *  without it the seed layouts keep their posted `%.4f` / `%.2f` unless a group's values would
+ *  show fewer than 3 significant digits, and the table style shows each row with the digits
+ *  its confidence interval justifies, in the SI-prefixed unit of its benchmark. */
+#define TALLY_RENDER_OPTIONS_VERSION 5
 #define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0 }
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the
@@ -143,13 +151,19 @@ typedef struct tally_report_row {
     tally_statistic statistic; /**< The statistic compared in this row (never DEFAULT). */
 } tally_report_row;
 
-/** One cell: a configuration's data in a row. */
+/**
+ * One cell: a configuration's data in a row. A growable result struct like ::tally_summary: set
+ * `size` before tally_report_cell_at() fills it (`tally_report_cell c = { .size = sizeof c };`).
+ * The cell's summary and comparison come from tally_report_cell_summary() and
+ * tally_report_cell_comparison().
+ */
 typedef struct tally_report_cell {
+    size_t size;                 /**< Set by the caller to sizeof (tally_report_cell); on return,
+                                      the bytes the library filled. */
     int present;                 /**< 0 when this configuration has no such case. */
-    tally_summary summary;       /**< Summary of its samples (when present). */
     double value;                /**< The row's statistic (when present). */
-    int compared;                /**< 1 when `comparison` holds a comparison with the baseline. */
-    tally_comparison comparison; /**< Versus the baseline (not for the baseline itself). */
+    int compared;                /**< 1 when tally_report_cell_comparison() has a comparison
+                                      with the baseline for this cell. */
     double p_adjusted;           /**< p-value after the report's adjustment. */
 } tally_report_cell;
 
@@ -211,11 +225,44 @@ TALLY_API const char *tally_report_config_label(const tally_report *r, size_t i)
 TALLY_API size_t tally_report_row_count(const tally_report *r);
 
 /** Describe row i. @return ::TALLY_OK or ::TALLY_EINVAL. */
-TALLY_API int tally_report_row_get(tally_report_row *out, const tally_report *r, size_t i);
+TALLY_API int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i);
 
-/** The cell of row i for configuration j. @return ::TALLY_OK or ::TALLY_EINVAL. */
-TALLY_API int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t row,
-                                    size_t config);
+/**
+ * The cell of a row for a configuration.
+ * @param out receives the cell (its `size` set by the caller).
+ * @param r the report.
+ * @param row the row, below tally_report_row_count().
+ * @param config the configuration, below tally_report_config_count().
+ * @return ::TALLY_OK or ::TALLY_EINVAL (NULL, out of range, `size` not set). Thread-safe.
+ */
+TALLY_API int tally_report_cell_at(tally_report_cell *out, const tally_report *r, size_t row,
+                                   size_t config);
+
+/**
+ * The summary of a cell's samples.
+ * @param out receives the summary (its `size` set by the caller).
+ * @param r the report.
+ * @param row the row.
+ * @param config the configuration.
+ * @return ::TALLY_OK; ::TALLY_ENOTFOUND when the configuration has no such case (`present` 0);
+ *   ::TALLY_EINVAL (NULL, out of range, `size` not set). Thread-safe.
+ */
+TALLY_API int tally_report_cell_summary(tally_summary *out, const tally_report *r, size_t row,
+                                        size_t config);
+
+/**
+ * A cell's comparison with the baseline's cell of the same row: its two sides' summaries are
+ * tally_report_cell_summary() of configuration 0 and of `config`.
+ * @param out receives the comparison (its `size` set by the caller).
+ * @param r the report.
+ * @param row the row.
+ * @param config the configuration.
+ * @return ::TALLY_OK; ::TALLY_ENOTFOUND when the cell has none (`compared` 0: the baseline
+ *   itself, or a case missing on either side); ::TALLY_EINVAL (NULL, out of range, `size` not
+ *   set). Thread-safe.
+ */
+TALLY_API int tally_report_cell_comparison(tally_comparison *out, const tally_report *r,
+                                           size_t row, size_t config);
 
 /** Geometric mean of gains of one configuration against the baseline. */
 typedef struct tally_gain {

@@ -137,32 +137,38 @@ static void text_lines(tally__buf *b, const tally__buf *t)
     }
 }
 
-/* A cell's value as the text table writes it: ± the mean CI's half-width on AMean rows, the
- * median's [low, high] on Median rows ([3] when n is too small for it). */
-static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c, int prec,
-                       int *median_note)
+/* A cell's value as the text table writes it (tally__render_cell_value): ± the mean CI's
+ * half-width on AMean rows, the median's [low, high] on Median rows ([3] when n is too small
+ * for it), in the group's prefixed unit. */
+static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c,
+                       const tally__numfmt *f, int *median_note)
 {
-    double lo, hi;
-    if (!c->pub.present)
+    if (!c->pub.present) {
         tally__buf_puts(b, "<td class=\"missing\">missing [2]</td>");
-    else if (!c->value_defined)
-        tally__buf_puts(b, "<td>n/a</td>");
-    else if (!tally__cell_interval(&lo, &hi, row, c)) {
-        int note = row->statistic == TALLY_STAT_MEDIAN;
-        *median_note |= note;
-        tally__buf_printf(b, "<td>%.*f%s</td>", prec, c->pub.value, note ? " [3]" : "");
-    } else if (row->statistic == TALLY_STAT_MEDIAN)
-        tally__buf_printf(b, "<td>%.*f [%.*f, %.*f]</td>", prec, c->pub.value, prec, lo, prec,
-                          hi);
-    else
-        tally__buf_printf(b, "<td>%.*f ± %.*f</td>", prec, c->pub.value, prec, (hi - lo) / 2);
+        return;
+    }
+    tally__buf_puts(b, "<td>");
+    int interval = tally__render_cell_value(b, f, row, c, NULL);
+    if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
+        *median_note = 1;
+        tally__buf_puts(b, " [3]");
+    }
+    tally__buf_puts(b, "</td>");
+}
+
+/* A number of the summary table in the row's display. */
+static void number_cell(tally__buf *b, const tally__numfmt *f, double x)
+{
+    tally__buf_puts(b, "<td>");
+    tally__buf_number(b, f, x);
+    tally__buf_puts(b, "</td>");
 }
 
 /* The value, then n (empty when missing). */
-static void value_cells(tally__buf *b, const tally__row *row, const tally__cell *c, int prec,
-                        int *median_note)
+static void value_cells(tally__buf *b, const tally__row *row, const tally__cell *c,
+                        const tally__numfmt *f, int *median_note)
 {
-    value_cell(b, row, c, prec, median_note);
+    value_cell(b, row, c, f, median_note);
     if (c->pub.present)
         tally__buf_printf(b, "<td>%zu</td>", c->n);
     else
@@ -217,14 +223,17 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
                               r->opts.confidence * 100, r->opts.adjust ? "p (adj)" : "p");
     }
     tally__buf_puts(b, "</tr></thead><tbody>\n");
+    tally__si si;
+    tally__group_si(&si, r, g);
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
-        int prec = tally__default_precision(r, o, row);
+        tally__numfmt f;
+        tally__row_numfmt(&f, r, row, &si, o->precision);
         tally__buf_puts(b, "<tr><th class=\"key\" scope=\"row\">");
         text(b, row->case_name);
         tally__buf_puts(b, "</th>");
         for (size_t j = 0; j < r->config_count; j++) {
-            value_cells(b, row, &row->cells[j], prec, median_note);
+            value_cells(b, row, &row->cells[j], &f, median_note);
             if (j > 0)
                 comparison_cells(b, &row->cells[j]);
         }
@@ -238,6 +247,8 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                            const tally__group *g, int *median_note)
 {
     const tally__row *first = &r->rows[g->first];
+    tally__si si;
+    tally__group_si(&si, r, g);
     for (size_t j = 0; j < r->config_count; j++) {
         tally__buf_puts(b, "<div class=\"scroll\"><table class=\"summary\"><caption class=\"key\">");
         text(b, r->configs[j].label);
@@ -252,7 +263,8 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
             const tally__row *row = &r->rows[i];
             const tally__cell *c = &row->cells[j];
             const tally_summary *s = &c->pub.summary;
-            int prec = tally__default_precision(r, o, row);
+            tally__numfmt f;
+            tally__row_numfmt(&f, r, row, &si, o->precision);
             tally__buf_puts(b, "<tr><th class=\"key\" scope=\"row\">");
             text(b, row->case_name);
             tally__buf_puts(b, "</th>");
@@ -263,11 +275,12 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                 continue;
             }
             tally__buf_printf(b, "<td>%zu</td>", s->n);
-            value_cell(b, row, c, prec, median_note);
-            tally__buf_printf(b, "<td>%.*f</td><td>%.*f</td><td>%.*f</td>", prec, s->min, prec,
-                              s->median, prec, s->max);
+            value_cell(b, row, c, &f, median_note);
+            number_cell(b, &f, s->min);
+            number_cell(b, &f, s->median);
+            number_cell(b, &f, s->max);
             if (c->spread_defined)
-                tally__buf_printf(b, "<td>%.*f</td>", prec, c->spread);
+                number_cell(b, &f, c->spread);
             else
                 tally__buf_puts(b, "<td>-</td>");
             if (c->cv_defined)
@@ -336,8 +349,11 @@ static void system_details(tally__buf *b, const tally_report *r)
 static void facts(tally__buf *b, const tally_report *r, const tally__group *g)
 {
     const tally__row *first = &r->rows[g->first];
+    /* The unit the values show in: the benchmark's, SI-prefixed for their magnitude. */
+    tally__si si;
+    tally__group_si(&si, r, g);
     tally__buf_puts(b, "<dl class=\"facts\"><dt>unit</dt><dd>");
-    text(b, first->unit[0] ? first->unit : "(none)");
+    text(b, si.unit[0] ? si.unit : "(none)");
     tally__buf_printf(b, "</dd><dt>better</dt><dd>%s is better</dd><dt>statistic</dt><dd>%s",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
@@ -462,7 +478,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
     int insufficient = 0, missing = 0, inconclusive = 0, not_tested = 0;
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
             if (!c->compared)
                 continue;
@@ -483,7 +499,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
         tally__buf_puts(b, "<p>[1] too few samples for the test to reach alpha:</p><ul>");
         for (size_t i = g->first; i < g->first + g->count; i++)
             for (size_t j = 1; j < r->config_count; j++) {
-                const tally_report_cell *c = &r->rows[i].cells[j].pub;
+                const tally__cell_figures *c = &r->rows[i].cells[j].pub;
                 if (!c->compared || c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT)
                     continue;
                 tally__buf reason = TALLY__BUF_INIT;
@@ -628,7 +644,7 @@ static void headline(tally__buf *b, const tally_report *r)
     for (size_t j = 1; j < r->config_count; j++) {
         size_t count[6] = {0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (c->compared && (unsigned)c->comparison.verdict < 6)
                 count[c->comparison.verdict]++;
         }

@@ -15,7 +15,17 @@ typedef struct stat_row {
 } stat_row;
 
 #define LABEL_WIDTH 9 /* "BAmean-99", the longest statistic name */
-#define PCT_WIDTH 11  /* " (%7.2f%%)" */
+#define VALUE_MIN 12  /* "%12.4f" */
+#define PCT_MIN 7     /* " (%7.2f%%)" */
+
+/* The widths of a group's cells, from their content: at least compare-mmtests' %12.{prec}f
+ * and %7.2f, wider when a value or a percentage needs it (1.2e9 B/s, -1000 %), so a column
+ * never runs into its neighbour. */
+typedef struct widths {
+    int value; /* the value, right-aligned, with at least one space before it */
+    int pct;   /* the percentage inside " (...%)" */
+    int prec;  /* decimals of the values */
+} widths;
 
 static const char *centre_title(tally_statistic s)
 {
@@ -127,9 +137,9 @@ static void render_header(tally__buf *b, const tally_report *r, size_t lead, siz
     }
 }
 
-static size_t column_width(const tally_report *r)
+static size_t column_width(const tally_report *r, const widths *w)
 {
-    size_t width = 12 + PCT_WIDTH;
+    size_t width = (size_t)w->value + (size_t)w->pct + 4;
     for (size_t j = 0; j < r->config_count; j++) {
         size_t first_len;
         const char *second;
@@ -142,37 +152,69 @@ static size_t column_width(const tally_report *r)
     return width;
 }
 
+/* The percentage of a cell against the baseline (0 on the baseline); 0 when undefined. */
+static int cell_pct(double *pct, const stat_row *sr, const tally__row *row, size_t j, double v)
+{
+    double base;
+    *pct = 0;
+    if (j == 0)
+        return 1;
+    tally_direction dir = sr->kind == ROW_STDDEV || sr->kind == ROW_COEFFVAR
+                              ? TALLY_LOWER_IS_BETTER
+                              : row->direction;
+    if (stat_value(&base, sr, &row->cells[0]) && tally_pct_imp(pct, base, v, dir) == TALLY_OK)
+        return 1;
+    tally_error_clear();
+    return 0;
+}
+
 static void render_cell(tally__buf *b, const stat_row *sr, const tally__row *row, size_t j,
-                        int value_width, int prec, int marked)
+                        const widths *w, int marked)
 {
     const tally__cell *c = &row->cells[j];
-    double v;
+    double v, pct;
     if (!c->pub.present) {
-        tally__buf_printf(b, "%*s%*s", value_width, "missing", PCT_WIDTH, "");
+        tally__buf_printf(b, "%*s%*s", w->value, "missing", w->pct + 4, "");
         return;
     }
     if (!stat_value(&v, sr, c)) {
-        tally__buf_printf(b, "%*s%*s", value_width, "n/a", PCT_WIDTH, "");
+        tally__buf_printf(b, "%*s%*s", w->value, "n/a", w->pct + 4, "");
         return;
     }
-    tally__buf_printf(b, "%*.*f", value_width, prec, v);
-    double base, pct = 0;
-    int have_pct = 1;
-    if (j > 0) {
-        tally_direction dir = sr->kind == ROW_STDDEV || sr->kind == ROW_COEFFVAR
-                                  ? TALLY_LOWER_IS_BETTER
-                                  : row->direction;
-        have_pct = stat_value(&base, sr, &row->cells[0]) &&
-                   tally_pct_imp(&pct, base, v, dir) == TALLY_OK;
-        if (!have_pct)
-            tally_error_clear();
-    }
-    if (!have_pct)
-        tally__buf_printf(b, " (%7s )", "n/a");
+    tally__buf_printf(b, "%*.*f", w->value, w->prec, v);
+    if (!cell_pct(&pct, sr, row, j, v))
+        tally__buf_printf(b, " (%*s )", w->pct, "n/a");
     else if (marked)
-        tally__buf_printf(b, " *%7.2f%%*", pct);
+        tally__buf_printf(b, " *%*.2f%%*", w->pct, pct);
     else
-        tally__buf_printf(b, " (%7.2f%%)", pct);
+        tally__buf_printf(b, " (%*.2f%%)", w->pct, pct);
+}
+
+static int text_len(const char *fmt, int prec, double v)
+{
+    char text[400];
+    int n = snprintf(text, sizeof(text), fmt, prec, v);
+    return n < 0 ? 0 : n;
+}
+
+static void measure(widths *w, const tally_report *r, const tally__group *g, const stat_row *rows,
+                    size_t nrows)
+{
+    w->value = VALUE_MIN;
+    w->pct = PCT_MIN;
+    for (size_t s = 0; s < nrows; s++)
+        for (size_t i = g->first; i < g->first + g->count; i++)
+            for (size_t j = 0; j < r->config_count; j++) {
+                const tally__row *row = &r->rows[i];
+                double v, pct;
+                if (!stat_value(&v, &rows[s], &row->cells[j]))
+                    continue;
+                int n = text_len("%.*f", w->prec, v) + 1;
+                if (n > w->value)
+                    w->value = n;
+                if (cell_pct(&pct, &rows[s], row, j, v) && (n = text_len("%.*f", 2, pct)) > w->pct)
+                    w->pct = n;
+            }
 }
 
 static void render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
@@ -180,11 +222,21 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
 {
     const tally__row *first = &r->rows[g->first];
     size_t case_width = tally__group_case_width(r, g);
-    size_t col_width = column_width(r);
-    int value_width = (int)(col_width - PCT_WIDTH);
-    int prec = tally__default_precision(r, o, first);
     stat_row rows[16];
     size_t nrows = build_rows(rows, first->statistic);
+    if (o->only_statistic) {
+        size_t kept = 0;
+        for (size_t s = 0; s < nrows; s++)
+            if (is_compared_row(&rows[s], first->statistic))
+                rows[kept++] = rows[s];
+        nrows = kept;
+    }
+    widths w;
+    w.prec = tally__seed_precision(r, o, g, first->direction == TALLY_HIGHER_IS_BETTER ? 2 : 4);
+    measure(&w, r, g, rows, nrows);
+    size_t col_width = column_width(r, &w);
+    /* Long configuration names widen the value, as compare-mmtests does. */
+    w.value = (int)col_width - w.pct - 4;
 
     tally__buf_printf(b, "%s\n", first->benchmark);
     render_header(b, r, LABEL_WIDTH + 1 + case_width, col_width);
@@ -197,7 +249,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
             for (size_t j = 0; j < r->config_count; j++) {
                 const tally__cell *c = &row->cells[j];
                 int marked = compared_row && c->pub.compared && c->pub.comparison.significant;
-                render_cell(b, &rows[s], row, j, value_width, prec, marked);
+                render_cell(b, &rows[s], row, j, &w, marked);
             }
             tally__buf_end_line(b);
         }

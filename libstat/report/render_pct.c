@@ -44,7 +44,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
                          const tally__group *g)
 {
     const tally__row *first = &r->rows[g->first];
-    int prec = o->precision >= 0 ? tally__default_precision(r, o, first) : 2;
+    int prec = tally__seed_precision(r, o, g, 2);
     size_t case_width = tally__group_case_width(r, g) + 1;
     size_t cell_width = MIN_CELL;
     tally__buf cell = TALLY__BUF_INIT;

@@ -48,53 +48,30 @@ static const char *cell_str(const grid *g, size_t k)
     return g->text[k] ? g->text[k] : "";
 }
 
-/* Half-width of the symmetric mean CI on AMean rows. */
-static int ci_half_width(double *out, const tally__row *row, const tally__cell *c)
-{
-    const tally_summary *s = &c->pub.summary;
-    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
-        *out = (s->mean_ci_high - s->mean_ci_low) / 2;
-        return 1;
-    }
-    return 0;
-}
-
-/* The median's interval from order statistics is not symmetric: printed as [low, high]. */
-static int median_ci(double *lo, double *hi, const tally__row *row, const tally__cell *c)
-{
-    const tally_summary *s = &c->pub.summary;
-    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
-        *lo = s->median_ci_low;
-        *hi = s->median_ci_high;
-        return 1;
-    }
-    return 0;
-}
-
 /* Footnote marks of the table. */
 #define NOTE_INSUFFICIENT "[1]"
 #define NOTE_MISSING "[2]"
 #define NOTE_MEDIAN_CI "[3]"
 
 static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
-                       const tally__cell *c, int prec, int *median_note)
+                       const tally__cell *c, const tally__numfmt *f, int *median_note)
 {
-    double h, lo, hi;
-    if (!c->pub.present)
+    if (!c->pub.present) {
         set_text(g, gr, col, "missing " NOTE_MISSING);
-    else if (!c->value_defined)
-        set_text(g, gr, col, "n/a");
-    else if (ci_half_width(&h, row, c))
-        set_text(g, gr, col, "%.*f ± %.*f", prec, c->pub.value, prec, h);
-    else if (median_ci(&lo, &hi, row, c))
-        set_text(g, gr, col, "%.*f [%.*f, %.*f]", prec, c->pub.value, prec, lo, prec, hi);
-    else if (row->statistic == TALLY_STAT_MEDIAN) {
-        set_text(g, gr, col, "%.*f " NOTE_MEDIAN_CI, prec, c->pub.value);
+        return;
+    }
+    tally__buf text = TALLY__BUF_INIT;
+    int interval = tally__render_cell_value(&text, f, row, c, NULL);
+    if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
+        tally__buf_puts(&text, " " NOTE_MEDIAN_CI);
         *median_note = 1;
-    } else
-        set_text(g, gr, col, "%.*f", prec, c->pub.value);
-    if (c->pub.present)
-        set_text(g, gr, col + 1, "%zu", c->n);
+    }
+    if (text.failed)
+        g->failed = 1;
+    else
+        set_text(g, gr, col, "%s", text.data);
+    tally__buf_dispose(&text);
+    set_text(g, gr, col + 1, "%zu", c->n);
 }
 
 static void verdict_cell(grid *g, size_t gr, size_t col, const tally_comparison *cmp)
@@ -152,7 +129,8 @@ static int finish_grid(grid *g)
 #define PER_CONFIG 6
 
 static int build_grid(grid *g, const tally_report *r, const tally_render_options *o,
-                      const tally__group *grp, int compare, int *median_note)
+                      const tally__group *grp, const tally__si *si, int compare,
+                      int *median_note)
 {
     size_t per_config = compare ? PER_CONFIG : 2;
     g->rows = grp->count + 1;
@@ -179,12 +157,13 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
     }
     for (size_t i = 0; i < grp->count; i++) {
         const tally__row *row = &r->rows[grp->first + i];
-        int prec = tally__default_precision(r, o, row);
+        tally__numfmt f;
+        tally__row_numfmt(&f, r, row, si, o->precision);
         set_text(g, i + 1, 0, "%s", row->case_name);
-        fill_value(g, i + 1, 1, row, &row->cells[0], prec, median_note);
+        fill_value(g, i + 1, 1, row, &row->cells[0], &f, median_note);
         for (size_t j = 1; j < r->config_count; j++) {
             size_t col = 3 + (j - 1) * per_config;
-            fill_value(g, i + 1, col, row, &row->cells[j], prec, median_note);
+            fill_value(g, i + 1, col, row, &row->cells[j], &f, median_note);
             if (compare)
                 fill_comparison(g, i + 1, col + 2, &row->cells[j]);
         }
@@ -197,8 +176,20 @@ static const char *const summary_headers[] = {"case", "n", NULL, "min", "median"
                                               "spread", "CV%", "outliers"};
 #define SUMMARY_COLS (TALLY__COUNT(summary_headers))
 
+/* A number of the summary table in the row's display. */
+static void set_number(grid *g, size_t gr, size_t col, const tally__numfmt *f, double x)
+{
+    tally__buf text = TALLY__BUF_INIT;
+    tally__buf_number(&text, f, x);
+    if (text.failed)
+        g->failed = 1;
+    else
+        set_text(g, gr, col, "%s", text.data);
+    tally__buf_dispose(&text);
+}
+
 static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const tally__cell *c,
-                             int prec)
+                             const tally__numfmt *f)
 {
     const tally_summary *s = &c->pub.summary;
     set_text(g, gr, 0, "%s", row->case_name);
@@ -207,14 +198,14 @@ static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const ta
         return;
     }
     int median_note = 0;
-    fill_value(g, gr, 2, row, c, prec, &median_note);
+    fill_value(g, gr, 2, row, c, f, &median_note);
     set_text(g, gr, 1, "%zu", s->n); /* fill_value wrote n into column 3: the min follows */
-    set_text(g, gr, 3, "%.*f", prec, s->min);
-    set_text(g, gr, 4, "%.*f", prec, s->median);
-    set_text(g, gr, 5, "%.*f", prec, s->max);
+    set_number(g, gr, 3, f, s->min);
+    set_number(g, gr, 4, f, s->median);
+    set_number(g, gr, 5, f, s->max);
     /* The row's spread: the sample SD, or the harmonic SD on HMean rows (as mmtests). */
     if (c->spread_defined)
-        set_text(g, gr, 6, "%.*f", prec, c->spread);
+        set_number(g, gr, 6, f, c->spread);
     else
         set_text(g, gr, 6, "-");
     if (c->cv_defined)
@@ -226,7 +217,7 @@ static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const ta
 }
 
 static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,
-                              const tally__group *grp, size_t config)
+                              const tally__group *grp, const tally__si *si, size_t config)
 {
     g->rows = grp->count + 1;
     g->cols = SUMMARY_COLS;
@@ -242,7 +233,9 @@ static int build_summary_grid(grid *g, const tally_report *r, const tally_render
                                                    : tally__stat_title(first->statistic));
     for (size_t i = 0; i < grp->count; i++) {
         const tally__row *row = &r->rows[grp->first + i];
-        fill_summary_row(g, i + 1, row, &row->cells[config], tally__default_precision(r, o, row));
+        tally__numfmt f;
+        tally__row_numfmt(&f, r, row, si, o->precision);
+        fill_summary_row(g, i + 1, row, &row->cells[config], &f);
     }
     return finish_grid(g);
 }
@@ -302,8 +295,10 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
     const tally__row *first = &r->rows[grp->first];
     int compare = !r->opts.summaries_only && r->config_count > 1;
     tally__buf_printf(b, "%s", first->benchmark);
-    tally__buf_printf(b, " (%s%s%s is better; %s)\n", first->unit,
-                      first->unit[0] ? ", " : "",
+    /* Values show in one prefixed unit per benchmark, named here. */
+    tally__si si;
+    tally__group_si(&si, r, grp);
+    tally__buf_printf(b, " (%s%s%s is better; %s)\n", si.unit, si.unit[0] ? ", " : "",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
     grid g;
@@ -314,19 +309,19 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
         for (size_t j = 0; j < r->config_count && rc == TALLY_OK; j++) {
             memset(&g, 0, sizeof(g));
             tally__buf_printf(b, "%s%s:\n", j ? "\n" : "", r->configs[j].label);
-            rc = build_summary_grid(&g, r, o, grp, j);
+            rc = build_summary_grid(&g, r, o, grp, &si, j);
             if (rc == TALLY_OK)
                 print_grid(b, &g, 0, 0);
             free_grid(&g);
         }
         return rc;
     }
-    int rc = build_grid(&g, r, o, grp, compare, &n->median_ci);
+    int rc = build_grid(&g, r, o, grp, &si, compare, &n->median_ci);
     if (rc == TALLY_OK)
         print_grid(b, &g, o->color, compare);
     for (size_t i = grp->first; i < grp->first + grp->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (!c->compared)
                 continue;
             if (c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT) {

@@ -7,13 +7,26 @@
 #define TALLY_REPORT_INTERNAL_H
 
 #include "util/internal.h"
+#include "util/si.h"
 
 /* The BAmean-N rows of the mmtests layout, in the order compare-mmtests prints them. */
 #define TALLY__BAMEAN_COUNT 3
 extern const double tally__bamean_percents[TALLY__BAMEAN_COUNT];
 
+/* A cell's figures as the renderers read them; tally_report_cell_at(),
+ * tally_report_cell_summary() and tally_report_cell_comparison() hand them out in the public
+ * structs, which cannot embed each other (they grow independently). */
+typedef struct tally__cell_figures {
+    int present;                 /* the configuration has the case */
+    tally_summary summary;       /* summary of its samples (when present) */
+    double value;                /* the row's statistic (when present) */
+    int compared;                /* comparison holds one with the baseline */
+    tally_comparison comparison; /* versus the baseline (not for the baseline itself) */
+    double p_adjusted;           /* p-value after the report's adjustment */
+} tally__cell_figures;
+
 typedef struct tally__cell {
-    tally_report_cell pub;     /* what tally_report_cell_get() returns */
+    tally__cell_figures pub;   /* what the public cell accessors hand out */
     double *samples;           /* copy of the samples in run order (NULL when absent or omitted) */
     int borrowed;              /* samples point into the results (only inside tally_report_new) */
     size_t n;
@@ -115,6 +128,38 @@ const char *tally__report_case_label(const tally_report *r, const char *benchmar
  * higher-is-better rows (rates), as compare-mmtests prints them. */
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
                              const tally__row *row);
+
+/* Decimals of the values of a seed layout's group (mmtests, pct): the precision option when
+ * given; else `fixed` (the layout's posted %.4f or %.2f), widened to TALLY__NUMFMT_DIGITS
+ * significant digits when the group's smallest non-zero |value| would show fewer than 3 with
+ * it (a 10 ms time at %.2f, a nanosecond-scale time at %.4f). */
+int tally__seed_precision(const tally_report *r, const tally_render_options *o,
+                          const tally__group *g, int fixed);
+
+/* The unit prefix of a benchmark group in the human formats that carry units (the table
+ * style, Markdown, HTML, XLSX): chosen for the smallest |value| of the group's cells, unless
+ * the largest would then need more than 5 whole digits (a sweep from 1 us to 10 s shows ms).
+ * Every row of the group shares it, so a column reads in one unit (named once, in the
+ * group's header). */
+void tally__group_si(tally__si *si, const tally_report *r, const tally__group *g);
+
+/* How a row's values are shown in the prefix `si` (tally__group_si): the decimals that show the
+ * narrowest confidence interval among its cells with 2 significant digits (between 3 and 7
+ * significant digits of its largest |value|; 4 without an interval), or the precision
+ * option's decimals (`precision` < 0: none given). */
+void tally__row_numfmt(tally__numfmt *f, const tally_report *r, const tally__row *row,
+                       const tally__si *si, int precision);
+
+/* Append one number as `f` shows it (no unit). */
+void tally__buf_number(tally__buf *b, const tally__numfmt *f, double x);
+
+/* Append a present cell's value with its interval, as the table style shows it: "380.0 ± 4.0"
+ * (AMean: the half-width of the mean's interval), "380.0 [376.0, 384.0]" (Median: the
+ * order-statistics interval), "380.0" (no interval; returns 0 then, else 1). A cell without a
+ * value appends "n/a" and returns 0. With `sep` non-NULL the prefixed unit follows after it
+ * (" ", or a non-breaking space in Markdown): "380.0 ± 4.0 ms". */
+int tally__render_cell_value(tally__buf *b, const tally__numfmt *f, const tally__row *row,
+                             const tally__cell *c, const char *sep);
 
 /* Width in bytes of the longest case name of a group. */
 size_t tally__group_case_width(const tally_report *r, const tally__group *g);

@@ -29,11 +29,13 @@ TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
 /* Version 1 ended before `histogram`, version 2 before `diagnose`, version 3 before
- * `only_changed`. */
+ * `only_changed`, version 4 before `only_statistic`. */
 TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
                          offsetof(tally_render_options, histogram),
                          offsetof(tally_render_options, diagnose),
-                         offsetof(tally_render_options, only_changed), sizeof(tally_render_options))
+                         offsetof(tally_render_options, only_changed),
+                         offsetof(tally_render_options, only_statistic),
+                         sizeof(tally_render_options))
 
 /* The caller's options (NULL: the defaults) read into *out, and checked. */
 static int read_render_options(tally_render_options *out, const tally_render_options *given)

@@ -1,4 +1,5 @@
 /* Helpers shared by the report renderers. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,103 @@ int tally__default_precision(const tally_report *r, const tally_render_options *
     if (o->precision >= 0)
         return o->precision > 17 ? 17 : o->precision;
     return row->direction == TALLY_HIGHER_IS_BETTER ? 2 : 4;
+}
+
+int tally__seed_precision(const tally_report *r, const tally_render_options *o,
+                          const tally__group *g, int fixed)
+{
+    if (o->precision >= 0)
+        return o->precision > 17 ? 17 : o->precision;
+    double smallest = 0;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *c = &r->rows[i].cells[j];
+            double v = fabs(c->pub.value);
+            if (c->pub.present && c->value_defined && v > 0 && isfinite(v) &&
+                (smallest == 0 || v < smallest))
+                smallest = v;
+        }
+    if (smallest == 0 || tally__numfmt_sig_decimals(smallest, 3) <= fixed)
+        return fixed;
+    return tally__numfmt_sig_decimals(smallest, TALLY__NUMFMT_DIGITS);
+}
+
+void tally__group_si(tally__si *si, const tally_report *r, const tally__group *g)
+{
+    double smallest = 0, largest = 0;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *c = &r->rows[i].cells[j];
+            double v = fabs(c->pub.value);
+            if (!c->pub.present || !c->value_defined || !(v > 0) || !isfinite(v))
+                continue;
+            if (smallest == 0 || v < smallest)
+                smallest = v;
+            if (v > largest)
+                largest = v;
+        }
+    tally__si_choose(si, smallest > largest / 1e5 ? smallest : largest / 1e5,
+                     r->rows[g->first].unit);
+}
+
+void tally__row_numfmt(tally__numfmt *f, const tally_report *r, const tally__row *row,
+                       const tally__si *si, int precision)
+{
+    double magnitude = 0, narrowest = 0;
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__cell *c = &row->cells[j];
+        double lo, hi;
+        if (!c->pub.present || !c->value_defined || !isfinite(c->pub.value))
+            continue;
+        if (fabs(c->pub.value) > magnitude)
+            magnitude = fabs(c->pub.value);
+        if (tally__cell_interval(&lo, &hi, row, c) && hi > lo && isfinite(hi - lo)) {
+            /* The half-width: for the median's asymmetric interval, the nearer side. */
+            double half = row->statistic == TALLY_STAT_MEDIAN
+                              ? fmin(c->pub.value - lo, hi - c->pub.value)
+                              : (hi - lo) / 2;
+            if (half > 0 && (narrowest == 0 || half < narrowest))
+                narrowest = half;
+        }
+    }
+    /* The decimals count in the group's prefix: choose them on the scaled values. */
+    tally__numfmt_choose(f, magnitude / si->factor, narrowest / si->factor, "", 0, precision);
+    f->si = *si;
+}
+
+void tally__buf_number(tally__buf *b, const tally__numfmt *f, double x)
+{
+    char text[400];
+    size_t n = tally__numfmt_number(text, sizeof(text), f, x);
+    tally__buf_append(b, text, n);
+}
+
+int tally__render_cell_value(tally__buf *b, const tally__numfmt *f, const tally__row *row,
+                             const tally__cell *c, const char *sep)
+{
+    double lo, hi;
+    int interval = 0;
+    if (!c->pub.present || !c->value_defined) {
+        tally__buf_puts(b, "n/a");
+        return 0;
+    }
+    tally__buf_number(b, f, c->pub.value);
+    if (tally__cell_interval(&lo, &hi, row, c)) {
+        interval = 1;
+        if (row->statistic == TALLY_STAT_AMEAN) {
+            tally__buf_puts(b, " \xc2\xb1 ");
+            tally__buf_number(b, f, (hi - lo) / 2);
+        } else {
+            tally__buf_puts(b, " [");
+            tally__buf_number(b, f, lo);
+            tally__buf_puts(b, ", ");
+            tally__buf_number(b, f, hi);
+            tally__buf_puts(b, "]");
+        }
+    }
+    if (sep && f->si.unit[0])
+        tally__buf_printf(b, "%s%s", sep, f->si.unit);
+    return interval;
 }
 
 size_t tally__group_case_width(const tally_report *r, const tally__group *g)
@@ -248,7 +346,7 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
 
 void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha)
 {
-    size_t nb = c->base.n, nc = c->current.n;
+    size_t nb = c->base_n, nc = c->new_n;
     const char *test = tally_test_name(c->test);
     if (c->test == TALLY_TEST_MANN_WHITNEY)
         tally__buf_printf(b, "%s with %zu and %zu runs reaches p = %.4g at best, not below "

@@ -1,6 +1,7 @@
 /* SI prefixes for human-readable numbers (see si.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/si.h"
@@ -49,9 +50,10 @@ static int prefixed_base(double *base, const char **rest, const char *unit)
         *base = factors[hit - letters];
         p++;
     }
+    /* Per-something units keep their tail: B/s, B/op (go test), kB/sec. */
     if (p[0] == 'B' || p[0] == 'b') {
         *rest = p;
-        return strcmp(p + 1, "") == 0 || strcmp(p + 1, "/s") == 0 || strcmp(p + 1, "/sec") == 0;
+        return p[1] == '\0' || (p[1] == '/' && p[2] != '\0');
     }
     if (strncmp(p, "Hz", 2) == 0) {
         *rest = p;
@@ -78,13 +80,17 @@ void tally__si_choose(tally__si *out, double magnitude, const char *unit)
     snprintf(out->unit, sizeof(out->unit), "%s", unit);
     if (!(magnitude > 0) || !isfinite(magnitude) || strcmp(unit, "%") == 0)
         return;
+    /* A time per something keeps its tail: sec/op and ns/op (go test) become µs/op. */
+    const char *slash = strchr(unit, '/');
+    size_t head = slash && slash[1] != '\0' ? (size_t)(slash - unit) : strlen(unit);
     for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
         const base_unit *t = &time_units[i];
-        if (strcmp(unit, t->spelling) != 0)
+        if (strlen(t->spelling) != head || strncmp(unit, t->spelling, head) != 0)
             continue;
         int k = pick(magnitude * t->base, t->lowest, t->highest);
         out->factor = prefixes[k].factor / t->base;
-        snprintf(out->unit, sizeof(out->unit), "%s%s", prefixes[k].name, t->base_name);
+        snprintf(out->unit, sizeof(out->unit), "%s%s%s", prefixes[k].name, t->base_name,
+                 unit + head);
         return;
     }
     double base;
@@ -104,6 +110,77 @@ void tally__si_choose(tally__si *out, double magnitude, const char *unit)
                  unit);
 }
 
+int tally__numfmt_sig_decimals(double x, int digits)
+{
+    x = fabs(x);
+    if (!(x > 0) || !isfinite(x))
+        return 0;
+    /* The position of the leading digit, from the printed value so 9.9996 (which rounds to
+     * 10.00) counts as two whole digits. */
+    int lead = (int)floor(log10(x));
+    int decimals = digits - 1 - lead;
+    if (decimals > 0 && decimals <= 17) {
+        char probe[64];
+        snprintf(probe, sizeof(probe), "%.*e", digits - 1, x);
+        const char *e = strchr(probe, 'e');
+        if (e)
+            decimals = digits - 1 - atoi(e + 1);
+    }
+    return decimals < 0 ? 0 : decimals > 17 ? 17 : decimals;
+}
+
+void tally__numfmt_choose(tally__numfmt *f, double magnitude, double spread, const char *unit,
+                          int prefixed, int precision)
+{
+    magnitude = fabs(magnitude);
+    if (prefixed) {
+        tally__si_choose(&f->si, magnitude, unit);
+    } else {
+        f->si.factor = 1;
+        snprintf(f->si.unit, sizeof(f->si.unit), "%s", unit ? unit : "");
+    }
+    if (precision >= 0) {
+        f->decimals = precision > 17 ? 17 : precision;
+        return;
+    }
+    double m = isfinite(magnitude) ? magnitude / f->si.factor : 0;
+    int decimals = tally__numfmt_sig_decimals(m, TALLY__NUMFMT_DIGITS);
+    if (spread > 0 && isfinite(spread)) {
+        /* Two significant digits of the spread, but never fewer than 3 or more than 7 of the
+         * value: a spread wider than the value does not make it an integer, and a tiny one
+         * does not earn it 12 digits. */
+        int by_spread = tally__numfmt_sig_decimals(spread / f->si.factor, 2);
+        int lo = m > 0 ? tally__numfmt_sig_decimals(m, 3) : 0;
+        int hi = m > 0 ? tally__numfmt_sig_decimals(m, 7) : 17;
+        decimals = by_spread < lo ? lo : by_spread > hi ? hi : by_spread;
+    }
+    f->decimals = decimals;
+}
+
+size_t tally__numfmt_number(char *out, size_t size, const tally__numfmt *f, double x)
+{
+    if (size == 0)
+        return 0;
+    int n;
+    if (!isfinite(x)) {
+        n = snprintf(out, size, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+    } else {
+        double v = x / f->si.factor;
+        /* A value that rounds to zero prints as zero: "-0.00" would read as a sign. */
+        double unit_last = pow(10, -f->decimals) / 2;
+        if (fabs(v) < unit_last)
+            v = 0;
+        n = snprintf(out, size, "%.*f", f->decimals, v);
+        /* snprintf follows LC_NUMERIC: the decimal separator is always a point here. */
+        for (char *p = out; *p; p++)
+            if (*p == ',')
+                *p = '.';
+    }
+    if (n < 0)
+        n = 0;
+    return (size_t)n < size ? (size_t)n : size - 1;
+}
+
 void tally__si_format(char *out, size_t size, double x, int digits, const char *unit)
 {
     if (size == 0)
@@ -116,19 +193,13 @@ void tally__si_format(char *out, size_t size, double x, int digits, const char *
         snprintf(out, size, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
         return;
     }
-    tally__si si;
-    tally__si_choose(&si, fabs(x), unit);
-    double v = x / si.factor;
+    tally__numfmt f;
+    tally__numfmt_choose(&f, x, 0, unit, 1, 0);
+    double v = x / f.si.factor;
     /* Significant digits as decimals: 27.15 (4), 0.5000 (4), 1234 (4). */
     int whole = v != 0 ? (int)floor(log10(fabs(v))) + 1 : 1;
-    int decimals = digits - whole;
-    if (decimals < 0)
-        decimals = 0;
+    f.decimals = digits - whole < 0 ? 0 : digits - whole;
     char number[64];
-    snprintf(number, sizeof(number), "%.*f", decimals, v);
-    /* snprintf follows LC_NUMERIC: the decimal separator is always a point here. */
-    for (char *p = number; *p; p++)
-        if (*p == ',')
-            *p = '.';
-    snprintf(out, size, "%s%s%s", number, si.unit[0] ? " " : "", si.unit);
+    tally__numfmt_number(number, sizeof(number), &f, x);
+    snprintf(out, size, "%s%s%s", number, f.si.unit[0] ? " " : "", f.si.unit);
 }

@@ -17,6 +17,39 @@ typedef struct tally__si {
  * keeps the unit as it is (factor 1). */
 void tally__si_choose(tally__si *out, double magnitude, const char *unit);
 
+/* How the numbers of one cell, row or column are shown: the SI prefix of their unit and the
+ * decimals their spread justifies. One helper for every human format (text styles, Markdown,
+ * HTML, XLSX number formats), so a value reads the same everywhere. */
+typedef struct tally__numfmt {
+    tally__si si; /* shown number = value / si.factor, followed by si.unit */
+    int decimals; /* digits after the decimal point (0..17) */
+} tally__numfmt;
+
+/* Significant digits of a value whose spread is unknown (benchstat's choice). */
+#define TALLY__NUMFMT_DIGITS 4
+
+/* Choose how to show values of about `magnitude` (the largest |value| of what is shown
+ * together) with an uncertainty `spread` (a confidence interval's half-width or a standard
+ * deviation; 0, negative or NaN when unknown) in `unit` (NULL or "" for a plain number):
+ * - the prefix: with `prefixed` 1 the one tally__si_choose picks for `magnitude`, else none
+ *   (factor 1, the unit as given);
+ * - the decimals: with `precision` >= 0 exactly that many (at most 17); else the decimals
+ *   that show the spread with 2 significant digits, kept between 3 and 7 significant digits of
+ *   the magnitude; without a spread, TALLY__NUMFMT_DIGITS significant digits. Values below 1
+ *   in the shown unit count their leading zeros as decimals (0.0002715 keeps 4 digits). */
+void tally__numfmt_choose(tally__numfmt *f, double magnitude, double spread, const char *unit,
+                          int prefixed, int precision);
+
+/* The decimals that give `x` (|x| in the shown unit) `digits` significant digits: 4 for 27.15,
+ * 7 for 0.0002715 (digits 4), 0 for 1234567; 0 for a zero or non-finite x. */
+int tally__numfmt_sig_decimals(double x, int digits);
+
+/* x as `f` shows it, without the unit: x / factor with f->decimals decimals, '.' as the
+ * separator whatever the locale, "nan", "inf" or "-inf" when not finite, and never "-0.00"
+ * (a negative value that rounds to zero prints as zero). Always NUL-terminates `out`
+ * (size >= 1); returns the length written. */
+size_t tally__numfmt_number(char *out, size_t size, const tally__numfmt *f, double x);
+
 /* x with `digits` significant digits (1..17) and its prefixed unit, e.g. "27.15 ms",
  * "54.00 k trans/s", "0.5" (no unit). Always NUL-terminates `out` (size >= 1). */
 void tally__si_format(char *out, size_t size, double x, int digits, const char *unit);

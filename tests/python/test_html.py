@@ -243,8 +243,10 @@ def test_table_carries_the_text_tables_information():
     html = r.to_html()
     parse(html)
     text = r.text()
-    # The same values, deltas, p-values and verdict words as the text table.
-    for word in ("1.0000 ± 0.0130", "-100.00%", "regression", "missing [2]", "p (adj)",
+    # The same values, deltas, p-values and verdict words as the text table. "a" of base: mean
+    # 1, sd sqrt(2e-4 / 3) = 0.0081650, half-width t(0.975, 3) * sd / 2 = 3.182446 * 0.0081650
+    # / 2 = 0.012992: two significant digits of it, 3 decimals.
+    for word in ("1.000 ± 0.013", "-100.00%", "regression", "missing [2]", "p (adj)",
                  "new has no bench/b", "holm"):
         assert word in text.replace("p (adj)", "p (adj)") or word == "holm"
         assert word in html
