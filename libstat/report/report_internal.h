@@ -39,6 +39,9 @@ typedef struct tally__cell {
     unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
+    double ranks[2];           /* ..._ranked: {mid-rank sum of the baseline in the pool of the
+                                  baseline and this cell, tie term} for Mann-Whitney */
+    int has_ranks;
     tally_diagnostics diag;    /* run-order and shape checks (report_diag.c) */
     int diag_defined;          /* diag holds them (the cell's samples were seen) */
 } tally__cell;
@@ -89,7 +92,8 @@ void tally__report_free_row(tally__row *row, size_t configs);
  * per case of `results` in order: tally_report_new_from_partitions) the cells take their
  * summaries from those instead of samples. */
 int tally__report_align(tally_report *r, const tally_results *results,
-                        const tally_partition_summary *const *parts, size_t nparts);
+                        const tally_partition_summary *const *parts, size_t nparts,
+                        const double *rank_sums, const double *tie_terms);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after
@@ -100,6 +104,14 @@ int tally__report_diagnose(tally_report *r);
 /* Append a line for every check that fired in any cell, after a title; nothing when none did.
  * Item lines start with `prefix` ("- " in Markdown), or two spaces when it is empty. */
 void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix);
+/* The findings of one cell's fired checks in words, separated by "; " (no newline). */
+void tally__render_diag_findings(tally__buf *b, const tally_report *r, const tally__cell *c);
+/* The names of the checks in `flags` (tally_diag_check_name), separated by `sep`. */
+void tally__render_diag_names(tally__buf *b, unsigned flags, const char *sep);
+/* The sentence naming each check's test and false-alarm rate (no newline). */
+void tally__render_diag_legend(tally__buf *b);
+/* 1 when a check fired in some cell of the report. */
+int tally__report_has_diag_findings(const tally_report *r);
 /* List the environment keys whose values differ between configurations (report_env.c), once
  * the configurations' metadata is copied; free them with the report. */
 int tally__report_environment(tally_report *r);
@@ -116,6 +128,15 @@ typedef struct tally__group {
 
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
+
+/* A renderer of one benchmark group; ctx is what the renderer passed to tally__render_groups. */
+typedef void (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                      const void *ctx);
+
+/* The group loop of the text layouts: every group through `render`, `separator` between two.
+ * TALLY_ENOMEM (recorded) when the buffer failed, else TALLY_OK. */
+int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
+                         tally__group_renderer render, const void *ctx);
 
 /* A value of the baseline result set's metadata, or NULL. */
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key);

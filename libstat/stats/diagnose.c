@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/compare_impl.h"
 #include "stats/diag_internal.h"
 #include "stats/select.h"
 #include "stats/stats_internal.h"
@@ -221,7 +220,7 @@ static int check_warmup(tally_diagnostics *d, const double *rank, double tie_ter
     for (size_t k = 1; k <= kmax; k++) {
         double u, p;
         rank_sum += rank[k - 1];
-        int rc = tally__mann_whitney_ranked(&u, &p, NULL, rank_sum, tie_term, k, n - k);
+        int rc = tally_mann_whitney_from_ranks(&u, &p, NULL, rank_sum, tie_term, k, n - k);
         if (rc != TALLY_OK)
             return rc;
         if (p < best) {
