@@ -103,7 +103,10 @@ typedef struct tally_render_options {
                                `omit_samples`). Since version 2. */
     int ascii;            /**< 1: draw text histograms with ASCII characters instead of Unicode
                                block elements. Since version 2. */
-    int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
+    int width;            /**< Columns available to text output (e.g. the terminal's): text
+                               histograms use them (0: 80), and a table-style table wider than
+                               them is laid out one block per configuration instead, then one
+                               block per row, so no line wraps (0: no limit). Since version 2. */
     int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
                                instead of a whole document, e.g. for notebooks. Since version 2. */
     int diagnose;         /**< 1: the seed layouts (mmtests, normalized, pct) end with the
@@ -119,18 +122,43 @@ typedef struct tally_render_options {
     int only_statistic;   /**< 1: the mmtests style prints only the rows of the statistic each
                                benchmark compares (the `Amean` block of the posts), not Min,
                                Stddev, CoeffVar, Max and BAmean. Since version 5. */
+    const char *case_label; /**< The first-column label of the normalized and pct styles
+                                 (`Clients`, `Test`, `#workers`) for every benchmark; NULL: the
+                                 baseline's metadata `report.<benchmark>.case_label`, else
+                                 `report.case_label`, else "Case". A benchmark's own metadata
+                                 label wins over this. Borrowed for the call. Since version 6. */
+    const char *units_text; /**< The text after "Units : Normalized " of the normalized style
+                                 (`time in seconds`) for every benchmark; NULL: the baseline's
+                                 metadata `report.<benchmark>.units_text`, else the unit. A
+                                 benchmark's own metadata text wins over this. Borrowed for the
+                                 call. Since version 6. */
+    const char *case_strip; /**< Text removed from the end of every case name where the text
+                                 styles show it, else from its start (`-workers`: `1-workers`
+                                 shows as `1`); NULL or "": names as they are. Borrowed for the
+                                 call. Since version 6. */
+    int print_ratio;      /**< 1: the mmtests style follows the compared statistic's rows of
+                               each benchmark with `Ratio` rows (each value / the baseline's)
+                               and a `Gmean` row (the geometric mean of a configuration's ratios
+                               over the cases present in both), as compare-mmtests
+                               --print-ratio. Since version 6. */
+    int system;           /**< 1: text and Markdown output start with a system-details block:
+                               kernel, CPU model and count, SMT, memory, governor, boost and THP
+                               of each configuration, from the recorded metadata (keys none
+                               recorded are left out). Since version 6. */
 } tally_render_options;
 
-/** Version 5 added `only_statistic`; version 4 `only_changed` and `max_length`; version 3
+/** Version 6 added `case_label`, `units_text`, `case_strip`, `print_ratio` and `system`; version
+ *  5 `only_statistic`; version 4 `only_changed` and `max_length`; version 3
  *  `diagnose`; version 2 `histogram`, `ascii`, `width` and `fragment`; older options are still
  *  accepted (the later fields then take their defaults).
  *  `precision` (-1: each style's default) fixes the decimals of every value in the text styles;
  *  without it the seed layouts keep their posted `%.4f` / `%.2f` unless a group's values would
  *  show fewer than 3 significant digits, and the table style shows each row with the digits
  *  its confidence interval justifies, in the SI-prefixed unit of its benchmark. */
-#define TALLY_RENDER_OPTIONS_VERSION 5
-#define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define TALLY_RENDER_OPTIONS_VERSION 6
+#define TALLY_RENDER_OPTIONS_INIT                                                              \
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, \
+      0, 0, 0, NULL, NULL, NULL, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the
