@@ -279,7 +279,7 @@ static int time_summary(const char *path)
      * (histogram selection), so the peak stays near one copy. */
     static const double p[2] = {90.0, 99.0};
     double pct[2];
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     touch(x, n);
     stamp t0 = now();
     if (tally_summarize_with_percentiles(&s, pct, x, n, p, 2, NULL) != TALLY_OK)

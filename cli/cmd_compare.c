@@ -10,13 +10,13 @@ static void cli_print_unjudged(const tally_report *report)
     size_t shown = 0, more = 0;
     for (size_t i = 0; i < tally_report_row_count(report); i++) {
         tally_report_row row;
-        if (tally_report_row_get(&row, report, i) != TALLY_OK)
+        if (tally_report_row_at(&row, report, i) != TALLY_OK)
             continue;
         for (size_t j = 1; j < tally_report_config_count(report); j++) {
-            tally_report_cell cell;
-            if (tally_report_cell_get(&cell, report, i, j) != TALLY_OK || !cell.compared)
+            tally_comparison comparison = { .size = sizeof comparison };
+            if (tally_report_cell_comparison(&comparison, report, i, j) != TALLY_OK)
                 continue;
-            const tally_comparison *c = &cell.comparison;
+            const tally_comparison *c = &comparison;
             if (c->verdict != TALLY_VERDICT_INSUFFICIENT &&
                 c->verdict != TALLY_VERDICT_INCONCLUSIVE && c->verdict != TALLY_VERDICT_NOT_TESTED)
                 continue;
@@ -27,7 +27,7 @@ static void cli_print_unjudged(const tally_report *report)
             shown++;
             fprintf(stderr, "tally:   %s/%s, %s: %s, %+.2f%% with %zu and %zu runs",
                     row.benchmark, row.case_name, tally_report_config_label(report, j),
-                    tally_verdict_name(c->verdict), c->pct_imp, c->base.n, c->current.n);
+                    tally_verdict_name(c->verdict), c->pct_imp, c->base_n, c->new_n);
             if (c->runs_needed > 0 && c->runs_needed <= 10000000)
                 fprintf(stderr, "; needs ~%zu runs per side to resolve +-%g %%", c->runs_needed,
                         c->runs_target_pct);

@@ -51,7 +51,7 @@ void fuzz_check_summaries(const tally_results *r)
                 size_t n = tally_case_sample_count(c);
                 snprintf(where, sizeof(where), "summary of %s/%s/%s", tally_resultset_label(rs),
                          tally_benchmark_name(b), tally_case_name(c));
-                tally_summary s;
+                tally_summary s = { .size = sizeof s };
                 int rc = tally_summarize(&s, tally_case_samples(c), n, &opts);
                 if (n == 0) {
                     FUZZ_CHECK(rc == TALLY_ENODATA, where);

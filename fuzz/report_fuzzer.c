@@ -73,17 +73,24 @@ static void check_cells(const tally_report *r)
     size_t configs = tally_report_config_count(r);
     for (size_t i = 0; i < tally_report_row_count(r); i++) {
         tally_report_row row;
-        FUZZ_CHECK(tally_report_row_get(&row, r, i) == TALLY_OK, "row");
+        FUZZ_CHECK(tally_report_row_at(&row, r, i) == TALLY_OK, "row");
         FUZZ_CHECK(row.statistic != TALLY_STAT_DEFAULT, "a row names its statistic");
         for (size_t j = 0; j < configs; j++) {
-            tally_report_cell cell;
-            FUZZ_CHECK(tally_report_cell_get(&cell, r, i, j) == TALLY_OK, "cell");
+            tally_report_cell cell = { .size = sizeof cell };
+            FUZZ_CHECK(tally_report_cell_at(&cell, r, i, j) == TALLY_OK, "cell");
             if (!cell.present)
                 continue;
             FUZZ_CHECK(isfinite(cell.value), "a present cell's value is finite");
+            tally_summary summary = { .size = sizeof summary };
+            FUZZ_CHECK(tally_report_cell_summary(&summary, r, i, j) == TALLY_OK &&
+                           summary.size == sizeof summary && summary.n > 0,
+                       "a present cell has a whole summary");
             if (!cell.compared)
                 continue;
-            const tally_comparison *c = &cell.comparison;
+            tally_comparison comparison = { .size = sizeof comparison };
+            FUZZ_CHECK(tally_report_cell_comparison(&comparison, r, i, j) == TALLY_OK,
+                       "a compared cell has a comparison");
+            const tally_comparison *c = &comparison;
             FUZZ_CHECK(isfinite(c->ratio) && isfinite(c->pct_imp), "ratio and pct are finite");
             if (c->p_defined) {
                 FUZZ_CHECK(c->p_value >= 0 && c->p_value <= 1, "p-value in [0, 1]");
@@ -100,8 +107,8 @@ static void check_cells(const tally_report *r)
                        "an improvement never shows a loss");
             FUZZ_CHECK(isfinite(c->statistic) && isfinite(c->df), "test statistic finite");
         }
-        tally_report_cell bad;
-        FUZZ_CHECK(tally_report_cell_get(&bad, r, i, configs) == TALLY_EINVAL,
+        tally_report_cell bad = { .size = sizeof bad };
+        FUZZ_CHECK(tally_report_cell_at(&bad, r, i, configs) == TALLY_EINVAL,
                    "a cell past the last configuration is refused");
     }
     for (size_t j = 1; j < configs; j++) {

@@ -1,9 +1,13 @@
-"""Read back the spreadsheet written by test_report_xlsx (the fixture of test_report_common.h)
-and check it cell by cell. Expected values are hand calculations on the fixture's samples."""
+"""Read back the spreadsheets written by test_report_xlsx and check them cell by cell:
+report.xlsx (the fixture of test_report_common.h) and report_sweep.xlsx (numeric cases, a long
+configuration label, a benchmark of 60 cases). Expected values are hand calculations on the
+samples, or SciPy's where stated; widths are checked against the text each cell shows."""
+import re
 import sys
 import zipfile
 
 import openpyxl
+from openpyxl.utils import get_column_letter
 
 failures = []
 
@@ -17,73 +21,225 @@ def close(a, b, rel=1e-9):
     return isinstance(a, (int, float)) and abs(a - b) <= rel * max(abs(a), abs(b))
 
 
+PCT = "+0.00%;-0.00%;0.00%"
+CV = "0.00%"
+P = "[<0.0001]0.00E+00;0.0000"
+
+
+def shown(cell):
+    """The text a spreadsheet shows for a cell, for the formats the workbook uses."""
+    v, f = cell.value, cell.number_format
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    if re.fullmatch(r"0(\.0+)?", f):
+        return "%.*f" % (len(f) - 2 if "." in f else 0, v)
+    if f == PCT:
+        return "%+.2f%%" % (v * 100)
+    if f == CV:
+        return "%.2f%%" % (v * 100)
+    if f == P:
+        return "%.2E" % v if v < 0.0001 else "%.4f" % v
+    return repr(v)
+
+
+def check_widths(ws, header_rows, what):
+    """Every column at least as wide as the longest text it shows from row `header_rows` on
+    (the title spills over empty cells; configuration names span their columns)."""
+    for col in ws.iter_cols(min_row=header_rows):
+        letter = get_column_letter(col[0].column)
+        longest = max((len(shown(c)) for c in col if not isinstance(c, openpyxl.cell.MergedCell)),
+                      default=0)
+        width = ws.column_dimensions[letter].width
+        check(longest == 0 or (width is not None and width >= longest),
+              "%s column %s width %r < %d" % (what, letter, width, longest))
+
+
+def width(ws, first, last):
+    return sum(ws.column_dimensions[get_column_letter(k)].width for k in range(first, last + 1))
+
+
+def check_view(ws, freeze, filter_ref, titles, area, what):
+    check(ws.freeze_panes == freeze, "%s freeze %r" % (what, ws.freeze_panes))
+    check(ws.auto_filter.ref == filter_ref, "%s filter %r" % (what, ws.auto_filter.ref))
+    check(ws.page_setup.orientation == "landscape", "%s orientation" % what)
+    check(ws.sheet_properties.pageSetUpPr.fitToPage, "%s fit to page" % what)
+    check(ws.page_setup.fitToWidth in (1, None) and ws.page_setup.fitToHeight == 0,
+          "%s fit %r x %r" % (what, ws.page_setup.fitToWidth, ws.page_setup.fitToHeight))
+    check(ws.print_title_rows == titles, "%s print titles %r" % (what, ws.print_title_rows))
+    check(ws.print_area is not None and area in str(ws.print_area),
+          "%s print area %r" % (what, ws.print_area))
+
+
+def chart_files(path):
+    with zipfile.ZipFile(path) as z:
+        names = sorted((n for n in z.namelist() if re.match(r"xl/charts/chart\d+\.xml$", n)),
+                       key=lambda n: int(re.findall(r"\d+", n)[0]))
+        drawings = [z.read(n).decode() for n in z.namelist()
+                    if re.match(r"xl/drawings/drawing\d+\.xml$", n)]
+        return [z.read(n).decode() for n in names], drawings
+
+
+# ---- report.xlsx: the fixture ----
 path = sys.argv[1]
 wb = openpyxl.load_workbook(path)
 check(wb.sheetnames == ["lat", "tput", "samples", "metadata"], "sheets: %r" % wb.sheetnames)
 
 lat = wb["lat"]
-# Columns: A case; B base, C base CV; D new, E CV, F pct imp, G p, H verdict, I and J the pct
-# imp interval, K MDE, L runs needed; M alt ... U.
-header = [c.value for c in lat[1]]
-per = ["pct imp", "p", "verdict", "pct imp low (95%)", "pct imp high (95%)", "MDE",
-       "runs needed"]
-check(header == ["case", "base", "base CV", "new", "new CV"] + ["new " + x for x in per] +
-      ["alt", "alt CV"] + ["alt " + x for x in per], "lat header: %r" % header)
-check([lat.cell(row=i, column=1).value for i in range(2, 6)] == ["a", "b", "c", "d"], "cases")
-# lat/a: base mean (10 + 10.2 + 9.8 + 10) / 4 = 10; new 12; pct imp (1 - 12/10) * 100 = -20.
-check(close(lat["B2"].value, 10.0), "B2 %r" % lat["B2"].value)
-check(lat["B2"].number_format == "0.0000", "B2 format %r" % lat["B2"].number_format)
-# base CV: sample SD of 10, 10.2, 9.8, 10 is sqrt(0.08 / 3) = 0.16330; 100 * 0.16330 / 10.
-check(close(lat["C2"].value, 100 * (0.08 / 3) ** 0.5 / 10), "C2 %r" % lat["C2"].value)
-check(close(lat["D2"].value, 12.0), "D2 %r" % lat["D2"].value)
-check(close(lat["F2"].value, -20.0), "F2 %r" % lat["F2"].value)
-check(lat["F2"].number_format == "0.00", "F2 format")
-# Welch p of lat/a (scipy 1.10.1 ttest_ind(base, new, equal_var=False)): 2.373334543896199e-06
-check(close(lat["G2"].value, 2.373334543896199e-06, 1e-6), "G2 %r" % lat["G2"].value)
-check(lat["H2"].value == "regression", "H2 %r" % lat["H2"].value)
+# Row 1: what the numbers are; row 2: each configuration over its columns; row 3: the column
+# headers; the cases from row 4. Columns: A case; B base, C CV; D new, E CV, F pct imp, G and
+# H its interval, I p, J verdict, K MDE, L runs needed; M alt ... U.
+title = lat["A1"].value
+check(title.startswith("lat: us, lower is better, AMean; "), "title %r" % title)
+check("alpha 0.05" in title and "Baseline: base" in title, "title %r" % title)
+check([lat[c + "2"].value for c in "BDM"] == ["base", "new", "alt"], "configuration row")
+check(lat["D2"].alignment.horizontal == "centerContinuous", "configuration centred across")
+check(lat["E2"].alignment.horizontal == "centerContinuous", "configuration spans its columns")
+header = [c.value for c in lat[3]]
+per = ["pct imp", "low 95%", "high 95%", "p", "verdict", "MDE", "runs needed"]
+check(header == ["case", "AMean (us)", "CV", "AMean (us)", "CV"] + per +
+      ["AMean (us)", "CV"] + per, "lat header: %r" % header)
+check([lat.cell(row=i, column=1).value for i in range(4, 8)] == ["a", "b", "c", "d"], "cases")
+# lat/a: base mean (10 + 10.2 + 9.8 + 10) / 4 = 10; new 12; pct imp (1 - 12/10) * 100 = -20 %,
+# stored as the fraction -0.2 under a signed percent format.
+check(close(lat["B4"].value, 10.0), "B4 %r" % lat["B4"].value)
+# Decimals as every human format shows them: the row's narrowest interval, the half-width
+# t(0.975, 3) * sqrt(0.08 / 3) / 2 = 0.2598 of base and new, with 2 significant digits (0.26).
+check(lat["B4"].number_format == "0.00", "B4 format %r" % lat["B4"].number_format)
+# base CV: sample SD of 10, 10.2, 9.8, 10 is sqrt(0.08 / 3) = 0.16330; / 10 = 1.633 %.
+check(close(lat["C4"].value, (0.08 / 3) ** 0.5 / 10), "C4 %r" % lat["C4"].value)
+check(lat["C4"].number_format == CV, "C4 format %r" % lat["C4"].number_format)
+check(close(lat["D4"].value, 12.0), "D4 %r" % lat["D4"].value)
+check(close(lat["F4"].value, -0.20), "F4 %r" % lat["F4"].value)
+check(lat["F4"].number_format == PCT, "F4 format %r" % lat["F4"].number_format)
+# Welch p of lat/a (scipy 1.10.1 ttest_ind(base, new, equal_var=False)): 2.373334543896199e-06,
+# shown 2.37E-06, never 0.0000.
+check(close(lat["I4"].value, 2.373334543896199e-06, 1e-6), "I4 %r" % lat["I4"].value)
+check(lat["I4"].number_format == P, "I4 format %r" % lat["I4"].number_format)
+check(shown(lat["I4"]) == "2.37E-06", "I4 shown %r" % shown(lat["I4"]))
+check(lat["J4"].value == "regression", "J4 %r" % lat["J4"].value)
 # The interval of pct imp holds the estimate (its values: test_compare_interval.c, against R).
-check(lat["I2"].value < -20.0 < lat["J2"].value, "I2:J2 %r %r" % (lat["I2"].value, lat["J2"].value))
-check(lat["K2"].value > 0, "K2 MDE %r" % lat["K2"].value)
-# lat/b is missing from new; lat/d from base and alt.
-check(lat["D3"].value == "missing", "D3 %r" % lat["D3"].value)
-check(lat["B5"].value == "missing" and lat["M5"].value == "missing", "row d")
-# lat/c new: 3 against 4, pct imp (1 - 3/4) * 100 = 25, Welch p 0.0290 < 0.05: improvement.
-check(close(lat["F4"].value, 25.0) and lat["H4"].value == "improvement", "row c")
+check(lat["G4"].value < -0.20 < lat["H4"].value, "G4:H4 %r %r" % (lat["G4"].value, lat["H4"].value))
+check(lat["G4"].number_format == PCT and lat["H4"].number_format == PCT, "interval format")
+check(lat["K4"].value > 0 and lat["K4"].number_format == CV, "K4 MDE %r" % lat["K4"].value)
+# lat/b is missing from new; lat/d from base and alt: the value empty (a gap in the line chart,
+# where text would plot as 0), "missing" in the CV column beside it.
+check(lat["D5"].value is None and lat["E5"].value == "missing", "D5:E5 %r %r" %
+      (lat["D5"].value, lat["E5"].value))
+check(lat["C7"].value == "missing" and lat["N7"].value == "missing", "row d")
+check(lat["B7"].value is None and lat["M7"].value is None, "row d values")
+# lat/c new: 3 against 4, pct imp (1 - 3/4) * 100 = 25 %, Welch p 0.0290 < 0.05: improvement.
+check(close(lat["F6"].value, 0.25) and lat["J6"].value == "improvement", "row c")
+check(shown(lat["I6"]) == "0.0290", "I6 shown %r" % shown(lat["I6"]))
+check_widths(lat, 3, "lat")
+check(width(lat, 2, 3) >= len("base") and width(lat, 4, 12) >= len("new"), "group widths")
+check_view(lat, "B4", "A3:U7", "$1:$3", "$A$1:$U$7", "lat")
 
 rules = []
 for rng in lat.conditional_formatting:
     for rule in rng.rules:
         rules.append((str(rng.sqref), rule.type, rule.formula))
-check(("F2:H5", "expression", ['$H2="regression"']) in rules, "regression rule: %r" % rules)
-check(("F2:H5", "expression", ['$H2="improvement"']) in rules, "improvement rule")
-check(("O2:Q5", "expression", ['$Q2="regression"']) in rules, "alt rule")
+check(("F4:J7", "expression", ['$J4="regression"']) in rules, "regression rule: %r" % rules)
+check(("F4:J7", "expression", ['$J4="improvement"']) in rules, "improvement rule")
+check(("O4:S7", "expression", ['$S4="regression"']) in rules, "alt rule")
 
 tput = wb["tput"]
+check(tput["A1"].value.startswith("tput: MB/s, higher is better, HMean; "), "tput title")
 # tput/x HMean 4 / (1/100 + 1/110 + 1/90 + 1/100) = 99.49748743718592 (scipy.stats.hmean)
-check(close(tput["B2"].value, 99.49748743718592), "tput B2 %r" % tput["B2"].value)
-check(tput["B2"].number_format == "0.00", "tput format")
-check(tput["H3"].value == "insufficient", "tput/y verdict %r" % tput["H3"].value)
+check(close(tput["B4"].value, 99.49748743718592), "tput B4 %r" % tput["B4"].value)
+# An HMean row has no interval: 4 significant digits of its largest value (119.58): 1 decimal.
+check(tput["B4"].number_format == "0.0", "tput format %r" % tput["B4"].number_format)
+check(tput["J5"].value == "insufficient", "tput/y verdict %r" % tput["J5"].value)
 
 samples = wb["samples"]
 rows = list(samples.iter_rows(values_only=True))
-check(rows[0] == ("benchmark", "case", "configuration", "run", "value"), "samples header")
+check(rows[0] == ("benchmark", "case", "configuration", "run", "value", "unit", "better"),
+      "samples header %r" % (rows[0],))
 # lat: a 3 x 4, b 3 + 3, c 3 x 3, d 2; tput: x 3 x 4, y 3 x 1 -> 44 runs.
 check(len(rows) == 45, "samples rows %d" % len(rows))
-check(rows[1] == ("lat", "a", "base", 1, 10.0), "first sample %r" % (rows[1],))
-check(rows[2] == ("lat", "a", "base", 2, 10.2), "second sample %r" % (rows[2],))
+check(rows[1] == ("lat", "a", "base", 1, 10.0, "us", "lower"), "first sample %r" % (rows[1],))
+check(rows[2] == ("lat", "a", "base", 2, 10.2, "us", "lower"), "second sample %r" % (rows[2],))
+check_widths(samples, 1, "samples")
+check_view(samples, "B2", "A1:G45", "$1:$1", "$A$1:$G$45", "samples")
 
 meta = [r for r in wb["metadata"].iter_rows(values_only=True)]
 check(("base", "host", "bench-1") in meta, "host metadata")
 check(("new", "kernel", '6.1 "patched", v2') in meta, "kernel metadata")
 check(("(report)", "test", "auto") in meta, "report options")
+check_widths(wb["metadata"], 1, "metadata")
 
-with zipfile.ZipFile(path) as z:
-    names = z.namelist()
-    # A column chart of pct imp per case on each benchmark sheet (openpyxl drops charts on load).
-    charts = [n for n in names if n.startswith("xl/charts/chart")]
-    check(len(charts) == 2, "charts %r" % charts)
-    chart = z.read(charts[0]).decode()
-    check("<c:barChart>" in chart and "'lat'!$F$2:$F$5" in chart, "chart series")
+charts, drawings = chart_files(path)
+# Per benchmark sheet a line chart of the values across the cases and a column chart of pct imp
+# (openpyxl drops charts on load: read the XML).
+check(len(charts) == 4, "charts %d" % len(charts))
+line, bars = charts[0], charts[1]
+check("<c:lineChart>" in line, "first chart is a line chart")
+for col in "BDM":
+    check("<c:f>'lat'!$%s$4:$%s$7</c:f>" % (col, col) in line, "line series %s" % col)
+check("<c:f>'lat'!$A$4:$A$7</c:f>" in line, "line categories")
+check(">case<" in line and ">AMean (us)<" in line, "line axis titles")
+check("<c:barChart>" in bars, "second chart is a column chart")
+check("<c:f>'lat'!$F$4:$F$7</c:f>" in bars and "<c:f>'lat'!$O$4:$O$7</c:f>" in bars,
+      "bar series")
+check(">pct imp (+ is better)<" in bars and ">case<" in bars, "bar axis titles")
+check('<c:tickLblPos val="low"/>' in bars, "category labels off the bars")
+check('<c:formatCode>0%</c:formatCode>' in bars or 'formatCode="0%"' in bars, "percent axis")
+# new: a regression and c improvement are solid, b (missing) and d (no baseline) pale.
+new_series = bars.split("<c:ser>")[1]
+points = re.findall(r"<c:dPt>.*?</c:dPt>", new_series, re.S)
+check(len(points) == 4, "points %d" % len(points))
+pale = ["<a:alpha " in p for p in points]
+check(pale == [False, True, False, True], "significant bars solid, others pale: %r" % pale)
+# Beside the table: the charts start two columns right of column U (index 20), at row 2.
+anchors = re.findall(r"<xdr:from><xdr:col>(\d+)</xdr:col>.*?<xdr:row>(\d+)</xdr:row>",
+                     drawings[0], re.S)
+check(("22", "1") in anchors, "chart beside the table %r" % anchors)
+
+# ---- report_sweep.xlsx ----
+path = sys.argv[2]
+wb = openpyxl.load_workbook(path)
+check(wb.sheetnames == ["sweep", "many", "samples", "metadata"], "sweep sheets %r" % wb.sheetnames)
+sweep = wb["sweep"]
+cases = [sweep.cell(row=i, column=1).value for i in range(4, 10)]
+check(cases == [1, 2, 4, 8, 16, 110], "numeric cases %r" % cases)
+check(all(isinstance(v, (int, float)) for v in cases), "cases stored as numbers")
+# case 1: base mean (1 + 1.02 + 0.98 + 1.01) / 4 = 1.0025; patched 1.5 times: -50 %.
+check(close(sweep["B4"].value, 1.0025), "sweep B4 %r" % sweep["B4"].value)
+check(close(sweep["D4"].value, 1.50375), "sweep D4 %r" % sweep["D4"].value)
+check(close(sweep["F4"].value, -0.5), "sweep F4 %r" % sweep["F4"].value)
+# Case 1's narrowest half-width: t(0.975, 3) * 0.017078 / 2 = 0.02718 (SD of the noise) -> 0.027,
+# 3 decimals; case 110's 110 times that, 2.99 -> 3.0, 1 decimal.
+check(sweep["B4"].number_format == "0.000", "sweep B4 format %r" % sweep["B4"].number_format)
+check(sweep["B9"].number_format == "0.0", "sweep B9 format %r" % sweep["B9"].number_format)
+# CV: sample SD of the noise 1, 1.02, 0.98, 1.01 over its mean: 0.017035662 (statistics.stdev).
+check(close(sweep["C4"].value, 0.01703566212129611, 1e-6), "sweep C4 %r" % sweep["C4"].value)
+# Welch p (scipy 1.10.1): 3.0748e-07.
+check(close(sweep["I4"].value, 3.074812397755012e-07, 1e-5), "sweep I4 %r" % sweep["I4"].value)
+check(shown(sweep["I4"]) == "3.07E-07", "sweep I4 shown %r" % shown(sweep["I4"]))
+# The configuration names show whole over their columns.
+check(width(sweep, 2, 3) >= len("5.14.0-rc3-vanilla"), "baseline label width")
+check(width(sweep, 4, 12) >= len("5.14.0-rc3-alwayswake-v1r1"), "patched label width")
+check_widths(sweep, 3, "sweep")
+check_view(sweep, "B4", "A3:L9", "$1:$3", "$A$1:$L$9", "sweep")
+many = wb["many"]
+check("No charts: 60 cases" in many["A1"].value, "many title %r" % many["A1"].value)
+check(many["A1"].value.startswith("many: MB/s, higher is better, HMean"), "many title")
+samples = wb["samples"]
+check(samples["B2"].value == 1, "samples numeric case %r" % samples["B2"].value)
+check(samples.column_dimensions["C"].width >= len("5.14.0-rc3-alwayswake-v1r1"),
+      "samples configuration width %r" % samples.column_dimensions["C"].width)
+check_widths(samples, 1, "sweep samples")
+charts, drawings = chart_files(path)
+# The sweep sheet has its two charts; `many` (60 cases) none.
+check(len(charts) == 2, "sweep charts %d" % len(charts))
+check(len(drawings) == 1, "one sheet with drawings")
+check("<c:f>'sweep'!$A$4:$A$9</c:f>" in charts[0], "sweep categories")
+# Every change is -50 %: the value axis still reaches 0, in whole steps of 10 % (nice ticks of
+# [-0.5, 0]: span 0.5, step 0.1).
+check('<c:max val="0"/>' in charts[1] and '<c:min val="-0.5"/>' in charts[1] and
+      '<c:majorUnit val="0.1"/>' in charts[1],
+      "bar axis holds 0: %r" % re.findall(r"<c:(?:min|max) val=\"[^\"]*\"/>", charts[1]))
 
 for f in failures:
     print("FAILED:", f)

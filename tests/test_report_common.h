@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "tally.h"
+#include "test_cell.h"
 
 /* Each test program uses only some of the helpers. */
 #define TEST_HELPER __attribute__((unused))

@@ -71,7 +71,8 @@ TALLY_API size_t tally_accumulator_count(const tally_accumulator *a);
  * the mean CI, with their `defined` flags as tally_summarize() sets them. The order statistics
  * (median, median CI, BAmean, outlier counts) are left 0: they need a
  * ::tally_partition_summary.
- * @param out receives the summary; zeroed first.
+ * @param out receives the summary (its `size` set by the caller, see ::tally_summary); zeroed
+ *   first.
  * @param a the accumulator.
  * @param opts options (only `confidence` is used here), or NULL for the defaults.
  * @return ::TALLY_OK, ::TALLY_ENODATA (no samples), ::TALLY_EINVAL.
@@ -204,14 +205,14 @@ TALLY_API int tally_partition_summary_done(const tally_partition_summary *s);
 /**
  * The completed summary: the one tally_summarize() gives on all the samples at once (order
  * statistics bit for bit, moments as documented).
- * @param out receives the summary.
+ * @param out receives the summary (its `size` set by the caller, see ::tally_summary).
  * @param percentiles receives the options' percentiles (may be NULL when there are none).
  * @param bameans receives the options' extra BAmeans (may be NULL when there are none).
  * @param s the summary state.
  * @return ::TALLY_OK, ::TALLY_EINVAL (NULL, or the summary is not complete).
  */
-TALLY_API int tally_partition_summary_get(tally_summary *out, double *percentiles,
-                                          double *bameans, const tally_partition_summary *s);
+TALLY_API int tally_partition_summary_result(tally_summary *out, double *percentiles,
+                                             double *bameans, const tally_partition_summary *s);
 
 #ifdef __cplusplus
 }

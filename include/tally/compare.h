@@ -109,10 +109,17 @@ typedef struct tally_compare_options {
  */
 TALLY_API int tally_compare_options_init(tally_compare_options *opts, unsigned int version);
 
-/** Result of comparing two sample sets. */
+/**
+ * Result of comparing two sample sets. A growable result struct like ::tally_summary: set
+ * `size` before a call fills it (`tally_comparison c = { .size = sizeof c };`). The two sides'
+ * summaries are not part of it (an embedded struct could not grow): tally_compare_summaries()
+ * gives them.
+ */
 typedef struct tally_comparison {
-    tally_summary base;    /**< Summary of the baseline. */
-    tally_summary current; /**< Summary of the new samples. */
+    size_t size;           /**< Set by the caller to sizeof (tally_comparison); on return, the
+                                bytes the library filled. */
+    size_t base_n;         /**< Number of baseline samples. */
+    size_t new_n;          /**< Number of new samples. */
     double base_value;     /**< The chosen statistic of the baseline. */
     double new_value;      /**< The chosen statistic of the new samples. */
     double ratio;          /**< new_value / base_value; 0 when ratio_defined is 0. */
@@ -177,7 +184,7 @@ typedef struct tally_comparison {
  * Mann-Whitney needs its smallest attainable p, 2 / C(nb + nc, nb), below alpha. Otherwise a
  * significant row is an improvement or a regression by the sign of pct_imp (by the test's own
  * direction when pct_imp is 0 or undefined).
- * @param out receives the comparison; untouched on failure.
+ * @param out receives the comparison (its `size` set by the caller); untouched on failure.
  * @param base baseline samples, nb >= 1; not modified.
  * @param nb number of baseline samples.
  * @param current new samples, nc >= 1; not modified.
@@ -189,6 +196,22 @@ typedef struct tally_comparison {
  */
 TALLY_API int tally_compare(tally_comparison *out, const double *base, size_t nb,
                             const double *current, size_t nc, const tally_compare_options *opts);
+
+/**
+ * The two summaries tally_compare() works from: each side summarised with `opts->summary`,
+ * whose `direction` is replaced by `opts->direction`.
+ * @param base_out receives the baseline's summary (its `size` set by the caller).
+ * @param new_out receives the new samples' summary (its `size` set by the caller).
+ * @param base baseline samples, nb >= 1; not modified.
+ * @param nb number of baseline samples.
+ * @param current new samples, nc >= 1; not modified.
+ * @param nc number of new samples.
+ * @param opts options, or NULL for the defaults.
+ * @return as tally_compare(); both outputs untouched on failure. Thread-safe.
+ */
+TALLY_API int tally_compare_summaries(tally_summary *base_out, tally_summary *new_out,
+                                      const double *base, size_t nb, const double *current,
+                                      size_t nc, const tally_compare_options *opts);
 
 /**
  * Percent improvement of new over base, positive when better.

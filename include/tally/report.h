@@ -179,13 +179,19 @@ typedef struct tally_report_row {
     tally_statistic statistic; /**< The statistic compared in this row (never DEFAULT). */
 } tally_report_row;
 
-/** One cell: a configuration's data in a row. */
+/**
+ * One cell: a configuration's data in a row. A growable result struct like ::tally_summary: set
+ * `size` before tally_report_cell_at() fills it (`tally_report_cell c = { .size = sizeof c };`).
+ * The cell's summary and comparison come from tally_report_cell_summary() and
+ * tally_report_cell_comparison().
+ */
 typedef struct tally_report_cell {
+    size_t size;                 /**< Set by the caller to sizeof (tally_report_cell); on return,
+                                      the bytes the library filled. */
     int present;                 /**< 0 when this configuration has no such case. */
-    tally_summary summary;       /**< Summary of its samples (when present). */
     double value;                /**< The row's statistic (when present). */
-    int compared;                /**< 1 when `comparison` holds a comparison with the baseline. */
-    tally_comparison comparison; /**< Versus the baseline (not for the baseline itself). */
+    int compared;                /**< 1 when tally_report_cell_comparison() has a comparison
+                                      with the baseline for this cell. */
     double p_adjusted;           /**< p-value after the report's adjustment. */
 } tally_report_cell;
 
@@ -247,11 +253,44 @@ TALLY_API const char *tally_report_config_label(const tally_report *r, size_t i)
 TALLY_API size_t tally_report_row_count(const tally_report *r);
 
 /** Describe row i. @return ::TALLY_OK or ::TALLY_EINVAL. */
-TALLY_API int tally_report_row_get(tally_report_row *out, const tally_report *r, size_t i);
+TALLY_API int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i);
 
-/** The cell of row i for configuration j. @return ::TALLY_OK or ::TALLY_EINVAL. */
-TALLY_API int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t row,
-                                    size_t config);
+/**
+ * The cell of a row for a configuration.
+ * @param out receives the cell (its `size` set by the caller).
+ * @param r the report.
+ * @param row the row, below tally_report_row_count().
+ * @param config the configuration, below tally_report_config_count().
+ * @return ::TALLY_OK or ::TALLY_EINVAL (NULL, out of range, `size` not set). Thread-safe.
+ */
+TALLY_API int tally_report_cell_at(tally_report_cell *out, const tally_report *r, size_t row,
+                                   size_t config);
+
+/**
+ * The summary of a cell's samples.
+ * @param out receives the summary (its `size` set by the caller).
+ * @param r the report.
+ * @param row the row.
+ * @param config the configuration.
+ * @return ::TALLY_OK; ::TALLY_ENOTFOUND when the configuration has no such case (`present` 0);
+ *   ::TALLY_EINVAL (NULL, out of range, `size` not set). Thread-safe.
+ */
+TALLY_API int tally_report_cell_summary(tally_summary *out, const tally_report *r, size_t row,
+                                        size_t config);
+
+/**
+ * A cell's comparison with the baseline's cell of the same row: its two sides' summaries are
+ * tally_report_cell_summary() of configuration 0 and of `config`.
+ * @param out receives the comparison (its `size` set by the caller).
+ * @param r the report.
+ * @param row the row.
+ * @param config the configuration.
+ * @return ::TALLY_OK; ::TALLY_ENOTFOUND when the cell has none (`compared` 0: the baseline
+ *   itself, or a case missing on either side); ::TALLY_EINVAL (NULL, out of range, `size` not
+ *   set). Thread-safe.
+ */
+TALLY_API int tally_report_cell_comparison(tally_comparison *out, const tally_report *r,
+                                           size_t row, size_t config);
 
 /** Geometric mean of gains of one configuration against the baseline. */
 typedef struct tally_gain {

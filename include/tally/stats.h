@@ -80,8 +80,16 @@ typedef enum tally_summary_field {
 /**
  * Summary of one sample set. Fields not flagged in `defined` are 0 and must not be shown as
  * numbers (see docs/statistics.md for when each is undefined).
+ *
+ * A growable result struct: set `size` before a call fills it
+ * (`tally_summary s = { .size = sizeof s };`). The library writes only the first `size` bytes
+ * (a caller built against an older, shorter header gets the fields it knows) and sets `size` to
+ * the number of bytes it filled (less than the caller's when the library is older than the
+ * caller's header: the fields beyond are left as they were). New fields are only ever appended.
  */
 typedef struct tally_summary {
+    size_t size;           /**< Set by the caller to sizeof (tally_summary); on return, the
+                                bytes the library filled. */
     size_t n;              /**< Number of samples. */
     unsigned int defined;  /**< Bitwise OR of ::tally_summary_field. */
     double min;            /**< Smallest sample. */
@@ -112,7 +120,8 @@ typedef struct tally_summary {
  * 1 % of them on benchmark data); only when a few extreme outliers squeeze most samples into the
  * wanted buckets, or for fewer than 16384 samples, does it select in a scratch copy
  * (docs/statistics.md, "Order statistics"). Reentrant; thread-safe.
- * @param out receives the summary; zeroed first, so on failure it holds n = 0 and no flags.
+ * @param out receives the summary (its `size` set by the caller); zeroed first, so on failure
+ *   it holds n = 0 and no flags.
  * @param x samples; not modified.
  * @param n number of samples; n = 0 fails with ::TALLY_ENODATA. With n = 1 only min, max, amean,
  *   median, bamean (and hmean, gmean for a positive sample) are defined.
@@ -127,7 +136,8 @@ TALLY_API int tally_summarize(tally_summary *out, const double *x, size_t n,
  * tally_summarize() and tally_percentiles() in one call: the percentiles' order statistics are
  * selected together with the summary's, so they cost almost nothing on top of it (a latency
  * report's p90/p99 next to its mean and median). Reentrant; thread-safe.
- * @param out receives the summary; zeroed first, so on failure it holds n = 0 and no flags.
+ * @param out receives the summary (its `size` set by the caller); zeroed first, so on failure
+ *   it holds n = 0 and no flags.
  * @param pct receives count percentiles, by `opts->percentile_method` (the method of the
  *   summary's median); may be NULL when count is 0.
  * @param x samples; not modified.
@@ -147,7 +157,8 @@ TALLY_API int tally_summarize_with_percentiles(tally_summary *out, double *pct, 
  * tally_summarize() would select in a scratch copy, this selects in the caller's buffer. The
  * summary equals tally_summarize()'s bit for bit.
  * Reentrant; thread-safe as long as no other thread uses x.
- * @param out receives the summary; zeroed first, so on failure it holds n = 0 and no flags.
+ * @param out receives the summary (its `size` set by the caller); zeroed first, so on failure
+ *   it holds n = 0 and no flags.
  * @param x samples; may be consumed: when the histogram selection applies (the usual case for
  *   n >= 16384) x is left as it was; otherwise it holds n unspecified finite values on return
  *   (the selections and then the absolute deviations from the median), so pass a buffer you no
@@ -243,7 +254,7 @@ TALLY_API int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flag
 /**
  * The value of one statistic taken from a summary. ::TALLY_STAT_DEFAULT gives the AMean.
  * @param out receives the value.
- * @param s a summary filled by tally_summarize().
+ * @param s a summary filled by tally_summarize() (its first `size` bytes are read).
  * @param stat the statistic.
  * @return ::TALLY_OK, ::TALLY_EDOMAIN when the statistic is undefined for these samples (HMean or
  *   GMean with a sample <= 0), ::TALLY_ENODATA (empty summary), ::TALLY_EINVAL.

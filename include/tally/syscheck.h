@@ -52,7 +52,7 @@ TALLY_API size_t tally_system_check_count(const tally_system_check *c);
  * @param out receives it; its strings live as long as `c`.
  * @return ::TALLY_OK or ::TALLY_EINVAL (NULL argument, i out of range).
  */
-TALLY_API int tally_system_check_item(tally_check_item *out, const tally_system_check *c, size_t i);
+TALLY_API int tally_system_check_item_at(tally_check_item *out, const tally_system_check *c, size_t i);
 
 /** @return how many findings are ::TALLY_CHECK_WARN. */
 TALLY_API size_t tally_system_check_warnings(const tally_system_check *c);

@@ -137,7 +137,7 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
 static int validate_case(tally_validation *v, const tally_resultset *rs, const tally_benchmark *b,
                          const tally_case *c)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     int summarized = 0, rc;
     for (size_t m = 0; m < tally_case_meta_count(c); m++) {
         const char *key, *text;

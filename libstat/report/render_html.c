@@ -478,7 +478,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
     int insufficient = 0, missing = 0, inconclusive = 0, not_tested = 0;
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
             if (!c->compared)
                 continue;
@@ -499,7 +499,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
         tally__buf_puts(b, "<p>[1] too few samples for the test to reach alpha:</p><ul>");
         for (size_t i = g->first; i < g->first + g->count; i++)
             for (size_t j = 1; j < r->config_count; j++) {
-                const tally_report_cell *c = &r->rows[i].cells[j].pub;
+                const tally__cell_figures *c = &r->rows[i].cells[j].pub;
                 if (!c->compared || c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT)
                     continue;
                 tally__buf reason = TALLY__BUF_INIT;
@@ -644,7 +644,7 @@ static void headline(tally__buf *b, const tally_report *r)
     for (size_t j = 1; j < r->config_count; j++) {
         size_t count[6] = {0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (c->compared && (unsigned)c->comparison.verdict < 6)
                 count[c->comparison.verdict]++;
         }

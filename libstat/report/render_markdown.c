@@ -13,6 +13,7 @@
 #include "report/report_internal.h"
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
+#include "util/si.h"
 
 #define MARK_IMPROVEMENT "🟢"
 #define MARK_REGRESSION "🔴"
@@ -51,20 +52,16 @@ static void md_nowrap(tally__buf *b, tally__buf *cell)
     cell->failed = 0;
 }
 
-static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c, int prec)
+/* The value as every human format shows it (tally__render_cell_value: the row's decimals in
+ * the benchmark's unit prefix, named once in its unit line). */
+static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c,
+                     const tally__numfmt *f)
 {
     if (!c->pub.present) {
         tally__buf_puts(b, "missing [2]");
         return;
     }
-    if (!c->value_defined) {
-        tally__buf_puts(b, "n/a");
-        return;
-    }
-    tally__buf_printf(b, "%.*f", prec, c->pub.value);
-    const tally_summary *s = &c->pub.summary;
-    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI))
-        tally__buf_printf(b, " ± %.*f", prec, (s->mean_ci_high - s->mean_ci_low) / 2);
+    tally__render_cell_value(b, f, row, c, NULL);
 }
 
 static void md_delta(tally__buf *b, const tally__cell *c)
@@ -136,6 +133,7 @@ typedef struct md_group {
     piece head;  /* heading and the unit line */
     piece thead; /* the table's header and alignment lines */
     size_t changed, unchanged;
+    tally__si si; /* the unit prefix of its values */
 } md_group;
 
 /* Importance of a row when the document must be shortened: regressions first, the worst
@@ -176,19 +174,20 @@ static void put_piece(tally__buf *b, const md_doc *d, piece p)
         tally__buf_append(b, d->text.data + p.off, p.len);
 }
 
-static void row_line(md_doc *d, size_t i, tally__buf *cell)
+static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
 {
     const tally_report *r = d->r;
     const tally__row *row = &r->rows[i];
     tally__buf *b = &d->text;
-    int prec = tally__default_precision(r, d->o, row);
+    tally__numfmt f;
+    tally__row_numfmt(&f, r, row, &mg->si, d->o->precision);
     tally__buf_puts(b, "| ");
     md_text(cell, row->case_name);
     md_nowrap(b, cell);
     tally__buf_puts(b, " |");
     for (size_t j = 0; j < r->config_count; j++) {
         tally__buf_puts(b, " ");
-        md_value(cell, row, &row->cells[j], prec);
+        md_value(cell, row, &row->cells[j], &f);
         md_nowrap(b, cell);
         tally__buf_puts(b, " |");
         if (d->compare && j > 0) {
@@ -211,11 +210,12 @@ static void group_pieces(md_doc *d, md_group *mg)
     const tally__row *first = &r->rows[mg->g.first];
     tally__buf *b = &d->text;
     size_t start = b->len;
+    tally__group_si(&mg->si, r, &mg->g);
     tally__buf_puts(b, "### ");
     md_text(b, first->benchmark);
     tally__buf_puts(b, "\n\n");
-    if (first->unit[0]) {
-        md_text(b, first->unit);
+    if (mg->si.unit[0]) {
+        md_text(b, mg->si.unit);
         tally__buf_puts(b, ", ");
     }
     tally__buf_printf(b, "%s is better, %s\n\n",
@@ -247,7 +247,7 @@ static void tail_pieces(md_doc *d)
     int insufficient = 0, missing = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             missing |= !c->present;
             insufficient |= c->compared && c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT;
         }
@@ -321,7 +321,7 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
         for (size_t i = g.first; i < g.first + g.count; i++) {
             d->group_of[i] = d->group_count;
             size_t start = d->text.len;
-            row_line(d, i, &cell);
+            row_line(d, mg, i, &cell);
             d->rows[i] = piece_end(d, start);
             for (size_t j = 0; j < r->config_count; j++)
                 d->changed[i] |= is_change(&r->rows[i].cells[j]) ||
@@ -364,7 +364,7 @@ static void count_verdicts(const tally_report *r, size_t j, size_t *reg, size_t 
     *reg = *imp = *rest = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t k = 1; k < r->config_count; k++) {
-            const tally_report_cell *c = &r->rows[i].cells[k].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[k].pub;
             if ((j != 0 && k != j) || !c->compared)
                 continue;
             if (c->comparison.verdict == TALLY_VERDICT_REGRESSION)

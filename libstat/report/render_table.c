@@ -418,7 +418,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
         print_fitted(b, &g, r, o->color, compare ? o->width : 0);
     for (size_t i = grp->first; i < grp->first + grp->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (!c->compared)
                 continue;
             if (c->comparison.verdict == TALLY_VERDICT_INSUFFICIENT) {

@@ -8,6 +8,8 @@
 #include <strings.h>
 #include "report/report_internal.h"
 #include "stats/compare_impl.h"
+#include "stats/stats_internal.h"
+#include "report/svg.h"
 #include "report/xlsx_api.h"
 
 #define SHEET_NAME_MAX 31
@@ -17,9 +19,16 @@ typedef struct ctx {
     lxw_workbook *wb;
     lxw_error err;      /* first libxlsxwriter error */
     const char *what;   /* what was being written when it happened */
-    lxw_format *bold, *value_fmt[2], *pct_fmt, *p_fmt, *red, *green;
+    const tally_render_options *o;
+    /* Value formats by their decimals ("0", "0.0", ... "0.00000000000000000"), made on use. */
+    lxw_format *value_fmt[18];
+    lxw_format *bold, *title, *group, *verdict, *pct_fmt, *cv_fmt, *p_fmt, *p_tiny_fmt,
+        *red, *green;
     char (*names)[SHEET_NAME_MAX + 1];
     size_t name_count;
+    /* The widths of the sheet being written, in characters, one per column (see fit_columns). */
+    double *widths;
+    size_t width_count;
 } ctx;
 
 static void note(ctx *c, lxw_error err, const char *what)
@@ -30,18 +39,100 @@ static void note(ctx *c, lxw_error err, const char *what)
     }
 }
 
+/* The format of values with `decimals` decimals (made on first use). */
+static lxw_format *value_format(ctx *c, int decimals);
+
+/* Columns take the width of their widest cell. Excel measures a width in characters of the
+ * default font's digits; letters and bold text run wider, hence the factors, found by looking
+ * at the sheets in LibreOffice (a 26-character configuration name fits its column). */
+static void widen(ctx *c, lxw_col_t col, size_t chars, int bold)
+{
+    if (col >= c->width_count) {
+        size_t count = (size_t)col + 16;
+        double *w = tally__reallocarray(c->widths, count, sizeof(*w));
+        if (w == NULL) {
+            note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a column width");
+            return;
+        }
+        for (size_t k = c->width_count; k < count; k++)
+            w[k] = 0;
+        c->widths = w;
+        c->width_count = count;
+    }
+    double want = (double)chars * (bold ? 1.2 : 1.1) + 2;
+    if (want > c->widths[col])
+        c->widths[col] = want;
+}
+
+/* Characters of UTF-8 text (continuation bytes do not count). */
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Set every column measured since the last call to its width, and start over. */
+static void fit_columns(ctx *c, lxw_worksheet *ws)
+{
+    for (size_t k = 0; k < c->width_count; k++)
+        if (c->widths[k] > 0 && c->err == LXW_NO_ERROR)
+            note(c, c->x.worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k,
+                                              c->widths[k] > 80 ? 80 : c->widths[k], NULL),
+                 "a column width");
+    for (size_t k = 0; k < c->width_count; k++)
+        c->widths[k] = 0;
+}
+
 static void put_str(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s,
                     lxw_format *f)
 {
-    if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_write_string(ws, row, col, s, f), "a cell");
+    if (c->err != LXW_NO_ERROR)
+        return;
+    note(c, c->x.worksheet_write_string(ws, row, col, s, f), "a cell");
+    if (f != c->title && f != c->group)
+        widen(c, col, text_chars(s), f == c->bold);
+}
+
+/* The characters a number takes in its format (the formats of make_formats). */
+static size_t shown_chars(const ctx *c, double x, lxw_format *f)
+{
+    char text[TALLY__NUMBER_BUF + 8];
+    for (int d = 0; d < (int)TALLY__COUNT(c->value_fmt); d++)
+        if (f != NULL && f == c->value_fmt[d])
+            return (size_t)snprintf(text, sizeof(text), "%.*f", d, x);
+    if (f == c->pct_fmt || f == c->cv_fmt)
+        return (size_t)snprintf(text, sizeof(text), "%+.2f%%", x * 100);
+    if (f == c->p_fmt)
+        return 8; /* 0.0000 or 1.00E-05 */
+    if (f == c->p_tiny_fmt)
+        return 7;
+    return tally__number_format(text, x);
 }
 
 static void put_num(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, double x,
                     lxw_format *f)
 {
-    if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_write_number(ws, row, col, x, f), "a cell");
+    if (c->err != LXW_NO_ERROR)
+        return;
+    note(c, c->x.worksheet_write_number(ws, row, col, x, f), "a cell");
+    widen(c, col, shown_chars(c, x, f), 0);
+}
+
+/* A case name that is a plain decimal number (`1`, `16`, `0.5`) is written as a number, so
+ * that sorting orders 1, 12, 110 by value; anything else (`1-groups`, `16 clients`) as text. */
+static void put_case(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *name)
+{
+    double x;
+    const char *stop = NULL;
+    size_t len = strlen(name);
+    if (len > 0 && len < 24 && strspn(name, "0123456789.-") == len &&
+        tally__number_scan(&x, &stop, name, name + len, TALLY__NUMBER_JSON) == TALLY__NUMBER_OK &&
+        stop == name + len)
+        put_num(c, ws, row, col, x, NULL);
+    else
+        put_str(c, ws, row, col, name, NULL);
 }
 
 /* A sheet name Excel accepts: at most 31 characters, none of []:*?/\' and unique
@@ -71,12 +162,33 @@ static void sheet_name(ctx *c, char *out, const char *want)
 
 static lxw_worksheet *add_sheet(ctx *c, const char *want)
 {
+    /* Each sheet measures its own columns (a sheet that sets its widths itself ignores them). */
+    for (size_t k = 0; k < c->width_count; k++)
+        c->widths[k] = 0;
     char name[SHEET_NAME_MAX + 1];
     sheet_name(c, name, want);
     lxw_worksheet *ws = c->err == LXW_NO_ERROR ? c->x.workbook_add_worksheet(c->wb, name) : NULL;
     if (ws == NULL)
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a worksheet");
     return ws;
+}
+
+/* A table sheet on screen and on paper: the rows above `data_row` (titles and headers) and the
+ * first column stay in view, the header row `data_row - 1` gets filter buttons over the
+ * table, and the table prints landscape, as wide as one page, the header rows on every page. */
+static void table_view(ctx *c, lxw_worksheet *ws, lxw_row_t data_row, lxw_row_t last_row,
+                       lxw_col_t last_col)
+{
+    if (c->err != LXW_NO_ERROR)
+        return;
+    c->x.worksheet_freeze_panes(ws, data_row, 1);
+    note(c, c->x.worksheet_autofilter(ws, data_row - 1, 0, last_row, last_col), "a filter");
+    c->x.worksheet_set_landscape(ws);
+    c->x.worksheet_fit_to_pages(ws, 1, 0);
+    note(c, c->x.worksheet_repeat_rows(ws, 0, data_row - 1), "the print titles");
+    /* The table alone goes on paper, at the largest scale that fits the width: the charts
+     * beside it would shrink it to an unreadable size (they are for the screen). */
+    note(c, c->x.worksheet_print_area(ws, 0, 0, last_row, last_col), "the print area");
 }
 
 static void col_letters(char *out, lxw_col_t col)
@@ -90,25 +202,34 @@ static void col_letters(char *out, lxw_col_t col)
     out[n] = '\0';
 }
 
+/* The layout of a benchmark sheet: a title row (benchmark, unit, direction, statistic, test,
+ * baseline), a row naming the configurations over their columns, the column headers, then a
+ * row per case. */
+#define TITLE_ROW 0
+#define GROUP_ROW 1
+#define HEADER_ROW 2
+#define FIRST_DATA_ROW 3
+
 /* Colour the pct imp and verdict cells of a configuration by its verdict column. */
 static void colour_rule(ctx *c, lxw_worksheet *ws, lxw_row_t last, lxw_col_t pct_col,
                         lxw_col_t verdict_col, const char *verdict, lxw_format *fmt)
 {
     char letters[8], formula[64];
     col_letters(letters, verdict_col);
-    snprintf(formula, sizeof(formula), "=$%s2=\"%s\"", letters, verdict);
+    snprintf(formula, sizeof(formula), "=$%s%u=\"%s\"", letters, FIRST_DATA_ROW + 1u, verdict);
     lxw_conditional_format cf;
     memset(&cf, 0, sizeof(cf));
     cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
     cf.value_string = formula;
     cf.format = fmt;
     if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_conditional_format_range(ws, 1, pct_col, last, verdict_col, &cf),
+        note(c, c->x.worksheet_conditional_format_range(ws, FIRST_DATA_ROW, pct_col, last,
+                                                        verdict_col, &cf),
              "a conditional format");
 }
 
-/* Columns: case; per configuration value and CV; for the others also pct imp, p, verdict, the
- * pct imp interval's bounds, the MDE and the runs needed per side. */
+/* Columns: case; per configuration value and CV; for the others also pct imp and its
+ * interval's bounds, p, verdict, the MDE and the runs needed per side. */
 #define COMPARED_COLUMNS 9
 static lxw_col_t config_col(const tally_report *r, size_t j, int compare)
 {
@@ -116,30 +237,147 @@ static lxw_col_t config_col(const tally_report *r, size_t j, int compare)
     return (lxw_col_t)(j == 0 ? 1 : 3 + (j - 1) * (compare ? COMPARED_COLUMNS : 2));
 }
 
-static void benchmark_chart(ctx *c, lxw_worksheet *ws, const char *sheet, const tally_report *r,
-                            const tally__group *g, int compare)
+static int is_significant(const tally__cell *cell)
 {
-    lxw_chart *chart = c->x.workbook_add_chart(c->wb, LXW_CHART_COLUMN);
+    return cell->pub.compared && (cell->pub.comparison.verdict == TALLY_VERDICT_REGRESSION ||
+                                  cell->pub.comparison.verdict == TALLY_VERDICT_IMPROVEMENT);
+}
+
+/* Charts only up to this many cases: beyond, bars and points are too thin to read (600 cases
+ * made an unreadable comb) and the table, sorted or filtered, says more. */
+#define CHART_CASES_MAX 50
+
+/* Series colours, one per compared configuration (cycled): Excel's default palette. */
+static const lxw_color_t series_colours[] = { 0x4472C4, 0xED7D31, 0xA5A5A5, 0xFFC000,
+                                              0x5B9BD5, 0x70AD47 };
+
+static lxw_chart *new_chart(ctx *c, uint8_t type, const char *title, const char *x_title,
+                            const char *y_title, const char *y_format)
+{
+    lxw_chart *chart = c->err == LXW_NO_ERROR ? c->x.workbook_add_chart(c->wb, type) : NULL;
     if (chart == NULL) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart");
+        return NULL;
+    }
+    c->x.chart_title_set_name(chart, title);
+    c->x.chart_axis_set_name(chart->x_axis, x_title);
+    c->x.chart_axis_set_name(chart->y_axis, y_title);
+    c->x.chart_axis_set_num_format(chart->y_axis, y_format);
+    /* Category labels at the bottom of the plot, never across bars that go below zero. */
+    c->x.chart_axis_set_label_position(chart->x_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+    c->x.chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+    return chart;
+}
+
+static lxw_chart_series *add_series(ctx *c, lxw_chart *chart, const char *sheet, size_t cases,
+                                    lxw_col_t col, const char *name)
+{
+    char cats[128], vals[128], letters[8];
+    col_letters(letters, col);
+    unsigned first = FIRST_DATA_ROW + 1u, last = FIRST_DATA_ROW + (unsigned)cases;
+    snprintf(cats, sizeof(cats), "='%s'!$A$%u:$A$%u", sheet, first, last);
+    snprintf(vals, sizeof(vals), "='%s'!$%s$%u:$%s$%u", sheet, letters, first, letters, last);
+    lxw_chart_series *series = c->x.chart_add_series(chart, cats, vals);
+    if (series == NULL) {
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart series");
+        return NULL;
+    }
+    c->x.chart_series_set_name(series, name);
+    return series;
+}
+
+/* Beside the table: the row statistic of every configuration across the cases (a line each),
+ * and below it the pct imp of each compared configuration with its significant bars solid
+ * and the others pale. */
+static void benchmark_charts(ctx *c, lxw_worksheet *ws, const char *sheet, const tally_report *r,
+                             const tally__group *g, int compare, lxw_col_t beside)
+{
+    const tally__row *first = &r->rows[g->first];
+    char title[256], axis[160];
+    if (first->unit[0])
+        snprintf(axis, sizeof(axis), "%s (%s)", tally__stat_title(first->statistic), first->unit);
+    else
+        snprintf(axis, sizeof(axis), "%s", tally__stat_title(first->statistic));
+    snprintf(title, sizeof(title), "%s per case (%s is better)", axis,
+             first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower");
+    lxw_chart *sweep = new_chart(c, LXW_CHART_LINE, title, "case", axis, "General");
+    if (sweep == NULL)
+        return;
+    for (size_t j = 0; j < r->config_count; j++) {
+        lxw_chart_series *s =
+            add_series(c, sweep, sheet, g->count, config_col(r, j, compare), r->configs[j].label);
+        if (s == NULL)
+            return;
+        c->x.chart_series_set_marker_type(s, LXW_CHART_MARKER_CIRCLE);
+    }
+    lxw_chart_options place;
+    memset(&place, 0, sizeof(place));
+    place.x_offset = 8;
+    place.y_offset = 4;
+    place.x_scale = 1.5;
+    place.y_scale = 1.1;
+    if (c->err == LXW_NO_ERROR)
+        note(c, c->x.worksheet_insert_chart_opt(ws, GROUP_ROW, beside, sweep, &place), "a chart");
+    if (!compare)
+        return;
+    snprintf(title, sizeof(title), "Change against %s (solid: significant)", r->configs[0].label);
+    lxw_chart *bars = new_chart(c, LXW_CHART_COLUMN, title, "case", "pct imp (+ is better)", "0%");
+    if (bars == NULL)
+        return;
+    lxw_chart_point *points = tally__calloc(g->count + 1, sizeof(*points));
+    lxw_chart_point **list = tally__calloc(g->count + 1, sizeof(*list));
+    if (points == NULL || list == NULL) {
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart series");
+        tally__free_mem(points);
+        tally__free_mem(list);
         return;
     }
-    c->x.chart_title_set_name(chart, "pct imp (positive is better)");
-    for (size_t j = 1; j < r->config_count; j++) {
-        char cats[128], vals[128], letters[8];
-        lxw_col_t pct_col = config_col(r, j, compare) + 2;
-        col_letters(letters, pct_col);
-        snprintf(cats, sizeof(cats), "='%s'!$A$2:$A$%zu", sheet, g->count + 1);
-        snprintf(vals, sizeof(vals), "='%s'!$%s$2:$%s$%zu", sheet, letters, letters, g->count + 1);
-        lxw_chart_series *series = c->x.chart_add_series(chart, cats, vals);
-        if (series == NULL) {
-            note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a chart series");
-            return;
+    /* The value axis always holds 0, so that bars start there even when every change has the
+     * same sign (or the same size: spreadsheets then make up a range without 0). */
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < g->count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally__cell *cell = &r->rows[g->first + i].cells[j];
+            if (cell->pub.compared && cell->pub.comparison.ratio_defined) {
+                double v = cell->pub.comparison.pct_imp / 100;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
         }
-        c->x.chart_series_set_name(series, r->configs[j].label);
+    if (hi > lo) {
+        /* Whole nice steps (the HTML plots' ticks), so the labels read 10%, 20%, ... */
+        tally__ticks t;
+        tally__nice_ticks(&t, lo, hi, 6);
+        c->x.chart_axis_set_min(bars->y_axis, t.lo + 0.0); /* + 0.0: never "-0" */
+        c->x.chart_axis_set_max(bars->y_axis, t.hi + 0.0);
+        c->x.chart_axis_set_major_unit(bars->y_axis, t.step);
     }
+    for (size_t j = 1; j < r->config_count && c->err == LXW_NO_ERROR; j++) {
+        lxw_color_t colour = series_colours[(j - 1) % TALLY__COUNT(series_colours)];
+        lxw_chart_series *s = add_series(c, bars, sheet, g->count,
+                                         config_col(r, j, compare) + 2, r->configs[j].label);
+        if (s == NULL)
+            break;
+        lxw_chart_fill solid = { colour, 0, 0 }, pale = { colour, 0, 75 };
+        lxw_chart_line edge = { colour, 0, 1.0f, 0, 0 };
+        c->x.chart_series_set_fill(s, &solid);
+        c->x.chart_series_set_line(s, &edge);
+        for (size_t i = 0; i < g->count; i++) {
+            int significant = is_significant(&r->rows[g->first + i].cells[j]);
+            points[i].fill = significant ? &solid : &pale;
+            points[i].line = &edge;
+            points[i].pattern = NULL;
+            list[i] = &points[i];
+        }
+        list[g->count] = NULL;
+        note(c, c->x.chart_series_set_points(s, list), "a chart series");
+    }
+    tally__free_mem(points);
+    tally__free_mem(list);
+    place.y_offset = 24;
     if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_insert_chart(ws, (lxw_row_t)g->count + 2, 0, chart), "a chart");
+        note(c, c->x.worksheet_insert_chart_opt(ws, GROUP_ROW + 17, beside, bars, &place),
+             "a chart");
 }
 
 static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g)
@@ -150,62 +388,103 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
     if (ws == NULL)
         return;
     const char *sheet = c->names[c->name_count - 1];
-    lxw_format *vf = c->value_fmt[first->direction == TALLY_HIGHER_IS_BETTER];
-    char title[256];
-    put_str(c, ws, 0, 0, "case", c->bold);
+    lxw_col_t last_col = config_col(r, r->config_count - 1, compare) +
+                         (compare && r->config_count > 1 ? COMPARED_COLUMNS : 2) - 1;
+    int charts = g->count >= 2 && g->count <= CHART_CASES_MAX;
+
+    /* The title row: what the numbers are. */
+    tally__buf t = TALLY__BUF_INIT;
+    tally__buf_printf(&t, "%s: %s%s%s is better, %s", first->benchmark, first->unit,
+                      first->unit[0] ? ", " : "",
+                      first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
+                      tally__stat_title(first->statistic));
+    if (compare) {
+        tally__buf_puts(&t, "; ");
+        tally__render_method_line(&t, r);
+        if (t.len && t.data[t.len - 1] == '\n')
+            t.data[--t.len] = '\0';
+        tally__buf_puts(&t, " Baseline: ");
+        tally__buf_puts(&t, r->configs[0].label);
+        tally__buf_puts(&t, "; pct imp: positive is better.");
+    }
+    if (g->count > CHART_CASES_MAX)
+        tally__buf_printf(&t, " No charts: %zu cases, more than the %d a chart shows legibly.",
+                          g->count, CHART_CASES_MAX);
+    if (t.failed)
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell");
+    else
+        put_str(c, ws, TITLE_ROW, 0, t.data, c->title);
+    tally__buf_dispose(&t);
+
+    /* A row naming each configuration, centred across its columns. */
     for (size_t j = 0; j < r->config_count; j++) {
         lxw_col_t col = config_col(r, j, compare);
-        put_str(c, ws, 0, col, r->configs[j].label, c->bold);
-        snprintf(title, sizeof(title), "%s CV", r->configs[j].label);
-        put_str(c, ws, 0, col + 1, title, c->bold);
+        lxw_col_t span = compare && j > 0 ? COMPARED_COLUMNS : 2;
+        put_str(c, ws, GROUP_ROW, col, r->configs[j].label, c->group);
+        for (lxw_col_t k = 1; k < span && c->err == LXW_NO_ERROR; k++)
+            note(c, c->x.worksheet_write_blank(ws, GROUP_ROW, col + k, c->group), "a cell");
+    }
+
+    char value_head[160], low[32], high[32];
+    if (first->unit[0])
+        snprintf(value_head, sizeof(value_head), "%s (%s)", tally__stat_title(first->statistic),
+                 first->unit);
+    else
+        snprintf(value_head, sizeof(value_head), "%s", tally__stat_title(first->statistic));
+    snprintf(low, sizeof(low), "low %g%%", r->opts.confidence * 100);
+    snprintf(high, sizeof(high), "high %g%%", r->opts.confidence * 100);
+    const char *p_head = r->opts.adjust != TALLY_ADJUST_NONE ? "p (adjusted)" : "p";
+    put_str(c, ws, HEADER_ROW, 0, "case", c->bold);
+    for (size_t j = 0; j < r->config_count; j++) {
+        lxw_col_t col = config_col(r, j, compare);
+        put_str(c, ws, HEADER_ROW, col, value_head, c->bold);
+        put_str(c, ws, HEADER_ROW, col + 1, "CV", c->bold);
         if (compare && j > 0) {
-            snprintf(title, sizeof(title), "%s pct imp", r->configs[j].label);
-            put_str(c, ws, 0, col + 2, title, c->bold);
-            snprintf(title, sizeof(title), "%s p", r->configs[j].label);
-            put_str(c, ws, 0, col + 3, title, c->bold);
-            snprintf(title, sizeof(title), "%s verdict", r->configs[j].label);
-            put_str(c, ws, 0, col + 4, title, c->bold);
-            snprintf(title, sizeof(title), "%s pct imp low (%g%%)", r->configs[j].label,
-                     r->opts.confidence * 100);
-            put_str(c, ws, 0, col + 5, title, c->bold);
-            snprintf(title, sizeof(title), "%s pct imp high (%g%%)", r->configs[j].label,
-                     r->opts.confidence * 100);
-            put_str(c, ws, 0, col + 6, title, c->bold);
-            snprintf(title, sizeof(title), "%s MDE", r->configs[j].label);
-            put_str(c, ws, 0, col + 7, title, c->bold);
-            snprintf(title, sizeof(title), "%s runs needed", r->configs[j].label);
-            put_str(c, ws, 0, col + 8, title, c->bold);
+            const char *rest[] = { "pct imp", low, high, p_head, "verdict", "MDE",
+                                   "runs needed" };
+            for (lxw_col_t k = 0; k < TALLY__COUNT(rest); k++)
+                put_str(c, ws, HEADER_ROW, col + 2 + k, rest[k], c->bold);
         }
     }
+
     for (size_t i = 0; i < g->count; i++) {
         const tally__row *row = &r->rows[g->first + i];
-        lxw_row_t xr = (lxw_row_t)(i + 1);
-        put_str(c, ws, xr, 0, row->case_name, NULL);
+        lxw_row_t xr = (lxw_row_t)(FIRST_DATA_ROW + i);
+        /* The decimals every human format shows (the row's narrowest interval with 2
+         * significant digits), in the unit as given: a cell holds the number itself. */
+        tally__si plain = { 1.0, "" };
+        tally__numfmt nf;
+        tally__row_numfmt(&nf, r, row, &plain, c->o->precision);
+        lxw_format *vf = value_format(c, nf.decimals);
+        put_case(c, ws, xr, 0, row->case_name);
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *cell = &row->cells[j];
             lxw_col_t col = config_col(r, j, compare);
             if (!cell->pub.present) {
-                put_str(c, ws, xr, col, "missing", NULL);
+                /* Beside an empty value: a chart plots text as 0, an empty cell as a gap. */
+                put_str(c, ws, xr, col + 1, "missing", NULL);
                 continue;
             }
             if (cell->value_defined)
                 put_num(c, ws, xr, col, cell->pub.value, vf);
+            /* Percentages are stored as fractions under a percent format: 0.0473 shows 4.73%. */
             if (cell->cv_defined)
-                put_num(c, ws, xr, col + 1, cell->cv, c->pct_fmt);
+                put_num(c, ws, xr, col + 1, cell->cv / 100, c->cv_fmt);
             if (!cell->pub.compared)
                 continue;
             const tally_comparison *cmp = &cell->pub.comparison;
             if (cmp->ratio_defined)
-                put_num(c, ws, xr, col + 2, cmp->pct_imp, c->pct_fmt);
+                put_num(c, ws, xr, col + 2, cmp->pct_imp / 100, c->pct_fmt);
             if (cmp->p_defined)
-                put_num(c, ws, xr, col + 3, cell->pub.p_adjusted, c->p_fmt);
-            put_str(c, ws, xr, col + 4, tally_verdict_name(cmp->verdict), NULL);
+                put_num(c, ws, xr, col + 5, cell->pub.p_adjusted,
+                        cell->pub.p_adjusted < 1e-300 ? c->p_tiny_fmt : c->p_fmt);
+            put_str(c, ws, xr, col + 6, tally_verdict_name(cmp->verdict), c->verdict);
             if (cmp->interval_defined) {
-                put_num(c, ws, xr, col + 5, cmp->pct_low, c->pct_fmt);
-                put_num(c, ws, xr, col + 6, cmp->pct_high, c->pct_fmt);
+                put_num(c, ws, xr, col + 3, cmp->pct_low / 100, c->pct_fmt);
+                put_num(c, ws, xr, col + 4, cmp->pct_high / 100, c->pct_fmt);
             }
             if (cmp->mde_defined)
-                put_num(c, ws, xr, col + 7, cmp->mde_pct, c->pct_fmt);
+                put_num(c, ws, xr, col + 7, cmp->mde_pct / 100, c->cv_fmt);
             /* Runs needed where they settle something: rows that cannot be judged yet. */
             int unsettled = cmp->verdict == TALLY_VERDICT_INCONCLUSIVE ||
                             cmp->verdict == TALLY_VERDICT_INSUFFICIENT;
@@ -215,16 +494,28 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
                 put_str(c, ws, xr, col + 8, ">10000000", NULL);
         }
     }
-    if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_set_column(ws, 0, 0, 16, NULL), "a column width");
-    if (!compare)
-        return;
-    for (size_t j = 1; j < r->config_count; j++) {
+    /* A configuration's name shows whole over its columns: the first one widens if need be. */
+    for (size_t j = 0; j < r->config_count && c->err == LXW_NO_ERROR; j++) {
         lxw_col_t col = config_col(r, j, compare);
-        colour_rule(c, ws, (lxw_row_t)g->count, col + 2, col + 4, "regression", c->red);
-        colour_rule(c, ws, (lxw_row_t)g->count, col + 2, col + 4, "improvement", c->green);
+        lxw_col_t span = compare && j > 0 ? COMPARED_COLUMNS : 2;
+        double have = 0;
+        for (lxw_col_t k = 0; k < span; k++)
+            have += col + k < c->width_count ? c->widths[col + k] : 0;
+        double want = (double)text_chars(r->configs[j].label) * 1.2 + 2;
+        if (have < want)
+            widen(c, col, (size_t)((want - have) / 1.1) + text_chars(value_head) + 1, 0);
     }
-    benchmark_chart(c, ws, sheet, r, g, compare);
+    fit_columns(c, ws);
+    lxw_row_t last_row = (lxw_row_t)(FIRST_DATA_ROW + g->count - 1);
+    table_view(c, ws, FIRST_DATA_ROW, g->count ? last_row : FIRST_DATA_ROW, last_col);
+    if (compare)
+        for (size_t j = 1; j < r->config_count; j++) {
+            lxw_col_t col = config_col(r, j, compare);
+            colour_rule(c, ws, last_row, col + 2, col + 6, "regression", c->red);
+            colour_rule(c, ws, last_row, col + 2, col + 6, "improvement", c->green);
+        }
+    if (charts)
+        benchmark_charts(c, ws, sheet, r, g, compare, last_col + 2);
 }
 
 static void samples_sheet(ctx *c, const tally_report *r)
@@ -232,21 +523,29 @@ static void samples_sheet(ctx *c, const tally_report *r)
     lxw_worksheet *ws = add_sheet(c, "samples");
     if (ws == NULL)
         return;
-    static const char *const head[] = { "benchmark", "case", "configuration", "run", "value" };
-    for (lxw_col_t k = 0; k < 5; k++)
+    static const char *const head[] = { "benchmark", "case", "configuration", "run", "value",
+                                        "unit", "better" };
+    for (lxw_col_t k = 0; k < TALLY__COUNT(head); k++)
         put_str(c, ws, 0, k, head[k], c->bold);
     lxw_row_t xr = 1;
-    for (size_t i = 0; i < r->row_count; i++)
+    for (size_t i = 0; i < r->row_count; i++) {
+        const tally__row *row = &r->rows[i];
+        const char *better = row->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower";
         for (size_t j = 0; j < r->config_count; j++) {
-            const tally__cell *cell = &r->rows[i].cells[j];
+            const tally__cell *cell = &row->cells[j];
             for (size_t k = 0; k < cell->n && c->err == LXW_NO_ERROR; k++, xr++) {
-                put_str(c, ws, xr, 0, r->rows[i].benchmark, NULL);
-                put_str(c, ws, xr, 1, r->rows[i].case_name, NULL);
+                put_str(c, ws, xr, 0, row->benchmark, NULL);
+                put_case(c, ws, xr, 1, row->case_name);
                 put_str(c, ws, xr, 2, r->configs[j].label, NULL);
                 put_num(c, ws, xr, 3, (double)(k + 1), NULL);
                 put_num(c, ws, xr, 4, cell->samples[k], NULL);
+                put_str(c, ws, xr, 5, row->unit, NULL);
+                put_str(c, ws, xr, 6, better, NULL);
             }
         }
+    }
+    fit_columns(c, ws);
+    table_view(c, ws, 1, xr > 1 ? xr - 1 : 1, (lxw_col_t)(TALLY__COUNT(head) - 1));
 }
 
 static void metadata_sheet(ctx *c, const tally_report *r)
@@ -286,6 +585,8 @@ static void metadata_sheet(ctx *c, const tally_report *r)
             put_str(c, ws, xr, 1, r->configs[j].meta[k].key, NULL);
             put_str(c, ws, xr, 2, r->configs[j].meta[k].value, NULL);
         }
+    fit_columns(c, ws);
+    table_view(c, ws, 1, xr - 1, 2);
 }
 
 /* The notes the text reports end with (partial sets, failed runs, environment differences), one
@@ -335,18 +636,47 @@ static lxw_format *make_format(ctx *c)
     return f;
 }
 
+static lxw_format *value_format(ctx *c, int decimals)
+{
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals >= (int)TALLY__COUNT(c->value_fmt))
+        decimals = (int)TALLY__COUNT(c->value_fmt) - 1;
+    if (c->value_fmt[decimals] == NULL && (c->value_fmt[decimals] = make_format(c)) != NULL) {
+        char code[24] = "0.";
+        for (int k = 0; k < decimals; k++)
+            code[2 + k] = '0';
+        code[decimals ? 2 + decimals : 1] = '\0';
+        c->x.format_set_num_format(c->value_fmt[decimals], code);
+    }
+    return c->value_fmt[decimals];
+}
+
 static void make_formats(ctx *c)
 {
     if ((c->bold = make_format(c)) != NULL)
         c->x.format_set_bold(c->bold);
-    if ((c->value_fmt[0] = make_format(c)) != NULL)
-        c->x.format_set_num_format(c->value_fmt[0], "0.0000");
-    if ((c->value_fmt[1] = make_format(c)) != NULL)
-        c->x.format_set_num_format(c->value_fmt[1], "0.00");
+    if ((c->title = make_format(c)) != NULL)
+        c->x.format_set_bold(c->title);
+    if ((c->group = make_format(c)) != NULL) {
+        c->x.format_set_bold(c->group);
+        c->x.format_set_align(c->group, LXW_ALIGN_CENTER_ACROSS);
+        c->x.format_set_bottom(c->group, LXW_BORDER_THIN);
+    }
+    /* Indented: a verdict does not run into the right-aligned p-value before it. */
+    if ((c->verdict = make_format(c)) != NULL)
+        c->x.format_set_indent(c->verdict, 1);
+    /* pct imp carries its sign: +4.73% better, -4.73% worse. */
     if ((c->pct_fmt = make_format(c)) != NULL)
-        c->x.format_set_num_format(c->pct_fmt, "0.00");
+        c->x.format_set_num_format(c->pct_fmt, "+0.00%;-0.00%;0.00%");
+    if ((c->cv_fmt = make_format(c)) != NULL)
+        c->x.format_set_num_format(c->cv_fmt, "0.00%");
+    /* p-values: 0.0123 down to 0.0001, then 1.23E-05: never a 0.0000 that reads as impossible;
+     * one below the smallest normal double (an underflow: 0 itself) reads <1E-300. */
     if ((c->p_fmt = make_format(c)) != NULL)
-        c->x.format_set_num_format(c->p_fmt, "0.0000");
+        c->x.format_set_num_format(c->p_fmt, "[<0.0001]0.00E+00;0.0000");
+    if ((c->p_tiny_fmt = make_format(c)) != NULL)
+        c->x.format_set_num_format(c->p_tiny_fmt, "\"<1E-300\"");
     if ((c->red = make_format(c)) != NULL) {
         c->x.format_set_bg_color(c->red, 0xFFC7CE);
         c->x.format_set_font_color(c->red, 0x9C0006);
@@ -366,10 +696,10 @@ static int check_rows(const tally_report *r, const char *shown_path)
     size_t pos = 0, samples = 0;
     tally__group g;
     while (tally__report_next_group(&g, r, &pos))
-        if (g.count + 1 > EXCEL_ROWS)
+        if (g.count + FIRST_DATA_ROW > EXCEL_ROWS)
             return tally__error_at(TALLY_ELIMIT, shown_path, 0, 0,
-                                   "benchmark '%s' has %zu cases, more than the 1,048,575 rows "
-                                   "an Excel sheet holds below its header: select fewer with a "
+                                   "benchmark '%s' has %zu cases, more than the 1,048,573 rows "
+                                   "an Excel sheet holds below its headers: select fewer with a "
                                    "filter, or write CSV or JSON",
                                    r->rows[g.first].benchmark, g.count);
     for (size_t i = 0; !r->opts.omit_samples && i < r->row_count; i++)
@@ -407,9 +737,9 @@ int tally__render_xlsx(const char *path, const char *shown_path, const tally_rep
 static int render_workbook(const char *path, const char *shown_path, const tally_report *r,
                            const tally_render_options *o)
 {
-    (void)o;
     ctx c;
     memset(&c, 0, sizeof(c));
+    c.o = o;
     size_t groups = 0, pos = 0;
     tally__group g;
     while (tally__report_next_group(&g, r, &pos))
@@ -451,6 +781,7 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     tally__locale_c_end(locale);
     note(&c, closed, "the file");
     tally__free_mem(c.names);
+    tally__free_mem(c.widths);
     if (c.err != LXW_NO_ERROR)
         rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
                              c.x.lxw_strerror(c.err));

@@ -6,6 +6,7 @@
 
 #include "report/report_internal.h"
 #include "stats/stats_internal.h"
+#include "util/result.h"
 
 size_t tally_report_config_count(const tally_report *r)
 {
@@ -22,10 +23,10 @@ size_t tally_report_row_count(const tally_report *r)
     return r ? r->row_count : 0;
 }
 
-int tally_report_row_get(tally_report_row *out, const tally_report *r, size_t i)
+int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i)
 {
     if (out == NULL || r == NULL || i >= r->row_count)
-        return tally__error(TALLY_EINVAL, "tally_report_row_get: row %zu out of range", i);
+        return tally__error(TALLY_EINVAL, "tally_report_row_at: row %zu out of range", i);
     const tally__row *row = &r->rows[i];
     out->benchmark = row->benchmark;
     out->case_name = row->case_name;
@@ -35,13 +36,63 @@ int tally_report_row_get(tally_report_row *out, const tally_report *r, size_t i)
     return TALLY_OK;
 }
 
-int tally_report_cell_get(tally_report_cell *out, const tally_report *r, size_t row,
-                          size_t config)
+/* The cell (row, config) of r, or NULL with TALLY_EINVAL recorded under the caller's name. */
+static const tally__cell_figures *cell_at(const tally_report *r, size_t row, size_t config,
+                                          const char *fn)
 {
-    if (out == NULL || r == NULL || row >= r->row_count || config >= r->config_count)
-        return tally__error(TALLY_EINVAL, "tally_report_cell_get: cell (%zu, %zu) out of range",
-                            row, config);
-    *out = r->rows[row].cells[config].pub;
+    if (r == NULL || row >= r->row_count || config >= r->config_count) {
+        tally__error(TALLY_EINVAL, "%s: cell (%zu, %zu) out of range", fn, row, config);
+        return NULL;
+    }
+    return &r->rows[row].cells[config].pub;
+}
+
+int tally_report_cell_at(tally_report_cell *out, const tally_report *r, size_t row,
+                         size_t config)
+{
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_report_cell");
+    if (rc)
+        return rc;
+    const tally__cell_figures *c = cell_at(r, row, config, "tally_report_cell_at");
+    if (c == NULL)
+        return TALLY_EINVAL;
+    tally_report_cell cell = { sizeof cell, c->present, c->value, c->compared, c->p_adjusted };
+    tally__result_put(out, size, &cell, sizeof cell);
+    return TALLY_OK;
+}
+
+int tally_report_cell_summary(tally_summary *out, const tally_report *r, size_t row,
+                              size_t config)
+{
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_summary");
+    if (rc)
+        return rc;
+    const tally__cell_figures *c = cell_at(r, row, config, "tally_report_cell_summary");
+    if (c == NULL)
+        return TALLY_EINVAL;
+    if (!c->present)
+        return tally__error(TALLY_ENOTFOUND, "tally_report_cell_summary: configuration %zu has "
+                                             "no case in row %zu", config, row);
+    tally__result_put(out, size, &c->summary, sizeof c->summary);
+    return TALLY_OK;
+}
+
+int tally_report_cell_comparison(tally_comparison *out, const tally_report *r, size_t row,
+                                 size_t config)
+{
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_comparison");
+    if (rc)
+        return rc;
+    const tally__cell_figures *c = cell_at(r, row, config, "tally_report_cell_comparison");
+    if (c == NULL)
+        return TALLY_EINVAL;
+    if (!c->compared)
+        return tally__error(TALLY_ENOTFOUND, "tally_report_cell_comparison: cell (%zu, %zu) "
+                                             "has no comparison", row, config);
+    tally__result_put(out, size, &c->comparison, sizeof c->comparison);
     return TALLY_OK;
 }
 
@@ -125,7 +176,7 @@ int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_p
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (!c->compared)
                 continue;
             const tally_comparison *cmp = &c->comparison;
@@ -159,7 +210,7 @@ int tally_report_worst_regression(double *out_pct, const tally_report *r)
     double worst = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
-            const tally_report_cell *c = &r->rows[i].cells[j].pub;
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (c->compared && c->comparison.verdict == TALLY_VERDICT_REGRESSION &&
                 -c->comparison.pct_imp > worst)
                 worst = -c->comparison.pct_imp;

@@ -59,7 +59,7 @@ static int outlier_influence(tally__cell *cell, const tally__cell *base, const t
     int rc = without_outliers(&kbn, kb, flags, base->samples, nb, &co);
     if (rc == TALLY_OK)
         rc = without_outliers(&kcn, kc, flags, cell->samples, nc, &co);
-    tally_comparison all, clean;
+    tally_comparison all = { .size = sizeof all }, clean = { .size = sizeof clean };
     if (rc == TALLY_OK)
         rc = tally_compare(&all, base->samples, nb, cell->samples, nc, &co);
     if (rc == TALLY_OK && kbn > 0 && kcn > 0 && tally_compare(&clean, kb, kbn, kc, kcn, &co) ==

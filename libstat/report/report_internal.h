@@ -13,8 +13,20 @@
 #define TALLY__BAMEAN_COUNT 3
 extern const double tally__bamean_percents[TALLY__BAMEAN_COUNT];
 
+/* A cell's figures as the renderers read them; tally_report_cell_at(),
+ * tally_report_cell_summary() and tally_report_cell_comparison() hand them out in the public
+ * structs, which cannot embed each other (they grow independently). */
+typedef struct tally__cell_figures {
+    int present;                 /* the configuration has the case */
+    tally_summary summary;       /* summary of its samples (when present) */
+    double value;                /* the row's statistic (when present) */
+    int compared;                /* comparison holds one with the baseline */
+    tally_comparison comparison; /* versus the baseline (not for the baseline itself) */
+    double p_adjusted;           /* p-value after the report's adjustment */
+} tally__cell_figures;
+
 typedef struct tally__cell {
-    tally_report_cell pub;     /* what tally_report_cell_get() returns */
+    tally__cell_figures pub;   /* what the public cell accessors hand out */
     double *samples;           /* copy of the samples in run order (NULL when absent or omitted) */
     int borrowed;              /* samples point into the results (only inside tally_report_new) */
     size_t n;

@@ -124,7 +124,7 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
 /* The row's statistic, spread and CV of a summarised cell. */
 static int finish_cell(tally__cell *cell, const tally__row *row, const tally_report *r, size_t j)
 {
-    int rc = tally_summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
+    int rc = tally__summary_value(&cell->pub.value, &cell->pub.summary, row->statistic);
     if (rc != TALLY_OK)
         return tally__error(TALLY_EDOMAIN, "%s/%s in '%s': %s is undefined for these samples",
                             row->benchmark, row->case_name, r->configs[j].label,
@@ -182,7 +182,7 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
 
 /* Comparisons whose test can reach alpha: rows with too few samples (even those with a p-value,
  * which cannot be significant) and untested rows are not part of the family. */
-static int tested(const tally_report_cell *c)
+static int tested(const tally__cell_figures *c)
 {
     return c->compared && c->comparison.p_defined &&
            c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT &&
@@ -218,7 +218,7 @@ static int adjust(tally_report *r)
     k = 0;
     for (size_t i = 0; i < r->row_count; i++) {
         for (size_t j = 1; j < r->config_count; j++) {
-            tally_report_cell *c = &r->rows[i].cells[j].pub;
+            tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (!tested(c))
                 continue;
             c->p_adjusted = p[k++];

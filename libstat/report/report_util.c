@@ -410,7 +410,7 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
 
 void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha)
 {
-    size_t nb = c->base.n, nc = c->current.n;
+    size_t nb = c->base_n, nc = c->new_n;
     const char *test = tally_test_name(c->test);
     if (c->test == TALLY_TEST_MANN_WHITNEY)
         tally__buf_printf(b, "%s with %zu and %zu runs reaches p = %.4g at best, not below "

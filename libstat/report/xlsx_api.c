@@ -23,16 +23,24 @@ static const struct {
     const char *name;
     size_t offset;
 } functions[] = {
-    ENTRY(workbook_new),           ENTRY(workbook_new_opt),
-    ENTRY(workbook_close),
-    ENTRY(workbook_add_worksheet), ENTRY(workbook_add_format),
-    ENTRY(workbook_add_chart),     ENTRY(worksheet_write_string),
-    ENTRY(worksheet_write_number), ENTRY(worksheet_set_column),
-    ENTRY(worksheet_insert_chart), ENTRY(worksheet_conditional_format_range),
-    ENTRY(format_set_bold),        ENTRY(format_set_num_format),
-    ENTRY(format_set_bg_color),    ENTRY(format_set_font_color),
-    ENTRY(chart_title_set_name),   ENTRY(chart_add_series),
-    ENTRY(chart_series_set_name),  ENTRY(lxw_strerror),
+    ENTRY(workbook_new), ENTRY(workbook_new_opt),
+    ENTRY(workbook_close), ENTRY(workbook_add_worksheet),
+    ENTRY(workbook_add_format), ENTRY(workbook_add_chart),
+    ENTRY(worksheet_write_string), ENTRY(worksheet_write_number),
+    ENTRY(worksheet_write_blank), ENTRY(worksheet_set_column),
+    ENTRY(worksheet_insert_chart_opt), ENTRY(worksheet_conditional_format_range),
+    ENTRY(worksheet_freeze_panes), ENTRY(worksheet_autofilter),
+    ENTRY(worksheet_set_landscape), ENTRY(worksheet_fit_to_pages),
+    ENTRY(worksheet_repeat_rows), ENTRY(worksheet_print_area), ENTRY(format_set_bold),
+    ENTRY(format_set_num_format), ENTRY(format_set_bg_color),
+    ENTRY(format_set_font_color), ENTRY(format_set_align),
+    ENTRY(format_set_bottom), ENTRY(format_set_indent), ENTRY(chart_title_set_name),
+    ENTRY(chart_add_series), ENTRY(chart_series_set_name),
+    ENTRY(chart_series_set_marker_type), ENTRY(chart_series_set_fill),
+    ENTRY(chart_series_set_line), ENTRY(chart_series_set_points),
+    ENTRY(chart_axis_set_name), ENTRY(chart_axis_set_num_format), ENTRY(chart_axis_set_min), ENTRY(chart_axis_set_max), ENTRY(chart_axis_set_major_unit),
+    ENTRY(chart_axis_set_label_position), ENTRY(chart_legend_set_position),
+    ENTRY(lxw_strerror),
 };
 
 int tally__xlsx_open_named(tally__xlsx_api *api, const char *soname)

@@ -82,10 +82,10 @@ size_t tally_system_check_count(const tally_system_check *c)
     return 0;
 }
 
-int tally_system_check_item(tally_check_item *out, const tally_system_check *c, size_t i)
+int tally_system_check_item_at(tally_check_item *out, const tally_system_check *c, size_t i)
 {
     (void)out, (void)c, (void)i;
-    return tally__error(TALLY_EINVAL, "tally_system_check_item: invalid argument");
+    return tally__error(TALLY_EINVAL, "tally_system_check_item_at: invalid argument");
 }
 
 size_t tally_system_check_warnings(const tally_system_check *c)

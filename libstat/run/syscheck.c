@@ -251,10 +251,10 @@ size_t tally_system_check_warnings(const tally_system_check *c)
     return n;
 }
 
-int tally_system_check_item(tally_check_item *out, const tally_system_check *c, size_t i)
+int tally_system_check_item_at(tally_check_item *out, const tally_system_check *c, size_t i)
 {
     if (out == NULL || c == NULL || i >= c->count)
-        return tally__error(TALLY_EINVAL, "tally_system_check_item: invalid argument");
+        return tally__error(TALLY_EINVAL, "tally_system_check_item_at: invalid argument");
     const item *it = &c->items[i];
     *out = (tally_check_item){ it->name, it->value, it->level, it->advice };
     return TALLY_OK;

@@ -16,6 +16,7 @@
 
 #include "util/internal.h"
 #include "stats/moments_impl.h"
+#include "util/result.h"
 #include "stats/stats_internal.h"
 #include "stats/wire.h"
 
@@ -296,17 +297,23 @@ int tally_accumulator_moments(tally_summary *out, const tally_accumulator *a,
     tally_summary_options options;
     const tally_summary_options *o = &options;
     tally__moments m;
-    if (out == NULL || a == NULL)
-        return tally__error(TALLY_EINVAL, "summary or accumulator pointer is NULL");
-    memset(out, 0, sizeof *out);
-    int rc = tally__read_summary_options(&options, opts);
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_summary");
+    if (rc)
+        return rc;
+    if (a == NULL)
+        return tally__error(TALLY_EINVAL, "accumulator pointer is NULL");
+    tally_summary s;
+    memset(&s, 0, sizeof s);
+    rc = tally__read_summary_options(&options, opts);
     if (rc == TALLY_OK)
         rc = tally__accumulator_moments(&m, a);
-    if (rc != TALLY_OK)
-        return rc;
-    tally__ensure_init();
-    tally__summary_from_moments(out, &m, (size_t)a->n, o->confidence);
-    return TALLY_OK;
+    if (rc == TALLY_OK) {
+        tally__ensure_init();
+        tally__summary_from_moments(&s, &m, (size_t)a->n, o->confidence);
+    }
+    tally__result_put(out, size, &s, sizeof s);
+    return rc;
 }
 
 /* ---- bytes ---- */

@@ -11,6 +11,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "stats/compare_impl.h"
+#include "util/result.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -343,6 +344,7 @@ static int run_price_bonett(tally_comparison *r, test_outcome *out, const median
 
 typedef struct inputs {
     const double *base, *current;
+    const tally_summary *sb, *sc; /* the two sides' summaries */
     size_t nb, nc;
     const tally_compare_options *o;
     tally_statistic stat;
@@ -350,9 +352,9 @@ typedef struct inputs {
 } inputs;
 
 /* Both sides' log medians and SEs; 0 when a side has no interval of its median. */
-static int medians_of(median_side *b, median_side *c, const tally_comparison *r)
+static int medians_of(median_side *b, median_side *c, const inputs *in)
 {
-    return median_side_of(b, &r->base) && median_side_of(c, &r->current);
+    return median_side_of(b, in->sb) && median_side_of(c, in->sc);
 }
 
 static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, tally_test test)
@@ -370,8 +372,8 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
         tally__scale scale = scale_of(in->stat);
         tally__test_moments mb, mc;
         int available;
-        int rc = scale_moments(&mb, &mc, &available, in->base, nb, in->current, nc, &r->base,
-                               &r->current, scale);
+        int rc = scale_moments(&mb, &mc, &available, in->base, nb, in->current, nc, in->sb,
+                               in->sc, scale);
         if (rc)
             return rc;
         if (!available) {
@@ -386,7 +388,7 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
             return tally__error(TALLY_EDOMAIN, "compare: the Price-Bonett test of the ratio of "
                                                "medians needs samples > 0");
         median_side b, c;
-        if (!medians_of(&b, &c, r)) {
+        if (!medians_of(&b, &c, in)) {
             out->insufficient = 1; /* no interval of a median at this level: too few samples */
             return TALLY_OK;
         }
@@ -399,14 +401,14 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
             return TALLY_OK;
         }
         int harmonic = in->stat == TALLY_STAT_HMEAN;
-        int rc = spread_defined(&r->base, harmonic);
+        int rc = spread_defined(in->sb, harmonic);
         if (rc == TALLY_OK)
-            rc = spread_defined(&r->current, harmonic);
+            rc = spread_defined(in->sc, harmonic);
         if (rc)
             return rc;
-        double mean_b = tested_mean(&r->base, harmonic);
-        double mean_c = tested_mean(&r->current, harmonic);
-        double sd_b = tested_sd(&r->base, harmonic), sd_c = tested_sd(&r->current, harmonic);
+        double mean_b = tested_mean(in->sb, harmonic);
+        double mean_c = tested_mean(in->sc, harmonic);
+        double sd_b = tested_sd(in->sb, harmonic), sd_c = tested_sd(in->sc, harmonic);
         rc = tally_mmtests_test(&r->statistic, &r->df, &r->p_value, mean_b, sd_b, nb, mean_c,
                                 sd_c, nc);
         if (rc)
@@ -456,7 +458,7 @@ static tally_test auto_test(tally_statistic stat)
 
 /* The interval model of the shown statistic; kind NONE when the statistic has none or the sizes
  * are too small. */
-static int build_model(change_model *m, tally_comparison *r, const inputs *in)
+static int build_model(change_model *m, const inputs *in)
 {
     memset(m, 0, sizeof(*m));
     m->kind = MODEL_NONE;
@@ -470,7 +472,7 @@ static int build_model(change_model *m, tally_comparison *r, const inputs *in)
         tally__test_moments mb, mc;
         int available;
         int rc = scale_moments(&mb, &mc, &available, in->base, in->nb, in->current, in->nc,
-                               &r->base, &r->current, scale);
+                               in->sb, in->sc, scale);
         if (rc || !available)
             return rc;
         if (scale == TALLY__SCALE_LOG) {
@@ -491,7 +493,7 @@ static int build_model(change_model *m, tally_comparison *r, const inputs *in)
     }
     case TALLY_STAT_MEDIAN: {
         median_side b, c;
-        if (!in->positive || !medians_of(&b, &c, r))
+        if (!in->positive || !medians_of(&b, &c, in))
             return TALLY_OK;
         m->kind = MODEL_LOG_Z;
         m->D = c.log_median - b.log_median;
@@ -555,7 +557,7 @@ static int fill_runs_needed(tally_comparison *r, const inputs *in, const tally_c
     if (m->kind == MODEL_NONE) {
         /* Too few runs for the model: the spread of whichever side has two or more, as a
          * relative variance (CV^2) on the log scale. */
-        const tally_summary *s = in->nb >= 2 ? &r->base : in->nc >= 2 ? &r->current : NULL;
+        const tally_summary *s = in->nb >= 2 ? in->sb : in->nc >= 2 ? in->sc : NULL;
         if (s == NULL || !(s->defined & TALLY_SUMMARY_STDDEV) || !(s->amean > 0))
             return TALLY_OK;
         if (in->stat != TALLY_STAT_AMEAN && in->stat != TALLY_STAT_HMEAN &&
@@ -643,8 +645,9 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
 
     tally_comparison r;
     memset(&r, 0, sizeof(r));
-    r.base = *base_summary;
-    r.current = *current_summary;
+    r.size = sizeof r;
+    r.base_n = nb;
+    r.new_n = nc;
     r.p_value = NAN;
     r.min_p = NAN;
     r.confidence = o.summary.confidence;
@@ -652,12 +655,12 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     r.equivalence_pct = o.equivalence_pct;
     r.direction = o.direction;
 
-    inputs in = { base, current, nb, nc, &o,
+    inputs in = { base, current, base_summary, current_summary, nb, nc, &o,
                   o.statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : o.statistic,
                   base_summary->min > 0 && current_summary->min > 0 };
-    rc = tally_summary_value(&r.base_value, &r.base, in.stat);
+    rc = tally__summary_value(&r.base_value, base_summary, in.stat);
     if (rc == TALLY_OK)
-        rc = tally_summary_value(&r.new_value, &r.current, in.stat);
+        rc = tally__summary_value(&r.new_value, current_summary, in.stat);
     if (rc)
         return rc;
 
@@ -682,7 +685,7 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
         r.p_value = NAN;
 
     change_model m;
-    rc = build_model(&m, &r, &in);
+    rc = build_model(&m, &in);
     if (rc == TALLY_OK && r.ratio_defined)
         rc = fill_interval(&r, &m, &o);
     if (rc == TALLY_OK)
@@ -700,27 +703,71 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     return TALLY_OK;
 }
 
+/* Both sides summarised as tally_compare() does (the options already read into *o). */
+static int summarize_sides(tally_summary *sb, tally_summary *sc, const double *base, size_t nb,
+                           const double *current, size_t nc, const tally_compare_options *o)
+{
+    tally_summary_options so = o->summary;
+    so.direction = o->direction;
+    int rc = tally__summarize_with_cuts(sb, base, nb, &so, NULL, NULL, 0);
+    if (rc == TALLY_OK)
+        rc = tally__summarize_with_cuts(sc, current, nc, &so, NULL, NULL, 0);
+    return rc;
+}
+
+/* The arguments and options of both public entry points, read into *o. Checked before
+ * summarising so that a bad option is reported as such, not as a summary error;
+ * tally__compare_summarized checks again for its other callers. */
+static int check_public_call(tally_compare_options *o, const tally_compare_options *opts,
+                             const double *base, size_t nb, const double *current, size_t nc)
+{
+    if ((base == NULL && nb) || (current == NULL && nc))
+        return tally__error(TALLY_EINVAL, "compare: NULL argument");
+    return check_call(o, opts, nb, nc);
+}
+
 int tally_compare(tally_comparison *out, const double *base, size_t nb, const double *current,
                   size_t nc, const tally_compare_options *opts)
 {
-    if (out == NULL || (base == NULL && nb) || (current == NULL && nc))
-        return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    /* Checked before summarising so that a bad option is reported as such, not as a summary
-     * error; tally__compare_summarized checks again for its other callers. */
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_comparison");
+    if (rc)
+        return rc;
     tally_compare_options o;
-    int rc = check_call(&o, opts, nb, nc);
+    rc = check_public_call(&o, opts, base, nb, current, nc);
     if (rc)
         return rc;
-
     tally_summary sb, sc;
-    tally_summary_options so = o.summary;
-    so.direction = o.direction;
-    rc = tally_summarize(&sb, base, nb, &so);
+    tally_comparison r;
+    rc = summarize_sides(&sb, &sc, base, nb, current, nc, &o);
     if (rc == TALLY_OK)
-        rc = tally_summarize(&sc, current, nc, &so);
+        rc = tally__compare_summarized(&r, &sb, base, nb, &sc, current, nc, &o);
+    if (rc == TALLY_OK)
+        tally__result_put(out, size, &r, sizeof r);
+    return rc;
+}
+
+int tally_compare_summaries(tally_summary *base_out, tally_summary *new_out, const double *base,
+                            size_t nb, const double *current, size_t nc,
+                            const tally_compare_options *opts)
+{
+    size_t base_size, new_size;
+    int rc = tally__result_size(&base_size, base_out, "tally_summary");
+    if (rc == TALLY_OK)
+        rc = tally__result_size(&new_size, new_out, "tally_summary");
     if (rc)
         return rc;
-    return tally__compare_summarized(out, &sb, base, nb, &sc, current, nc, &o);
+    tally_compare_options o;
+    rc = check_public_call(&o, opts, base, nb, current, nc);
+    if (rc)
+        return rc;
+    tally_summary sb, sc;
+    rc = summarize_sides(&sb, &sc, base, nb, current, nc, &o);
+    if (rc == TALLY_OK) {
+        tally__result_put(base_out, base_size, &sb, sizeof sb);
+        tally__result_put(new_out, new_size, &sc, sizeof sc);
+    }
+    return rc;
 }
 
 int tally_noncentral_t_cdf(double *out, double t, double df, double ncp)

@@ -20,6 +20,7 @@
 
 #include "util/internal.h"
 #include "stats/select.h"
+#include "util/result.h"
 #include "stats/stats_internal.h"
 #include "stats/wire.h"
 #include "util/options.h"
@@ -1242,17 +1243,21 @@ int tally_partition_summary_done(const tally_partition_summary *p)
     return p != NULL && p->stage == STAGE_DONE;
 }
 
-int tally_partition_summary_get(tally_summary *out, double *percentiles, double *bameans,
-                                const tally_partition_summary *p)
+int tally_partition_summary_result(tally_summary *out, double *percentiles, double *bameans,
+                                   const tally_partition_summary *p)
 {
-    if (out == NULL || p == NULL || (p->percentile_count && percentiles == NULL) ||
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_summary");
+    if (rc)
+        return rc;
+    if (p == NULL || (p->percentile_count && percentiles == NULL) ||
         (p->bamean_count && bameans == NULL))
         return tally__error(TALLY_EINVAL, "partition summary: NULL argument");
     if (p->failed)
         return tally__error(TALLY_EINVAL, "partition summary: an answer failed; start again");
     if (p->stage != STAGE_DONE)
         return tally__error(TALLY_EINVAL, "partition summary: requests are still open");
-    *out = p->summary;
+    tally__result_put(out, size, &p->summary, sizeof p->summary);
     if (p->percentile_count)
         memcpy(percentiles, p->pct_out, p->percentile_count * sizeof(double));
     if (p->bamean_count)

@@ -73,10 +73,7 @@ const double *tally_sample_data(const tally_sample *s)
 int tally_sample_summarize(tally_summary *out, const tally_sample *s,
                            const tally_summary_options *opts)
 {
-    if (!s) {
-        if (out)
-            memset(out, 0, sizeof *out);
+    if (!s)
         return tally__error(TALLY_EINVAL, "sample container is NULL");
-    }
     return tally_summarize(out, s->data, s->count, opts);
 }

@@ -126,6 +126,9 @@ void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_
 /* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
  * selected with the summary's own ranks: the report's extra cuts. TALLY_EINVAL for more cuts or
  * a percentage outside (0, 100]; otherwise as tally_summarize. */
+/* tally_summary_value() on one of the library's own (whole) summaries. */
+int tally__summary_value(double *out, const tally_summary *s, tally_statistic stat);
+
 int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
                                const tally_summary_options *opts, const double *percents,
                                double *bameans, size_t count);

@@ -4,6 +4,7 @@
  * samples where they are; only when it does not apply do the selections need a copy (or, for
  * tally_summarize_inplace, the caller's buffer). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 
 #include "util/internal.h"
 #include "stats/stats_internal.h"
+#include "util/result.h"
 #include "util/options.h"
 
 TALLY__OPTIONS_FUNCTIONS(tally_summary_options, TALLY_SUMMARY_OPTIONS, sizeof(tally_summary_options))
@@ -221,6 +223,7 @@ static int summarize_moments(tally_summary *out, const double *x, size_t n,
 void tally__summary_from_moments(tally_summary *out, const tally__moments *m, size_t n,
                                  double confidence)
 {
+    out->size = sizeof *out;
     out->n = n;
     out->min = m->min;
     out->max = m->max;
@@ -235,7 +238,7 @@ int tally__read_summary_options(tally_summary_options *out, const tally_summary_
 }
 
 /* inplace: x itself for tally_summarize_inplace (the selections may then reorder it), NULL. */
-static int summarize(tally_summary *out, const double *x, double *inplace, size_t n,
+static int summarize_full(tally_summary *out, const double *x, double *inplace, size_t n,
                      const tally_summary_options *opts, const extra_cuts *extra)
 {
     if (!out)
@@ -278,18 +281,45 @@ static int summarize(tally_summary *out, const double *x, double *inplace, size_
     return rc;
 }
 
+/* The library's own summaries are whole structs: size says so. */
+static int summarize(tally_summary *out, const double *x, double *inplace, size_t n,
+                     const tally_summary_options *opts, const extra_cuts *extra)
+{
+    int rc = summarize_full(out, x, inplace, n, opts, extra);
+    if (out)
+        out->size = sizeof *out;
+    return rc;
+}
+
+/* The public entry points: the caller's struct of any size (util/result.h), zeroed on failure;
+ * rc is the outcome of the caller's own argument checks (nothing is computed unless TALLY_OK). */
+static int summarize_public(tally_summary *out, const double *x, double *inplace, size_t n,
+                            const tally_summary_options *opts, const extra_cuts *extra, int rc)
+{
+    size_t size;
+    int size_rc = tally__result_size(&size, out, "tally_summary");
+    if (size_rc)
+        return size_rc;
+    tally_summary s;
+    memset(&s, 0, sizeof s);
+    if (rc == TALLY_OK)
+        rc = summarize(&s, x, inplace, n, opts, extra);
+    tally__result_put(out, size, &s, sizeof s);
+    return rc;
+}
+
 static const extra_cuts no_cuts = { NULL, NULL, 0, NULL, NULL, 0 };
 
 int tally_summarize(tally_summary *out, const double *x, size_t n,
                     const tally_summary_options *opts)
 {
-    return summarize(out, x, NULL, n, opts, &no_cuts);
+    return summarize_public(out, x, NULL, n, opts, &no_cuts, TALLY_OK);
 }
 
 int tally_summarize_inplace(tally_summary *out, double *x, size_t n,
                             const tally_summary_options *opts)
 {
-    return summarize(out, x, x, n, opts, &no_cuts);
+    return summarize_public(out, x, x, n, opts, &no_cuts, TALLY_OK);
 }
 
 int tally_summarize_with_percentiles(tally_summary *out, double *pct, const double *x, size_t n,
@@ -297,20 +327,15 @@ int tally_summarize_with_percentiles(tally_summary *out, double *pct, const doub
                                      const tally_summary_options *opts)
 {
     extra_cuts extra = { NULL, NULL, 0, p, pct, count };
-    if (count > 0 && (p == NULL || pct == NULL)) {
-        if (out)
-            memset(out, 0, sizeof *out);
-        return tally__error(TALLY_EINVAL, "percentile input or output pointer is NULL");
-    }
-    if (count > SIZE_MAX / (4 * sizeof(size_t)))
-        return tally__error(TALLY_ENOMEM, "too many percentiles (%zu)", count);
-    for (size_t k = 0; k < count; k++)
-        if (!(p[k] >= 0 && p[k] <= 100)) {
-            if (out)
-                memset(out, 0, sizeof *out);
-            return tally__error(TALLY_EINVAL, "percentile %g is outside [0, 100]", p[k]);
-        }
-    return summarize(out, x, NULL, n, opts, &extra);
+    int rc = TALLY_OK;
+    if (count > 0 && (p == NULL || pct == NULL))
+        rc = tally__error(TALLY_EINVAL, "percentile input or output pointer is NULL");
+    else if (count > SIZE_MAX / (4 * sizeof(size_t)))
+        rc = tally__error(TALLY_ENOMEM, "too many percentiles (%zu)", count);
+    for (size_t k = 0; rc == TALLY_OK && k < count; k++)
+        if (!(p[k] >= 0 && p[k] <= 100))
+            rc = tally__error(TALLY_EINVAL, "percentile %g is outside [0, 100]", p[k]);
+    return summarize_public(out, x, NULL, n, opts, &extra, rc);
 }
 
 int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
@@ -327,7 +352,45 @@ int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
     return summarize(out, x, NULL, n, opts, &extra);
 }
 
-int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat)
+/* The bytes of a summary that tally_summary_value() reads for stat (n, defined and the field). */
+static size_t value_end(tally_statistic stat)
+{
+#define END(field) (offsetof(tally_summary, field) + sizeof(double))
+    switch (stat) {
+    case TALLY_STAT_HMEAN:
+        return END(hmean);
+    case TALLY_STAT_GMEAN:
+        return END(gmean);
+    case TALLY_STAT_MEDIAN:
+        return END(median);
+    case TALLY_STAT_MIN:
+        return END(min);
+    case TALLY_STAT_MAX:
+        return END(max);
+    case TALLY_STAT_BAMEAN:
+        return END(bamean);
+    default:
+        return END(amean);
+    }
+#undef END
+}
+
+int tally_summary_value(double *out, const tally_summary *given, tally_statistic stat)
+{
+    size_t size;
+    int rc = tally__result_size(&size, given, "tally_summary");
+    if (rc)
+        return rc;
+    /* A caller's shorter summary lacks the field: an error, not a zero read as a value. */
+    if (size < value_end(stat))
+        return tally__error(TALLY_EINVAL, "tally_summary of size %zu has no %s", size,
+                            tally_statistic_name(stat) ? tally_statistic_name(stat) : "such field");
+    tally_summary s;
+    tally__result_get(&s, sizeof s, given, size);
+    return tally__summary_value(out, &s, stat);
+}
+
+int tally__summary_value(double *out, const tally_summary *s, tally_statistic stat)
 {
     if (!out || !s)
         return tally__error(TALLY_EINVAL, "summary or output pointer is NULL");

@@ -13,6 +13,7 @@ set(TALLY_MODULE_SOURCES
   number.c
   number_cxx.cc
   options.c
+  result.c
   si.c
   text.c
   utf8.c

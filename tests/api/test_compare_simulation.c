@@ -128,7 +128,7 @@ static void run_cell(tally_outcome *out, const pop *pb, const pop *pn, size_t n,
             a[i] = draw(pb);
             b[i] = draw(pn);
         }
-        tally_comparison c;
+        tally_comparison c = { .size = sizeof c };
         if (tally_compare(&c, a, n, b, n, &o) != TALLY_OK) {
             CHECK(0);
             return;

@@ -49,10 +49,10 @@ static void *worker(void *arg)
             j->failures++;
         tally_results_free(r);
         /* Summarise and compare. */
-        tally_summary s;
+        tally_summary s = { .size = sizeof s };
         if (tally_summarize(&s, a, 5, NULL) != TALLY_OK || s.amean != 10.0) /* 50/5 */
             j->failures++;
-        tally_comparison c;
+        tally_comparison c = { .size = sizeof c };
         if (tally_compare(&c, a, 5, b, 5, NULL) != TALLY_OK)
             j->failures++;
         /* Render the shared report in every format, and XLSX to a file of its own. */

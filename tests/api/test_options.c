@@ -87,12 +87,12 @@ static void test_versions(void)
 
     /* The same check at the entry points. */
     static const double x[] = { 1, 2, 3 };
-    tally_summary sum;
+    tally_summary sum = { .size = sizeof sum };
     s = (tally_summary_options)TALLY_SUMMARY_OPTIONS_INIT;
     s.version = 2;
     CHECK_INT(tally_summarize(&sum, x, 3, &s), TALLY_EINVAL);
     CHECK_STR(tally_error_last()->message, "tally_summary_options: version 2, expected 1");
-    tally_comparison cmp;
+    tally_comparison cmp = { .size = sizeof cmp };
     tally_compare_options c = TALLY_COMPARE_OPTIONS_INIT;
     c.version = 0;
     CHECK_INT(tally_compare(&cmp, x, 3, x, 3, &c), TALLY_EINVAL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_cell.h"
 #include "tally.h"
 
 static uint64_t rng_state = 3;
@@ -148,9 +149,9 @@ static void check_same(tally_report_options ro)
     CHECK_INT(tally_report_row_count(dist), tally_report_row_count(one));
     for (size_t i = 0; i < tally_report_row_count(one); i++)
         for (size_t j = 0; j < CONFIGS; j++) {
-            tally_report_cell a, b;
-            tally_report_cell_get(&a, one, i, j);
-            tally_report_cell_get(&b, dist, i, j);
+            test_cell a, b;
+            test_cell_get(&a, one, i, j);
+            test_cell_get(&b, dist, i, j);
             CHECK(a.summary.median == b.summary.median);
             CHECK(a.summary.median_ci_low == b.summary.median_ci_low);
             CHECK_INT(a.summary.outliers_mad, b.summary.outliers_mad);

@@ -71,7 +71,7 @@ static void test_nist_chunked(void)
     size_t chunks[] = { 1, 2, 7, 64, 1001 };
     for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
         tally_accumulator *a = tree_accumulate(x, 1001, chunks[c]);
-        tally_summary s;
+        tally_summary s = { .size = sizeof s };
         CHECK_INT(tally_accumulator_moments(&s, a, NULL), TALLY_OK);
         CHECK_INT(s.n, 1001);
         CHECK(s.amean == 100000002.0);
@@ -82,7 +82,7 @@ static void test_nist_chunked(void)
     /* NumAcc1: 10000001, 10000003, 10000002; certified mean 10000002, sd 1. One per chunk. */
     double acc1[] = { 10000001, 10000003, 10000002 };
     tally_accumulator *a = tree_accumulate(acc1, 3, 1);
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_accumulator_moments(&s, a, NULL), TALLY_OK);
     CHECK_REL(s.amean, 10000002.0, 1e-15);
     CHECK_REL(s.stddev, 1.0, 1e-15);
@@ -92,7 +92,7 @@ static void test_nist_chunked(void)
 /* The moments of chunked and merged samples against the single pass. */
 static void compare_moments(const double *x, size_t n, size_t chunk, double rel)
 {
-    tally_summary one, merged;
+    tally_summary one = { .size = sizeof one }, merged = { .size = sizeof merged };
     tally_accumulator *a = tree_accumulate(x, n, chunk);
     CHECK(a != NULL);
     CHECK_INT(tally_summarize(&one, x, n, NULL), TALLY_OK);
@@ -147,7 +147,7 @@ static void test_against_single_pass(void)
     for (int i = 0; i < 100; i++)
         same[i] = 0.1;
     tally_accumulator *a = tree_accumulate(same, 100, 7);
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_accumulator_moments(&s, a, NULL), TALLY_OK);
     CHECK(s.amean == 0.1 && s.hmean == 0.1 && s.gmean == 0.1 && s.stddev == 0 &&
           s.hstddev == 0);
@@ -163,7 +163,7 @@ static void test_errors(void)
     CHECK_INT(tally_accumulator_add(a, bad, 2), TALLY_ENONFINITE);
     CHECK(strstr(tally_error_last()->message, "sample 2") != NULL);
     CHECK_INT(tally_accumulator_count(a), 0);
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_accumulator_moments(&s, a, NULL), TALLY_ENODATA);
     CHECK_INT(tally_accumulator_add(a, NULL, 0), TALLY_OK);
     CHECK_INT(tally_accumulator_merge(a, a), TALLY_EINVAL);
@@ -209,7 +209,7 @@ static void test_bytes(void)
     CHECK_INT(tally_accumulator_deserialize(&c, bytes, len), TALLY_OK);
     CHECK_INT(tally_accumulator_serialize(&again, &len2, c), TALLY_OK);
     CHECK(len2 == len && memcmp(bytes, again, len) == 0);
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_accumulator_moments(&s, c, NULL), TALLY_OK);
     CHECK(s.amean == 2.0);
     CHECK_REL(s.stddev, 1.4142135623730951, 1e-15); /* sqrt(2): deviations +-1, n - 1 = 1 */
@@ -282,7 +282,7 @@ static int partitioned(tally_summary *out, double *pct, double *bameans, const d
             return -1;
         rounds++;
     }
-    if (tally_partition_summary_get(out, pct, bameans, ps) != TALLY_OK)
+    if (tally_partition_summary_result(out, pct, bameans, ps) != TALLY_OK)
         return -1;
     tally_partition_summary_free(ps);
     return rounds;
@@ -317,7 +317,7 @@ static void check_partitioned(const double *x, size_t n, size_t parts, tally_dir
     o.percentile_count = 5;
     o.bamean_percents = cuts;
     o.bamean_count = 2;
-    tally_summary one, dist;
+    tally_summary one = { .size = sizeof one }, dist = { .size = sizeof dist };
     double pct1[5], pct2[5], bam2[2];
     int rounds = partitioned(&dist, pct2, bam2, x, cut, parts, &o);
     CHECK(rounds > 0);
@@ -406,8 +406,8 @@ static void test_partition_errors(void)
     o.percentile_count = 1;
     CHECK_INT(tally_partition_summary_new(&ps, a, &o), TALLY_EINVAL);
     CHECK_INT(tally_partition_summary_new(&ps, a, NULL), TALLY_OK);
-    tally_summary s;
-    CHECK_INT(tally_partition_summary_get(&s, NULL, NULL, ps), TALLY_EINVAL); /* not done */
+    tally_summary s = { .size = sizeof s };
+    CHECK_INT(tally_partition_summary_result(&s, NULL, NULL, ps), TALLY_EINVAL); /* not done */
     unsigned char *req = NULL, *ans = NULL, *ans2 = NULL, *m = NULL;
     size_t req_len, ans_len, ans2_len, m_len;
     CHECK_INT(tally_partition_summary_request(&req, &req_len, ps), TALLY_OK);
@@ -417,7 +417,7 @@ static void test_partition_errors(void)
     /* A partition missing: its samples are not counted. */
     CHECK_INT(tally_partition_scan(&ans, &ans_len, req, req_len, x, 999), TALLY_OK);
     CHECK_INT(tally_partition_summary_feed(ps, ans, ans_len), TALLY_EMISMATCH);
-    CHECK_INT(tally_partition_summary_get(&s, NULL, NULL, ps), TALLY_EINVAL);
+    CHECK_INT(tally_partition_summary_result(&s, NULL, NULL, ps), TALLY_EINVAL);
     tally_free(ans);
     tally_partition_summary_free(ps);
     /* Answers to different requests do not merge. */

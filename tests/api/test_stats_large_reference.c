@@ -112,7 +112,7 @@ static void test_summary_matches_numpy(void)
 {
     const size_t n = 200003;
     double *x = malloc(n * sizeof *x), *copy = malloc(n * sizeof *copy);
-    tally_summary s, t;
+    tally_summary s = { .size = sizeof s }, t = { .size = sizeof t };
     bench(x, n, 20240601);
     memcpy(copy, x, n * sizeof *x);
 
@@ -140,7 +140,7 @@ static void test_summary_with_percentiles(void)
     const size_t n = 200003;
     double *x = malloc(n * sizeof *x), pct[5];
     static const double p[5] = { 90, 99, 0, 100, 37.5 };
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK(x != NULL);
     if (x == NULL)
         return;

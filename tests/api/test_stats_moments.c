@@ -49,7 +49,7 @@ static void test_reference_values(void)
 
 static void test_harmonic_sd(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     /* numpy 1.24.2 with H = scipy.stats.hmean(X):
      * np.sqrt(np.sum((1/X - 1/H)**2) * H**4 / len(X)) -> A: 0.011853410410308051,
      * B: 1.4642928143616716 */
@@ -169,7 +169,7 @@ static void test_extreme_deviations(void)
     CHECK_REL(sd, 1e200, 1e-15);
     CHECK_INT(tally_stddev(&sd, tiny, 3), TALLY_OK);
     CHECK_REL(sd, 1e-200, 1e-15);
-    tally_summary sum;
+    tally_summary sum = { .size = sizeof sum };
     CHECK_INT(tally_summarize(&sum, big, 3, NULL), TALLY_OK);
     CHECK_REL(sum.stddev, 1e200, 1e-15);
     CHECK_REL(sum.cv, 50.0, 1e-15); /* 100 * 1e200 / 2e200 */

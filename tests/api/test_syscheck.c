@@ -18,7 +18,7 @@ static void test_findings(void)
                                          "isolcpus", "nohz_full", "perf_event_paranoid", "thp" };
     for (size_t i = 0; i < n; i++) {
         tally_check_item it;
-        CHECK_INT(tally_system_check_item(&it, c, i), TALLY_OK);
+        CHECK_INT(tally_system_check_item_at(&it, c, i), TALLY_OK);
         if (i < 10)
             CHECK_STR(it.name, names[i]);
         CHECK(it.value != NULL && it.advice != NULL && it.advice[0] != '\0');
@@ -28,8 +28,8 @@ static void test_findings(void)
     }
     CHECK_INT(tally_system_check_warnings(c), warn);
     tally_check_item it;
-    CHECK_INT(tally_system_check_item(&it, c, n), TALLY_EINVAL);
-    CHECK_INT(tally_system_check_item(NULL, c, 0), TALLY_EINVAL);
+    CHECK_INT(tally_system_check_item_at(&it, c, n), TALLY_EINVAL);
+    CHECK_INT(tally_system_check_item_at(NULL, c, 0), TALLY_EINVAL);
     tally_system_check_free(c);
     CHECK_INT(tally_system_check_run(NULL), TALLY_EINVAL);
     CHECK_INT(tally_system_check_count(NULL), 0);

@@ -34,7 +34,7 @@ typedef struct fixture {
     char *out;               /* rendered or serialised output */
     size_t out_len;
     tally_sample *sample;
-    tally_summary summary;
+    tally_summary summary = { .size = sizeof summary };
     tally_report *report;
     tally_validation *validation;
     double values[4];
@@ -437,7 +437,7 @@ static int call_compare(fixture *f)
     tally_compare_options opts = TALLY_COMPARE_OPTIONS_INIT;
     opts.test = cc->test;
     opts.statistic = cc->statistic;
-    tally_comparison out;
+    tally_comparison out = { .size = sizeof out };
     return tally_compare(&out, base, cc->n, cur, cc->n, &opts);
 }
 

@@ -27,11 +27,11 @@ static tally_compare_options options(tally_test test, tally_direction direction)
  * df = 6.925278219395866). pct-imp by hand: (1 - 0.452/0.38) * 100 = -18.947368... */
 static void welch_default(void)
 {
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, hack_base, 5, hack_new, 5, NULL), TALLY_OK);
     CHECK_INT(c.test, TALLY_TEST_WELCH);
-    CHECK_INT(c.base.n, 5);
-    CHECK_INT(c.current.n, 5);
+    CHECK_INT(c.base_n, 5);
+    CHECK_INT(c.new_n, 5);
     CHECK_REL(c.base_value, 0.38, 1e-14);
     CHECK_REL(c.new_value, 0.452, 1e-14);
     CHECK_REL(c.ratio, 0.452 / 0.38, 1e-14);
@@ -59,7 +59,7 @@ static void welch_default(void)
 
 static void other_tests(void)
 {
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     /* Student: SciPy t = -39.634695544548975, p = 1.8058081720562116e-10, df = 8 */
     tally_compare_options o = options(TALLY_TEST_STUDENT, TALLY_LOWER_IS_BETTER);
     CHECK_INT(tally_compare(&c, hack_base, 5, hack_new, 5, &o), TALLY_OK);
@@ -109,7 +109,7 @@ static void insufficient(void)
 {
     const double one[] = { 1.0 }, two_a[] = { 1.0, 2.0 }, two_b[] = { 30.0, 40.0 };
     const double three_a[] = { 1.0, 2.0, 3.0 }, three_b[] = { 10.0, 11.0, 12.0 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     tally_compare_options o = options(TALLY_TEST_WELCH, TALLY_LOWER_IS_BETTER);
 
     /* t-tests and the mmtests rule need n >= 2 on both sides. */
@@ -156,7 +156,7 @@ static void insufficient(void)
 static void zero_variance(void)
 {
     const double a[] = { 5.0, 5.0, 5.0 }, b[] = { 6.0, 6.0, 6.0, 6.0 }, a2[] = { 5.0, 5.0 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     tally_test tests[] = { TALLY_TEST_WELCH, TALLY_TEST_STUDENT, TALLY_TEST_MMTESTS_CI };
     for (int i = 0; i < 3; i++) {
         tally_compare_options o = options(tests[i], TALLY_LOWER_IS_BETTER);
@@ -187,7 +187,7 @@ static void zero_variance(void)
 static void zero_baseline(void)
 {
     const double base[] = { -1.0, 1.0, 0.0 }, cur[] = { 5.0, 6.0, 7.0 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, base, 3, cur, 3, NULL), TALLY_OK);
     CHECK_INT(c.ratio_defined, 0);
     CHECK_ABS(c.ratio, 0, 0);
@@ -207,7 +207,7 @@ static void zero_baseline(void)
 static void verdict_fallback(void)
 {
     const double base[] = { 1.0, 9.0, 9.1, 9.2, 9.3 }, cur[] = { 1.0, 1.1, 1.2, 1.3, 1.05 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     tally_compare_options o = options(TALLY_TEST_WELCH, TALLY_LOWER_IS_BETTER);
     o.statistic = TALLY_STAT_MIN;
     CHECK_INT(tally_compare(&c, base, 5, cur, 5, &o), TALLY_OK);
@@ -226,7 +226,7 @@ static void other_statistics(void)
 {
     const double a[] = { 1.0, 2.0, 3.0 }, b[] = { 2.0, 3.0, 4.0 };
     const double g1[] = { 1.0, 2.0, 4.0 }, g2[] = { 2.0, 4.0, 8.0 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     tally_compare_options o = options(TALLY_TEST_WELCH, TALLY_LOWER_IS_BETTER);
     o.statistic = TALLY_STAT_MEDIAN;
     CHECK_INT(tally_compare(&c, a, 3, b, 3, &o), TALLY_OK);
@@ -253,7 +253,7 @@ static void errors(void)
 {
     const double ok[] = { 1.0, 2.0, 3.0 }, with_nan[] = { 1.0, NAN, 3.0 };
     const double with_inf[] = { 1.0, 2.0, INFINITY }, nonpos[] = { 1.0, 0.0, 2.0 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, ok, 3, ok, 0, NULL), TALLY_ENODATA);
     CHECK_INT(tally_compare(&c, ok, 0, ok, 3, NULL), TALLY_ENODATA);
     CHECK_INT(tally_compare(&c, with_nan, 3, ok, 3, NULL), TALLY_ENONFINITE);
@@ -317,7 +317,7 @@ static void allocation_failures(void)
         tally_compare_options o = options(tests[i], TALLY_LOWER_IS_BETTER);
         int rc = TALLY_ENOMEM;
         for (long n = 1; n < 100 && rc == TALLY_ENOMEM; n++) {
-            tally_comparison c;
+            tally_comparison c = { .size = sizeof c };
             tally_testing_fail_allocation(n);
             rc = tally_compare(&c, a, 5, b, 6, &o);
             tally_testing_fail_allocation(0);
@@ -409,7 +409,7 @@ static void mmtests_rule(void)
                            19.0, 21.7, 21.4 };
     const double r1b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1,
                            22.9, 20.5, 24.4 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     tally_compare_options o = options(TALLY_TEST_MMTESTS_CI, TALLY_LOWER_IS_BETTER);
     CHECK_INT(tally_compare(&c, r1a, 15, r1b, 15, &o), TALLY_OK);
     CHECK_REL(c.statistic, -2.455356398286006048, 1e-12);

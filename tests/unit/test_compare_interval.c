@@ -21,7 +21,7 @@
 static void amean_fieller(void)
 {
     const double a[] = { 0.371, 0.396, 0.373 }, b[] = { 0.462, 0.461, 0.433 };
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, a, 3, b, 3, NULL), TALLY_OK);
     CHECK_INT(c.test, TALLY_TEST_WELCH);
     CHECK_INT(c.interval, TALLY_INTERVAL_FIELLER);
@@ -50,7 +50,7 @@ static void hmean_reciprocal(void)
     tally_compare_options o = TALLY_COMPARE_OPTIONS_INIT;
     o.statistic = TALLY_STAT_HMEAN;
     o.direction = TALLY_HIGHER_IS_BETTER;
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, h1, 4, h2, 4, &o), TALLY_OK);
     CHECK_INT(c.test, TALLY_TEST_WELCH);
     CHECK_INT(c.interval, TALLY_INTERVAL_FIELLER_RECIPROCAL);
@@ -77,7 +77,7 @@ static void gmean_exact(void)
     const double g1[] = { 1.0, 1.2, 0.9, 1.1, 1.05 }, g2[] = { 1.3, 1.1, 1.25, 1.4, 1.2 };
     tally_compare_options o = TALLY_COMPARE_OPTIONS_INIT;
     o.statistic = TALLY_STAT_GMEAN;
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, g1, 5, g2, 5, &o), TALLY_OK);
     CHECK_INT(c.interval, TALLY_INTERVAL_LOG_WELCH);
     /* R: tt <- t.test(log(g2), log(g1)); tt$p.value = 0.023646026324023357;
@@ -117,7 +117,7 @@ static void median_price_bonett(void)
                           7.7, 55.8, 47.2, 26.6, 12.5, 4.1, 22.2, 61.0, 28.8, 19.9, 31.4 };
     tally_compare_options o = TALLY_COMPARE_OPTIONS_INIT;
     o.statistic = TALLY_STAT_MEDIAN;
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, m1, 19, m2, 22, &o), TALLY_OK);
     CHECK_INT(c.test, TALLY_TEST_PRICE_BONETT);
     CHECK_INT(c.interval, TALLY_INTERVAL_PRICE_BONETT);
@@ -146,7 +146,7 @@ static void sign_follows_statistic(void)
     const double cur[] = { 9.1, 9.2, 9.0, 9.15, 9.05, 9.1, 60.0, 70.0 };
     tally_compare_options o = TALLY_COMPARE_OPTIONS_INIT;
     o.statistic = TALLY_STAT_MEDIAN;
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, base, 8, cur, 8, &o), TALLY_OK);
     CHECK(c.pct_imp > 0); /* the median fell: better */
     CHECK(c.verdict != TALLY_VERDICT_REGRESSION);
@@ -216,7 +216,7 @@ static void equivalence_and_inconclusive(void)
 {
     const double a[] = { 10.0, 10.1, 9.9, 10.05, 9.95, 10.0 };
     tally_compare_options o = TALLY_COMPARE_OPTIONS_INIT;
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     /* No margin: a non-significant row is inconclusive, never "no change". */
     CHECK_INT(tally_compare(&c, a, 6, a, 6, &o), TALLY_OK);
     CHECK_INT(c.verdict, TALLY_VERDICT_INCONCLUSIVE);
@@ -278,7 +278,7 @@ static void pivot(void)
     CHECK_REL(p, 2.292367415719407251139513e-9, 1e-12);
     CHECK_REL(fabs(t), 6.116160679537834182955438, 1e-13);
     CHECK_REL(df, 397.9999999999999656526931, 1e-13);
-    tally_comparison c;
+    tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, a, 200, b, 200, NULL), TALLY_OK);
     CHECK_REL(c.p_value, 2.292367415719407251139513e-9, 1e-12);
 }

@@ -18,42 +18,42 @@ static void test_alignment(void)
     CHECK_INT(tally_report_row_count(r), 6);
     for (size_t i = 0; i < 6; i++) {
         tally_report_row row;
-        CHECK_INT(tally_report_row_get(&row, r, i), TALLY_OK);
+        CHECK_INT(tally_report_row_at(&row, r, i), TALLY_OK);
         CHECK_STR(row.benchmark, expect[i][0]);
         CHECK_STR(row.case_name, expect[i][1]);
     }
     tally_report_row row;
-    CHECK_INT(tally_report_row_get(&row, r, 6), TALLY_EINVAL);
-    CHECK_INT(tally_report_row_get(&row, r, 0), TALLY_OK);
+    CHECK_INT(tally_report_row_at(&row, r, 6), TALLY_EINVAL);
+    CHECK_INT(tally_report_row_at(&row, r, 0), TALLY_OK);
     CHECK_STR(row.unit, "us");
     CHECK_INT(row.statistic, TALLY_STAT_AMEAN); /* lower is better: AMean */
-    CHECK_INT(tally_report_row_get(&row, r, 4), TALLY_OK);
+    CHECK_INT(tally_report_row_at(&row, r, 4), TALLY_OK);
     CHECK_INT(row.statistic, TALLY_STAT_HMEAN); /* higher is better: HMean */
     CHECK_INT(row.direction, TALLY_HIGHER_IS_BETTER);
 
-    tally_report_cell cell;
-    CHECK_INT(tally_report_cell_get(&cell, r, 1, 1), TALLY_OK); /* lat/b in new: missing */
+    test_cell cell;
+    CHECK_INT(test_cell_get(&cell, r, 1, 1), TALLY_OK); /* lat/b in new: missing */
     CHECK_INT(cell.present, 0);
     CHECK_INT(cell.compared, 0);
-    CHECK_INT(tally_report_cell_get(&cell, r, 3, 0), TALLY_OK); /* lat/d in base: missing */
+    CHECK_INT(test_cell_get(&cell, r, 3, 0), TALLY_OK); /* lat/d in base: missing */
     CHECK_INT(cell.present, 0);
-    CHECK_INT(tally_report_cell_get(&cell, r, 3, 1), TALLY_OK); /* ... so no comparison */
+    CHECK_INT(test_cell_get(&cell, r, 3, 1), TALLY_OK); /* ... so no comparison */
     CHECK_INT(cell.present, 1);
     CHECK_INT(cell.compared, 0);
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 3), TALLY_EINVAL);
+    CHECK_INT(test_cell_get(&cell, r, 0, 3), TALLY_EINVAL);
     tally_report_free(r);
 }
 
 static void test_values(void)
 {
     tally_report *r = fixture_report(NULL);
-    tally_report_cell cell;
+    test_cell cell;
     /* lat/a: base mean (10 + 10.2 + 9.8 + 10) / 4 = 10, new mean 12;
      * pct imp (1 - 12/10) * 100 = -20; Welch p 2.373334543896199e-06 (scipy, fixture). */
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 0), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 0, 0), TALLY_OK);
     CHECK_REL(cell.value, 10.0, 1e-12);
     CHECK_INT(cell.summary.n, 4);
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 0, 1), TALLY_OK);
     CHECK_REL(cell.value, 12.0, 1e-12);
     CHECK_INT(cell.compared, 1);
     CHECK_REL(cell.comparison.pct_imp, -20.0, 1e-9);
@@ -64,14 +64,14 @@ static void test_values(void)
     /* tput/x: HMean 4 / (1/100 + 1/110 + 1/90 + 1/100) = 99.49748743718592 and
      * 4 / (1/120 + 1/130 + 1/110 + 1/120) = 119.58188153310104 (scipy.stats.hmean);
      * pct imp (119.58188153310104 / 99.49748743718592 - 1) * 100 = 20.1858... */
-    CHECK_INT(tally_report_cell_get(&cell, r, 4, 0), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 4, 0), TALLY_OK);
     CHECK_REL(cell.value, 99.49748743718592, 1e-12);
-    CHECK_INT(tally_report_cell_get(&cell, r, 4, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 4, 1), TALLY_OK);
     CHECK_REL(cell.value, 119.58188153310104, 1e-12);
     CHECK_REL(cell.comparison.pct_imp, (119.58188153310104 / 99.49748743718592 - 1) * 100, 1e-9);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_IMPROVEMENT);
     /* tput/y: one run per side: too few samples, a footnote rather than a verdict. */
-    CHECK_INT(tally_report_cell_get(&cell, r, 5, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 5, 1), TALLY_OK);
     CHECK_INT(cell.compared, 1);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_INSUFFICIENT);
     CHECK_REL(cell.comparison.pct_imp, 20.0, 1e-12); /* (60 / 50 - 1) * 100 */
@@ -101,11 +101,11 @@ static void test_statistic_choice(void)
     o.statistic = TALLY_STAT_MEDIAN;
     tally_report *r = fixture_report(&o);
     tally_report_row row;
-    tally_report_cell cell;
-    CHECK_INT(tally_report_row_get(&row, r, 4), TALLY_OK);
+    test_cell cell;
+    CHECK_INT(tally_report_row_at(&row, r, 4), TALLY_OK);
     CHECK_INT(row.statistic, TALLY_STAT_MEDIAN);
     /* tput/x base median of 90, 100, 100, 110 = 100. */
-    CHECK_INT(tally_report_cell_get(&cell, r, 4, 0), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 4, 0), TALLY_OK);
     CHECK_REL(cell.value, 100.0, 1e-12);
     tally_report_free(r);
 
@@ -116,9 +116,9 @@ static void test_statistic_choice(void)
                       tally_resultset_benchmark_find(tally_results_at(list, j), "tput"),
                       TALLY_STAT_AMEAN), TALLY_OK);
     CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
-    CHECK_INT(tally_report_row_get(&row, r, 4), TALLY_OK);
+    CHECK_INT(tally_report_row_at(&row, r, 4), TALLY_OK);
     CHECK_INT(row.statistic, TALLY_STAT_AMEAN);
-    CHECK_INT(tally_report_cell_get(&cell, r, 4, 0), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 4, 0), TALLY_OK);
     CHECK_REL(cell.value, 100.0, 1e-12); /* (100 + 110 + 90 + 100) / 4 */
     tally_report_free(r);
     tally_results_free(list);
@@ -140,16 +140,16 @@ static void test_adjustment(void)
     tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
     o.adjust = TALLY_ADJUST_HOLM;
     tally_report *r = fixture_report(&o);
-    tally_report_cell cell;
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    test_cell cell;
+    CHECK_INT(test_cell_get(&cell, r, 0, 1), TALLY_OK);
     CHECK_REL(cell.p_adjusted, 1.661334180727339e-05, 1e-6);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_REGRESSION);
-    CHECK_INT(tally_report_cell_get(&cell, r, 2, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 2, 1), TALLY_OK);
     CHECK_REL(cell.p_adjusted, 0.1450841439639306, 1e-6);
     CHECK_REL(cell.comparison.p_value, 0.029016828792786123, 1e-6);
     CHECK_INT(cell.comparison.significant, 0);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_NO_CHANGE);
-    CHECK_INT(tally_report_cell_get(&cell, r, 4, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 4, 1), TALLY_OK);
     CHECK_REL(cell.p_adjusted, 0.10945612650917644, 1e-12);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_INCONCLUSIVE);
     char *text = render(r, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE);
@@ -165,13 +165,13 @@ static void test_bh_and_other_tests(void)
     tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
     o.adjust = TALLY_ADJUST_BH;
     tally_report *r = fixture_report(&o);
-    tally_report_cell cell;
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    test_cell cell;
+    CHECK_INT(test_cell_get(&cell, r, 0, 1), TALLY_OK);
     CHECK_REL(cell.p_adjusted, 1.661334180727339e-05, 1e-6);
-    CHECK_INT(tally_report_cell_get(&cell, r, 4, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 4, 1), TALLY_OK);
     CHECK_REL(cell.p_adjusted, 0.06384940713035292, 1e-12);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_INCONCLUSIVE);
-    CHECK_INT(tally_report_cell_get(&cell, r, 2, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 2, 1), TALLY_OK);
     CHECK_REL(cell.p_adjusted, 0.06770593384983429, 1e-6);
     CHECK_INT(cell.comparison.verdict, TALLY_VERDICT_NO_CHANGE);
     tally_report_free(r);
@@ -180,7 +180,7 @@ static void test_bh_and_other_tests(void)
     o.test = TALLY_TEST_MMTESTS_CI;
     o.adjust = TALLY_ADJUST_HOLM;
     r = fixture_report(&o);
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 0, 1), TALLY_OK);
     CHECK_INT(cell.comparison.test, TALLY_TEST_MMTESTS_CI);
     CHECK(cell.p_adjusted == cell.comparison.p_value);
     for (int style = 0; style < 4; style++) {
@@ -193,7 +193,7 @@ static void test_bh_and_other_tests(void)
     o.test = TALLY_TEST_MANN_WHITNEY;
     o.adjust = TALLY_ADJUST_NONE;
     r = fixture_report(&o);
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    CHECK_INT(test_cell_get(&cell, r, 0, 1), TALLY_OK);
     CHECK_INT(cell.comparison.test, TALLY_TEST_MANN_WHITNEY);
     char *text = render(r, TALLY_FORMAT_JSON, TALLY_STYLE_TABLE);
     CHECK(strstr(text, "\"test\": \"mann-whitney\"") != NULL);
@@ -226,8 +226,8 @@ static void test_summaries_only(void)
     tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
     o.summaries_only = 1;
     tally_report *r = fixture_report(&o);
-    tally_report_cell cell;
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 1), TALLY_OK);
+    test_cell cell;
+    CHECK_INT(test_cell_get(&cell, r, 0, 1), TALLY_OK);
     CHECK_INT(cell.compared, 0);
     CHECK_REL(cell.value, 12.0, 1e-12);
     double worst = -1;
@@ -331,8 +331,8 @@ static void test_single_config(void)
     add_samples(new_set(list, "only"), "t", "s", TALLY_LOWER_IS_BETTER, "c", x, 3);
     tally_report *r = NULL;
     CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
-    tally_report_cell cell;
-    CHECK_INT(tally_report_cell_get(&cell, r, 0, 0), TALLY_OK);
+    test_cell cell;
+    CHECK_INT(test_cell_get(&cell, r, 0, 0), TALLY_OK);
     CHECK_REL(cell.value, 2.0, 1e-12); /* (1 + 2 + 3) / 3 */
     CHECK_INT(cell.compared, 0);
     double gm;

@@ -1,5 +1,6 @@
 /* The spreadsheet report: written atomically, libxlsxwriter errors mapped to TALLY_EXLSX. The
- * file written here is read back cell by cell by report_xlsx_check.py (report_xlsx.cmake). */
+ * files written here (report.xlsx from the fixture, report_sweep.xlsx below) are read back
+ * cell by cell by report_xlsx_check.py (report_xlsx.cmake). */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,39 @@ static void test_write(void)
     CHECK(data != NULL && strncmp(data, "PK", 2) == 0); /* a zip container */
     free(data);
     CHECK(!leftover_temp_files());
+    tally_report_free(r);
+}
+
+/* A sweep with numeric case names and a long configuration label, and a benchmark of 60
+ * cases (more than a chart shows). `patched` is 1.5 times the baseline on every case of
+ * `sweep` (pct imp (1 - 1.5) * 100 = -50 %), identical on `many`. */
+static void test_write_sweep(void)
+{
+    static const char *const cases[] = { "1", "2", "4", "8", "16", "110" };
+    static const double noise[4] = { 1.0, 1.02, 0.98, 1.01 };
+    tally_results *list;
+    CHECK_INT(tally_results_new(&list), TALLY_OK);
+    tally_resultset *set[2] = { new_set(list, "5.14.0-rc3-vanilla"),
+                                new_set(list, "5.14.0-rc3-alwayswake-v1r1") };
+    for (int j = 0; j < 2; j++) {
+        for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
+            double x[4];
+            for (int k = 0; k < 4; k++)
+                x[k] = atof(cases[i]) * noise[k] * (j ? 1.5 : 1.0);
+            add_samples(set[j], "sweep", "s", TALLY_LOWER_IS_BETTER, cases[i], x, 4);
+        }
+        for (int i = 0; i < 60; i++) {
+            char name[16];
+            snprintf(name, sizeof(name), "c%d", i);
+            add_samples(set[j], "many", "MB/s", TALLY_HIGHER_IS_BETTER, name, noise, 4);
+        }
+    }
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
+    tally_results_free(list);
+    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+    o.format = TALLY_FORMAT_XLSX;
+    CHECK_INT(tally_report_write(r, TALLY_TEST_TMP "/report_sweep.xlsx", &o), TALLY_OK);
     tally_report_free(r);
 }
 
@@ -85,6 +119,7 @@ int main(void)
 {
     test_loader();
     test_write();
+    test_write_sweep();
     test_errors();
     return check_summary();
 }

@@ -69,7 +69,7 @@ static void test_percentiles_inplace(void)
 static void test_summarize_inplace(void)
 {
     double x[10];
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     memcpy(x, TEN, sizeof x);
     CHECK_INT(tally_summarize_inplace(&s, x, 10, NULL), TALLY_OK);
     CHECK_INT(s.n, 10);
@@ -121,7 +121,7 @@ static void test_same_as_copying(void)
     tally_summary_options o = TALLY_SUMMARY_OPTIONS_INIT;
     o.direction = TALLY_HIGHER_IS_BETTER;
     o.percentile_method = TALLY_PERCENTILE_NEAREST_RANK;
-    tally_summary s1, s2;
+    tally_summary s1 = { .size = sizeof s1 }, s2 = { .size = sizeof s2 };
     memcpy(work, x, n * sizeof *x);
     CHECK_INT(tally_summarize(&s1, x, n, &o), TALLY_OK);
     CHECK_INT(tally_summarize_inplace(&s2, work, n, &o), TALLY_OK);
@@ -136,7 +136,7 @@ static void test_allocation_failure(void)
 {
     double x[10], out;
     static const double p = 50;
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     memcpy(x, TEN, sizeof x);
     tally_testing_fail_allocation(1);
     CHECK_INT(tally_summarize_inplace(&s, x, 10, NULL), TALLY_OK);

@@ -168,7 +168,7 @@ static void test_percentiles_large(void)
 
 static void test_median_ci(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     tally_summary_options o = TALLY_SUMMARY_OPTIONS_INIT;
 
     /* n = 10 at 95 %: R: 1 - 2 * pbinom(1, 10, 0.5) = 0.978515625 >= 0.95 and
@@ -214,7 +214,7 @@ static void test_median_ci(void)
 
 static void test_bamean(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     tally_summary_options o = TALLY_SUMMARY_OPTIONS_INIT;
     /* numpy: n = 10, floor(10 * 95 / 100) = 9 best samples.
      * np.mean(np.sort(A)[:9]) -> 0.395; np.mean(np.sort(A)[::-1][:9]) -> 0.39944444444444444 */
@@ -257,7 +257,7 @@ static void test_outliers(void)
         CHECK_INT(mad[i], i == 6);
         CHECK_INT(tukey[i], i == 6);
     }
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_summarize(&s, C, 12, NULL), TALLY_OK);
     CHECK_INT(s.outliers_mad, 1);
     CHECK_INT(s.outliers_tukey, 1);

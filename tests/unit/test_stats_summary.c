@@ -24,7 +24,7 @@ static int all_finite(const tally_summary *s)
 
 static void test_full_summary(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_summarize(&s, A, 10, NULL), TALLY_OK);
     CHECK_INT(s.n, 10);
     CHECK_INT(s.defined, TALLY_SUMMARY_HMEAN | TALLY_SUMMARY_GMEAN | TALLY_SUMMARY_STDDEV |
@@ -60,7 +60,7 @@ static void test_full_summary(void)
 
 static void test_edge_summaries(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
 
     /* n = 0 */
     CHECK_INT(tally_summarize(&s, A, 0, NULL), TALLY_ENODATA);
@@ -135,7 +135,7 @@ static void test_edge_summaries(void)
 
 static void test_options(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     tally_summary_options o = TALLY_SUMMARY_OPTIONS_INIT;
     CHECK_INT(tally_summarize(NULL, A, 10, NULL), TALLY_EINVAL);
     CHECK_INT(tally_summarize(&s, NULL, 10, NULL), TALLY_EINVAL);
@@ -160,7 +160,7 @@ static void test_options(void)
 
 static void test_summary_value(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     double v;
     CHECK_INT(tally_summarize(&s, B, 7, NULL), TALLY_OK);
     CHECK_INT(tally_summary_value(&v, &s, TALLY_STAT_DEFAULT), TALLY_OK);
@@ -181,8 +181,7 @@ static void test_summary_value(void)
     CHECK(v == s.bamean);
     CHECK_INT(tally_summary_value(&v, &s, (tally_statistic)42), TALLY_EINVAL);
     CHECK_INT(tally_summary_value(NULL, &s, TALLY_STAT_MIN), TALLY_EINVAL);
-    tally_summary empty;
-    memset(&empty, 0, sizeof empty);
+    tally_summary empty = { .size = sizeof empty };
     CHECK_INT(tally_summary_value(&v, &empty, TALLY_STAT_MIN), TALLY_ENODATA);
 }
 
@@ -217,7 +216,7 @@ static void test_names(void)
 static void test_sample_container(void)
 {
     tally_sample *s = NULL;
-    tally_summary sum, direct;
+    tally_summary sum = { .size = sizeof sum }, direct = { .size = sizeof direct };
     const double bad[] = { 1, NAN };
 
     CHECK_INT(tally_sample_new(&s), TALLY_OK);
@@ -245,12 +244,12 @@ static void test_sample_container(void)
 /* Summaries on several threads at once equal the single-threaded one bit for bit. */
 enum { THREADS = 4, ROUNDS = 50, BIG = 2000 };
 static double shared_data[BIG];
-static tally_summary reference;
+static tally_summary reference = { .size = sizeof reference };
 
 static void *summarize_many(void *arg)
 {
     int *mismatches = arg;
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     for (int r = 0; r < ROUNDS; r++) {
         if (tally_summarize(&s, shared_data, BIG, NULL) != TALLY_OK ||
             memcmp(&s, &reference, sizeof s) != 0)
@@ -277,7 +276,7 @@ static void test_threads(void)
 #ifdef TALLY_FAULT_INJECTION
 static void test_allocation_failure(void)
 {
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     double out[2];
     const double p[] = { 10, 90 };
     unsigned char flags[10];

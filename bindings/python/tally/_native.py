@@ -196,3 +196,11 @@ def take_buffer(out, length):
         return ffi.unpack(out[0], length[0]).decode("utf-8")
     finally:
         lib.tally_free(out[0])
+
+
+def new_result(ctype):
+    """A new result struct (e.g. "tally_summary") with its leading `size` set, as the library
+    requires of every struct it fills (docs/internals/CODE_STYLE.md, "Result structs")."""
+    out = ffi.new(ctype + " *")
+    out.size = ffi.sizeof(ctype)
+    return out

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from ._native import (check, cpath, cstring, enum_from_name, enum_name, ffi, lib, new_options,
-                      real, take_buffer)
+                      new_result, real, take_buffer)
 from .results import Results
 from .stats import Comparison, Summary
 
@@ -149,24 +149,34 @@ class Report:
         r = self._handle()
         labels = self.labels
         row = ffi.new("tally_report_row *")
-        cell = ffi.new("tally_report_cell *")
+        cell = new_result("tally_report_cell")
+        summary = new_result("tally_summary")
+        comparison = new_result("tally_comparison")
         for i in range(lib.tally_report_row_count(r)):
-            check(lib.tally_report_row_get(row, r, i))
+            check(lib.tally_report_row_at(row, r, i))
             better = enum_name("direction", row.direction)
             stat = enum_name("statistic", row.statistic)
             cells = []
             for j, label in enumerate(labels):
-                check(lib.tally_report_cell_get(cell, r, i, j))
+                check(lib.tally_report_cell_at(cell, r, i, j))
                 present = bool(cell.present)
                 compared = present and bool(cell.compared)
+                mine = None
+                if present:
+                    check(lib.tally_report_cell_summary(summary, r, i, j))
+                    mine = Summary._from_c(summary)
+                compared_with = None
+                if compared:
+                    # The two sides of a cell's comparison: the baseline's cell and this one.
+                    check(lib.tally_report_cell_comparison(comparison, r, i, j))
+                    compared_with = Comparison._from_c(comparison, cells[0].summary, mine, stat,
+                                                       better, self._alpha)
                 cells.append(Cell(
-                    label=label, present=present,
-                    summary=Summary._from_c(cell.summary) if present else None,
+                    label=label, present=present, summary=mine,
                     value=cell.value if present else None,
-                    comparison=Comparison._from_c(cell.comparison, stat, better, self._alpha)
-                    if compared else None,
+                    comparison=compared_with,
                     p_adjusted=cell.p_adjusted
-                    if compared and cell.comparison.p_defined else None,
+                    if compared and comparison.p_defined else None,
                     diagnostics=self._diagnostics(i, j) if present else None))
             yield Row(benchmark=ffi.string(row.benchmark).decode("utf-8"),
                       case=ffi.string(row.case_name).decode("utf-8"),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Optional, Tuple
 
 from . import _html
-from ._native import check, enum_from_name, enum_name, ffi, lib, new_options, real
+from ._native import check, enum_from_name, enum_name, ffi, lib, new_options, new_result, real
 from ._samples import as_doubles
 
 
@@ -142,7 +142,7 @@ def summary(samples, *, direction="lower", confidence=0.95, percentile_method="l
     opts = new_options("tally_summary_options")
     _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
                      mad_threshold, tukey_k)
-    out = ffi.new("tally_summary *")
+    out = new_result("tally_summary")
     if percentiles is None:
         check(lib.tally_summarize(out, x.ptr, x.n, opts))
         return Summary._from_c(out)
@@ -199,13 +199,14 @@ class Comparison:
     runs_target_pct: Optional[float] = None
 
     @classmethod
-    def _from_c(cls, c, statistic_name, better, alpha):
+    def _from_c(cls, c, base, new, statistic_name, better, alpha):
+        """From a filled tally_comparison and the Summary objects of its two sides."""
         has_p = bool(c.p_defined)
         ci = bool(c.interval_defined)
         runs = None
         if c.runs_needed:
             runs = int(c.runs_needed) if c.runs_needed <= 10000000 else math.inf
-        return cls(base=Summary._from_c(c.base), new=Summary._from_c(c.current),
+        return cls(base=base, new=new,
                    statistic_name=statistic_name, better=better,
                    test=enum_name("test", c.test), alpha=alpha, base_value=c.base_value,
                    new_value=c.new_value, ratio=c.ratio if c.ratio_defined else None,
@@ -299,7 +300,10 @@ def compare(base, new, *, test="auto", alpha=0.05, better="lower", statistic="am
     opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
     opts.power = real(power, "power")
     opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
-    out = ffi.new("tally_comparison *")
+    out = new_result("tally_comparison")
     check(lib.tally_compare(out, xb.ptr, xb.n, xn.ptr, xn.n, opts))
-    return Comparison._from_c(out, enum_name("statistic", opts.statistic),
+    sb, sn = new_result("tally_summary"), new_result("tally_summary")
+    check(lib.tally_compare_summaries(sb, sn, xb.ptr, xb.n, xn.ptr, xn.n, opts))
+    return Comparison._from_c(out, Summary._from_c(sb), Summary._from_c(sn),
+                              enum_name("statistic", opts.statistic),
                               enum_name("direction", opts.direction), opts.alpha)

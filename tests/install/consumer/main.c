@@ -6,7 +6,7 @@
 int main(void)
 {
     const double x[] = { 1.0, 2.0, 6.0 };
-    tally_summary s;
+    tally_summary s = { .size = sizeof s };
     if (tally_summarize(&s, x, 3, NULL) != TALLY_OK) {
         fprintf(stderr, "tally_summarize: %s\n", tally_error_last());
         return 1;
