@@ -293,10 +293,10 @@ int cli_report_finish(cli_report_args *args, const char *command)
     /* The table fits the terminal it is shown on (never wrapped); files and pipes take any
      * width unless --width says otherwise. */
     if (args->width > 0)
-        args->render.width = args->width;
+        args->render.fit_width = args->width;
     else if (args->output == NULL && args->render.format == TALLY_FORMAT_TEXT &&
              isatty(fileno(stdout)))
-        args->render.width = cli_terminal_width(stdout);
+        args->render.fit_width = cli_terminal_width(stdout);
     return CLI_EXIT_OK;
 }
 

@@ -103,10 +103,7 @@ typedef struct tally_render_options {
                                `omit_samples`). Since version 2. */
     int ascii;            /**< 1: draw text histograms with ASCII characters instead of Unicode
                                block elements. Since version 2. */
-    int width;            /**< Columns available to text output (e.g. the terminal's): text
-                               histograms use them (0: 80), and a table-style table wider than
-                               them is laid out one block per configuration instead, then one
-                               block per row, so no line wraps (0: no limit). Since version 2. */
+    int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
     int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
                                instead of a whole document, e.g. for notebooks. Since version 2. */
     int diagnose;         /**< 1: the seed layouts (mmtests, normalized, pct) end with the
@@ -145,9 +142,15 @@ typedef struct tally_render_options {
                                kernel, CPU model and count, SMT, memory, governor, boost and THP
                                of each configuration, from the recorded metadata (keys none
                                recorded are left out). Since version 6. */
+    int fit_width;        /**< Columns the table style must fit (e.g. the terminal's); 0: no
+                               limit. A wider table is laid out one block per compared
+                               configuration instead, then one block per row, and the footer's
+                               sentences are broken at spaces, so no line wraps. Since version
+                               6. */
 } tally_render_options;
 
-/** Version 6 added `case_label`, `units_text`, `case_strip`, `print_ratio` and `system`; version
+/** Version 6 added `case_label`, `units_text`, `case_strip`, `print_ratio`, `system` and
+ *  `fit_width`; version
  *  5 `only_statistic`; version 4 `only_changed` and `max_length`; version 3
  *  `diagnose`; version 2 `histogram`, `ascii`, `width` and `fragment`; older options are still
  *  accepted (the later fields then take their defaults).
@@ -158,7 +161,7 @@ typedef struct tally_render_options {
 #define TALLY_RENDER_OPTIONS_VERSION 6
 #define TALLY_RENDER_OPTIONS_INIT                                                              \
     { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, \
-      0, 0, 0, NULL, NULL, NULL, 0, 0 }
+      0, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the

@@ -331,8 +331,10 @@ static void print_row_blocks(tally__buf *b, const grid *g, const tally_report *r
                              : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
                              : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
                                                               : "";
-            tally__buf_printf(b, "    delta %s, p %s, MDE %s, %s%s%s\n",
-                              cell_str(g, i * g->cols + col + 2), cell_str(g, i * g->cols + col + 3),
+            /* The p column's title says whether p-values are adjusted: "p (adj)". */
+            tally__buf_printf(b, "    delta %s, %s %s, MDE %s, %s%s%s\n",
+                              cell_str(g, i * g->cols + col + 2), cell_str(g, col + 3),
+                              cell_str(g, i * g->cols + col + 3),
                               cell_str(g, i * g->cols + col + 4), on,
                               cell_str(g, i * g->cols + col + 5), on[0] ? "\033[0m" : "");
         }
@@ -415,7 +417,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
     }
     int rc = build_grid(&g, r, o, grp, &si, compare, &n->median_ci);
     if (rc == TALLY_OK)
-        print_fitted(b, &g, r, o->color, compare ? o->width : 0);
+        print_fitted(b, &g, r, o->color, compare ? o->fit_width : 0);
     for (size_t i = grp->first; i < grp->first + grp->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;
@@ -544,8 +546,8 @@ int tally__render_table(tally__buf *b, const tally_report *r, const tally_render
     }
     size_t footer = b->len;
     render_footer(b, r, &n);
-    if (o->width > 0)
-        reflow(b, footer, (size_t)o->width);
+    if (o->fit_width > 0)
+        reflow(b, footer, (size_t)o->fit_width);
     int failed = b->failed || n.detail.failed;
     tally__buf_dispose(&n.detail);
     return failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
