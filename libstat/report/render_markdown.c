@@ -150,7 +150,8 @@ typedef struct md_group {
     tally__group g;
     size_t config;     /* the configuration compared with the baseline; 0: all of them */
     size_t first_item; /* its rows are items first_item .. first_item + g.count - 1 */
-    piece head;  /* heading and the unit line (the benchmark's first block), sub-heading */
+    piece head;  /* the benchmark's heading and unit line (the same in each of its blocks) */
+    piece sub;   /* the block's own heading (one configuration against the baseline) */
     piece thead; /* the table's header and alignment lines */
     size_t changed, unchanged;
     tally__si si; /* the unit prefix of its values */
@@ -245,18 +246,18 @@ static void group_pieces(md_doc *d, md_group *mg)
     tally__buf *b = &d->text;
     size_t start = b->len;
     tally__group_si(&mg->si, r, &mg->g);
-    if (mg->config <= 1) {
-        tally__buf_puts(b, "### ");
-        md_text(b, first->benchmark);
-        tally__buf_puts(b, "\n\n");
-        if (mg->si.unit[0]) {
-            md_text(b, mg->si.unit);
-            tally__buf_puts(b, ", ");
-        }
-        tally__buf_printf(b, "%s is better, %s\n\n",
-                          first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                          tally__stat_title(first->statistic));
+    tally__buf_puts(b, "### ");
+    md_text(b, first->benchmark);
+    tally__buf_puts(b, "\n\n");
+    if (mg->si.unit[0]) {
+        md_text(b, mg->si.unit);
+        tally__buf_puts(b, ", ");
     }
+    tally__buf_printf(b, "%s is better, %s\n\n",
+                      first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
+                      tally__stat_title(first->statistic));
+    mg->head = piece_end(d, start);
+    start = b->len;
     if (mg->config > 0) {
         tally__buf_puts(b, "#### ");
         md_text(b, r->configs[mg->config].label);
@@ -264,7 +265,7 @@ static void group_pieces(md_doc *d, md_group *mg)
         md_text(b, r->configs[0].label);
         tally__buf_puts(b, "\n\n");
     }
-    mg->head = piece_end(d, start);
+    mg->sub = piece_end(d, start);
     start = b->len;
     tally__buf_puts(b, "| case |");
     for (size_t j = 0; j < r->config_count; j++) {
@@ -533,12 +534,11 @@ static void omitted_note(tally__buf *b, const md_doc *d, long limit)
                           plural(rows_changed, "row", "rows"));
         sep = ", ";
     }
-    if (benchmarks)
-        tally__buf_printf(b, "%s(%zu %s entirely)", sep, benchmarks,
-                          plural(benchmarks, "benchmark", "benchmarks"));
     if (notes)
-        tally__buf_printf(b, "%s%zu %s of notes", *sep ? (benchmarks ? " and " : ", ") : "",
-                          notes, plural(notes, "line", "lines"));
+        tally__buf_printf(b, "%s%zu %s of notes", sep, notes, plural(notes, "line", "lines"));
+    if (benchmarks)
+        tally__buf_printf(b, "; %zu %s not shown at all", benchmarks,
+                          plural(benchmarks, "table is", "tables are"));
     tally__buf_puts(b, ". `--format csv`, `json` or `html` shows every row.\n\n");
 }
 
@@ -548,6 +548,7 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
     if (d->compare)
         headline(b, d);
     omitted_note(b, d, limit);
+    size_t headed = (size_t)-1; /* the benchmark (first row) whose heading was written last */
     for (size_t k = 0; k < d->group_count; k++) {
         const md_group *mg = &d->groups[k];
         size_t shown_changed = 0, shown_other = 0;
@@ -557,7 +558,10 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
         }
         if (shown_changed + shown_other == 0)
             continue;
-        put_piece(b, d, mg->head);
+        if (headed != mg->g.first)
+            put_piece(b, d, mg->head);
+        headed = mg->g.first;
+        put_piece(b, d, mg->sub);
         if (shown_changed) {
             put_piece(b, d, mg->thead);
             for (size_t i = mg->first_item; i < mg->first_item + mg->g.count; i++)
@@ -633,7 +637,7 @@ static void choose(md_doc *d, const rank *ranked, size_t nranked, long budget)
         const md_group *mg = &d->groups[d->group_of[i]];
         long cost = (long)d->rows[i].len;
         if (!(opened[d->group_of[i]] & 1))
-            cost += (long)(mg->head.len + mg->thead.len) + 2;
+            cost += (long)(mg->head.len + mg->sub.len + mg->thead.len) + 2;
         if (cost > left) {
             all_changes = 0;
             break;
@@ -653,9 +657,9 @@ static void choose(md_doc *d, const rank *ranked, size_t nranked, long budget)
         const md_group *mg = &d->groups[gi];
         long cost = (long)d->rows[i].len;
         if (d->fold && !(opened[gi] & 2))
-            cost += (long)(mg->thead.len + mg->head.len) + 128;
+            cost += (long)(mg->thead.len + mg->head.len + mg->sub.len) + 128;
         else if (!d->fold && !(opened[gi] & 1))
-            cost += (long)(mg->head.len + mg->thead.len) + 2;
+            cost += (long)(mg->head.len + mg->sub.len + mg->thead.len) + 2;
         if (cost > left)
             break;
         left -= cost;
