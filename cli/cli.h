@@ -50,6 +50,19 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value);
 
+/* The input options' entries of a getopt_long table, shared by every reading command; their
+ * values are the letters cli_input_getopt() takes. */
+#define CLI_INPUT_LONG_OPTIONS                                                                 \
+    {"from", required_argument, NULL, 'k'}, {"benchmark", required_argument, NULL, 'B'},       \
+    {"case", required_argument, NULL, 'K'}, {"case-format", required_argument, NULL, 'Y'},     \
+    {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'}
+
+/* The `default:` of a reading command's getopt_long loop: cli_input_option() for the value c of
+ * a CLI_INPUT_LONG_OPTIONS entry, else "unknown or incomplete option ARG". CLI_EXIT_OK when
+ * handled, or CLI_EXIT_USAGE (after printing). */
+int cli_input_getopt(tally_load_options *lo, const char *command, int c, const char *value,
+                     const char *arg);
+
 /* Help lines of the input options, shared by every reading command. */
 #define CLI_INPUT_OPTIONS_HELP                                                                 \
     "      --benchmark NAME      name the benchmark of plain files and tool outputs, or\n"    \
@@ -70,6 +83,11 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
 int cli_check_output(const char *command, const char *output, char *const *specs, int count);
+
+/* cli_check_output(), and an existing output file refused unless `force` (the commands that
+ * write result sets: import, merge). */
+int cli_check_new_output(const char *command, const char *output, int force, char *const *specs,
+                         int count);
 
 /* Whether to colour text written to `stream`: mode "auto" (a terminal and NO_COLOR unset),
  * "always" or "never". Returns -1 for an unknown mode. */

@@ -28,18 +28,12 @@ static const char import_help[] =
 int cmd_import(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"from", required_argument, NULL, 'k'},
-        {"benchmark", required_argument, NULL, 'B'},
-        {"case", required_argument, NULL, 'K'},
-        {"case-format", required_argument, NULL, 'Y'},
-        {"unit", required_argument, NULL, 'U'},
-        {"direction", required_argument, NULL, 'D'},
+        CLI_INPUT_LONG_OPTIONS,
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    tally_input_kind kind = TALLY_INPUT_AUTO;
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL;
     int force = 0;
@@ -51,19 +45,6 @@ int cmd_import(int argc, char **argv)
         case 'h':
             fputs(import_help, stdout);
             return CLI_EXIT_OK;
-        case 'B': case 'K': case 'Y': case 'U': case 'D': {
-            const char *long_name = NULL;
-            for (const struct option *op = options; op->name; op++)
-                if (op->val == c)
-                    long_name = op->name;
-            if (cli_input_option(&lo, "import", long_name, optarg) != 1)
-                return CLI_EXIT_USAGE;
-            break;
-        }
-        case 'k':
-            if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
-                return cli_library_usage_error("import");
-            break;
         case 'o':
             output = optarg;
             break;
@@ -71,20 +52,18 @@ int cmd_import(int argc, char **argv)
             force = 1;
             break;
         default:
-            return cli_usage_error("import", "unknown or incomplete option '%s'", argv[optind - 1]);
+            if (cli_input_getopt(&lo, "import", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (optind >= argc)
         return cli_usage_error("import", "missing input files");
 
-    int rc = cli_check_output("import", output, argv + optind, argc - optind);
+    int rc = cli_check_new_output("import", output, force, argv + optind, argc - optind);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (output != NULL && !force && access(output, F_OK) == 0)
-        return cli_fail("import: %s already exists; write another file, or replace it with "
-                        "--force", output);
     tally_results *results = NULL;
-    lo.kind = kind;
     rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
     if (rc != CLI_EXIT_OK)
         return rc;

@@ -32,12 +32,7 @@ int cmd_merge(int argc, char **argv)
 {
     static const struct option options[] = {
         {"label", required_argument, NULL, 'l'},
-        {"from", required_argument, NULL, 'k'},
-        {"benchmark", required_argument, NULL, 'B'},
-        {"case", required_argument, NULL, 'K'},
-        {"case-format", required_argument, NULL, 'Y'},
-        {"unit", required_argument, NULL, 'U'},
-        {"direction", required_argument, NULL, 'D'},
+        CLI_INPUT_LONG_OPTIONS,
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
@@ -57,19 +52,6 @@ int cmd_merge(int argc, char **argv)
         case 'l':
             label = optarg;
             break;
-        case 'B': case 'K': case 'Y': case 'U': case 'D': {
-            const char *long_name = NULL;
-            for (const struct option *op = options; op->name; op++)
-                if (op->val == c)
-                    long_name = op->name;
-            if (cli_input_option(&lo, "merge", long_name, optarg) != 1)
-                return CLI_EXIT_USAGE;
-            break;
-        }
-        case 'k':
-            if (tally_input_kind_from_name(&lo.kind, optarg) != TALLY_OK)
-                return cli_usage_error("merge", "unknown input kind '%s'", optarg);
-            break;
         case 'o':
             output = optarg;
             break;
@@ -77,19 +59,18 @@ int cmd_merge(int argc, char **argv)
             force = 1;
             break;
         default:
-            return cli_usage_error("merge", "unknown or incomplete option '%s'", argv[optind - 1]);
+            if (cli_input_getopt(&lo, "merge", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
+            break;
         }
     }
     if (optind >= argc)
         return cli_usage_error("merge", "missing input files");
     if (output == NULL)
         return cli_usage_error("merge", "the merged file is needed: -o OUT.json");
-    int rc = cli_check_output("merge", output, argv + optind, argc - optind);
+    int rc = cli_check_new_output("merge", output, force, argv + optind, argc - optind);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (!force && access(output, F_OK) == 0)
-        return cli_fail("merge: %s already exists; write another file, or replace it with "
-                        "--force", output);
 
     tally_results *merged = NULL;
     if (tally_results_new(&merged) != TALLY_OK)

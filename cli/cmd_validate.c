@@ -42,18 +42,12 @@ int cmd_validate(int argc, char **argv)
 {
     static const struct option options[] = {
         {"tolerance", required_argument, NULL, 'T'},
-        {"from", required_argument, NULL, 'k'},
-        {"benchmark", required_argument, NULL, 'B'},
-        {"case", required_argument, NULL, 'K'},
-        {"case-format", required_argument, NULL, 'Y'},
-        {"unit", required_argument, NULL, 'U'},
-        {"direction", required_argument, NULL, 'D'},
+        CLI_INPUT_LONG_OPTIONS,
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_validate_options vopts = TALLY_VALIDATE_OPTIONS_INIT;
-    tally_input_kind kind = TALLY_INPUT_AUTO;
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     int quiet = 0;
     optind = 1;
@@ -75,29 +69,16 @@ int cmd_validate(int argc, char **argv)
                 return cli_usage_error("validate", "--tolerance needs a number >= 0, not '%s'",
                                        optarg);
             break;
-        case 'B': case 'K': case 'Y': case 'U': case 'D': {
-            const char *long_name = NULL;
-            for (const struct option *op = options; op->name; op++)
-                if (op->val == c)
-                    long_name = op->name;
-            if (cli_input_option(&lo, "validate", long_name, optarg) != 1)
+        default:
+            if (cli_input_getopt(&lo, "validate", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
             break;
-        }
-        case 'k':
-            if (tally_input_kind_from_name(&kind, optarg) != TALLY_OK)
-                return cli_library_usage_error("validate");
-            break;
-        default:
-            return cli_usage_error("validate", "unknown or incomplete option '%s'",
-                                   argv[optind - 1]);
         }
     }
     if (optind >= argc)
         return cli_usage_error("validate", "missing input files");
 
     tally_results *results = NULL;
-    lo.kind = kind;
     int rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
     if (rc != CLI_EXIT_OK)
         return rc;

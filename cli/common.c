@@ -138,6 +138,31 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
     return 1;
 }
 
+int cli_input_getopt(tally_load_options *lo, const char *command, int c, const char *value,
+                     const char *arg)
+{
+    static const struct {
+        int c;
+        const char *name;
+    } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
+                  {'U', "unit"}, {'D', "direction"} };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].c == c)
+            return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK
+                                                                              : CLI_EXIT_USAGE;
+    return cli_usage_error(command, "unknown or incomplete option '%s'", arg);
+}
+
+int cli_check_new_output(const char *command, const char *output, int force, char *const *specs,
+                         int count)
+{
+    int rc = cli_check_output(command, output, specs, count);
+    if (rc == CLI_EXIT_OK && output != NULL && !force && access(output, F_OK) == 0)
+        rc = cli_fail("%s: %s already exists; write another file, or replace it with --force",
+                      command, output);
+    return rc;
+}
+
 /* The file an input spec names: the spec itself when it exists, else the part after '='. */
 static const char *spec_path(const char *spec)
 {

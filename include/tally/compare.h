@@ -271,6 +271,25 @@ TALLY_API int tally_mann_whitney(double *u, double *p, int *exact, const double 
                                  const double *b, size_t nb);
 
 /**
+ * The Mann-Whitney U test of tally_mann_whitney() from what a distributed sort gives instead of
+ * the samples: the sum of the mid-ranks of sample a in the pooled sample, and the tie term
+ * sum(t^3 - t) over the groups of t equal values of the pooled sample (0 without ties). Same
+ * U, p and exactness rule as tally_mann_whitney(), which computes these two figures and calls
+ * this. Reports of partitioned samples use it (tally_report_new_from_partitions_ranked()).
+ * @param u receives U of sample a: rank_sum_a - na (na + 1) / 2.
+ * @param p receives the two-sided p-value.
+ * @param exact receives 1 when p is exact; may be NULL.
+ * @param rank_sum_a the mid-rank sum of a's samples, in [na (na + 1) / 2, na (na + 1) / 2 + na nb].
+ * @param tie_term sum(t^3 - t) over the pooled sample's groups of equal values, >= 0.
+ * @param na size of a, >= 1.
+ * @param nb size of b, >= 1.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (an empty side), ::TALLY_EINVAL (a NULL pointer, a rank
+ *   sum or tie term outside its range or not finite), ::TALLY_ENUMERIC. Thread-safe.
+ */
+TALLY_API int tally_mann_whitney_from_ranks(double *u, double *p, int *exact, double rank_sum_a,
+                                            double tie_term, size_t na, size_t nb);
+
+/**
  * mmtests' significance rule, from the summaries it keeps per row (mean, standard deviation, n):
  * t = (mean_a - mean_b) / sqrt(sd_a^2/na + sd_b^2/nb), df = na + nb - 2 and the two-sided p from
  * Student's t distribution (MMTests::Compare::_significanceTest). mmtests marks a row when

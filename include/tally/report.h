@@ -206,11 +206,37 @@ TALLY_API int tally_report_new(tally_report **out, const tally_results *results,
  * @param count the number of entries of `parts`.
  * @param opts options as for tally_report_new() (`omit_samples` is implied), or NULL.
  * @return as tally_report_new(); also ::TALLY_EINVAL for a missing, incomplete or differently
- *   made summary, too few summaries, or the Mann-Whitney test (it needs every sample).
+ *   made summary, too few summaries, or the Mann-Whitney test (it needs the pooled ranks:
+ *   tally_report_new_from_partitions_ranked()).
  */
 TALLY_API int tally_report_new_from_partitions(tally_report **out, const tally_results *shape,
                                                const tally_partition_summary *const *parts,
                                                size_t count, const tally_report_options *opts);
+
+/**
+ * tally_report_new_from_partitions() with what the Mann-Whitney test needs of each compared
+ * case, computed where the samples are (a distributed sort; docs/statistics.md, "Partitioned
+ * samples"): the mid-rank sum of the baseline's samples in the pool of the baseline's and this
+ * configuration's samples of the case, and that pool's tie term sum(t^3 - t). The test is then
+ * the one tally_report_new() runs on the samples (tally_mann_whitney_from_ranks()).
+ * @param out receives the report; free it with tally_report_free().
+ * @param shape as tally_report_new_from_partitions().
+ * @param parts as tally_report_new_from_partitions().
+ * @param count the number of entries of `parts`, `rank_sums` and `tie_terms`.
+ * @param rank_sums one per case of `shape`, in the order of `parts`; the baseline's entries and
+ *   those of cases the baseline lacks are not read. Not retained.
+ * @param tie_terms the same order. Not retained.
+ * @param opts as tally_report_new_from_partitions(); the figures are read only when the test is
+ *   Mann-Whitney.
+ * @return as tally_report_new_from_partitions(); ::TALLY_EINVAL for a NULL array or a rank sum
+ *   out of its range (the message names the case).
+ */
+TALLY_API int tally_report_new_from_partitions_ranked(tally_report **out,
+                                                      const tally_results *shape,
+                                                      const tally_partition_summary *const *parts,
+                                                      size_t count, const double *rank_sums,
+                                                      const double *tie_terms,
+                                                      const tally_report_options *opts);
 
 /** Free a report; NULL is accepted. */
 TALLY_API void tally_report_free(tally_report *r);

@@ -150,12 +150,9 @@ static int result_line(tally_resultset *rs, const tally__lines *l, const tally__
             dash = cname + i - 2;
     for (size_t i = 2; i + 1 < nf; i += 2) {
         double v, scale;
-        int rc = tally__parse_double(&v, f[i].s, f[i].len);
+        int rc = tally__field_number(&v, &f[i], name, l->lineno, "value", "a number");
         if (rc != TALLY_OK)
-            return tally__error_at(rc, name, l->lineno, f[i].col,
-                                   rc == TALLY_ENONFINITE ? "value '%.*s' is not finite"
-                                                          : "expected a number, found '%.*s'",
-                                   (int)f[i].len, f[i].s);
+            return rc;
         char unit[128], bench[384];
         normalise(unit, sizeof unit, &scale, &f[i + 1]);
         if (base)

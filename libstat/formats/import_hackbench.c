@@ -38,9 +38,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[12];
-        size_t nf = tally__split_fields(f, 12, line, n);
+    tally__field f[12];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         if (nf >= 6 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
             tally__field_is(&f[4], "with")) {
             /* Running in {process|threaded} mode with G groups ... */
@@ -59,12 +59,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             if (nf < 2)
                 return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col + 5,
                                        "expected a time after 'Time:' (truncated file?)");
-            rc = tally__parse_double(&v, f[1].s, f[1].len);
+            rc = tally__field_number(&v, &f[1], name, l.lineno, "time", "a time");
             if (rc != TALLY_OK)
-                return tally__error_at(rc, name, l.lineno, f[1].col,
-                                       rc == TALLY_ENONFINITE ? "time '%.*s' is not finite"
-                                                              : "expected a time, found '%.*s'",
-                                       (int)f[1].len, f[1].s);
+                return rc;
             rc = tally__import_sample(rs, tally__import_name(opts, bench), "s",
                                       TALLY_LOWER_IS_BETTER, casename, v);
             if (rc != TALLY_OK)
@@ -72,11 +69,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             samples++;
         }
     }
-    if (rc < 0)
-        return rc;
-    if (samples == 0)
-        return tally__import_none_found(name, l.lineno, "hackbench 'Time:' lines");
-    return TALLY_OK;
+    return tally__import_end(rc, samples, &l, "hackbench 'Time:' lines");
 }
 
 const tally__importer tally__importer_hackbench = {TALLY_INPUT_HACKBENCH, "hackbench", sniff,

@@ -44,13 +44,9 @@ static int all_numbers(const tally__field *f, size_t nf)
 static int number_at(double *v, const tally__lines *l, const char *s, size_t len,
                      unsigned long col)
 {
-    int rc = tally__parse_double(v, s, len);
-    if (rc != TALLY_OK)
-        return tally__error_at(rc, l->name, l->lineno, col,
-                               rc == TALLY_ENONFINITE ? "transaction rate '%.*s' is not finite"
-                                                      : "expected a transaction rate, found '%.*s'",
-                               (int)len, s);
-    return TALLY_OK;
+    tally__field f = { s, len, col };
+    return tally__field_number(v, &f, l->name, l->lineno, "transaction rate",
+                               "a transaction rate");
 }
 
 /* The n-th comma-separated cell of a line (0-based), trimmed. */
@@ -95,9 +91,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[16];
-        size_t nf = tally__split_fields(f, 16, line, n);
+    tally__field f[16];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         /* a table row has at most ten fields; only the first 16 of a line are stored */
         int numeric_row = nf <= 16 && all_numbers(f, nf);
         double v;

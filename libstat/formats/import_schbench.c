@@ -157,9 +157,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[8];
-        size_t nf = tally__split_fields(f, 8, line, n);
+    tally__field f[8];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         int k = block_kind(line, n);
         char casename[24];
         if (k >= 0) {
@@ -179,12 +179,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             if (nf < 3)
                 return tally__error_at(TALLY_EPARSE, name, l.lineno, f[1].col + 4,
                                        "expected a number after 'average rps:'");
-            rc = tally__parse_double(&v, f[2].s, f[2].len);
+            rc = tally__field_number(&v, &f[2], name, l.lineno, "average rps", "a number");
             if (rc != TALLY_OK)
-                return tally__error_at(rc, name, l.lineno, f[2].col, "%s '%.*s'",
-                                       rc == TALLY_ENONFINITE ? "non-finite average rps"
-                                                              : "expected a number, found",
-                                       (int)f[2].len, f[2].s);
+                return rc;
             if ((rc = add(&s, &l, RPS, "average", v, f[2].col)) != TALLY_OK ||
                 (rc = flush(&s)) != TALLY_OK)
                 return rc;
@@ -200,12 +197,10 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                 return tally__error_at(TALLY_EPARSE, name, l.lineno, f[i].col + f[i].len,
                                        "expected a value after '%.*s'", (int)f[i].len, f[i].s);
             double v;
-            rc = tally__parse_double(&v, f[i + 1].s, f[i + 1].len);
+            rc = tally__field_number(&v, &f[i + 1], name, l.lineno, "percentile value",
+                                     "a number");
             if (rc != TALLY_OK)
-                return tally__error_at(rc, name, l.lineno, f[i + 1].col, "%s '%.*s'",
-                                       rc == TALLY_ENONFINITE ? "non-finite percentile value"
-                                                              : "expected a number, found",
-                                       (int)f[i + 1].len, f[i + 1].s);
+                return rc;
             if ((rc = add(&s, &l, kind, casename, v, f[i + 1].col)) != TALLY_OK)
                 return rc;
             values++;

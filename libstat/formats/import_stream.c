@@ -43,9 +43,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[8];
-        size_t nf = tally__split_fields(f, 8, line, n);
+    tally__field f[8];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         if (nf >= 2 && tally__field_is(&f[0], "Function") && tally__field_is(&f[1], "Best")) {
             in_table = 1;
             continue;
@@ -65,12 +65,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                    "expected the best rate after '%s' (truncated file?)",
                                    kernels[k]);
         double v;
-        rc = tally__parse_double(&v, f[1].s, f[1].len);
+        rc = tally__field_number(&v, &f[1], name, l.lineno, "rate", "a rate in MB/s");
         if (rc != TALLY_OK)
-            return tally__error_at(rc, name, l.lineno, f[1].col,
-                                   rc == TALLY_ENONFINITE ? "rate '%.*s' is not finite"
-                                                          : "expected a rate in MB/s, found '%.*s'",
-                                   (int)f[1].len, f[1].s);
+            return rc;
         char casename[8];
         size_t cl = strlen(kernels[k]) - 1;
         memcpy(casename, kernels[k], cl);
@@ -80,12 +77,8 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             return rc;
         samples++;
     }
-    if (rc < 0)
-        return rc;
-    if (samples == 0)
-        return tally__import_none_found(name, l.lineno,
-                                        "STREAM result table (Function    Best Rate MB/s ...)");
-    return TALLY_OK;
+    return tally__import_end(rc, samples, &l,
+                             "STREAM result table (Function    Best Rate MB/s ...)");
 }
 
 const tally__importer tally__importer_stream = {TALLY_INPUT_STREAM, "stream", sniff, parse};

@@ -42,9 +42,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     tally__lines_init(&l, name, data, len);
     const char *line;
     size_t n;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        tally__field f[8];
-        size_t nf = tally__split_fields(f, 8, line, n);
+    tally__field f[8];
+    size_t nf;
+    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
         if (nf < 1 || !tally__field_is(&f[0], "Throughput"))
             continue;
         if (nf < 5 || !tally__field_is(&f[2], "MB/sec") || !tally__field_is(&f[4], "clients"))
@@ -52,12 +52,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                    "expected 'Throughput <MB/s> MB/sec <N> clients' "
                                    "(truncated file?)");
         double v, clients;
-        rc = tally__parse_double(&v, f[1].s, f[1].len);
+        rc = tally__field_number(&v, &f[1], name, l.lineno, "throughput", "a throughput");
         if (rc != TALLY_OK)
-            return tally__error_at(rc, name, l.lineno, f[1].col,
-                                   rc == TALLY_ENONFINITE ? "throughput '%.*s' is not finite"
-                                                          : "expected a throughput, found '%.*s'",
-                                   (int)f[1].len, f[1].s);
+            return rc;
         if (tally__parse_double(&clients, f[3].s, f[3].len) != TALLY_OK)
             return tally__error_at(TALLY_EPARSE, name, l.lineno, f[3].col,
                                    "expected the number of clients, found '%.*s'", (int)f[3].len,
@@ -70,10 +67,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             return rc;
         samples++;
     }
-    if (rc < 0)
+    rc = tally__import_end(rc, samples, &l, "tbench 'Throughput' lines");
+    if (rc != TALLY_OK)
         return rc;
-    if (samples == 0)
-        return tally__import_none_found(name, l.lineno, "tbench 'Throughput' lines");
     /* The runner's preferred statistic for this workload (docs/runners.md). */
     return tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, tally__import_name(opts, "tbench")),
                                          TALLY_STAT_AMEAN);

@@ -3,6 +3,7 @@
 
 #include "formats/import_util.h"
 #include "util/internal.h"
+#include "util/text.h"
 
 int tally__import_begin(tally_resultset **out, tally_results *into, const char *name,
                         const tally_load_options *opts, const char *harness)
@@ -149,6 +150,34 @@ int tally__sniff_line_starts(const char *data, size_t len, const char *prefix, s
         p = nl + 1;
     }
     return 0;
+}
+
+int tally__fields_next(tally__lines *l, const char **line, size_t *n, tally__field *f, size_t max,
+                       size_t *nf)
+{
+    int rc = tally__lines_next(l, line, n);
+    *nf = rc > 0 ? tally__split_fields(f, max, *line, *n) : 0;
+    return rc;
+}
+
+int tally__field_number(double *v, const tally__field *f, const char *name, unsigned long line,
+                        const char *what, const char *expected)
+{
+    int rc = tally__parse_double(v, f->s, f->len);
+    if (rc == TALLY_ENONFINITE)
+        return tally__error_at(rc, name, line, f->col, "%s '%.*s' is not finite", what,
+                               (int)f->len, f->s);
+    if (rc != TALLY_OK)
+        return tally__error_at(rc, name, line, f->col, "expected %s, found '%.*s'", expected,
+                               (int)f->len, f->s);
+    return TALLY_OK;
+}
+
+int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what)
+{
+    if (rc < 0)
+        return rc;
+    return found == 0 ? tally__import_none_found(l->name, l->lineno, what) : TALLY_OK;
 }
 
 int tally__import_none_found(const char *name, unsigned long lines, const char *what)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "formats/importer.h"
+#include "util/text.h"
 
 /* The importers of this family, registered in importers.c. */
 extern const tally__importer tally__importer_hyperfine;
@@ -54,6 +55,19 @@ typedef struct tally__field {
  * are stored. */
 size_t tally__split_fields(tally__field *f, size_t max, const char *line, size_t len);
 
+/* Field f of line `line` of file `name` as a finite number in *v; else the error at the field:
+ * "WHAT 'TEXT' is not finite" (TALLY_ENONFINITE) or "expected EXPECTED, found 'TEXT'"
+ * (TALLY_EPARSE), e.g. what "time", expected "a time". The one number check of the text
+ * importers. */
+int tally__field_number(double *v, const tally__field *f, const char *name, unsigned long line,
+                        const char *what, const char *expected);
+
+/* The next line of l (in *line, *n) split at blanks into f[0..max), *nf fields found: the loop
+ * of the line importers. Returns as tally__lines_next: 1 with a line, 0 at the end, or a
+ * negative error already recorded. */
+int tally__fields_next(tally__lines *l, const char **line, size_t *n, tally__field *f, size_t max,
+                       size_t *nf);
+
 /* 1 when field f equals the NUL-terminated word. */
 int tally__field_is(const tally__field *f, const char *word);
 
@@ -70,5 +84,9 @@ int tally__starts_with(const char *s, size_t len, const char *prefix);
 /* Check the end of a text report: the first sample-free input is TALLY_EFORMAT naming the file
  * with a hint of what was expected. */
 int tally__import_none_found(const char *name, unsigned long lines, const char *what);
+
+/* The end of a line importer's loop: the reader's error (rc < 0), else
+ * tally__import_none_found() when `found` is 0, else TALLY_OK. */
+int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what);
 
 #endif /* TALLY_IMPORT_UTIL_H */

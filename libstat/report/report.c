@@ -104,6 +104,7 @@ static int check_options(const tally_report_options *o)
 
 static int report_new(tally_report **out, const tally_results *results,
                       const tally_partition_summary *const *parts, size_t nparts,
+                      const double *rank_sums, const double *tie_terms,
                       const tally_report_options *opts)
 {
     if (out == NULL || results == NULL)
@@ -150,15 +151,16 @@ static int report_new(tally_report **out, const tally_results *results,
         rc = copy_config(&r->configs[j], tally_results_at(results, j));
     if (rc == TALLY_OK && parts) {
         r->opts.omit_samples = 1;
-        if (r->opts.test == TALLY_TEST_MANN_WHITNEY)
-            rc = tally__error(TALLY_EINVAL, "a report of partitioned samples cannot run the "
-                                            "Mann-Whitney test: it needs every sample "
-                                            "(docs/statistics.md, \"Partitioned samples\")");
+        if (r->opts.test == TALLY_TEST_MANN_WHITNEY && rank_sums == NULL)
+            rc = tally__error(TALLY_EINVAL, "a report of partitioned samples runs the "
+                                            "Mann-Whitney test only from the pooled ranks "
+                                            "(tally_report_new_from_partitions_ranked; "
+                                            "docs/statistics.md, \"Partitioned samples\")");
     }
     if (rc == TALLY_OK)
         rc = tally__report_environment(r);
     if (rc == TALLY_OK)
-        rc = tally__report_align(r, results, parts, nparts);
+        rc = tally__report_align(r, results, parts, nparts, rank_sums, tie_terms);
     if (rc == TALLY_OK && r->row_count == 0)
         rc = r->opts.filter
                  ? tally__error(TALLY_ENODATA, "no benchmark/case matches the filter '%s'",
@@ -180,7 +182,7 @@ static int report_new(tally_report **out, const tally_results *results,
 int tally_report_new(tally_report **out, const tally_results *results,
                      const tally_report_options *opts)
 {
-    return report_new(out, results, NULL, 0, opts);
+    return report_new(out, results, NULL, 0, NULL, NULL, opts);
 }
 
 int tally_report_new_from_partitions(tally_report **out, const tally_results *shape,
@@ -192,5 +194,20 @@ int tally_report_new_from_partitions(tally_report **out, const tally_results *sh
             *out = NULL;
         return tally__error(TALLY_EINVAL, "tally_report_new_from_partitions: NULL argument");
     }
-    return report_new(out, shape, parts, count, opts);
+    return report_new(out, shape, parts, count, NULL, NULL, opts);
+}
+
+int tally_report_new_from_partitions_ranked(tally_report **out, const tally_results *shape,
+                                            const tally_partition_summary *const *parts,
+                                            size_t count, const double *rank_sums,
+                                            const double *tie_terms,
+                                            const tally_report_options *opts)
+{
+    if (parts == NULL || rank_sums == NULL || tie_terms == NULL) {
+        if (out)
+            *out = NULL;
+        return tally__error(TALLY_EINVAL,
+                            "tally_report_new_from_partitions_ranked: NULL argument");
+    }
+    return report_new(out, shape, parts, count, rank_sums, tie_terms, opts);
 }

@@ -155,9 +155,11 @@ static int attach_part(tally__cell *cell, const tally_partition_summary *part, s
 }
 
 /* Align every case of every result set into rows; with `parts` (one per case of `results`, in
- * order) the cells take their summaries from them instead of samples. */
+ * order) the cells take their summaries from them instead of samples, and with `rank_sums` and
+ * `tie_terms` (the same order) the compared cells their Mann-Whitney ranks. */
 int tally__report_align(tally_report *r, const tally_results *results,
-                        const tally_partition_summary *const *parts, size_t nparts)
+                        const tally_partition_summary *const *parts, size_t nparts,
+                        const double *rank_sums, const double *tie_terms)
 {
     size_t k = 0;
     for (size_t j = 0; j < r->config_count; j++) {
@@ -190,6 +192,12 @@ int tally__report_align(tally_report *r, const tally_results *results,
                                                                   "more cases", nparts);
                 else if (rc == TALLY_OK)
                     rc = copy_case(&r->rows[index].cells[j], c, r->opts.omit_samples);
+                if (rc == TALLY_OK && parts && rank_sums && j > 0) {
+                    tally__cell *cell = &r->rows[index].cells[j];
+                    cell->ranks[0] = rank_sums[at];
+                    cell->ranks[1] = tie_terms[at];
+                    cell->has_ranks = 1;
+                }
                 hint = index + 1;
                 if (rc != TALLY_OK)
                     return rc;

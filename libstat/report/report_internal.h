@@ -39,6 +39,9 @@ typedef struct tally__cell {
     unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
+    double ranks[2];           /* ..._ranked: {mid-rank sum of the baseline in the pool of the
+                                  baseline and this cell, tie term} for Mann-Whitney */
+    int has_ranks;
     tally_diagnostics diag;    /* run-order and shape checks (report_diag.c) */
     int diag_defined;          /* diag holds them (the cell's samples were seen) */
 } tally__cell;
@@ -89,7 +92,8 @@ void tally__report_free_row(tally__row *row, size_t configs);
  * per case of `results` in order: tally_report_new_from_partitions) the cells take their
  * summaries from those instead of samples. */
 int tally__report_align(tally_report *r, const tally_results *results,
-                        const tally_partition_summary *const *parts, size_t nparts);
+                        const tally_partition_summary *const *parts, size_t nparts,
+                        const double *rank_sums, const double *tie_terms);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after

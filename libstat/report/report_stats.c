@@ -136,7 +136,8 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
      * Too few samples for the test is compare's call (TALLY_VERDICT_INSUFFICIENT, with the ratio
      * kept): the row gets a footnote rather than a verdict. */
     int rc = tally__compare_summarized(&cell->pub.comparison, &base->pub.summary, base->samples,
-                                       base->n, &cell->pub.summary, cell->samples, cell->n, &co);
+                                       base->n, &cell->pub.summary, cell->samples, cell->n,
+                                       cell->has_ranks ? cell->ranks : NULL, &co);
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
     cell->pub.compared = 1;

@@ -131,38 +131,42 @@ static const char *power_source(char *out, size_t cap)
     return out;
 }
 
+/* The settings judged by one value: the level and advice when the probe reads `match`, and when
+ * it reads anything else (or nothing). */
+static const struct setting {
+    const char *name, *match;
+    tally_check_level if_match, if_other;
+    const char *advice_match, *advice_other;
+} settings[] = {
+    { "governor", "performance", TALLY_CHECK_OK, TALLY_CHECK_WARN,
+      "CPUs run at their highest frequency",
+      "frequency scaling changes the speed between runs: cpupower frequency-set -g "
+      "performance" },
+    { "boost", "off", TALLY_CHECK_OK, TALLY_CHECK_WARN, "turbo frequencies are off",
+      "turbo frequencies depend on temperature and load: echo 0 > "
+      "/sys/devices/system/cpu/cpufreq/boost (intel_pstate: echo 1 > .../no_turbo)" },
+    { "smt", "on", TALLY_CHECK_INFO, TALLY_CHECK_OK,
+      "SMT siblings share a core: pin the benchmark to one thread per core, or echo "
+      "off > /sys/devices/system/cpu/smt/control",
+      "no SMT siblings to share a core with" },
+    { "aslr", "0", TALLY_CHECK_OK, TALLY_CHECK_INFO,
+      "address space layout is the same in every run",
+      "randomised layout varies cache and TLB behaviour between runs; for "
+      "microbenchmarks: setarch -R CMD, or echo 0 > /proc/sys/kernel/randomize_va_space" },
+};
+
 static void look(tally_system_check *c)
 {
     char v[4096];
     const char *s;
 
-    s = probe(v, sizeof v, "governor");
-    add(c, "governor", s, s && strcmp(s, "performance") == 0 ? TALLY_CHECK_OK : TALLY_CHECK_WARN,
-        s && strcmp(s, "performance") == 0
-            ? "CPUs run at their highest frequency"
-            : "frequency scaling changes the speed between runs: cpupower frequency-set -g "
-              "performance");
-
-    s = probe(v, sizeof v, "boost");
-    add(c, "boost", s, s && strcmp(s, "off") == 0 ? TALLY_CHECK_OK : TALLY_CHECK_WARN,
-        s && strcmp(s, "off") == 0
-            ? "turbo frequencies are off"
-            : "turbo frequencies depend on temperature and load: echo 0 > "
-              "/sys/devices/system/cpu/cpufreq/boost (intel_pstate: echo 1 > .../no_turbo)");
-
-    s = probe(v, sizeof v, "smt");
-    add(c, "smt", s, s && strcmp(s, "on") == 0 ? TALLY_CHECK_INFO : TALLY_CHECK_OK,
-        s && strcmp(s, "on") == 0
-            ? "SMT siblings share a core: pin the benchmark to one thread per core, or echo "
-              "off > /sys/devices/system/cpu/smt/control"
-            : "no SMT siblings to share a core with");
-
-    s = probe(v, sizeof v, "aslr");
-    add(c, "aslr", s, s && strcmp(s, "0") == 0 ? TALLY_CHECK_OK : TALLY_CHECK_INFO,
-        s && strcmp(s, "0") == 0
-            ? "address space layout is the same in every run"
-            : "randomised layout varies cache and TLB behaviour between runs; for "
-              "microbenchmarks: setarch -R CMD, or echo 0 > /proc/sys/kernel/randomize_va_space");
+    for (size_t i = 0; i < TALLY__COUNT(settings); i++) {
+        const struct setting *st = &settings[i];
+        s = probe(v, sizeof v, st->name);
+        int match = s && strcmp(s, st->match) == 0;
+        add(c, st->name, s, match ? st->if_match : st->if_other,
+            match ? st->advice_match : st->advice_other);
+    }
 
     char cpus[32] = "";
     int ncpu = tally__sys_probe(cpus, sizeof cpus, "cpu_count") ? atoi(cpus) : 0;

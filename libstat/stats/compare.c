@@ -349,6 +349,7 @@ typedef struct inputs {
     const tally_compare_options *o;
     tally_statistic stat;
     int positive; /* every sample of both sides > 0 */
+    const double *ranks; /* {mid-rank sum of base, tie term} of the pooled sample, or NULL */
 } inputs;
 
 /* Both sides' log medians and SEs; 0 when a side has no interval of its median. */
@@ -424,8 +425,10 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
         r->min_p = tally__mann_whitney_min_p(nb, nc);
         /* The test runs whatever the sizes: an insufficient row still reports its real p. */
         out->insufficient = r->min_p >= in->o->alpha;
-        int rc = tally_mann_whitney(&r->statistic, &r->p_value, &r->exact, in->base, nb,
-                                    in->current, nc);
+        int rc = in->ranks ? tally_mann_whitney_from_ranks(&r->statistic, &r->p_value, &r->exact,
+                                                           in->ranks[0], in->ranks[1], nb, nc)
+                           : tally_mann_whitney(&r->statistic, &r->p_value, &r->exact, in->base,
+                                                nb, in->current, nc);
         if (rc)
             return rc;
         out->ran = 1;
@@ -625,7 +628,7 @@ static int check_call(tally_compare_options *o, const tally_compare_options *giv
 int tally__compare_summarized(tally_comparison *out, const tally_summary *base_summary,
                               const double *base, size_t nb,
                               const tally_summary *current_summary, const double *current,
-                              size_t nc, const tally_compare_options *opts)
+                              size_t nc, const double *ranks, const tally_compare_options *opts)
 {
     if (out == NULL || base_summary == NULL || current_summary == NULL)
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
@@ -635,7 +638,7 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
         return rc;
     /* Only Mann-Whitney needs the samples: the other tests fall back to the summaries when a
      * report of partitioned samples has none on the client (docs/statistics.md). */
-    int need_samples = o.test == TALLY_TEST_MANN_WHITNEY;
+    int need_samples = o.test == TALLY_TEST_MANN_WHITNEY && ranks == NULL;
     if (need_samples && ((base == NULL && nb) || (current == NULL && nc)))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     if (base_summary->n != nb || current_summary->n != nc)
@@ -657,7 +660,7 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
 
     inputs in = { base, current, base_summary, current_summary, nb, nc, &o,
                   o.statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : o.statistic,
-                  base_summary->min > 0 && current_summary->min > 0 };
+                  base_summary->min > 0 && current_summary->min > 0, ranks };
     rc = tally__summary_value(&r.base_value, base_summary, in.stat);
     if (rc == TALLY_OK)
         rc = tally__summary_value(&r.new_value, current_summary, in.stat);
@@ -741,7 +744,7 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     tally_comparison r;
     rc = summarize_sides(&sb, &sc, base, nb, current, nc, &o);
     if (rc == TALLY_OK)
-        rc = tally__compare_summarized(&r, &sb, base, nb, &sc, current, nc, &o);
+        rc = tally__compare_summarized(&r, &sb, base, nb, &sc, current, nc, NULL, &o);
     if (rc == TALLY_OK)
         tally__result_put(out, size, &r, sizeof r);
     return rc;

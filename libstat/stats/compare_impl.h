@@ -55,12 +55,14 @@ double tally__mann_whitney_min_p(size_t na, size_t nb);
 /* tally_compare() for callers that already hold both summaries, made with tally_summarize()
  * from base[0..nb) and current[0..nc) with opts->summary and opts->direction (as tally_compare
  * makes them): everything tally_compare does after summarising, with the same results and
- * errors. The raw samples are still needed by Mann-Whitney; the other tests accept NULL samples
- * (with their counts). TALLY_EINVAL when a summary's n differs from its side's sample count. */
+ * errors. The raw samples are still needed by Mann-Whitney unless `ranks` gives what it needs
+ * ({mid-rank sum of base in the pooled sample, tie term}, see tally_mann_whitney_from_ranks;
+ * NULL otherwise); the other tests accept NULL samples (with their counts). TALLY_EINVAL when a
+ * summary's n differs from its side's sample count. */
 int tally__compare_summarized(tally_comparison *out, const tally_summary *base_summary,
                               const double *base, size_t nb,
                               const tally_summary *current_summary, const double *current,
-                              size_t nc, const tally_compare_options *opts);
+                              size_t nc, const double *ranks, const tally_compare_options *opts);
 
 /* The scale on which a t-test sees the samples: x, 1/x (HMean rows) or log x (GMean rows). */
 typedef enum tally__scale { TALLY__SCALE_X = 0, TALLY__SCALE_RECIPROCAL = 1, TALLY__SCALE_LOG = 2 }

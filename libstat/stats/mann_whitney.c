@@ -140,8 +140,24 @@ int tally_mann_whitney(double *u, double *p, int *exact, const double *a, size_t
         i = j;
     }
     tally__free_mem(all);
+    return tally_mann_whitney_from_ranks(u, p, exact, rank_sum_a, tie_term, na, nb);
+}
 
-    double dna = (double)na, dnb = (double)nb, dn = (double)total;
+int tally_mann_whitney_from_ranks(double *u, double *p, int *exact, double rank_sum_a,
+                                  double tie_term, size_t na, size_t nb)
+{
+    if (u == NULL || p == NULL)
+        return tally__error(TALLY_EINVAL, "Mann-Whitney: NULL argument");
+    if (na == 0 || nb == 0)
+        return tally__error(TALLY_ENODATA, "Mann-Whitney needs at least 1 sample on each side "
+                                           "(got %zu and %zu)", na, nb);
+    double dna = (double)na, dnb = (double)nb, dn = (double)(na + nb);
+    double least = dna * (dna + 1) / 2;
+    if (!(rank_sum_a >= least && rank_sum_a <= least + dna * dnb) || !(tie_term >= 0) ||
+        !isfinite(tie_term))
+        return tally__error(TALLY_EINVAL, "Mann-Whitney: rank sum %g or tie term %g out of range "
+                                          "for %zu and %zu samples", rank_sum_a, tie_term, na, nb);
+    tally__ensure_init();
     double u_a = rank_sum_a - dna * (dna + 1) / 2;
     double u_big = fmax(u_a, dna * dnb - u_a);
     int is_exact = tie_term == 0 &&

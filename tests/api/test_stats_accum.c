@@ -8,6 +8,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,17 @@ static void compare_moments(const double *x, size_t n, size_t chunk, double rel)
         CHECK_REL(merged.hstddev, one.hstddev, rel);
         CHECK_REL(merged.hcv, one.hcv, rel);
     }
+    /* The largest relative difference seen, for docs/statistics.md's table. */
+    const double pairs[][2] = { { merged.amean, one.amean },     { merged.stddev, one.stddev },
+                                { merged.cv, one.cv },           { merged.sem, one.sem },
+                                { merged.hmean, one.hmean },     { merged.gmean, one.gmean },
+                                { merged.hstddev, one.hstddev }, { merged.hcv, one.hcv } };
+    double worst = 0;
+    size_t count = one.defined & TALLY_SUMMARY_HMEAN ? 8 : 4;
+    for (size_t k = 0; k < count; k++)
+        if (pairs[k][1] != 0)
+            worst = fmax(worst, fabs(pairs[k][0] - pairs[k][1]) / fabs(pairs[k][1]));
+    printf("n %zu in chunks of %zu: largest relative difference %.2e\n", n, chunk, worst);
     tally_accumulator_free(a);
 }
 

@@ -82,7 +82,7 @@ static void test_errors(void)
                               "'min=, max=' in the block of line 1");
     snprintf(text, sizeof text, "%s\t  50.0th: inf\n", head);
     CHECK_INT(import_text(&r, imp, text, "n.txt", NULL), TALLY_ENONFINITE);
-    CHECK_STR(last_message(), "n.txt:2:12: non-finite percentile value 'inf'");
+    CHECK_STR(last_message(), "n.txt:2:12: percentile value 'inf' is not finite");
     CHECK_INT(import_text(&r, imp, "setting worker threads to 52\n", "e.txt", NULL), TALLY_EFORMAT);
     CHECK_STR(last_message(), "e.txt:1:1: no schbench percentile blocks found in the file");
     CHECK_INT(import_file(&r, imp, "stream/runs.txt", NULL), TALLY_EFORMAT);

@@ -115,7 +115,7 @@ static void compare_from_summaries(void)
     CHECK_INT(tally_summarize(&sc, current, 3, &so), TALLY_OK);
 
     tally_comparison c = { .size = sizeof c };
-    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, &o), TALLY_OK);
+    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, NULL, &o), TALLY_OK);
     CHECK_REL(c.statistic, -3.6742346141747673, 1e-12);
     CHECK_REL(c.df, 4.0, 1e-12);
     CHECK_REL(c.p_value, 0.021311641128756727, 1e-9);
@@ -131,19 +131,19 @@ static void compare_from_summaries(void)
     /* Mann-Whitney reads the raw samples: U of the baseline is 0 (every base value is below
      * every new one); exact p = 2 / C(6, 3) = 0.1 by hand, not below alpha 0.05. */
     o.test = TALLY_TEST_MANN_WHITNEY;
-    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, &o), TALLY_OK);
+    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, NULL, &o), TALLY_OK);
     CHECK_INT(c.verdict, TALLY_VERDICT_INSUFFICIENT);
     o.alpha = 0.2;
-    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, &o), TALLY_OK);
+    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, NULL, &o), TALLY_OK);
     CHECK_REL(c.statistic, 0.0, 0);
     CHECK_REL(c.p_value, 0.1, 1e-12);
     CHECK_INT(c.verdict, TALLY_VERDICT_REGRESSION);
 
     /* A summary that does not belong to its samples, missing pointers, bad options. */
-    CHECK_INT(tally__compare_summarized(&c, &sb, base, 2, &sc, current, 3, &o), TALLY_EINVAL);
-    CHECK_INT(tally__compare_summarized(&c, NULL, base, 3, &sc, current, 3, &o), TALLY_EINVAL);
+    CHECK_INT(tally__compare_summarized(&c, &sb, base, 2, &sc, current, 3, NULL, &o), TALLY_EINVAL);
+    CHECK_INT(tally__compare_summarized(&c, NULL, base, 3, &sc, current, 3, NULL, &o), TALLY_EINVAL);
     o.alpha = 2;
-    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, &o), TALLY_EINVAL);
+    CHECK_INT(tally__compare_summarized(&c, &sb, base, 3, &sc, current, 3, NULL, &o), TALLY_EINVAL);
 }
 
 int main(void)

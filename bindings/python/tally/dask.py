@@ -323,6 +323,84 @@ def _merge_answers(*pieces):
     return merged
 
 
+# ---- Mann-Whitney: pooled ranks where the samples are -----------------------------------------
+#
+# The test needs, per compared case, the mid-rank sum of the baseline's samples in the pool of
+# both sides and the pool's tie term. Each case's samples are gathered on one worker (a shuffle:
+# every partition sends its piece of each case to the task of that case's bucket), ranked there,
+# and only these two numbers per case reach the client.
+
+_RANK_BUCKETS = 16
+
+
+def _rank_pieces(part, pairs, buckets):
+    """A partition's samples of the compared cases, split by bucket: a list of `buckets` dicts
+    {(baseline key, other key): ([baseline arrays], [other arrays])}."""
+    out = [{} for _ in range(buckets)]
+    for index, (base_key, other_key) in enumerate(pairs):
+        a, b = part.arrays.get(base_key), part.arrays.get(other_key)
+        if a is None and b is None:
+            continue
+        out[index % buckets][(base_key, other_key)] = (a, b)
+    return out
+
+
+def _pool_ranks(a, b):
+    """(mid-rank sum of a in the pool of a and b, tie term sum(t^3 - t) of the pool): a value
+    of a with `lo` smaller and `hi - lo` equal pooled values has mid-rank (lo + hi + 1) / 2.
+    Integer sums, so the figures are exact (below 2^53) and equal the library's on one machine."""
+    pool = numpy.sort(numpy.concatenate([a, b]), kind="stable")
+    lo = numpy.searchsorted(pool, a, side="left")
+    hi = numpy.searchsorted(pool, a, side="right")
+    rank_sum = float((lo + hi + 1).sum()) / 2
+    starts = numpy.flatnonzero(numpy.concatenate([[True], pool[1:] != pool[:-1]]))
+    t = numpy.diff(numpy.append(starts, len(pool))).astype(numpy.float64)
+    t = t[t > 1]
+    return rank_sum, float((t * t * t - t).sum())
+
+
+def _rank_bucket(*pieces):
+    """Every piece of one bucket (partition order, so samples keep file order): the two
+    figures of each of its pairs."""
+    pooled = {}
+    for piece in pieces:
+        for pair, (a, b) in piece.items():
+            into = pooled.setdefault(pair, ([], []))
+            if a is not None:
+                into[0].append(a)
+            if b is not None:
+                into[1].append(b)
+    out = {}
+    for pair, (a, b) in pooled.items():
+        out[pair] = _pool_ranks(numpy.concatenate(a) if a else numpy.empty(0),
+                                numpy.concatenate(b) if b else numpy.empty(0))
+    return out
+
+
+def _rank_sums(dask, parts, keys, baseline):
+    """The rank_sums and tie_terms arrays of tally_report_new_from_partitions_ranked, in the
+    order of `keys` (0 where the entry is not read: the baseline, cases it lacks)."""
+    present = set(keys)
+    pairs = [((baseline, bench, case), (label, bench, case)) for label, bench, case in keys
+             if label != baseline and (baseline, bench, case) in present]
+    sums, ties = [0.0] * len(keys), [0.0] * len(keys)
+    if not pairs:
+        return sums, ties
+    buckets = min(_RANK_BUCKETS, len(pairs))
+    shared = dask.delayed(pairs, traverse=False)
+    pieces = [dask.delayed(_rank_pieces, pure=True, nout=buckets)(p, shared, buckets)
+              for p in parts]
+    tasks = [dask.delayed(_rank_bucket, pure=True)(*[piece[k] for piece in pieces])
+             for k in range(buckets)]
+    figures = {}
+    for done in _compute(dask, tasks):
+        figures.update(done)
+    index = {key: i for i, key in enumerate(keys)}
+    for pair, (rank_sum, tie) in figures.items():
+        sums[index[pair[1]]], ties[index[pair[1]]] = rank_sum, tie
+    return sums, ties
+
+
 def _tree(dask, items, merge):
     """A tree reduction of delayed partial results, _FAN_IN at a time."""
     while len(items) > 1:
@@ -427,17 +505,13 @@ def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statisti
     its metadata is that of its first file. The other options are tally.Report's. The result is
     the Report tally.Report gives on the same samples with omit_samples=True (the raw samples
     stay on the workers): order statistics bit for bit, moments within 1e-12 relative
-    (docs/statistics.md, "Partitioned samples"). The Mann-Whitney test needs every sample and is
-    refused (tally.InvalidArgument).
+    (docs/statistics.md, "Partitioned samples"). The Mann-Whitney test ranks each compared case
+    on one worker (its samples are shuffled there, not to the client) and gives the p-values of
+    the single-machine report.
     """
     dask = _dask()
     opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
                                  summaries_only, True, equivalence, power, mde)
-    if opts.test == lib.TALLY_TEST_MANN_WHITNEY:
-        from .errors import InvalidArgument
-        raise InvalidArgument("tally.dask.report: the Mann-Whitney test needs every sample on "
-                              "one machine (docs/statistics.md, \"Partitioned samples\"); use "
-                              "Welch's test, or tally.Report", code=-3)
     parts = dask.persist(*_partitions(dask, frame_or_files, kind, benchmark))
     round0 = _tree(dask, [dask.delayed(_accumulate, pure=True)(p) for p in parts], _merge_round0)
     shape, accs = _compute(dask, round0)
@@ -469,7 +543,15 @@ def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statisti
             _after_round(rounds)
     array = ffi.new("tally_partition_summary *[]", [summaries[k] for k in keys])
     out = ffi.new("tally_report **")
-    check(lib.tally_report_new_from_partitions(out, results._handle(), array, len(keys), opts))
+    if opts.test == lib.TALLY_TEST_MANN_WHITNEY:
+        sums, ties = (([0.0] * len(keys), [0.0] * len(keys)) if summaries_only
+                      else _rank_sums(dask, parts, keys, labels[0]))
+        check(lib.tally_report_new_from_partitions_ranked(
+            out, results._handle(), array, len(keys), ffi.new("double[]", sums),
+            ffi.new("double[]", ties), opts))
+    else:
+        check(lib.tally_report_new_from_partitions(out, results._handle(), array, len(keys),
+                                                   opts))
     del keep
     return Report._from_pointer(out[0], opts.alpha)
 
