@@ -290,6 +290,37 @@ TALLY_API int tally_report_cell_summary(tally_summary *out, const tally_report *
 TALLY_API int tally_report_cell_comparison(tally_comparison *out, const tally_report *r,
                                            size_t row, size_t config);
 
+/**
+ * The spread and CV that the report's tables show for one cell: the harmonic SD and the
+ * harmonic CV on HMean rows, the sample SD otherwise, and the CV relative to the row's own
+ * statistic (100 * spread / value), which is the summary's `cv` only on AMean rows.
+ * @param spread receives the spread, NaN when undefined (fewer than two samples); may be NULL.
+ * @param cv receives the CV in percent, NaN when undefined (no spread, or a centre of 0); may
+ *   be NULL.
+ * @param r the report.
+ * @param row row index.
+ * @param config configuration index.
+ * @return ::TALLY_OK, ::TALLY_ENOTFOUND (the configuration has no such case), ::TALLY_EINVAL
+ *   (an index out of range). Thread-safe on a shared report.
+ */
+TALLY_API int tally_report_cell_spread(double *spread, double *cv, const tally_report *r,
+                                       size_t row, size_t config);
+
+/**
+ * The confidence interval of the row's statistic that the report's tables show for one cell
+ * (`value ± half-width` on AMean rows, `[low, high]` on Median rows), at the report's confidence.
+ * @param low receives the lower bound.
+ * @param high receives the upper bound.
+ * @param r the report.
+ * @param row row index.
+ * @param config configuration index.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (the row's statistic has no interval, or too few samples
+ *   for it), ::TALLY_ENOTFOUND (the configuration has no such case), ::TALLY_EINVAL. Thread-safe
+ *   on a shared report.
+ */
+TALLY_API int tally_report_cell_interval(double *low, double *high, const tally_report *r,
+                                         size_t row, size_t config);
+
 /** Geometric mean of gains of one configuration against the baseline. */
 typedef struct tally_gain {
     double value;         /**< exp(mean(log gain)) over the rows; > 1 means better. A row's gain

@@ -10,6 +10,38 @@
 #define RIGHT 16.0
 #define MAX_DOTS 60
 
+/* What the run-order checks found on a panel (report_diag.c): a dashed line between the runs
+ * where a warm-up ends or a step happens, labelled, and the names of the other fired checks at
+ * the panel's top right. */
+static void diag_marks(tally__buf *b, const tally__cell *c, const tally__svg_scale *x, double top)
+{
+    if (!c->diag_defined || c->diag.flagged == 0)
+        return;
+    const tally_diagnostics *d = &c->diag;
+    size_t at[2] = { d->flagged & TALLY_DIAG_WARMUP ? d->warmup_runs : 0,
+                     d->flagged & TALLY_DIAG_STEP ? d->step_at : 0 };
+    static const char *const what[2] = { "warm-up", "step" };
+    for (int k = 0; k < 2; k++) {
+        if (at[k] == 0 || (k == 1 && at[1] == at[0]))
+            continue;
+        double px = tally__svg_scale_map(x, (double)at[k] + 0.5);
+        tally__svg_path_open(b, "diag-mark");
+        tally__svg_vline(b, px, top, top + PANEL);
+        tally__svg_path_close(b);
+        int both = k == 0 && at[1] == at[0];
+        tally__svg_label(b, "diag-label", px + 3, top + 10, "start",
+                         both ? "warm-up, step" : what[k]);
+    }
+    tally__buf t = TALLY__BUF_INIT;
+    tally__render_diag_names(&t, d->flagged & ~(unsigned)(TALLY_DIAG_WARMUP | TALLY_DIAG_STEP),
+                             ", ");
+    if (t.failed)
+        b->failed = 1;
+    else if (t.len)
+        tally__svg_label(b, "diag-label", TALLY__PLOT_WIDTH - RIGHT, top - 6, "end", t.data);
+    tally__buf_dispose(&t);
+}
+
 int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row)
 {
     double lo, hi;
@@ -78,6 +110,7 @@ int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row
         y.prefix = 1;
         y.title_pos = 14;
         tally__svg_axis(b, &y);
+        diag_marks(b, c, &x.scale, top);
         tally__svg_path_open(b, "line");
         for (size_t i = 0; i < c->n; i++) {
             double px = tally__svg_scale_map(&x.scale, (double)(i + 1));

@@ -143,10 +143,8 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     for (int which = 0; which < 2; which++) {
         unsigned flags = which ? dg->flagged : dg->tested;
         tally__buf list = TALLY__BUF_INIT;
-        for (unsigned bit = 1; c->diag_defined && bit <= TALLY_DIAG_OUTLIERS; bit <<= 1)
-            if (flags & bit)
-                tally__buf_printf(&list, "%s%s", list.len ? ";" : "",
-                                  tally_diag_check_name((tally_diag_check)bit));
+        if (c->diag_defined)
+            tally__render_diag_names(&list, flags, ";");
         if (list.failed)
             b->failed = 1;
         text_field(b, &f, c->diag_defined ? (list.len ? list.data : "") : NULL);

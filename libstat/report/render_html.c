@@ -58,6 +58,13 @@ static const char css[] =
     ".tally-report .headline{font-size:1.05em}"
     ".tally-report .headline .v-reg{color:var(--reg);font-weight:600}"
     ".tally-report .notes{font-size:.9em;color:var(--muted)}"
+    ".tally-report .warn{border-left:4px solid var(--insuf);padding:2px 12px;margin:.6em 0;max-width:900px;"
+    "background:var(--panel)}"
+    ".tally-report .warn ul{margin:.2em 0;padding-left:1.4em}"
+    ".tally-report .verdicts .diag,.tally-report .warn strong{color:var(--insuf)}"
+    ".tally-report svg.plot .diag-mark{stroke:var(--insuf);stroke-width:1.5;"
+    "stroke-dasharray:4 3;fill:none}"
+    ".tally-report svg.plot .diag-label{fill:var(--insuf);font-size:11px}"
     /* Plots. */
     ".tally-report svg.plot{display:block;max-width:100%;height:auto;overflow:visible}"
     ".tally-report svg.plot text{fill:var(--fg);font-size:12px}"
@@ -100,6 +107,36 @@ static const char css[] =
     ".tally-report table{font-size:9px}.tally-report th,.tally-report td{padding:1px 4px}"
     ".tally-report figure,.tally-report tr,.tally-report details.case{break-inside:avoid}"
     ".tally-report .scroll{overflow:visible}.tally-report summary{cursor:auto}}\n";
+
+/* What a fragment adds for the notebook it lands in: the notebook's own text and background
+ * (JupyterLab's and VS Code's theme variables, else the palette above), translucent lines and
+ * panels that read on light and dark pages, the accent colours of the notebook's theme (its
+ * marker beats the system's prefers-color-scheme, which a notebook theme need not follow), and
+ * resets of the host's table rules (zebra rows, centred fixed-layout tables). */
+static const char fragment_css[] =
+    ".tally-report{--fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#1f2328));"
+    "--bg:var(--jp-layout-color0,var(--vscode-editor-background,transparent));"
+    "--muted:color-mix(in srgb,var(--fg) 72%,transparent);--line:rgba(128,128,128,.4);"
+    "--grid:rgba(128,128,128,.2);--panel:rgba(128,128,128,.12);background:transparent;"
+    "padding:8px 0}\n"
+    "@media screen and (prefers-color-scheme:dark){.tally-report{"
+    "--fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#e6edf3))}}\n"
+    "[data-jp-theme-light=false] .tally-report,body.vscode-dark .tally-report,"
+    "body.vscode-high-contrast:not(.vscode-high-contrast-light) .tally-report{"
+    "--imp:#3fb950;--reg:#ff7b72;--insuf:#d29922;--equiv:#58a6ff;--none:#9198a1;"
+    "--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;--c3:#e3a6cc;--c4:#ffc14d;--c5:#9ad3f5;"
+    "--c6:#bbb;--c7:#e8dc6a}\n"
+    "[data-jp-theme-light=true] .tally-report,body.vscode-light .tally-report{"
+    "--imp:#1a7f37;--reg:#cf222e;--insuf:#9a6700;--equiv:#0969da;--none:#59636e;"
+    "--c0:#0072b2;--c1:#d55e00;--c2:#009e73;--c3:#cc79a7;--c4:#e69f00;--c5:#56b4e9;"
+    "--c6:#555;--c7:#8c6d00}\n"
+    ".tally-report table{color:var(--fg);background:transparent;table-layout:auto;"
+    "font-size:inherit;border:none}"
+    ".tally-report caption{color:var(--fg);text-align:left;font-weight:600}"
+    ".tally-report tbody tr:nth-child(odd),.tally-report tbody tr:nth-child(even){"
+    "background:transparent}"
+    ".tally-report tbody tr:hover{background:var(--panel)}"
+    ".tally-report th,.tally-report td{color:inherit;line-height:1.45;max-width:none}\n";
 
 static void text(tally__buf *b, const char *s)
 {
@@ -444,6 +481,39 @@ static int has_samples(const tally_report *r, const tally__group *g)
     return 0;
 }
 
+/* Whether a check fired on some configuration of the case. */
+static int case_flagged(const tally_report *r, const tally__row *row)
+{
+    for (size_t j = 0; j < r->config_count; j++)
+        if (row->cells[j].diag_defined && row->cells[j].diag.flagged)
+            return 1;
+    return 0;
+}
+
+/* Beside the run-order plot: what the run-order and shape checks found, per configuration. */
+static void case_findings(tally__buf *b, const tally_report *r, const tally__row *row)
+{
+    if (!case_flagged(r, row))
+        return;
+    tally__buf_puts(b, "<div class=\"warn diag\" role=\"note\"><p><strong>Runs that may not be "
+                       "trusted</strong></p><ul>");
+    tally__buf t = TALLY__BUF_INIT;
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__cell *c = &row->cells[j];
+        if (!c->diag_defined || c->diag.flagged == 0)
+            continue;
+        tally__buf_puts(b, "<li>");
+        text(b, r->configs[j].label);
+        tally__buf_puts(b, ": ");
+        t.len = 0;
+        tally__render_diag_findings(&t, r, c);
+        text_lines(b, &t);
+        tally__buf_puts(b, "</li>");
+    }
+    tally__buf_dispose(&t);
+    tally__buf_puts(b, "</ul></div>\n");
+}
+
 static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
 {
     if (!has_samples(r, g)) {
@@ -458,13 +528,17 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
         tally__buf_printf(b, "<details class=\"case\"%s><summary>", open ? " open" : "");
         text(b, row->case_name);
         case_verdicts(b, r, row);
+        if (case_flagged(r, row))
+            tally__buf_puts(b, " <span class=\"verdicts\"><span class=\"diag\">· runs may not "
+                               "be trusted</span></span>");
         tally__buf_puts(b, "</summary>\n");
         case_figure(b, r, row, tally__plot_distribution,
             "Every run (dots) over the quartile box of each configuration; the thick line is the "
             "median, whiskers reach 1.5 times the interquartile range.");
         case_figure(b, r, row, tally__plot_runs,
             "The same runs in the order they ran: a trend or a warm-up shows as a slope or a "
-            "step.");
+            "step; a dashed line marks a warm-up or a step the checks found.");
+        case_findings(b, r, row);
         tally__buf_puts(b, "</details>\n");
     }
 }
@@ -567,6 +641,13 @@ static void footer(tally__buf *b, const tally_report *r)
         tally__buf_puts(b, "</p>");
     }
     tally__buf_dispose(&t);
+    if (tally__report_has_diag_findings(r)) {
+        tally__render_diag_legend(&t);
+        tally__buf_puts(b, "<p>");
+        text_lines(b, &t);
+        tally__buf_puts(b, "</p>");
+        tally__buf_dispose(&t);
+    }
     if (compare_mode(r)) {
         tally__render_geomean_lines(&t, r);
         tally__buf_puts(b, "<p>");
@@ -674,6 +755,33 @@ static void headline(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "</p>\n");
 }
 
+/* The environment keys whose recorded values differ between configurations, as a warning
+ * under the headline. */
+static void environment(tally__buf *b, const tally_report *r)
+{
+    size_t n = tally_report_env_diff_count(r);
+    if (n == 0)
+        return;
+    tally__buf_puts(b, "<div class=\"warn env\" role=\"note\"><p><strong>The configurations "
+                       "were measured differently</strong>: compare like with like, or name the "
+                       "keys meant to change with --expect-diff.</p><ul>");
+    for (size_t i = 0; i < n; i++) {
+        tally__buf_puts(b, "<li>");
+        text(b, tally_report_env_diff_key(r, i));
+        tally__buf_puts(b, ":");
+        for (size_t j = 0; j < r->config_count; j++) {
+            const char *v = tally_report_env_diff_value(r, i, j);
+            tally__buf_puts(b, j ? "; " : " ");
+            text(b, r->configs[j].label);
+            tally__buf_puts(b, " <code>");
+            text(b, v ? v : "(not recorded)");
+            tally__buf_puts(b, "</code>");
+        }
+        tally__buf_puts(b, "</li>");
+    }
+    tally__buf_puts(b, "</ul></div>\n");
+}
+
 static void contents(tally__buf *b, const tally_report *r)
 {
     tally__group g;
@@ -696,7 +804,8 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
 {
     const char *heading = compare_mode(r) ? "Benchmark comparison" : "Benchmark summary";
     if (o->fragment) {
-        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s</style>\n", css);
+        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s%s</style>\n", css,
+                          fragment_css);
     } else {
         tally__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                            "<meta name=\"viewport\" content=\"width=device-width, "
@@ -713,6 +822,7 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
     }
     tally__buf_printf(b, "<header><h1>%s</h1>\n", heading);
     headline(b, r);
+    environment(b, r);
     contents(b, r);
     tally__buf_puts(b, "</header>\n");
     tally__group g;

@@ -217,9 +217,10 @@ static void measure(widths *w, const tally_report *r, const tally__group *g, con
             }
 }
 
-static void render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                         const tally__group *g)
+static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                         const void *ctx)
 {
+    const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
     size_t case_width = tally__group_case_width(r, g);
     stat_row rows[16];
@@ -259,14 +260,5 @@ static void render_group(tally__buf *b, const tally_report *r, const tally_rende
 
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
-    tally__group g;
-    size_t pos = 0;
-    int first = 1;
-    while (tally__report_next_group(&g, r, &pos)) {
-        if (!first)
-            tally__buf_puts(b, "\n");
-        first = 0;
-        render_group(b, r, o, &g);
-    }
-    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    return tally__render_groups(b, r, "\n", render_group, o);
 }

@@ -113,8 +113,10 @@ static void render_header(tally__buf *b, const tally_report *r, const char *labe
     tally__buf_end_line(b);
 }
 
-static void render_group(tally__buf *b, const tally_report *r, const tally__group *g)
+static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                         const void *ctx)
 {
+    (void)ctx;
     const tally__row *first = &r->rows[g->first];
     size_t case_width = tally__group_case_width(r, g);
     widths w;
@@ -138,14 +140,5 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
 int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     (void)o;
-    tally__group g;
-    size_t pos = 0;
-    int first = 1;
-    while (tally__report_next_group(&g, r, &pos)) {
-        if (!first)
-            tally__buf_puts(b, "\n\n");
-        first = 0;
-        render_group(b, r, &g);
-    }
-    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+    return tally__render_groups(b, r, "\n\n", render_group, NULL);
 }

@@ -687,6 +687,114 @@ static void make_formats(ctx *c)
     }
 }
 
+/* Whether a cell's run-order checks ran: those cells get a row of the diagnostics sheet. */
+static int diagnosed(const tally__cell *cell)
+{
+    return cell->diag_defined && cell->diag.tested != 0;
+}
+
+/* The run-order and shape checks of every cell that had enough runs for them (the JSON
+ * report's "diagnostics"), one row per cell; the findings of a cell where a check fired in
+ * words and highlighted. Only written when some cell was checked. */
+static void diagnostics_sheet(ctx *c, const tally_report *r, lxw_format *warn)
+{
+    static const char *const head[] = {
+        "benchmark", "case", "configuration", "runs", "checks run", "checks fired", "findings",
+        "trend p", "trend slope per run", "lag-1", "lag-1 p", "warm-up runs", "warm-up p",
+        "warm-up shift", "step after run", "step p", "step shift", "dip", "dip p",
+        "verdict without outliers",
+    };
+    lxw_worksheet *ws = add_sheet(c, "diagnostics");
+    if (ws == NULL)
+        return;
+    for (lxw_col_t k = 0; k < TALLY__COUNT(head); k++)
+        put_str(c, ws, 0, k, head[k], c->bold);
+    lxw_row_t xr = 1;
+    tally__buf t = TALLY__BUF_INIT;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count && c->err == LXW_NO_ERROR; j++) {
+            const tally__cell *cell = &r->rows[i].cells[j];
+            if (!diagnosed(cell))
+                continue;
+            const tally_diagnostics *d = &cell->diag;
+            lxw_format *f = d->flagged ? warn : NULL;
+            put_str(c, ws, xr, 0, r->rows[i].benchmark, NULL);
+            put_str(c, ws, xr, 1, r->rows[i].case_name, NULL);
+            put_str(c, ws, xr, 2, r->configs[j].label, NULL);
+            put_num(c, ws, xr, 3, (double)d->n, NULL);
+            for (int which = 0; which < 3; which++) {
+                t.len = 0;
+                if (which == 2)
+                    tally__render_diag_findings(&t, r, cell);
+                else
+                    tally__render_diag_names(&t, which ? d->flagged : d->tested, ", ");
+                if (t.failed)
+                    note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell");
+                else if (t.len)
+                    put_str(c, ws, xr, (lxw_col_t)(4 + which), t.data, which ? f : NULL);
+            }
+            if (d->tested & TALLY_DIAG_TREND) {
+                put_num(c, ws, xr, 7, d->trend_p, c->p_fmt);
+                put_num(c, ws, xr, 8, d->trend_slope, NULL);
+            }
+            if (d->tested & TALLY_DIAG_AUTOCORR) {
+                put_num(c, ws, xr, 9, d->autocorr_r1, NULL);
+                put_num(c, ws, xr, 10, d->autocorr_p, c->p_fmt);
+            }
+            if (d->tested & TALLY_DIAG_WARMUP) {
+                put_num(c, ws, xr, 11, (double)d->warmup_runs, NULL);
+                put_num(c, ws, xr, 12, d->warmup_p, c->p_fmt);
+                put_num(c, ws, xr, 13, d->warmup_shift, NULL);
+            }
+            if (d->tested & TALLY_DIAG_STEP) {
+                put_num(c, ws, xr, 14, (double)d->step_at, NULL);
+                put_num(c, ws, xr, 15, d->step_p, c->p_fmt);
+                put_num(c, ws, xr, 16, d->step_shift, NULL);
+            }
+            if (d->tested & TALLY_DIAG_MULTIMODAL) {
+                put_num(c, ws, xr, 17, d->dip, NULL);
+                put_num(c, ws, xr, 18, d->dip_p, c->p_fmt);
+            }
+            if (d->flagged & TALLY_DIAG_OUTLIERS)
+                put_str(c, ws, xr, 19,
+                        tally_verdict_name((tally_verdict)d->verdict_without_outliers), warn);
+            xr++;
+        }
+    tally__buf_dispose(&t);
+    t = (tally__buf)TALLY__BUF_INIT;
+    tally__render_diag_legend(&t);
+    if (t.failed)
+        note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell");
+    else
+        put_str(c, ws, xr + 1, 0, t.data, NULL);
+    tally__buf_dispose(&t);
+    /* Wide enough for the header of each column; the findings read as a sentence. */
+    static const struct { lxw_col_t first, last; double width; } widths[] = {
+        { 0, 2, 16 }, { 3, 3, 6 }, { 4, 5, 44 }, { 6, 6, 90 }, { 7, 18, 14 }, { 19, 19, 22 },
+    };
+    for (size_t k = 0; k < TALLY__COUNT(widths) && c->err == LXW_NO_ERROR; k++)
+        note(c, c->x.worksheet_set_column(ws, widths[k].first, widths[k].last, widths[k].width,
+                                          NULL),
+             "a column width");
+}
+
+/* The diagnostics sheet, when some cell was checked. */
+static void write_diagnostics(ctx *c, const tally_report *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->row_count && !any; i++)
+        for (size_t j = 0; j < r->config_count && !any; j++)
+            any = diagnosed(&r->rows[i].cells[j]);
+    if (!any)
+        return;
+    lxw_format *warn = make_format(c);
+    if (warn == NULL)
+        return;
+    c->x.format_set_bg_color(warn, 0xFFEB9C);
+    c->x.format_set_font_color(warn, 0x9C5700);
+    diagnostics_sheet(c, r, warn);
+}
+
 /* Excel's sheets hold at most 1,048,576 rows (the header included): more would fail inside
  * libxlsxwriter halfway through the file, so a report that cannot fit is refused first. */
 #define EXCEL_ROWS 1048576u
@@ -711,6 +819,17 @@ static int check_rows(const tally_report *r, const char *shown_path)
                                "rows a sheet: leave the raw samples out (report option "
                                "omit_samples), or write CSV or JSON",
                                samples + 1);
+    size_t checked = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            checked += diagnosed(&r->rows[i].cells[j]);
+    /* The header, the rows and the legend a line below them. */
+    if (checked + 3 > EXCEL_ROWS)
+        return tally__error_at(TALLY_ELIMIT, shown_path, 0, 0,
+                               "the diagnostics sheet needs %zu rows, more than Excel's "
+                               "1,048,576 rows a sheet: select fewer cases with a filter, or "
+                               "write CSV or JSON",
+                               checked + 3);
     return TALLY_OK;
 }
 
@@ -744,7 +863,8 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     tally__group g;
     while (tally__report_next_group(&g, r, &pos))
         groups++;
-    c.names = tally__calloc(groups + 3, sizeof(*c.names)); /* + samples, notes, metadata */
+    /* + diagnostics, samples, notes, metadata */
+    c.names = tally__calloc(groups + 4, sizeof(*c.names));
     if (c.names == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     int rc = tally__xlsx_open(&c.x);
@@ -772,6 +892,7 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     pos = 0;
     while (c.err == LXW_NO_ERROR && tally__report_next_group(&g, r, &pos))
         benchmark_sheet(&c, r, &g);
+    write_diagnostics(&c, r);
     if (!r->opts.omit_samples)
         samples_sheet(&c, r);
     notes_sheet(&c, r);

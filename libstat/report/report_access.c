@@ -96,6 +96,39 @@ int tally_report_cell_comparison(tally_comparison *out, const tally_report *r, s
     return TALLY_OK;
 }
 
+int tally_report_cell_spread(double *spread, double *cv, const tally_report *r, size_t row,
+                             size_t config)
+{
+    if (r == NULL || row >= r->row_count || config >= r->config_count)
+        return tally__error(TALLY_EINVAL, "tally_report_cell_spread: cell (%zu, %zu) out of "
+                                          "range", row, config);
+    const tally__cell *c = &r->rows[row].cells[config];
+    if (!c->pub.present)
+        return tally__error(TALLY_ENOTFOUND, "configuration %zu has no case in row %zu", config,
+                            row);
+    if (spread)
+        *spread = c->spread_defined ? c->spread : NAN;
+    if (cv)
+        *cv = c->cv_defined ? c->cv : NAN;
+    return TALLY_OK;
+}
+
+int tally_report_cell_interval(double *low, double *high, const tally_report *r, size_t row,
+                               size_t config)
+{
+    if (low == NULL || high == NULL || r == NULL || row >= r->row_count ||
+        config >= r->config_count)
+        return tally__error(TALLY_EINVAL, "tally_report_cell_interval: invalid argument");
+    const tally__cell *c = &r->rows[row].cells[config];
+    if (!c->pub.present)
+        return tally__error(TALLY_ENOTFOUND, "configuration %zu has no case in row %zu", config,
+                            row);
+    if (!tally__cell_interval(low, high, &r->rows[row], c))
+        return tally__error(TALLY_ENODATA, "row %zu, configuration %zu: no interval of %s",
+                            row, config, tally__stat_title(r->rows[row].statistic));
+    return TALLY_OK;
+}
+
 int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
                       const char *benchmark)
 {

@@ -124,63 +124,92 @@ int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
     return TALLY_OK;
 }
 
+/* The findings of one cell's fired checks, separated by "; " (no newline). */
+void tally__render_diag_findings(tally__buf *b, const tally_report *r, const tally__cell *c)
+{
+    (void)r;
+    const tally_diagnostics *d = &c->diag;
+    const char *sep = "";
+    if (d->flagged & TALLY_DIAG_TREND) {
+        tally__buf_printf(b, "%strend %+.1f %% first to last (p %.2g)", sep,
+                          100 * d->trend_slope * (double)(d->n - 1), d->trend_p);
+        sep = "; ";
+    }
+    if (d->flagged & TALLY_DIAG_WARMUP) {
+        tally__buf_printf(b, "%swarm-up: first %zu runs %+.1f %% (p %.2g)", sep, d->warmup_runs,
+                          100 * d->warmup_shift, d->warmup_p);
+        sep = "; ";
+    }
+    if (d->flagged & TALLY_DIAG_STEP) {
+        tally__buf_printf(b, "%sstep after run %zu of %zu, %+.1f %% (p %.2g)", sep, d->step_at,
+                          d->n, 100 * d->step_shift, d->step_p);
+        sep = "; ";
+    }
+    if (d->flagged & TALLY_DIAG_AUTOCORR) {
+        tally__buf_printf(b, "%sruns depend on the previous one, lag-1 %.2f (p %.2g)", sep,
+                          d->autocorr_r1, d->autocorr_p);
+        sep = "; ";
+    }
+    if (d->flagged & TALLY_DIAG_MULTIMODAL) {
+        tally__buf_printf(b, "%smore than one mode (p %.2g)", sep, d->dip_p);
+        sep = "; ";
+    }
+    if (d->flagged & TALLY_DIAG_OUTLIERS)
+        tally__buf_printf(b, "%swithout its outliers (%zu, both sides) the verdict would be %s, "
+                             "not %s",
+                          sep, d->outliers_left_out,
+                          tally__verdict_word((tally_verdict)d->verdict_without_outliers),
+                          tally__verdict_word(c->pub.comparison.verdict));
+}
+
+void tally__render_diag_names(tally__buf *b, unsigned flags, const char *sep)
+{
+    const char *s = "";
+    for (unsigned bit = 1; bit <= TALLY_DIAG_OUTLIERS; bit <<= 1)
+        if (flags & bit) {
+            tally__buf_printf(b, "%s%s", s, tally_diag_check_name((tally_diag_check)bit));
+            s = sep;
+        }
+}
+
+void tally__render_diag_legend(tally__buf *b)
+{
+    tally__buf_printf(b, "trend: Mann-Kendall; warm-up: first-runs Mann-Whitney scan; step: "
+                         "Pettitt; lag-1: Bartels' rank test; modes: Hartigan's dip; each fires on "
+                         "%g %% of clean series (docs/statistics.md, \"Diagnostics\").",
+                      100 * TALLY__DIAG_ALPHA);
+}
+
+int tally__report_has_diag_findings(const tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (r->rows[i].cells[j].diag_defined && r->rows[i].cells[j].diag.flagged)
+                return 1;
+    return 0;
+}
+
 /* One line per cell with a fired check, findings separated by "; ", after a title; a legend
  * naming the tests follows. Nothing when no check fired. */
 void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix)
 {
-    int title = 0;
+    if (!tally__report_has_diag_findings(r))
+        return;
     const char *item = prefix[0] ? prefix : "  ";
+    tally__buf_puts(b, "diagnostics: runs that may not be trusted\n");
     for (size_t i = 0; i < r->row_count; i++) {
         const tally__row *row = &r->rows[i];
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *c = &row->cells[j];
-            const tally_diagnostics *d = &c->diag;
-            if (!c->diag_defined || d->flagged == 0)
+            if (!c->diag_defined || c->diag.flagged == 0)
                 continue;
-            if (!title) {
-                tally__buf_puts(b, "diagnostics: runs that may not be trusted\n");
-                title = 1;
-            }
             tally__buf_printf(b, "%s%s %s/%s: ", item, r->configs[j].label, row->benchmark,
                               row->case_name);
-            const char *sep = "";
-            if (d->flagged & TALLY_DIAG_TREND) {
-                tally__buf_printf(b, "%strend %+.1f %% first to last (p %.2g)", sep,
-                                  100 * d->trend_slope * (double)(d->n - 1), d->trend_p);
-                sep = "; ";
-            }
-            if (d->flagged & TALLY_DIAG_WARMUP) {
-                tally__buf_printf(b, "%swarm-up: first %zu runs %+.1f %% (p %.2g)", sep,
-                                  d->warmup_runs, 100 * d->warmup_shift, d->warmup_p);
-                sep = "; ";
-            }
-            if (d->flagged & TALLY_DIAG_STEP) {
-                tally__buf_printf(b, "%sstep after run %zu of %zu, %+.1f %% (p %.2g)", sep,
-                                  d->step_at, d->n, 100 * d->step_shift, d->step_p);
-                sep = "; ";
-            }
-            if (d->flagged & TALLY_DIAG_AUTOCORR) {
-                tally__buf_printf(b, "%sruns depend on the previous one, lag-1 %.2f (p %.2g)", sep,
-                                  d->autocorr_r1, d->autocorr_p);
-                sep = "; ";
-            }
-            if (d->flagged & TALLY_DIAG_MULTIMODAL) {
-                tally__buf_printf(b, "%smore than one mode (p %.2g)", sep, d->dip_p);
-                sep = "; ";
-            }
-            if (d->flagged & TALLY_DIAG_OUTLIERS)
-                tally__buf_printf(b, "%swithout its outliers (%zu, both sides) the verdict would "
-                                     "be %s, not %s",
-                                  sep, d->outliers_left_out,
-                                  tally__verdict_word((tally_verdict)d->verdict_without_outliers),
-                                  tally__verdict_word(c->pub.comparison.verdict));
+            tally__render_diag_findings(b, r, c);
             tally__buf_puts(b, "\n");
         }
     }
-    if (title)
-        tally__buf_printf(b, "%strend: Mann-Kendall; warm-up: first-runs Mann-Whitney scan; step: "
-                             "Pettitt; lag-1: Bartels' rank test; modes: Hartigan's dip; each "
-                             "fires on %g %% of clean series (docs/statistics.md, "
-                             "\"Diagnostics\").\n",
-                          prefix[0] ? "\n" : "  ", 100 * TALLY__DIAG_ALPHA);
+    tally__buf_puts(b, prefix[0] ? "\n" : "  ");
+    tally__render_diag_legend(b);
+    tally__buf_puts(b, "\n");
 }

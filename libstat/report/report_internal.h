@@ -104,6 +104,14 @@ int tally__report_diagnose(tally_report *r);
 /* Append a line for every check that fired in any cell, after a title; nothing when none did.
  * Item lines start with `prefix` ("- " in Markdown), or two spaces when it is empty. */
 void tally__render_diag_notes(tally__buf *b, const tally_report *r, const char *prefix);
+/* The findings of one cell's fired checks in words, separated by "; " (no newline). */
+void tally__render_diag_findings(tally__buf *b, const tally_report *r, const tally__cell *c);
+/* The names of the checks in `flags` (tally_diag_check_name), separated by `sep`. */
+void tally__render_diag_names(tally__buf *b, unsigned flags, const char *sep);
+/* The sentence naming each check's test and false-alarm rate (no newline). */
+void tally__render_diag_legend(tally__buf *b);
+/* 1 when a check fired in some cell of the report. */
+int tally__report_has_diag_findings(const tally_report *r);
 /* List the environment keys whose values differ between configurations (report_env.c), once
  * the configurations' metadata is copied; free them with the report. */
 int tally__report_environment(tally_report *r);
@@ -120,6 +128,15 @@ typedef struct tally__group {
 
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
+
+/* A renderer of one benchmark group; ctx is what the renderer passed to tally__render_groups. */
+typedef void (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                      const void *ctx);
+
+/* The group loop of the text layouts: every group through `render`, `separator` between two.
+ * TALLY_ENOMEM (recorded) when the buffer failed, else TALLY_OK. */
+int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
+                         tally__group_renderer render, const void *ctx);
 
 /* A value of the baseline result set's metadata, or NULL. */
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key);

@@ -20,6 +20,19 @@ int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos
     return 1;
 }
 
+int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
+                         tally__group_renderer render, const void *ctx)
+{
+    tally__group g;
+    size_t pos = 0;
+    for (int first = 1; tally__report_next_group(&g, r, &pos); first = 0) {
+        if (!first)
+            tally__buf_puts(b, separator);
+        render(b, r, &g, ctx);
+    }
+    return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}
+
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key)
 {
     const tally__config *c = &r->configs[config];

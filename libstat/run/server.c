@@ -52,6 +52,14 @@ int tally__loopback_port_open(long port)
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons((unsigned short)port);
     int ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
+    /* A port in the ephemeral range can be given to this very socket as its source port: TCP's
+     * simultaneous open then connects the socket to itself, with nobody listening (about once in
+     * 28,000 probes of a free ephemeral port). That is not a server. */
+    struct sockaddr_in self;
+    socklen_t len = sizeof(self);
+    if (ok && getsockname(fd, (struct sockaddr *)&self, &len) == 0 &&
+        self.sin_port == addr.sin_port && self.sin_addr.s_addr == addr.sin_addr.s_addr)
+        ok = 0;
     close(fd);
     return ok;
 }

@@ -30,6 +30,16 @@ def requires(*symbols):
     return pytest.mark.skipif(bool(missing), reason=f"libtally lacks {', '.join(missing)}")
 
 
+def results_of(configs, benchmark="bench", unit="s", better="lower"):
+    """configs: {label: {case: samples}} in order; the first is the baseline."""
+    results = tally.Results()
+    for label, cases in configs.items():
+        b = results.add(label).add_benchmark(benchmark, unit=unit, better=better)
+        for case, samples in cases.items():
+            b.add_case(case, samples)
+    return results
+
+
 @pytest.fixture
 def source_dir():
     return SOURCE_DIR

@@ -11,7 +11,7 @@ import pytest
 
 import tally
 from tally import _cdef, errors
-from tally._native import ffi, lib, new_options
+from tally._native import ffi, lib
 
 from conftest import PACKAGE_DIR, SOURCE_DIR
 
@@ -110,20 +110,6 @@ def test_version_constants_come_from_the_generated_header():
     assert lib.tally_version_number() == (lib.TALLY_VERSION_MAJOR * 10000
                                           + lib.TALLY_VERSION_MINOR * 100
                                           + lib.TALLY_VERSION_PATCH)
-
-
-def test_options_defaults_come_from_the_init_macros():
-    # Values written in include/tally/stats.h and compare.h: TALLY_SUMMARY_OPTIONS_INIT and
-    # TALLY_COMPARE_OPTIONS_INIT.
-    s = new_options("tally_summary_options")
-    assert s.version == lib.TALLY_SUMMARY_OPTIONS_VERSION
-    assert (s.confidence, s.bamean_percent, s.mad_threshold, s.tukey_k) == (0.95, 95.0, 3.5, 1.5)
-    c = new_options("tally_compare_options")
-    assert c.test == lib.TALLY_TEST_AUTO and c.alpha == 0.05
-    assert (c.equivalence_pct, c.power, c.mde_pct) == (0.0, 0.8, 0.0)
-    assert c.summary.version == lib.TALLY_SUMMARY_OPTIONS_VERSION
-    r = new_options("tally_report_options")
-    assert r.filter == ffi.NULL and r.confidence == 0.95
 
 
 def test_every_error_code_has_its_exception_class():

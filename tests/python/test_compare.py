@@ -95,7 +95,7 @@ def test_improvement_verdict():
 
 
 @pytest.mark.parametrize("kwargs, error", [
-    ({"test": "bogus"}, ValueError), ({"test": 1}, TypeError), ({"alpha": None}, TypeError),
+    ({"test": "bogus"}, ValueError), ({"test": 1}, TypeError), ({"alpha": "0.05"}, TypeError),
     ({"alpha": 2.0}, tally.InvalidArgument), ({"better": "up"}, ValueError),
     ({"statistic": "mode"}, ValueError),
 ])

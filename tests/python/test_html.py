@@ -10,17 +10,9 @@ import pytest
 
 import tally
 
+from conftest import results_of
+
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def results_of(configs, benchmark="bench", unit="s", better="lower"):
-    """configs: {label: {case: samples}} in order; the first is the baseline."""
-    results = tally.Results()
-    for label, cases in configs.items():
-        b = results.add(label).add_benchmark(benchmark, unit=unit, better=better)
-        for case, samples in cases.items():
-            b.add_case(case, samples)
-    return results
 
 
 def parse(html):

@@ -71,7 +71,7 @@ def test_bad_style_and_options(report, csv_file):
     with pytest.raises(ValueError):
         tally.Report(tally.load(csv_file), adjust="bonferroni")
     with pytest.raises(TypeError):
-        tally.Report(tally.load(csv_file), alpha=None)
+        tally.Report(tally.load(csv_file), alpha="0.05")
 
 
 def test_machine_formats(report):
@@ -103,7 +103,7 @@ def test_dataframe(report):
     df = report.to_dataframe()
     assert isinstance(df, pandas.DataFrame)
     assert len(df) == 4
-    row = df[(df.case == "1-groups") & (df.config == "new")].iloc[0]
+    row = df.loc[("hackbench", "1-groups")].set_index("label").loc["new"]
     assert row.verdict == "regression" and row.value == pytest.approx(np.mean(NEW_1))
 
 

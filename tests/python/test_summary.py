@@ -140,8 +140,8 @@ def test_no_samples_is_not_enough_data(empty):
 
 
 @pytest.mark.parametrize("kwargs, error", [
-    ({"direction": "sideways"}, ValueError), ({"direction": None}, TypeError),
-    ({"confidence": None}, TypeError), ({"confidence": float("nan")}, ValueError),
+    ({"direction": "sideways"}, ValueError), ({"direction": 1}, TypeError),
+    ({"confidence": "0.95"}, TypeError), ({"confidence": float("nan")}, ValueError),
     ({"confidence": 1.5}, tally.InvalidArgument), ({"percentile_method": "nearest"}, ValueError),
 ])
 def test_bad_options(kwargs, error):

@@ -53,41 +53,51 @@ def _load_library():
 lib, library_path = _load_library()
 
 
-# ---- options structs filled from the headers' *_OPTIONS_INIT macros ------------------------
-
-def _parse_initializer(text):
-    tokens = text.replace("{", " { ").replace("}", " } ").replace(",", " , ").split()
-    pos = 0
-
-    def value():
-        nonlocal pos
-        tok = tokens[pos]
-        pos += 1
-        if tok == "{":
-            items = []
-            while tokens[pos] != "}":
-                items.append(value())
-                if tokens[pos] == ",":
-                    pos += 1
-            pos += 1
-            return items
-        if tok in _cdef.INITIALIZERS:
-            return _parse_initializer(_cdef.INITIALIZERS[tok])
-        if tok == "NULL":
-            return ffi.NULL
-        if tok[0].isdigit() or tok[0] == "-":
-            return float(tok) if any(c in tok for c in ".eE") else int(tok)
-        return getattr(lib, tok)
-
-    return value()
-
-
-_DEFAULTS = {name: _parse_initializer(text) for name, text in _cdef.INITIALIZERS.items()}
-
+# ---- options structs filled by the library ---------------------------------------------------
 
 def new_options(ctype):
-    """A new `ctype` struct (e.g. "tally_summary_options") holding the header's defaults."""
-    return ffi.new(ctype + " *", _DEFAULTS[ctype.upper() + "_INIT"])
+    """A new `ctype` struct (e.g. "tally_summary_options") holding the library's defaults.
+
+    `tally_<x>_options_init(opts, TALLY_<X>_OPTIONS_VERSION)` fills it: the defaults are written
+    once, in the library, and the version is the one of the headers the declarations were
+    generated from (any library at least that new reads the struct).
+    """
+    if not ctype.endswith("_options"):
+        raise ValueError(f"{ctype!r} is not an options struct")
+    opts = ffi.new(ctype + " *")
+    version = getattr(lib, ctype.upper() + "_VERSION")
+    check(getattr(lib, ctype + "_init")(opts, version))
+    return opts
+
+
+def flag(value, argname):
+    """A bool option as the int the C struct holds (TypeError for anything but a bool)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{argname} must be a bool, not {type(value).__name__}")
+    return int(value)
+
+
+def enum_of(kind):
+    """A converter of names of the library's enum `kind` (e.g. "test") for fill_options()."""
+    return lambda value, argname: enum_from_name(kind, value, argname)
+
+
+def fill_options(opts, table, values):
+    """Set the fields of the options struct `opts` for the keywords of `values` that are not
+    None; `table` maps a keyword to (field, converter(value, keyword)). A converter returning
+    bytes sets a C string. Returns the C strings the struct now points to: keep them alive while
+    the struct is used. None leaves the library's default in the field."""
+    keep = []
+    for name, value in values.items():
+        if value is None:
+            continue
+        field, convert = table[name]
+        converted = convert(value, name)
+        if isinstance(converted, bytes):
+            keep.append(ffi.new("char[]", converted))
+            converted = keep[-1]
+        setattr(opts, field, converted)
+    return keep
 
 
 # ---- errors -------------------------------------------------------------------------------

@@ -81,10 +81,7 @@ def plot(report, kind, benchmark, case, ax):
                 cell = row.cells[j]
                 if not cell.present or cell.value is None:
                     continue
-                ci = None
-                if cell.summary is not None:
-                    ci = {"amean": cell.summary.mean_ci,
-                          "median": cell.summary.median_ci}.get(row.statistic)
+                ci = cell.interval  # the table's interval of the row's statistic, if any
                 xs.append(i)
                 ys.append(cell.value)
                 err[0].append(cell.value - ci[0] if ci else 0)
@@ -98,16 +95,26 @@ def plot(report, kind, benchmark, case, ax):
         if not compared:
             raise ValueError("a change plot needs a comparison (two configurations or more)")
         step = 0.8 / len(compared)
+        shapes = "o^vDP*X"
         for j, label in enumerate(compared, start=1):
+            shape = shapes[(j - 1) % len(shapes)]
             for i, row in enumerate(rows):
                 c = row.cells[j].comparison
-                if c is None:
+                if c is None or c.pct_imp is None:
                     continue
                 colour, filled = _VERDICT_STYLE.get(c.verdict, ("#59636e", False))
                 y = i + (j - 1 - (len(compared) - 1) / 2) * step
-                ax.plot([c.pct_imp], [y], "s" if c.verdict == "insufficient" else "o",
+                if c.pct_imp_interval:
+                    low, high = c.pct_imp_interval
+                    ax.plot([low, high], [y, y], color=colour, linewidth=1, alpha=0.8)
+                ax.plot([c.pct_imp], [y], "s" if c.verdict == "insufficient" else shape,
                         color=colour, markerfacecolor=colour if filled else "none")
+            # One legend entry per configuration (its marker shape), in a neutral colour.
+            ax.plot([], [], shape, color="#59636e", markerfacecolor="none", label=label)
         ax.axvline(0, color="0.3", linewidth=1)
+        if len(compared) > 1:
+            ax.legend(title="filled: significant; red: regression, green: improvement",
+                      fontsize="small", title_fontsize="small")
         ax.set_yticks(range(len(rows)), [r.case for r in rows])
         ax.invert_yaxis()
         ax.set_xlabel("change, positive is better (%)")

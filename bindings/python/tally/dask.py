@@ -492,9 +492,9 @@ def _requests(summaries):
     return requests
 
 
-def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statistic="default",
-           test="auto", alpha=0.05, adjust="none", confidence=0.95, filter=None,
-           summaries_only=False, equivalence=None, power=0.8, mde=None, _after_round=None):
+def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statistic=None,
+           test=None, alpha=None, adjust=None, confidence=None, filter=None,
+           summaries_only=None, equivalence=None, power=None, mde=None, _after_round=None):
     """The tally.Report of every sample of `frame_or_files` (a path, a glob, a list of them, or a
     Dask DataFrame with read()'s columns label, benchmark, case, value and optionally unit,
     better, statistic, metadata), computed where the samples are.
@@ -510,8 +510,10 @@ def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statisti
     the single-machine report.
     """
     dask = _dask()
-    opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
-                                 summaries_only, True, equivalence, power, mde)
+    opts, keep = _report_options(statistic=statistic, test=test, alpha=alpha, adjust=adjust,
+                                 confidence=confidence, filter=filter,
+                                 summaries_only=summaries_only, omit_samples=True,
+                                 equivalence=equivalence, power=power, mde=mde)
     parts = dask.persist(*_partitions(dask, frame_or_files, kind, benchmark))
     round0 = _tree(dask, [dask.delayed(_accumulate, pure=True)(p) for p in parts], _merge_round0)
     shape, accs = _compute(dask, round0)

@@ -1,43 +1,34 @@
 """`Report`: a comparison report over result sets, rendered as text, JSON, CSV, Markdown, XLSX,
 HTML with plots (also shown inline in notebooks) or a pandas DataFrame."""
 
+import math
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._native import (check, cpath, cstring, enum_from_name, enum_name, ffi, lib, new_options,
-                      new_result, real, take_buffer)
-from .results import Results
+from ._native import (check, cpath, cstring, enum_from_name, enum_name, enum_of, ffi,
+                      fill_options, flag, lib, new_options, new_result, real, take_buffer)
+from ._frame import case_index, pandas_module
+from .results import PathLike, Results
 from .stats import Comparison, Summary
 
+if TYPE_CHECKING:  # names used in annotations only
+    import matplotlib.axes
+    import pandas
 
-def _report_options(statistic, test, alpha, adjust, confidence, filter, summaries_only,
-                    omit_samples, equivalence=None, power=0.8, mde=None, expect_diff=None):
-    """tally_report_options from Report's keyword arguments, and the C strings they point to
-    (keep both alive while the options are used)."""
-    opts = new_options("tally_report_options")
-    opts.statistic = enum_from_name("statistic", statistic, "statistic")
-    opts.test = enum_from_name("test", test, "test")
-    opts.alpha = real(alpha, "alpha")
-    opts.adjust = enum_from_name("adjust", adjust, "adjust")
-    opts.confidence = real(confidence, "confidence")
-    opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
-    opts.power = real(power, "power")
-    opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
-    for name, flag in (("summaries_only", summaries_only), ("omit_samples", omit_samples)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
-    opts.summaries_only = int(summaries_only)
-    opts.omit_samples = int(omit_samples)
-    keep = None
-    if filter is not None:
-        keep = ffi.new("char[]", cstring(filter, "filter"))
-        opts.filter = keep
-    if expect_diff is not None:
-        keys = [expect_diff] if isinstance(expect_diff, str) else list(expect_diff)
-        keep_expect = ffi.new("char[]", cstring(",".join(keys), "expect_diff"))
-        opts.expect_diff = keep_expect
-        keep = (keep, keep_expect)
-    return opts, keep
+
+# The report frame's columns and their dtypes (nullable ones where a value can be missing).
+_FRAME_TYPES = {
+    "label": "object", "present": "bool", "baseline": "bool", "unit": "object",
+    "better": "object", "statistic": "object", "n": "Int64", "value": "float64",
+    "low": "float64", "high": "float64", "spread": "float64", "cv": "float64",
+    "stddev": "float64", "ratio": "float64", "ratio_low": "float64", "ratio_high": "float64",
+    "pct_imp": "float64", "pct_imp_low": "float64", "pct_imp_high": "float64",
+    "interval_method": "object", "test": "object", "p_value": "float64",
+    "p_adjusted": "float64", "significant": "boolean", "verdict": "category",
+    "mde_pct": "float64", "runs_needed": "Int64", "runs_target_pct": "float64"}
+
+_VERDICTS = ["baseline", "improvement", "regression", "equivalent", "inconclusive",
+             "insufficient", "not-tested", "missing"]
 
 
 @dataclass(frozen=True)
@@ -54,9 +45,16 @@ class Cell:
     #: The run-order and shape checks (docs/statistics.md, "Diagnostics"): {"tested": [...],
     #: "flagged": [...], and per tested check its figures}; None when the cell was not checked.
     diagnostics: Optional[dict] = None
+    #: The spread and CV (percent) the tables show: the harmonic SD and CV on HMean rows, the
+    #: sample SD otherwise, the CV relative to the row's own statistic; None when undefined.
+    spread: Optional[float] = None
+    cv: Optional[float] = None
+    #: (low, high) of the row's statistic at the report's confidence (the table's "± CI" on
+    #: AMean rows, "[low, high]" on Median rows); None where the statistic has none.
+    interval: Optional[Tuple[float, float]] = None
 
     @property
-    def verdict(self):
+    def verdict(self) -> Optional[str]:
         return self.comparison.verdict if self.comparison else None
 
 
@@ -72,33 +70,112 @@ class Row:
     cells: Tuple[Cell, ...]
 
 
+def _keys(value, argname):
+    keys = [value] if isinstance(value, str) else list(value)
+    return ",".join(keys)
+
+
+# Report(...) keyword -> (tally_report_options field, converter). Every field but `version` is
+# here (tests/python/test_report_options.py checks it against the struct); None leaves the
+# default tally_report_options_init() wrote. Converters returning str are passed as C strings.
+_REPORT_OPTIONS = {
+    "statistic": ("statistic", enum_of("statistic")),
+    "test": ("test", enum_of("test")),
+    "alpha": ("alpha", real),
+    "adjust": ("adjust", enum_of("adjust")),
+    "percentile_method": ("percentile_method", enum_of("percentile_method")),
+    "confidence": ("confidence", real),
+    "filter": ("filter", cstring),
+    "summaries_only": ("summaries_only", flag),
+    "omit_samples": ("omit_samples", flag),
+    "equivalence": ("equivalence_pct", real),
+    "power": ("power", real),
+    "mde": ("mde_pct", real),
+    "expect_diff": ("expect_diff", lambda v, name: cstring(_keys(v, name), name)),
+}
+
+
+def _report_options(**values):
+    """tally_report_options from Report's keyword arguments (None: the library's default), and
+    the C strings they point to (keep both alive while the options are used)."""
+    opts = new_options("tally_report_options")
+    return opts, fill_options(opts, _REPORT_OPTIONS, values)
+
+
+def _precision(value, argname):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{argname} must be an int, not {type(value).__name__}")
+    if not 0 <= value <= 17:
+        raise ValueError(f"{argname} must be in [0, 17], not {value}")
+    return value
+
+
+def _length(value, argname):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{argname} must be an int, not {type(value).__name__}")
+    return value
+
+
+def _width(value, argname):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{argname} must be a positive int, not {value!r}")
+    return value
+
+
+# Rendering keyword -> (tally_render_options field, converter), for the methods that take it;
+# `format` is chosen by the method itself. The same test checks that every field is reachable.
+_RENDER_OPTIONS = {
+    "style": ("style", enum_of("style")),
+    "color": ("color", flag),
+    "precision": ("precision", _precision),
+    "hist": ("histogram", flag),
+    "ascii": ("ascii", flag),
+    "width": ("width", _width),
+    "fragment": ("fragment", flag),
+    "diagnose": ("diagnose", flag),
+    "only_changed": ("only_changed", flag),
+    "max_length": ("max_length", _length),
+    "only_statistic": ("only_statistic", flag),
+}
+
+
 class Report:
     """A comparison report; the first result set is the baseline.
 
+    Every option left at None takes the library's default (tally_report_options_init; the values
+    are listed in docs/python.md).
     statistic: "default" (each benchmark's preferred statistic, else AMean when lower is better and
     HMean when higher is better) or a statistic name; test: "auto" (the test of each row's
     statistic), "welch", "student", "mann-whitney", "price-bonett", "mmtests-ci", "none";
-    alpha: significance level; adjust: "none", "holm" or "bh"; confidence: level of intervals;
+    alpha: significance level; adjust: "none", "holm" or "bh"; percentile_method: "linear" or
+    "nearest-rank"; confidence: level of intervals;
     equivalence: margin in percent for "equivalent" verdicts; power: of the MDE and runs needed;
-    mde: effect in percent the runs needed refer to (default: the margin);
+    mde: effect in percent the runs needed refer to (None: the margin);
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
-    its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then
-    writes `"samples": null`, XLSX has no samples sheet), as tally.dask.report() does;
-    expect_diff: metadata keys (names or shell globs, a string or a list) the configurations are
-    meant to differ in, left out of `environment_differences`.
+    its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then has
+    none, HTML no per-case plots); expect_diff: metadata keys (names or shell globs, a string or
+    a list) the configurations are meant to differ in, left out of `environment_differences`.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
-    def __init__(self, results, *, statistic="default", test="auto", alpha=0.05, adjust="none",
-                 confidence=0.95, filter=None, summaries_only=False, equivalence=None,
-                 power=0.8, mde=None, omit_samples=False, expect_diff=None):
+    def __init__(self, results: Results, *, statistic: Optional[str] = None,
+                 test: Optional[str] = None, alpha: Optional[float] = None,
+                 adjust: Optional[str] = None, percentile_method: Optional[str] = None,
+                 confidence: Optional[float] = None, filter: Optional[str] = None,
+                 summaries_only: Optional[bool] = None, omit_samples: Optional[bool] = None,
+                 equivalence: Optional[float] = None, power: Optional[float] = None,
+                 mde: Optional[float] = None,
+                 expect_diff: Union[str, Sequence[str], None] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
-        opts, keep = _report_options(statistic, test, alpha, adjust, confidence, filter,
-                                     summaries_only, omit_samples, equivalence, power, mde,
-                                     expect_diff)
+        opts, keep = _report_options(
+            statistic=statistic, test=test, alpha=alpha, adjust=adjust,
+            percentile_method=percentile_method, confidence=confidence, filter=filter,
+            summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
+            power=power, mde=mde, expect_diff=expect_diff)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
+        del keep
         self._adopt(out[0], opts.alpha)
 
     @classmethod
@@ -113,7 +190,7 @@ class Report:
         self._alpha = alpha
         self._rows = None
 
-    def close(self):
+    def close(self) -> None:
         """Free the C report now; the object is unusable afterwards."""
         if self._ptr is not None:
             ffi.release(self._ptr)
@@ -133,13 +210,13 @@ class Report:
     # ---- structure -------------------------------------------------------------------------
 
     @property
-    def labels(self):
+    def labels(self) -> List[str]:
         r = self._handle()
         return [ffi.string(lib.tally_report_config_label(r, i)).decode("utf-8")
                 for i in range(lib.tally_report_config_count(r))]
 
     @property
-    def rows(self):
+    def rows(self) -> Tuple[Row, ...]:
         """The rows as Row objects (computed once, then cached)."""
         if self._rows is None:
             self._rows = tuple(self._read_rows())
@@ -177,11 +254,25 @@ class Report:
                     comparison=compared_with,
                     p_adjusted=cell.p_adjusted
                     if compared and comparison.p_defined else None,
-                    diagnostics=self._diagnostics(i, j) if present else None))
+                    diagnostics=self._diagnostics(i, j) if present else None,
+                    **(self._figures(i, j) if present else {})))
             yield Row(benchmark=ffi.string(row.benchmark).decode("utf-8"),
                       case=ffi.string(row.case_name).decode("utf-8"),
                       unit=ffi.string(row.unit).decode("utf-8") if row.unit != ffi.NULL else "",
                       better=better, statistic=stat, cells=tuple(cells))
+
+    def _figures(self, row, config):
+        """The cell's spread, CV and interval as the tables show them."""
+        r = self._handle()
+        spread, cv = ffi.new("double *"), ffi.new("double *")
+        check(lib.tally_report_cell_spread(spread, cv, r, row, config))
+        low, high = ffi.new("double *"), ffi.new("double *")
+        code = lib.tally_report_cell_interval(low, high, r, row, config)
+        if code != lib.TALLY_ENODATA:
+            check(code)
+        defined = lambda x: None if math.isnan(x) else x
+        return {"spread": defined(spread[0]), "cv": defined(cv[0]),
+                "interval": (low[0], high[0]) if code == 0 else None}
 
     _CHECKS = ((1, "trend"), (2, "autocorrelation"), (4, "warm-up"), (8, "step"),
                (16, "multimodal"), (32, "outliers"))
@@ -210,7 +301,7 @@ class Report:
         return out
 
     @property
-    def environment_differences(self):
+    def environment_differences(self) -> Dict[str, List[Optional[str]]]:
         """{key: [value per configuration, None where not recorded]} for every environment key
         (the runner's fingerprint, the workload's parameters) whose values differ between the
         configurations, except those given as `expect_diff`."""
@@ -232,7 +323,7 @@ class Report:
             return self.labels.index(label)
         raise KeyError(f"no configuration labelled {label!r} in {self.labels}")
 
-    def geomean(self, label):
+    def geomean(self, label: Union[str, int]) -> float:
         """Geometric mean of gains of configuration `label` (or its index) over the rows present
         in both it and the baseline, each row expressed so that > 1 means better (new/base when
         higher is better, base/new when lower is better)."""
@@ -240,7 +331,7 @@ class Report:
         check(lib.tally_report_geomean(out, self._handle(), self._config_index(label)))
         return out[0]
 
-    def gain(self, label, benchmark=None):
+    def gain(self, label: Union[str, int], benchmark: Optional[str] = None) -> dict:
         """The geometric mean of gains (> 1 = better) of configuration `label` over one
         benchmark's rows or all: a dict with "gain", "interval" ((low, high) at the report's
         confidence, or None) and "rows"."""
@@ -253,7 +344,7 @@ class Report:
                 "rows": int(out.rows)}
 
     @property
-    def worst_regression(self):
+    def worst_regression(self) -> float:
         """The largest significant regression as a positive percentage (0.0 when none)."""
         out = ffi.new("double *")
         check(lib.tally_report_worst_regression(out, self._handle()))
@@ -261,45 +352,34 @@ class Report:
 
     # ---- rendering by the library ------------------------------------------------------------
 
-    def _render(self, fmt, style="table", color=False, precision=None, **fields):
+    def _render(self, fmt: str, **options) -> str:
         opts = new_options("tally_render_options")
-        for name, value in fields.items():
-            setattr(opts, name, value)
+        keep = fill_options(opts, _RENDER_OPTIONS, options)
         opts.format = getattr(lib, fmt)
-        opts.style = enum_from_name("style", style, "style")
-        if not isinstance(color, bool):
-            raise TypeError(f"color must be a bool, not {type(color).__name__}")
-        opts.color = int(color)
-        if precision is not None:
-            if isinstance(precision, bool) or not isinstance(precision, int):
-                raise TypeError(f"precision must be an int, not {type(precision).__name__}")
-            if not 0 <= precision <= 17:
-                raise ValueError(f"precision must be in [0, 17], not {precision}")
-            opts.precision = precision
         out, length = ffi.new("char **"), ffi.new("size_t *")
         check(lib.tally_report_render(out, length, self._handle(), opts))
+        del keep
         return take_buffer(out, length)
 
-    def text(self, style="table", color=False, precision=None, hist=False, ascii=False,
-             width=80):
-        """A plain-text table: style "table", "mmtests", "normalized" or "pct". hist: end with
-        a compact distribution of every case (block characters, or ASCII with ascii=True)
-        within `width` columns."""
-        for name, flag in (("hist", hist), ("ascii", ascii)):
-            if not isinstance(flag, bool):
-                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
-        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
-            raise ValueError(f"width must be a positive int, not {width!r}")
-        return self._render("TALLY_FORMAT_TEXT", style, color, precision, histogram=int(hist),
-                            ascii=int(ascii), width=width)
+    def text(self, style: Optional[str] = None, color: Optional[bool] = None,
+             precision: Optional[int] = None, hist: Optional[bool] = None,
+             ascii: Optional[bool] = None, width: Optional[int] = None,
+             diagnose: Optional[bool] = None, only_statistic: Optional[bool] = None) -> str:
+        """A plain-text table: style "table" (the default), "mmtests", "normalized" or "pct".
+        color: ANSI colours; precision: decimals of the values (None: the style's own);
+        hist: end with a compact distribution of every case (block characters, or ASCII with
+        ascii=True) within `width` columns (None: 80); diagnose: the seed layouts end with the
+        diagnostics notes too (the table style always shows them); only_statistic: the mmtests
+        style prints only the rows of the compared statistic (the posts' Amean block)."""
+        return self._render("TALLY_FORMAT_TEXT", style=style, color=color, precision=precision,
+                            hist=hist, ascii=ascii, width=width, diagnose=diagnose,
+                            only_statistic=only_statistic)
 
-    def to_html(self, fragment=False):
+    def to_html(self, fragment: bool = False) -> str:
         """The self-contained HTML report with its plots (docs/reports.md). fragment=True gives
         an embeddable <div> with its own scoped stylesheet instead of a whole document: what
         notebooks display."""
-        if not isinstance(fragment, bool):
-            raise TypeError(f"fragment must be a bool, not {type(fragment).__name__}")
-        return self._render("TALLY_FORMAT_HTML", fragment=int(fragment))
+        return self._render("TALLY_FORMAT_HTML", fragment=fragment)
 
     # File formats save() knows by the file name's extension.
     _SAVE_FORMATS = {".html": "TALLY_FORMAT_HTML", ".htm": "TALLY_FORMAT_HTML",
@@ -307,7 +387,7 @@ class Report:
                      ".md": "TALLY_FORMAT_MARKDOWN", ".txt": "TALLY_FORMAT_TEXT",
                      ".xlsx": "TALLY_FORMAT_XLSX"}
 
-    def save(self, path, format=None):
+    def save(self, path: PathLike, format: Optional[str] = None) -> None:
         """Write the report atomically, in the format its extension names (.html, .json, .csv,
         .md, .txt, .xlsx) or `format` ("html", "json", "csv", "md", "text", "xlsx")."""
         import os
@@ -323,18 +403,24 @@ class Report:
             opts.format = enum_from_name("format", format, "format")
         check(lib.tally_report_write(self._handle(), cpath(path), opts))
 
-    def to_json(self):
+    def to_json(self) -> str:
         """The versioned JSON report (docs/report-json.md) as a str."""
         return self._render("TALLY_FORMAT_JSON")
 
-    def to_csv(self):
+    def to_csv(self) -> str:
         return self._render("TALLY_FORMAT_CSV")
 
-    def to_markdown(self):
-        """A GitHub-flavoured Markdown table, e.g. for a pull-request comment."""
-        return self._render("TALLY_FORMAT_MARKDOWN")
+    def to_markdown(self, only_changed: Optional[bool] = None,
+                    max_length: Optional[int] = None) -> str:
+        """GitHub-flavoured Markdown for a pull-request comment (docs/reports.md): the headline
+        first, then a table per benchmark. only_changed: keep only the rows with a significant
+        change (or a missing cell) and fold the others into a <details> block; max_length: the
+        most characters the comment may take (None: GitHub's limit, 65,536; negative: no
+        limit), rows and notes beyond it left out with a note saying so."""
+        return self._render("TALLY_FORMAT_MARKDOWN", only_changed=only_changed,
+                            max_length=max_length)
 
-    def to_xlsx(self, path):
+    def to_xlsx(self, path: PathLike) -> None:
         """Write a spreadsheet atomically (a sheet per benchmark, raw samples, a chart)."""
         opts = new_options("tally_render_options")
         opts.format = lib.TALLY_FORMAT_XLSX
@@ -342,38 +428,65 @@ class Report:
 
     # ---- Python-side views -------------------------------------------------------------------
 
-    def to_dataframe(self):
-        """A pandas DataFrame with one row per (benchmark, case, configuration)."""
-        try:
-            import pandas
-        except ImportError as exc:
-            raise ImportError("Report.to_dataframe() needs pandas (Debian: apt-get install "
-                              "python3-pandas)") from exc
+    def to_dataframe(self) -> "pandas.DataFrame":
+        """The report as a pandas DataFrame: one row per (benchmark, case) and configuration,
+        indexed by (benchmark, case), the configuration in the column `label`.
+
+        Cases that are all numbers in a benchmark are numbers in the index (ints when every one
+        is an integer). `present` is False where the configuration lacks the case;
+        `verdict` is "baseline" on the baseline's rows, "missing" where the case is missing on
+        either side, else the comparison's verdict. `significant` is a nullable boolean (NA
+        where nothing was tested); `n` an integer; `spread` and `cv` the table's (harmonic on
+        HMean rows, relative to the row's own statistic); `low`/`high` the interval of `value`;
+        `pct_imp_low`/`pct_imp_high` and `ratio_low`/`ratio_high` the change's interval; NaN
+        where a figure is undefined. The columns are listed in docs/python.md.
+        """
+        pandas = pandas_module("Report.to_dataframe()")
         records = []
+        keys = []
         for row in self.rows:
-            for cell in row.cells:
+            base_present = row.cells[0].present
+            for k, cell in enumerate(row.cells):
                 s, c = cell.summary, cell.comparison
+                if k == 0:
+                    verdict = "baseline" if cell.present else "missing"
+                elif not cell.present or not base_present:
+                    verdict = "missing"
+                else:
+                    verdict = c.verdict if c else None
+                ci, pct_ci, ratio_ci = cell.interval, c and c.pct_imp_interval, \
+                    c and c.ratio_interval
+                keys.append((row.benchmark, row.case))
                 records.append({
-                    "benchmark": row.benchmark, "case": row.case, "config": cell.label,
+                    "label": cell.label, "present": cell.present, "baseline": k == 0,
                     "unit": row.unit, "better": row.better, "statistic": row.statistic,
-                    "n": s.n if s else 0, "value": cell.value,
-                    "stddev": s.stddev if s else None, "cv": s.cv if s else None,
-                    "ratio": c.ratio if c else None, "pct_imp": c.pct_imp if c else None,
-                    "pct_imp_low": c.pct_imp_interval[0] if c and c.pct_imp_interval else None,
-                    "pct_imp_high": c.pct_imp_interval[1] if c and c.pct_imp_interval else None,
-                    "ratio_low": c.ratio_interval[0] if c and c.ratio_interval else None,
-                    "ratio_high": c.ratio_interval[1] if c and c.ratio_interval else None,
+                    "n": s.n if s else None, "value": cell.value,
+                    "low": ci[0] if ci else None, "high": ci[1] if ci else None,
+                    "spread": cell.spread, "cv": cell.cv,
+                    "stddev": s.stddev if s else None,
+                    "ratio": c.ratio if c else None, "ratio_low": ratio_ci[0] if ratio_ci else None,
+                    "ratio_high": ratio_ci[1] if ratio_ci else None,
+                    "pct_imp": c.pct_imp if c else None,
+                    "pct_imp_low": pct_ci[0] if pct_ci else None,
+                    "pct_imp_high": pct_ci[1] if pct_ci else None,
                     "interval_method": c.interval_method if c else None,
                     "test": c.test if c else None,
                     "p_value": c.p_value if c else None, "p_adjusted": cell.p_adjusted,
                     "significant": c.significant if c else None,
-                    "verdict": c.verdict if c else None,
+                    "verdict": verdict,
                     "mde_pct": c.mde_pct if c else None,
-                    "runs_needed": c.runs_needed if c else None,
+                    "runs_needed": c.runs_needed if c and c.runs_needed != math.inf else None,
                     "runs_target_pct": c.runs_target_pct if c else None})
-        return pandas.DataFrame.from_records(records)
+        columns = list(_FRAME_TYPES)
+        frame = pandas.DataFrame.from_records(records, columns=columns)
+        frame = frame.astype({k: v for k, v in _FRAME_TYPES.items() if v != "category"})
+        frame["verdict"] = pandas.Categorical(frame["verdict"], categories=_VERDICTS)
+        frame.index = case_index(pandas, keys)
+        return frame
 
-    def plot(self, kind="distribution", benchmark=None, case=None, ax=None):
+    def plot(self, kind: str = "distribution", benchmark: Optional[str] = None,
+             case: Optional[str] = None, ax: Optional["matplotlib.axes.Axes"] = None
+             ) -> "matplotlib.axes.Axes":
         """Draw one of the HTML report's plots with matplotlib and return the Axes: "distribution"
         (a case's runs per configuration over a box), "runs" (a case's runs in run order),
         "sweep" (the statistic per case with its interval) or "change" (pct-imp per case, the

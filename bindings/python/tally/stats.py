@@ -3,7 +3,7 @@
 import math
 import numbers
 from dataclasses import dataclass, fields, replace
-from typing import Optional, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _html
 from ._native import check, enum_from_name, enum_name, ffi, lib, new_options, new_result, real
@@ -66,7 +66,7 @@ class Summary:
             parts.append(f"cv={self.cv:.3g}%")
         return f"Summary({', '.join(parts)})"
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """The statistics as a plain dict (CIs as (low, high) tuples)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
@@ -93,47 +93,67 @@ class Summary:
         return "\n".join(lines) + "\n"
 
 
-def _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
-                     mad_threshold, tukey_k):
-    opts.direction = enum_from_name("direction", direction, "direction")
-    opts.percentile_method = enum_from_name("percentile_method", percentile_method, "percentile_method")
-    opts.confidence = real(confidence, "confidence")
-    opts.bamean_percent = real(bamean_percent, "bamean_percent")
-    opts.mad_threshold = real(mad_threshold, "mad_threshold")
-    opts.tukey_k = real(tukey_k, "tukey_k")
+def _summary_options(opts, direction=None, confidence=None, percentile_method=None,
+                     bamean_percent=None, mad_threshold=None, tukey_k=None):
+    """Set the given summary options; None keeps the library's default already in `opts`."""
+    if direction is not None:
+        opts.direction = enum_from_name("direction", direction, "direction")
+    if percentile_method is not None:
+        opts.percentile_method = enum_from_name("percentile_method", percentile_method,
+                                                "percentile_method")
+    for name, value in (("confidence", confidence), ("bamean_percent", bamean_percent),
+                        ("mad_threshold", mad_threshold), ("tukey_k", tukey_k)):
+        if value is not None:
+            setattr(opts, name, real(value, name))
 
 
-def percentiles(samples, p, *, method="linear"):
+Samples = Iterable[float]
+
+
+def percentiles(samples: Samples, p: Union[float, Sequence[float]], *,
+                method: Optional[str] = None) -> Union[float, List[float]]:
     """Percentiles p (a number or a sequence of numbers in [0, 100]) of the samples, as a float or
     a list of floats. method: "linear" (R type 7, numpy's default) or "nearest-rank" (the
-    smallest sample with at least p % of the samples at or below it)."""
+    smallest sample with at least p % of the samples at or below it); None: the library's
+    default (tally_summary_options_init)."""
     x = as_doubles(samples)
     single = isinstance(p, numbers.Real) and not isinstance(p, bool)
     ps = as_doubles([p] if single else p, "p")
+    opts = new_options("tally_summary_options")
+    _summary_options(opts, percentile_method=method)
     out = ffi.new("double[]", max(ps.n, 1))
-    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, enum_from_name("percentile_method", method, "method")))
+    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, opts.percentile_method))
     return out[0] if single else list(out[0:ps.n])
 
 
-def outliers(samples, *, mad_threshold=3.5, tukey_k=1.5):
+def outliers(samples: Samples, *, mad_threshold: Optional[float] = None,
+             tukey_k: Optional[float] = None) -> Tuple[List[bool], List[bool]]:
     """Flag outliers without removing them: (mad, tukey), two lists of bools, one per sample.
     mad: modified z-score |0.6745 (x - median) / MAD| above mad_threshold; tukey: outside
-    [Q1 - k IQR, Q3 + k IQR]."""
+    [Q1 - k IQR, Q3 + k IQR]. None: the thresholds of tally_summary_options_init."""
     x = as_doubles(samples)
+    opts = new_options("tally_summary_options")
+    _summary_options(opts, mad_threshold=mad_threshold, tukey_k=tukey_k)
     mad = ffi.new("unsigned char[]", max(x.n, 1))
     tukey = ffi.new("unsigned char[]", max(x.n, 1))
-    check(lib.tally_outliers(mad, tukey, x.ptr, x.n, real(mad_threshold, "mad_threshold"),
-                             real(tukey_k, "tukey_k")))
+    check(lib.tally_outliers(mad, tukey, x.ptr, x.n, opts.mad_threshold, opts.tukey_k))
     return [bool(f) for f in mad[0:x.n]], [bool(f) for f in tukey[0:x.n]]
 
 
-def summary(samples, *, direction="lower", confidence=0.95, percentile_method="linear",
-            bamean_percent=95.0, mad_threshold=3.5, tukey_k=1.5, percentiles=None):
+def summary(samples: Samples, *, direction: Optional[str] = None,
+            confidence: Optional[float] = None, percentile_method: Optional[str] = None,
+            bamean_percent: Optional[float] = None, mad_threshold: Optional[float] = None,
+            tukey_k: Optional[float] = None,
+            percentiles: Optional[Sequence[float]] = None) -> "Summary":
     """Summarise samples (list, tuple, array.array, numpy array or any iterable of numbers).
 
+    Every option left at None takes the library's default (tally_summary_options_init; the
+    values are listed in docs/python.md).
     direction: "lower" or "higher" is better (decides which samples BAmean keeps).
     confidence: level of the mean and median confidence intervals, in (0, 1).
     percentile_method: "linear" (R type 7, numpy's default) or "nearest-rank".
+    bamean_percent: the best share of samples BAmean averages; mad_threshold, tukey_k: the
+    outlier rules (see outliers()).
     percentiles: a sequence of percentages in [0, 100] (e.g. (90, 99)), taken in the summary's
     own selection; the result's `percentiles` maps each to its value.
     Raises NotEnoughData for no samples, NonFiniteError for NaN/inf, TypeError for non-numbers.
@@ -184,19 +204,19 @@ class Comparison:
     significant: bool
     verdict: str
     zero_variance: bool
-    min_p: Optional[float] = None
-    direction_conflict: bool = False
-    interval_method: str = "none"
-    confidence: float = 0.95
-    ratio_interval: Optional[Tuple[float, float]] = None
-    pct_imp_interval: Optional[Tuple[float, float]] = None
-    power: float = 0.8
-    mde_pct: Optional[float] = None
-    equivalence_pct: Optional[float] = None
-    equivalence_interval: Optional[Tuple[float, float]] = None
-    equivalent: bool = False
-    runs_needed: Optional[int] = None
-    runs_target_pct: Optional[float] = None
+    min_p: Optional[float]
+    direction_conflict: bool
+    interval_method: str
+    confidence: float
+    ratio_interval: Optional[Tuple[float, float]]
+    pct_imp_interval: Optional[Tuple[float, float]]
+    power: float
+    mde_pct: Optional[float]
+    equivalence_pct: Optional[float]
+    equivalence_interval: Optional[Tuple[float, float]]
+    equivalent: bool
+    runs_needed: Optional[int]
+    runs_target_pct: Optional[float]
 
     @classmethod
     def _from_c(cls, c, base, new, statistic_name, better, alpha):
@@ -233,26 +253,29 @@ class Comparison:
         return (f"Comparison({self.statistic_name} {self.base_value:.6g} -> {self.new_value:.6g}, "
                 f"ratio={_html.number(self.ratio, 6)}, pct_imp={_pct(self.pct_imp)}"
                 f"{_interval(self.pct_imp_interval)}, {self.test} "
-                f"p={'-' if self.p_value is None else format(self.p_value, '.4g')}, "
+                f"p={'-' if self.p_value is None else _html.pvalue(self.p_value)}, "
                 f"verdict={self.verdict!r})")
 
     def _verdict_class(self):
-        return {"regression": "tally-regression",
-                "improvement": "tally-improvement"}.get(self.verdict)
+        return _html.verdict_class(self.verdict)
 
     def _repr_html_(self):
         cls = self._verdict_class()
+        level = f"{self.confidence * 100:g}%"
         rows = [["statistic", self.statistic_name],
                 ["base", _html.number(self.base_value)], ["new", _html.number(self.new_value)],
                 ["ratio", _html.number(self.ratio)],
-                ["pct_imp", (_pct(self.pct_imp) + _interval(self.pct_imp_interval), cls)],
-                ["test", self.test], ["p_value", _html.number(self.p_value)],
+                [f"pct_imp [{level} CI]",
+                 (_pct(self.pct_imp) + _interval(self.pct_imp_interval), cls)],
+                ["test", self.test], ["p", _html.pvalue(self.p_value)],
                 ["verdict", (self.verdict, cls)],
                 ["MDE", "\u2014" if self.mde_pct is None else f"\u00b1{self.mde_pct:.2f}%"],
                 ["runs needed", "\u2014" if self.runs_needed is None
                  else f"~{self.runs_needed} per side for \u00b1{self.runs_target_pct:g}%"]]
         return _html.table(["", "value"], rows,
-                           caption=f"{self.better} is better, alpha {self.alpha}")
+                           caption=f"{self.statistic_name}: {self.better} is better; "
+                                   f"{self.test} test, alpha {self.alpha:g}; positive pct_imp "
+                                   f"is better")
 
     def _repr_markdown_(self):
         return (f"| {self.statistic_name} base | new | ratio | pct_imp | p ({self.test}) "
@@ -261,7 +284,7 @@ class Comparison:
                 f"| {_html.number(self.base_value)} | {_html.number(self.new_value)} | "
                 f"{_html.number(self.ratio)} | {_pct(self.pct_imp)}"
                 f"{_interval(self.pct_imp_interval)} | "
-                f"{_html.number(self.p_value)} | {self.verdict} |\n")
+                f"{_html.pvalue(self.p_value)} | {self.verdict} |\n")
 
 
 def _pct(value):
@@ -273,33 +296,43 @@ def _interval(bounds):
     return "" if bounds is None else f" [{bounds[0]:+.2f}, {bounds[1]:+.2f}]"
 
 
-def compare(base, new, *, test="auto", alpha=0.05, better="lower", statistic="amean",
-            confidence=0.95, percentile_method="linear", bamean_percent=95.0, equivalence=None,
-            power=0.8, mde=None):
+def compare(base: Samples, new: Samples, *, test: Optional[str] = None,
+            alpha: Optional[float] = None, better: Optional[str] = None,
+            statistic: Optional[str] = None, confidence: Optional[float] = None,
+            percentile_method: Optional[str] = None, bamean_percent: Optional[float] = None,
+            equivalence: Optional[float] = None, power: Optional[float] = None,
+            mde: Optional[float] = None) -> "Comparison":
     """Compare new samples with a baseline.
 
-    test: "auto" (default: the test of the statistic: Welch on x, 1/x or log x for amean, hmean,
-    gmean, Price-Bonett for median, none for min, max, bamean), "welch", "student",
-    "mann-whitney", "price-bonett", "mmtests-ci" or "none".
+    Every option left at None takes the library's default (tally_compare_options_init; the
+    values are listed in docs/python.md).
+    test: "auto" (the test of the statistic: Welch on x, 1/x or log x for amean, hmean, gmean,
+    Price-Bonett for median, none for min, max, bamean), "welch", "student", "mann-whitney",
+    "price-bonett", "mmtests-ci" or "none".
     alpha: significance level in (0, 1). better: "lower" or "higher".
     statistic: the centre compared by ratio and pct_imp ("amean", "hmean", "gmean", "median",
     "min", "max", "bamean"). confidence: level of the change's interval.
     equivalence: margin in percent (a non-significant row whose 1 - 2 alpha interval lies
     inside +-margin is "equivalent"); power: of the MDE and runs needed; mde: the effect in
-    percent the runs needed refer to (default: the margin).
+    percent the runs needed refer to (None: the margin).
     """
     xb = as_doubles(base, "base")
     xn = as_doubles(new, "new")
     opts = new_options("tally_compare_options")
-    opts.test = enum_from_name("test", test, "test")
-    opts.alpha = real(alpha, "alpha")
-    opts.direction = enum_from_name("direction", better, "better")
-    opts.statistic = enum_from_name("statistic", statistic, "statistic")
-    _summary_options(opts.summary, better, confidence, percentile_method, bamean_percent,
-                     opts.summary.mad_threshold, opts.summary.tukey_k)
-    opts.equivalence_pct = 0.0 if equivalence is None else real(equivalence, "equivalence")
-    opts.power = real(power, "power")
-    opts.mde_pct = 0.0 if mde is None else real(mde, "mde")
+    for name, kind, value in (("test", "test", test), ("direction", "direction", better),
+                              ("statistic", "statistic", statistic)):
+        if value is not None:
+            setattr(opts, name, enum_from_name(kind, value, "better" if kind == "direction"
+                                               else name))
+    for field, name, value in (("alpha", "alpha", alpha),
+                               ("equivalence_pct", "equivalence", equivalence),
+                               ("power", "power", power), ("mde_pct", "mde", mde)):
+        if value is not None:
+            setattr(opts, field, real(value, name))
+    # The summaries' direction (which samples BAmean keeps) is the comparison's.
+    opts.summary.direction = opts.direction
+    _summary_options(opts.summary, confidence=confidence, percentile_method=percentile_method,
+                     bamean_percent=bamean_percent)
     out = new_result("tally_comparison")
     check(lib.tally_compare(out, xb.ptr, xb.n, xn.ptr, xn.n, opts))
     sb, sn = new_result("tally_summary"), new_result("tally_summary")

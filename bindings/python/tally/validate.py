@@ -1,9 +1,13 @@
 """`validate()`: another harness's own summary checked against tally's recomputation."""
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, List, Optional
 
 from . import _html
 from ._native import check, ffi, lib, new_options, real, text
+
+if TYPE_CHECKING:  # names used in annotations only
+    from .results import Results
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ class Validation(tuple):
     tolerance = 0.0
 
     @property
-    def disagreements(self):
+    def disagreements(self) -> List[Check]:
         return [c for c in self if not c.agreed]
 
     def _repr_html_(self):
@@ -39,19 +43,22 @@ class Validation(tuple):
                          _html.number(c.recomputed, 6), _html.number(c.rel_diff, 3),
                          ("agrees" if c.agreed else "DISAGREES", cls), c.note])
         return _html.table(["label", "benchmark", "case", "statistic", "reported", "recomputed",
-                            "rel. diff", "", "note"], rows,
+                            "rel. diff", "check", "note"], rows, left=(0, 1, 2, 3, 7, 8),
                            caption=f"{len(self.disagreements)} of {len(self)} disagree "
                                    f"(tolerance {self.tolerance:g})")
 
 
-def validate(results, tolerance=1e-6):
+def validate(results: "Results", tolerance: Optional[float] = None) -> Validation:
     """Recompute every harness-reported statistic (`reported.*` case metadata, kept by the
-    hyperfine and Google Benchmark importers) from the raw samples of `results`."""
+    hyperfine and Google Benchmark importers) from the raw samples of `results`. tolerance: the
+    relative difference still agreeing (None: the library's default,
+    tally_validate_options_init)."""
     from .results import Results
     if not isinstance(results, Results):
         raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
     opts = new_options("tally_validate_options")
-    opts.tolerance = real(tolerance, "tolerance")
+    if tolerance is not None:
+        opts.tolerance = real(tolerance, "tolerance")
     out = ffi.new("tally_validation **")
     check(lib.tally_validate(out, results._handle(), opts))
     v = out[0]
