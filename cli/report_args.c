@@ -33,12 +33,13 @@ static const struct option report_options[] = {
     /* Past the letters: long-only options. */
     {"diagnose", no_argument, NULL, 1001},
     {"expect-diff", required_argument, NULL, 1002},
+    {"noise", required_argument, NULL, 1005},
     {"only-changed", no_argument, NULL, 1701},
     {"max-length", required_argument, NULL, 1702},
     {"precision", required_argument, NULL, 1003},
     {"only-statistic", no_argument, NULL, 1004},
-    {"case-label", required_argument, NULL, 1005},
-    {"units-text", required_argument, NULL, 1006},
+    {"case-label", required_argument, NULL, 1805},
+    {"units-text", required_argument, NULL, 1806},
     {"case-strip", required_argument, NULL, 1007},
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
@@ -61,6 +62,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->expect_diff[0] = '\0';
     cmd->expect_diff_len = 0;
     cmd->per_benchmark_count = 0;
+    cmd->noise = NULL;
 
     optind = 1;
     opterr = 0;
@@ -80,7 +82,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && (c == 1701 || (c < 256 && strchr("taAREWMGI", c))))
+        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
             cmd->fail_on_inconclusive = 1;
@@ -127,6 +129,14 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->args.report.expect_diff = cmd->expect_diff;
             continue;
         }
+        if (c == 1005) {
+            tally_noise_free(cmd->noise);
+            cmd->noise = NULL;
+            if (tally_noise_load(&cmd->noise, optarg) != TALLY_OK)
+                return cli_fail_library();
+            cmd->args.report.noise = cmd->noise;
+            continue;
+        }
         if (c == 1701) {
             cmd->args.render.only_changed = 1;
             continue;
@@ -160,15 +170,15 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.render.system = 1;
             continue;
         }
-        if (c == 1005 || c == 1006) {
+        if (c == 1805 || c == 1806) {
             /* LABEL for every benchmark, or BENCH=LABEL for one (settled after loading). */
-            const char *key = c == 1005 ? "case_label" : "units_text";
+            const char *key = c == 1805 ? "case_label" : "units_text";
             if (strchr(optarg, '=') != NULL) {
                 if (cmd->per_benchmark_count == (int)COUNT(cmd->per_benchmark))
                     return cli_usage_error(cmd->name, "--%s: too many BENCH=TEXT values", name);
                 cmd->per_benchmark[cmd->per_benchmark_count].key = key;
                 cmd->per_benchmark[cmd->per_benchmark_count++].spec = optarg;
-            } else if (c == 1005) {
+            } else if (c == 1805) {
                 cmd->args.render.case_label = optarg;
             } else {
                 cmd->args.render.units_text = optarg;
@@ -217,8 +227,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     return cli_report_finish(&cmd->args, cmd->name);
 }
 
-int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
-                     char **argv)
+static int build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                        char **argv)
 {
     *out = NULL;
     int rc = cli_parse_report_command(cmd, argc, argv);
@@ -281,4 +291,15 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
                         "if that is the point)\n", tally_report_env_diff_key(*out, i),
                 tally_report_env_diff_key(*out, i));
     return CLI_EXIT_OK;
+}
+
+int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                     char **argv)
+{
+    int rc = build_report(out, cmd, help, argc, argv);
+    /* The report copied the margins of --noise. */
+    tally_noise_free(cmd->noise);
+    cmd->noise = NULL;
+    cmd->args.report.noise = NULL;
+    return rc;
 }

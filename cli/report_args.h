@@ -20,6 +20,7 @@ typedef struct cli_report_command {
      * (report.BENCH.case_label, report.BENCH.units_text) once the inputs are loaded. */
     struct { const char *key; const char *spec; } per_benchmark[32];
     int per_benchmark_count;
+    tally_noise *noise;        /* --noise FILE, owned (freed by cli_build_report) */
 } cli_report_command;
 
 /* Parse argv (argv[0] is the subcommand). Returns CLI_EXIT_OK or prints and returns

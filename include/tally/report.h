@@ -41,6 +41,8 @@ typedef enum tally_style {
     TALLY_STYLE_PCT = 3         /**< `450.40 (0.00 pct)` cells side by side. */
 } tally_style;
 
+typedef struct tally_noise tally_noise; /**< A noise profile (tally/noise.h). */
+
 /** Options for tally_report_new(). Initialise with ::TALLY_REPORT_OPTIONS_INIT. */
 typedef struct tally_report_options {
     unsigned int version;         /**< ::TALLY_REPORT_OPTIONS_VERSION. */
@@ -70,15 +72,22 @@ typedef struct tally_report_options {
                                        configurations: not listed by
                                        tally_report_env_diff_key(); NULL: none. Copied. Since
                                        version 4. */
+    const tally_noise *noise;     /**< A noise profile (tally_calibrate(), tally_noise_load()), or
+                                       NULL: each row whose benchmark it lists takes the
+                                       profile's margin_pct as its equivalence margin (unless
+                                       `equivalence_pct` is set) and as the least loss
+                                       tally_report_gate() counts. Borrowed during
+                                       tally_report_new() only (the margins are copied). Since
+                                       version 5. */
 } tally_report_options;
 
 /** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
- *  version 4 `expect_diff`; older versions are still accepted (with the defaults for what they
- *  lack). */
-#define TALLY_REPORT_OPTIONS_VERSION 4
+ *  version 4 `expect_diff`, version 5 `noise`; older versions are still accepted (with the
+ *  defaults for what they lack). */
+#define TALLY_REPORT_OPTIONS_VERSION 5
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
-      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL }
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the

@@ -453,7 +453,7 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
                           "the half-width of the mean's %g%% interval; MDE: the change the test "
                           "detects with power %g.\n", r->opts.confidence * 100,
                           r->opts.confidence * 100, r->opts.power);
-        if (n->inconclusive && !(r->opts.equivalence_pct > 0) && !(r->opts.mde_pct > 0))
+        if (n->inconclusive && !tally__report_has_margin(r) && !(r->opts.mde_pct > 0))
             tally__buf_puts(b, "inconclusive: neither a change nor equivalence is shown; "
                                "--equivalence PCT or --mde PCT gives the runs needed.\n");
         if (n->not_tested)

@@ -56,6 +56,8 @@ typedef struct tally__row {
     char *unit;
     tally_direction direction;
     tally_statistic statistic;
+    double noise_pct;   /* the noise profile's margin of the benchmark (report option noise),
+                           0 when none */
     tally__cell *cells; /* one per configuration */
 } tally__row;
 
@@ -98,6 +100,12 @@ void tally__report_free_row(tally__row *row, size_t configs);
 int tally__report_align(tally_report *r, const tally_results *results,
                         const tally_partition_summary *const *parts, size_t nparts,
                         const double *rank_sums, const double *tie_terms);
+/* Each row's noise_pct from the report option `noise` (noise.c), before the comparisons. */
+void tally__report_noise_margins(tally_report *r);
+/* The equivalence margin of a row: the report's, else the noise profile's of its benchmark. */
+double tally__row_equivalence_pct(const tally_report *r, const tally__row *row);
+/* 1 when some row has an equivalence margin (the report's or the noise profile's). */
+int tally__report_has_margin(const tally_report *r);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after

@@ -165,7 +165,7 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     co.direction = row->direction;
     co.statistic = row->statistic;
     co.summary = summary_options(r, row);
-    co.equivalence_pct = r->opts.equivalence_pct;
+    co.equivalence_pct = tally__row_equivalence_pct(r, row);
     co.power = r->opts.power;
     co.mde_pct = r->opts.mde_pct;
     /* Both summaries exist already (summarize_cell, with the same options): only the tests run.

@@ -418,6 +418,19 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
                           tally_adjust_name(r->opts.adjust));
     if (r->opts.equivalence_pct > 0)
         tally__buf_printf(b, ", equivalence margin ±%g %%", r->opts.equivalence_pct);
+    /* The noise profile's margins, once per benchmark (rows are grouped by benchmark). */
+    const char *sep = r->opts.equivalence_pct > 0
+                          ? ", noise floors (the gate counts only losses beyond them): "
+                          : ", noise floors (equivalence margins; the gate counts only losses "
+                            "beyond them): ";
+    for (size_t i = 0; i < r->row_count; i++) {
+        const tally__row *row = &r->rows[i];
+        if (!(row->noise_pct > 0) || (i > 0 && strcmp(r->rows[i - 1].benchmark,
+                                                      row->benchmark) == 0))
+            continue;
+        tally__buf_printf(b, "%s%s ±%g %%", sep, row->benchmark, row->noise_pct);
+        sep = ", ";
+    }
     tally__buf_puts(b, ".\n");
 }
 

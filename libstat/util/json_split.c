@@ -281,7 +281,7 @@ int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *
             return tally__error_json(TALLY_ERROR, doc->name, path->text,
                                      "internal error: this array was not cut out of the text");
         doc->next[key] = i + 1;
-        *out = doc->values + doc->arrays[i].first;
+        *out = doc->values ? doc->values + doc->arrays[i].first : NULL; /* NULL: all were empty */
         *count = doc->arrays[i].count;
         return TALLY_OK;
     }

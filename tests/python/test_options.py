@@ -138,3 +138,33 @@ def test_only_statistic_reaches_the_library(source_dir):
     assert "Stddev" in report.text(style="mmtests")
     only = report.text(style="mmtests", only_statistic=True)
     assert "Amean" in only and "Stddev" not in only and "CoeffVar" not in only
+
+
+def test_docs_defaults_table_is_the_librarys(source_dir):
+    """docs/python.md, "Options and their defaults", lists the values the library sets."""
+    text = (source_dir / "docs" / "python.md").read_text(encoding="utf-8")
+    table = text[text.index("### Options and their defaults"):]
+    table = table[:table.index("\n\n", table.index("| option |"))]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows[cells[0].split(",")[0].strip("` ")] = cells[1].replace("`", "")
+    s, c = new_options("tally_summary_options"), new_options("tally_compare_options")
+    r, v = new_options("tally_report_options"), new_options("tally_validate_options")
+    name = lambda kind, value: f'"{tally._native.enum_name(kind, value)}"'
+    assert rows["direction"] == name("direction", s.direction)
+    assert rows["confidence"] == f"{s.confidence:g}" == f"{r.confidence:g}"
+    assert rows["percentile_method"] == name("percentile_method", s.percentile_method)
+    assert rows["bamean_percent"] == f"{s.bamean_percent:.1f}"
+    assert rows["mad_threshold"] == f"{s.mad_threshold:g}"
+    assert rows["tukey_k"] == f"{s.tukey_k:g}"
+    assert rows["test"] == name("test", c.test) == name("test", r.test)
+    assert rows["alpha"] == f"{c.alpha:g}" == f"{r.alpha:g}"
+    assert rows["statistic"].startswith(name("statistic", c.statistic))
+    assert name("statistic", r.statistic) in rows["statistic"]
+    assert rows["power"] == f"{c.power:g}" == f"{r.power:g}"
+    assert rows["adjust"] == name("adjust", r.adjust)
+    assert rows["tolerance"] == f"{v.tolerance:g}"
+    assert rows["equivalence"] == "none (0)" and c.equivalence_pct == 0 == r.equivalence_pct
+    assert rows["precision"].endswith(f"({new_options('tally_render_options').precision})")

@@ -92,7 +92,15 @@ _REPORT_OPTIONS = {
     "power": ("power", real),
     "mde": ("mde_pct", real),
     "expect_diff": ("expect_diff", lambda v, name: cstring(_keys(v, name), name)),
+    "noise": ("noise", lambda v, name: _noise_profile(v, name)),
 }
+
+
+def _noise_profile(path, argname):
+    """The noise profile file `path` (tally calibrate -o) loaded, freed when collected."""
+    out = ffi.new("tally_noise **")
+    check(lib.tally_noise_load(out, cpath(path, argname)))
+    return ffi.gc(out[0], lib.tally_noise_free)
 
 
 def _report_options(**values):
@@ -160,7 +168,9 @@ class Report:
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
     its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then has
     none, HTML no per-case plots); expect_diff: metadata keys (names or shell globs, a string or
-    a list) the configurations are meant to differ in, left out of `environment_differences`.
+    a list) the configurations are meant to differ in, left out of `environment_differences`;
+    noise: a noise profile file (`tally calibrate -o FILE`) whose per-benchmark floors become
+    the equivalence margins and the gate's least counted loss.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
@@ -171,14 +181,15 @@ class Report:
                  summaries_only: Optional[bool] = None, omit_samples: Optional[bool] = None,
                  equivalence: Optional[float] = None, power: Optional[float] = None,
                  mde: Optional[float] = None,
-                 expect_diff: Union[str, Sequence[str], None] = None) -> None:
+                 expect_diff: Union[str, Sequence[str], None] = None,
+                 noise: Optional[PathLike] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
             statistic=statistic, test=test, alpha=alpha, adjust=adjust,
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
-            power=power, mde=mde, expect_diff=expect_diff)
+            power=power, mde=mde, expect_diff=expect_diff, noise=noise)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         del keep

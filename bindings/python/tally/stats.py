@@ -265,7 +265,7 @@ class Comparison:
         rows = [["statistic", self.statistic_name],
                 ["base", _html.number(self.base_value)], ["new", _html.number(self.new_value)],
                 ["ratio", _html.number(self.ratio)],
-                [f"pct_imp [{level} CI]",
+                [f"pct_imp (+ = better) [{level} CI]",
                  (_pct(self.pct_imp) + _interval(self.pct_imp_interval), cls)],
                 ["test", self.test], ["p", _html.pvalue(self.p_value)],
                 ["verdict", (self.verdict, cls)],
@@ -273,9 +273,8 @@ class Comparison:
                 ["runs needed", "\u2014" if self.runs_needed is None
                  else f"~{self.runs_needed} per side for \u00b1{self.runs_target_pct:g}%"]]
         return _html.table(["", "value"], rows,
-                           caption=f"{self.statistic_name}: {self.better} is better; "
-                                   f"{self.test} test, alpha {self.alpha:g}; positive pct_imp "
-                                   f"is better")
+                           caption=f"{self.statistic_name}, {self.better} is better, "
+                                   f"alpha {self.alpha:g}")
 
     def _repr_markdown_(self):
         return (f"| {self.statistic_name} base | new | ratio | pct_imp | p ({self.test}) "
