@@ -144,6 +144,12 @@ _RENDER_OPTIONS = {
     "only_changed": ("only_changed", flag),
     "max_length": ("max_length", _length),
     "only_statistic": ("only_statistic", flag),
+    "case_label": ("case_label", cstring),
+    "units_text": ("units_text", cstring),
+    "case_strip": ("case_strip", cstring),
+    "print_ratio": ("print_ratio", flag),
+    "system": ("system", flag),
+    "fit_width": ("fit_width", _width),
 }
 
 
@@ -375,16 +381,26 @@ class Report:
     def text(self, style: Optional[str] = None, color: Optional[bool] = None,
              precision: Optional[int] = None, hist: Optional[bool] = None,
              ascii: Optional[bool] = None, width: Optional[int] = None,
-             diagnose: Optional[bool] = None, only_statistic: Optional[bool] = None) -> str:
+             diagnose: Optional[bool] = None, only_statistic: Optional[bool] = None,
+             case_label: Optional[str] = None, units_text: Optional[str] = None,
+             case_strip: Optional[str] = None, print_ratio: Optional[bool] = None,
+             system: Optional[bool] = None, fit_width: Optional[int] = None) -> str:
         """A plain-text table: style "table" (the default), "mmtests", "normalized" or "pct".
         color: ANSI colours; precision: decimals of the values (None: the style's own);
         hist: end with a compact distribution of every case (block characters, or ASCII with
         ascii=True) within `width` columns (None: 80); diagnose: the seed layouts end with the
         diagnostics notes too (the table style always shows them); only_statistic: the mmtests
-        style prints only the rows of the compared statistic (the posts' Amean block)."""
+        style prints only the rows of the compared statistic (the posts' Amean block);
+        case_label: the first-column label of the normalized and pct styles; units_text: the
+        normalized style's "Units : Normalized TEXT"; case_strip: text removed from the end (or
+        start) of the case names shown; print_ratio: mmtests Ratio rows and a Gmean row;
+        system: start with the recorded system details; fit_width: the columns the table
+        style must fit (blocks per configuration, then per row, when wider)."""
         return self._render("TALLY_FORMAT_TEXT", style=style, color=color, precision=precision,
                             hist=hist, ascii=ascii, width=width, diagnose=diagnose,
-                            only_statistic=only_statistic)
+                            only_statistic=only_statistic, case_label=case_label,
+                            units_text=units_text, case_strip=case_strip,
+                            print_ratio=print_ratio, system=system, fit_width=fit_width)
 
     def to_html(self, fragment: bool = False) -> str:
         """The self-contained HTML report with its plots (docs/reports.md). fragment=True gives
@@ -422,14 +438,15 @@ class Report:
         return self._render("TALLY_FORMAT_CSV")
 
     def to_markdown(self, only_changed: Optional[bool] = None,
-                    max_length: Optional[int] = None) -> str:
+                    max_length: Optional[int] = None, system: Optional[bool] = None) -> str:
         """GitHub-flavoured Markdown for a pull-request comment (docs/reports.md): the headline
         first, then a table per benchmark. only_changed: keep only the rows with a significant
         change (or a missing cell) and fold the others into a <details> block; max_length: the
         most characters the comment may take (None: GitHub's limit, 65,536; negative: no
-        limit), rows and notes beyond it left out with a note saying so."""
+        limit), rows and notes beyond it left out with a note saying so; system: start with
+        the recorded system details, folded."""
         return self._render("TALLY_FORMAT_MARKDOWN", only_changed=only_changed,
-                            max_length=max_length)
+                            max_length=max_length, system=system)
 
     def to_xlsx(self, path: PathLike) -> None:
         """Write a spreadsheet atomically (a sheet per benchmark, raw samples, a chart)."""
