@@ -294,6 +294,30 @@ def shape(*args):
     spawn([PYTHON, SHAPES] + [str(a) for a in args])
 
 
+def before_build(args):
+    """(bench_tally, tally) of the --before build, or None."""
+    if not getattr(args, "before", None):
+        return None
+    b = os.path.abspath(os.path.join(args.before, "bench", "bench_tally"))
+    t = os.path.abspath(os.path.join(args.before, "tally"))
+    for path in (b, t):
+        if not os.access(path, os.X_OK):
+            sys.exit("run.py: %s is missing: build the --before tree first" % path)
+    return b, t
+
+
+def timed_with_before(table, reps, what, contenders, before, peer=None, target=None):
+    """Alternate `contenders` (tally first, then its peers) plus, when `before` = (name, fn) is
+    given, the earlier build; rows: tally against `peer` (a contender's name and label), and
+    tally against the earlier build (ratio = the speed-up)."""
+    m = alternate(reps, contenders + ([before] if before else []))
+    if peer:
+        table.add(what, m["tally"], peer[1], m[peer[0]], target)
+    if before:
+        table.add(what, m["tally"], "tally before", m["before"])
+    return m
+
+
 def numbers(bench, tally, tmp, args):
     """The number shapes of issue-style user data, each against its natural peer, in one run:
     plain files of 17-digit repr, %.17g, 6-decimal, whole and exponent numbers (tally's parse
@@ -312,11 +336,15 @@ def numbers(bench, tally, tmp, args):
     for name in ("repr", "g17", "dec6", "int", "exp"):
         files[name] = os.path.join(tmp, "%s-a.txt" % name)
         shape("plain", name, files[name], n, 11)
+    old = before_build(args)
     mbs = {}
     for name, path in files.items():
         mb = os.path.getsize(path) / 1e6
         m = alternate(reps, [("tally", in_process([bench, "ingest", path], "ingest")),
-                             ("wc", end_to_end([wc, "-l", path]))])
+                             ("wc", end_to_end([wc, "-l", path]))]
+                      + ([("before", in_process([old[0], "ingest", path], "ingest"))] if old else []))
+        if old:
+            table.add("parse %s: earlier build" % name, m["tally"], "tally before", m["before"])
         mbs[name] = mb / m["tally"][1]
         table.add("parse %.0e plain %s (%.1f MB): %.0f MB/s CPU, wc -l %.0f MB/s"
                   % (n, name, mb, mbs[name], mb / m["wc"][1]), m["tally"], "wc -l", m["wc"])
@@ -335,7 +363,13 @@ def numbers(bench, tally, tmp, args):
                       ("python", end_to_end([PYTHON, PEER, "plain", pa, pb], PEER_ENV))]
         if ministat:
             contenders.append(("ministat", end_to_end([ministat, "-A", pa, pb])))
+        if old:
+            contenders.append(("before", end_to_end([old[1], "compare", pa, pb])))
+            print("(the earlier build alternates with them)", flush=True)
         m = alternate(reps, contenders)
+        if old:
+            table.add("compare 2 x %.0e plain %s" % (n, name), m["tally"], "tally before",
+                      m["before"])
         if ministat:
             table.add("compare 2 x %.0e plain %s" % (n, name), m["tally"], "ministat -A",
                       m["ministat"], 10 if name == "repr" else None)
@@ -349,10 +383,11 @@ def numbers(bench, tally, tmp, args):
     runs = 100 if quick else 10**4
     shape("csv", csv, 2, 100, runs, 13)
     mb = os.path.getsize(csv) / 1e6
-    m = alternate(reps, [("tally", end_to_end([tally, "summary", csv])),
-                         ("pandas", end_to_end([PYTHON, PEER, "csv-groupby", csv], PEER_ENV))])
-    table.add("summary of a %.0f MB long-form repr CSV" % mb, m["tally"],
-              "pandas read_csv+groupby", m["pandas"], 4)
+    timed_with_before(table, reps, "summary of a %.0f MB long-form repr CSV" % mb,
+                      [("tally", end_to_end([tally, "summary", csv])),
+                       ("pandas", end_to_end([PYTHON, PEER, "csv-groupby", csv], PEER_ENV))],
+                      ("before", end_to_end([old[1], "summary", csv])) if old else None,
+                      ("pandas", "pandas read_csv+groupby"), 4)
     m = alternate(reps, [("tally", in_process([bench, "write-json", csv], "write")),
                          ("json", in_process([PYTHON, PEER, "timed-dump", csv], "write", PEER_ENV))])
     table.add("JSON report of %.0e samples written" % (2 * 100 * runs), m["tally"],
@@ -361,17 +396,20 @@ def numbers(bench, tally, tmp, args):
 
     hf = os.path.join(tmp, "hyperfine.json")
     shape("hyperfine", hf, 2, n // 2, 14)
-    m = alternate(reps, [("tally", end_to_end([tally, "summary", hf])),
-                         ("python", end_to_end([PYTHON, PEER, "hyperfine", hf], PEER_ENV))])
-    table.add("summary of hyperfine JSON, 2 x %.0e times" % (n // 2), m["tally"],
-              "json.load + numpy", m["python"], 4)
+    timed_with_before(table, reps, "summary of hyperfine JSON, 2 x %.0e times" % (n // 2),
+                      [("tally", end_to_end([tally, "summary", hf])),
+                       ("python", end_to_end([PYTHON, PEER, "hyperfine", hf], PEER_ENV))],
+                      ("before", end_to_end([old[1], "summary", hf])) if old else None,
+                      ("python", "json.load + numpy"), 4)
     os.unlink(hf)
     gb = os.path.join(tmp, "gbench.json")
     shape("gbench", gb, 10, (n // 20) if quick else 10**4, 15)
-    m = alternate(reps, [("tally", end_to_end([tally, "summary", gb])),
-                         ("python", end_to_end([PYTHON, PEER, "gbench", gb], PEER_ENV))])
-    table.add("summary of gbench JSON, %.0e iteration rows" % (10 * (10**4 if not quick else n // 20)),
-              m["tally"], "json.load + numpy", m["python"])
+    timed_with_before(table, reps,
+                      "summary of gbench JSON, %.0e iteration rows" % (10 * (10**4 if not quick else n // 20)),
+                      [("tally", end_to_end([tally, "summary", gb])),
+                       ("python", end_to_end([PYTHON, PEER, "gbench", gb], PEER_ENV))],
+                      ("before", end_to_end([old[1], "summary", gb])) if old else None,
+                      ("python", "json.load + numpy"))
     os.unlink(gb)
 
     check = os.path.join(os.path.dirname(bench), "..", "tests", "test_number_conversion")
@@ -433,6 +471,9 @@ def main():
     ap.add_argument("--scaling", action="store_true", help="only the n = 10^3..10^8 scaling table")
     ap.add_argument("--numbers", action="store_true",
                     help="only the number shapes (17-digit, %%.17g, 6-decimal, whole, exponent)")
+    ap.add_argument("--before", metavar="DIR",
+                    help="with --numbers: also time the build in DIR (an earlier version) in the "
+                         "same alternation, and print its time next to this build's")
     ap.add_argument("--markdown", help="also write the results as Markdown to this file")
     args = ap.parse_args()
 

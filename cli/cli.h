@@ -78,7 +78,20 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "      --precision N         N decimals for every value of the text styles (default:\n"  \
     "                            the digits the spread justifies, in SI-prefixed units;\n"    \
     "                            the mmtests and pct layouts keep %.4f / %.2f)\n"             \
-    "      --only-statistic      mmtests style: only the compared statistic's rows\n"
+    "      --only-statistic      mmtests style: only the compared statistic's rows\n"     \
+    "      --print-ratio         mmtests style: Ratio rows and a Gmean row after them\n"   \
+    "      --case-label [BENCH=]LABEL\n"                                                    \
+    "                            first-column label of the normalized and pct styles\n"    \
+    "                            (Clients, Test, #workers), for BENCH or every benchmark\n" \
+    "      --units-text [BENCH=]TEXT\n"                                                     \
+    "                            normalized style: 'Units : Normalized TEXT'\n"            \
+    "      --case-strip TEXT     show case names without TEXT at their end (or start):\n" \
+    "                            --case-strip -workers shows 1-workers as 1\n"             \
+    "      --width N             lay the table style out for N columns (default: the\n"   \
+    "                            terminal's, from COLUMNS or the terminal itself, when\n"  \
+    "                            standard output is one; else no limit)\n"                \
+    "      --system              start with the system details (kernel, CPU, memory,\n"    \
+    "                            governor) recorded in the configurations' metadata\n"
 
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
@@ -101,6 +114,7 @@ typedef struct cli_report_args {
     const char *color;      /* --color MODE */
     tally_input_kind kind;  /* --from KIND */
     tally_load_options load; /* --from and the other input options */
+    int width;              /* --width N; 0: the terminal's when stdout is one */
 } cli_report_args;
 
 /* Parse one report-shaping option (by its long name) into args. Returns 1 when handled,
@@ -130,5 +144,6 @@ int cmd_import(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif /* TALLY_CLI_H */

@@ -315,6 +315,13 @@ int cli_report_finish(cli_report_args *args, const char *command)
         if (!cli_utf8_locale())
             args->render.ascii = 1;
     }
+    /* The table fits the terminal it is shown on (never wrapped); files and pipes take any
+     * width unless --width says otherwise. */
+    if (args->width > 0)
+        args->render.fit_width = args->width;
+    else if (args->output == NULL && args->render.format == TALLY_FORMAT_TEXT &&
+             isatty(fileno(stdout)))
+        args->render.fit_width = cli_terminal_width(stdout);
     return CLI_EXIT_OK;
 }
 

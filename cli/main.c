@@ -19,6 +19,7 @@ static const command commands[] = {
     {"merge", cmd_merge, "merge files of one configuration into one result set per label"},
     {"run", cmd_run, "run a workload N times over a parameter sweep, keeping every run"},
     {"check", cmd_check, "is this machine ready to benchmark? (read-only)"},
+    {"calibrate", cmd_calibrate, "measure run-to-run noise (A/A) into a noise profile"},
 };
 
 static void usage(FILE *out)

@@ -33,10 +33,17 @@ static const struct option report_options[] = {
     /* Past the letters: long-only options. */
     {"diagnose", no_argument, NULL, 1001},
     {"expect-diff", required_argument, NULL, 1002},
+    {"noise", required_argument, NULL, 1005},
     {"only-changed", no_argument, NULL, 1701},
     {"max-length", required_argument, NULL, 1702},
     {"precision", required_argument, NULL, 1003},
     {"only-statistic", no_argument, NULL, 1004},
+    {"case-label", required_argument, NULL, 1805},
+    {"units-text", required_argument, NULL, 1806},
+    {"case-strip", required_argument, NULL, 1007},
+    {"print-ratio", no_argument, NULL, 1008},
+    {"system", no_argument, NULL, 1009},
+    {"width", required_argument, NULL, 1010},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -44,7 +51,7 @@ static const struct option report_options[] = {
 int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
 {
     cli_report_args init = {TALLY_REPORT_OPTIONS_INIT, TALLY_RENDER_OPTIONS_INIT, NULL, "auto",
-                            TALLY_INPUT_AUTO, TALLY_LOAD_OPTIONS_INIT};
+                            TALLY_INPUT_AUTO, TALLY_LOAD_OPTIONS_INIT, 0};
     cmd->args = init;
     cmd->fail_on_regression = -1.0;
     cmd->fail_on_inconclusive = 0;
@@ -54,6 +61,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->help = 0;
     cmd->expect_diff[0] = '\0';
     cmd->expect_diff_len = 0;
+    cmd->per_benchmark_count = 0;
+    cmd->noise = NULL;
 
     optind = 1;
     opterr = 0;
@@ -73,7 +82,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && (c == 1701 || (c < 256 && strchr("taAREWMGI", c))))
+        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
             cmd->fail_on_inconclusive = 1;
@@ -120,6 +129,14 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->args.report.expect_diff = cmd->expect_diff;
             continue;
         }
+        if (c == 1005) {
+            tally_noise_free(cmd->noise);
+            cmd->noise = NULL;
+            if (tally_noise_load(&cmd->noise, optarg) != TALLY_OK)
+                return cli_fail_library();
+            cmd->args.report.noise = cmd->noise;
+            continue;
+        }
         if (c == 1701) {
             cmd->args.render.only_changed = 1;
             continue;
@@ -144,8 +161,41 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->args.render.precision = (int)n;
             continue;
         }
-        if (c == 1004) {
-            cmd->args.render.only_statistic = 1;
+        if (c == 1004 || c == 1008 || c == 1009) {
+            if (c == 1004)
+                cmd->args.render.only_statistic = 1;
+            else if (c == 1008)
+                cmd->args.render.print_ratio = 1;
+            else
+                cmd->args.render.system = 1;
+            continue;
+        }
+        if (c == 1805 || c == 1806) {
+            /* LABEL for every benchmark, or BENCH=LABEL for one (settled after loading). */
+            const char *key = c == 1805 ? "case_label" : "units_text";
+            if (strchr(optarg, '=') != NULL) {
+                if (cmd->per_benchmark_count == (int)COUNT(cmd->per_benchmark))
+                    return cli_usage_error(cmd->name, "--%s: too many BENCH=TEXT values", name);
+                cmd->per_benchmark[cmd->per_benchmark_count].key = key;
+                cmd->per_benchmark[cmd->per_benchmark_count++].spec = optarg;
+            } else if (c == 1805) {
+                cmd->args.render.case_label = optarg;
+            } else {
+                cmd->args.render.units_text = optarg;
+            }
+            continue;
+        }
+        if (c == 1010) {
+            char *end = NULL;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || n < 20 || n > 10000)
+                return cli_usage_error(cmd->name, "--width needs a number of columns from 20 to "
+                                                  "10000, not '%s'", optarg);
+            cmd->args.width = (int)n;
+            continue;
+        }
+        if (c == 1007) {
+            cmd->args.render.case_strip = optarg;
             continue;
         }
         if (c == 'H' || c == 'X' || c == 1001) {
@@ -177,8 +227,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     return cli_report_finish(&cmd->args, cmd->name);
 }
 
-int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
-                     char **argv)
+static int build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                        char **argv)
 {
     *out = NULL;
     int rc = cli_parse_report_command(cmd, argc, argv);
@@ -198,6 +248,26 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
     rc = cli_load_inputs(&results, cmd->inputs, cmd->input_count, &cmd->args.load);
     if (rc != CLI_EXIT_OK)
         return rc;
+    /* BENCH=TEXT presentation values: the baseline's metadata, which the report reads; a
+     * BENCH that names no benchmark of the baseline means the '=' belongs to the text. */
+    for (int i = 0; i < cmd->per_benchmark_count; i++) {
+        const char *spec = cmd->per_benchmark[i].spec, *eq = strchr(spec, '=');
+        tally_resultset *base = tally_results_count(results) ? tally_results_at(results, 0) : NULL;
+        char key[512], bench[256];
+        size_t n = (size_t)(eq - spec);
+        int named = base && n < sizeof bench;
+        if (named) {
+            memcpy(bench, spec, n);
+            bench[n] = '\0';
+            named = tally_resultset_benchmark_find(base, bench) != NULL;
+        }
+        snprintf(key, sizeof key, named ? "report.%s.%s" : "report.%.0s%s", bench,
+                 cmd->per_benchmark[i].key);
+        if (base && tally_resultset_meta_set(base, key, named ? eq + 1 : spec) != TALLY_OK) {
+            tally_results_free(results);
+            return cli_fail_library();
+        }
+    }
     size_t configurations = tally_results_count(results);
     if (cmd->allow_gate && configurations < 2) {
         tally_results_free(results);
@@ -221,4 +291,15 @@ int cli_build_report(tally_report **out, cli_report_command *cmd, const char *he
                         "if that is the point)\n", tally_report_env_diff_key(*out, i),
                 tally_report_env_diff_key(*out, i));
     return CLI_EXIT_OK;
+}
+
+int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                     char **argv)
+{
+    int rc = build_report(out, cmd, help, argc, argv);
+    /* The report copied the margins of --noise. */
+    tally_noise_free(cmd->noise);
+    cmd->noise = NULL;
+    cmd->args.report.noise = NULL;
+    return rc;
 }

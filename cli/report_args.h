@@ -16,6 +16,11 @@ typedef struct cli_report_command {
     int help;                  /* --help was given */
     char expect_diff[1024];    /* --expect-diff keys, comma-separated */
     size_t expect_diff_len;
+    /* --case-label / --units-text given as BENCH=TEXT: set on the baseline's metadata
+     * (report.BENCH.case_label, report.BENCH.units_text) once the inputs are loaded. */
+    struct { const char *key; const char *spec; } per_benchmark[32];
+    int per_benchmark_count;
+    tally_noise *noise;        /* --noise FILE, owned (freed by cli_build_report) */
 } cli_report_command;
 
 /* Parse argv (argv[0] is the subcommand). Returns CLI_EXIT_OK or prints and returns

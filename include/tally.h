@@ -14,6 +14,7 @@
 #include "tally/io.h"
 #include "tally/diagnose.h"
 #include "tally/report.h"
+#include "tally/noise.h"
 #include "tally/validate.h"
 #include "tally/runner.h"
 #include "tally/syscheck.h"

@@ -64,6 +64,9 @@ static TEST_HELPER tally_results *build_fixture(void)
     static const double lat_b_base[3] = { 5, 5.5, 4.5 }, lat_b_alt[3] = { 5.2, 5.4, 5.0 };
     static const double lat_c[3][3] = { { 4.0, 4.4, 3.6 }, { 3.0, 3.3, 2.7 }, { 4.1, 4.0, 3.9 } };
     static const double lat_d_new[2] = { 7, 8 };
+    /* mmtests style, BHmean-N of base x (higher is better: the best are the highest): N = 50
+     * takes floor(4 * 0.5) = 2 runs, 2 / (1/110 + 1/100) = 104.76; N = 95 takes 3 runs,
+     * 3 / (1/110 + 2/100) = 103.125, printed 103.12. */
     static const double tput_x[3][4] = { { 100, 110, 90, 100 },
                                          { 120, 130, 110, 120 },
                                          { 101, 99, 100, 100 } };

@@ -41,6 +41,8 @@ typedef enum tally_style {
     TALLY_STYLE_PCT = 3         /**< `450.40 (0.00 pct)` cells side by side. */
 } tally_style;
 
+typedef struct tally_noise tally_noise; /**< A noise profile (tally/noise.h). */
+
 /** Options for tally_report_new(). Initialise with ::TALLY_REPORT_OPTIONS_INIT. */
 typedef struct tally_report_options {
     unsigned int version;         /**< ::TALLY_REPORT_OPTIONS_VERSION. */
@@ -70,15 +72,22 @@ typedef struct tally_report_options {
                                        configurations: not listed by
                                        tally_report_env_diff_key(); NULL: none. Copied. Since
                                        version 4. */
+    const tally_noise *noise;     /**< A noise profile (tally_calibrate(), tally_noise_load()), or
+                                       NULL: each row whose benchmark it lists takes the
+                                       profile's margin_pct as its equivalence margin (unless
+                                       `equivalence_pct` is set) and as the least loss
+                                       tally_report_gate() counts. Borrowed during
+                                       tally_report_new() only (the margins are copied). Since
+                                       version 5. */
 } tally_report_options;
 
 /** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
- *  version 4 `expect_diff`; older versions are still accepted (with the defaults for what they
- *  lack). */
-#define TALLY_REPORT_OPTIONS_VERSION 4
+ *  version 4 `expect_diff`, version 5 `noise`; older versions are still accepted (with the
+ *  defaults for what they lack). */
+#define TALLY_REPORT_OPTIONS_VERSION 5
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
-      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL }
+      TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the
@@ -119,18 +128,49 @@ typedef struct tally_render_options {
     int only_statistic;   /**< 1: the mmtests style prints only the rows of the statistic each
                                benchmark compares (the `Amean` block of the posts), not Min,
                                Stddev, CoeffVar, Max and BAmean. Since version 5. */
+    const char *case_label; /**< The first-column label of the normalized and pct styles
+                                 (`Clients`, `Test`, `#workers`) for every benchmark; NULL: the
+                                 baseline's metadata `report.<benchmark>.case_label`, else
+                                 `report.case_label`, else "Case". A benchmark's own metadata
+                                 label wins over this. Borrowed for the call. Since version 6. */
+    const char *units_text; /**< The text after "Units : Normalized " of the normalized style
+                                 (`time in seconds`) for every benchmark; NULL: the baseline's
+                                 metadata `report.<benchmark>.units_text`, else the unit. A
+                                 benchmark's own metadata text wins over this. Borrowed for the
+                                 call. Since version 6. */
+    const char *case_strip; /**< Text removed from the end of every case name where the text
+                                 styles show it, else from its start (`-workers`: `1-workers`
+                                 shows as `1`); NULL or "": names as they are. Borrowed for the
+                                 call. Since version 6. */
+    int print_ratio;      /**< 1: the mmtests style follows the compared statistic's rows of
+                               each benchmark with `Ratio` rows (each value / the baseline's)
+                               and a `Gmean` row (the geometric mean of a configuration's ratios
+                               over the cases present in both), as compare-mmtests
+                               --print-ratio. Since version 6. */
+    int system;           /**< 1: text and Markdown output start with a system-details block:
+                               kernel, CPU model and count, SMT, memory, governor, boost and THP
+                               of each configuration, from the recorded metadata (keys none
+                               recorded are left out). Since version 6. */
+    int fit_width;        /**< Columns the table style must fit (e.g. the terminal's); 0: no
+                               limit. A wider table is laid out one block per compared
+                               configuration instead, then one block per row, and the footer's
+                               sentences are broken at spaces, so no line wraps. Since version
+                               6. */
 } tally_render_options;
 
-/** Version 5 added `only_statistic`; version 4 `only_changed` and `max_length`; version 3
+/** Version 6 added `case_label`, `units_text`, `case_strip`, `print_ratio`, `system` and
+ *  `fit_width`; version
+ *  5 `only_statistic`; version 4 `only_changed` and `max_length`; version 3
  *  `diagnose`; version 2 `histogram`, `ascii`, `width` and `fragment`; older options are still
  *  accepted (the later fields then take their defaults).
  *  `precision` (-1: each style's default) fixes the decimals of every value in the text styles;
  *  without it the seed layouts keep their posted `%.4f` / `%.2f` unless a group's values would
  *  show fewer than 3 significant digits, and the table style shows each row with the digits
  *  its confidence interval justifies, in the SI-prefixed unit of its benchmark. */
-#define TALLY_RENDER_OPTIONS_VERSION 5
-#define TALLY_RENDER_OPTIONS_INIT \
-    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define TALLY_RENDER_OPTIONS_VERSION 6
+#define TALLY_RENDER_OPTIONS_INIT                                                              \
+    { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, \
+      0, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_RENDER_OPTIONS_INIT does for the

@@ -90,12 +90,15 @@ enum { TIMES = 0, EXIT_CODES = 1 };
  * shortest digits of a whole number below 10^15 are its digits). */
 static void append_code(tally__buf *text, double v, size_t j)
 {
-    if (j)
-        tally__buf_puts(text, ",");
-    if (v == trunc(v) && fabs(v) < 1e15)
-        tally__buf_double(text, v);
-    else
-        tally__buf_printf(text, "%.0f", v);
+    if (v == trunc(v) && fabs(v) < 1e15) {
+        char code[TALLY__NUMBER_BUF + 1];
+        size_t n = j ? 1 : 0;
+        code[0] = ',';
+        n += tally__number_format(code + n, v);
+        tally__buf_append(text, code, n);
+    } else {
+        tally__buf_printf(text, "%s%.0f", j ? "," : "", v);
+    }
 }
 
 static int keep_exit_codes(tally_case *c, tally__json_doc *doc, const cJSON *res, tally__jpath *p)

@@ -560,7 +560,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
             inconclusive |= c->comparison.verdict == TALLY_VERDICT_INCONCLUSIVE;
             not_tested |= c->comparison.verdict == TALLY_VERDICT_NOT_TESTED;
         }
-    if (inconclusive && !(r->opts.equivalence_pct > 0) && !(r->opts.mde_pct > 0))
+    if (inconclusive && !tally__report_has_margin(r) && !(r->opts.mde_pct > 0))
         tally__buf_puts(b, "<p class=\"notes\">inconclusive: neither a change nor equivalence "
                            "is shown; --equivalence PCT or --mde PCT gives the runs needed.</p>\n");
     if (not_tested)

@@ -36,6 +36,12 @@ static void md_text(tally__buf *b, const char *s)
     }
 }
 
+static int is_change(const tally__cell *c)
+{
+    return c->pub.compared && (c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION ||
+                               c->pub.comparison.verdict == TALLY_VERDICT_IMPROVEMENT);
+}
+
 /* Append a cell's text held in `cell` with every space made a no-break space, so that the
  * browser never breaks `value ± CI` or `delta [low, high] 🔴` across lines; `cell` is reset. */
 static void md_nowrap(tally__buf *b, tally__buf *cell)
@@ -54,6 +60,23 @@ static void md_nowrap(tally__buf *b, tally__buf *cell)
 
 /* The value as every human format shows it (tally__render_cell_value: the row's decimals in
  * the benchmark's unit prefix, named once in its unit line). */
+/* A configuration's name as a column header: a browser may break a name after a hyphen
+ * (`5.14.0-` / `rc3-` / `vanilla`); a word joiner (U+2060, invisible) after each one keeps
+ * the name on one line. */
+static void md_label(tally__buf *b, const char *label)
+{
+    tally__buf text = TALLY__BUF_INIT;
+    md_text(&text, label);
+    if (text.failed)
+        b->failed = 1;
+    for (size_t k = 0; k < text.len; k++) {
+        tally__buf_append(b, text.data + k, 1);
+        if (text.data[k] == '-')
+            tally__buf_puts(b, "\xe2\x81\xa0");
+    }
+    tally__buf_dispose(&text);
+}
+
 static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c,
                      const tally__numfmt *f)
 {
@@ -112,14 +135,9 @@ static void md_verdict(tally__buf *b, const tally__cell *c)
             tally__buf_printf(b, ": more than %zu runs per side to resolve ±%g %%",
                               (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
     }
-    if (cmp->mde_defined)
-        tally__buf_printf(b, " (MDE" NBSP "±%.2f%%)", cmp->mde_pct);
-}
-
-static int is_change(const tally__cell *c)
-{
-    return c->pub.compared && (c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION ||
-                               c->pub.comparison.verdict == TALLY_VERDICT_IMPROVEMENT);
+    /* The MDE says what the runs could have seen: news only where no change was shown. */
+    if (cmp->mde_defined && !is_change(c))
+        tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);
 }
 
 /* ---- the pieces of the document ---- */
@@ -130,7 +148,10 @@ typedef struct piece {
 
 typedef struct md_group {
     tally__group g;
-    piece head;  /* heading and the unit line */
+    size_t config;     /* the configuration compared with the baseline; 0: all of them */
+    size_t first_item; /* its rows are items first_item .. first_item + g.count - 1 */
+    piece head;  /* the benchmark's heading and unit line (the same in each of its blocks) */
+    piece sub;   /* the block's own heading (one configuration against the baseline) */
     piece thead; /* the table's header and alignment lines */
     size_t changed, unchanged;
     tally__si si; /* the unit prefix of its values */
@@ -141,7 +162,7 @@ typedef struct md_group {
 typedef struct rank {
     int klass;
     double key;
-    size_t row;
+    size_t row; /* the item */
 } rank;
 
 typedef struct md_doc {
@@ -149,10 +170,15 @@ typedef struct md_doc {
     const tally_render_options *o;
     int compare, fold;
     tally__buf text;         /* every piece, one after the other */
-    piece *rows;             /* per report row: its table line */
-    unsigned char *changed;  /* per row: a significant change or a missing cell */
-    unsigned char *shown;    /* per row: in the document */
-    size_t *group_of;        /* per row: its md_group */
+    /* An item is a table row: a report row in one block. With more than one configuration
+     * compared, each gets its own table (block) per benchmark, so that a table stays as
+     * narrow as the comment; otherwise one block per benchmark shows every configuration. */
+    size_t item_count;
+    size_t *item_row;        /* per item: its report row */
+    piece *rows;             /* per item: its table line */
+    unsigned char *changed;  /* per item: a significant change or a missing cell */
+    unsigned char *shown;    /* per item: in the document */
+    size_t *group_of;        /* per item: its md_group (block) */
     md_group *groups;
     size_t group_count;
     piece *tail;             /* footnote and note lines after the tables */
@@ -174,6 +200,12 @@ static void put_piece(tally__buf *b, const md_doc *d, piece p)
         tally__buf_append(b, d->text.data + p.off, p.len);
 }
 
+/* Whether block `mg` shows configuration j. */
+static int block_shows(const md_group *mg, size_t j)
+{
+    return mg->config == 0 || j == 0 || j == mg->config;
+}
+
 static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
 {
     const tally_report *r = d->r;
@@ -186,6 +218,8 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
     md_nowrap(b, cell);
     tally__buf_puts(b, " |");
     for (size_t j = 0; j < r->config_count; j++) {
+        if (!block_shows(mg, j))
+            continue;
         tally__buf_puts(b, " ");
         md_value(cell, row, &row->cells[j], &f);
         md_nowrap(b, cell);
@@ -197,7 +231,8 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
             tally__buf_puts(b, " | ");
             md_p(b, &row->cells[j]);
             tally__buf_puts(b, " | ");
-            md_verdict(b, &row->cells[j]);
+            md_verdict(cell, &row->cells[j]);
+            md_nowrap(b, cell);
             tally__buf_puts(b, " |");
         }
     }
@@ -223,17 +258,29 @@ static void group_pieces(md_doc *d, md_group *mg)
                       tally__stat_title(first->statistic));
     mg->head = piece_end(d, start);
     start = b->len;
+    if (mg->config > 0) {
+        tally__buf_puts(b, "#### ");
+        md_text(b, r->configs[mg->config].label);
+        tally__buf_puts(b, " against ");
+        md_text(b, r->configs[0].label);
+        tally__buf_puts(b, "\n\n");
+    }
+    mg->sub = piece_end(d, start);
+    start = b->len;
     tally__buf_puts(b, "| case |");
     for (size_t j = 0; j < r->config_count; j++) {
+        if (!block_shows(mg, j))
+            continue;
         tally__buf_puts(b, " ");
-        md_text(b, r->configs[j].label);
+        md_label(b, r->configs[j].label);
         tally__buf_puts(b, " |");
         if (d->compare && j > 0)
             tally__buf_printf(b, " delta [%g%% CI] | p | verdict |", r->opts.confidence * 100);
     }
     tally__buf_puts(b, "\n|:---|");
     for (size_t j = 0; j < r->config_count; j++)
-        tally__buf_puts(b, d->compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
+        if (block_shows(mg, j))
+            tally__buf_puts(b, d->compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
     tally__buf_puts(b, "\n");
     mg->thead = piece_end(d, start);
 }
@@ -303,37 +350,45 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
     d->o = o;
     d->compare = !r->opts.summaries_only && r->config_count > 1;
     d->fold = d->compare && o->only_changed;
-    size_t n = r->row_count ? r->row_count : 1;
+    size_t blocks = d->compare && r->config_count > 2 ? r->config_count - 1 : 1;
+    d->item_count = r->row_count * blocks;
+    size_t n = d->item_count ? d->item_count : 1;
+    d->item_row = tally__calloc(n, sizeof(*d->item_row));
     d->rows = tally__calloc(n, sizeof(*d->rows));
     d->changed = tally__calloc(n, 1);
     d->shown = tally__calloc(n, 1);
     d->group_of = tally__calloc(n, sizeof(*d->group_of));
     d->groups = tally__calloc(n, sizeof(*d->groups));
-    if (!d->rows || !d->changed || !d->shown || !d->group_of || !d->groups)
+    if (!d->item_row || !d->rows || !d->changed || !d->shown || !d->group_of || !d->groups)
         return tally__oom();
     tally__buf cell = TALLY__BUF_INIT;
     tally__group g;
-    size_t pos = 0;
-    while (tally__report_next_group(&g, r, &pos)) {
-        md_group *mg = &d->groups[d->group_count];
-        mg->g = g;
-        group_pieces(d, mg);
-        for (size_t i = g.first; i < g.first + g.count; i++) {
-            d->group_of[i] = d->group_count;
-            size_t start = d->text.len;
-            row_line(d, mg, i, &cell);
-            d->rows[i] = piece_end(d, start);
-            for (size_t j = 0; j < r->config_count; j++)
-                d->changed[i] |= is_change(&r->rows[i].cells[j]) ||
-                                 (d->compare && !r->rows[i].cells[j].pub.present);
-            if (d->changed[i])
-                mg->changed++;
-            else
-                mg->unchanged++;
-            d->changed_total += d->changed[i];
+    size_t pos = 0, item = 0;
+    while (tally__report_next_group(&g, r, &pos))
+        for (size_t k = 0; k < blocks; k++) {
+            md_group *mg = &d->groups[d->group_count];
+            mg->g = g;
+            mg->config = blocks > 1 ? k + 1 : 0;
+            mg->first_item = item;
+            group_pieces(d, mg);
+            for (size_t i = g.first; i < g.first + g.count; i++, item++) {
+                d->item_row[item] = i;
+                d->group_of[item] = d->group_count;
+                size_t start = d->text.len;
+                row_line(d, mg, i, &cell);
+                d->rows[item] = piece_end(d, start);
+                for (size_t j = 0; j < r->config_count; j++)
+                    if (block_shows(mg, j))
+                        d->changed[item] |= is_change(&r->rows[i].cells[j]) ||
+                                            (d->compare && !r->rows[i].cells[j].pub.present);
+                if (d->changed[item])
+                    mg->changed++;
+                else
+                    mg->unchanged++;
+                d->changed_total += d->changed[item];
+            }
+            d->group_count++;
         }
-        d->group_count++;
-    }
     tally__buf_dispose(&cell);
     tail_pieces(d);
     return d->text.failed ? tally__oom() : TALLY_OK;
@@ -342,6 +397,7 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
 static void doc_free(md_doc *d)
 {
     tally__buf_dispose(&d->text);
+    tally__free_mem(d->item_row);
     tally__free_mem(d->rows);
     tally__free_mem(d->changed);
     tally__free_mem(d->shown);
@@ -451,7 +507,7 @@ static void omitted_note(tally__buf *b, const md_doc *d, long limit)
     for (size_t k = 0; k < d->group_count; k++) {
         const md_group *mg = &d->groups[k];
         size_t shown = 0;
-        for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++) {
+        for (size_t i = mg->first_item; i < mg->first_item + mg->g.count; i++) {
             shown += d->shown[i];
             if (!d->shown[i] && d->changed[i])
                 rows_changed++;
@@ -478,12 +534,11 @@ static void omitted_note(tally__buf *b, const md_doc *d, long limit)
                           plural(rows_changed, "row", "rows"));
         sep = ", ";
     }
-    if (benchmarks)
-        tally__buf_printf(b, "%s(%zu %s entirely)", sep, benchmarks,
-                          plural(benchmarks, "benchmark", "benchmarks"));
     if (notes)
-        tally__buf_printf(b, "%s%zu %s of notes", *sep ? (benchmarks ? " and " : ", ") : "",
-                          notes, plural(notes, "line", "lines"));
+        tally__buf_printf(b, "%s%zu %s of notes", sep, notes, plural(notes, "line", "lines"));
+    if (benchmarks)
+        tally__buf_printf(b, "; %zu %s not shown at all", benchmarks,
+                          plural(benchmarks, "table is", "tables are"));
     tally__buf_puts(b, ". `--format csv`, `json` or `html` shows every row.\n\n");
 }
 
@@ -493,19 +548,23 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
     if (d->compare)
         headline(b, d);
     omitted_note(b, d, limit);
+    size_t headed = (size_t)-1; /* the benchmark (first row) whose heading was written last */
     for (size_t k = 0; k < d->group_count; k++) {
         const md_group *mg = &d->groups[k];
         size_t shown_changed = 0, shown_other = 0;
-        for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++) {
+        for (size_t i = mg->first_item; i < mg->first_item + mg->g.count; i++) {
             shown_changed += d->shown[i] && (d->changed[i] || !d->fold);
             shown_other += d->shown[i] && !d->changed[i] && d->fold;
         }
         if (shown_changed + shown_other == 0)
             continue;
-        put_piece(b, d, mg->head);
+        if (headed != mg->g.first)
+            put_piece(b, d, mg->head);
+        headed = mg->g.first;
+        put_piece(b, d, mg->sub);
         if (shown_changed) {
             put_piece(b, d, mg->thead);
-            for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++)
+            for (size_t i = mg->first_item; i < mg->first_item + mg->g.count; i++)
                 if (d->shown[i] && (d->changed[i] || !d->fold))
                     put_piece(b, d, d->rows[i]);
             tally__buf_puts(b, "\n");
@@ -519,7 +578,7 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
             tally__buf_printf(b, "%zu %s without a significant change</summary>\n\n",
                               mg->unchanged, plural(mg->unchanged, "row", "rows"));
             put_piece(b, d, mg->thead);
-            for (size_t i = mg->g.first; i < mg->g.first + mg->g.count; i++)
+            for (size_t i = mg->first_item; i < mg->first_item + mg->g.count; i++)
                 if (d->shown[i] && !d->changed[i])
                     put_piece(b, d, d->rows[i]);
             tally__buf_puts(b, "\n</details>\n\n");
@@ -564,7 +623,7 @@ static int by_rank(const void *pa, const void *pb)
  * The costs of opening a table or a fold are estimated generously; the caller measures. */
 static void choose(md_doc *d, const rank *ranked, size_t nranked, long budget)
 {
-    memset(d->shown, 0, d->r->row_count);
+    memset(d->shown, 0, d->item_count);
     d->tail_shown = 0;
     unsigned char *opened = tally__calloc(d->group_count ? d->group_count : 1, 1);
     if (opened == NULL) {
@@ -578,7 +637,7 @@ static void choose(md_doc *d, const rank *ranked, size_t nranked, long budget)
         const md_group *mg = &d->groups[d->group_of[i]];
         long cost = (long)d->rows[i].len;
         if (!(opened[d->group_of[i]] & 1))
-            cost += (long)(mg->head.len + mg->thead.len) + 2;
+            cost += (long)(mg->head.len + mg->sub.len + mg->thead.len) + 2;
         if (cost > left) {
             all_changes = 0;
             break;
@@ -591,16 +650,16 @@ static void choose(md_doc *d, const rank *ranked, size_t nranked, long budget)
         left -= (long)d->tail[k].len;
         d->tail_shown++;
     }
-    for (size_t i = 0; all_changes && i < d->r->row_count; i++) {
+    for (size_t i = 0; all_changes && i < d->item_count; i++) {
         if (d->changed[i])
             continue;
         size_t gi = d->group_of[i];
         const md_group *mg = &d->groups[gi];
         long cost = (long)d->rows[i].len;
         if (d->fold && !(opened[gi] & 2))
-            cost += (long)(mg->thead.len + mg->head.len) + 128;
+            cost += (long)(mg->thead.len + mg->head.len + mg->sub.len) + 128;
         else if (!d->fold && !(opened[gi] & 1))
-            cost += (long)(mg->head.len + mg->thead.len) + 2;
+            cost += (long)(mg->head.len + mg->sub.len + mg->thead.len) + 2;
         if (cost > left)
             break;
         left -= cost;
@@ -619,14 +678,14 @@ int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_ren
         doc_free(&d);
         return rc;
     }
-    memset(d.shown, 1, r->row_count);
+    memset(d.shown, 1, d.item_count);
     d.tail_shown = d.tail_count;
     tally__buf out = TALLY__BUF_INIT;
     write_doc(&out, &d, limit);
     if (limit > 0 && !out.failed && out.len > (size_t)limit) {
         /* The document with nothing shown (its note then names the most left out, so it is
          * the longest the note gets) is the floor: what is left of the limit is the budget. */
-        memset(d.shown, 0, r->row_count);
+        memset(d.shown, 0, d.item_count);
         d.tail_shown = 0;
         out.len = 0;
         write_doc(&out, &d, limit);
@@ -643,13 +702,14 @@ int tally__render_markdown(tally__buf *b, const tally_report *r, const tally_ren
             goto done;
         }
         size_t nranked = 0;
-        for (size_t i = 0; i < r->row_count; i++) {
+        for (size_t i = 0; i < d.item_count; i++) {
             if (!d.changed[i])
                 continue;
             rank k = { 2, 0, i };
+            const md_group *mg = &d.groups[d.group_of[i]];
             for (size_t j = 1; j < r->config_count; j++) {
-                const tally__cell *c = &r->rows[i].cells[j];
-                if (!is_change(c))
+                const tally__cell *c = &r->rows[d.item_row[i]].cells[j];
+                if (!block_shows(mg, j) || !is_change(c))
                     continue;
                 double pct = c->pub.comparison.pct_imp;
                 if (c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION &&

@@ -1,5 +1,6 @@
 /* The compare-mmtests layout: one block per benchmark, rows per statistic and case,
  * `%12.4f (%7.2f%%)` cells with `*` instead of the parentheses when significant. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@ typedef enum row_kind { ROW_MIN, ROW_CENTRE, ROW_STDDEV, ROW_COEFFVAR, ROW_MAX, 
 typedef struct stat_row {
     row_kind kind;
     int bamean_index;
+    int harmonic; /* BAmean rows of higher-is-better benchmarks: BHmean-N */
     char title[16];
 } stat_row;
 
@@ -37,28 +39,39 @@ static const char *centre_title(tally_statistic s)
     }
 }
 
-/* Min, the centre (Amean, Hmean, ...), Stddev, CoeffVar, Max, BAmean-50/95/99, as
+/* Min, the centre (Amean, Hmean, ...), Stddev, CoeffVar, Max, BAmean-50/95/99 (with
+ * `harmonic`, where higher is better: BHmean-N, the harmonic mean of the best), as
  * compare-mmtests prints them. A centre that is itself Min, Max or BAmean has no extra row. */
-static size_t build_rows(stat_row *rows, tally_statistic centre)
+static size_t build_rows(stat_row *rows, tally_statistic centre, int harmonic)
 {
     size_t n = 0;
-    rows[n++] = (stat_row){ ROW_MIN, 0, "Min" };
+    rows[n++] = (stat_row){ ROW_MIN, 0, 0, "Min" };
     if (centre != TALLY_STAT_MIN && centre != TALLY_STAT_MAX && centre != TALLY_STAT_BAMEAN) {
-        rows[n] = (stat_row){ ROW_CENTRE, 0, "" };
+        rows[n] = (stat_row){ ROW_CENTRE, 0, 0, "" };
         strcpy(rows[n++].title, centre_title(centre));
     }
-    rows[n++] = (stat_row){ ROW_STDDEV, 0, "Stddev" };
-    rows[n++] = (stat_row){ ROW_COEFFVAR, 0, "CoeffVar" };
-    rows[n++] = (stat_row){ ROW_MAX, 0, "Max" };
+    rows[n++] = (stat_row){ ROW_STDDEV, 0, 0, "Stddev" };
+    rows[n++] = (stat_row){ ROW_COEFFVAR, 0, 0, "CoeffVar" };
+    rows[n++] = (stat_row){ ROW_MAX, 0, 0, "Max" };
     for (int k = 0; k < TALLY__BAMEAN_COUNT; k++) {
-        rows[n] = (stat_row){ ROW_BAMEAN, k, "" };
-        snprintf(rows[n++].title, sizeof(rows[0].title), "BAmean-%d",
+        /* The compared BAmean (--statistic bamean) stays the arithmetic one the test is about. */
+        int h = harmonic && centre != TALLY_STAT_BAMEAN;
+        rows[n] = (stat_row){ ROW_BAMEAN, k, h, "" };
+        snprintf(rows[n++].title, sizeof(rows[0].title), "%s-%d", h ? "BHmean" : "BAmean",
                  (int)tally__bamean_percents[k]);
     }
     return n;
 }
 
-/* Is this the row whose statistic the report compares (and marks when significant)? */
+/* compare-mmtests marks significance on the mean rows only (Amean, Hmean, Gmean), never on
+ * Median, Min, Max or BAmean rows. */
+static int is_marked_row(const stat_row *sr, tally_statistic centre)
+{
+    return sr->kind == ROW_CENTRE && (centre == TALLY_STAT_AMEAN || centre == TALLY_STAT_HMEAN ||
+                                      centre == TALLY_STAT_GMEAN);
+}
+
+/* Is this the row whose statistic the report compares? */
 static int is_compared_row(const stat_row *sr, tally_statistic centre)
 {
     switch (sr->kind) {
@@ -80,7 +93,11 @@ static int stat_value(double *out, const stat_row *sr, const tally__cell *c)
     case ROW_CENTRE: *out = c->pub.value; return c->value_defined;
     case ROW_STDDEV: *out = c->spread; return c->spread_defined;
     case ROW_COEFFVAR: *out = c->cv; return c->cv_defined;
-    case ROW_BAMEAN: *out = c->bamean[sr->bamean_index]; return 1;
+    case ROW_BAMEAN:
+        if (sr->harmonic && !c->bhmean_defined)
+            return 0;
+        *out = sr->harmonic ? c->bhmean[sr->bamean_index] : c->bamean[sr->bamean_index];
+        return 1;
     }
     return 0;
 }
@@ -169,7 +186,7 @@ static int cell_pct(double *pct, const stat_row *sr, const tally__row *row, size
 }
 
 static void render_cell(tally__buf *b, const stat_row *sr, const tally__row *row, size_t j,
-                        const widths *w, int marked)
+                        const widths *w, int marked, int color)
 {
     const tally__cell *c = &row->cells[j];
     double v, pct;
@@ -185,7 +202,8 @@ static void render_cell(tally__buf *b, const stat_row *sr, const tally__row *row
     if (!cell_pct(&pct, sr, row, j, v))
         tally__buf_printf(b, " (%*s )", w->pct, "n/a");
     else if (marked)
-        tally__buf_printf(b, " *%*.2f%%*", w->pct, pct);
+        tally__buf_printf(b, " %s*%*.2f%%*%s", tally__color_on(c, color), w->pct, pct,
+                          tally__color_off(c, color));
     else
         tally__buf_printf(b, " (%*.2f%%)", w->pct, pct);
 }
@@ -217,14 +235,77 @@ static void measure(widths *w, const tally_report *r, const tally__group *g, con
             }
 }
 
+/* The row label and the case, as compare-mmtests starts every line. */
+static void row_start(tally__buf *b, const char *title, const tally_render_options *o,
+                      const tally__row *row, size_t case_width)
+{
+    const char *name;
+    size_t len = tally__shown_case(&name, o, row->case_name);
+    tally__buf_printf(b, "%-*s ", LABEL_WIDTH, title);
+    tally__buf_append(b, name, len);
+    tally__buf_pad(b, case_width - len);
+}
+
+/* --print-ratio: each value of the compared statistic over the baseline's, then their geometric
+ * mean per configuration over the cases both have. */
+static void render_ratios(tally__buf *b, const tally_report *r, const tally_render_options *o,
+                          const tally__group *g, const stat_row *sr, const widths *w,
+                          size_t case_width)
+{
+    for (size_t i = g->first; i < g->first + g->count; i++) {
+        const tally__row *row = &r->rows[i];
+        row_start(b, "Ratio", o, row, case_width);
+        for (size_t j = 0; j < r->config_count; j++) {
+            double base, v;
+            if (stat_value(&base, sr, &row->cells[0]) && stat_value(&v, sr, &row->cells[j]) &&
+                base != 0)
+                tally__buf_printf(b, "%*.2f%*s", w->value, v / base, w->pct + 4, "");
+            else
+                tally__buf_printf(b, "%*s%*s", w->value, "n/a", w->pct + 4, "");
+        }
+        tally__buf_end_line(b);
+    }
+    tally__buf_printf(b, "%-*s %-*s", LABEL_WIDTH, "Gmean", (int)case_width, "");
+    for (size_t j = 0; j < r->config_count; j++) {
+        double logs = 0;
+        size_t paired = 0;
+        for (size_t i = g->first; i < g->first + g->count; i++) {
+            double base, v;
+            const tally__row *row = &r->rows[i];
+            if (stat_value(&base, sr, &row->cells[0]) && stat_value(&v, sr, &row->cells[j]) &&
+                base > 0 && v > 0) {
+                logs += log(v / base);
+                paired++;
+            }
+        }
+        if (paired)
+            tally__buf_printf(b, "%*.2f%*s", w->value, exp(logs / (double)paired), w->pct + 4, "");
+        else
+            tally__buf_printf(b, "%*s%*s", w->value, "n/a", w->pct + 4, "");
+    }
+    tally__buf_end_line(b);
+}
+
 static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
                          const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
-    size_t case_width = tally__group_case_width(r, g);
+    size_t case_width = tally__group_case_width(r, o, g);
     stat_row rows[16];
-    size_t nrows = build_rows(rows, first->statistic);
+    /* BHmean needs the samples: a report made from partitions keeps the BAmean rows. */
+    int harmonic = first->direction == TALLY_HIGHER_IS_BETTER;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (r->rows[i].cells[j].pub.present && !r->rows[i].cells[j].bhmean_defined &&
+                r->rows[i].cells[j].part_made)
+                harmonic = 0;
+    size_t nrows = build_rows(rows, first->statistic, harmonic);
+    const stat_row *compared = NULL;
+    for (size_t s = 0; s < nrows && compared == NULL; s++)
+        if (is_compared_row(&rows[s], first->statistic))
+            compared = &rows[s];
+    stat_row compared_row = compared ? *compared : rows[0];
     if (o->only_statistic) {
         size_t kept = 0;
         for (size_t s = 0; s < nrows; s++)
@@ -242,19 +323,20 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     tally__buf_printf(b, "%s\n", first->benchmark);
     render_header(b, r, LABEL_WIDTH + 1 + case_width, col_width);
     for (size_t s = 0; s < nrows; s++) {
-        int compared_row = is_compared_row(&rows[s], first->statistic);
+        int marked_row = is_marked_row(&rows[s], first->statistic);
         for (size_t i = g->first; i < g->first + g->count; i++) {
             const tally__row *row = &r->rows[i];
-            tally__buf_printf(b, "%-*s %-*s", LABEL_WIDTH, rows[s].title, (int)case_width,
-                              row->case_name);
+            row_start(b, rows[s].title, o, row, case_width);
             for (size_t j = 0; j < r->config_count; j++) {
                 const tally__cell *c = &row->cells[j];
-                int marked = compared_row && c->pub.compared && c->pub.comparison.significant;
-                render_cell(b, &rows[s], row, j, &w, marked);
+                int marked = marked_row && c->pub.compared && c->pub.comparison.significant;
+                render_cell(b, &rows[s], row, j, &w, marked, o->color);
             }
             tally__buf_end_line(b);
         }
     }
+    if (o->print_ratio)
+        render_ratios(b, r, o, g, &compared_row, &w, case_width);
     tally__render_missing_notes(b, r, g, "");
 }
 

@@ -77,7 +77,8 @@ static void measure(widths *w, const tally_report *r, const tally__group *g)
     }
 }
 
-static void render_cell(tally__buf *b, const tally__row *row, size_t j, const widths *w)
+static void render_cell(tally__buf *b, const tally__row *row, size_t j, const widths *w,
+                        int color)
 {
     const tally__cell *c = &row->cells[j];
     tally__buf_pad(b, w->column - cell_width(w));
@@ -89,8 +90,8 @@ static void render_cell(tally__buf *b, const tally__row *row, size_t j, const wi
     if (!ratio_of(&ratio, row, j))
         tally__buf_printf(b, "%*s [%*s]", w->ratio, "n/a", w->pct, "n/a");
     else
-        tally__buf_printf(b, "%*.2f [%*.2f]", w->ratio, ratio, w->pct,
-                          amd_pct(ratio, row->direction));
+        tally__buf_printf(b, "%*.2f [%s%*.2f%s]", w->ratio, ratio, tally__color_on(c, color),
+                          w->pct, amd_pct(ratio, row->direction), tally__color_off(c, color));
     if (c->cv_defined)
         tally__buf_printf(b, "(%*.2f)", w->cv, c->cv);
     else
@@ -116,22 +117,26 @@ static void render_header(tally__buf *b, const tally_report *r, const char *labe
 static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
                          const void *ctx)
 {
-    (void)ctx;
+    const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
-    size_t case_width = tally__group_case_width(r, g);
+    size_t case_width = tally__group_case_width(r, o, g);
     widths w;
     measure(&w, r, g);
+    const char *units = tally__shown_units_text(r, o, first);
     tally__buf_printf(b, RULE "\nTest          : %s\n", first->benchmark);
-    tally__buf_printf(b, "Units         : Normalized%s%s\n", first->unit[0] ? " " : "", first->unit);
+    tally__buf_printf(b, "Units         : Normalized%s%s\n", units[0] ? " " : "", units);
     tally__buf_printf(b, "Interpretation: %s is better\n",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "Higher" : "Lower");
     tally__buf_printf(b, "Statistic     : %s\n" RULE "\n", tally__stat_title(first->statistic));
-    render_header(b, r, tally__report_case_label(r, first->benchmark), case_width, &w);
+    render_header(b, r, tally__shown_case_label(r, o, first->benchmark), case_width, &w);
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
-        tally__buf_printf(b, "%*s", (int)case_width, row->case_name);
+        const char *name;
+        size_t len = tally__shown_case(&name, o, row->case_name);
+        tally__buf_pad(b, case_width - len);
+        tally__buf_append(b, name, len);
         for (size_t j = 0; j < r->config_count; j++)
-            render_cell(b, row, j, &w);
+            render_cell(b, row, j, &w, o->color);
         tally__buf_end_line(b);
     }
     tally__render_missing_notes(b, r, g, "");
@@ -139,6 +144,5 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
 
 int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
-    (void)o;
-    return tally__render_groups(b, r, "\n\n", render_group, NULL);
+    return tally__render_groups(b, r, "\n\n", render_group, o);
 }

@@ -18,8 +18,8 @@ static double truncated_pct(double pct)
     return t == 0 ? 0.0 : t; /* never "-0.00" */
 }
 
-/* Format one cell into `out` (emptied first). */
-static void format_cell(tally__buf *out, const tally__row *row, size_t j, int prec)
+/* Format one cell into `out` (emptied first), its "(pct)" coloured when `color`. */
+static void format_cell(tally__buf *out, const tally__row *row, size_t j, int prec, int color)
 {
     const tally__cell *c = &row->cells[j], *base = &row->cells[0];
     double pct;
@@ -33,7 +33,9 @@ static void format_cell(tally__buf *out, const tally__row *row, size_t j, int pr
     else if (!base->value_defined)
         tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
     else if (tally_pct_imp(&pct, base->pub.value, c->pub.value, row->direction) == TALLY_OK)
-        tally__buf_printf(out, "%.*f (%.2f pct)", prec, c->pub.value, truncated_pct(pct));
+        tally__buf_printf(out, "%.*f %s(%.2f pct)%s", prec, c->pub.value,
+                          tally__color_on(c, color), truncated_pct(pct),
+                          tally__color_off(c, color));
     else {
         tally_error_clear();
         tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
@@ -46,12 +48,12 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
     int prec = tally__seed_precision(r, o, g, 2);
-    size_t case_width = tally__group_case_width(r, g) + 1;
+    size_t case_width = tally__group_case_width(r, o, g) + 1;
     size_t cell_width = MIN_CELL;
     tally__buf cell = TALLY__BUF_INIT;
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++) {
-            format_cell(&cell, &r->rows[i], j, prec);
+            format_cell(&cell, &r->rows[i], j, prec, 0);
             if (cell.len + 3 > cell_width)
                 cell_width = cell.len + 3;
         }
@@ -60,7 +62,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
             cell_width = strlen(r->configs[j].label) + TITLE_INDENT + 1;
 
     tally__buf_printf(b, "%s\n", first->benchmark);
-    const char *label = tally__report_case_label(r, first->benchmark);
+    const char *label = tally__shown_case_label(r, o, first->benchmark);
     size_t lead = case_width + CASE_GAP + TITLE_INDENT;
     tally__buf_printf(b, "%s:", label);
     tally__buf_pad(b, strlen(label) + 1 < lead ? lead - strlen(label) - 1 : 1);
@@ -68,11 +70,18 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
         tally__buf_printf(b, "%-*s", (int)cell_width, r->configs[j].label);
     tally__buf_end_line(b);
     for (size_t i = g->first; i < g->first + g->count; i++) {
-        tally__buf_printf(b, "%*s", (int)case_width, r->rows[i].case_name);
+        const char *name;
+        size_t len = tally__shown_case(&name, o, r->rows[i].case_name);
+        tally__buf_pad(b, case_width - len);
+        tally__buf_append(b, name, len);
         tally__buf_pad(b, CASE_GAP);
         for (size_t j = 0; j < r->config_count; j++) {
-            format_cell(&cell, &r->rows[i], j, prec);
-            tally__buf_printf(b, "%-*s", (int)cell_width, cell.failed ? "" : cell.data);
+            /* Padded by the plain text's width: colour codes take no columns. */
+            format_cell(&cell, &r->rows[i], j, prec, 0);
+            size_t plain = cell.len;
+            format_cell(&cell, &r->rows[i], j, prec, o->color);
+            tally__buf_puts(b, cell.failed ? "" : cell.data);
+            tally__buf_pad(b, cell_width > plain ? cell_width - plain : 0);
         }
         tally__buf_end_line(b);
     }

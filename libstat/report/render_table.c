@@ -26,6 +26,15 @@ static size_t display_width(const char *s)
     return w;
 }
 
+/* Columns of the first n bytes of s (UTF-8 lead bytes). */
+static size_t display_width_n(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
 /* Set the text of a cell (formatted like printf). */
 static void TALLY__PRINTF(4, 5) set_text(grid *g, size_t row, size_t col, const char *fmt, ...)
 {
@@ -250,10 +259,15 @@ static void free_grid(grid *g)
     tally__free_mem(g->width);
 }
 
-static void print_grid(tally__buf *b, const grid *g, int color, int compare)
+/* Print the columns `cols` (ncols of them, in order; NULL: all) of every grid row. */
+static void print_columns(tally__buf *b, const grid *g, int color, int compare,
+                          const size_t *cols, size_t ncols)
 {
+    if (cols == NULL)
+        ncols = g->cols;
     for (size_t i = 0; i < g->rows; i++) {
-        for (size_t c = 0; c < g->cols; c++) {
+        for (size_t k = 0; k < ncols; k++) {
+            size_t c = cols ? cols[k] : k;
             const char *text = cell_str(g, i * g->cols + c);
             size_t pad = g->width[c] - display_width(text);
             /* The case and the verdict are words: left-aligned; numbers right-aligned. */
@@ -263,15 +277,100 @@ static void print_grid(tally__buf *b, const grid *g, int color, int compare)
                              : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
                              : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
                                                               : "";
-            if (c > 0)
+            if (k > 0)
                 tally__buf_puts(b, "  ");
+            /* The last column of a line is not padded: no trailing blanks. */
             if (a == RIGHT)
                 tally__buf_pad(b, pad);
             tally__buf_printf(b, "%s%s%s", on, text, on[0] ? "\033[0m" : "");
-            if (a == LEFT)
+            if (a == LEFT && k + 1 < ncols)
                 tally__buf_pad(b, pad);
         }
         tally__buf_end_line(b);
+    }
+}
+
+static void print_grid(tally__buf *b, const grid *g, int color, int compare)
+{
+    print_columns(b, g, color, compare, NULL, 0);
+}
+
+/* Columns a line of these columns takes. */
+static size_t columns_width(const grid *g, const size_t *cols, size_t ncols)
+{
+    size_t w = 0;
+    for (size_t k = 0; k < ncols; k++)
+        w += g->width[cols ? cols[k] : k] + (k ? 2 : 0);
+    return w;
+}
+
+/* One block per row: the case, then a line per configuration (value and n) and, for the
+ * compared ones, a line with the change, p, MDE and verdict. Lines this short fit any terminal
+ * the table itself does not. */
+static void print_row_blocks(tally__buf *b, const grid *g, const tally_report *r, int color)
+{
+    size_t label = 0;
+    for (size_t j = 0; j < r->config_count; j++)
+        if (display_width(r->configs[j].label) > label)
+            label = display_width(r->configs[j].label);
+    for (size_t i = 1; i < g->rows; i++) {
+        tally__buf_printf(b, "%s\n", cell_str(g, i * g->cols));
+        for (size_t j = 0; j < r->config_count; j++) {
+            size_t col = j == 0 ? 1 : 3 + (j - 1) * PER_CONFIG;
+            const char *name = r->configs[j].label;
+            tally__buf_printf(b, "  %s", name);
+            tally__buf_pad(b, label - display_width(name));
+            tally__buf_printf(b, "  %s", cell_str(g, i * g->cols + col));
+            if (g->text[i * g->cols + col + 1])
+                tally__buf_printf(b, "  n %s", cell_str(g, i * g->cols + col + 1));
+            tally__buf_end_line(b);
+            if (j == 0 || g->cols <= col + 5 || g->text[i * g->cols + col + 2] == NULL)
+                continue;
+            tally_verdict v = g->verdict[i * g->cols + col + 5];
+            const char *on = !color ? ""
+                             : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
+                             : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
+                                                              : "";
+            /* The p column's title says whether p-values are adjusted: "p (adj)". */
+            tally__buf_printf(b, "    delta %s, %s %s, MDE %s, %s%s%s\n",
+                              cell_str(g, i * g->cols + col + 2), cell_str(g, col + 3),
+                              cell_str(g, i * g->cols + col + 3),
+                              cell_str(g, i * g->cols + col + 4), on,
+                              cell_str(g, i * g->cols + col + 5), on[0] ? "\033[0m" : "");
+        }
+    }
+}
+
+/* The comparison table within `width` columns (0: no limit): whole when it fits, else one
+ * block per compared configuration (case, baseline, that configuration), else one block per
+ * row. Never a line the terminal would wrap, as far as the case names and verdicts allow. */
+static void print_fitted(tally__buf *b, const grid *g, const tally_report *r, int color,
+                         int width)
+{
+    if (width <= 0 || columns_width(g, NULL, g->cols) <= (size_t)width ||
+        r->config_count < 2) {
+        print_grid(b, g, color, 1);
+        return;
+    }
+    size_t cols[3 + PER_CONFIG];
+    int fits = 1;
+    for (size_t j = 1; j < r->config_count && fits; j++) {
+        cols[0] = 0, cols[1] = 1, cols[2] = 2;
+        for (size_t k = 0; k < PER_CONFIG; k++)
+            cols[3 + k] = 3 + (j - 1) * PER_CONFIG + k;
+        fits = columns_width(g, cols, TALLY__COUNT(cols)) <= (size_t)width;
+    }
+    if (!fits) {
+        print_row_blocks(b, g, r, color);
+        return;
+    }
+    for (size_t j = 1; j < r->config_count; j++) {
+        cols[0] = 0, cols[1] = 1, cols[2] = 2;
+        for (size_t k = 0; k < PER_CONFIG; k++)
+            cols[3 + k] = 3 + (j - 1) * PER_CONFIG + k;
+        if (j > 1)
+            tally__buf_puts(b, "\n");
+        print_columns(b, g, color, 1, cols, TALLY__COUNT(cols));
     }
 }
 
@@ -318,7 +417,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally_render
     }
     int rc = build_grid(&g, r, o, grp, &si, compare, &n->median_ci);
     if (rc == TALLY_OK)
-        print_grid(b, &g, o->color, compare);
+        print_fitted(b, &g, r, o->color, compare ? o->fit_width : 0);
     for (size_t i = grp->first; i < grp->first + grp->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;
@@ -354,7 +453,7 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
                           "the half-width of the mean's %g%% interval; MDE: the change the test "
                           "detects with power %g.\n", r->opts.confidence * 100,
                           r->opts.confidence * 100, r->opts.power);
-        if (n->inconclusive && !(r->opts.equivalence_pct > 0) && !(r->opts.mde_pct > 0))
+        if (n->inconclusive && !tally__report_has_margin(r) && !(r->opts.mde_pct > 0))
             tally__buf_puts(b, "inconclusive: neither a change nor equivalence is shown; "
                                "--equivalence PCT or --mde PCT gives the runs needed.\n");
         if (n->not_tested)
@@ -386,6 +485,47 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
     tally__render_geomean_lines(b, r);
 }
 
+/* Break the lines from b->data[start] that are wider than `width` at spaces, continuing
+ * them indented by two: the footer's sentences then never wrap in the terminal. A word longer
+ * than the line stays whole. */
+static void reflow(tally__buf *b, size_t start, size_t width)
+{
+    if (b->failed || b->len <= start || width < 20)
+        return;
+    tally__buf out = TALLY__BUF_INIT;
+    const char *p = b->data + start, *end = b->data + b->len;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = eol ? eol : end;
+        size_t indent = 0, col = 0;
+        while (stop - p > 0 && display_width_n(p, (size_t)(stop - p)) + col > width) {
+            /* The last space that keeps the piece within the width. */
+            const char *cut = NULL;
+            for (const char *q = p; q < stop; q++)
+                if (*q == ' ' && q > p && display_width_n(p, (size_t)(q - p)) + col <= width)
+                    cut = q;
+            if (cut == NULL)
+                break;
+            tally__buf_append(&out, p, (size_t)(cut - p));
+            tally__buf_puts(&out, "\n");
+            p = cut + 1;
+            indent = 2;
+            tally__buf_pad(&out, indent);
+            col = indent;
+        }
+        tally__buf_append(&out, p, (size_t)(stop - p));
+        if (eol)
+            tally__buf_puts(&out, "\n");
+        p = eol ? eol + 1 : end;
+    }
+    b->len = start;
+    if (out.failed)
+        b->failed = 1;
+    else
+        tally__buf_append(b, out.data ? out.data : "", out.len);
+    tally__buf_dispose(&out);
+}
+
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     tally__group g;
@@ -404,7 +544,10 @@ int tally__render_table(tally__buf *b, const tally_report *r, const tally_render
             return rc;
         }
     }
+    size_t footer = b->len;
     render_footer(b, r, &n);
+    if (o->fit_width > 0)
+        reflow(b, footer, (size_t)o->fit_width);
     int failed = b->failed || n.detail.failed;
     tally__buf_dispose(&n.detail);
     return failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;

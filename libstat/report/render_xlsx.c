@@ -903,7 +903,12 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     note(&c, closed, "the file");
     tally__free_mem(c.names);
     tally__free_mem(c.widths);
-    if (c.err != LXW_NO_ERROR)
+    /* An allocation that failed, ours or libxlsxwriter's, is out of memory like anywhere else in
+     * the library (nothing is left at the path: the output commits only on success). */
+    if (c.err == LXW_ERROR_MEMORY_MALLOC_FAILED)
+        rc = tally__error_at(TALLY_ENOMEM, shown_path, 0, 0, "writing %s: out of memory",
+                             c.what);
+    else if (c.err != LXW_NO_ERROR)
         rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
                              c.x.lxw_strerror(c.err));
     tally__xlsx_close(&c.x);

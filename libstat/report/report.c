@@ -74,11 +74,13 @@ static void drop_borrowed(tally_report *r)
         }
 }
 
-/* Version 1 ended before omit_samples, version 2 before equivalence_pct. */
+/* Version 1 ended before omit_samples, version 2 before equivalence_pct, 3 before expect_diff,
+ * 4 before noise. */
 TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, omit_samples),
                          offsetof(tally_report_options, equivalence_pct),
                          offsetof(tally_report_options, expect_diff),
+                         offsetof(tally_report_options, noise),
                          sizeof(tally_report_options))
 
 static int check_options(const tally_report_options *o)
@@ -166,8 +168,11 @@ static int report_new(tally_report **out, const tally_results *results,
                  ? tally__error(TALLY_ENODATA, "no benchmark/case matches the filter '%s'",
                                 r->opts.filter)
                  : tally__error(TALLY_ENODATA, "the result sets hold no cases");
-    if (rc == TALLY_OK)
+    if (rc == TALLY_OK) {
+        tally__report_noise_margins(r);
+        r->opts.noise = NULL; /* borrowed for this call only */
         rc = tally__report_compute(r);
+    }
     if (rc == TALLY_OK)
         rc = tally__report_diagnose(r);
     drop_borrowed(r);

@@ -223,7 +223,9 @@ int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_p
                 double loss = -cmp->pct_imp;
                 if (bound == TALLY_GATE_NEAR && cmp->interval_defined)
                     loss = -cmp->pct_high;
-                if (loss > threshold_pct) {
+                /* A loss within the benchmark's noise floor is what identical builds showed. */
+                double floor = r->rows[i].noise_pct;
+                if (loss > threshold_pct && loss > floor) {
                     out->regressions++;
                     if (loss > out->worst_pct)
                         out->worst_pct = loss;

@@ -36,6 +36,10 @@ typedef struct tally__cell {
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
+    double bhmean[TALLY__BAMEAN_COUNT]; /* higher-is-better rows: the harmonic mean of the same
+                                           best samples (compare-mmtests' BHmean-N) */
+    int bhmean_defined;        /* bhmean holds them (samples seen, all of the best > 0) */
+    int part_made;             /* summarised from a partition summary: no samples were seen */
     unsigned long failed_runs; /* the case's `failed_runs` metadata: runs that gave no sample */
     const tally_partition_summary *part; /* tally_report_new_from_partitions: the cell's
                                             summary (only inside that call) */
@@ -52,6 +56,8 @@ typedef struct tally__row {
     char *unit;
     tally_direction direction;
     tally_statistic statistic;
+    double noise_pct;   /* the noise profile's margin of the benchmark (report option noise),
+                           0 when none */
     tally__cell *cells; /* one per configuration */
 } tally__row;
 
@@ -94,6 +100,12 @@ void tally__report_free_row(tally__row *row, size_t configs);
 int tally__report_align(tally_report *r, const tally_results *results,
                         const tally_partition_summary *const *parts, size_t nparts,
                         const double *rank_sums, const double *tie_terms);
+/* Each row's noise_pct from the report option `noise` (noise.c), before the comparisons. */
+void tally__report_noise_margins(tally_report *r);
+/* The equivalence margin of a row: the report's, else the noise profile's of its benchmark. */
+double tally__row_equivalence_pct(const tally_report *r, const tally__row *row);
+/* 1 when some row has an equivalence margin (the report's or the noise profile's). */
+int tally__report_has_margin(const tally_report *r);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after
@@ -145,6 +157,21 @@ const char *tally__report_meta(const tally_report *r, size_t config, const char 
  * `report.<benchmark>.case_label`, else `report.case_label`, else "Case". */
 const char *tally__report_case_label(const tally_report *r, const char *benchmark);
 
+/* The first-column label of a benchmark in the text styles: the baseline's metadata
+ * `report.<benchmark>.case_label`, else the render option `case_label` (o may be NULL), else
+ * the metadata `report.case_label`, else "Case". */
+const char *tally__shown_case_label(const tally_report *r, const tally_render_options *o,
+                                    const char *benchmark);
+
+/* The text after "Normalized " in the normalized style's Units line: the baseline's metadata
+ * `report.<benchmark>.units_text`, else the render option `units_text`, else the unit. */
+const char *tally__shown_units_text(const tally_report *r, const tally_render_options *o,
+                                    const tally__row *first);
+
+/* A case name as the text styles show it, after the render option `case_strip` (removed from
+ * the end, else from the start; never down to nothing): *start and the length to print. */
+size_t tally__shown_case(const char **start, const tally_render_options *o, const char *name);
+
 /* Default number of decimals of the text styles: 4 for lower-is-better rows (times), 2 for
  * higher-is-better rows (rates), as compare-mmtests prints them. */
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
@@ -182,8 +209,10 @@ void tally__buf_number(tally__buf *b, const tally__numfmt *f, double x);
 int tally__render_cell_value(tally__buf *b, const tally__numfmt *f, const tally__row *row,
                              const tally__cell *c, const char *sep);
 
-/* Width in bytes of the longest case name of a group. */
-size_t tally__group_case_width(const tally_report *r, const tally__group *g);
+/* Width in bytes of the longest case name of a group, as tally__shown_case shows it (o may be
+ * NULL: the names as they are). */
+size_t tally__group_case_width(const tally_report *r, const tally_render_options *o,
+                              const tally__group *g);
 
 /* Append "<config> has no <benchmark>/<case>" notes for the missing cells of a group, each line
  * prefixed by `prefix`. Appends nothing when every cell is present. */
@@ -229,6 +258,11 @@ int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_r
 /* The confidence interval of a cell's statistic when the summary has one (the mean CI on AMean
  * rows, the median CI on Median rows): 1 with the bounds, else 0. */
 int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+
+/* ANSI colour around a compared cell's change in the text styles: green for a significant
+ * improvement, red for a significant regression, "" otherwise or when `color` is 0. */
+const char *tally__color_on(const tally__cell *c, int color);
+const char *tally__color_off(const tally__cell *c, int color);
 
 /* The verdict as the text table writes it ("improvement", "regression", "no change",
  * "insufficient"). */

@@ -9,6 +9,7 @@
 
 #include "report/report_internal.h"
 #include "report/report_display.h"
+#include "util/count.h"
 #include "util/names.h"
 #include "util/options.h"
 
@@ -29,12 +30,13 @@ TALLY__NAME_FUNCTIONS(tally_format, formats, "format")
 TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
 /* Version 1 ended before `histogram`, version 2 before `diagnose`, version 3 before
- * `only_changed`, version 4 before `only_statistic`. */
+ * `only_changed`, version 4 before `only_statistic`, version 5 before `case_label`. */
 TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
                          offsetof(tally_render_options, histogram),
                          offsetof(tally_render_options, diagnose),
                          offsetof(tally_render_options, only_changed),
                          offsetof(tally_render_options, only_statistic),
+                         offsetof(tally_render_options, case_label),
                          sizeof(tally_render_options))
 
 /* The caller's options (NULL: the defaults) read into *out, and checked. */
@@ -71,6 +73,78 @@ static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *
     return rc;
 }
 
+/* The system-details block (render option `system`): the recorded machine facts of every
+ * configuration side by side in aligned columns, keys none recorded left out. */
+static const char *const system_keys[][2] = {
+    {"kernel", "kernel"},     {"cpu_model", "CPU"},  {"cpu_count", "CPUs"}, {"smt", "SMT"},
+    {"memory", "memory"},     {"governor", "governor"}, {"boost", "boost"}, {"thp", "THP"},
+};
+
+static void render_system(tally__buf *b, const tally_report *r)
+{
+    size_t key_width = strlen("System details:"), width[64] = {0};
+    size_t configs = r->config_count < TALLY__COUNT(width) ? r->config_count : TALLY__COUNT(width);
+    int any = 0;
+    for (size_t k = 0; k < TALLY__COUNT(system_keys); k++)
+        for (size_t j = 0; j < configs; j++) {
+            const char *v = tally__report_meta(r, j, system_keys[k][0]);
+            if (v == NULL)
+                continue;
+            any = 1;
+            if (strlen(v) > width[j])
+                width[j] = strlen(v);
+        }
+    if (!any)
+        return;
+    for (size_t j = 0; j < configs; j++)
+        if (strlen(r->configs[j].label) > width[j])
+            width[j] = strlen(r->configs[j].label);
+    tally__buf_printf(b, "%-*s", (int)key_width, "System details:");
+    for (size_t j = 0; j < configs; j++)
+        tally__buf_printf(b, "  %-*s", j + 1 < configs ? (int)width[j] : 0, r->configs[j].label);
+    tally__buf_end_line(b);
+    for (size_t k = 0; k < TALLY__COUNT(system_keys); k++) {
+        int recorded = 0;
+        for (size_t j = 0; j < configs; j++)
+            recorded |= tally__report_meta(r, j, system_keys[k][0]) != NULL;
+        if (!recorded)
+            continue;
+        tally__buf_printf(b, "  %-*s", (int)key_width - 2, system_keys[k][1]);
+        for (size_t j = 0; j < configs; j++) {
+            const char *v = tally__report_meta(r, j, system_keys[k][0]);
+            tally__buf_printf(b, "  %-*s", j + 1 < configs ? (int)width[j] : 0, v ? v : "-");
+        }
+        tally__buf_end_line(b);
+    }
+}
+
+/* Markdown: the same block in a fenced code block (longer than any backquote run inside, so
+ * no recorded value can close it), folded under "System details". */
+static int render_system_markdown(tally__buf *b, const tally_report *r)
+{
+    tally__buf text = TALLY__BUF_INIT;
+    render_system(&text, r);
+    if (text.len > 0) {
+        size_t run = 0, longest = 0;
+        for (size_t i = 0; i < text.len; i++) {
+            run = text.data[i] == '`' ? run + 1 : 0;
+            longest = run > longest ? run : longest;
+        }
+        size_t fence = longest < 3 ? 3 : longest + 1;
+        tally__buf_puts(b, "<details><summary>System details</summary>\n\n");
+        for (size_t i = 0; i < fence; i++)
+            tally__buf_puts(b, "`");
+        tally__buf_puts(b, "text\n");
+        tally__buf_append(b, text.data, text.len);
+        for (size_t i = 0; i < fence; i++)
+            tally__buf_puts(b, "`");
+        tally__buf_puts(b, "\n\n</details>\n\n");
+    }
+    int rc = text.failed ? tally__oom() : TALLY_OK;
+    tally__buf_dispose(&text);
+    return rc;
+}
+
 static int render_text(tally__buf *b, const tally_report *shown, const tally_render_options *o)
 {
     /* Names from the inputs reach a terminal: escaped first (report_display.c). */
@@ -79,6 +153,12 @@ static int render_text(tally__buf *b, const tally_report *shown, const tally_ren
     if (rc != TALLY_OK)
         return rc;
     const tally_report *r = escaped ? escaped : shown;
+    if (o->system) {
+        size_t before = b->len;
+        render_system(b, r);
+        if (b->len > before)
+            tally__buf_puts(b, "\n");
+    }
     rc = TALLY_EINVAL;
     switch (o->style) {
     case TALLY_STYLE_TABLE: rc = tally__render_table(b, r, o); break;
@@ -101,7 +181,10 @@ static int render_to(tally__buf *b, const tally_report *r, const tally_render_op
     case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
     case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
     /* Markdown places its notes itself: they count towards its length limit. */
-    case TALLY_FORMAT_MARKDOWN: return tally__render_markdown(b, r, o);
+    case TALLY_FORMAT_MARKDOWN:
+        if (o->system && render_system_markdown(b, r) != TALLY_OK)
+            return TALLY_ENOMEM;
+        return tally__render_markdown(b, r, o);
     case TALLY_FORMAT_XLSX:
         return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
     }

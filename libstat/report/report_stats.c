@@ -1,6 +1,7 @@
 /* The statistics of a report: each cell's summary, each comparison with the baseline, and the
  * p-values adjusted across the report. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_internal.h"
@@ -58,11 +59,44 @@ static int cell_from_part(tally__cell *cell, const tally__row *row, const tally_
     return TALLY_OK;
 }
 
+static int descending(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* compare-mmtests' BHmean-N of a higher-is-better cell: the harmonic mean of the samples its
+ * BAmean-N averages (the best, i.e. highest, floor(n N / 100)). Left undefined when a best
+ * sample is not positive. */
+static int best_hmeans(tally__cell *cell)
+{
+    double *sorted = tally__malloc(cell->n * sizeof(double));
+    if (sorted == NULL)
+        return tally__oom();
+    memcpy(sorted, cell->samples, cell->n * sizeof(double));
+    qsort(sorted, cell->n, sizeof(double), descending);
+    cell->bhmean_defined = 1;
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
+        size_t best = tally__bamean_count(cell->n, tally__bamean_percents[k]);
+        double inverse = 0;
+        for (size_t i = 0; i < best; i++)
+            inverse += 1.0 / sorted[i];
+        if (best == 0 || !(sorted[best - 1] > 0))
+            cell->bhmean_defined = 0;
+        else
+            cell->bhmean[k] = (double)best / inverse;
+    }
+    tally__free_mem(sorted);
+    return TALLY_OK;
+}
+
 static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_report *r,
                           size_t j)
 {
-    if (cell->part)
+    if (cell->part) {
+        cell->part_made = 1;
         return cell_from_part(cell, row, r, j);
+    }
     tally_summary_options so = summary_options(r, row);
     /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
@@ -82,6 +116,8 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
             cell->bamean[k] = cell->pub.summary.bamean;
     for (size_t e = 0; e < extra; e++)
         cell->bamean[slot[e]] = values[e];
+    if (row->direction == TALLY_HIGHER_IS_BETTER && cell->samples && cell->n > 0)
+        return best_hmeans(cell);
     return TALLY_OK;
 }
 
@@ -129,7 +165,7 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     co.direction = row->direction;
     co.statistic = row->statistic;
     co.summary = summary_options(r, row);
-    co.equivalence_pct = r->opts.equivalence_pct;
+    co.equivalence_pct = tally__row_equivalence_pct(r, row);
     co.power = r->opts.power;
     co.mde_pct = r->opts.mde_pct;
     /* Both summaries exist already (summarize_cell, with the same options): only the tests run.

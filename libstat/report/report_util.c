@@ -42,22 +42,68 @@ const char *tally__report_meta(const tally_report *r, size_t config, const char 
     return NULL;
 }
 
-const char *tally__report_case_label(const tally_report *r, const char *benchmark)
+/* The baseline's metadata `report.<benchmark>.<field>`, or NULL. */
+static const char *benchmark_meta(const tally_report *r, const char *benchmark, const char *field)
 {
     const tally__config *c = &r->configs[0];
     static const char prefix[] = "report.";
-    static const char suffix[] = ".case_label";
-    size_t lb = strlen(benchmark);
+    size_t lb = strlen(benchmark), lf = strlen(field);
     for (size_t k = 0; k < c->meta_count; k++) {
         const char *key = c->meta[k].key;
-        if (strlen(key) == sizeof(prefix) - 1 + lb + sizeof(suffix) - 1 &&
+        if (strlen(key) == sizeof(prefix) - 1 + lb + 1 + lf &&
             strncmp(key, prefix, sizeof(prefix) - 1) == 0 &&
             strncmp(key + sizeof(prefix) - 1, benchmark, lb) == 0 &&
-            strcmp(key + sizeof(prefix) - 1 + lb, suffix) == 0)
+            key[sizeof(prefix) - 1 + lb] == '.' &&
+            strcmp(key + sizeof(prefix) + lb, field) == 0)
             return c->meta[k].value;
     }
+    return NULL;
+}
+
+const char *tally__report_case_label(const tally_report *r, const char *benchmark)
+{
+    return tally__shown_case_label(r, NULL, benchmark);
+}
+
+const char *tally__shown_case_label(const tally_report *r, const tally_render_options *o,
+                                    const char *benchmark)
+{
+    const char *own = benchmark_meta(r, benchmark, "case_label");
+    if (own)
+        return own;
+    if (o && o->case_label && o->case_label[0])
+        return o->case_label;
     const char *all = tally__report_meta(r, 0, "report.case_label");
     return all ? all : "Case";
+}
+
+const char *tally__shown_units_text(const tally_report *r, const tally_render_options *o,
+                                    const tally__row *first)
+{
+    const char *own = benchmark_meta(r, first->benchmark, "units_text");
+    if (own)
+        return own;
+    if (o && o->units_text && o->units_text[0])
+        return o->units_text;
+    return first->unit;
+}
+
+size_t tally__shown_case(const char **start, const tally_render_options *o, const char *name)
+{
+    size_t len = strlen(name);
+    *start = name;
+    const char *cut = o ? o->case_strip : NULL;
+    size_t lc = cut ? strlen(cut) : 0;
+    /* Never strip a name to nothing: "-workers" alone stays. */
+    if (lc == 0 || len <= lc)
+        return len;
+    if (memcmp(name + len - lc, cut, lc) == 0)
+        return len - lc;
+    if (memcmp(name, cut, lc) == 0) {
+        *start = name + lc;
+        return len - lc;
+    }
+    return len;
 }
 
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
@@ -166,11 +212,13 @@ int tally__render_cell_value(tally__buf *b, const tally__numfmt *f, const tally_
     return interval;
 }
 
-size_t tally__group_case_width(const tally_report *r, const tally__group *g)
+size_t tally__group_case_width(const tally_report *r, const tally_render_options *o,
+                              const tally__group *g)
 {
     size_t w = 0;
     for (size_t i = g->first; i < g->first + g->count; i++) {
-        size_t len = strlen(r->rows[i].case_name);
+        const char *start;
+        size_t len = tally__shown_case(&start, o, r->rows[i].case_name);
         if (len > w)
             w = len;
     }
@@ -248,6 +296,22 @@ int tally__cell_interval(double *lo, double *hi, const tally__row *row, const ta
         return 1;
     }
     return 0;
+}
+
+const char *tally__color_on(const tally__cell *c, int color)
+{
+    if (!color || !c->pub.present || !c->pub.compared)
+        return "";
+    switch (c->pub.comparison.verdict) {
+    case TALLY_VERDICT_IMPROVEMENT: return "\033[32m";
+    case TALLY_VERDICT_REGRESSION: return "\033[31m";
+    default: return "";
+    }
+}
+
+const char *tally__color_off(const tally__cell *c, int color)
+{
+    return tally__color_on(c, color)[0] ? "\033[0m" : "";
 }
 
 const char *tally__verdict_word(tally_verdict v)
@@ -354,6 +418,19 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
                           tally_adjust_name(r->opts.adjust));
     if (r->opts.equivalence_pct > 0)
         tally__buf_printf(b, ", equivalence margin ±%g %%", r->opts.equivalence_pct);
+    /* The noise profile's margins, once per benchmark (rows are grouped by benchmark). */
+    const char *sep = r->opts.equivalence_pct > 0
+                          ? ", noise floors (the gate counts only losses beyond them): "
+                          : ", noise floors (equivalence margins; the gate counts only losses "
+                            "beyond them): ";
+    for (size_t i = 0; i < r->row_count; i++) {
+        const tally__row *row = &r->rows[i];
+        if (!(row->noise_pct > 0) || (i > 0 && strcmp(r->rows[i - 1].benchmark,
+                                                      row->benchmark) == 0))
+            continue;
+        tally__buf_printf(b, "%s%s ±%g %%", sep, row->benchmark, row->noise_pct);
+        sep = ", ";
+    }
     tally__buf_puts(b, ".\n");
 }
 

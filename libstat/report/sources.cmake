@@ -1,5 +1,7 @@
 # Sources of libstat/report/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  noise.c
+  noise_file.c
   plot_change.c
   plot_dist.c
   plot_runs.c

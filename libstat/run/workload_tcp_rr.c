@@ -52,7 +52,7 @@ static void release(tally__wl *wl)
 
 typedef struct rr_pair {
     int client_fd, server_fd;
-    double end;
+    double runtime; /* seconds, counted by each client from the start barrier */
     pthread_barrier_t *start;
     double *lat;
     size_t nlat;
@@ -88,9 +88,13 @@ static void *client_main(void *arg)
     rr_pair *p = arg;
     char byte = 'x';
     pthread_barrier_wait(p->start);
-    for (;;) {
+    /* The window opens when this client starts, not when the threads were made: on a loaded
+     * machine a thread may start late, and a window already closed would measure nothing.
+     * At least one transaction, however late. */
+    double end = tally__now() + p->runtime;
+    for (int first = 1;; first = 0) {
         double t0 = tally__now();
-        if (t0 >= p->end)
+        if (!first && t0 >= end)
             break;
         if (xfer(p->client_fd, &byte, 1) != 0 || xfer(p->client_fd, &byte, 0) != 0) {
             p->failed = 1;
@@ -201,10 +205,10 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
             return -1;
         }
     }
-    double t0 = tally__now();
     for (long i = 0; i < clients; i++)
-        pairs[i].end = t0 + c->runtime;
+        pairs[i].runtime = c->runtime;
     pthread_barrier_wait(&start);
+    double t0 = tally__now();
     size_t total = 0;
     unsigned long transactions = 0;
     int failed = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stats/diag_internal.h"
+#include "stats/select.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -26,12 +27,6 @@ static int by_value_then_index(const void *l, const void *r)
     if (a->value > b->value)
         return 1;
     return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static int by_double(const void *l, const void *r)
-{
-    double a = *(const double *)l, b = *(const double *)r;
-    return (a > b) - (a < b);
 }
 
 /* Two-sided normal p-value of z. */
@@ -130,8 +125,9 @@ static double relative_slope(const double *x, size_t n)
 
 /* ---- ranks ---- */
 
-/* Mid-ranks (1-based) of x in run order. */
-static int midranks(double *rank, const double *x, size_t n)
+/* Mid-ranks (1-based) of x in run order, Mann-Whitney's tie term (the sum of t^3 - t over the
+ * runs of t equal values, in ascending order of value) and x sorted, from one sort. */
+static int midranks(double *rank, double *tie_term, double *sorted, const double *x, size_t n)
 {
     indexed *v = tally__reallocarray(NULL, n, sizeof *v);
     if (v == NULL)
@@ -139,15 +135,21 @@ static int midranks(double *rank, const double *x, size_t n)
     for (size_t i = 0; i < n; i++)
         v[i] = (indexed){ x[i], i };
     qsort(v, n, sizeof *v, by_value_then_index);
+    double ties = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && v[j].value == v[i].value)
             j++;
         double r = (double)(i + j + 1) / 2.0;
-        for (size_t k = i; k < j; k++)
+        double t = (double)(j - i);
+        for (size_t k = i; k < j; k++) {
             rank[v[k].index] = r;
+            sorted[k] = v[k].value;
+        }
+        ties += t * t * t - t;
         i = j;
     }
+    *tie_term = ties;
     tally__free_mem(v);
     return TALLY_OK;
 }
@@ -194,7 +196,8 @@ static void check_step(tally_diagnostics *d, const double *rank, size_t n)
 static double median_of(double *scratch, const double *x, size_t n)
 {
     memcpy(scratch, x, n * sizeof *x);
-    qsort(scratch, n, sizeof *scratch, by_double);
+    size_t ranks[2] = { n / 2, n % 2 ? n / 2 : n / 2 - 1 };
+    tally__select_ranks(scratch, n, ranks, n % 2 ? 1 : 2);
     return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
 }
 
@@ -206,15 +209,18 @@ static double relative_shift(double *scratch, const double *before, size_t nb, c
 }
 
 /* The first k runs against the rest for k = 1..K, K = min(10, n / 3): the smallest Mann-Whitney
- * p times K (Bonferroni), so the scan's false-alarm rate stays at most alpha. */
-static int check_warmup(tally_diagnostics *d, const double *x, size_t n)
+ * p times K (Bonferroni), so the scan's false-alarm rate stays at most alpha. Every split pools
+ * the same samples, so the ranks are computed once and each k adds one rank to the first group:
+ * the same p-values as tally_mann_whitney on each split (half-integer rank sums are exact). */
+static int check_warmup(tally_diagnostics *d, const double *rank, double tie_term, size_t n)
 {
     size_t kmax = n / 3 < 10 ? n / 3 : 10;
-    double best = 2;
+    double best = 2, rank_sum = 0;
     size_t best_k = 0;
     for (size_t k = 1; k <= kmax; k++) {
         double u, p;
-        int rc = tally_mann_whitney(&u, &p, NULL, x, k, x + k, n - k);
+        rank_sum += rank[k - 1];
+        int rc = tally_mann_whitney_from_ranks(&u, &p, NULL, rank_sum, tie_term, k, n - k);
         if (rc != TALLY_OK)
             return rc;
         if (p < best) {
@@ -256,13 +262,13 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
     if (n < TALLY_DIAGNOSE_MIN_RUNS || opts->checks == 0)
         return TALLY_OK;
 
-    double *rank = tally__reallocarray(NULL, 2 * n, sizeof *rank);
+    double *rank = tally__reallocarray(NULL, 3 * n, sizeof *rank);
     if (rank == NULL)
         return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
-    double *scratch = rank + n;
+    double *scratch = rank + n, *sorted = rank + 2 * n;
     unsigned want = opts->checks;
-    if (want & (TALLY_DIAG_AUTOCORR | TALLY_DIAG_STEP))
-        rc = midranks(rank, x, n);
+    double tie_term = 0;
+    rc = midranks(rank, &tie_term, sorted, x, n);
     if (rc == TALLY_OK && (want & TALLY_DIAG_TREND)) {
         rc = check_trend(out, x, n);
         out->trend_slope = relative_slope(x, n);
@@ -279,7 +285,7 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
         out->tested |= TALLY_DIAG_STEP;
     }
     if (rc == TALLY_OK && (want & TALLY_DIAG_WARMUP)) {
-        rc = check_warmup(out, x, n);
+        rc = check_warmup(out, rank, tie_term, n);
         if (rc == TALLY_OK) {
             out->warmup_shift = relative_shift(scratch, x + out->warmup_runs,
                                                n - out->warmup_runs, x, out->warmup_runs);
@@ -287,9 +293,7 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
         }
     }
     if (rc == TALLY_OK && (want & TALLY_DIAG_MULTIMODAL)) {
-        memcpy(scratch, x, n * sizeof *x);
-        qsort(scratch, n, sizeof *scratch, by_double);
-        rc = tally__dip(&out->dip, NULL, NULL, scratch, n);
+        rc = tally__dip(&out->dip, NULL, NULL, sorted, n);
         if (rc == TALLY_OK) {
             out->dip_p = tally__dip_pvalue(out->dip, n);
             out->tested |= TALLY_DIAG_MULTIMODAL;

@@ -187,8 +187,13 @@ void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tal
     for (size_t i = 1; i < n && m->constant; i++)
         m->constant = x[i] == x[0];
     tally__ksum sum = { 0, 0 };
-    for (size_t i = 0; i < n; i++)
-        tally__ksum_add(&sum, on_scale(x[i], scale, mul) - p);
+    double lo = on_scale(x[0], scale, mul), hi = lo;
+    for (size_t i = 0; i < n; i++) {
+        double y = on_scale(x[i], scale, mul);
+        lo = y < lo ? y : lo;
+        hi = y > hi ? y : hi;
+        tally__ksum_add(&sum, y - p);
+    }
     double centred = tally__ksum_value(&sum) / (double)n;
     if (m->constant)
         centred = on_scale(x[0], scale, mul) - p;
@@ -198,13 +203,9 @@ void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tal
     if (m->constant || n < 2)
         return;
     /* SD of the centred values, each deviation divided by the largest one so that no square
-     * overflows or underflows. */
-    double big = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs(on_scale(x[i], scale, mul) - p - centred);
-        if (d > big)
-            big = d;
-    }
+     * overflows or underflows. y - p - centred rounds monotonically in y, so the largest
+     * deviation is that of the smallest or the largest value: no pass of its own. */
+    double big = fmax(fabs(lo - p - centred), fabs(hi - p - centred));
     if (!(big > 0))
         return;
     tally__ksum sq = { 0, 0 };

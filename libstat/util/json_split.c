@@ -40,6 +40,7 @@ typedef struct splitter {
     double *values;
     size_t nvalues, values_cap;
     size_t cut_bytes;
+    int oom; /* a growth failed: the scan stopped for that, not for a doubt */
 } splitter;
 
 static int is_ws(char c)
@@ -64,8 +65,10 @@ static int push_value(splitter *s, double v)
     if (s->nvalues == s->values_cap) {
         size_t cap = s->values_cap ? s->values_cap * 2 : 4096;
         double *grown = tally__reallocarray(s->values, cap, sizeof(*grown));
-        if (grown == NULL)
+        if (grown == NULL) {
+            s->oom = 1;
             return 0;
+        }
         s->values = grown;
         s->values_cap = cap;
     }
@@ -100,8 +103,10 @@ static const char *cut_array(splitter *s, const char *p, int key)
     if (s->count == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
         tally__json_cut_array *grown = tally__reallocarray(s->arrays, cap, sizeof(*grown));
-        if (grown == NULL)
+        if (grown == NULL) {
+            s->oom = 1;
             return NULL;
+        }
         s->arrays = grown;
         s->cap = cap;
     }
@@ -227,7 +232,16 @@ int tally__json_doc_parse(tally__json_doc *doc, const char *data, size_t len, co
         s->prefix_len++;
     while (s->key_count < TALLY__JSON_CUT_KEYS_MAX && cut->keys[s->key_count])
         s->key_count++;
-    if (scan(s) && s->count > 0) {
+    int clean = scan(s);
+    if (s->oom) {
+        /* Out of memory is an answer, not a doubt: the tree would only fail later, or not at
+         * all and hide that the allocation failed. */
+        tally__free_mem(s->arrays);
+        tally__free_mem(s->values);
+        tally__free_mem(s);
+        return tally__oom();
+    }
+    if (clean && s->count > 0) {
         size_t skeleton_len;
         char *skeleton = skeleton_of(s, len, &skeleton_len);
         if (skeleton == NULL) {
@@ -281,7 +295,7 @@ int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *
             return tally__error_json(TALLY_ERROR, doc->name, path->text,
                                      "internal error: this array was not cut out of the text");
         doc->next[key] = i + 1;
-        *out = doc->values + doc->arrays[i].first;
+        *out = doc->values ? doc->values + doc->arrays[i].first : NULL; /* NULL: all were empty */
         *count = doc->arrays[i].count;
         return TALLY_OK;
     }

@@ -8,12 +8,6 @@
 #include "util/internal.h"
 #include "util/text.h"
 
-/* Clinger's fast path below is only exact under strict double evaluation (FLT_EVAL_METHOD 0;
- * x87's extended precision would round twice). */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-#define EXACT_DOUBLE_OPS 1
-#endif
-
 void tally__lines_init(tally__lines *l, const char *name, const char *data, size_t len)
 {
     l->name = name;
@@ -59,80 +53,10 @@ const char *tally__trim(const char *s, size_t *len)
     return s;
 }
 
-/* Exact powers of ten for the short paths (at most 8 fraction digits). */
-static const double exact_pow10[9] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8 };
-
-static const uint64_t pow10_u64[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                       100000000 };
-
-#ifdef TALLY__SWAR_DIGITS
-static inline uint64_t load8(const char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-/* One bit per character (bit i for the i-th) from per-byte flags in bit 7. The multiplication
- * gathers the flags into the top byte: every partial product lands on its own bit, so nothing
- * carries. */
-static inline unsigned flag_bits(uint64_t flags)
-{
-    return (unsigned)(((flags >> 7) * UINT64_C(0x0102040810204080)) >> 56);
-}
-
-/* Bit i set when the i-th character of v is not a digit. */
-static inline unsigned nondigit_bits(uint64_t v)
-{
-    return flag_bits(tally__nondigit_flags(v));
-}
-
-#ifdef EXACT_DOUBLE_OPS
-/* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
- * without exponent, in straight-line code: the positions of the point and of the end come from
- * one look at 16 characters, the value from two 8-digit conversions. Needs 20 readable bytes at
- * s. Returns NULL for any other shape, which the general scan then reads. */
-static const char *scan_short_decimal(double *out, const char *s)
-{
-    int negative = *s == '-';
-    const char *p = s + (negative || *s == '+');
-    uint64_t a = load8(p);
-    unsigned stops = nondigit_bits(a) | nondigit_bits(load8(p + 8)) << 8;
-    unsigned k = (unsigned)__builtin_ctz(stops | 0x10000); /* digits before the point */
-    if (k >= 8)
-        return NULL;
-    unsigned fraction = 0;
-    const char *stop = p + k;
-    if ((char)(a >> (8 * k)) == '.') {
-        fraction = (unsigned)__builtin_ctz((stops >> (k + 1)) | 0x10000);
-        if (fraction >= 8)
-            return NULL;
-        stop += 1 + fraction;
-    }
-    if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
-        return NULL;
-    uint64_t w = k ? tally__digits8_value(a, k) : 0;
-    if (fraction)
-        w = w * pow10_u64[fraction] + tally__digits8_value(load8(p + k + 1), fraction);
-    /* w has at most 14 digits, below 2^53: exact, like 10^fraction. */
-    double x = (double)w / exact_pow10[fraction];
-    *out = negative ? -x : x;
-    return stop;
-}
-#endif /* EXACT_DOUBLE_OPS */
-#endif /* TALLY__SWAR_DIGITS */
-
 const char *tally__scan_decimal(double *out, const char *s, const char *end)
 {
-#if defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
-    const char *short_end = end - s >= 20 ? scan_short_decimal(out, s) : NULL;
-    if (short_end)
-        return short_end;
-#endif
-    /* Every other shape (17 digits, exponents, long whole numbers): one pass of the number
-     * module, which converts while it finds the end. */
     const char *stop;
-    double v;
+    double v = 0;
     if (tally__number_scan(&v, &stop, s, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK)
         return NULL;
     *out = v;
@@ -141,7 +65,7 @@ const char *tally__scan_decimal(double *out, const char *s, const char *end)
 
 int tally__parse_decimal_fast(double *out, const char *s, size_t len)
 {
-    double v;
+    double v = 0;
     if (tally__scan_decimal(&v, s, s + len) != s + len)
         return 0;
     *out = v;
@@ -196,7 +120,7 @@ const char *tally__number_line_end(const char *line, const char *stop, const cha
 
 /* Where SSE2 is baseline (x86-64), short number lines take the path below. Elsewhere the same
  * checks done with 8-byte words measured slower than the one-line scanner, which they then use. */
-#if defined(__SSE2__) && defined(TALLY__SWAR_DIGITS) && defined(EXACT_DOUBLE_OPS)
+#if defined(__SSE2__) && defined(TALLY__SWAR_DIGITS) && defined(TALLY__EXACT_DOUBLE_OPS)
 #include <emmintrin.h>
 #define SHORT_LINES 1
 
@@ -238,13 +162,13 @@ static inline const char *short_number_line(double *out, const char *line)
                    (k + fraction - 1 >= 15);
     if (bad)
         return NULL;
-    uint64_t w = tally__digits8_value(load8(q), k) * pow10_u64[fraction] +
-                 tally__digits8_value(load8(q + k + 1), fraction);
-    double x = (double)(int64_t)w / exact_pow10[fraction]; /* Clinger: one rounding */
+    uint64_t w = tally__digits8_value(tally__load8(q), k) * tally__pow10_u64[fraction] +
+                 tally__digits8_value(tally__load8(q + k + 1), fraction);
+    double x = (double)(int64_t)w / tally__exact_pow10[fraction]; /* Clinger: one rounding */
     *out = negative ? -x : x;
     return nl + 1;
 }
-#endif /* __SSE2__ && TALLY__SWAR_DIGITS && EXACT_DOUBLE_OPS */
+#endif /* __SSE2__ && TALLY__SWAR_DIGITS && TALLY__EXACT_DOUBLE_OPS */
 
 static inline size_t number_lines(double *out, size_t room, const char **at, const char *end,
                                   int simd)

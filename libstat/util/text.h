@@ -3,8 +3,10 @@
 #ifndef TALLY_TEXT_H
 #define TALLY_TEXT_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Longest accepted line; a longer one is an error (TALLY_ELIMIT), not a silent cut. */
 #define TALLY__MAX_LINE (1u << 20)
@@ -50,8 +52,26 @@ const char *tally__scan_decimal(double *out, const char *s, const char *end);
  * tally__parse_double accepts. */
 const char *tally__number_line_end(const char *line, const char *stop, const char *end);
 
+/* Clinger's exact conversion (w / 10^k, both exact doubles: one rounding) is only exact under
+ * strict double evaluation (FLT_EVAL_METHOD 0; x87's extended precision would round twice). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define TALLY__EXACT_DOUBLE_OPS 1
+#endif
+
+/* Exact powers of ten for the short number paths (at most 8 fraction digits). */
+static const double tally__exact_pow10[9] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8 };
+static const uint64_t tally__pow10_u64[9] = { 1,      10,      100,      1000,     10000,
+                                              100000, 1000000, 10000000, 100000000 };
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 #define TALLY__SWAR_DIGITS 1
+static inline uint64_t tally__load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
 /* Eight characters at a time, as one little-endian word (first character in the low byte).
  * Inline: they sit in the innermost loops of the number readers. */
 #define TALLY__BYTES(b) (UINT64_C(0x0101010101010101) * (b))
@@ -72,6 +92,13 @@ static inline size_t tally__leading_digits8(uint64_t v)
 {
     uint64_t flag = tally__nondigit_flags(v);
     return flag ? (size_t)__builtin_ctzll(flag) / 8 : 8;
+}
+
+/* Bit i set when the i-th character of v is not a digit: the flags gathered into one byte by a
+ * multiplication in which every partial product lands on its own bit, so nothing carries. */
+static inline unsigned tally__nondigit_bits(uint64_t v)
+{
+    return (unsigned)(((tally__nondigit_flags(v) >> 7) * UINT64_C(0x0102040810204080)) >> 56);
 }
 
 /* The value of the first k (0..8) digits. Shifting the digits to the top leaves k digits behind

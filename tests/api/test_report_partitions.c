@@ -108,6 +108,25 @@ static char *render(const tally_report *r, tally_format f, tally_style s)
     return out;
 }
 
+/* Remove, in place, the lines starting with `prefix` that come after the line `marker`. */
+static void drop_lines_after(char *text, const char *marker, const char *prefix)
+{
+    char *p = strstr(text, marker);
+    if (p == NULL)
+        return;
+    char *out = p;
+    while (*p) {
+        char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) + 1 : strlen(p);
+        if (strncmp(p, prefix, strlen(prefix)) != 0) {
+            memmove(out, p, len);
+            out += len;
+        }
+        p += len;
+    }
+    *out = '\0';
+}
+
 static int by_value(const void *l, const void *r)
 {
     double a = *(const double *)l, b = *(const double *)r;
@@ -212,6 +231,15 @@ static void check_same(tally_report_options ro)
     for (int s = 0; s < 4; s++) {
         char *a = render(one, TALLY_FORMAT_TEXT, styles[s]), *b = render(dist, TALLY_FORMAT_TEXT,
                                                                          styles[s]);
+        if (styles[s] == TALLY_STYLE_MMTESTS) {
+            /* One documented difference: BHmean-N (higher is better) needs the samples, so a
+             * report from partitions prints the BAmean-N rows there instead. */
+            CHECK(strstr(b, "\nBHmean-") == NULL);
+            if (strstr(a, "\nBHmean-95 Copy ") != NULL) {
+                drop_lines_after(a, "stream\n", "BHmean-");
+                drop_lines_after(b, "stream\n", "BAmean-");
+            }
+        }
         CHECK_STR(b, a);
         tally_free(a);
         tally_free(b);

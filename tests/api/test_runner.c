@@ -211,6 +211,25 @@ static void test_tcp_rr(void)
     tally_runner_free(r);
 }
 
+/* A window shorter than it takes to start the threads (1 us): each client's window opens when
+ * it starts, and it makes at least one transaction, so the run measures something however
+ * loaded the machine. The window used to open before the threads were made: on a loaded
+ * machine it closed before the first transaction ("no transactions measured"), and with 1 us it
+ * always did. */
+static void test_tcp_rr_late_start(void)
+{
+    const char *params[] = { "runtime=0.000001" };
+    tally_runner *r = run_workload(TALLY_WORKLOAD_TCP_RR, "2", 1, 0, params, 1, NULL);
+    const tally_resultset *rs = tally_runner_resultset(r);
+    CHECK(rs != NULL);
+    if (rs != NULL) {
+        check_case(rs, "tcp_rr", "2-clients", 1, 0, 1e12);
+        CHECK(sample_at(rs, "tcp_rr-latency-p50", "2-clients", 0) <=
+              sample_at(rs, "tcp_rr-latency-p90", "2-clients", 0));
+    }
+    tally_runner_free(r);
+}
+
 static void test_exec(void)
 {
     /* The value printed by the command comes back exactly: 1.5 and, per sweep value, 2 and 3. */
@@ -299,6 +318,7 @@ int main(void)
     test_stream();
     test_schbench();
     test_tcp_rr();
+    test_tcp_rr_late_start();
     test_exec();
     return check_summary();
 }

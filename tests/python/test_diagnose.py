@@ -106,3 +106,21 @@ def test_html_environment_warning(source_dir):
     assert "measured differently" not in quiet
     clean, _ = _html(tally.Report(tally.load(str(source_dir / "tests/data/diag/defects.csv"))))
     assert "measured differently" not in clean
+
+
+@requires("tally_noise_load")
+def test_noise_profile_sets_margins(source_dir):
+    # tests/data/noise/loop.json: benchmark loop, margin 2.5 %. The warmup case's change,
+    # -0.34 % [-1.02, +0.34] (the text golden diag_table), lies inside +-2.5 %: equivalent;
+    # without the profile it is inconclusive.
+    results = tally.load(str(source_dir / "tests/data/diag/defects.csv"))
+    plain = tally.Report(results)
+    with_noise = tally.Report(results, noise=source_dir / "tests/data/noise/loop.json")
+    verdicts = {r.case: r.cells[1].comparison.verdict for r in with_noise.rows}
+    assert {r.case: r.cells[1].comparison.verdict for r in plain.rows}["warmup"] == \
+        "inconclusive"
+    assert verdicts["warmup"] == "equivalent"
+    import pytest
+    with pytest.raises(tally.TallyError) as e:
+        tally.Report(results, noise=source_dir / "tests/data/noise/bad-margin.json")
+    assert "$.benchmarks[0].margin_pct" in str(e.value)

@@ -34,7 +34,7 @@ typedef struct fixture {
     char *out;               /* rendered or serialised output */
     size_t out_len;
     tally_sample *sample;
-    tally_summary summary = { .size = sizeof summary };
+    tally_summary summary;
     tally_report *report;
     tally_validation *validation;
     double values[4];
@@ -332,6 +332,7 @@ static int call_summarize(fixture *f)
 {
     tally_summary_options opts = TALLY_SUMMARY_OPTIONS_INIT;
     opts.percentile_method = TALLY_PERCENTILE_NEAREST_RANK; /* reaches the type 7 re-selection */
+    f->summary.size = sizeof f->summary;
     return tally_summarize(&f->summary, many, MANY, &opts);
 }
 
@@ -354,12 +355,14 @@ static void setup_large(fixture *f)
 
 static int call_summarize_large(fixture *f)
 {
+    f->summary.size = sizeof f->summary;
     return tally_summarize(&f->summary, large, LARGE, NULL);
 }
 
 static int call_summarize_percentiles_large(fixture *f)
 {
     static const double p[] = { 90, 99 };
+    f->summary.size = sizeof f->summary;
     return tally_summarize_with_percentiles(&f->summary, f->values, large, LARGE, p, 2, NULL);
 }
 

@@ -9,14 +9,14 @@
 #include "test_report_common.h"
 #include "report/xlsx_api.h"
 
+/* Temporary files of this program's workbooks (all named report*.xlsx): other tests write
+ * workbooks into the same directory at the same time (test_number_locale). */
 static int leftover_temp_files(void)
 {
     DIR *d = opendir(TALLY_TEST_TMP);
     int found = 0;
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL)
-        /* Only this test's files (report*.xlsx): tests running beside it (number_locale) write
-         * spreadsheets into the same directory. */
         found |= strncmp(e->d_name, "report", 6) == 0 && strstr(e->d_name, "xlsx.tmp.") != NULL;
     if (d)
         closedir(d);

@@ -86,7 +86,8 @@ def fill_options(opts, table, values):
     """Set the fields of the options struct `opts` for the keywords of `values` that are not
     None; `table` maps a keyword to (field, converter(value, keyword)). A converter returning
     bytes sets a C string. Returns the C strings the struct now points to: keep them alive while
-    the struct is used. None leaves the library's default in the field."""
+    the struct is used (and the owned pointers converters return). None leaves the library's
+    default in the field."""
     keep = []
     for name, value in values.items():
         if value is None:
@@ -96,6 +97,8 @@ def fill_options(opts, table, values):
         if isinstance(converted, bytes):
             keep.append(ffi.new("char[]", converted))
             converted = keep[-1]
+        elif isinstance(converted, ffi.CData):
+            keep.append(converted)  # an owned pointer (freed when collected): alive for the call
         setattr(opts, field, converted)
     return keep
 

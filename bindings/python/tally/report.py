@@ -92,7 +92,15 @@ _REPORT_OPTIONS = {
     "power": ("power", real),
     "mde": ("mde_pct", real),
     "expect_diff": ("expect_diff", lambda v, name: cstring(_keys(v, name), name)),
+    "noise": ("noise", lambda v, name: _noise_profile(v, name)),
 }
+
+
+def _noise_profile(path, argname):
+    """The noise profile file `path` (tally calibrate -o) loaded, freed when collected."""
+    out = ffi.new("tally_noise **")
+    check(lib.tally_noise_load(out, cpath(path, argname)))
+    return ffi.gc(out[0], lib.tally_noise_free)
 
 
 def _report_options(**values):
@@ -136,6 +144,12 @@ _RENDER_OPTIONS = {
     "only_changed": ("only_changed", flag),
     "max_length": ("max_length", _length),
     "only_statistic": ("only_statistic", flag),
+    "case_label": ("case_label", cstring),
+    "units_text": ("units_text", cstring),
+    "case_strip": ("case_strip", cstring),
+    "print_ratio": ("print_ratio", flag),
+    "system": ("system", flag),
+    "fit_width": ("fit_width", _width),
 }
 
 
@@ -154,7 +168,9 @@ class Report:
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
     its own, without comparisons; omit_samples: keep no copy of the raw samples (JSON then has
     none, HTML no per-case plots); expect_diff: metadata keys (names or shell globs, a string or
-    a list) the configurations are meant to differ in, left out of `environment_differences`.
+    a list) the configurations are meant to differ in, left out of `environment_differences`;
+    noise: a noise profile file (`tally calibrate -o FILE`) whose per-benchmark floors become
+    the equivalence margins and the gate's least counted loss.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
@@ -165,14 +181,15 @@ class Report:
                  summaries_only: Optional[bool] = None, omit_samples: Optional[bool] = None,
                  equivalence: Optional[float] = None, power: Optional[float] = None,
                  mde: Optional[float] = None,
-                 expect_diff: Union[str, Sequence[str], None] = None) -> None:
+                 expect_diff: Union[str, Sequence[str], None] = None,
+                 noise: Optional[PathLike] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
             statistic=statistic, test=test, alpha=alpha, adjust=adjust,
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
-            power=power, mde=mde, expect_diff=expect_diff)
+            power=power, mde=mde, expect_diff=expect_diff, noise=noise)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         del keep
@@ -364,16 +381,26 @@ class Report:
     def text(self, style: Optional[str] = None, color: Optional[bool] = None,
              precision: Optional[int] = None, hist: Optional[bool] = None,
              ascii: Optional[bool] = None, width: Optional[int] = None,
-             diagnose: Optional[bool] = None, only_statistic: Optional[bool] = None) -> str:
+             diagnose: Optional[bool] = None, only_statistic: Optional[bool] = None,
+             case_label: Optional[str] = None, units_text: Optional[str] = None,
+             case_strip: Optional[str] = None, print_ratio: Optional[bool] = None,
+             system: Optional[bool] = None, fit_width: Optional[int] = None) -> str:
         """A plain-text table: style "table" (the default), "mmtests", "normalized" or "pct".
         color: ANSI colours; precision: decimals of the values (None: the style's own);
         hist: end with a compact distribution of every case (block characters, or ASCII with
         ascii=True) within `width` columns (None: 80); diagnose: the seed layouts end with the
         diagnostics notes too (the table style always shows them); only_statistic: the mmtests
-        style prints only the rows of the compared statistic (the posts' Amean block)."""
+        style prints only the rows of the compared statistic (the posts' Amean block);
+        case_label: the first-column label of the normalized and pct styles; units_text: the
+        normalized style's "Units : Normalized TEXT"; case_strip: text removed from the end (or
+        start) of the case names shown; print_ratio: mmtests Ratio rows and a Gmean row;
+        system: start with the recorded system details; fit_width: the columns the table
+        style must fit (blocks per configuration, then per row, when wider)."""
         return self._render("TALLY_FORMAT_TEXT", style=style, color=color, precision=precision,
                             hist=hist, ascii=ascii, width=width, diagnose=diagnose,
-                            only_statistic=only_statistic)
+                            only_statistic=only_statistic, case_label=case_label,
+                            units_text=units_text, case_strip=case_strip,
+                            print_ratio=print_ratio, system=system, fit_width=fit_width)
 
     def to_html(self, fragment: bool = False) -> str:
         """The self-contained HTML report with its plots (docs/reports.md). fragment=True gives
@@ -411,14 +438,15 @@ class Report:
         return self._render("TALLY_FORMAT_CSV")
 
     def to_markdown(self, only_changed: Optional[bool] = None,
-                    max_length: Optional[int] = None) -> str:
+                    max_length: Optional[int] = None, system: Optional[bool] = None) -> str:
         """GitHub-flavoured Markdown for a pull-request comment (docs/reports.md): the headline
         first, then a table per benchmark. only_changed: keep only the rows with a significant
         change (or a missing cell) and fold the others into a <details> block; max_length: the
         most characters the comment may take (None: GitHub's limit, 65,536; negative: no
-        limit), rows and notes beyond it left out with a note saying so."""
+        limit), rows and notes beyond it left out with a note saying so; system: start with
+        the recorded system details, folded."""
         return self._render("TALLY_FORMAT_MARKDOWN", only_changed=only_changed,
-                            max_length=max_length)
+                            max_length=max_length, system=system)
 
     def to_xlsx(self, path: PathLike) -> None:
         """Write a spreadsheet atomically (a sheet per benchmark, raw samples, a chart)."""
