@@ -28,11 +28,11 @@ static size_t preamble_line(const char *p, const char *end)
     const char *q = p;
     while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
         q++;
-    if (q < end && *q != '#' && *q != '\n')
-        return 0;
+    if (q >= end || (*q != '#' && *q != '\n'))
+        return 0; /* data, or blanks up to the end (left to the tokenizer) */
     const char *nl = memchr(q, '\n', (size_t)(end - q));
     if (nl == NULL)
-        return q < end ? (size_t)(end - p) : 0; /* a last comment line without '\n' */
+        return (size_t)(end - p); /* a last comment line without '\n' */
     return (size_t)(nl + 1 - p);
 }
 

@@ -185,7 +185,7 @@ static void test_file(void)
     o.noise = noise;
     CHECK_INT(tally_report_new(&with, res, &o), TALLY_OK);
     tally_noise_free(noise); /* the report keeps copies */
-    tally_comparison cmp;
+    tally_comparison cmp = { .size = sizeof cmp };
     CHECK_INT(tally_report_cell_comparison(&cmp, plain, 0, 1), TALLY_OK);
     CHECK_INT(cmp.verdict, TALLY_VERDICT_INCONCLUSIVE);
     CHECK_INT(tally_report_cell_comparison(&cmp, with, 0, 1), TALLY_OK);
