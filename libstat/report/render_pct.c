@@ -67,7 +67,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     size_t lead = case_width + CASE_GAP + TITLE_INDENT;
     tally__buf_printf(b, "%s:", label);
     tally__buf_pad(b, strlen(label) + 1 < lead ? lead - strlen(label) - 1 : 1);
-    for (size_t j = 0; j < r->config_count; j++)
+    for (size_t j = r->first_shown; j < r->config_count; j++)
         tally__buf_printf(b, "%-*s", (int)cell_width, r->configs[j].label);
     tally__buf_end_line(b);
     for (size_t i = g->first; i < g->first + g->count; i++) {
@@ -77,7 +77,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
         tally__buf_pad(b, case_width - (len - over));
         tally__buf_append(b, name, len);
         tally__buf_pad(b, CASE_GAP > over ? CASE_GAP - over : 1);
-        for (size_t j = 0; j < r->config_count; j++) {
+        for (size_t j = r->first_shown; j < r->config_count; j++) {
             /* Padded by the plain text's width: colour codes take no columns. */
             format_cell(&cell, &r->rows[i], j, prec, 0);
             size_t plain = cell.len;

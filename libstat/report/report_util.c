@@ -21,14 +21,16 @@ int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos
 }
 
 int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
-                         tally__group_renderer render, const void *ctx)
+                         tally__group_renderer render, const tally_render_options *o)
 {
     tally__group g;
     size_t pos = 0;
     for (int first = 1; tally__report_next_group(&g, r, &pos); first = 0) {
         if (!first)
             tally__buf_puts(b, separator);
-        render(b, r, &g, ctx);
+        int rc = tally__render_group_fitted(b, r, &g, separator, render, o);
+        if (rc != TALLY_OK)
+            return rc;
     }
     return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
 }
@@ -251,7 +253,7 @@ void tally__render_missing_notes(tally__buf *b, const tally_report *r, const tal
 {
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
-        for (size_t j = 0; j < r->config_count; j++)
+        for (size_t j = r->first_shown; j < r->config_count; j++)
             if (!row->cells[j].pub.present)
                 tally__buf_printf(b, "%s%s has no %s/%s\n", prefix, r->configs[j].label,
                                   row->benchmark, row->case_name);
