@@ -174,6 +174,28 @@ static void test_rank_checks_by_hand(void)
     CHECK(d.flagged & TALLY_DIAG_WARMUP);
 }
 
+/* Every run ties (a counter such as `1 allocs/op`): no check can find anything. Mann-Kendall's
+ * S = 0 with zero variance, Bartels' ranks are all equal, Pettitt's U_t = 0 for every t (no
+ * change point: step_at 0), every warm-up split has U at its mean, and the dip of one point is
+ * its minimum 1/(2n) = 1/24. Each p is 1 and each shift 0 (the fuzzer found the step's median
+ * read before the first run when no change point exists). */
+static void test_all_tied(void)
+{
+    double x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = 1;
+    tally_diagnostics d;
+    CHECK_INT(tally_diagnose(&d, x, 12, NULL), TALLY_OK);
+    CHECK_INT(d.flagged, 0);
+    CHECK_INT(d.step_at, 0);
+    CHECK_REL(d.step_shift, 0, 0);
+    CHECK_REL(d.warmup_shift, 0, 0);
+    CHECK_REL(d.trend_p, 1, 0);
+    CHECK_REL(d.step_p, 1, 0);
+    CHECK_REL(d.warmup_p, 1, 0);
+    CHECK_REL(d.dip, 1.0 / 24, 1e-15);
+}
+
 static void test_arguments(void)
 {
     tally_diagnostics d;
@@ -322,6 +344,7 @@ int main(void)
     test_trend_reference();
     test_rank_checks_by_hand();
     test_arguments();
+    test_all_tied();
     test_false_alarms();
     test_detection();
     return check_summary();
