@@ -361,18 +361,6 @@ static const char *const field_keys[F_COUNT] = {"name",          "run_name",    
                                                  "aggregate_name", "error_occurred", "time_unit",
                                                  "real_time",     "cpu_time"};
 
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static const char *skip_ws(const char *p, const char *end)
-{
-    while (p < end && is_ws(*p))
-        p++;
-    return p;
-}
-
 static int span_is(span s, const char *word)
 {
     size_t n = strlen(word);
@@ -397,7 +385,7 @@ static const char *scan_string(span *out, const char *p, const char *end)
 
 static int ends_value(const char *p, const char *end)
 {
-    return p >= end || is_ws(*p) || *p == ',' || *p == '}' || *p == ']';
+    return p >= end || tally__json_is_ws(*p) || *p == ',' || *p == '}' || *p == ']';
 }
 
 /* A scalar value at p: a string, a number, true, false or null; NULL for anything else. */
@@ -439,7 +427,7 @@ static const char *scan_row(row *r, const char *p, const char *end)
     span keys[ROW_KEYS_MAX];
     size_t nkeys = 0;
     uint64_t seen = 0; /* a bit per key length and first byte, to look for repeats rarely */
-    p = skip_ws(p + 1, end);
+    p = tally__json_skip_ws(p + 1, end);
     if (p < end && *p == '}')
         return NULL; /* an empty row: the tree path names what is missing */
     for (;;) {
@@ -455,10 +443,10 @@ static const char *scan_row(row *r, const char *p, const char *end)
         if (nkeys == ROW_KEYS_MAX)
             return NULL;
         keys[nkeys++] = key;
-        p = skip_ws(p, end);
+        p = tally__json_skip_ws(p, end);
         if (p >= end || *p != ':')
             return NULL;
-        p = skip_ws(p + 1, end);
+        p = tally__json_skip_ws(p + 1, end);
         field v;
         int which = F_COUNT;
         for (int k = 0; k < F_COUNT; k++)
@@ -470,9 +458,9 @@ static const char *scan_row(row *r, const char *p, const char *end)
             return NULL;
         if (which < F_COUNT)
             f[which] = v;
-        p = skip_ws(p, end);
+        p = tally__json_skip_ws(p, end);
         if (p < end && *p == ',') {
-            p = skip_ws(p + 1, end);
+            p = tally__json_skip_ws(p + 1, end);
             continue;
         }
         if (p < end && *p == '}')
@@ -522,7 +510,7 @@ static const char *scan_row(row *r, const char *p, const char *end)
  * 0 when there is none (or a doubt). */
 static int find_rows(const char **open, const char *data, const char *end)
 {
-    const char *p = skip_ws(data, end);
+    const char *p = tally__json_skip_ws(data, end);
     if (p >= end || *p != '{')
         return 0;
     size_t depth = 0;
@@ -533,9 +521,9 @@ static int find_rows(const char **open, const char *data, const char *end)
             const char *after = scan_string(&key, p, end);
             if (after == NULL)
                 return 0; /* escapes outside the rows: left to the tree */
-            const char *q = skip_ws(after, end);
+            const char *q = tally__json_skip_ws(after, end);
             if (depth == 1 && q < end && *q == ':' && span_is(key, "benchmarks")) {
-                q = skip_ws(q + 1, end);
+                q = tally__json_skip_ws(q + 1, end);
                 if (q < end && *q == '[') {
                     *open = q;
                     return 1;
@@ -563,7 +551,7 @@ static int parse_fast(tally_results *into, const char *data, size_t len, const c
         return 1;
     row *list = NULL;
     size_t count = 0, cap = 0;
-    const char *p = skip_ws(open + 1, end);
+    const char *p = tally__json_skip_ws(open + 1, end);
     int doubt = p >= end || *p == ']';
     while (!doubt) {
         if (count == cap) {
@@ -581,9 +569,9 @@ static int parse_fast(tally_results *into, const char *data, size_t len, const c
             break;
         }
         count++;
-        p = skip_ws(p, end);
+        p = tally__json_skip_ws(p, end);
         if (p < end && *p == ',') {
-            p = skip_ws(p + 1, end);
+            p = tally__json_skip_ws(p + 1, end);
             continue;
         }
         if (p >= end || *p != ']')
