@@ -85,8 +85,12 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "                            (Clients, Test, #workers), for BENCH or every benchmark\n" \
     "      --units-text [BENCH=]TEXT\n"                                                     \
     "                            normalized style: 'Units : Normalized TEXT'\n"            \
-    "      --case-strip TEXT     show case names without TEXT at their end (or start):\n" \
+    "      --case-strip [BENCH=]TEXT\n"                                                    \
+    "                            show case names without TEXT at their end (or start):\n" \
     "                            --case-strip -workers shows 1-workers as 1\n"             \
+    "      --case-width [BENCH=]N\n"                                                       \
+    "                            normalized and pct styles: a case column N wide (a\n"    \
+    "                            longer name takes from the gap after it)\n"              \
     "      --width N             lay the table style out for N columns (default: the\n"   \
     "                            terminal's, from COLUMNS or the terminal itself, when\n"  \
     "                            standard output is one; else no limit)\n"                \

@@ -40,7 +40,8 @@ static const struct option report_options[] = {
     {"only-statistic", no_argument, NULL, 1004},
     {"case-label", required_argument, NULL, 1805},
     {"units-text", required_argument, NULL, 1806},
-    {"case-strip", required_argument, NULL, 1007},
+    {"case-strip", required_argument, NULL, 1807},
+    {"case-width", required_argument, NULL, 1808},
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
     {"width", required_argument, NULL, 1010},
@@ -170,18 +171,31 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.render.system = 1;
             continue;
         }
-        if (c == 1805 || c == 1806) {
-            /* LABEL for every benchmark, or BENCH=LABEL for one (settled after loading). */
-            const char *key = c == 1805 ? "case_label" : "units_text";
-            if (strchr(optarg, '=') != NULL) {
+        if (c == 1805 || c == 1806 || c == 1807 || c == 1808) {
+            /* TEXT for every benchmark, or BENCH=TEXT for one (settled after loading). */
+            static const char *const keys[] = {"case_label", "units_text", "case_strip",
+                                               "case_width"};
+            const char *key = keys[c - 1805];
+            if (c == 1808) {
+                const char *eq = strrchr(optarg, '='), *n = eq ? eq + 1 : optarg;
+                char *end = NULL;
+                long v = strtol(n, &end, 10);
+                if (end == n || *end != '\0' || v < 1 || v > 1000)
+                    return cli_usage_error(cmd->name, "--case-width needs [BENCH=]N with N a "
+                                                      "number of columns from 1 to 1000, not "
+                                                      "'%s'", optarg);
+            }
+            if (strchr(optarg, '=') != NULL || c == 1808) {
                 if (cmd->per_benchmark_count == (int)COUNT(cmd->per_benchmark))
                     return cli_usage_error(cmd->name, "--%s: too many BENCH=TEXT values", name);
                 cmd->per_benchmark[cmd->per_benchmark_count].key = key;
                 cmd->per_benchmark[cmd->per_benchmark_count++].spec = optarg;
             } else if (c == 1805) {
                 cmd->args.render.case_label = optarg;
-            } else {
+            } else if (c == 1806) {
                 cmd->args.render.units_text = optarg;
+            } else {
+                cmd->args.render.case_strip = optarg;
             }
             continue;
         }
@@ -192,10 +206,6 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 return cli_usage_error(cmd->name, "--width needs a number of columns from 20 to "
                                                   "10000, not '%s'", optarg);
             cmd->args.width = (int)n;
-            continue;
-        }
-        if (c == 1007) {
-            cmd->args.render.case_strip = optarg;
             continue;
         }
         if (c == 'H' || c == 'X' || c == 1001) {
@@ -251,18 +261,23 @@ static int build_report(tally_report **out, cli_report_command *cmd, const char 
     /* BENCH=TEXT presentation values: the baseline's metadata, which the report reads; a
      * BENCH that names no benchmark of the baseline means the '=' belongs to the text. */
     for (int i = 0; i < cmd->per_benchmark_count; i++) {
-        const char *spec = cmd->per_benchmark[i].spec, *eq = strchr(spec, '=');
+        const char *spec = cmd->per_benchmark[i].spec, *field = cmd->per_benchmark[i].key;
+        const char *eq = strchr(spec, '=');
         tally_resultset *base = tally_results_count(results) ? tally_results_at(results, 0) : NULL;
-        char key[512], bench[256];
-        size_t n = (size_t)(eq - spec);
-        int named = base && n < sizeof bench;
+        char key[512], bench[256] = "";
+        size_t n = eq ? (size_t)(eq - spec) : 0;
+        int named = base && eq && n < sizeof bench;
         if (named) {
             memcpy(bench, spec, n);
             bench[n] = '\0';
             named = tally_resultset_benchmark_find(base, bench) != NULL;
         }
-        snprintf(key, sizeof key, named ? "report.%s.%s" : "report.%.0s%s", bench,
-                 cmd->per_benchmark[i].key);
+        if (!named && eq && strcmp(field, "case_width") == 0) {
+            tally_results_free(results);
+            return cli_usage_error(cmd->name, "--case-width %s: the baseline has no benchmark "
+                                              "'%.*s'", spec, (int)n, spec);
+        }
+        snprintf(key, sizeof key, named ? "report.%s.%s" : "report.%.0s%s", bench, field);
         if (base && tally_resultset_meta_set(base, key, named ? eq + 1 : spec) != TALLY_OK) {
             tally_results_free(results);
             return cli_fail_library();

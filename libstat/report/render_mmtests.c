@@ -236,11 +236,11 @@ static void measure(widths *w, const tally_report *r, const tally__group *g, con
 }
 
 /* The row label and the case, as compare-mmtests starts every line. */
-static void row_start(tally__buf *b, const char *title, const tally_render_options *o,
-                      const tally__row *row, size_t case_width)
+static void row_start(tally__buf *b, const char *title, const tally_report *r,
+                      const tally_render_options *o, const tally__row *row, size_t case_width)
 {
     const char *name;
-    size_t len = tally__shown_case(&name, o, row->case_name);
+    size_t len = tally__shown_case(&name, r, o, row);
     tally__buf_printf(b, "%-*s ", LABEL_WIDTH, title);
     tally__buf_append(b, name, len);
     tally__buf_pad(b, case_width - len);
@@ -254,7 +254,7 @@ static void render_ratios(tally__buf *b, const tally_report *r, const tally_rend
 {
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
-        row_start(b, "Ratio", o, row, case_width);
+        row_start(b, "Ratio", r, o, row, case_width);
         for (size_t j = 0; j < r->config_count; j++) {
             double base, v;
             if (stat_value(&base, sr, &row->cells[0]) && stat_value(&v, sr, &row->cells[j]) &&
@@ -326,7 +326,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
         int marked_row = is_marked_row(&rows[s], first->statistic);
         for (size_t i = g->first; i < g->first + g->count; i++) {
             const tally__row *row = &r->rows[i];
-            row_start(b, rows[s].title, o, row, case_width);
+            row_start(b, rows[s].title, r, o, row, case_width);
             for (size_t j = 0; j < r->config_count; j++) {
                 const tally__cell *c = &row->cells[j];
                 int marked = marked_row && c->pub.compared && c->pub.comparison.significant;

@@ -77,11 +77,14 @@ static void measure(widths *w, const tally_report *r, const tally__group *g)
     }
 }
 
+/* `over`: columns the case name took beyond its column, taken from the gap before the first
+ * cell (one space stays). */
 static void render_cell(tally__buf *b, const tally__row *row, size_t j, const widths *w,
-                        int color)
+                        size_t over, int color)
 {
     const tally__cell *c = &row->cells[j];
-    tally__buf_pad(b, w->column - cell_width(w));
+    size_t gap = w->column - cell_width(w);
+    tally__buf_pad(b, gap > over ? gap - over : 1);
     if (!c->pub.present) {
         tally__buf_printf(b, "%-*s", (int)cell_width(w), "missing");
         return;
@@ -119,7 +122,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
-    size_t case_width = tally__group_case_width(r, o, g);
+    size_t case_width = tally__group_case_column(r, o, g, 0);
     widths w;
     measure(&w, r, g);
     const char *units = tally__shown_units_text(r, o, first);
@@ -132,11 +135,12 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
         const char *name;
-        size_t len = tally__shown_case(&name, o, row->case_name);
-        tally__buf_pad(b, case_width - len);
+        size_t len = tally__shown_case(&name, r, o, row);
+        size_t over = len > case_width ? len - case_width : 0;
+        tally__buf_pad(b, case_width - (len - over));
         tally__buf_append(b, name, len);
         for (size_t j = 0; j < r->config_count; j++)
-            render_cell(b, row, j, &w, o->color);
+            render_cell(b, row, j, &w, j == 0 ? over : 0, o->color);
         tally__buf_end_line(b);
     }
     tally__render_missing_notes(b, r, g, "");

@@ -48,7 +48,8 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
     int prec = tally__seed_precision(r, o, g, 2);
-    size_t case_width = tally__group_case_width(r, o, g) + 1;
+    /* One column wider than the longest name, as the post; a set width is taken as it is. */
+    size_t case_width = tally__group_case_column(r, o, g, 1);
     size_t cell_width = MIN_CELL;
     tally__buf cell = TALLY__BUF_INIT;
     for (size_t i = g->first; i < g->first + g->count; i++)
@@ -71,10 +72,11 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     tally__buf_end_line(b);
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const char *name;
-        size_t len = tally__shown_case(&name, o, r->rows[i].case_name);
-        tally__buf_pad(b, case_width - len);
+        size_t len = tally__shown_case(&name, r, o, &r->rows[i]);
+        size_t over = len > case_width ? len - case_width : 0;
+        tally__buf_pad(b, case_width - (len - over));
         tally__buf_append(b, name, len);
-        tally__buf_pad(b, CASE_GAP);
+        tally__buf_pad(b, CASE_GAP > over ? CASE_GAP - over : 1);
         for (size_t j = 0; j < r->config_count; j++) {
             /* Padded by the plain text's width: colour codes take no columns. */
             format_cell(&cell, &r->rows[i], j, prec, 0);

@@ -168,9 +168,12 @@ const char *tally__shown_case_label(const tally_report *r, const tally_render_op
 const char *tally__shown_units_text(const tally_report *r, const tally_render_options *o,
                                     const tally__row *first);
 
-/* A case name as the text styles show it, after the render option `case_strip` (removed from
- * the end, else from the start; never down to nothing): *start and the length to print. */
-size_t tally__shown_case(const char **start, const tally_render_options *o, const char *name);
+/* A row's case name as the text styles show it, after the baseline's metadata
+ * `report.<benchmark>.case_strip`, else the render option `case_strip` (o may be NULL): the
+ * text removed from the end, else from the start, never down to nothing. *start and the
+ * length to print. */
+size_t tally__shown_case(const char **start, const tally_report *r, const tally_render_options *o,
+                         const tally__row *row);
 
 /* Default number of decimals of the text styles: 4 for lower-is-better rows (times), 2 for
  * higher-is-better rows (rates), as compare-mmtests prints them. */
@@ -213,6 +216,14 @@ int tally__render_cell_value(tally__buf *b, const tally__numfmt *f, const tally_
  * NULL: the names as they are). */
 size_t tally__group_case_width(const tally_report *r, const tally_render_options *o,
                               const tally__group *g);
+
+/* The width of the case column of the normalized and pct styles: the baseline's metadata
+ * `report.<benchmark>.case_width`, else `report.case_width` (a whole number from 1 to
+ * TALLY__CASE_WIDTH_MAX), else tally__group_case_width + `extra`. A name longer than a set width takes
+ * its extra columns from the gap after it, down to one space: the cells stay where they are. */
+#define TALLY__CASE_WIDTH_MAX 1000
+size_t tally__group_case_column(const tally_report *r, const tally_render_options *o,
+                                const tally__group *g, size_t extra);
 
 /* Append "<config> has no <benchmark>/<case>" notes for the missing cells of a group, each line
  * prefixed by `prefix`. Appends nothing when every cell is present. */

@@ -88,11 +88,15 @@ const char *tally__shown_units_text(const tally_report *r, const tally_render_op
     return first->unit;
 }
 
-size_t tally__shown_case(const char **start, const tally_render_options *o, const char *name)
+size_t tally__shown_case(const char **start, const tally_report *r, const tally_render_options *o,
+                         const tally__row *row)
 {
+    const char *name = row->case_name;
     size_t len = strlen(name);
     *start = name;
-    const char *cut = o ? o->case_strip : NULL;
+    const char *cut = benchmark_meta(r, row->benchmark, "case_strip");
+    if (cut == NULL)
+        cut = o && o->case_strip ? o->case_strip : tally__report_meta(r, 0, "report.case_strip");
     size_t lc = cut ? strlen(cut) : 0;
     /* Never strip a name to nothing: "-workers" alone stays. */
     if (lc == 0 || len <= lc)
@@ -104,6 +108,23 @@ size_t tally__shown_case(const char **start, const tally_render_options *o, cons
         return len - lc;
     }
     return len;
+}
+
+size_t tally__group_case_column(const tally_report *r, const tally_render_options *o,
+                                const tally__group *g, size_t extra)
+{
+    const char *own = benchmark_meta(r, r->rows[g->first].benchmark, "case_width");
+    const char *text = own ? own : tally__report_meta(r, 0, "report.case_width");
+    if (text) {
+        /* A positive whole number of columns; anything else is not a width. */
+        unsigned long n = 0;
+        const char *p = text;
+        while (*p >= '0' && *p <= '9' && n <= TALLY__CASE_WIDTH_MAX)
+            n = n * 10 + (unsigned long)(*p++ - '0');
+        if (*p == '\0' && p != text && n >= 1 && n <= TALLY__CASE_WIDTH_MAX)
+            return (size_t)n;
+    }
+    return tally__group_case_width(r, o, g) + extra;
 }
 
 int tally__default_precision(const tally_report *r, const tally_render_options *o,
@@ -218,7 +239,7 @@ size_t tally__group_case_width(const tally_report *r, const tally_render_options
     size_t w = 0;
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const char *start;
-        size_t len = tally__shown_case(&start, o, r->rows[i].case_name);
+        size_t len = tally__shown_case(&start, r, o, &r->rows[i]);
         if (len > w)
             w = len;
     }

@@ -48,6 +48,21 @@ int tally__t_two_sided_p(double *p, double t, double df);
  * distribution, counted). */
 int tally__mann_whitney_cdf(double *out, size_t m, size_t n, size_t u);
 
+/* P(U <= u[k - 1]) for k = 1..kmax against total - k samples without ties (k < total), into
+ * out[k - 1], from one series for all k (tally__mann_whitney_cdf's distribution). TALLY_ENOMEM. */
+int tally__mann_whitney_cdf_splits(double *out, size_t total, size_t kmax, const size_t *u);
+
+/* Whether tally_mann_whitney uses the exact distribution for these sizes and tie term. */
+int tally__mann_whitney_is_exact(double tie_term, size_t na, size_t nb);
+
+/* Two-sided Mann-Whitney p-values of the first k of n samples against the other n - k, for
+ * k = 1..kmax (kmax < n), into p[k - 1]: the same p-values as tally_mann_whitney_from_ranks with
+ * each split's rank sum, from rank[0..kmax) (the mid-ranks of the first runs in the pooled
+ * sample) and the pooled tie term; the exact distributions of all splits come from one series.
+ * TALLY_ENOMEM, TALLY_ENUMERIC. */
+int tally__mann_whitney_splits(double *p, const double *rank, double tie_term, size_t n,
+                               size_t kmax);
+
 /* The smallest two-sided p-value Mann-Whitney can produce for samples of these sizes,
  * min(1, 2 / C(na + nb, na)): the exact test's p for complete separation. */
 double tally__mann_whitney_min_p(size_t na, size_t nb);

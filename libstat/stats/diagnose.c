@@ -2,11 +2,12 @@
  * docs/statistics.md, "Diagnostics"). Every check is a rank test or the dip, so none depends on
  * the samples' scale or assumes normal data: benchmark times are skewed and heavy-tailed. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/diag_internal.h"
-#include "stats/select.h"
+#include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -14,85 +15,191 @@
 
 #include <gsl/gsl_cdf.h>
 
-typedef struct indexed {
-    double value;
-    size_t index;
-} indexed;
-
-static int by_value_then_index(const void *l, const void *r)
-{
-    const indexed *a = l, *b = r;
-    if (a->value < b->value)
-        return -1;
-    if (a->value > b->value)
-        return 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
 /* Two-sided normal p-value of z. */
 static double normal_p(double z)
 {
     return 2.0 * gsl_cdf_ugaussian_Q(fabs(z));
 }
 
+/* ---- one sort for every check ---- */
+
+/* An unsigned key ordered as the doubles are (-0 and +0 share the key of +0, as they compare
+ * equal), for a radix sort. */
+static uint64_t order_key(double v)
+{
+    uint64_t b;
+    v += 0.0; /* -0 -> +0 */
+    memcpy(&b, &v, sizeof b);
+    return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+}
+
+typedef struct keyed {
+    uint64_t key;
+    size_t index;
+} keyed;
+
+/* The run indices of x[0..n) in ascending order of value, equal values in run order: an LSD
+ * radix sort (stable, so the order is by value, then index), 8 bits a pass, skipping the passes
+ * whose digit is the same in every key (the sign and exponent bytes of samples of one scale). */
+static int sort_order(size_t *order, const double *x, size_t n)
+{
+    keyed *a = tally__reallocarray(NULL, 2 * n, sizeof *a);
+    if (a == NULL)
+        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
+    keyed *b = a + n;
+    size_t (*count)[256] = tally__calloc(8, sizeof *count);
+    if (count == NULL) {
+        tally__free_mem(a);
+        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = order_key(x[i]);
+        a[i] = (keyed){ k, i };
+        for (int d = 0; d < 8; d++)
+            count[d][(k >> (8 * d)) & 255]++;
+    }
+    for (int d = 0; d < 8; d++) {
+        if (count[d][(a[0].key >> (8 * d)) & 255] == n)
+            continue; /* one digit value: this pass would not move anything */
+        size_t at = 0;
+        for (int v = 0; v < 256; v++) {
+            size_t c = count[d][v];
+            count[d][v] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            b[count[d][(a[i].key >> (8 * d)) & 255]++] = a[i];
+        keyed *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = a[i].index;
+    tally__free_mem(a < b ? a : b);
+    tally__free_mem(count);
+    return TALLY_OK;
+}
+
+/* What the checks need from the sorted samples. */
+typedef struct ranked_runs {
+    double *rank;      /* mid-ranks (1-based) in run order */
+    double *sorted;    /* the samples in ascending order */
+    size_t *order;     /* run index of each sorted position */
+    size_t *group;     /* 0-based index of each run's group of equal values, in run order */
+    double tie_term;   /* Mann-Whitney's: sum of t^3 - t over the groups of t equal values */
+    double kendall_ties; /* Mann-Kendall's: sum of t (t - 1) (2t + 5) */
+    double tied_pairs; /* sum of t (t - 1) / 2 */
+    size_t groups;
+} ranked_runs;
+
+static void ranked_free(ranked_runs *r)
+{
+    tally__free_mem(r->rank);
+    tally__free_mem(r->order);
+    memset(r, 0, sizeof *r);
+}
+
+/* Sorts once and derives the ranks, the sorted samples and the tie terms, walking the groups of
+ * equal values in ascending order. */
+static int rank_runs(ranked_runs *r, const double *x, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->rank = tally__reallocarray(NULL, 2 * n, sizeof *r->rank);
+    r->order = tally__reallocarray(NULL, 2 * n, sizeof *r->order);
+    if (r->rank == NULL || r->order == NULL) {
+        ranked_free(r);
+        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
+    }
+    r->sorted = r->rank + n;
+    r->group = r->order + n;
+    int rc = sort_order(r->order, x, n);
+    if (rc != TALLY_OK) {
+        ranked_free(r);
+        return rc;
+    }
+    const size_t *o = r->order;
+    double ties = 0, kendall = 0, pairs = 0;
+    size_t g = 0;
+    for (size_t i = 0; i < n; g++) {
+        size_t j = i + 1;
+        while (j < n && x[o[j]] == x[o[i]])
+            j++;
+        double mid = (double)(i + j + 1) / 2.0;
+        double t = (double)(j - i);
+        for (size_t k = i; k < j; k++) {
+            r->rank[o[k]] = mid;
+            r->group[o[k]] = g;
+            r->sorted[k] = x[o[k]];
+        }
+        ties += t * t * t - t;
+        pairs += t * (t - 1) / 2;
+        kendall += t * (t - 1) * (2 * t + 5);
+        i = j;
+    }
+    r->tie_term = ties;
+    r->kendall_ties = kendall;
+    r->tied_pairs = pairs;
+    r->groups = g;
+    return TALLY_OK;
+}
+
 /* ---- Mann-Kendall ---- */
 
-/* Counts the pairs i < j (in x's order) with x_i > x_j while merge-sorting x[lo, hi) into
- * ascending order; equal values are not inversions (the merge takes the left one first). */
-static double count_inversions(double *x, double *tmp, size_t lo, size_t hi)
+/* The pairs i < j (in run order) with x_i > x_j, from the groups of equal values: a Fenwick
+ * tree counts how many earlier runs fall in each group (Knight 1966 counts the same pairs by
+ * merge sort; both are O(n log n)). Equal values are no inversions. */
+static int count_discordant(double *out, const size_t *group, size_t groups, size_t n)
 {
-    if (hi - lo < 2)
-        return 0;
-    size_t mid = lo + (hi - lo) / 2;
-    double inv = count_inversions(x, tmp, lo, mid) + count_inversions(x, tmp, mid, hi);
-    size_t i = lo, j = mid, k = lo;
-    while (i < mid && j < hi) {
-        if (x[j] < x[i]) {
-            inv += (double)(mid - i);
-            tmp[k++] = x[j++];
-        } else {
-            tmp[k++] = x[i++];
-        }
+    size_t *tree = tally__calloc(groups + 1, sizeof *tree);
+    if (tree == NULL)
+        return tally__error(TALLY_ENOMEM, "trend test: out of memory for %zu samples", n);
+    double inv = 0;
+    for (size_t j = 0; j < n; j++) {
+        size_t not_above = 0; /* earlier runs in groups 0..group[j] */
+        for (size_t g = group[j] + 1; g > 0; g &= g - 1)
+            not_above += tree[g];
+        inv += (double)(j - not_above);
+        for (size_t g = group[j] + 1; g <= groups; g += g & (~g + 1))
+            tree[g]++;
     }
-    while (i < mid)
-        tmp[k++] = x[i++];
-    while (j < hi)
-        tmp[k++] = x[j++];
-    memcpy(x + lo, tmp + lo, (hi - lo) * sizeof *x);
-    return inv;
+    tally__free_mem(tree);
+    *out = inv;
+    return TALLY_OK;
+}
+
+static int kendall_from_ranked(double *s, const ranked_runs *r, size_t n)
+{
+    double discordant = 0;
+    int rc = count_discordant(&discordant, r->group, r->groups, n);
+    if (rc != TALLY_OK)
+        return rc;
+    double pairs = (double)n * (double)(n - 1) / 2;
+    double concordant = pairs - discordant - r->tied_pairs;
+    *s = concordant - discordant;
+    return TALLY_OK;
 }
 
 int tally__kendall_s(double *s, double *tie_term, double *tied, const double *x, size_t n)
 {
-    double *work = tally__reallocarray(NULL, 2 * (n ? n : 1), sizeof *work);
-    if (work == NULL)
-        return tally__error(TALLY_ENOMEM, "trend test: out of memory for %zu samples", n);
-    memcpy(work, x, n * sizeof *x);
-    double discordant = count_inversions(work, work + n, 0, n);
-    /* work is now sorted: runs of equal values are the ties. */
-    double tied_pairs = 0, ties = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && work[j] == work[i])
-            j++;
-        double t = (double)(j - i);
-        tied_pairs += t * (t - 1) / 2;
-        ties += t * (t - 1) * (2 * t + 5);
-        i = j;
+    if (n == 0) {
+        *s = *tie_term = *tied = 0;
+        return TALLY_OK;
     }
-    tally__free_mem(work);
-    double pairs = (double)n * (double)(n - 1) / 2;
-    double concordant = pairs - discordant - tied_pairs;
-    *s = concordant - discordant;
-    *tie_term = ties;
-    *tied = tied_pairs;
-    return TALLY_OK;
+    ranked_runs r;
+    int rc = rank_runs(&r, x, n);
+    if (rc != TALLY_OK)
+        return rc;
+    rc = kendall_from_ranked(s, &r, n);
+    *tie_term = r.kendall_ties;
+    *tied = r.tied_pairs;
+    ranked_free(&r);
+    return rc;
 }
 
-static int check_trend(tally_diagnostics *d, const double *x, size_t n)
+static int check_trend(tally_diagnostics *d, const ranked_runs *r, size_t n)
 {
-    double s, tie_term, tied;
-    int rc = tally__kendall_s(&s, &tie_term, &tied, x, n);
+    double s, tie_term = r->kendall_ties, tied = r->tied_pairs;
+    int rc = kendall_from_ranked(&s, r, n);
     if (rc != TALLY_OK)
         return rc;
     double nd = (double)n;
@@ -121,37 +228,6 @@ static double relative_slope(const double *x, size_t n)
         stt += t * t;
     }
     return mean != 0 && stt > 0 ? sxy / stt / fabs(mean) : 0;
-}
-
-/* ---- ranks ---- */
-
-/* Mid-ranks (1-based) of x in run order, Mann-Whitney's tie term (the sum of t^3 - t over the
- * runs of t equal values, in ascending order of value) and x sorted, from one sort. */
-static int midranks(double *rank, double *tie_term, double *sorted, const double *x, size_t n)
-{
-    indexed *v = tally__reallocarray(NULL, n, sizeof *v);
-    if (v == NULL)
-        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
-    for (size_t i = 0; i < n; i++)
-        v[i] = (indexed){ x[i], i };
-    qsort(v, n, sizeof *v, by_value_then_index);
-    double ties = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && v[j].value == v[i].value)
-            j++;
-        double r = (double)(i + j + 1) / 2.0;
-        double t = (double)(j - i);
-        for (size_t k = i; k < j; k++) {
-            rank[v[k].index] = r;
-            sorted[k] = v[k].value;
-        }
-        ties += t * t * t - t;
-        i = j;
-    }
-    *tie_term = ties;
-    tally__free_mem(v);
-    return TALLY_OK;
 }
 
 /* Bartels' rank von Neumann ratio RVN = sum (R_i - R_{i+1})^2 / sum (R_i - Rbar)^2; under
@@ -192,20 +268,27 @@ static void check_step(tally_diagnostics *d, const double *rank, size_t n)
     d->step_at = at;
 }
 
-/* Median of x[0..n) (n >= 1) by sorting a copy in scratch. */
-static double median_of(double *scratch, const double *x, size_t n)
+/* median(runs at..n-1) / median(runs 0..at-1) - 1 (after / before when `late_first` is 0,
+ * the reverse otherwise), both medians read off the sorted order: the positions of each side's
+ * middle ranks are found in one walk (0 < at < n). */
+static double relative_shift(const ranked_runs *r, size_t at, size_t n, int late_first)
 {
-    memcpy(scratch, x, n * sizeof *x);
-    size_t ranks[2] = { n / 2, n % 2 ? n / 2 : n / 2 - 1 };
-    tally__select_ranks(scratch, n, ranks, n % 2 ? 1 : 2);
-    return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
-}
-
-static double relative_shift(double *scratch, const double *before, size_t nb, const double *after,
-                             size_t na)
-{
-    double mb = median_of(scratch, before, nb), ma = median_of(scratch, after, na);
-    return mb != 0 ? ma / mb - 1 : 0;
+    size_t m[2] = { at, n - at }, seen[2] = { 0, 0 };
+    double lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
+    for (size_t k = 0; k < n; k++) {
+        int side = r->order[k] >= at;
+        size_t c = seen[side]++;
+        /* The middle ranks of m values: (m - 1) / 2 and m / 2 (one rank when m is odd). */
+        if (c == (m[side] - 1) / 2)
+            lo[side] = r->sorted[k];
+        if (c == m[side] / 2)
+            hi[side] = r->sorted[k];
+    }
+    double med[2];
+    for (int side = 0; side < 2; side++)
+        med[side] = m[side] % 2 ? hi[side] : (lo[side] + hi[side]) / 2;
+    double before = med[late_first ? 1 : 0], after = med[late_first ? 0 : 1];
+    return before != 0 ? after / before - 1 : 0;
 }
 
 /* The first k runs against the rest for k = 1..K, K = min(10, n / 3): the smallest Mann-Whitney
@@ -215,16 +298,15 @@ static double relative_shift(double *scratch, const double *before, size_t nb, c
 static int check_warmup(tally_diagnostics *d, const double *rank, double tie_term, size_t n)
 {
     size_t kmax = n / 3 < 10 ? n / 3 : 10;
-    double best = 2, rank_sum = 0;
+    double p_of[10];
+    int rc = tally__mann_whitney_splits(p_of, rank, tie_term, n, kmax);
+    if (rc != TALLY_OK)
+        return rc;
+    double best = 2;
     size_t best_k = 0;
     for (size_t k = 1; k <= kmax; k++) {
-        double u, p;
-        rank_sum += rank[k - 1];
-        int rc = tally_mann_whitney_from_ranks(&u, &p, NULL, rank_sum, tie_term, k, n - k);
-        if (rc != TALLY_OK)
-            return rc;
-        if (p < best) {
-            best = p;
+        if (p_of[k - 1] < best) {
+            best = p_of[k - 1];
             best_k = k;
         }
     }
@@ -262,44 +344,41 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
     if (n < TALLY_DIAGNOSE_MIN_RUNS || opts->checks == 0)
         return TALLY_OK;
 
-    double *rank = tally__reallocarray(NULL, 3 * n, sizeof *rank);
-    if (rank == NULL)
-        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
-    double *scratch = rank + n, *sorted = rank + 2 * n;
+    ranked_runs r;
+    rc = rank_runs(&r, x, n);
+    if (rc != TALLY_OK)
+        return rc;
     unsigned want = opts->checks;
-    double tie_term = 0;
-    rc = midranks(rank, &tie_term, sorted, x, n);
-    if (rc == TALLY_OK && (want & TALLY_DIAG_TREND)) {
-        rc = check_trend(out, x, n);
+    if (want & TALLY_DIAG_TREND) {
+        rc = check_trend(out, &r, n);
         out->trend_slope = relative_slope(x, n);
         out->tested |= TALLY_DIAG_TREND;
     }
     if (rc == TALLY_OK && (want & TALLY_DIAG_AUTOCORR)) {
-        check_autocorr(out, rank, n);
+        check_autocorr(out, r.rank, n);
         out->tested |= TALLY_DIAG_AUTOCORR;
     }
     if (rc == TALLY_OK && (want & TALLY_DIAG_STEP)) {
-        check_step(out, rank, n);
-        out->step_shift = relative_shift(scratch, x, out->step_at, x + out->step_at,
-                                         n - out->step_at);
+        check_step(out, r.rank, n);
+        /* No step is found (at 0) only when every run ties: no shift. */
+        out->step_shift = out->step_at > 0 ? relative_shift(&r, out->step_at, n, 0) : 0;
         out->tested |= TALLY_DIAG_STEP;
     }
     if (rc == TALLY_OK && (want & TALLY_DIAG_WARMUP)) {
-        rc = check_warmup(out, rank, tie_term, n);
+        rc = check_warmup(out, r.rank, r.tie_term, n);
         if (rc == TALLY_OK) {
-            out->warmup_shift = relative_shift(scratch, x + out->warmup_runs,
-                                               n - out->warmup_runs, x, out->warmup_runs);
+            out->warmup_shift = relative_shift(&r, out->warmup_runs, n, 1);
             out->tested |= TALLY_DIAG_WARMUP;
         }
     }
     if (rc == TALLY_OK && (want & TALLY_DIAG_MULTIMODAL)) {
-        rc = tally__dip(&out->dip, NULL, NULL, sorted, n);
+        rc = tally__dip(&out->dip, NULL, NULL, r.sorted, n);
         if (rc == TALLY_OK) {
             out->dip_p = tally__dip_pvalue(out->dip, n);
             out->tested |= TALLY_DIAG_MULTIMODAL;
         }
     }
-    tally__free_mem(rank);
+    ranked_free(&r);
     if (rc != TALLY_OK) {
         memset(out, 0, sizeof *out);
         return rc;

@@ -96,6 +96,127 @@ int tally__mann_whitney_cdf(double *out, size_t m, size_t n, size_t u)
     return TALLY_OK;
 }
 
+int tally__mann_whitney_is_exact(double tie_term, size_t na, size_t nb)
+{
+    return tie_term == 0 && (na <= EXACT_MAX_SMALLER_SIDE || nb <= EXACT_MAX_SMALLER_SIDE) &&
+           (double)na * (double)nb <= EXACT_MAX_PAIRS;
+}
+
+/*
+ * The exact distributions of every split k = 1..kmax of the same `total` samples, in one series:
+ * [total choose k]_q = [total choose k-1]_q * (1 - q^(total-k+1)) / (1 - q^k), so each k costs
+ * one running sum and one shifted difference over the kept coefficients instead of k of each
+ * (tally__mann_whitney_cdf builds every k from scratch). The same factors as there, divided
+ * before multiplied (every intermediate series is non-negative), cut at the largest u wanted.
+ */
+/* c[j] -= c[j - shift] for j = top down to shift (shift >= 1): the multiplication by
+ * 1 - q^shift of the series cut at q^top. */
+static void subtract_shifted(double *c, size_t shift, size_t top)
+{
+    /* In blocks of at most `shift` from the top down: within a block the sources lie below the
+     * targets and have not been changed yet, as in the descending loop. */
+    size_t end = top + 1; /* the block is [start, end) */
+    while (end > shift) {
+        size_t start = end - shift > shift ? end - shift : shift;
+        double *restrict dst = c + start;
+        const double *restrict src = c + start - shift;
+        for (size_t i = 0; i < end - start; i++)
+            dst[i] -= src[i];
+        end = start;
+    }
+}
+
+int tally__mann_whitney_cdf_splits(double *out, size_t total, size_t kmax, const size_t *u)
+{
+    size_t top = 0;
+    for (size_t k = 1; k <= kmax; k++)
+        top = u[k - 1] > top ? u[k - 1] : top;
+    double *c = tally__calloc(top + 1, sizeof(*c));
+    if (c == NULL)
+        return tally__error(TALLY_ENOMEM, "Mann-Whitney: out of memory for %zu counts", top + 1);
+    c[0] = 1;
+    for (size_t k = 1; k <= kmax; k++) {
+        /* c[j] += c[j - k] in ascending j; for k >= 4 four at a time, whose sources all lie
+         * below the first of them (the same additions, so the same sums). */
+        size_t j = k;
+        if (k >= 4)
+            for (; j + 3 <= top; j += 4) {
+                c[j] += c[j - k];
+                c[j + 1] += c[j + 1 - k];
+                c[j + 2] += c[j + 2 - k];
+                c[j + 3] += c[j + 3 - k];
+            }
+        if (k < 4 && k <= top) {
+            /* Carried in registers: each of the k chains waits only on its own addition, not
+             * on a store and a reload. */
+            double acc[3] = { c[0], k > 1 ? c[1] : 0, k > 2 ? c[2] : 0 };
+            for (; j + k - 1 <= top; j += k)
+                for (size_t r = 0; r < k; r++)
+                    c[j + r] = acc[r] += c[j + r];
+        }
+        for (; j <= top; j++)
+            c[j] += c[j - k];
+        size_t shift = total - k + 1;
+        if (shift <= top)
+            subtract_shifted(c, shift, top);
+        /* Four partial sums of the non-negative counts (one chain of additions would wait on
+         * each). */
+        double part[4] = { 0, 0, 0, 0 };
+        size_t last = u[k - 1], i = 0;
+        for (; i + 3 <= last; i += 4) {
+            part[0] += c[i];
+            part[1] += c[i + 1];
+            part[2] += c[i + 2];
+            part[3] += c[i + 3];
+        }
+        for (; i <= last; i++)
+            part[0] += c[i];
+        double count = (part[0] + part[1]) + (part[2] + part[3]);
+        out[k - 1] = u[k - 1] >= k * (total - k) ? 1 : count / binomial(k, total - k);
+    }
+    tally__free_mem(c);
+    return TALLY_OK;
+}
+
+int tally__mann_whitney_splits(double *p, const double *rank, double tie_term, size_t n,
+                               size_t kmax)
+{
+    if (kmax == 0)
+        return TALLY_OK;
+    if (kmax >= n)
+        return tally__error(TALLY_EINVAL, "Mann-Whitney: %zu splits of %zu samples", kmax, n);
+    tally__ensure_init();
+    size_t *u = tally__reallocarray(NULL, kmax, sizeof(*u));
+    if (u == NULL)
+        return tally__error(TALLY_ENOMEM, "Mann-Whitney: out of memory for %zu splits", kmax);
+    /* The exact splits are a prefix: the smaller side and the pair count grow with k <= n / 2. */
+    size_t exact = 0;
+    double rank_sum = 0;
+    int rc = TALLY_OK;
+    for (size_t k = 1; k <= kmax && rc == TALLY_OK; k++) {
+        rank_sum += rank[k - 1];
+        if (exact == k - 1 && 2 * k <= n && tally__mann_whitney_is_exact(tie_term, k, n - k)) {
+            double dk = (double)k, dr = (double)(n - k);
+            double u_a = rank_sum - dk * (dk + 1) / 2;
+            u[k - 1] = (size_t)(dk * dr - fmax(u_a, dk * dr - u_a));
+            exact = k;
+        } else {
+            double u_a;
+            rc = tally_mann_whitney_from_ranks(&u_a, &p[k - 1], NULL, rank_sum, tie_term, k, n - k);
+        }
+    }
+    if (rc == TALLY_OK && exact > 0)
+        rc = tally__mann_whitney_cdf_splits(p, n, exact, u);
+    for (size_t k = 1; rc == TALLY_OK && k <= exact; k++) {
+        double pv = 2 * p[k - 1];
+        if (!isfinite(pv))
+            rc = tally__error(TALLY_ENUMERIC, "Mann-Whitney: p-value is not finite");
+        p[k - 1] = fmin(1.0, pv);
+    }
+    tally__free_mem(u);
+    return rc;
+}
+
 int tally_mann_whitney(double *u, double *p, int *exact, const double *a, size_t na,
                        const double *b, size_t nb)
 {
@@ -160,9 +281,7 @@ int tally_mann_whitney_from_ranks(double *u, double *p, int *exact, double rank_
     tally__ensure_init();
     double u_a = rank_sum_a - dna * (dna + 1) / 2;
     double u_big = fmax(u_a, dna * dnb - u_a);
-    int is_exact = tie_term == 0 &&
-                   (na <= EXACT_MAX_SMALLER_SIDE || nb <= EXACT_MAX_SMALLER_SIDE) &&
-                   dna * dnb <= EXACT_MAX_PAIRS;
+    int is_exact = tally__mann_whitney_is_exact(tie_term, na, nb);
     double pv;
     if (is_exact) {
         /* Two-sided: twice the tail beyond the larger U, i.e. twice P(U <= smaller U) by the

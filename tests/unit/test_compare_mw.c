@@ -155,6 +155,74 @@ static void exact_distribution(void)
     CHECK_REL(tally__mann_whitney_min_p(1, 1), 1.0, 0);
 }
 
+/* The splits' series (every k of one pooled sample from one series) against exact rational
+ * values: Mann & Whitney's (1947) recursion g(k, n, u) = g(k - 1, n, u - n) + g(k, n - 1, u) on
+ * Python integers, P = sum_{v <= u} g(k, 600 - k, v) / C(600, k) printed with %.17g
+ * (fractions.Fraction, k = 1..8, u = k(600 - k) / 10 and k(600 - k) / 2 - 1, integer division).
+ * C(600, 8) > 2^53: the counts are rounded, as for the warm-up scan of long series. */
+static void exact_splits(void)
+{
+    static const size_t tail_u[8] = { 59, 119, 179, 238, 297, 356, 415, 473 };
+    static const double tail_p[8] = { 0.10000000000000001,    0.020367278797996661,
+                                      0.004713122763133651,   0.0011413471471984258,
+                                      0.0002874750740067509,  7.4520573174537074e-05,
+                                      1.9766386249654074e-05, 5.2595598921615252e-06 };
+    static const size_t centre_u[8] = { 298, 597, 894, 1191, 1486, 1781, 2074, 2367 };
+    static const double centre_p[8] = { 0.49833333333333335, 0.4991652754590985,
+                                        0.49874791318864775, 0.49944304467154621,
+                                        0.49899838830259791, 0.49953974243671007,
+                                        0.49914399715568741, 0.49959817532506373 };
+    double out[8];
+    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 8, tail_u), TALLY_OK);
+    for (int k = 0; k < 8; k++)
+        CHECK_REL(out[k], tail_p[k], 1e-13);
+    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 8, centre_u), TALLY_OK);
+    for (int k = 0; k < 8; k++)
+        CHECK_REL(out[k], centre_p[k], 1e-13);
+    /* Fewer splits than wanted k: the same values for the first ones. */
+    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 3, centre_u), TALLY_OK);
+    for (int k = 0; k < 3; k++)
+        CHECK_REL(out[k], centre_p[k], 1e-13);
+    /* The warm-up scan's p-values equal tally_mann_whitney_from_ranks on each split: first
+     * runs with ranks from a seeded shuffle of 1..n (no ties: exact for k <= 8), and with a
+     * tie term (normal approximation for every k). */
+    const size_t sizes[2] = { 40, 3000 };
+    for (int s = 0; s < 2; s++) {
+        size_t n = sizes[s];
+        double rank[3000];
+        for (size_t i = 0; i < n; i++)
+            rank[i] = (double)(i + 1);
+        unsigned long long state = 12345 + (unsigned long long)s;
+        for (size_t i = n - 1; i > 0; i--) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t j = (size_t)((state >> 33) % (i + 1));
+            double t = rank[i];
+            rank[i] = rank[j];
+            rank[j] = t;
+        }
+        for (int tied = 0; tied < 2; tied++) {
+            double tie_term = tied ? 6 : 0, p[10];
+            CHECK_INT(tally__mann_whitney_splits(p, rank, tie_term, n, 10), TALLY_OK);
+            double sum = 0;
+            for (size_t k = 1; k <= 10; k++) {
+                double u, want;
+                int exact;
+                sum += rank[k - 1];
+                CHECK_INT(tally_mann_whitney_from_ranks(&u, &want, &exact, sum, tie_term, k, n - k),
+                          TALLY_OK);
+                CHECK_INT(exact, !tied && k <= 8);
+                CHECK_REL(p[k - 1], want, 1e-12);
+            }
+        }
+    }
+    CHECK_INT(tally__mann_whitney_splits(out, centre_p, 0, 3, 3), TALLY_EINVAL);
+
+    /* u = k (total - k) covers everything: 1 (k = 1: 0..9 against 10 - 1 = 9). */
+    const size_t all[1] = { 9 };
+    CHECK_INT(tally__mann_whitney_cdf_splits(out, 10, 1, all), TALLY_OK);
+    CHECK_ABS(out[0], 1, 0);
+}
+
 /* tally's bound on the exact test (docs/statistics.md): exact up to na * nb = 2e6 pairs. */
 static void exact_bound(void)
 {
@@ -238,6 +306,7 @@ int main(void)
     reference_cases();
     generated();
     exact_distribution();
+    exact_splits();
     exact_bound();
     bad_input();
     return check_summary();
