@@ -53,14 +53,21 @@ int tally__adaptive_level(double *out, const tally__adaptive *a, size_t k)
     return rc;
 }
 
-/* The t interval of the mean of y (= x, 1/x or log x), from the summary's own code. */
-static int mean_interval(double *lo, double *hi, int *defined, const double *y, size_t n,
-                         double confidence)
+/* The summary of y with its intervals at `confidence` (the summary's own interval code). */
+static int summarize_at(tally_summary *s, const double *y, size_t n, double confidence)
 {
     tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
     so.confidence = confidence;
-    tally_summary s = { .size = sizeof s };
-    int rc = tally_summarize(&s, y, n, &so);
+    s->size = sizeof *s;
+    return tally_summarize(s, y, n, &so);
+}
+
+/* The t interval of the mean of y (= 1/x or log x). */
+static int mean_interval(double *lo, double *hi, int *defined, const double *y, size_t n,
+                         double confidence)
+{
+    tally_summary s;
+    int rc = summarize_at(&s, y, n, confidence);
     if (rc != TALLY_OK)
         return rc;
     *defined = (s.defined & TALLY_SUMMARY_MEAN_CI) != 0;
@@ -76,10 +83,8 @@ int tally__adaptive_precision(double *out, int *defined, const double *x, size_t
     *out = 0;
     if (n < 2)
         return TALLY_OK;
-    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
-    so.confidence = confidence;
-    tally_summary s = { .size = sizeof s };
-    int rc = tally_summarize(&s, x, n, &so);
+    tally_summary s;
+    int rc = summarize_at(&s, x, n, confidence);
     if (rc != TALLY_OK)
         return rc;
     double lo, hi, centre;
