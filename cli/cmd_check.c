@@ -46,13 +46,13 @@ int cmd_check(int argc, char **argv)
         return cli_fail_library();
     size_t width = 0, vwidth = 0;
     for (size_t i = 0; i < tally_system_check_count(c); i++) {
-        tally_check_item it;
+        tally_check_item it = { .size = sizeof it };
         tally_system_check_item_at(&it, c, i);
         width = strlen(it.name) > width ? strlen(it.name) : width;
         vwidth = strlen(it.value) > vwidth && strlen(it.value) <= 24 ? strlen(it.value) : vwidth;
     }
     for (size_t i = 0; i < tally_system_check_count(c); i++) {
-        tally_check_item it;
+        tally_check_item it = { .size = sizeof it };
         tally_system_check_item_at(&it, c, i);
         if (quiet && it.level != TALLY_CHECK_WARN)
             continue;

@@ -9,7 +9,7 @@ static void cli_print_unjudged(const tally_report *report)
 {
     size_t shown = 0, more = 0;
     for (size_t i = 0; i < tally_report_row_count(report); i++) {
-        tally_report_row row;
+        tally_report_row row = { .size = sizeof row };
         if (tally_report_row_at(&row, report, i) != TALLY_OK)
             continue;
         for (size_t j = 1; j < tally_report_config_count(report); j++) {
@@ -112,7 +112,7 @@ int cmd_compare(int argc, char **argv)
     rc = cli_emit_report(report, &cmd.args);
     int gate = cmd.fail_on_regression >= 0.0 || cmd.fail_on_inconclusive;
     if (rc == CLI_EXIT_OK && gate) {
-        tally_gate g;
+        tally_gate g = { .size = sizeof g };
         double threshold = cmd.fail_on_regression >= 0.0 ? cmd.fail_on_regression : 0.0;
         if (tally_report_gate(&g, report, threshold, cmd.gate_bound) != TALLY_OK)
             return tally_report_free(report), cli_fail_library();

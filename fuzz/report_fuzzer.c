@@ -72,7 +72,7 @@ static void check_cells(const tally_report *r)
 {
     size_t configs = tally_report_config_count(r);
     for (size_t i = 0; i < tally_report_row_count(r); i++) {
-        tally_report_row row;
+        tally_report_row row = { .size = sizeof row };
         FUZZ_CHECK(tally_report_row_at(&row, r, i) == TALLY_OK, "row");
         FUZZ_CHECK(row.statistic != TALLY_STAT_DEFAULT, "a row names its statistic");
         for (size_t j = 0; j < configs; j++) {

@@ -75,8 +75,14 @@ TALLY_API int tally_diagnose_options_init(tally_diagnose_options *opts, unsigned
 
 /**
  * Results of the checks of one sample set. Fields of a check whose bit is clear in `tested` are 0.
+ *
+ * A growable result struct like ::tally_summary: set `size` before a call fills it
+ * (`tally_diagnostics d = { .size = sizeof d };`). The library writes only the first `size`
+ * bytes and sets `size` to the number it filled; new fields are only ever appended.
  */
 typedef struct tally_diagnostics {
+    size_t size;            /**< Set by the caller to sizeof (tally_diagnostics); on return, the
+                                 bytes the library filled. */
     size_t n;               /**< Number of runs. */
     unsigned int tested;    /**< Checks that ran (bitwise OR of ::tally_diag_check). */
     unsigned int flagged;   /**< Checks that fired: p < alpha. */
@@ -101,13 +107,14 @@ typedef struct tally_diagnostics {
 /**
  * Run the checks on n samples in run order. Each check needs ::TALLY_DIAGNOSE_MIN_RUNS runs;
  * with fewer, nothing is tested and the call still succeeds. O(n log n) time, O(n) memory.
- * @param out receives the results; zeroed first.
+ * @param out receives the results (its `size` set by the caller); zeroed first, up to its
+ *   size.
  * @param x samples in run order; not modified.
  * @param n number of samples.
  * @param opts options, or NULL for the defaults.
  * @return ::TALLY_OK, ::TALLY_ENONFINITE (a NaN or infinite sample), ::TALLY_ENODATA (n = 0),
- *   ::TALLY_EINVAL (NULL pointer, alpha outside (0, 0.5), unknown check bits, bad options
- *   version), ::TALLY_ENOMEM. Reentrant; thread-safe.
+ *   ::TALLY_EINVAL (NULL pointer, `size` not set, alpha outside (0, 0.5), unknown check bits,
+ *   bad options version), ::TALLY_ENOMEM. Reentrant; thread-safe.
  */
 TALLY_API int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
                              const tally_diagnose_options *opts);

@@ -32,8 +32,14 @@ extern "C" {
 /** The version of the noise profile file format that tally_noise_save() writes. */
 #define TALLY_NOISE_FORMAT_VERSION 1
 
-/** The A/A figures of one benchmark (tally_noise_benchmark_get()). */
+/**
+ * The A/A figures of one benchmark (tally_noise_benchmark_get()). A growable result struct like
+ * ::tally_summary: set `size` before a call fills it
+ * (`tally_noise_benchmark b = { .size = sizeof b };`).
+ */
 typedef struct tally_noise_benchmark {
+    size_t size;            /**< Set by the caller to sizeof (tally_noise_benchmark); on return,
+                                 the bytes the library filled. */
     const char *name;       /**< The benchmark (borrowed from the profile). */
     size_t rows;            /**< A/A comparisons (cases) measured. */
     size_t significant;     /**< Of those, significant at the calibration's alpha. */
@@ -70,8 +76,9 @@ TALLY_API size_t tally_noise_benchmark_count(const tally_noise *noise);
 
 /**
  * The figures of benchmark i.
- * @param out filled; its `name` is borrowed from the profile.
- * @return ::TALLY_OK, or ::TALLY_EINVAL (NULL argument, i out of range).
+ * @param out filled up to its `size` (set by the caller); its `name` is borrowed from the
+ *   profile.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL (NULL argument, `size` not set, i out of range).
  */
 TALLY_API int tally_noise_benchmark_get(tally_noise_benchmark *out, const tally_noise *noise,
                                         size_t i);

@@ -182,8 +182,14 @@ typedef struct tally_render_options {
  */
 TALLY_API int tally_render_options_init(tally_render_options *opts, unsigned int version);
 
-/** One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. */
+/**
+ * One row of a report: a (benchmark, case) pair. Strings are borrowed from the report. A
+ * growable result struct like ::tally_summary: set `size` before tally_report_row_at() fills it
+ * (`tally_report_row row = { .size = sizeof row };`).
+ */
 typedef struct tally_report_row {
+    size_t size;               /**< Set by the caller to sizeof (tally_report_row); on return,
+                                    the bytes the library filled. */
     const char *benchmark;     /**< Benchmark name. */
     const char *case_name;     /**< Case name. */
     const char *unit;          /**< Unit ("" when none). */
@@ -290,7 +296,12 @@ TALLY_API const char *tally_report_config_label(const tally_report *r, size_t i)
 /** @return the number of rows. */
 TALLY_API size_t tally_report_row_count(const tally_report *r);
 
-/** Describe row i. @return ::TALLY_OK or ::TALLY_EINVAL. */
+/**
+ * Describe row i.
+ * @param out filled up to its `size` (set by the caller); its strings live as long as `r`.
+ * @return ::TALLY_OK or ::TALLY_EINVAL (NULL argument, `size` not set, i out of range).
+ *   Thread-safe on a shared report.
+ */
 TALLY_API int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i);
 
 /**
@@ -361,8 +372,14 @@ TALLY_API int tally_report_cell_spread(double *spread, double *cv, const tally_r
 TALLY_API int tally_report_cell_interval(double *low, double *high, const tally_report *r,
                                          size_t row, size_t config);
 
-/** Geometric mean of gains of one configuration against the baseline. */
+/**
+ * Geometric mean of gains of one configuration against the baseline. A growable result struct
+ * like ::tally_summary: set `size` before tally_report_gain() fills it
+ * (`tally_gain g = { .size = sizeof g };`).
+ */
 typedef struct tally_gain {
+    size_t size;          /**< Set by the caller to sizeof (tally_gain); on return, the bytes
+                               the library filled. */
     double value;         /**< exp(mean(log gain)) over the rows; > 1 means better. A row's gain
                                is new/base when higher is better, base/new when lower is better. */
     int interval_defined; /**< 1 when low and high hold its interval (every row has one). */
@@ -376,7 +393,7 @@ typedef struct tally_gain {
  * (of one benchmark, or of all): each row's gain is expressed so that > 1 means better, so rows
  * of both directions can share one figure. The interval combines the rows' log-ratio standard
  * errors as independent (docs/statistics.md, "Geometric mean of gains").
- * @param out receives the gain.
+ * @param out receives the gain, up to its `size` (set by the caller).
  * @param r the report.
  * @param config the configuration, >= 1.
  * @param benchmark a benchmark name, or NULL for every row.
@@ -400,8 +417,13 @@ typedef enum tally_gate_bound {
                                beyond the threshold at the report's confidence. */
 } tally_gate_bound;
 
-/** Outcome of the CI gate over a report. */
+/**
+ * Outcome of the CI gate over a report. A growable result struct like ::tally_summary: set
+ * `size` before tally_report_gate() fills it (`tally_gate g = { .size = sizeof g };`).
+ */
 typedef struct tally_gate {
+    size_t size;          /**< Set by the caller to sizeof (tally_gate); on return, the bytes
+                               the library filled. */
     size_t regressions;   /**< Regression rows (after adjustment) beyond the threshold. */
     double worst_pct;     /**< The largest of those regressions (positive percent), 0 if none. */
     size_t insufficient;  /**< Compared rows with too few samples to be judged. */
@@ -412,7 +434,7 @@ typedef struct tally_gate {
 /**
  * The CI gate: count the rows whose verdict (after the report's p-value adjustment) is a
  * regression beyond `threshold_pct`, measured by `bound`, and the rows that cannot be judged.
- * @param out receives the counts.
+ * @param out receives the counts, up to its `size` (set by the caller).
  * @param r the report.
  * @param threshold_pct threshold in percent, >= 0.
  * @param bound which end of the change is compared.
@@ -462,7 +484,7 @@ TALLY_API int tally_style_from_name(tally_style *out, const char *name);
  * ::TALLY_DIAG_OUTLIERS set on a compared cell whose verdict changes without the outliers. Cells
  * of more than ::TALLY_DIAGNOSE_MAX_RUNS samples, and reports made from partitions, have none
  * (`tested` is 0). Thread-safe on a shared report.
- * @param out receives the diagnostics.
+ * @param out receives the diagnostics, up to its `size` (set by the caller).
  * @param r the report.
  * @param row row index.
  * @param config configuration index.

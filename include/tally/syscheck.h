@@ -26,8 +26,14 @@ typedef enum tally_check_level {
     TALLY_CHECK_UNKNOWN = 3  /**< Could not be read here (containers hide parts of sysfs). */
 } tally_check_level;
 
-/** One finding. Strings are owned by the check handle. */
+/**
+ * One finding. Strings are owned by the check handle. A growable result struct like
+ * ::tally_summary: set `size` before tally_system_check_item_at() fills it
+ * (`tally_check_item it = { .size = sizeof it };`).
+ */
 typedef struct tally_check_item {
+    size_t size;             /**< Set by the caller to sizeof (tally_check_item); on return, the
+                                  bytes the library filled. */
     const char *name;        /**< What was looked at ("governor", "boost", "load", ...). */
     const char *value;       /**< What it is ("powersave", "on", "1.52", ...); "" when unknown. */
     tally_check_level level; /**< Whether it is a concern. */
@@ -49,8 +55,9 @@ TALLY_API size_t tally_system_check_count(const tally_system_check *c);
 
 /**
  * Finding i.
- * @param out receives it; its strings live as long as `c`.
- * @return ::TALLY_OK or ::TALLY_EINVAL (NULL argument, i out of range).
+ * @param out receives it, up to its `size` (set by the caller); its strings live as long as
+ *   `c`.
+ * @return ::TALLY_OK or ::TALLY_EINVAL (NULL argument, `size` not set, i out of range).
  */
 TALLY_API int tally_system_check_item_at(tally_check_item *out, const tally_system_check *c, size_t i);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/noise_internal.h"
+#include "util/result.h"
 
 void tally_noise_free(tally_noise *noise)
 {
@@ -27,6 +28,7 @@ int tally__noise_add(tally_noise *noise, const tally_noise_benchmark *b)
     if (name == NULL)
         return tally__oom();
     grown[noise->count] = *b;
+    grown[noise->count].size = sizeof *grown;
     grown[noise->count].name = name;
     noise->count++;
     return TALLY_OK;
@@ -47,9 +49,13 @@ size_t tally_noise_benchmark_count(const tally_noise *noise)
 
 int tally_noise_benchmark_get(tally_noise_benchmark *out, const tally_noise *noise, size_t i)
 {
-    if (out == NULL || noise == NULL || i >= noise->count)
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_noise_benchmark");
+    if (rc)
+        return rc;
+    if (noise == NULL || i >= noise->count)
         return tally__error(TALLY_EINVAL, "tally_noise_benchmark_get: invalid argument");
-    *out = noise->b[i];
+    tally__result_put(out, size, &noise->b[i], sizeof noise->b[i]);
     return TALLY_OK;
 }
 

@@ -309,7 +309,7 @@ static void render_configs(tally__buf *b, const tally_report *r)
 
 static void gain_object(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
 {
-    tally_gain g;
+    tally_gain g = { .size = sizeof g };
     int rc = r->opts.summaries_only ? TALLY_ENODATA : tally_report_gain(&g, r, j, benchmark);
     if (rc == TALLY_ENOMEM)
         b->failed = 1;

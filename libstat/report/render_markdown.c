@@ -474,7 +474,7 @@ static void headline(tally__buf *b, const md_doc *d)
     tally__buf_printf(b, "- Geometric mean of gains (> 1 is better, %g%% interval):\n",
                       r->opts.confidence * 100);
     for (size_t j = 1; j < r->config_count; j++) {
-        tally_gain gain;
+        tally_gain gain = { .size = sizeof gain };
         tally__buf_puts(b, "  - ");
         md_text(b, r->configs[j].label);
         int rc = tally_report_gain(&gain, r, j, NULL);

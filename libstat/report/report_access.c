@@ -25,14 +25,16 @@ size_t tally_report_row_count(const tally_report *r)
 
 int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i)
 {
-    if (out == NULL || r == NULL || i >= r->row_count)
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_report_row");
+    if (rc)
+        return rc;
+    if (r == NULL || i >= r->row_count)
         return tally__error(TALLY_EINVAL, "tally_report_row_at: row %zu out of range", i);
     const tally__row *row = &r->rows[i];
-    out->benchmark = row->benchmark;
-    out->case_name = row->case_name;
-    out->unit = row->unit;
-    out->direction = row->direction;
-    out->statistic = row->statistic;
+    tally_report_row full = { sizeof full, row->benchmark, row->case_name, row->unit,
+                              row->direction, row->statistic };
+    tally__result_put(out, size, &full, sizeof full);
     return TALLY_OK;
 }
 
@@ -129,10 +131,14 @@ int tally_report_cell_interval(double *low, double *high, const tally_report *r,
     return TALLY_OK;
 }
 
-int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
+int tally_report_gain(tally_gain *given, const tally_report *r, size_t config,
                       const char *benchmark)
 {
-    if (out == NULL || r == NULL || config >= r->config_count)
+    size_t size;
+    int rc = tally__result_size(&size, given, "tally_gain");
+    if (rc)
+        return rc;
+    if (r == NULL || config >= r->config_count)
         return tally__error(TALLY_EINVAL, "tally_report_gain: invalid argument");
     if (config == 0)
         return tally__error(TALLY_ENODATA, "the baseline has no ratio against itself");
@@ -173,6 +179,7 @@ int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
                                         r->configs[config].label);
     double k = (double)count;
     double mean = tally__ksum_value(&logs) / k;
+    tally_gain g, *out = &g;
     memset(out, 0, sizeof(*out));
     out->value = exp(mean);
     out->rows = count;
@@ -186,6 +193,7 @@ int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
         out->high = exp(mean + q * se);
         out->interval_defined = isfinite(out->low) && isfinite(out->high);
     }
+    tally__result_put(given, size, &g, sizeof g);
     return TALLY_OK;
 }
 
@@ -193,19 +201,24 @@ int tally_report_geomean(double *out, const tally_report *r, size_t config)
 {
     if (out == NULL)
         return tally__error(TALLY_EINVAL, "tally_report_geomean: NULL argument");
-    tally_gain g;
+    tally_gain g = { .size = sizeof g };
     int rc = tally_report_gain(&g, r, config, NULL);
     if (rc == TALLY_OK)
         *out = g.value;
     return rc;
 }
 
-int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_pct,
+int tally_report_gate(tally_gate *given, const tally_report *r, double threshold_pct,
                       tally_gate_bound bound)
 {
-    if (out == NULL || r == NULL || !(threshold_pct >= 0) ||
+    size_t size;
+    int rc = tally__result_size(&size, given, "tally_gate");
+    if (rc)
+        return rc;
+    if (r == NULL || !(threshold_pct >= 0) ||
         (bound != TALLY_GATE_POINT && bound != TALLY_GATE_NEAR))
         return tally__error(TALLY_EINVAL, "tally_report_gate: invalid argument");
+    tally_gate g, *out = &g;
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
@@ -235,6 +248,7 @@ int tally_report_gate(tally_gate *out, const tally_report *r, double threshold_p
             default: break;
             }
         }
+    tally__result_put(given, size, &g, sizeof g);
     return TALLY_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "util/result.h"
 
 /* The comparison options a row's cells are compared with (as report_stats.c uses them). */
 static tally_compare_options compare_options(const tally_report *r, const tally__row *row)
@@ -92,6 +93,7 @@ int tally__report_diagnose(tally_report *r)
              * meant for (per-request latencies) are left alone, as documented. */
             if (!cell->pub.present || cell->samples == NULL || cell->n > TALLY_DIAGNOSE_MAX_RUNS)
                 continue;
+            cell->diag.size = sizeof cell->diag;
             int rc = tally_diagnose(&cell->diag, cell->samples, cell->n, NULL);
             if (rc != TALLY_OK)
                 return rc;
@@ -110,18 +112,24 @@ int tally__report_diagnose(tally_report *r)
 int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r, size_t row,
                                   size_t config)
 {
-    if (out == NULL || r == NULL || row >= r->row_count || config >= r->config_count)
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_diagnostics");
+    if (rc)
+        return rc;
+    if (r == NULL || row >= r->row_count || config >= r->config_count)
         return tally__error(TALLY_EINVAL, "tally_report_cell_diagnostics: invalid argument");
     const tally__cell *c = &r->rows[row].cells[config];
-    if (!c->diag_defined) {
-        memset(out, 0, sizeof *out);
-        out->n = c->pub.present ? c->n : 0;
-        return c->pub.present ? TALLY_OK
-                              : tally__error(TALLY_ENOTFOUND, "configuration %zu has no case in "
-                                                              "row %zu", config, row);
+    tally_diagnostics d;
+    if (c->diag_defined) {
+        d = c->diag;
+    } else {
+        memset(&d, 0, sizeof d);
+        d.n = c->pub.present ? c->n : 0;
     }
-    *out = c->diag;
-    return TALLY_OK;
+    tally__result_put(out, size, &d, sizeof d);
+    return c->pub.present ? TALLY_OK
+                          : tally__error(TALLY_ENOTFOUND, "configuration %zu has no case in "
+                                                          "row %zu", config, row);
 }
 
 /* The findings of one cell's fired checks, separated by "; " (no newline). */

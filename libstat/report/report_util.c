@@ -359,7 +359,7 @@ static void gain_text(tally__buf *b, const tally_gain *g)
 /* The gain of configuration j over `benchmark` (NULL: all) as text, or "n/a". */
 static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
 {
-    tally_gain g;
+    tally_gain g = { .size = sizeof g };
     int rc = tally_report_gain(&g, r, j, benchmark);
     if (rc == TALLY_OK) {
         gain_text(b, &g);

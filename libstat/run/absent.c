@@ -4,6 +4,7 @@
  * cannot run. Not part of run/sources.cmake: CMake adds this file instead of the module. */
 #include "util/internal.h"
 #include "util/options.h"
+#include "util/result.h"
 
 #define NO_RUNNER "this libtally was built without the workload runner (TALLY_BUILD_RUNNER=OFF)"
 
@@ -84,8 +85,10 @@ size_t tally_system_check_count(const tally_system_check *c)
 
 int tally_system_check_item_at(tally_check_item *out, const tally_system_check *c, size_t i)
 {
-    (void)out, (void)c, (void)i;
-    return tally__error(TALLY_EINVAL, "tally_system_check_item_at: invalid argument");
+    (void)c, (void)i;
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_check_item");
+    return rc ? rc : tally__error(TALLY_EINVAL, "tally_system_check_item_at: invalid argument");
 }
 
 size_t tally_system_check_warnings(const tally_system_check *c)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "run/runner_internal.h"
+#include "util/result.h"
 
 typedef struct item {
     char *name, *value, *advice;
@@ -257,10 +258,15 @@ size_t tally_system_check_warnings(const tally_system_check *c)
 
 int tally_system_check_item_at(tally_check_item *out, const tally_system_check *c, size_t i)
 {
-    if (out == NULL || c == NULL || i >= c->count)
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_check_item");
+    if (rc)
+        return rc;
+    if (c == NULL || i >= c->count)
         return tally__error(TALLY_EINVAL, "tally_system_check_item_at: invalid argument");
     const item *it = &c->items[i];
-    *out = (tally_check_item){ it->name, it->value, it->level, it->advice };
+    tally_check_item full = { sizeof full, it->name, it->value, it->level, it->advice };
+    tally__result_put(out, size, &full, sizeof full);
     return TALLY_OK;
 }
 

@@ -12,6 +12,7 @@
 #include "util/internal.h"
 #include "util/options.h"
 #include "util/names.h"
+#include "util/result.h"
 
 #include <gsl/gsl_cdf.h>
 
@@ -319,12 +320,10 @@ static int check_warmup(tally_diagnostics *d, const double *rank, double tie_ter
 TALLY__OPTIONS_FUNCTIONS(tally_diagnose_options, TALLY_DIAGNOSE_OPTIONS,
                          sizeof(tally_diagnose_options))
 
-int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
-                   const tally_diagnose_options *opts)
+/* The checks into the library's own, zeroed struct `out`. */
+static int diagnose(tally_diagnostics *out, const double *x, size_t n,
+                    const tally_diagnose_options *opts)
 {
-    if (out == NULL)
-        return tally__error(TALLY_EINVAL, "tally_diagnose: NULL output");
-    memset(out, 0, sizeof *out);
     tally_diagnose_options options;
     int rc = tally__options_read(&options, opts, &tally_diagnose_options_kind);
     if (rc != TALLY_OK)
@@ -379,10 +378,8 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
         }
     }
     ranked_free(&r);
-    if (rc != TALLY_OK) {
-        memset(out, 0, sizeof *out);
+    if (rc != TALLY_OK)
         return rc;
-    }
     double alpha = opts->alpha;
     if ((out->tested & TALLY_DIAG_TREND) && out->trend_p < alpha)
         out->flagged |= TALLY_DIAG_TREND;
@@ -395,6 +392,23 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
     if ((out->tested & TALLY_DIAG_MULTIMODAL) && out->dip_p < alpha)
         out->flagged |= TALLY_DIAG_MULTIMODAL;
     return TALLY_OK;
+}
+
+int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
+                   const tally_diagnose_options *opts)
+{
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_diagnostics");
+    if (rc)
+        return rc;
+    tally_diagnostics d;
+    memset(&d, 0, sizeof d);
+    rc = diagnose(&d, x, n, opts);
+    /* A failed call leaves the caller's struct zeroed, the partial figures dropped. */
+    if (rc != TALLY_OK)
+        memset(&d, 0, sizeof d);
+    tally__result_put(out, size, &d, sizeof d);
+    return rc;
 }
 
 static const tally__name check_names[] = {

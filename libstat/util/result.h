@@ -1,6 +1,7 @@
 /* Growable result structs (docs/internals/CODE_STYLE.md, "Result structs"): a public struct that
  * the caller allocates and the library fills (tally_summary, tally_comparison,
- * tally_report_cell) starts with `size_t size`, which the caller sets to the sizeof of the
+ * tally_report_cell, tally_report_row, tally_gain, tally_gate, tally_diagnostics,
+ * tally_noise_benchmark, tally_check_item) starts with `size_t size`, which the caller sets to the sizeof of the
  * struct it was compiled with. The library writes min(caller's size, its own) bytes and leaves
  * `size` holding that count, so a caller built against an older, shorter header gets the prefix
  * it knows and nothing beyond it, and a caller built against a newer header learns which of its

@@ -47,7 +47,7 @@ static void test_simulated_aa(void)
     tally_noise *noise = NULL;
     CHECK_INT(tally_calibrate(&noise, res, NULL), TALLY_OK);
     CHECK_INT((int)tally_noise_benchmark_count(noise), 1);
-    tally_noise_benchmark b;
+    tally_noise_benchmark b = { .size = sizeof b };
     CHECK_INT(tally_noise_benchmark_get(&b, noise, 0), TALLY_OK);
     CHECK_STR(b.name, "sim");
     CHECK_INT((int)b.rows, 2000);
@@ -81,7 +81,7 @@ static void test_split(void)
     CHECK_INT(tally_results_add(res, rs), TALLY_OK);
     tally_noise *noise = NULL;
     CHECK_INT(tally_calibrate(&noise, res, NULL), TALLY_OK);
-    tally_noise_benchmark nb;
+    tally_noise_benchmark nb = { .size = sizeof nb };
     CHECK_INT(tally_noise_benchmark_get(&nb, noise, 0), TALLY_OK);
     CHECK_INT((int)nb.rows, 1);
     CHECK_INT((int)nb.min_runs, 4);
@@ -133,7 +133,7 @@ static void test_file(void)
     CHECK_INT(tally_noise_save(noise, again), TALLY_OK);
     tally_noise *back = NULL;
     CHECK_INT(tally_noise_load(&back, again), TALLY_OK);
-    tally_noise_benchmark b;
+    tally_noise_benchmark b = { .size = sizeof b };
     CHECK_INT(tally_noise_benchmark_get(&b, back, 0), TALLY_OK);
     CHECK_STR(b.name, "hackbench");
     CHECK_ABS(b.margin_pct, 2.5, 0);

@@ -2,11 +2,15 @@
  * The growable result structs (docs/internals/CODE_STYLE.md, "Result structs"): a caller built
  * against an older, shorter header passes a smaller `size` and gets exactly that prefix filled,
  * not one byte beyond; a caller built against a newer, longer header gets the library's fields
- * and learns from `size` how many bytes were filled; a struct whose size was never set is
- * refused. Each struct sits in a larger buffer filled with a canary byte, so that a write past
- * the caller's size shows.
+ * and learns from `size` how many bytes were filled; a struct whose size was never set (0), a
+ * size too small to hold the size field itself, and a NULL pointer are refused. Each struct sits
+ * at the start of a larger buffer filled with a canary byte, so that a write past the caller's
+ * size shows.
  */
+#include <math.h>
+#include <stdalign.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -14,146 +18,309 @@
 
 #define CANARY 0xA5
 #define TAIL 64
+/* Room for the largest struct tested and a newer header's TAIL more bytes. */
+#define ROOM 512
 
 /* Samples 1..8: n 8, min 1, max 8, AMean 4.5 (36 / 8), median 4.5 (type 7: between the 4th and
  * 5th), by hand. */
 static const double x[] = { 3, 1, 4, 8, 5, 2, 7, 6 };
 static const double y[] = { 6, 4, 7, 11, 8, 5, 10, 9 }; /* x + 3: AMean 7.5 */
 
-/* Whether bytes [from, to) of p all hold the canary. */
-static int untouched(const void *p, size_t from, size_t to)
+/* A prefix of `type` ending after `field`: the struct of an older header that ended there. */
+#define OLD_SIZE(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* The caller's struct of `size` bytes at the start of a buffer of canary bytes. */
+typedef struct caller {
+    alignas(max_align_t) unsigned char bytes[ROOM];
+} caller;
+
+static void *prepare(caller *c, size_t size)
 {
-    const unsigned char *b = p;
-    for (size_t i = from; i < to; i++)
-        if (b[i] != CANARY)
+    memset(c->bytes, CANARY, sizeof c->bytes);
+    memcpy(c->bytes, &size, sizeof size);
+    return c->bytes;
+}
+
+static size_t size_field(const caller *c)
+{
+    size_t s;
+    memcpy(&s, c->bytes, sizeof s);
+    return s;
+}
+
+/* Whether bytes [from, ROOM) of the caller's buffer all still hold the canary. */
+static int untouched(const caller *c, size_t from)
+{
+    for (size_t i = from; i < sizeof c->bytes; i++)
+        if (c->bytes[i] != CANARY)
             return 0;
     return 1;
 }
 
-static void summary_older_caller(void)
+/* What the entry points fill from; set up once in main(). */
+static tally_results *results;
+static tally_report *report;
+static tally_accumulator *accum;
+static tally_noise *noise;
+static tally_system_check *syscheck;
+
+/* One entry point that fills a growable struct. */
+typedef struct filler {
+    const char *type;  /* the struct's name, as the messages give it */
+    size_t full;       /* its sizeof in this header */
+    size_t old;        /* the size of an older header's struct (a prefix) */
+    int (*fill)(void *out);
+    const char *call;  /* for the failure messages */
+} filler;
+
+static int fill_summary(void *out)
 {
-    struct {
-        tally_summary s;
-        unsigned char tail[TAIL];
-    } buf;
-    /* An older header whose tally_summary ended after amean. */
-    const size_t old_size = offsetof(tally_summary, amean) + sizeof(double);
-    memset(&buf, CANARY, sizeof buf);
-    buf.s.size = old_size;
-    CHECK_INT(tally_summarize(&buf.s, x, TALLY__COUNT(x), NULL), TALLY_OK);
-    CHECK_INT(buf.s.size, old_size);
-    CHECK_INT(buf.s.n, 8);
-    CHECK(buf.s.min == 1);
-    CHECK(buf.s.max == 8);
-    CHECK(buf.s.amean == 4.5);
-    CHECK(untouched(&buf, old_size, sizeof buf));
+    return tally_summarize(out, x, TALLY__COUNT(x), NULL);
+}
 
-    /* The same for every entry point that fills a summary. */
-    memset(&buf, CANARY, sizeof buf);
-    buf.s.size = old_size;
+static int fill_summary_percentiles(void *out)
+{
     double p90 = 0, p = 90;
-    CHECK_INT(tally_summarize_with_percentiles(&buf.s, &p90, x, TALLY__COUNT(x), &p, 1, NULL),
-              TALLY_OK);
-    CHECK(buf.s.amean == 4.5 && untouched(&buf, old_size, sizeof buf));
-    CHECK_REL(p90, 7.3, 1e-15); /* type 7: 1 + 0.9 * 7 = 7.3rd value, 7 + 0.3 * (8 - 7) */
+    int rc = tally_summarize_with_percentiles(out, &p90, x, TALLY__COUNT(x), &p, 1, NULL);
+    if (rc == TALLY_OK)
+        CHECK_REL(p90, 7.3, 1e-15); /* type 7: the 1 + 0.9 * 7 = 7.3rd value, 7 + 0.3 * (8 - 7) */
+    return rc;
+}
 
-    tally_accumulator *a = NULL;
-    CHECK_INT(tally_accumulator_new(&a), TALLY_OK);
-    CHECK_INT(tally_accumulator_add(a, x, TALLY__COUNT(x)), TALLY_OK);
-    memset(&buf, CANARY, sizeof buf);
-    buf.s.size = old_size;
-    CHECK_INT(tally_accumulator_moments(&buf.s, a, NULL), TALLY_OK);
-    CHECK(buf.s.amean == 4.5 && untouched(&buf, old_size, sizeof buf));
-    tally_accumulator_free(a);
+static int fill_accumulator_moments(void *out)
+{
+    return tally_accumulator_moments(out, accum, NULL);
+}
 
-    /* Failing calls write no further either (a summary is zeroed on failure). */
-    memset(&buf, CANARY, sizeof buf);
-    buf.s.size = old_size;
-    CHECK_INT(tally_summarize(&buf.s, x, 0, NULL), TALLY_ENODATA);
-    CHECK_INT(buf.s.n, 0);
-    CHECK(untouched(&buf, old_size, sizeof buf));
+static int fill_comparison(void *out)
+{
+    return tally_compare(out, x, TALLY__COUNT(x), y, TALLY__COUNT(y), NULL);
+}
+
+static int fill_report_cell(void *out)
+{
+    return tally_report_cell_at(out, report, 0, 1);
+}
+
+static int fill_report_cell_summary(void *out)
+{
+    return tally_report_cell_summary(out, report, 0, 0);
+}
+
+static int fill_report_cell_comparison(void *out)
+{
+    return tally_report_cell_comparison(out, report, 0, 1);
+}
+
+static int fill_report_row(void *out)
+{
+    return tally_report_row_at(out, report, 0);
+}
+
+static int fill_gain(void *out)
+{
+    return tally_report_gain(out, report, 1, NULL);
+}
+
+static int fill_gate(void *out)
+{
+    return tally_report_gate(out, report, 0, TALLY_GATE_POINT);
+}
+
+static int fill_diagnostics(void *out)
+{
+    return tally_diagnose(out, x, TALLY__COUNT(x), NULL);
+}
+
+static int fill_report_cell_diagnostics(void *out)
+{
+    return tally_report_cell_diagnostics(out, report, 0, 1);
+}
+
+static int fill_noise_benchmark(void *out)
+{
+    return tally_noise_benchmark_get(out, noise, 0);
+}
+
+static int fill_check_item(void *out)
+{
+    return tally_system_check_item_at(out, syscheck, 0);
+}
+
+#define FILLER(type, old_field, fn) { #type, sizeof(type), OLD_SIZE(type, old_field), fn, #fn }
+
+static const filler fillers[] = {
+    FILLER(tally_summary, amean, fill_summary),
+    FILLER(tally_summary, amean, fill_summary_percentiles),
+    FILLER(tally_summary, amean, fill_accumulator_moments),
+    FILLER(tally_comparison, ratio, fill_comparison),
+    FILLER(tally_report_cell, value, fill_report_cell),
+    FILLER(tally_summary, amean, fill_report_cell_summary),
+    FILLER(tally_comparison, pct_imp, fill_report_cell_comparison),
+    FILLER(tally_report_row, case_name, fill_report_row),
+    FILLER(tally_gain, value, fill_gain),
+    FILLER(tally_gate, regressions, fill_gate),
+    FILLER(tally_diagnostics, n, fill_diagnostics),
+    FILLER(tally_diagnostics, n, fill_report_cell_diagnostics),
+    FILLER(tally_noise_benchmark, name, fill_noise_benchmark),
+    FILLER(tally_check_item, name, fill_check_item),
+};
+
+/* What every entry point guarantees, whatever the struct. */
+static void growable(const filler *f)
+{
+    caller c;
+    char want[160];
+
+    /* An older header: its prefix filled, `size` kept, nothing written beyond. */
+    CHECK(f->old < f->full && f->full + TAIL <= ROOM);
+    int rc = f->fill(prepare(&c, f->old));
+    if (rc != TALLY_OK)
+        fprintf(stderr, "%s (older size): %s\n", f->call, tally_error_last()->message);
+    CHECK_INT(rc, TALLY_OK);
+    CHECK_INT(size_field(&c), f->old);
+    CHECK(untouched(&c, f->old));
+
+    /* A newer header's struct: TAIL more bytes than this library knows, left as they were;
+     * `size` says how much was filled. */
+    CHECK_INT(f->fill(prepare(&c, f->full + TAIL)), TALLY_OK);
+    CHECK_INT(size_field(&c), f->full);
+    CHECK(untouched(&c, f->full));
+
+    /* Never set, and too small for the size field itself: refused, nothing written. */
+    static const size_t bad[] = { 0, sizeof(size_t) - 1 };
+    for (size_t k = 0; k < TALLY__COUNT(bad); k++) {
+        CHECK_INT(f->fill(prepare(&c, bad[k])), TALLY_EINVAL);
+        snprintf(want, sizeof want, "%s: size %zu, expected sizeof (%s)", f->type, bad[k],
+                 f->type);
+        CHECK_STR(tally_error_last()->message, want);
+        CHECK_INT(size_field(&c), bad[k]);
+        CHECK(untouched(&c, sizeof(size_t)));
+    }
+    CHECK_INT(f->fill(NULL), TALLY_EINVAL);
+    snprintf(want, sizeof want, "%s: NULL pointer", f->type);
+    CHECK_STR(tally_error_last()->message, want);
+}
+
+/* The fields an older header's prefix holds carry the right values. */
+static void older_prefix_values(void)
+{
+    caller c;
+    tally_summary *s = prepare(&c, OLD_SIZE(tally_summary, amean));
+    CHECK_INT(tally_summarize(s, x, TALLY__COUNT(x), NULL), TALLY_OK);
+    CHECK_INT(s->n, 8);
+    CHECK(s->min == 1);
+    CHECK(s->max == 8);
+    CHECK(s->amean == 4.5);
+
+    tally_comparison *cmp = prepare(&c, OLD_SIZE(tally_comparison, ratio));
+    CHECK_INT(fill_comparison(cmp), TALLY_OK);
+    CHECK_INT(cmp->base_n, 8);
+    CHECK_INT(cmp->new_n, 8);
+    CHECK(cmp->base_value == 4.5);
+    CHECK(cmp->new_value == 7.5);
+    CHECK(cmp->ratio == 7.5 / 4.5);
+
+    tally_report_cell *cell = prepare(&c, OLD_SIZE(tally_report_cell, value));
+    CHECK_INT(fill_report_cell(cell), TALLY_OK);
+    CHECK_INT(cell->present, 1);
+    CHECK(cell->value == 7.5);
+
+    s = prepare(&c, OLD_SIZE(tally_summary, amean));
+    CHECK_INT(fill_report_cell_summary(s), TALLY_OK);
+    CHECK(s->amean == 4.5);
+
+    cmp = prepare(&c, OLD_SIZE(tally_comparison, pct_imp));
+    CHECK_INT(fill_report_cell_comparison(cmp), TALLY_OK);
+    /* (1 - 7.5 / 4.5) * 100 = -66.67 % (lower is better), by hand. */
+    CHECK_REL(cmp->pct_imp, (1 - 7.5 / 4.5) * 100, 1e-15);
+
+    tally_report_row *row = prepare(&c, OLD_SIZE(tally_report_row, case_name));
+    CHECK_INT(fill_report_row(row), TALLY_OK);
+    CHECK_STR(row->benchmark, "bench");
+    CHECK_STR(row->case_name, "1");
+
+    /* One row, lower is better: the gain is base/new = 4.5 / 7.5 = 0.6, by hand. */
+    tally_gain *gain = prepare(&c, OLD_SIZE(tally_gain, value));
+    CHECK_INT(fill_gain(gain), TALLY_OK);
+    CHECK_REL(gain->value, 0.6, 1e-15);
+
+    /* Welch on x against x + 3: both variances 6 (of 1..8), t = 3 / sqrt(6/8 + 6/8) = 2.449 on
+     * 14 df, beyond t(0.975, 14) = 2.145 (R: qt(0.975, 14)): a regression, 66.67 % > 0. */
+    tally_gate *gate = prepare(&c, OLD_SIZE(tally_gate, regressions));
+    CHECK_INT(fill_gate(gate), TALLY_OK);
+    CHECK_INT(gate->regressions, 1);
+
+    tally_diagnostics *d = prepare(&c, OLD_SIZE(tally_diagnostics, n));
+    CHECK_INT(fill_diagnostics(d), TALLY_OK);
+    CHECK_INT(d->n, 8);
+    d = prepare(&c, OLD_SIZE(tally_diagnostics, n));
+    CHECK_INT(fill_report_cell_diagnostics(d), TALLY_OK);
+    CHECK_INT(d->n, 8);
+
+    tally_noise_benchmark *nb = prepare(&c, OLD_SIZE(tally_noise_benchmark, name));
+    CHECK_INT(fill_noise_benchmark(nb), TALLY_OK);
+    CHECK_STR(nb->name, "bench");
+
+    if (syscheck) {
+        tally_check_item *it = prepare(&c, OLD_SIZE(tally_check_item, name));
+        CHECK_INT(fill_check_item(it), TALLY_OK);
+        CHECK_STR(it->name, "governor"); /* the first finding (test_syscheck.c) */
+    }
+}
+
+/* Failing calls write no further either (a summary, and diagnostics, are zeroed on failure),
+ * and a summary the caller passes in is read only as far as its size. */
+static void summary_failures_and_reads(void)
+{
+    caller c;
+    const size_t old_size = OLD_SIZE(tally_summary, amean);
+    tally_summary *s = prepare(&c, old_size);
+    CHECK_INT(tally_summarize(s, x, 0, NULL), TALLY_ENODATA);
+    CHECK_INT(s->n, 0);
+    CHECK(untouched(&c, old_size));
+
+    tally_diagnostics *d = prepare(&c, OLD_SIZE(tally_diagnostics, tested));
+    static const double bad[] = { 1, NAN, 3 };
+    CHECK_INT(tally_diagnose(d, bad, TALLY__COUNT(bad), NULL), TALLY_ENONFINITE);
+    CHECK_INT(d->n, 0);
+    CHECK_INT(d->tested, 0);
+    CHECK(untouched(&c, OLD_SIZE(tally_diagnostics, tested)));
 
     /* Reading a shorter summary: the statistics it holds, an error for those it lacks. */
+    s = prepare(&c, old_size);
     double v = 0;
-    CHECK_INT(tally_summary_value(&v, &buf.s, TALLY_STAT_AMEAN), TALLY_ENODATA);
-    CHECK_INT(tally_summarize(&buf.s, x, TALLY__COUNT(x), NULL), TALLY_OK);
-    CHECK_INT(tally_summary_value(&v, &buf.s, TALLY_STAT_AMEAN), TALLY_OK);
+    CHECK_INT(tally_summarize(s, x, 0, NULL), TALLY_ENODATA);
+    CHECK_INT(tally_summary_value(&v, s, TALLY_STAT_AMEAN), TALLY_ENODATA);
+    CHECK_INT(tally_summarize(s, x, TALLY__COUNT(x), NULL), TALLY_OK);
+    CHECK_INT(tally_summary_value(&v, s, TALLY_STAT_AMEAN), TALLY_OK);
     CHECK(v == 4.5);
-    CHECK_INT(tally_summary_value(&v, &buf.s, TALLY_STAT_MEDIAN), TALLY_EINVAL);
+    CHECK_INT(tally_summary_value(&v, s, TALLY_STAT_MEDIAN), TALLY_EINVAL);
     char want[64];
     snprintf(want, sizeof want, "tally_summary of size %zu has no median", old_size);
     CHECK_STR(tally_error_last()->message, want);
 }
 
-static void summary_newer_caller(void)
+/* The sides' summaries of a comparison, each into its own caller's size. */
+static void compare_summaries_sizes(void)
 {
-    struct {
-        tally_summary s;
-        unsigned char tail[TAIL];
-    } buf;
-    /* A newer header's struct: 16 more bytes than this library knows. */
-    memset(&buf, CANARY, sizeof buf);
-    buf.s.size = sizeof(tally_summary) + 16;
-    CHECK_INT(tally_summarize(&buf.s, x, TALLY__COUNT(x), NULL), TALLY_OK);
-    CHECK_INT(buf.s.size, sizeof(tally_summary));
-    CHECK(buf.s.median == 4.5);
-    CHECK(untouched(&buf, sizeof(tally_summary), sizeof buf));
-}
-
-static void size_not_set(void)
-{
-    tally_summary s;
-    memset(&s, 0, sizeof s);
-    CHECK_INT(tally_summarize(&s, x, TALLY__COUNT(x), NULL), TALLY_EINVAL);
-    CHECK_STR(tally_error_last()->message,
-              "tally_summary: size 0, expected sizeof (tally_summary)");
-    CHECK_INT(s.n, 0);
-    tally_comparison c;
-    memset(&c, 0, sizeof c);
-    CHECK_INT(tally_compare(&c, x, TALLY__COUNT(x), y, TALLY__COUNT(y), NULL), TALLY_EINVAL);
-    CHECK_STR(tally_error_last()->message,
-              "tally_comparison: size 0, expected sizeof (tally_comparison)");
-    CHECK_INT(tally_summarize(NULL, x, TALLY__COUNT(x), NULL), TALLY_EINVAL);
-}
-
-static void comparison_older_caller(void)
-{
-    struct {
-        tally_comparison c;
-        unsigned char tail[TAIL];
-    } buf;
-    const size_t old_size = offsetof(tally_comparison, ratio) + sizeof(double);
-    memset(&buf, CANARY, sizeof buf);
-    buf.c.size = old_size;
-    CHECK_INT(tally_compare(&buf.c, x, TALLY__COUNT(x), y, TALLY__COUNT(y), NULL), TALLY_OK);
-    CHECK_INT(buf.c.size, old_size);
-    CHECK_INT(buf.c.base_n, 8);
-    CHECK_INT(buf.c.new_n, 8);
-    CHECK(buf.c.base_value == 4.5);
-    CHECK(buf.c.new_value == 7.5);
-    CHECK(buf.c.ratio == 7.5 / 4.5);
-    CHECK(untouched(&buf, old_size, sizeof buf));
-
-    /* The sides' summaries, each into its own caller's size. */
-    struct {
-        tally_summary s;
-        unsigned char tail[TAIL];
-    } sb, sn;
-    const size_t summary_old = offsetof(tally_summary, amean) + sizeof(double);
-    memset(&sb, CANARY, sizeof sb);
-    memset(&sn, CANARY, sizeof sn);
-    sb.s.size = summary_old;
-    sn.s.size = sizeof(tally_summary);
-    CHECK_INT(tally_compare_summaries(&sb.s, &sn.s, x, TALLY__COUNT(x), y, TALLY__COUNT(y), NULL),
+    caller cb, cn;
+    const size_t summary_old = OLD_SIZE(tally_summary, amean);
+    tally_summary *sb = prepare(&cb, summary_old), *sn = prepare(&cn, sizeof(tally_summary));
+    CHECK_INT(tally_compare_summaries(sb, sn, x, TALLY__COUNT(x), y, TALLY__COUNT(y), NULL),
               TALLY_OK);
-    CHECK(sb.s.amean == 4.5 && untouched(&sb, summary_old, sizeof sb));
-    CHECK(sn.s.amean == 7.5 && sn.s.median == 7.5);
-    CHECK(untouched(&sn, sizeof(tally_summary), sizeof sn));
+    CHECK(sb->amean == 4.5 && untouched(&cb, summary_old));
+    CHECK(sn->amean == 7.5 && sn->median == 7.5);
+    CHECK(untouched(&cn, sizeof(tally_summary)));
+    sb = prepare(&cb, 0);
+    CHECK_INT(tally_compare_summaries(sb, sn, x, TALLY__COUNT(x), y, TALLY__COUNT(y), NULL),
+              TALLY_EINVAL);
+    CHECK_STR(tally_error_last()->message, "tally_summary: size 0, expected sizeof (tally_summary)");
 }
 
-static void report_cell_older_caller(void)
+/* Two configurations of one benchmark, one case: base x, next y. */
+static int make_report(void)
 {
-    tally_results *results = NULL;
     CHECK_INT(tally_results_new(&results), TALLY_OK);
     const char *labels[] = { "base", "next" };
     const double *samples[] = { x, y };
@@ -168,60 +335,36 @@ static void report_cell_older_caller(void)
         CHECK_INT(tally_case_append(c, samples[k], TALLY__COUNT(x)), TALLY_OK);
         CHECK_INT(tally_results_add(results, rs), TALLY_OK);
     }
-    tally_report *r = NULL;
-    CHECK_INT(tally_report_new(&r, results, NULL), TALLY_OK);
-    if (r == NULL) {
-        tally_results_free(results);
-        return;
-    }
-
-    struct {
-        tally_report_cell cell;
-        unsigned char tail[TAIL];
-    } buf;
-    const size_t old_size = offsetof(tally_report_cell, value) + sizeof(double);
-    memset(&buf, CANARY, sizeof buf);
-    buf.cell.size = old_size;
-    CHECK_INT(tally_report_cell_at(&buf.cell, r, 0, 1), TALLY_OK);
-    CHECK_INT(buf.cell.size, old_size);
-    CHECK_INT(buf.cell.present, 1);
-    CHECK(buf.cell.value == 7.5);
-    CHECK(untouched(&buf, old_size, sizeof buf));
-
-    struct {
-        tally_summary s;
-        unsigned char tail[TAIL];
-    } sbuf;
-    const size_t summary_old = offsetof(tally_summary, amean) + sizeof(double);
-    memset(&sbuf, CANARY, sizeof sbuf);
-    sbuf.s.size = summary_old;
-    CHECK_INT(tally_report_cell_summary(&sbuf.s, r, 0, 0), TALLY_OK);
-    CHECK(sbuf.s.amean == 4.5 && untouched(&sbuf, summary_old, sizeof sbuf));
-
-    struct {
-        tally_comparison c;
-        unsigned char tail[TAIL];
-    } cbuf;
-    const size_t comparison_old = offsetof(tally_comparison, pct_imp) + sizeof(double);
-    memset(&cbuf, CANARY, sizeof cbuf);
-    cbuf.c.size = comparison_old;
-    CHECK_INT(tally_report_cell_comparison(&cbuf.c, r, 0, 1), TALLY_OK);
-    /* (1 - 7.5 / 4.5) * 100 = -66.67 % (lower is better), by hand. */
-    CHECK_REL(cbuf.c.pct_imp, (1 - 7.5 / 4.5) * 100, 1e-15);
-    CHECK(untouched(&cbuf, comparison_old, sizeof cbuf));
-    /* The baseline's own cell has no comparison. */
-    CHECK_INT(tally_report_cell_comparison(&cbuf.c, r, 0, 0), TALLY_ENOTFOUND);
-
-    tally_report_free(r);
-    tally_results_free(results);
+    CHECK_INT(tally_report_new(&report, results, NULL), TALLY_OK);
+    CHECK_INT(tally_calibrate(&noise, results, NULL), TALLY_OK);
+    CHECK_INT(tally_accumulator_new(&accum), TALLY_OK);
+    CHECK_INT(tally_accumulator_add(accum, x, TALLY__COUNT(x)), TALLY_OK);
+    /* A build without the runner has no system check: its struct is still refused unset. */
+    int rc = tally_system_check_run(&syscheck);
+    CHECK(rc == TALLY_OK || rc == TALLY_ERUN);
+    return report != NULL && noise != NULL && accum != NULL;
 }
 
 int main(void)
 {
-    summary_older_caller();
-    summary_newer_caller();
-    size_not_set();
-    comparison_older_caller();
-    report_cell_older_caller();
+    if (make_report()) {
+        for (size_t i = 0; i < TALLY__COUNT(fillers); i++)
+            if (syscheck || fillers[i].fill != fill_check_item)
+                growable(&fillers[i]);
+        older_prefix_values();
+        summary_failures_and_reads();
+        compare_summaries_sizes();
+    }
+    if (syscheck == NULL) {
+        tally_check_item it = { 0 };
+        CHECK_INT(tally_system_check_item_at(&it, NULL, 0), TALLY_EINVAL);
+        CHECK_STR(tally_error_last()->message,
+                  "tally_check_item: size 0, expected sizeof (tally_check_item)");
+    }
+    tally_system_check_free(syscheck);
+    tally_accumulator_free(accum);
+    tally_noise_free(noise);
+    tally_report_free(report);
+    tally_results_free(results);
     return check_summary();
 }

@@ -17,7 +17,7 @@ static void test_findings(void)
     static const char *const names[] = { "governor", "boost", "smt", "aslr", "load", "services",
                                          "isolcpus", "nohz_full", "perf_event_paranoid", "thp" };
     for (size_t i = 0; i < n; i++) {
-        tally_check_item it;
+        tally_check_item it = { .size = sizeof it };
         CHECK_INT(tally_system_check_item_at(&it, c, i), TALLY_OK);
         if (i < 10)
             CHECK_STR(it.name, names[i]);
@@ -27,7 +27,7 @@ static void test_findings(void)
         warn += it.level == TALLY_CHECK_WARN;
     }
     CHECK_INT(tally_system_check_warnings(c), warn);
-    tally_check_item it;
+    tally_check_item it = { .size = sizeof it };
     CHECK_INT(tally_system_check_item_at(&it, c, n), TALLY_EINVAL);
     CHECK_INT(tally_system_check_item_at(NULL, c, 0), TALLY_EINVAL);
     tally_system_check_free(c);

@@ -113,7 +113,7 @@ static void test_dip_pvalue(void)
 static void test_trend_reference(void)
 {
     const double y[20] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4 };
-    tally_diagnostics d;
+    tally_diagnostics d = { .size = sizeof d };
     CHECK_INT(tally_diagnose(&d, y, 20, NULL), TALLY_OK);
     CHECK(d.tested & TALLY_DIAG_TREND);
     CHECK_REL(d.trend_p, 0.2009462269, 1e-8);
@@ -136,7 +136,7 @@ static void test_trend_reference(void)
 /* Bartels, Pettitt and the warm-up scan by hand. */
 static void test_rank_checks_by_hand(void)
 {
-    tally_diagnostics d;
+    tally_diagnostics d = { .size = sizeof d };
     /* x = 1..10 in order: ranks 1..10, sum of squared successive differences 9, sum of squared
      * deviations 82.5, RVN = 9 / 82.5 = 0.109090909; Var = 4 * 8 * 471 / (5 * 10 * 11 * 81)
      * = 15072 / 44550 = 0.338316498; z = (0.109090909 - 2) / sqrt(0.338316498) = -3.2509408;
@@ -174,9 +174,31 @@ static void test_rank_checks_by_hand(void)
     CHECK(d.flagged & TALLY_DIAG_WARMUP);
 }
 
+/* Every run ties (a counter such as `1 allocs/op`): no check can find anything. Mann-Kendall's
+ * S = 0 with zero variance, Bartels' ranks are all equal, Pettitt's U_t = 0 for every t (no
+ * change point: step_at 0), every warm-up split has U at its mean, and the dip of one point is
+ * its minimum 1/(2n) = 1/24. Each p is 1 and each shift 0 (the fuzzer found the step's median
+ * read before the first run when no change point exists). */
+static void test_all_tied(void)
+{
+    double x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = 1;
+    tally_diagnostics d = { .size = sizeof d };
+    CHECK_INT(tally_diagnose(&d, x, 12, NULL), TALLY_OK);
+    CHECK_INT(d.flagged, 0);
+    CHECK_INT(d.step_at, 0);
+    CHECK_REL(d.step_shift, 0, 0);
+    CHECK_REL(d.warmup_shift, 0, 0);
+    CHECK_REL(d.trend_p, 1, 0);
+    CHECK_REL(d.step_p, 1, 0);
+    CHECK_REL(d.warmup_p, 1, 0);
+    CHECK_REL(d.dip, 1.0 / 24, 1e-15);
+}
+
 static void test_arguments(void)
 {
-    tally_diagnostics d;
+    tally_diagnostics d = { .size = sizeof d };
     const double x[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
     CHECK_INT(tally_diagnose(NULL, x, 12, NULL), TALLY_EINVAL);
     CHECK_INT(tally_diagnose(&d, NULL, 12, NULL), TALLY_EINVAL);
@@ -268,7 +290,7 @@ static double rate(shape kind, size_t n, unsigned check, int reps)
 {
     double x[200];
     int fired = 0;
-    tally_diagnostics d;
+    tally_diagnostics d = { .size = sizeof d };
     for (int r = 0; r < reps; r++) {
         series(x, n, kind);
         if (tally_diagnose(&d, x, n, NULL) != TALLY_OK)
@@ -322,6 +344,7 @@ int main(void)
     test_trend_reference();
     test_rank_checks_by_hand();
     test_arguments();
+    test_all_tied();
     test_false_alarms();
     test_detection();
     return check_summary();

@@ -17,12 +17,12 @@ static void test_alignment(void)
                                              { "lat", "d" }, { "tput", "x" }, { "tput", "y" } };
     CHECK_INT(tally_report_row_count(r), 6);
     for (size_t i = 0; i < 6; i++) {
-        tally_report_row row;
+        tally_report_row row = { .size = sizeof row };
         CHECK_INT(tally_report_row_at(&row, r, i), TALLY_OK);
         CHECK_STR(row.benchmark, expect[i][0]);
         CHECK_STR(row.case_name, expect[i][1]);
     }
-    tally_report_row row;
+    tally_report_row row = { .size = sizeof row };
     CHECK_INT(tally_report_row_at(&row, r, 6), TALLY_EINVAL);
     CHECK_INT(tally_report_row_at(&row, r, 0), TALLY_OK);
     CHECK_STR(row.unit, "us");
@@ -100,7 +100,7 @@ static void test_statistic_choice(void)
     tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
     o.statistic = TALLY_STAT_MEDIAN;
     tally_report *r = fixture_report(&o);
-    tally_report_row row;
+    tally_report_row row = { .size = sizeof row };
     test_cell cell;
     CHECK_INT(tally_report_row_at(&row, r, 4), TALLY_OK);
     CHECK_INT(row.statistic, TALLY_STAT_MEDIAN);

@@ -242,7 +242,7 @@ class Report:
     def _read_rows(self):
         r = self._handle()
         labels = self.labels
-        row = ffi.new("tally_report_row *")
+        row = new_result("tally_report_row")
         cell = new_result("tally_report_cell")
         summary = new_result("tally_summary")
         comparison = new_result("tally_comparison")
@@ -295,7 +295,7 @@ class Report:
                (16, "multimodal"), (32, "outliers"))
 
     def _diagnostics(self, row, config):
-        d = ffi.new("tally_diagnostics *")
+        d = new_result("tally_diagnostics")
         check(lib.tally_report_cell_diagnostics(d, self._handle(), row, config))
         if d.tested == 0:
             return None
@@ -352,7 +352,7 @@ class Report:
         """The geometric mean of gains (> 1 = better) of configuration `label` over one
         benchmark's rows or all: a dict with "gain", "interval" ((low, high) at the report's
         confidence, or None) and "rows"."""
-        out = ffi.new("tally_gain *")
+        out = new_result("tally_gain")
         name = ffi.NULL if benchmark is None else ffi.new("char[]", cstring(benchmark,
                                                                            "benchmark"))
         check(lib.tally_report_gain(out, self._handle(), self._config_index(label), name))
