@@ -17,10 +17,7 @@
 
 static int sniff(const char *data, size_t len)
 {
-    size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
-        i++;
-    if (i >= len || data[i] != '{')
+    if (!tally__sniff_json_object(data, len))
         return 0;
     int context = tally__sniff_has(data, len, "\"context\"", 256);
     int benchmarks = tally__sniff_has(data, len, "\"benchmarks\"", 8192);
@@ -142,11 +139,18 @@ static int case_name(tally__buf *out, const char *run_name, const char *which)
 
 static const char *const timings[] = {"real_time", "cpu_time"};
 
+/* The benchmark of a run name: up to its first '/' (the whole name when it starts with one);
+ * NULL when out of memory. */
+static char *family_of(const char *run_name)
+{
+    size_t flen = strcspn(run_name, "/");
+    return tally__strndup(run_name, flen ? flen : strlen(run_name));
+}
+
 static int iteration_row(tally_resultset *rs, const row *r, const cJSON *obj, const char *name,
                          tally__jpath *p, tally__buf *cname)
 {
-    size_t flen = strcspn(r->run_name, "/");
-    char *family = tally__strndup(r->run_name, flen ? flen : strlen(r->run_name));
+    char *family = family_of(r->run_name);
     if (family == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     tally_benchmark *b;
@@ -176,8 +180,7 @@ static int iteration_row(tally_resultset *rs, const row *r, const cJSON *obj, co
 static int aggregate_row(tally_resultset *rs, const row *r, const cJSON *obj, const char *name,
                          tally__jpath *p, tally__buf *cname)
 {
-    size_t flen = strcspn(r->run_name, "/");
-    char *family = tally__strndup(r->run_name, flen ? flen : strlen(r->run_name));
+    char *family = family_of(r->run_name);
     if (family == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     tally_benchmark *b = tally_resultset_benchmark_find(rs, family);
@@ -202,29 +205,35 @@ static int aggregate_row(tally_resultset *rs, const row *r, const cJSON *obj, co
     return TALLY_OK;
 }
 
+/* One pass over $.benchmarks: the iteration rows, or the aggregate rows. */
+typedef struct pass {
+    tally_resultset *rs;
+    int aggregates;
+    const char *name;
+    size_t *iterations;
+    tally__buf cname; /* scratch for case names */
+} pass;
+
+static int one_row(void *ctx, const cJSON *obj, tally__jpath *p)
+{
+    pass *s = ctx;
+    row r = {NULL, NULL, NULL};
+    int rc = read_row(&r, obj, s->name, p);
+    if (rc == TALLY_OK && !s->aggregates && r.aggregate == NULL) {
+        rc = iteration_row(s->rs, &r, obj, s->name, p, &s->cname);
+        (*s->iterations)++;
+    } else if (rc == TALLY_OK && s->aggregates && r.aggregate != NULL) {
+        rc = aggregate_row(s->rs, &r, obj, s->name, p, &s->cname);
+    }
+    return rc;
+}
+
 static int rows(tally_resultset *rs, const cJSON *list, int aggregates, const char *name,
                 tally__jpath *p, size_t *iterations)
 {
-    tally__buf cname = TALLY__BUF_INIT;
-    size_t i = 0;
-    int rc = TALLY_OK;
-    const cJSON *obj;
-    cJSON_ArrayForEach(obj, list) {
-        size_t mark = tally__jpath_key(p, "benchmarks");
-        tally__jpath_index(p, i++);
-        row r = {NULL, NULL, NULL};
-        rc = read_row(&r, obj, name, p);
-        if (rc == TALLY_OK && !aggregates && r.aggregate == NULL) {
-            rc = iteration_row(rs, &r, obj, name, p, &cname);
-            (*iterations)++;
-        } else if (rc == TALLY_OK && aggregates && r.aggregate != NULL) {
-            rc = aggregate_row(rs, &r, obj, name, p, &cname);
-        }
-        tally__jpath_pop(p, mark);
-        if (rc != TALLY_OK)
-            break;
-    }
-    tally__buf_dispose(&cname);
+    pass s = {rs, aggregates, name, iterations, TALLY__BUF_INIT};
+    int rc = tally__json_each(list, "benchmarks", p, one_row, &s);
+    tally__buf_dispose(&s.cname);
     return rc;
 }
 

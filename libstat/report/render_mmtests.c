@@ -286,8 +286,8 @@ static void render_ratios(tally__buf *b, const tally_report *r, const tally_rend
     tally__buf_end_line(b);
 }
 
-static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
-                         const void *ctx)
+static int render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                        const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
@@ -338,6 +338,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     if (o->print_ratio)
         render_ratios(b, r, o, g, &compared_row, &w, case_width);
     tally__render_missing_notes(b, r, g, "");
+    return TALLY_OK;
 }
 
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o)

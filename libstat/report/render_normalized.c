@@ -117,8 +117,8 @@ static void render_header(tally__buf *b, const tally_report *r, const char *labe
     tally__buf_end_line(b);
 }
 
-static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
-                         const void *ctx)
+static int render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                        const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
@@ -144,6 +144,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
         tally__buf_end_line(b);
     }
     tally__render_missing_notes(b, r, g, "");
+    return TALLY_OK;
 }
 
 int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o)

@@ -42,8 +42,8 @@ static void format_cell(tally__buf *out, const tally__row *row, size_t j, int pr
     }
 }
 
-static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
-                         const void *ctx)
+static int render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                        const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
@@ -91,6 +91,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     if (cell.failed)
         b->failed = 1; /* the report is incomplete: fail it as out of memory */
     tally__buf_dispose(&cell);
+    return TALLY_OK;
 }
 
 int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_options *o)

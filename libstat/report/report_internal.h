@@ -141,14 +141,24 @@ typedef struct tally__group {
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
 
-/* A renderer of one benchmark group; ctx is what the renderer passed to tally__render_groups. */
-typedef void (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
-                                      const void *ctx);
+/* A renderer of one benchmark group; ctx is what the renderer passed to tally__render_groups.
+ * Returns TALLY_OK or an error it recorded. */
+typedef int (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                     const void *ctx);
 
 /* The group loop of the text layouts: every group through `render`, `separator` between two.
- * TALLY_ENOMEM (recorded) when the buffer failed, else TALLY_OK. */
+ * The first error of `render`, else TALLY_ENOMEM (recorded) when the buffer failed, else
+ * TALLY_OK. */
 int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
                          tally__group_renderer render, const void *ctx);
+
+/* Cell (row, config) of r for the public accessor `fn` (report_access.c), or NULL with
+ * TALLY_EINVAL recorded: "FN: cell (ROW, CONFIG) out of range". With a caller's growable struct
+ * `out` of type `type` (util/result.h; type NULL for none), its size is checked first and
+ * set in *size. */
+const tally__cell *tally__report_cell_for(size_t *size, const void *out, const char *type,
+                                          const tally_report *r, size_t row, size_t config,
+                                          const char *fn);
 
 /* A value of the baseline result set's metadata, or NULL. */
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key);

@@ -28,7 +28,9 @@ int tally__render_groups(tally__buf *b, const tally_report *r, const char *separ
     for (int first = 1; tally__report_next_group(&g, r, &pos); first = 0) {
         if (!first)
             tally__buf_puts(b, separator);
-        render(b, r, &g, ctx);
+        int rc = render(b, r, &g, ctx);
+        if (rc != TALLY_OK)
+            return rc;
     }
     return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
 }
