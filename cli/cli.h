@@ -91,7 +91,7 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "      --case-width [BENCH=]N\n"                                                       \
     "                            normalized and pct styles: a case column N wide (a\n"    \
     "                            longer name takes from the gap after it)\n"              \
-    "      --width N             lay the table style out for N columns (default: the\n"   \
+    "      --width N             lay the text styles out for N columns (default: the\n"   \
     "                            terminal's, from COLUMNS or the terminal itself, when\n"  \
     "                            standard output is one; else no limit)\n"                \
     "      --system              start with the system details (kernel, CPU, memory,\n"    \

@@ -151,10 +151,14 @@ typedef struct tally_render_options {
                                kernel, CPU model and count, SMT, memory, governor, boost and THP
                                of each configuration, from the recorded metadata (keys none
                                recorded are left out). Since version 6. */
-    int fit_width;        /**< Columns the table style must fit (e.g. the terminal's); 0: no
-                               limit. A wider table is laid out one block per compared
-                               configuration instead, then one block per row, and the footer's
-                               sentences are broken at spaces, so no line wraps. Since version
+    int fit_width;        /**< Columns the text styles must fit (e.g. the terminal's); 0: no
+                               limit. A wider comparison table is laid out one block per
+                               compared configuration instead, then one block per row; a wider
+                               summary table in blocks of its columns; a wider mmtests,
+                               normalized or pct block per group of configurations (the
+                               baseline and as many as fit, else one each); the table style's
+                               titles and footer are broken at spaces, so no line wraps. A
+                               block that fits is the same as without a limit. Since version
                                6. */
 } tally_render_options;
 

@@ -141,7 +141,7 @@ static void render_header(tally__buf *b, const tally_report *r, size_t lead, siz
     }
     for (int line = first_line; line < 2; line++) {
         tally__buf_pad(b, lead);
-        for (size_t j = 0; j < r->config_count; j++) {
+        for (size_t j = r->first_shown; j < r->config_count; j++) {
             size_t first_len;
             const char *second;
             split_label(r->configs[j].label, &first_len, &second);
@@ -255,7 +255,7 @@ static void render_ratios(tally__buf *b, const tally_report *r, const tally_rend
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
         row_start(b, "Ratio", r, o, row, case_width);
-        for (size_t j = 0; j < r->config_count; j++) {
+        for (size_t j = r->first_shown; j < r->config_count; j++) {
             double base, v;
             if (stat_value(&base, sr, &row->cells[0]) && stat_value(&v, sr, &row->cells[j]) &&
                 base != 0)
@@ -266,7 +266,7 @@ static void render_ratios(tally__buf *b, const tally_report *r, const tally_rend
         tally__buf_end_line(b);
     }
     tally__buf_printf(b, "%-*s %-*s", LABEL_WIDTH, "Gmean", (int)case_width, "");
-    for (size_t j = 0; j < r->config_count; j++) {
+    for (size_t j = r->first_shown; j < r->config_count; j++) {
         double logs = 0;
         size_t paired = 0;
         for (size_t i = g->first; i < g->first + g->count; i++) {
@@ -286,8 +286,8 @@ static void render_ratios(tally__buf *b, const tally_report *r, const tally_rend
     tally__buf_end_line(b);
 }
 
-static int render_group(tally__buf *b, const tally_report *r, const tally__group *g,
-                        const void *ctx)
+static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                         const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
@@ -327,7 +327,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
         for (size_t i = g->first; i < g->first + g->count; i++) {
             const tally__row *row = &r->rows[i];
             row_start(b, rows[s].title, r, o, row, case_width);
-            for (size_t j = 0; j < r->config_count; j++) {
+            for (size_t j = r->first_shown; j < r->config_count; j++) {
                 const tally__cell *c = &row->cells[j];
                 int marked = marked_row && c->pub.compared && c->pub.comparison.significant;
                 render_cell(b, &rows[s], row, j, &w, marked, o->color);
@@ -338,7 +338,6 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     if (o->print_ratio)
         render_ratios(b, r, o, g, &compared_row, &w, case_width);
     tally__render_missing_notes(b, r, g, "");
-    return TALLY_OK;
 }
 
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o)

@@ -107,9 +107,9 @@ static void render_header(tally__buf *b, const tally_report *r, const char *labe
 {
     size_t start = b->len;
     tally__buf_printf(b, "%s:", label);
-    for (size_t j = 0; j < r->config_count; j++) {
+    for (size_t j = r->first_shown; j < r->config_count; j++) {
         size_t title_len = strlen(r->configs[j].label) + strlen("[pct imp](CV)");
-        size_t end = case_width + w->column * (j + 1) - 2;
+        size_t end = case_width + w->column * (j - r->first_shown + 1) - 2;
         size_t used = b->len - start;
         tally__buf_pad(b, used + title_len < end ? end - used - title_len : 1);
         tally__buf_printf(b, "%s[pct imp](CV)", r->configs[j].label);
@@ -117,8 +117,8 @@ static void render_header(tally__buf *b, const tally_report *r, const char *labe
     tally__buf_end_line(b);
 }
 
-static int render_group(tally__buf *b, const tally_report *r, const tally__group *g,
-                        const void *ctx)
+static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                         const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
@@ -126,11 +126,15 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     widths w;
     measure(&w, r, g);
     const char *units = tally__shown_units_text(r, o, first);
-    tally__buf_printf(b, RULE "\nTest          : %s\n", first->benchmark);
+    /* The posts' rule is 66 columns; a narrower terminal gets one as wide as itself. */
+    int rule = o->fit_width > 0 && o->fit_width < (int)strlen(RULE) ? o->fit_width
+                                                                   : (int)strlen(RULE);
+    tally__buf_printf(b, "%.*s\nTest          : %s\n", rule, RULE, first->benchmark);
     tally__buf_printf(b, "Units         : Normalized%s%s\n", units[0] ? " " : "", units);
     tally__buf_printf(b, "Interpretation: %s is better\n",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "Higher" : "Lower");
-    tally__buf_printf(b, "Statistic     : %s\n" RULE "\n", tally__stat_title(first->statistic));
+    tally__buf_printf(b, "Statistic     : %s\n%.*s\n", tally__stat_title(first->statistic),
+                      rule, RULE);
     render_header(b, r, tally__shown_case_label(r, o, first->benchmark), case_width, &w);
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
@@ -139,12 +143,11 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
         size_t over = len > case_width ? len - case_width : 0;
         tally__buf_pad(b, case_width - (len - over));
         tally__buf_append(b, name, len);
-        for (size_t j = 0; j < r->config_count; j++)
-            render_cell(b, row, j, &w, j == 0 ? over : 0, o->color);
+        for (size_t j = r->first_shown; j < r->config_count; j++)
+            render_cell(b, row, j, &w, j == r->first_shown ? over : 0, o->color);
         tally__buf_end_line(b);
     }
     tally__render_missing_notes(b, r, g, "");
-    return TALLY_OK;
 }
 
 int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o)

@@ -42,8 +42,8 @@ static void format_cell(tally__buf *out, const tally__row *row, size_t j, int pr
     }
 }
 
-static int render_group(tally__buf *b, const tally_report *r, const tally__group *g,
-                        const void *ctx)
+static void render_group(tally__buf *b, const tally_report *r, const tally__group *g,
+                         const void *ctx)
 {
     const tally_render_options *o = ctx;
     const tally__row *first = &r->rows[g->first];
@@ -67,7 +67,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     size_t lead = case_width + CASE_GAP + TITLE_INDENT;
     tally__buf_printf(b, "%s:", label);
     tally__buf_pad(b, strlen(label) + 1 < lead ? lead - strlen(label) - 1 : 1);
-    for (size_t j = 0; j < r->config_count; j++)
+    for (size_t j = r->first_shown; j < r->config_count; j++)
         tally__buf_printf(b, "%-*s", (int)cell_width, r->configs[j].label);
     tally__buf_end_line(b);
     for (size_t i = g->first; i < g->first + g->count; i++) {
@@ -77,7 +77,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
         tally__buf_pad(b, case_width - (len - over));
         tally__buf_append(b, name, len);
         tally__buf_pad(b, CASE_GAP > over ? CASE_GAP - over : 1);
-        for (size_t j = 0; j < r->config_count; j++) {
+        for (size_t j = r->first_shown; j < r->config_count; j++) {
             /* Padded by the plain text's width: colour codes take no columns. */
             format_cell(&cell, &r->rows[i], j, prec, 0);
             size_t plain = cell.len;
@@ -91,7 +91,6 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     if (cell.failed)
         b->failed = 1; /* the report is incomplete: fail it as out of memory */
     tally__buf_dispose(&cell);
-    return TALLY_OK;
 }
 
 int tally__render_pct(tally__buf *b, const tally_report *r, const tally_render_options *o)

@@ -374,6 +374,32 @@ static void print_fitted(tally__buf *b, const grid *g, const tally_report *r, in
     }
 }
 
+/* A summary table (`tally summary`) within `width` columns (0: no limit): whole when it fits,
+ * else its columns in blocks, each led by the case column, as many columns per block as fit
+ * (one at least): a wide table reads as several narrower ones, never as wrapped lines. */
+static void print_summary_fitted(tally__buf *b, const grid *g, int width)
+{
+    if (width <= 0 || columns_width(g, NULL, g->cols) <= (size_t)width || g->cols < 2) {
+        print_grid(b, g, 0, 0);
+        return;
+    }
+    size_t cols[SUMMARY_COLS];
+    for (size_t from = 1, to; from < g->cols; from = to) {
+        size_t n = 1;
+        cols[0] = 0;
+        cols[n++] = from;
+        for (to = from + 1; to < g->cols; to++) {
+            cols[n] = to;
+            if (columns_width(g, cols, n + 1) > (size_t)width)
+                break;
+            n++;
+        }
+        if (from > 1)
+            tally__buf_puts(b, "\n");
+        print_columns(b, g, 0, 0, cols, n);
+    }
+}
+
 typedef struct notes {
     int insufficient, median_ci, inconclusive, not_tested;
     tally__buf detail; /* one line per insufficient cell */
@@ -388,19 +414,21 @@ static void insufficient_note(notes *n, const tally_report *r, const tally__row 
     tally__buf_puts(b, "\n");
 }
 
+static void reflow(tally__buf *b, size_t start, size_t width);
+
 /* What render_group needs besides the group: the options and the notes it adds to. */
 typedef struct table_ctx {
     const tally_render_options *o;
     notes *n;
 } table_ctx;
 
-static int render_group(tally__buf *b, const tally_report *r, const tally__group *grp,
-                        const void *ctx)
+static int render_group(tally__buf *b, const tally_report *r, const tally__group *grp, void *ctx)
 {
-    const tally_render_options *o = ((const table_ctx *)ctx)->o;
-    notes *n = ((const table_ctx *)ctx)->n;
+    const tally_render_options *o = ((table_ctx *)ctx)->o;
+    notes *n = ((table_ctx *)ctx)->n;
     const tally__row *first = &r->rows[grp->first];
     int compare = !r->opts.summaries_only && r->config_count > 1;
+    size_t title = b->len;
     tally__buf_printf(b, "%s", first->benchmark);
     /* Values show in one prefixed unit per benchmark, named here. */
     tally__si si;
@@ -408,6 +436,8 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     tally__buf_printf(b, " (%s%s%s is better; %s)\n", si.unit, si.unit[0] ? ", " : "",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
+    if (o->fit_width > 0)
+        reflow(b, title, (size_t)o->fit_width);
     grid g;
     memset(&g, 0, sizeof(g));
     if (r->opts.summaries_only) {
@@ -418,7 +448,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
             tally__buf_printf(b, "%s%s:\n", j ? "\n" : "", r->configs[j].label);
             rc = build_summary_grid(&g, r, o, grp, &si, j);
             if (rc == TALLY_OK)
-                print_grid(b, &g, 0, 0);
+                print_summary_fitted(b, &g, o->fit_width);
             free_grid(&g);
         }
         return rc;
@@ -540,7 +570,7 @@ int tally__render_table(tally__buf *b, const tally_report *r, const tally_render
     memset(&n, 0, sizeof(n));
     n.detail = (tally__buf)TALLY__BUF_INIT;
     table_ctx ctx = { o, &n };
-    int rc = tally__render_groups(b, r, "\n", render_group, &ctx);
+    int rc = tally__each_group(b, r, "\n", render_group, &ctx);
     if (rc != TALLY_OK) {
         tally__buf_dispose(&n.detail);
         return rc;

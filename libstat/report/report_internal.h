@@ -89,6 +89,9 @@ struct tally_report {
     char *expect_copy;
     tally__env_diff *env;      /* environment keys that differ (report_env.c) */
     size_t env_count;
+    size_t first_shown;        /* a text layout's view (report_fit.c): the configurations
+                                  before this one are there for the percentages against the
+                                  baseline, their columns not shown; 0 in a report */
 };
 
 /* Building a report (tally_report_new in report.c): */
@@ -141,16 +144,32 @@ typedef struct tally__group {
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
 
-/* A renderer of one benchmark group; ctx is what the renderer passed to tally__render_groups.
- * Returns TALLY_OK or an error it recorded. */
-typedef int (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
-                                     const void *ctx);
+/* The group loop of every renderer that walks the groups in order: each(b, r, group, ctx) for
+ * every group, `separator` between two, stopping at the first error (returned); then
+ * TALLY_ENOMEM (recorded) when the buffer failed, else TALLY_OK. */
+int tally__each_group(tally__buf *b, const tally_report *r, const char *separator,
+                      int (*each)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                  void *ctx),
+                      void *ctx);
 
-/* The group loop of the text layouts: every group through `render`, `separator` between two.
- * The first error of `render`, else TALLY_ENOMEM (recorded) when the buffer failed, else
- * TALLY_OK. */
+/* A renderer of one benchmark group; ctx: the tally_render_options passed to tally__render_groups. */
+typedef void (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                      const void *ctx);
+
+/* The group loop of the seed layouts: every group through `render` (fitted to o->fit_width by
+ * tally__render_group_fitted), `separator` between two. TALLY_ENOMEM (recorded) when the
+ * buffer failed, else TALLY_OK. */
 int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
-                         tally__group_renderer render, const void *ctx);
+                         tally__group_renderer render, const tally_render_options *o);
+
+/* One group of a seed layout (mmtests, normalized, pct) within the render option fit_width
+ * (report_fit.c): as `render` lays it out when its widest line fits (or fit_width is 0),
+ * else in blocks of configurations, `separator` between two: the baseline and as many of the
+ * next ones as fit, or, when not even two fit, each one alone (the later ones through views
+ * whose `first_shown` is 1). */
+int tally__render_group_fitted(tally__buf *b, const tally_report *r, const tally__group *g,
+                               const char *separator, tally__group_renderer render,
+                               const tally_render_options *o);
 
 /* Cell (row, config) of r for the public accessor `fn` (report_access.c), or NULL with
  * TALLY_EINVAL recorded: "FN: cell (ROW, CONFIG) out of range". With a caller's growable struct

@@ -394,8 +394,8 @@ class Report:
         case_label: the first-column label of the normalized and pct styles; units_text: the
         normalized style's "Units : Normalized TEXT"; case_strip: text removed from the end (or
         start) of the case names shown; print_ratio: mmtests Ratio rows and a Gmean row;
-        system: start with the recorded system details; fit_width: the columns the table
-        style must fit (blocks per configuration, then per row, when wider)."""
+        system: start with the recorded system details; fit_width: the columns the text
+        styles must fit (blocks of configurations, rows or columns when wider)."""
         return self._render("TALLY_FORMAT_TEXT", style=style, color=color, precision=precision,
                             hist=hist, ascii=ascii, width=width, diagnose=diagnose,
                             only_statistic=only_statistic, case_label=case_label,
