@@ -1,11 +1,14 @@
 /*
  * Reproducible random numbers for the tests' seeded simulations and generated data: SplitMix64
- * (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014), the
- * caller holding the state, so that a fixed seed gives the same numbers on every run and
- * machine. Header-only, like check.h.
+ * (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014), its
+ * top 53 bits as uniforms, and standard normals by Box-Muller (one value per pair: simple, and
+ * fast enough here). The caller holds the state, so that a fixed seed gives the same numbers
+ * on every run and machine. A test that draws one sequence defines TEST_RNG_SEED, its fixed
+ * seed, before including this header and calls uniform01() and gauss(). Header-only, like
+ * check.h.
  */
-#ifndef TALLY_TESTS_RNG_H
-#define TALLY_TESTS_RNG_H
+#ifndef TALLY_TESTS_TEST_RNG_H
+#define TALLY_TESTS_TEST_RNG_H
 
 #include <math.h>
 #include <stdint.h>
@@ -39,4 +42,19 @@ static inline double rng_gauss(uint64_t *state)
     return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
-#endif /* TALLY_TESTS_RNG_H */
+#ifdef TEST_RNG_SEED
+/* The test's one sequence. */
+static uint64_t rng_state = TEST_RNG_SEED;
+
+static inline double uniform01(void)
+{
+    return rng_uniform_open(&rng_state);
+}
+
+static inline double gauss(void)
+{
+    return rng_gauss(&rng_state);
+}
+#endif
+
+#endif /* TALLY_TESTS_TEST_RNG_H */

@@ -14,11 +14,6 @@ typedef struct jframe {
     size_t key_len;
 } jframe;
 
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /* The path of the value being scanned, from the frames. */
 static void path_of(tally__jpath *path, const jframe *frames, size_t depth)
 {
@@ -79,7 +74,7 @@ int tally__json_check_numbers(const char *data, size_t len, const char *name)
             tally__number_status st = tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_JSON);
             /* The number's characters as the text has them, for the message. */
             const char *q = p;
-            while (q < end && !is_ws(*q) && *q != ',' && *q != ']' && *q != '}')
+            while (q < end && !tally__json_is_ws(*q) && *q != ',' && *q != ']' && *q != '}')
                 q++;
             if (st == TALLY__NUMBER_OK && stop != q)
                 st = TALLY__NUMBER_SYNTAX;

@@ -43,18 +43,6 @@ typedef struct splitter {
     int oom; /* a growth failed: the scan stopped for that, not for a doubt */
 } splitter;
 
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static const char *skip_ws(const char *p, const char *end)
-{
-    while (p < end && is_ws(*p))
-        p++;
-    return p;
-}
-
 static int is_any(const char *step)
 {
     return step[0] == '*' && step[1] == '\0';
@@ -82,7 +70,7 @@ static const char *cut_array(splitter *s, const char *p, int key)
 {
     const char *start = p;
     size_t first = s->nvalues;
-    p = skip_ws(p, s->end);
+    p = tally__json_skip_ws(p, s->end);
     if (p < s->end && *p != ']') {
         for (;;) {
             double v;
@@ -90,9 +78,9 @@ static const char *cut_array(splitter *s, const char *p, int key)
             if (tally__number_scan(&v, &stop, p, s->end, TALLY__NUMBER_JSON) != TALLY__NUMBER_OK ||
                 !push_value(s, v))
                 return NULL;
-            p = skip_ws(stop, s->end);
+            p = tally__json_skip_ws(stop, s->end);
             if (p < s->end && *p == ',') {
-                p = skip_ws(p + 1, s->end);
+                p = tally__json_skip_ws(p + 1, s->end);
                 continue;
             }
             break;
@@ -160,7 +148,7 @@ static int scan(splitter *s)
                 p += *p == '\\' ? 2 : 1;
             if (p >= s->end)
                 return 0;
-            const char *after = skip_ws(p + 1, s->end);
+            const char *after = tally__json_skip_ws(p + 1, s->end);
             if (top && top->is_object && after < s->end && *after == ':') {
                 int key = key_of(s, top, q, (size_t)(p - q));
                 if (key == -3)

@@ -15,6 +15,21 @@ typedef struct tally__jpath {
     size_t len;
 } tally__jpath;
 
+/* JSON's white space (RFC 8259: space, tab, line feed, carriage return), and the first byte
+ * at or after p that is not white space (end when none). Inline: the scanners of the big number
+ * arrays and of Google Benchmark rows call them between every two values. */
+static inline int tally__json_is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static inline const char *tally__json_skip_ws(const char *p, const char *end)
+{
+    while (p < end && tally__json_is_ws(*p))
+        p++;
+    return p;
+}
+
 void tally__jpath_init(tally__jpath *p);
 size_t tally__jpath_key(tally__jpath *p, const char *key);
 size_t tally__jpath_index(tally__jpath *p, size_t index);

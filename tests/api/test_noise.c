@@ -8,14 +8,9 @@
 
 #include "check.h"
 #include "tally.h"
+
+#define TEST_RNG_SEED 0x13198A2E03707344ull /* fixed seed */
 #include "test_rng.h"
-
-static uint64_t rng_state = 0x13198A2E03707344ull; /* fixed seed */
-
-static double gauss(void)
-{
-    return rng_gauss(&rng_state);
-}
 
 /* A result set `label` with `cases` cases of benchmark "sim" (s, lower is better), n runs each
  * from N(100, sd). */

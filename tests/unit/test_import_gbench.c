@@ -2,6 +2,7 @@
  * (tests/data/gbench, see its README), one test per class of bad input, sniffing. Expected
  * values are read off the JSON files. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "import_helpers.h"
@@ -140,6 +141,106 @@ static void test_old_files(void)
     tally_results_free(r);
 }
 
+/* The rows are read by the importer's own scanner unless something in them is for the tree
+ * path to judge (an escape, a nested value, a repeated key, a refused row): both paths give the
+ * same result set, and the tree path's messages. Expected values are the literals below. */
+static void test_row_paths(void)
+{
+    /* Rows alternate between two run names (the last row's cases are reused only for the same
+     * name), with an aggregate and a BigO-like row without times. */
+    static const char plain[] =
+        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 1.5, \"cpu_time\": 1, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/2\", \"run_type\": \"iteration\", \"real_time\": 2.5, \"cpu_time\": 2, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 3.5, \"cpu_time\": 3, \"time_unit\": \"us\", \"label\": null, \"ok\": false},\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 4.5, \"cpu_time\": 4, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/1_mean\", \"run_name\": \"BM_a/1\", \"run_type\": \"aggregate\", \"aggregate_name\": \"mean\", \"real_time\": 3.1666666666666665, \"cpu_time\": 2.6666666666666665, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a_BigO\", \"run_name\": \"BM_a\", \"run_type\": \"aggregate\", \"aggregate_name\": \"BigO\", \"cpu_coefficient\": 1e-3}\n"
+        "]}";
+    /* The same rows, each variant sending the text down the tree path: an escaped slash in a
+     * name ("BM_a\/2" is "BM_a/2"), a nested counter, a tab inside a string's neighbour. */
+    static const char *const variants[] = {
+        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 1.5, \"cpu_time\": 1, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a\\/2\", \"run_type\": \"iteration\", \"real_time\": 2.5, \"cpu_time\": 2, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 3.5, \"cpu_time\": 3, \"time_unit\": \"us\", \"label\": null, \"ok\": false},\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 4.5, \"cpu_time\": 4, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/1_mean\", \"run_name\": \"BM_a/1\", \"run_type\": \"aggregate\", \"aggregate_name\": \"mean\", \"real_time\": 3.1666666666666665, \"cpu_time\": 2.6666666666666665, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a_BigO\", \"run_name\": \"BM_a\", \"run_type\": \"aggregate\", \"aggregate_name\": \"BigO\", \"cpu_coefficient\": 1e-3}\n"
+        "]}",
+        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 1.5, \"cpu_time\": 1, \"time_unit\": \"us\", \"counters\": {\"x\": [1, 2]}},\n"
+        " {\"name\": \"BM_a/2\", \"run_type\": \"iteration\", \"real_time\": 2.5, \"cpu_time\": 2, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 3.5, \"cpu_time\": 3, \"time_unit\": \"us\", \"label\": null, \"ok\": false},\n"
+        " {\"name\": \"BM_a/1\", \"run_type\": \"iteration\", \"real_time\": 4.5, \"cpu_time\": 4, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a/1_mean\", \"run_name\": \"BM_a/1\", \"run_type\": \"aggregate\", \"aggregate_name\": \"mean\", \"real_time\": 3.1666666666666665, \"cpu_time\": 2.6666666666666665, \"time_unit\": \"us\"},\n"
+        " {\"name\": \"BM_a_BigO\", \"run_name\": \"BM_a\", \"run_type\": \"aggregate\", \"aggregate_name\": \"BigO\", \"cpu_coefficient\": 1e-3}\n"
+        "]}",
+    };
+    const char *texts[3] = {plain, variants[0], variants[1]};
+    for (int v = 0; v < 3; v++) {
+        tally_results *r;
+        CHECK_INT(import_text(&r, imp, texts[v], "rows.json", NULL), TALLY_OK);
+        if (!r)
+            continue;
+        CHECK_STR(tally_resultset_meta_get(tally_results_at(r, 0), "host_name"), "h");
+        tally_benchmark *b = tally_resultset_benchmark_find(tally_results_at(r, 0), "BM_a");
+        CHECK_STR(tally_benchmark_unit(b), "us");
+        CHECK_INT(tally_benchmark_case_count(b), 4);
+        tally_case *c = find_case(r, "BM_a", "BM_a/1/real_time");
+        CHECK_INT(tally_case_sample_count(c), 3);
+        if (tally_case_sample_count(c) == 3) {
+            CHECK(tally_case_samples(c)[0] == 1.5);
+            CHECK(tally_case_samples(c)[1] == 3.5);
+            CHECK(tally_case_samples(c)[2] == 4.5);
+        }
+        CHECK_STR(tally_case_meta_get(c, "reported.mean"), "3.1666666666666665");
+        c = find_case(r, "BM_a", "BM_a/1/cpu_time");
+        CHECK_INT(tally_case_sample_count(c), 3);
+        CHECK_STR(tally_case_meta_get(c, "reported.mean"), "2.6666666666666665");
+        c = find_case(r, "BM_a", "BM_a/2/cpu_time");
+        CHECK_INT(tally_case_sample_count(c), 1);
+        CHECK(tally_case_sample_count(c) == 1 && tally_case_samples(c)[0] == 2);
+        tally_results_free(r);
+    }
+    /* Rows the scanner leaves to the tree path, with the tree path's messages (the same with
+     * the tree path alone: the importer before the scanner passed these checks too). */
+    static const struct {
+        const char *text, *name;
+        int code;
+        const char *message;
+    } refused[] = {
+        {"{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 1, \"real_time\": 2}]}",
+         "d.json", TALLY_EPARSE,
+         "d.json: $.benchmarks[0].real_time: duplicate key \"real_time\" in one object: keep one "
+         "of them"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"run_type\": \"aggregate\", \"real_time\": 1, "
+         "\"cpu_time\": 1}]}",
+         "a.json", TALLY_EPARSE, "a.json: $.benchmarks[0]: aggregate row without \"aggregate_name\""},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 01}]}", "z.json",
+         TALLY_EPARSE,
+         "z.json: $.benchmarks[0].cpu_time: '01' is not a JSON number (JSON wants digits on both "
+         "sides of a point and no leading zeros)"},
+        {"{\"benchmarks\": [{\"real_time\": 1, \"cpu_time\": 1}]}", "m.json", TALLY_EPARSE,
+         "m.json: $.benchmarks[0]: missing member \"name\" (a string)"},
+        /* Bad text after the rows: the position is in the whole text (line 2, where cJSON stops
+         * at column 4). */
+        {"{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 1}],\n  x}", "x.json",
+         TALLY_EPARSE, "x.json:2:4: invalid JSON near '}'"},
+        /* Invalid UTF-8 inside a row's string (the byte 0xff at column 28). */
+        {"{\"benchmarks\": [{\"name\": \"a\xff\", \"real_time\": 1, \"cpu_time\": 1}]}", "u8.json",
+         TALLY_EPARSE, NULL},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        tally_results *r;
+        CHECK_INT(import_text(&r, imp, refused[i].text, refused[i].name, NULL), refused[i].code);
+        if (refused[i].message)
+            CHECK_STR(last_message(), refused[i].message);
+        else
+            CHECK(strstr(last_message(), "UTF-8") != NULL);
+    }
+}
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("gbench/repetitions.json", imp, 90));
@@ -153,6 +254,7 @@ int main(void)
     test_repetitions();
     test_errors();
     test_old_files();
+    test_row_paths();
     test_sniff();
     return check_summary();
 }
