@@ -97,6 +97,23 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "      --system              start with the system details (kernel, CPU, memory,\n"    \
     "                            governor) recorded in the configurations' metadata\n"
 
+/* Help lines shared by compare and summary: the histograms after the text report, the
+ * diagnostics notes and the Markdown length limit. */
+#define CLI_HIST_HELP                                                                          \
+    "      --hist                after the text report, a compact distribution of every\n"   \
+    "                            case (one line per configuration, terminal-wide)\n"         \
+    "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
+#define CLI_DIAGNOSE_HELP                                                                      \
+    "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n" \
+    "                            modes, outliers) in the mmtests, normalized and pct styles\n" \
+    "                            too (the table style and Markdown always show them)\n"      \
+    "      --expect-diff KEY     the configurations are meant to differ in metadata KEY\n"    \
+    "                            (e.g. kernel, governor, param.*): no warning for it\n"
+#define CLI_MAX_LENGTH_HELP                                                                    \
+    "      --max-length N        Markdown: at most N bytes (default 65536, GitHub's comment\n" \
+    "                            limit; 'none': no limit), leaving out the least important\n" \
+    "                            rows and notes first, and saying so at the top\n"
+
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
 int cli_check_output(const char *command, const char *output, char *const *specs, int count);

@@ -82,20 +82,12 @@ static const char compare_help[] =
     "      --fail-on-inconclusive\n"
     "                            exit with status 1 when a row is insufficient or\n"
     "                            inconclusive\n"
-    "      --hist                after the text report, a compact distribution of every\n"
-    "                            case (one line per configuration, terminal-wide)\n"
-    "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
+    CLI_HIST_HELP
     CLI_PRESENTATION_HELP
-    "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n"
-    "                            modes, outliers) in the mmtests, normalized and pct styles\n"
-    "                            too (the table style and Markdown always show them)\n"
-    "      --expect-diff KEY     the configurations are meant to differ in metadata KEY\n"
-    "                            (e.g. kernel, governor, param.*): no warning for it\n"
+    CLI_DIAGNOSE_HELP
     "      --only-changed        Markdown: tables keep the rows with a significant change,\n"
     "                            the others fold into <details> below each table\n"
-    "      --max-length N        Markdown: at most N bytes (default 65536, GitHub's comment\n"
-    "                            limit; 'none': no limit), leaving out the least important\n"
-    "                            rows and notes first, and saying so at the top\n"
+    CLI_MAX_LENGTH_HELP
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 1 a significant regression beyond --fail-on-regression (or,\n"
@@ -105,11 +97,9 @@ int cmd_compare(int argc, char **argv)
 {
     cli_report_command cmd = {.name = "compare", .allow_gate = 1};
     tally_report *report = NULL;
-    int rc = cli_build_report(&report, &cmd, compare_help, argc, argv);
-    if (rc != CLI_EXIT_OK || report == NULL)
+    int rc = cli_run_report(&report, &cmd, compare_help, argc, argv);
+    if (report == NULL)
         return rc;
-
-    rc = cli_emit_report(report, &cmd.args);
     int gate = cmd.fail_on_regression >= 0.0 || cmd.fail_on_inconclusive;
     if (rc == CLI_EXIT_OK && gate) {
         tally_gate g = { .size = sizeof g };

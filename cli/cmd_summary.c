@@ -21,18 +21,10 @@ static const char summary_help[] =
     "      --from KIND           input kind instead of detection\n"
     CLI_INPUT_OPTIONS_HELP
     "      --color WHEN          auto (default), always, never\n"
-    "      --hist                after the text report, a compact distribution of every\n"
-    "                            case (one line per configuration, terminal-wide)\n"
-    "      --ascii               draw --hist with ASCII (the default outside UTF-8 locales)\n"
+    CLI_HIST_HELP
     CLI_PRESENTATION_HELP
-    "      --diagnose            diagnostics notes (trend, warm-up, autocorrelation, step,\n"
-    "                            modes, outliers) in the mmtests, normalized and pct styles\n"
-    "                            too (the table style and Markdown always show them)\n"
-    "      --expect-diff KEY     the configurations are meant to differ in metadata KEY\n"
-    "                            (e.g. kernel, governor, param.*): no warning for it\n"
-    "      --max-length N        Markdown: at most N bytes (default 65536, GitHub's comment\n"
-    "                            limit; 'none': no limit), leaving out the least important\n"
-    "                            rows and notes first, and saying so at the top\n"
+    CLI_DIAGNOSE_HELP
+    CLI_MAX_LENGTH_HELP
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";
@@ -41,10 +33,7 @@ int cmd_summary(int argc, char **argv)
 {
     cli_report_command cmd = {.name = "summary", .allow_gate = 0};
     tally_report *report = NULL;
-    int rc = cli_build_report(&report, &cmd, summary_help, argc, argv);
-    if (rc != CLI_EXIT_OK || report == NULL)
-        return rc;
-    rc = cli_emit_report(report, &cmd.args);
+    int rc = cli_run_report(&report, &cmd, summary_help, argc, argv);
     tally_report_free(report);
     return rc;
 }

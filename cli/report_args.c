@@ -308,13 +308,15 @@ static int build_report(tally_report **out, cli_report_command *cmd, const char 
     return CLI_EXIT_OK;
 }
 
-int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
-                     char **argv)
+int cli_run_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                   char **argv)
 {
     int rc = build_report(out, cmd, help, argc, argv);
     /* The report copied the margins of --noise. */
     tally_noise_free(cmd->noise);
     cmd->noise = NULL;
     cmd->args.report.noise = NULL;
+    if (rc == CLI_EXIT_OK && *out != NULL)
+        rc = cli_emit_report(*out, &cmd->args);
     return rc;
 }

@@ -27,11 +27,12 @@ typedef struct cli_report_command {
  * CLI_EXIT_USAGE. Set `name` and `allow_gate` before calling. */
 int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv);
 
-/* Parse argv, print `help` for --help, load the inputs and compute the report: the steps compare
- * and summary share. Returns CLI_EXIT_OK with *out set (NULL after --help), or prints and
- * returns CLI_EXIT_USAGE. A comparison (cmd->allow_gate) needs two configurations; otherwise
- * every configuration is summarised on its own. */
-int cli_build_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
-                     char **argv);
+/* Parse argv, print `help` for --help, load the inputs, compute the report and emit it: the steps
+ * compare and summary share. Returns the exit status so far (CLI_EXIT_OK, or CLI_EXIT_USAGE
+ * after printing why) with *out set to the report, for the caller to gate on and free (NULL
+ * after --help or when it could not be computed). A comparison (cmd->allow_gate) needs two
+ * configurations; otherwise every configuration is summarised on its own. */
+int cli_run_report(tally_report **out, cli_report_command *cmd, const char *help, int argc,
+                   char **argv);
 
 #endif /* TALLY_CLI_REPORT_ARGS_H */

@@ -20,10 +20,7 @@
 
 static int sniff(const char *data, size_t len)
 {
-    size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
-        i++;
-    if (i >= len || data[i] != '{')
+    if (!tally__sniff_json_object(data, len))
         return 0;
     int context = tally__sniff_has(data, len, "\"context\"", 256);
     int benchmarks = tally__sniff_has(data, len, "\"benchmarks\"", 8192);
@@ -273,26 +270,32 @@ static int apply_row(tally_resultset *rs, const row *r, int aggregates, const ch
     return TALLY_OK;
 }
 
+/* One pass of the tree path over $.benchmarks: the iteration rows, or the aggregate rows. */
+typedef struct tree_pass {
+    tally_resultset *rs;
+    int aggregates;
+    const char *name;
+    size_t *iterations;
+    tally__buf cname;
+    row_cache cache;
+} tree_pass;
+
+static int tree_row(void *ctx, const cJSON *obj, tally__jpath *p)
+{
+    tree_pass *s = ctx;
+    row r;
+    int rc = read_row(&r, obj, s->name, p);
+    if (rc == TALLY_OK)
+        rc = apply_row(s->rs, &r, s->aggregates, s->name, p, &s->cname, &s->cache, s->iterations);
+    return rc;
+}
+
 static int rows(tally_resultset *rs, const cJSON *list, int aggregates, const char *name,
                 tally__jpath *p, size_t *iterations)
 {
-    tally__buf cname = TALLY__BUF_INIT;
-    row_cache cache = {NULL, 0, NULL, {NULL, NULL}};
-    size_t i = 0;
-    int rc = TALLY_OK;
-    const cJSON *obj;
-    cJSON_ArrayForEach(obj, list) {
-        size_t mark = tally__jpath_key(p, "benchmarks");
-        tally__jpath_index(p, i++);
-        row r;
-        rc = read_row(&r, obj, name, p);
-        if (rc == TALLY_OK)
-            rc = apply_row(rs, &r, aggregates, name, p, &cname, &cache, iterations);
-        tally__jpath_pop(p, mark);
-        if (rc != TALLY_OK)
-            break;
-    }
-    tally__buf_dispose(&cname);
+    tree_pass s = {rs, aggregates, name, iterations, TALLY__BUF_INIT, {NULL, 0, NULL, {NULL, NULL}}};
+    int rc = tally__json_each(list, "benchmarks", p, tree_row, &s);
+    tally__buf_dispose(&s.cname);
     return rc;
 }
 

@@ -28,48 +28,42 @@ static int sniff(const char *data, size_t len)
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    tally_resultset *rs;
-    int rc = tally__import_begin(&rs, into, name, opts, "hackbench");
+    tally__line_import t;
+    int rc = tally__line_import_begin(&t, into, data, len, name, opts, "hackbench");
     if (rc != TALLY_OK)
         return rc;
     char bench[128] = "hackbench", casename[64] = "time";
     size_t samples = 0;
-    tally__lines l;
-    tally__lines_init(&l, name, data, len);
-    const char *line;
-    size_t n;
-    tally__field f[12];
-    size_t nf;
-    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
-        if (nf >= 6 && tally__field_is(&f[0], "Running") && tally__field_is(&f[1], "in") &&
-            tally__field_is(&f[4], "with")) {
+    while ((rc = tally__line_import_next(&t)) > 0) {
+        if (t.nf >= 6 && tally__field_is(&t.f[0], "Running") && tally__field_is(&t.f[1], "in") &&
+            tally__field_is(&t.f[4], "with")) {
             /* Running in {process|threaded} mode with G groups ... */
             /* The output does not say pipes or sockets: hackbench's default, sockets, unless
              * the load option names the benchmark (hackbench-process-pipes for -p runs). */
             snprintf(bench, sizeof bench, "hackbench-%s-sockets",
-                     tally__field_is(&f[2], "threaded") ? "thread" : "process");
+                     tally__field_is(&t.f[2], "threaded") ? "thread" : "process");
             double groups;
-            if (tally__parse_double(&groups, f[5].s, f[5].len) != TALLY_OK)
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[5].col,
+            if (tally__parse_double(&groups, t.f[5].s, t.f[5].len) != TALLY_OK)
+                return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[5].col,
                                        "expected the number of groups, found '%.*s'",
-                                       (int)f[5].len, f[5].s);
-            snprintf(casename, sizeof casename, "%.*s-groups", (int)f[5].len, f[5].s);
-        } else if (nf >= 1 && tally__field_is(&f[0], "Time:")) {
+                                       (int)t.f[5].len, t.f[5].s);
+            snprintf(casename, sizeof casename, "%.*s-groups", (int)t.f[5].len, t.f[5].s);
+        } else if (t.nf >= 1 && tally__field_is(&t.f[0], "Time:")) {
             double v;
-            if (nf < 2)
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col + 5,
+            if (t.nf < 2)
+                return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[0].col + 5,
                                        "expected a time after 'Time:' (truncated file?)");
-            rc = tally__field_number(&v, &f[1], name, l.lineno, "time", "a time");
+            rc = tally__field_number(&v, &t.f[1], name, t.lines.lineno, "time", "a time");
             if (rc != TALLY_OK)
                 return rc;
-            rc = tally__import_sample(rs, tally__import_name(opts, bench), "s",
+            rc = tally__import_sample(t.rs, tally__import_name(opts, bench), "s",
                                       TALLY_LOWER_IS_BETTER, casename, v);
             if (rc != TALLY_OK)
                 return rc;
             samples++;
         }
     }
-    return tally__import_end(rc, samples, &l, "hackbench 'Time:' lines");
+    return tally__import_end(rc, samples, &t.lines, "hackbench 'Time:' lines");
 }
 
 const tally__importer tally__importer_hackbench = {TALLY_INPUT_HACKBENCH, "hackbench", sniff,

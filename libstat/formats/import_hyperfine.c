@@ -15,10 +15,7 @@
 
 static int sniff(const char *data, size_t len)
 {
-    size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
-        i++;
-    if (i >= len || data[i] != '{')
+    if (!tally__sniff_json_object(data, len))
         return 0;
     if (!tally__sniff_has(data, len, "\"results\"", 256) ||
         !tally__sniff_has(data, len, "\"command\"", 1024))
@@ -160,8 +157,17 @@ static int read_times(tally_case *c, tally__json_doc *doc, const cJSON *res, tal
     return rc == TALLY_OK ? tally_case_append(c, x, n) : rc;
 }
 
-static int one_result(tally_benchmark *b, tally__json_doc *doc, const cJSON *res, tally__jpath *p)
+/* What one_result needs of the file. */
+typedef struct reading {
+    tally_benchmark *b;
+    tally__json_doc *doc;
+} reading;
+
+/* One element of $.results: a command, its case. */
+static int one_result(void *ctx, const cJSON *res, tally__jpath *p)
 {
+    tally_benchmark *b = ((reading *)ctx)->b;
+    tally__json_doc *doc = ((reading *)ctx)->doc;
     const char *name = doc->name;
     const char *command;
     int rc = tally__json_string(&command, res, "command", 1, name, p);
@@ -204,43 +210,30 @@ static int one_result(tally_benchmark *b, tally__json_doc *doc, const cJSON *res
     return rc;
 }
 
-static int parse(tally_results *into, const char *data, size_t len, const char *name,
-                 const tally_load_options *opts)
+static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_options *opts,
+                    tally__jpath *p)
 {
-    tally__json_doc doc;
-    int rc = tally__json_doc_parse(&doc, data, len, name, &result_cut);
-    if (rc != TALLY_OK) {
-        tally__json_doc_free(&doc);
-        return rc;
-    }
-    const cJSON *root = doc.root;
-    tally__jpath p;
-    tally__jpath_init(&p);
+    const char *name = doc->name;
     const cJSON *results;
-    rc = tally__json_array(&results, root, "results", 1, name, &p);
+    int rc = tally__json_array(&results, doc->root, "results", 1, name, p);
     if (rc == TALLY_OK && cJSON_GetArraySize(results) == 0)
         rc = tally__error_json(TALLY_ENODATA, name, "$.results", "no results (empty list)");
     tally_resultset *rs = NULL;
-    tally_benchmark *b = NULL;
+    reading r = { NULL, doc };
     if (rc == TALLY_OK)
         rc = tally__import_begin(&rs, into, name, opts, "hyperfine");
     if (rc == TALLY_OK)
-        rc = tally_resultset_benchmark_add(&b, rs, tally__import_name(opts, "hyperfine"), "s",
+        rc = tally_resultset_benchmark_add(&r.b, rs, tally__import_name(opts, "hyperfine"), "s",
                                            TALLY_LOWER_IS_BETTER);
-    size_t i = 0;
-    const cJSON *res;
-    if (rc == TALLY_OK) {
-        cJSON_ArrayForEach(res, results) {
-            size_t mark = tally__jpath_key(&p, "results");
-            tally__jpath_index(&p, i++);
-            rc = one_result(b, &doc, res, &p);
-            tally__jpath_pop(&p, mark);
-            if (rc != TALLY_OK)
-                break;
-        }
-    }
-    tally__json_doc_free(&doc);
+    if (rc == TALLY_OK)
+        rc = tally__json_each(results, "results", p, one_result, &r);
     return rc;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    return tally__json_import(into, data, len, name, opts, &result_cut, read_doc);
 }
 
 const tally__importer tally__importer_hyperfine = {TALLY_INPUT_HYPERFINE, "hyperfine", sniff,

@@ -80,82 +80,76 @@ static int units_ok(const tally__lines *l, const char *s, size_t len, unsigned l
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    tally_resultset *rs;
-    int rc = tally__import_begin(&rs, into, name, opts, "netperf");
+    tally__line_import t;
+    int rc = tally__line_import_begin(&t, into, data, len, name, opts, "netperf");
     if (rc != TALLY_OK)
         return rc;
     const char *bench = tally__import_name(opts, "netperf-tcp_rr");
     size_t samples = 0;
     long csv_column = -1, units_column = -1; /* from an omni CSV header */
-    tally__lines l;
-    tally__lines_init(&l, name, data, len);
-    const char *line;
-    size_t n;
-    tally__field f[16];
-    size_t nf;
-    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
-        /* a table row has at most ten fields; only the first 16 of a line are stored */
-        int numeric_row = nf <= 16 && all_numbers(f, nf);
+    while ((rc = tally__line_import_next(&t)) > 0) {
+        /* a table row has at most ten fields; only the first TALLY__LINE_FIELDS are stored */
+        int numeric_row = t.nf <= TALLY__LINE_FIELDS && all_numbers(t.f, t.nf);
         double v;
         int have = 0;
-        if (nf == 0)
+        if (t.nf == 0)
             continue;
         if (csv_column >= 0) {
             const char *cell;
             size_t clen;
             unsigned long col;
-            if (!csv_cell(line, n, (size_t)csv_column, &cell, &clen, &col))
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, n + 1,
+            if (!csv_cell(t.line, t.len, (size_t)csv_column, &cell, &clen, &col))
+                return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.len + 1,
                                        "expected a value in the Throughput column %ld",
                                        csv_column + 1);
-            rc = number_at(&v, &l, cell, clen, col);
+            rc = number_at(&v, &t.lines, cell, clen, col);
             if (rc == TALLY_OK && units_column >= 0 &&
-                csv_cell(line, n, (size_t)units_column, &cell, &clen, &col))
-                rc = units_ok(&l, cell, clen, col);
+                csv_cell(t.line, t.len, (size_t)units_column, &cell, &clen, &col))
+                rc = units_ok(&t.lines, cell, clen, col);
             if (rc != TALLY_OK)
                 return rc;
             csv_column = -1;
             have = 1;
-        } else if (memchr(line, ',', n) != NULL) {
+        } else if (memchr(t.line, ',', t.len) != NULL) {
             const char *cell;
             size_t clen;
             unsigned long col;
-            for (size_t k = 0; csv_cell(line, n, k, &cell, &clen, &col); k++) {
+            for (size_t k = 0; csv_cell(t.line, t.len, k, &cell, &clen, &col); k++) {
                 if (clen == 10 && memcmp(cell, "Throughput", 10) == 0)
                     csv_column = (long)k;
                 if (clen == 16 && memcmp(cell, "Throughput Units", 16) == 0)
                     units_column = (long)k;
             }
             /* -P 0 CSV without a header: "35123.45,Trans/s" */
-            if (csv_column < 0 && csv_cell(line, n, 0, &cell, &clen, &col) &&
+            if (csv_column < 0 && csv_cell(t.line, t.len, 0, &cell, &clen, &col) &&
                 tally__parse_double(&v, cell, clen) == TALLY_OK &&
-                csv_cell(line, n, 1, &cell, &clen, &col)) {
-                rc = units_ok(&l, cell, clen, col);
+                csv_cell(t.line, t.len, 1, &cell, &clen, &col)) {
+                rc = units_ok(&t.lines, cell, clen, col);
                 if (rc != TALLY_OK)
                     return rc;
                 have = 1;
             }
-        } else if (tally__starts_with(line, n, "THROUGHPUT=")) {
-            rc = number_at(&v, &l, line + 11, n - 11, 12);
+        } else if (tally__starts_with(t.line, t.len, "THROUGHPUT=")) {
+            rc = number_at(&v, &t.lines, t.line + 11, t.len - 11, 12);
             if (rc != TALLY_OK)
                 return rc;
             have = 1;
-        } else if (tally__starts_with(line, n, "THROUGHPUT_UNITS=")) {
-            rc = units_ok(&l, line + 17, n - 17, 18);
+        } else if (tally__starts_with(t.line, t.len, "THROUGHPUT_UNITS=")) {
+            rc = units_ok(&t.lines, t.line + 17, t.len - 17, 18);
             if (rc != TALLY_OK)
                 return rc;
-        } else if (numeric_row && (nf == 6 || nf == 10)) {
-            rc = number_at(&v, &l, f[5].s, f[5].len, f[5].col);
+        } else if (numeric_row && (t.nf == 6 || t.nf == 10)) {
+            rc = number_at(&v, &t.lines, t.f[5].s, t.f[5].len, t.f[5].col);
             if (rc != TALLY_OK)
                 return rc;
             have = 1;
-        } else if (numeric_row && nf >= 3 && nf != 6 && nf != 10) {
-            return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col,
+        } else if (numeric_row && t.nf >= 3 && t.nf != 6 && t.nf != 10) {
+            return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[0].col,
                                    "a result row of %zu numbers: expected 6 (or 10 with CPU "
-                                   "columns), as TCP_RR prints (truncated file?)", nf);
+                                   "columns), as TCP_RR prints (truncated file?)", t.nf);
         }
         if (have) {
-            rc = tally__import_sample(rs, bench, "trans/s", TALLY_HIGHER_IS_BETTER, "all", v);
+            rc = tally__import_sample(t.rs, bench, "trans/s", TALLY_HIGHER_IS_BETTER, "all", v);
             if (rc != TALLY_OK)
                 return rc;
             samples++;
@@ -164,12 +158,12 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     if (rc < 0)
         return rc;
     if (csv_column >= 0)
-        return tally__error_at(TALLY_EPARSE, name, l.lineno + 1, 1,
+        return tally__error_at(TALLY_EPARSE, name, t.lines.lineno + 1, 1,
                                "the file ends after the omni header line (truncated file?)");
     if (samples == 0)
-        return tally__import_none_found(name, l.lineno, "netperf TCP_RR result");
+        return tally__import_none_found(name, t.lines.lineno, "netperf TCP_RR result");
     /* The runner's preferred statistic for this workload (docs/runners.md). */
-    return tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, bench),
+    return tally_benchmark_set_statistic(tally_resultset_benchmark_find(t.rs, bench),
                                          TALLY_STAT_AMEAN);
 }
 

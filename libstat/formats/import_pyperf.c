@@ -18,10 +18,7 @@
 
 static int sniff(const char *data, size_t len)
 {
-    size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
-        i++;
-    if (i >= len || data[i] != '{')
+    if (!tally__sniff_json_object(data, len))
         return 0;
     if (!tally__sniff_has(data, len, "\"benchmarks\"", 65536) ||
         !tally__sniff_has(data, len, "\"runs\"", 65536))
@@ -95,9 +92,22 @@ static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tal
     return TALLY_OK;
 }
 
-static int one_benchmark(tally_resultset *rs, tally__json_doc *doc, const cJSON *bench,
-                         const cJSON *fmeta, const char *base, tally__jpath *p)
+/* What one_benchmark needs of the file. */
+typedef struct reading {
+    tally_resultset *rs;
+    tally__json_doc *doc;
+    const cJSON *fmeta; /* the file's metadata, or NULL */
+    const char *base;   /* the benchmark name's prefix */
+} reading;
+
+/* One element of $.benchmarks. */
+static int one_benchmark(void *ctx, const cJSON *bench, tally__jpath *p)
 {
+    const reading *r = ctx;
+    tally_resultset *rs = r->rs;
+    tally__json_doc *doc = r->doc;
+    const cJSON *fmeta = r->fmeta;
+    const char *base = r->base;
     const char *name = doc->name;
     const cJSON *bmeta = NULL, *runs;
     int rc = tally__json_object(&bmeta, bench, "metadata", 0, name, p);
@@ -167,31 +177,24 @@ static int one_benchmark(tally_resultset *rs, tally__json_doc *doc, const cJSON 
     return rc;
 }
 
-static int parse(tally_results *into, const char *data, size_t len, const char *name,
-                 const tally_load_options *opts)
+static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_options *opts,
+                    tally__jpath *p)
 {
-    tally__json_doc doc;
-    int rc = tally__json_doc_parse(&doc, data, len, name, &run_cut);
-    if (rc != TALLY_OK) {
-        tally__json_doc_free(&doc);
-        return rc;
-    }
-    const cJSON *root = doc.root;
-    tally__jpath p;
-    tally__jpath_init(&p);
+    const char *name = doc->name;
+    const cJSON *root = doc->root;
     const cJSON *list, *fmeta = NULL;
     const char *version = NULL;
     tally_resultset *rs = NULL;
-    rc = tally__json_string(&version, root, "version", 0, name, &p);
+    int rc = tally__json_string(&version, root, "version", 0, name, p);
     if (rc == TALLY_OK && strncmp(version, "1.", 2) != 0)
         rc = tally__error_json(TALLY_EFORMAT, name, "$.version",
                                "unsupported pyperf format version \"%s\" (expected 1.x)", version);
     if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
-        rc = tally__json_array(&list, root, "benchmarks", 1, name, &p);
+        rc = tally__json_array(&list, root, "benchmarks", 1, name, p);
     if (rc == TALLY_OK && cJSON_GetArraySize(list) == 0)
         rc = tally__error_json(TALLY_ENODATA, name, "$.benchmarks", "no benchmarks");
     if (rc == TALLY_OK)
-        rc = tally__json_object(&fmeta, root, "metadata", 0, name, &p);
+        rc = tally__json_object(&fmeta, root, "metadata", 0, name, p);
     if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
         rc = tally__import_begin(&rs, into, name, opts, "pyperf");
     if (rc == TALLY_OK && fmeta) {
@@ -203,21 +206,16 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                 rc = tally_resultset_meta_set(rs, v->string, text);
         }
     }
-    const char *base = tally__import_name(opts, "pyperf");
-    size_t i = 0;
-    const cJSON *bench;
-    if (rc == TALLY_OK) {
-        cJSON_ArrayForEach(bench, list) {
-            size_t mark = tally__jpath_key(&p, "benchmarks");
-            tally__jpath_index(&p, i++);
-            rc = one_benchmark(rs, &doc, bench, fmeta, base, &p);
-            tally__jpath_pop(&p, mark);
-            if (rc != TALLY_OK)
-                break;
-        }
-    }
-    tally__json_doc_free(&doc);
+    reading r = { rs, doc, fmeta, tally__import_name(opts, "pyperf") };
+    if (rc == TALLY_OK)
+        rc = tally__json_each(list, "benchmarks", p, one_benchmark, &r);
     return rc;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    return tally__json_import(into, data, len, name, opts, &run_cut, read_doc);
 }
 
 const tally__importer tally__importer_pyperf = {TALLY_INPUT_PYPERF, "pyperf", sniff, parse};

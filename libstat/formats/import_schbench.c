@@ -146,21 +146,17 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     state s;
     s.count = 0;
     s.base = tally__import_name(opts, "schbench");
-    int rc = tally__import_begin(&s.rs, into, name, opts, "schbench");
+    tally__line_import t;
+    int rc = tally__line_import_begin(&t, into, data, len, name, opts, "schbench");
+    s.rs = t.rs;
     if (rc != TALLY_OK)
         return rc;
     const int runs_end_at_rps = tally__sniff_line_starts(data, len, "average rps:", len);
     int kind = -1;
     unsigned long block_line = 0;
     size_t values = 0;
-    tally__lines l;
-    tally__lines_init(&l, name, data, len);
-    const char *line;
-    size_t n;
-    tally__field f[8];
-    size_t nf;
-    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
-        int k = block_kind(line, n);
+    while ((rc = tally__line_import_next(&t)) > 0) {
+        int k = block_kind(t.line, t.len);
         char casename[24];
         if (k >= 0) {
             if (kind >= 0)
@@ -171,37 +167,37 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
             else if ((rc = flush(&s)) != TALLY_OK)
                 return rc;
             kind = k;
-            block_line = l.lineno;
-        } else if (nf >= 1 && tally__starts_with(f[0].s, f[0].len, "min=")) {
+            block_line = t.lines.lineno;
+        } else if (t.nf >= 1 && tally__starts_with(t.f[0].s, t.f[0].len, "min=")) {
             kind = -1;
-        } else if (nf >= 2 && tally__field_is(&f[0], "average") && tally__field_is(&f[1], "rps:")) {
+        } else if (t.nf >= 2 && tally__field_is(&t.f[0], "average") && tally__field_is(&t.f[1], "rps:")) {
             double v;
-            if (nf < 3)
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[1].col + 4,
+            if (t.nf < 3)
+                return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[1].col + 4,
                                        "expected a number after 'average rps:'");
-            rc = tally__field_number(&v, &f[2], name, l.lineno, "average rps", "a number");
+            rc = tally__field_number(&v, &t.f[2], name, t.lines.lineno, "average rps", "a number");
             if (rc != TALLY_OK)
                 return rc;
-            if ((rc = add(&s, &l, RPS, "average", v, f[2].col)) != TALLY_OK ||
+            if ((rc = add(&s, &t.lines, RPS, "average", v, t.f[2].col)) != TALLY_OK ||
                 (rc = flush(&s)) != TALLY_OK)
                 return rc;
             values++;
-        } else if (kind >= 0 && nf >= 1) {
+        } else if (kind >= 0 && t.nf >= 1) {
             /* "  50.0th: 7  (7806 samples)", "* 99.0th: 175 ...", "*99.0000th: 33" */
-            size_t i = tally__field_is(&f[0], "*") ? 1 : 0;
-            if (i >= nf || !percentile_name(casename, sizeof casename, &f[i]))
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col,
+            size_t i = tally__field_is(&t.f[0], "*") ? 1 : 0;
+            if (i >= t.nf || !percentile_name(casename, sizeof casename, &t.f[i]))
+                return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[0].col,
                                        "expected a percentile line such as '50.0th: 12' or "
                                        "'min=, max=' in the block of line %lu", block_line);
-            if (i + 1 >= nf)
-                return tally__error_at(TALLY_EPARSE, name, l.lineno, f[i].col + f[i].len,
-                                       "expected a value after '%.*s'", (int)f[i].len, f[i].s);
+            if (i + 1 >= t.nf)
+                return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[i].col + t.f[i].len,
+                                       "expected a value after '%.*s'", (int)t.f[i].len, t.f[i].s);
             double v;
-            rc = tally__field_number(&v, &f[i + 1], name, l.lineno, "percentile value",
+            rc = tally__field_number(&v, &t.f[i + 1], name, t.lines.lineno, "percentile value",
                                      "a number");
             if (rc != TALLY_OK)
                 return rc;
-            if ((rc = add(&s, &l, kind, casename, v, f[i + 1].col)) != TALLY_OK)
+            if ((rc = add(&s, &t.lines, kind, casename, v, t.f[i + 1].col)) != TALLY_OK)
                 return rc;
             values++;
         }
@@ -213,7 +209,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                "percentile block without its closing min=, max= line "
                                "(truncated file?)");
     if (values == 0)
-        return tally__import_none_found(name, l.lineno, "schbench percentile blocks");
+        return tally__import_none_found(name, t.lines.lineno, "schbench percentile blocks");
     return flush(&s);
 }
 

@@ -26,58 +26,52 @@ static int sniff(const char *data, size_t len)
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    tally_resultset *rs;
-    int rc = tally__import_begin(&rs, into, name, opts, "stream");
+    tally__line_import t;
+    int rc = tally__line_import_begin(&t, into, data, len, name, opts, "stream");
     if (rc != TALLY_OK)
         return rc;
     const char *bench = tally__import_name(opts, "stream");
     tally_benchmark *b;
-    rc = tally_resultset_benchmark_add(&b, rs, bench, "MB/s", TALLY_HIGHER_IS_BETTER);
+    rc = tally_resultset_benchmark_add(&b, t.rs, bench, "MB/s", TALLY_HIGHER_IS_BETTER);
     if (rc == TALLY_OK)
         rc = tally_benchmark_set_statistic(b, TALLY_STAT_HMEAN);
     if (rc != TALLY_OK)
         return rc;
     int in_table = 0;
     size_t samples = 0;
-    tally__lines l;
-    tally__lines_init(&l, name, data, len);
-    const char *line;
-    size_t n;
-    tally__field f[8];
-    size_t nf;
-    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
-        if (nf >= 2 && tally__field_is(&f[0], "Function") && tally__field_is(&f[1], "Best")) {
+    while ((rc = tally__line_import_next(&t)) > 0) {
+        if (t.nf >= 2 && tally__field_is(&t.f[0], "Function") && tally__field_is(&t.f[1], "Best")) {
             in_table = 1;
             continue;
         }
-        if (nf >= 2 && tally__field_is(&f[0], "Failed") && tally__field_is(&f[1], "Validation"))
-            return tally__error_at(TALLY_EFORMAT, name, l.lineno, f[0].col,
+        if (t.nf >= 2 && tally__field_is(&t.f[0], "Failed") && tally__field_is(&t.f[1], "Validation"))
+            return tally__error_at(TALLY_EFORMAT, name, t.lines.lineno, t.f[0].col,
                                    "STREAM reported a failed validation; its rates are not valid");
         size_t k = 0;
-        while (nf > 0 && k < 4 && !tally__field_is(&f[0], kernels[k]))
+        while (t.nf > 0 && k < 4 && !tally__field_is(&t.f[0], kernels[k]))
             k++;
         if (!in_table || k == 4) {
-            in_table = in_table && nf > 0 && line[0] != '-';
+            in_table = in_table && t.nf > 0 && t.line[0] != '-';
             continue;
         }
-        if (nf < 2)
-            return tally__error_at(TALLY_EPARSE, name, l.lineno, f[0].col + f[0].len,
+        if (t.nf < 2)
+            return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[0].col + t.f[0].len,
                                    "expected the best rate after '%s' (truncated file?)",
                                    kernels[k]);
         double v;
-        rc = tally__field_number(&v, &f[1], name, l.lineno, "rate", "a rate in MB/s");
+        rc = tally__field_number(&v, &t.f[1], name, t.lines.lineno, "rate", "a rate in MB/s");
         if (rc != TALLY_OK)
             return rc;
         char casename[8];
         size_t cl = strlen(kernels[k]) - 1;
         memcpy(casename, kernels[k], cl);
         casename[cl] = '\0';
-        rc = tally__import_sample(rs, bench, "MB/s", TALLY_HIGHER_IS_BETTER, casename, v);
+        rc = tally__import_sample(t.rs, bench, "MB/s", TALLY_HIGHER_IS_BETTER, casename, v);
         if (rc != TALLY_OK)
             return rc;
         samples++;
     }
-    return tally__import_end(rc, samples, &l,
+    return tally__import_end(rc, samples, &t.lines,
                              "STREAM result table (Function    Best Rate MB/s ...)");
 }
 

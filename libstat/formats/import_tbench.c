@@ -33,45 +33,39 @@ static int sniff(const char *data, size_t len)
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    tally_resultset *rs;
-    int rc = tally__import_begin(&rs, into, name, opts, "tbench");
+    tally__line_import t;
+    int rc = tally__line_import_begin(&t, into, data, len, name, opts, "tbench");
     if (rc != TALLY_OK)
         return rc;
     size_t samples = 0;
-    tally__lines l;
-    tally__lines_init(&l, name, data, len);
-    const char *line;
-    size_t n;
-    tally__field f[8];
-    size_t nf;
-    while ((rc = tally__fields_next(&l, &line, &n, f, TALLY__COUNT(f), &nf)) > 0) {
-        if (nf < 1 || !tally__field_is(&f[0], "Throughput"))
+    while ((rc = tally__line_import_next(&t)) > 0) {
+        if (t.nf < 1 || !tally__field_is(&t.f[0], "Throughput"))
             continue;
-        if (nf < 5 || !tally__field_is(&f[2], "MB/sec") || !tally__field_is(&f[4], "clients"))
-            return tally__error_at(TALLY_EPARSE, name, l.lineno, nf > 1 ? f[1].col : f[0].col,
+        if (t.nf < 5 || !tally__field_is(&t.f[2], "MB/sec") || !tally__field_is(&t.f[4], "clients"))
+            return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.nf > 1 ? t.f[1].col : t.f[0].col,
                                    "expected 'Throughput <MB/s> MB/sec <N> clients' "
                                    "(truncated file?)");
         double v, clients;
-        rc = tally__field_number(&v, &f[1], name, l.lineno, "throughput", "a throughput");
+        rc = tally__field_number(&v, &t.f[1], name, t.lines.lineno, "throughput", "a throughput");
         if (rc != TALLY_OK)
             return rc;
-        if (tally__parse_double(&clients, f[3].s, f[3].len) != TALLY_OK)
-            return tally__error_at(TALLY_EPARSE, name, l.lineno, f[3].col,
-                                   "expected the number of clients, found '%.*s'", (int)f[3].len,
-                                   f[3].s);
+        if (tally__parse_double(&clients, t.f[3].s, t.f[3].len) != TALLY_OK)
+            return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[3].col,
+                                   "expected the number of clients, found '%.*s'", (int)t.f[3].len,
+                                   t.f[3].s);
         char casename[64];
-        snprintf(casename, sizeof casename, "%.*s-clients", (int)f[3].len, f[3].s);
-        rc = tally__import_sample(rs, tally__import_name(opts, "tbench"), "MB/s",
+        snprintf(casename, sizeof casename, "%.*s-clients", (int)t.f[3].len, t.f[3].s);
+        rc = tally__import_sample(t.rs, tally__import_name(opts, "tbench"), "MB/s",
                                   TALLY_HIGHER_IS_BETTER, casename, v);
         if (rc != TALLY_OK)
             return rc;
         samples++;
     }
-    rc = tally__import_end(rc, samples, &l, "tbench 'Throughput' lines");
+    rc = tally__import_end(rc, samples, &t.lines, "tbench 'Throughput' lines");
     if (rc != TALLY_OK)
         return rc;
     /* The runner's preferred statistic for this workload (docs/runners.md). */
-    return tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, tally__import_name(opts, "tbench")),
+    return tally_benchmark_set_statistic(tally_resultset_benchmark_find(t.rs, tally__import_name(opts, "tbench")),
                                          TALLY_STAT_AMEAN);
 }
 

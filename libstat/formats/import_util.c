@@ -173,6 +173,45 @@ int tally__field_number(double *v, const tally__field *f, const char *name, unsi
     return TALLY_OK;
 }
 
+int tally__sniff_json_object(const char *data, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+        i++;
+    return i < len && data[i] == '{';
+}
+
+int tally__json_import(tally_results *into, const char *data, size_t len, const char *name,
+                       const tally_load_options *opts, const tally__json_cut *cut,
+                       int (*read)(tally_results *into, tally__json_doc *doc,
+                                   const tally_load_options *opts, tally__jpath *p))
+{
+    tally__json_doc doc;
+    int rc = tally__json_doc_parse(&doc, data, len, name, cut);
+    if (rc == TALLY_OK) {
+        tally__jpath p;
+        tally__jpath_init(&p);
+        rc = read(into, &doc, opts, &p);
+    }
+    tally__json_doc_free(&doc);
+    return rc;
+}
+
+int tally__line_import_begin(tally__line_import *t, tally_results *into, const char *data,
+                             size_t len, const char *name, const tally_load_options *opts,
+                             const char *harness)
+{
+    t->line = NULL;
+    t->len = t->nf = 0;
+    tally__lines_init(&t->lines, name, data, len);
+    return tally__import_begin(&t->rs, into, name, opts, harness);
+}
+
+int tally__line_import_next(tally__line_import *t)
+{
+    return tally__fields_next(&t->lines, &t->line, &t->len, t->f, TALLY__COUNT(t->f), &t->nf);
+}
+
 int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what)
 {
     if (rc < 0)

@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #include "formats/importer.h"
+#include "util/json_split.h"
+#include "util/json_util.h"
 #include "util/text.h"
 
 /* The importers of this family, registered in importers.c. */
@@ -71,6 +73,10 @@ int tally__fields_next(tally__lines *l, const char **line, size_t *n, tally__fie
 /* 1 when field f equals the NUL-terminated word. */
 int tally__field_is(const tally__field *f, const char *word);
 
+/* 1 when the first byte of data[0..len) after blanks opens a JSON object: the first test of the
+ * JSON importers' sniffers. */
+int tally__sniff_json_object(const char *data, size_t len);
+
 /* 1 when needle occurs within the first `limit` bytes of data[0..len). */
 int tally__sniff_has(const char *data, size_t len, const char *needle, size_t limit);
 
@@ -88,5 +94,37 @@ int tally__import_none_found(const char *name, unsigned long lines, const char *
 /* The end of a line importer's loop: the reader's error (rc < 0), else
  * tally__import_none_found() when `found` is 0, else TALLY_OK. */
 int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what);
+
+/* Parse data[0..len) as the JSON document of file `name`, cutting the arrays `cut` names
+ * (util/json_split.h), and read it with read(into, doc, opts, p), the path at "$"; the document
+ * is freed after. The start and end of the JSON importers that read through a tally__json_doc. */
+int tally__json_import(tally_results *into, const char *data, size_t len, const char *name,
+                       const tally_load_options *opts, const tally__json_cut *cut,
+                       int (*read)(tally_results *into, tally__json_doc *doc,
+                                   const tally_load_options *opts, tally__jpath *p));
+
+/* The fields of a line a line importer keeps: more than any of their lines needs. */
+#define TALLY__LINE_FIELDS 16
+
+/* A line importer's file: the result set it fills, its lines, and the current line split at
+ * blanks. */
+typedef struct tally__line_import {
+    tally_resultset *rs;                 /* from tally__import_begin(), owned by `into` */
+    tally__lines lines;                  /* the reader: file name and line number for errors */
+    const char *line;                    /* the current line, without its line end */
+    size_t len;                          /* its length */
+    tally__field f[TALLY__LINE_FIELDS];  /* its first TALLY__LINE_FIELDS fields */
+    size_t nf;                           /* the number of fields on the line (may exceed those
+                                            stored) */
+} tally__line_import;
+
+/* The start every line importer makes: tally__import_begin() for the file `name`, and the
+ * reader before the first line of data[0..len). */
+int tally__line_import_begin(tally__line_import *t, tally_results *into, const char *data,
+                             size_t len, const char *name, const tally_load_options *opts,
+                             const char *harness);
+
+/* The next line into t->line, t->len, t->f and t->nf, as tally__fields_next(). */
+int tally__line_import_next(tally__line_import *t);
 
 #endif /* TALLY_IMPORT_UTIL_H */

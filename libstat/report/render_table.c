@@ -416,9 +416,16 @@ static void insufficient_note(notes *n, const tally_report *r, const tally__row 
 
 static void reflow(tally__buf *b, size_t start, size_t width);
 
-static int render_group(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                        const tally__group *grp, notes *n)
+/* What render_group needs besides the group: the options and the notes it adds to. */
+typedef struct table_ctx {
+    const tally_render_options *o;
+    notes *n;
+} table_ctx;
+
+static int render_group(tally__buf *b, const tally_report *r, const tally__group *grp, void *ctx)
 {
+    const tally_render_options *o = ((table_ctx *)ctx)->o;
+    notes *n = ((table_ctx *)ctx)->n;
     const tally__row *first = &r->rows[grp->first];
     int compare = !r->opts.summaries_only && r->config_count > 1;
     size_t title = b->len;
@@ -559,21 +566,14 @@ static void reflow(tally__buf *b, size_t start, size_t width)
 
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
-    tally__group g;
-    size_t pos = 0;
-    int first = 1;
     notes n;
     memset(&n, 0, sizeof(n));
     n.detail = (tally__buf)TALLY__BUF_INIT;
-    while (tally__report_next_group(&g, r, &pos)) {
-        if (!first)
-            tally__buf_puts(b, "\n");
-        first = 0;
-        int rc = render_group(b, r, o, &g, &n);
-        if (rc != TALLY_OK) {
-            tally__buf_dispose(&n.detail);
-            return rc;
-        }
+    table_ctx ctx = { o, &n };
+    int rc = tally__each_group(b, r, "\n", render_group, &ctx);
+    if (rc != TALLY_OK) {
+        tally__buf_dispose(&n.detail);
+        return rc;
     }
     size_t footer = b->len;
     render_footer(b, r, &n);

@@ -38,25 +38,35 @@ int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i)
     return TALLY_OK;
 }
 
-/* The cell (row, config) of r, or NULL with TALLY_EINVAL recorded under the caller's name. */
-static const tally__cell_figures *cell_at(const tally_report *r, size_t row, size_t config,
+const tally__cell *tally__report_cell_for(size_t *size, const void *out, const char *type,
+                                          const tally_report *r, size_t row, size_t config,
                                           const char *fn)
 {
+    if (type != NULL && tally__result_size(size, out, type) != TALLY_OK)
+        return NULL;
     if (r == NULL || row >= r->row_count || config >= r->config_count) {
         tally__error(TALLY_EINVAL, "%s: cell (%zu, %zu) out of range", fn, row, config);
         return NULL;
     }
-    return &r->rows[row].cells[config].pub;
+    return &r->rows[row].cells[config];
+}
+
+/* The public figures of cell (row, config) for `fn`, filling the caller's struct of `type`: as
+ * tally__report_cell_for. */
+static const tally__cell_figures *figures_for(size_t *size, const void *out, const char *type,
+                                              const tally_report *r, size_t row, size_t config,
+                                              const char *fn)
+{
+    const tally__cell *c = tally__report_cell_for(size, out, type, r, row, config, fn);
+    return c ? &c->pub : NULL;
 }
 
 int tally_report_cell_at(tally_report_cell *out, const tally_report *r, size_t row,
                          size_t config)
 {
     size_t size;
-    int rc = tally__result_size(&size, out, "tally_report_cell");
-    if (rc)
-        return rc;
-    const tally__cell_figures *c = cell_at(r, row, config, "tally_report_cell_at");
+    const tally__cell_figures *c =
+        figures_for(&size, out, "tally_report_cell", r, row, config, "tally_report_cell_at");
     if (c == NULL)
         return TALLY_EINVAL;
     tally_report_cell cell = { sizeof cell, c->present, c->value, c->compared, c->p_adjusted };
@@ -68,10 +78,8 @@ int tally_report_cell_summary(tally_summary *out, const tally_report *r, size_t 
                               size_t config)
 {
     size_t size;
-    int rc = tally__result_size(&size, out, "tally_summary");
-    if (rc)
-        return rc;
-    const tally__cell_figures *c = cell_at(r, row, config, "tally_report_cell_summary");
+    const tally__cell_figures *c =
+        figures_for(&size, out, "tally_summary", r, row, config, "tally_report_cell_summary");
     if (c == NULL)
         return TALLY_EINVAL;
     if (!c->present)
@@ -85,10 +93,8 @@ int tally_report_cell_comparison(tally_comparison *out, const tally_report *r, s
                                  size_t config)
 {
     size_t size;
-    int rc = tally__result_size(&size, out, "tally_comparison");
-    if (rc)
-        return rc;
-    const tally__cell_figures *c = cell_at(r, row, config, "tally_report_cell_comparison");
+    const tally__cell_figures *c = figures_for(&size, out, "tally_comparison", r, row, config,
+                                               "tally_report_cell_comparison");
     if (c == NULL)
         return TALLY_EINVAL;
     if (!c->compared)
@@ -101,10 +107,10 @@ int tally_report_cell_comparison(tally_comparison *out, const tally_report *r, s
 int tally_report_cell_spread(double *spread, double *cv, const tally_report *r, size_t row,
                              size_t config)
 {
-    if (r == NULL || row >= r->row_count || config >= r->config_count)
-        return tally__error(TALLY_EINVAL, "tally_report_cell_spread: cell (%zu, %zu) out of "
-                                          "range", row, config);
-    const tally__cell *c = &r->rows[row].cells[config];
+    const tally__cell *c =
+        tally__report_cell_for(NULL, NULL, NULL, r, row, config, "tally_report_cell_spread");
+    if (c == NULL)
+        return TALLY_EINVAL;
     if (!c->pub.present)
         return tally__error(TALLY_ENOTFOUND, "configuration %zu has no case in row %zu", config,
                             row);
@@ -135,7 +141,8 @@ int tally_report_gain(tally_gain *given, const tally_report *r, size_t config,
                       const char *benchmark)
 {
     size_t size;
-    int rc = tally__result_size(&size, given, "tally_gain");
+    tally_gain g, *out = &g;
+    int rc = tally__result_begin(&size, given, "tally_gain", &g, sizeof g);
     if (rc)
         return rc;
     if (r == NULL || config >= r->config_count)
@@ -179,8 +186,6 @@ int tally_report_gain(tally_gain *given, const tally_report *r, size_t config,
                                         r->configs[config].label);
     double k = (double)count;
     double mean = tally__ksum_value(&logs) / k;
-    tally_gain g, *out = &g;
-    memset(out, 0, sizeof(*out));
     out->value = exp(mean);
     out->rows = count;
     if (all_se) {
@@ -212,14 +217,13 @@ int tally_report_gate(tally_gate *given, const tally_report *r, double threshold
                       tally_gate_bound bound)
 {
     size_t size;
-    int rc = tally__result_size(&size, given, "tally_gate");
+    tally_gate g, *out = &g;
+    int rc = tally__result_begin(&size, given, "tally_gate", &g, sizeof g);
     if (rc)
         return rc;
     if (r == NULL || !(threshold_pct >= 0) ||
         (bound != TALLY_GATE_POINT && bound != TALLY_GATE_NEAR))
         return tally__error(TALLY_EINVAL, "tally_report_gate: invalid argument");
-    tally_gate g, *out = &g;
-    memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;

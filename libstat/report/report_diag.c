@@ -113,12 +113,10 @@ int tally_report_cell_diagnostics(tally_diagnostics *out, const tally_report *r,
                                   size_t config)
 {
     size_t size;
-    int rc = tally__result_size(&size, out, "tally_diagnostics");
-    if (rc)
-        return rc;
-    if (r == NULL || row >= r->row_count || config >= r->config_count)
-        return tally__error(TALLY_EINVAL, "tally_report_cell_diagnostics: invalid argument");
-    const tally__cell *c = &r->rows[row].cells[config];
+    const tally__cell *c = tally__report_cell_for(&size, out, "tally_diagnostics", r, row, config,
+                                                  "tally_report_cell_diagnostics");
+    if (c == NULL)
+        return TALLY_EINVAL;
     tally_diagnostics d;
     if (c->diag_defined) {
         d = c->diag;

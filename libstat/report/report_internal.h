@@ -144,6 +144,14 @@ typedef struct tally__group {
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
 
+/* The group loop of every renderer that walks the groups in order: each(b, r, group, ctx) for
+ * every group, `separator` between two, stopping at the first error (returned); then
+ * TALLY_ENOMEM (recorded) when the buffer failed, else TALLY_OK. */
+int tally__each_group(tally__buf *b, const tally_report *r, const char *separator,
+                      int (*each)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                  void *ctx),
+                      void *ctx);
+
 /* A renderer of one benchmark group; ctx: the tally_render_options passed to tally__render_groups. */
 typedef void (*tally__group_renderer)(tally__buf *b, const tally_report *r, const tally__group *g,
                                       const void *ctx);
@@ -162,6 +170,14 @@ int tally__render_groups(tally__buf *b, const tally_report *r, const char *separ
 int tally__render_group_fitted(tally__buf *b, const tally_report *r, const tally__group *g,
                                const char *separator, tally__group_renderer render,
                                const tally_render_options *o);
+
+/* Cell (row, config) of r for the public accessor `fn` (report_access.c), or NULL with
+ * TALLY_EINVAL recorded: "FN: cell (ROW, CONFIG) out of range". With a caller's growable struct
+ * `out` of type `type` (util/result.h; type NULL for none), its size is checked first and
+ * set in *size. */
+const tally__cell *tally__report_cell_for(size_t *size, const void *out, const char *type,
+                                          const tally_report *r, size_t row, size_t config,
+                                          const char *fn);
 
 /* A value of the baseline result set's metadata, or NULL. */
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key);

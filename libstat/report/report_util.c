@@ -20,19 +20,41 @@ int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos
     return 1;
 }
 
-int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
-                         tally__group_renderer render, const tally_render_options *o)
+int tally__each_group(tally__buf *b, const tally_report *r, const char *separator,
+                      int (*each)(tally__buf *b, const tally_report *r, const tally__group *g,
+                                  void *ctx),
+                      void *ctx)
 {
     tally__group g;
     size_t pos = 0;
     for (int first = 1; tally__report_next_group(&g, r, &pos); first = 0) {
         if (!first)
             tally__buf_puts(b, separator);
-        int rc = tally__render_group_fitted(b, r, &g, separator, render, o);
+        int rc = each(b, r, &g, ctx);
         if (rc != TALLY_OK)
             return rc;
     }
     return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
+}
+
+/* What a seed layout's groups are rendered with (tally__render_groups). */
+typedef struct seed_layout {
+    const char *separator;
+    tally__group_renderer render;
+    const tally_render_options *o;
+} seed_layout;
+
+static int fitted_group(tally__buf *b, const tally_report *r, const tally__group *g, void *ctx)
+{
+    const seed_layout *s = ctx;
+    return tally__render_group_fitted(b, r, g, s->separator, s->render, s->o);
+}
+
+int tally__render_groups(tally__buf *b, const tally_report *r, const char *separator,
+                         tally__group_renderer render, const tally_render_options *o)
+{
+    seed_layout s = { separator, render, o };
+    return tally__each_group(b, r, separator, fitted_group, &s);
 }
 
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key)

@@ -298,13 +298,12 @@ int tally_accumulator_moments(tally_summary *out, const tally_accumulator *a,
     const tally_summary_options *o = &options;
     tally__moments m;
     size_t size;
-    int rc = tally__result_size(&size, out, "tally_summary");
+    tally_summary s;
+    int rc = tally__result_begin(&size, out, "tally_summary", &s, sizeof s);
     if (rc)
         return rc;
     if (a == NULL)
         return tally__error(TALLY_EINVAL, "accumulator pointer is NULL");
-    tally_summary s;
-    memset(&s, 0, sizeof s);
     rc = tally__read_summary_options(&options, opts);
     if (rc == TALLY_OK)
         rc = tally__accumulator_moments(&m, a);

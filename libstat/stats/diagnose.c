@@ -398,11 +398,10 @@ int tally_diagnose(tally_diagnostics *out, const double *x, size_t n,
                    const tally_diagnose_options *opts)
 {
     size_t size;
-    int rc = tally__result_size(&size, out, "tally_diagnostics");
+    tally_diagnostics d;
+    int rc = tally__result_begin(&size, out, "tally_diagnostics", &d, sizeof d);
     if (rc)
         return rc;
-    tally_diagnostics d;
-    memset(&d, 0, sizeof d);
     rc = diagnose(&d, x, n, opts);
     /* A failed call leaves the caller's struct zeroed, the partial figures dropped. */
     if (rc != TALLY_OK)

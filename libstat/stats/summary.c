@@ -297,11 +297,10 @@ static int summarize_public(tally_summary *out, const double *x, double *inplace
                             const tally_summary_options *opts, const extra_cuts *extra, int rc)
 {
     size_t size;
-    int size_rc = tally__result_size(&size, out, "tally_summary");
+    tally_summary s;
+    int size_rc = tally__result_begin(&size, out, "tally_summary", &s, sizeof s);
     if (size_rc)
         return size_rc;
-    tally_summary s;
-    memset(&s, 0, sizeof s);
     if (rc == TALLY_OK)
         rc = summarize(&s, x, inplace, n, opts, extra);
     tally__result_put(out, size, &s, sizeof s);

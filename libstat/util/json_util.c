@@ -50,6 +50,22 @@ size_t tally__jpath_index(tally__jpath *p, size_t index)
     return jpath_append(p, "[%zu]", NULL, index);
 }
 
+int tally__json_each(const cJSON *array, const char *key, tally__jpath *p,
+                     int (*each)(void *ctx, const cJSON *item, tally__jpath *p), void *ctx)
+{
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array) {
+        size_t mark = key ? tally__jpath_key(p, key) : p->len;
+        tally__jpath_index(p, i++);
+        int rc = each(ctx, item, p);
+        tally__jpath_pop(p, mark);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
 void tally__jpath_pop(tally__jpath *p, size_t mark)
 {
     p->len = mark;

@@ -35,6 +35,12 @@ size_t tally__jpath_key(tally__jpath *p, const char *key);
 size_t tally__jpath_index(tally__jpath *p, size_t index);
 void tally__jpath_pop(tally__jpath *p, size_t mark);
 
+/* each(ctx, element, p) for every element of `array` in order, with `p` extended by `key` (when
+ * not NULL) and the element's index while it runs ("$.results[3]"); stops at the first error,
+ * which it returns. */
+int tally__json_each(const cJSON *array, const char *key, tally__jpath *p,
+                     int (*each)(void *ctx, const cJSON *item, tally__jpath *p), void *ctx);
+
 /* Parse a whole buffer; a syntax error, and text that is not valid UTF-8, are reported as
  * name:line:col; a key twice in one object (which cJSON would resolve silently, keeping the
  * first) is refused with its JSON path. cJSON's globals (hooks) are never touched. Free the

@@ -16,6 +16,13 @@ int tally__result_size(size_t *size, const void *given, const char *type)
     return TALLY_OK;
 }
 
+int tally__result_begin(size_t *size, const void *given, const char *type, void *full,
+                        size_t full_size)
+{
+    memset(full, 0, full_size);
+    return tally__result_size(size, given, type);
+}
+
 void tally__result_put(void *given, size_t size, const void *full, size_t full_size)
 {
     size_t n = size < full_size ? size : full_size;

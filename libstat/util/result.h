@@ -17,6 +17,12 @@
  * the size field (0: the caller did not set it). */
 int tally__result_size(size_t *size, const void *given, const char *type);
 
+/* tally__result_size(), and the library's own struct `full` (full_size bytes, which the entry
+ * point fills and then hands to tally__result_put) zeroed: the start of an entry point that
+ * builds its result before copying it out. */
+int tally__result_begin(size_t *size, const void *given, const char *type, void *full,
+                        size_t full_size);
+
 /* Copy the library's `full` struct (full_size bytes, its size field ignored) into the caller's
  * `given` of `size` bytes (from tally__result_size): min(size, full_size) bytes, then the size
  * field set to that count. */

@@ -9,16 +9,13 @@
 #include "check.h"
 #include "test_cell.h"
 #include "tally.h"
+#include "test_rng.h"
 
 static uint64_t rng_state = 3;
 
 static double uniform(void)
 {
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * 0x1p-53;
+    return rng_uniform_open(&rng_state);
 }
 
 #define CONFIGS 2

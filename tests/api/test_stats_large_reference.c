@@ -4,7 +4,7 @@
  * may fuse), so Python reproduces them bit for bit:
  *
  *   M = (1 << 64) - 1
- *   def splitmix64(state):
+ *   def rng_splitmix64(state):
  *       state = (state + 0x9E3779B97F4A7C15) & M
  *       z = state
  *       z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
@@ -15,7 +15,7 @@
  *       for _ in range(n):
  *           u = []
  *           for _ in range(6):
- *               state, z = splitmix64(state)
+ *               state, z = rng_splitmix64(state)
  *               u.append((z >> 11) * 2.0**-53)
  *           t = u[0] + u[1] + u[2] - 1.5
  *           t = 0.05 * t
@@ -38,15 +38,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "tally.h"
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Around 100 with a 5 % spread, a long right tail (20 u^8) and 0.2 % of spikes of +50..+100. */
 static void bench(double *x, size_t n, uint64_t state)
@@ -54,7 +48,7 @@ static void bench(double *x, size_t n, uint64_t state)
     for (size_t i = 0; i < n; i++) {
         double u[6];
         for (int k = 0; k < 6; k++)
-            u[k] = (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
+            u[k] = (double)(rng_splitmix64(&state) >> 11) * 0x1.0p-53;
         double t = u[0] + u[1] + u[2] - 1.5;
         t = 0.05 * t;
         t = 1.0 + t;

@@ -81,6 +81,13 @@ static inline const tally__importer *sniff_best(const char *rel, int *score)
     return best;
 }
 
+/* 1 when `imp` wins the sniffing of tests/data/<rel>, with a score of at least `min`. */
+static inline int sniffs_as(const char *rel, const tally__importer *imp, int min)
+{
+    int score = 0;
+    return sniff_best(rel, &score) == imp && score >= min;
+}
+
 /* Case `casename` of benchmark `bench` of the first result set, or NULL. */
 static inline tally_case *find_case(const tally_results *r, const char *bench, const char *casename)
 {

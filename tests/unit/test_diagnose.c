@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "stats/diag_internal.h"
 #include "stats/dip_table.h"
 #include "util/count.h"
@@ -246,13 +247,8 @@ static uint64_t next_u64(void) /* xoshiro256** */
 
 static void seed(uint64_t z)
 {
-    for (int i = 0; i < 4; i++) {
-        z += 0x9e3779b97f4a7c15u;
-        uint64_t v = z;
-        v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9u;
-        v = (v ^ (v >> 27)) * 0x94d049bb133111ebu;
-        rng[i] = v ^ (v >> 31);
-    }
+    for (int i = 0; i < 4; i++)
+        rng[i] = rng_splitmix64(&z); /* the seeding xoshiro's authors recommend */
 }
 
 static double uniform01(void)

@@ -12,26 +12,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "stats/histselect.h"
 #include "util/internal.h"
 
 #define THRESHOLD 16384 /* below this many samples the histogram never applies (header) */
 #define MAX_RANKS 128
 
-/* splitmix64 (Steele, Lea, Flood 2014): reproducible data without global state. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform on [0, 1) with 53 random bits. */
-static double uniform(uint64_t *state)
-{
-    return (double)(splitmix64(state) >> 11) * 0x1.0p-53;
-}
 
 static int compare_double(const void *a, const void *b)
 {
@@ -70,33 +57,33 @@ static const char *const shape_names[SHAPES] = {
 static void generate(double *x, size_t n, enum shape shape, uint64_t *state)
 {
     for (size_t i = 0; i < n; i++) {
-        double u = uniform(state);
+        double u = rng_uniform(state);
         switch (shape) {
         case UNIFORM: x[i] = 1000.0 * u; break;
         case LOGNORMAL: {
             /* Box-Muller */
-            double z = sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * uniform(state));
+            double z = sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * rng_uniform(state));
             x[i] = 100.0 * exp(0.25 * z);
             break;
         }
-        case DIGITS: x[i] = (double)(splitmix64(state) % 10); break;
+        case DIGITS: x[i] = (double)(rng_splitmix64(state) % 10); break;
         case ALL_EQUAL: x[i] = 42.5; break;
         case TWO_VALUES: x[i] = u < 0.7 ? 3.0 : 7.0; break;
         case MIXED_SIGN: x[i] = 2000.0 * u - 1000.0; break;
         case FULL_RANGE: x[i] = (2.0 * u - 1.0) * DBL_MAX; break;
         case NEAR_MAX: x[i] = DBL_MAX * (0.5 + 0.5 * u); break;
         case SUBNORMAL: {
-            uint64_t r = splitmix64(state);
+            uint64_t r = rng_splitmix64(state);
             double v = (double)((r >> 12) % ((1ull << 52) - 1) + 1) * DBL_TRUE_MIN; /* exact */
             x[i] = (r & 1) ? -v : v;
             break;
         }
         case ZEROS: x[i] = u < 0.5 ? -0.0 : 0.0; break;
-        case NARROW: x[i] = 1.0 + (double)(splitmix64(state) % 5000) * DBL_EPSILON; break;
+        case NARROW: x[i] = 1.0 + (double)(rng_splitmix64(state) % 5000) * DBL_EPSILON; break;
         case OUTLIER: x[i] = 100.0 + u; break;
-        case CLUSTERS: x[i] = (splitmix64(state) % 100 == 0 ? 1e6 : 0.0) + u; break;
+        case CLUSTERS: x[i] = (rng_splitmix64(state) % 100 == 0 ? 1e6 : 0.0) + u; break;
         case STEPS: {
-            uint64_t r = splitmix64(state);
+            uint64_t r = rng_splitmix64(state);
             x[i] = (double)(r % 1024) + (double)((r >> 10) % 64) * 1e-3;
             break;
         }
@@ -111,7 +98,7 @@ static void generate(double *x, size_t n, enum shape shape, uint64_t *state)
         x[n / 2] = DBL_MAX;
     }
     if (shape == OUTLIER)
-        x[(size_t)(splitmix64(state) % n)] = 1e300;
+        x[(size_t)(rng_splitmix64(state) % n)] = 1e300;
 }
 
 /* The rank lists every case is run with; returns how many were written to r. */
@@ -198,7 +185,7 @@ static uint64_t multiset_digest(const double *v, size_t n)
         double d = v[i] == 0 ? 0.0 : v[i];
         uint64_t bits;
         memcpy(&bits, &d, sizeof bits);
-        sum += splitmix64(&bits);
+        sum += rng_splitmix64(&bits);
     }
     return sum;
 }
@@ -397,7 +384,7 @@ static void test_outlier_declines(void)
     double *x = malloc(n * sizeof *x), *sorted = malloc(n * sizeof *sorted), out[2];
     uint64_t state = 7;
     for (size_t i = 0; i < n; i++)
-        x[i] = 100.0 + uniform(&state);
+        x[i] = 100.0 + rng_uniform(&state);
     x[12345] = 1e300;
     memcpy(sorted, x, n * sizeof *x);
     qsort(sorted, n, sizeof *sorted, compare_double);
@@ -436,7 +423,7 @@ static void test_allocation_failure(void)
     const tally__value_map id = TALLY__IDENTITY_MAP;
     tally__scratch s;
     for (size_t i = 0; i < n; i++)
-        x[i] = uniform(&state);
+        x[i] = rng_uniform(&state);
     memcpy(sorted, x, n * sizeof *x);
     qsort(sorted, n, sizeof *sorted, compare_double);
     size_t count = make_ranks(r, n, PERCENTILES);

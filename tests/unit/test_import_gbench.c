@@ -243,9 +243,7 @@ static void test_row_paths(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("gbench/repetitions.json", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("gbench/repetitions.json", imp, 90));
     CHECK(sniff_best("gbench/error.json", NULL) == imp);
     CHECK(sniff_best("gbench/aggregates_only.json", NULL) == imp);
     CHECK_INT(imp->sniff("{\"results\": [{\"command\": \"x\"}]}", 31), 0);

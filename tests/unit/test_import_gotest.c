@@ -102,9 +102,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("gotest/bench.txt", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("gotest/bench.txt", imp, 90));
     CHECK_INT(imp->sniff("Time: 0.5\n", 10), 0);
     CHECK_INT(imp->sniff("Benchmarks are fun\n", 19), 0);
 }

@@ -65,9 +65,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("hackbench/runs.txt", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("hackbench/runs.txt", imp, 90));
 }
 
 int main(void)

@@ -170,9 +170,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("hyperfine/basic.json", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("hyperfine/basic.json", imp, 90));
     CHECK(sniff_best("hyperfine/scan.json", NULL) == imp);
     CHECK(sniff_best("hyperfine/list.json", NULL) == imp);
     CHECK(sniff_best("hyperfine/exit_codes.json", NULL) == imp);

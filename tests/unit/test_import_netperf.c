@@ -82,9 +82,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("netperf/classic.txt", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("netperf/classic.txt", imp, 90));
     CHECK(sniff_best("netperf/omni.txt", NULL) == imp);
     /* bare -P 0 rows carry no mark of netperf: load them with an explicit kind */
     CHECK(sniff_best("netperf/p0.txt", NULL) == NULL);

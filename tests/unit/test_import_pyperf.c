@@ -119,9 +119,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("pyperf/suite.json", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("pyperf/suite.json", imp, 90));
     CHECK(imp->sniff("{\"benchmarks\": [], \"context\": {}}", 33) == 0);
 }
 

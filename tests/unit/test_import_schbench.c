@@ -92,9 +92,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("schbench/runs.txt", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("schbench/runs.txt", imp, 90));
     CHECK(sniff_best("schbench/old.txt", NULL) == imp);
 }
 

@@ -63,9 +63,7 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    int score = 0;
-    CHECK(sniff_best("stream/runs.txt", &score) == imp);
-    CHECK(score >= 90);
+    CHECK(sniffs_as("stream/runs.txt", imp, 90));
 }
 
 int main(void)
