@@ -66,6 +66,20 @@ static const char usage_text[] =
     "      --compare L=CMD    exec: compare shell commands (sh -c CMD), one result set\n"
     "                         labelled L each; with --interleave their runs alternate\n"
     "      --timeout SEC      per-run wall-clock limit (default 600)\n"
+    "\n"
+    "Adaptive runs (see docs/runners.md; the method in docs/statistics.md):\n"
+    "      --until-precision PCT\n"
+    "                         add runs to a case until its statistic's interval is\n"
+    "                         within +-PCT % of it\n"
+    "      --against BASE.json\n"
+    "                         add runs to a case until its comparison with BASE.json's\n"
+    "                         case is significant or equivalent within --mde\n"
+    "      --mde PCT          the equivalence margin of --against, in percent\n"
+    "      --min-runs N       runs before the first look (default 5)\n"
+    "      --look-every N     runs between looks (default: --min-runs)\n"
+    "      --max-runs N       most runs per case (default 50; same as --runs)\n"
+    "      --alpha A          error level over all looks (default 0.05)\n"
+    "\n"
     "      --resume           continue the sweep recorded in OUT.json.journal\n"
     "      --append           add runs to the result set in OUT.json (same workload and\n"
     "                         parameters; the runs follow its own)\n"
@@ -95,6 +109,16 @@ static double monotonic_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int parse_percent(double *out, const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v > 0 && v < 100))
+        return -1;
+    *out = v;
+    return 0;
 }
 
 static int parse_count(unsigned int *out, const char *text)
@@ -171,6 +195,41 @@ static size_t count_cases(const tally_results *results)
     return n;
 }
 
+/* Adaptive runs: "; stopped: 2 precision, 1 max-runs (inconclusive), 9 looks" from the cases'
+ * metadata (adaptive.stop, adaptive.looks). */
+static void print_stops(const tally_results *results)
+{
+    static const char *const reasons[] = { "precision", "significant", "equivalent",
+                                           "max-runs" };
+    size_t counts[4] = { 0, 0, 0, 0 }, looks = 0, cases = 0;
+    for (size_t k = 0; k < tally_results_count(results); k++) {
+        const tally_resultset *rs = tally_results_at(results, k);
+        for (size_t b = 0; b < tally_resultset_benchmark_count(rs); b++) {
+            const tally_benchmark *bm = tally_resultset_benchmark_at(rs, b);
+            for (size_t c = 0; c < tally_benchmark_case_count(bm); c++) {
+                const tally_case *tc = tally_benchmark_case_at(bm, c);
+                const char *why = tally_case_meta_get(tc, "adaptive.stop");
+                const char *n = tally_case_meta_get(tc, "adaptive.looks");
+                for (size_t i = 0; why && i < 4; i++)
+                    counts[i] += strcmp(why, reasons[i]) == 0;
+                looks += n ? strtoul(n, NULL, 10) : 0;
+                cases += why != NULL;
+            }
+        }
+    }
+    if (cases == 0)
+        return;
+    fputs("; stopped:", stderr);
+    const char *sep = " ";
+    for (size_t i = 0; i < 4; i++)
+        if (counts[i] > 0) {
+            fprintf(stderr, "%s%zu %s%s", sep, counts[i], reasons[i],
+                    i == 3 ? " (still inconclusive or imprecise)" : "");
+            sep = ", ";
+        }
+    fprintf(stderr, "; %zu look%s", looks, looks == 1 ? "" : "s");
+}
+
 /* "wrote tip.json: 5 cases x 10 runs, 0 failed, 41 s" on stderr. */
 static void print_summary(const char *output, const tally_results *results, const char *runs,
                           size_t failed, double seconds, const char *how)
@@ -182,9 +241,31 @@ static void print_summary(const char *output, const tally_results *results, cons
             cases == 1 ? "" : "s", runs, strcmp(runs, "1") == 0 ? "" : "s", failed);
     if (seconds >= 0)
         fprintf(stderr, ", %.0f s", seconds);
+    print_stops(results);
     if (partial)
         fprintf(stderr, " (partial: %s)", partial);
     fputc('\n', stderr);
+}
+
+/* The fewest and most samples of a case over the result sets (adaptive runs). */
+static void sample_range(size_t *lo, size_t *hi, const tally_results *results)
+{
+    *lo = *hi = 0;
+    int first = 1;
+    for (size_t k = 0; results && k < tally_results_count(results); k++) {
+        const tally_resultset *rs = tally_results_at(results, k);
+        for (size_t b = 0; b < tally_resultset_benchmark_count(rs); b++) {
+            const tally_benchmark *bm = tally_resultset_benchmark_at(rs, b);
+            for (size_t c = 0; c < tally_benchmark_case_count(bm); c++) {
+                size_t n = tally_case_sample_count(tally_benchmark_case_at(bm, c));
+                if (first || n < *lo)
+                    *lo = n;
+                if (first || n > *hi)
+                    *hi = n;
+                first = 0;
+            }
+        }
+    }
 }
 
 /* --finish: the result set from the journal, without running anything. */
@@ -278,7 +359,7 @@ int cmd_run(int argc, char **argv)
     tally_runner_config *configs = calloc((size_t)argc + 1, sizeof(*configs));
     char **config_text = calloc((size_t)argc + 1, sizeof(char *));
     size_t nconfigs = 0;
-    int finish = 0;
+    int finish = 0, runs_given = 0;
     if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
         fputs("tally run: out of memory\n", stderr);
         goto done;
@@ -342,11 +423,45 @@ int cmd_run(int argc, char **argv)
                 status = usage_error("--runs: expected a positive integer, found '%s'", next);
                 goto done;
             }
+            runs_given = 1;
         } else if (strcmp(a, "-w") == 0 || strcmp(a, "--warmup") == 0) {
             if (parse_count(&o.warmup, next) != 0) {
                 status = usage_error("--warmup: expected an integer >= 0, found '%s'", next);
                 goto done;
             }
+        } else if (strcmp(a, "--max-runs") == 0) {
+            if (parse_count(&o.runs, next) != 0 || o.runs == 0) {
+                status = usage_error("--max-runs: expected a positive integer, found '%s'", next);
+                goto done;
+            }
+            runs_given = 1;
+        } else if (strcmp(a, "--min-runs") == 0) {
+            if (parse_count(&o.min_runs, next) != 0 || o.min_runs < 2) {
+                status = usage_error("--min-runs: expected an integer >= 2, found '%s'", next);
+                goto done;
+            }
+        } else if (strcmp(a, "--look-every") == 0) {
+            if (parse_count(&o.look_every, next) != 0 || o.look_every == 0) {
+                status = usage_error("--look-every: expected a positive integer, found '%s'",
+                                     next);
+                goto done;
+            }
+        } else if (strcmp(a, "--until-precision") == 0 || strcmp(a, "--mde") == 0) {
+            double *v = a[2] == 'u' ? &o.until_precision : &o.mde_pct;
+            if (parse_percent(v, next) != 0) {
+                fprintf(stderr, "tally run: %s: expected a percentage between 0 and 100 "
+                                "(exclusive), found '%s'\nTry 'tally run --help'.\n", a, next);
+                goto done;
+            }
+        } else if (strcmp(a, "--alpha") == 0) {
+            char *end;
+            o.alpha = strtod(next, &end);
+            if (end == next || *end != '\0' || !(o.alpha > 0 && o.alpha < 0.5)) {
+                status = usage_error("--alpha: expected a number in (0, 0.5), found '%s'", next);
+                goto done;
+            }
+        } else if (strcmp(a, "--against") == 0) {
+            o.against = next;
         } else if (strcmp(a, "--timeout") == 0) {
             char *end;
             o.timeout = strtod(next, &end);
@@ -409,6 +524,36 @@ int cmd_run(int argc, char **argv)
                                        "--label, --force)");
         else
             status = finish_from_journal(o.output, o.label, o.force);
+        goto done;
+    }
+    if (o.mde_pct > 0 && o.against == NULL) {
+        status = usage_error("%s", "--mde is the equivalence margin of --against: give the "
+                                   "baseline too");
+        goto done;
+    }
+    if (o.against != NULL && !(o.mde_pct > 0)) {
+        status = usage_error("%s", "--against needs --mde PCT, the change below which a case "
+                                   "counts as equivalent");
+        goto done;
+    }
+    int adaptive = o.until_precision > 0 || o.against != NULL;
+    if (!adaptive && o.min_runs != 5) {
+        status = usage_error("%s", "--min-runs needs an adaptive rule (--until-precision or "
+                                   "--against)");
+        goto done;
+    }
+    if (!adaptive && o.look_every != 0) {
+        status = usage_error("%s", "--look-every needs an adaptive rule (--until-precision or "
+                                   "--against)");
+        goto done;
+    }
+    if (adaptive && !runs_given)
+        o.runs = o.min_runs > 50 ? o.min_runs : 50;
+    if (adaptive && o.min_runs > o.runs) {
+        char text[96];
+        snprintf(text, sizeof(text), "--min-runs (%u) exceeds --max-runs (%u)", o.min_runs,
+                 o.runs);
+        status = usage_error("%s", text);
         goto done;
     }
     if (o.append && o.force) {
@@ -509,11 +654,20 @@ int cmd_run(int argc, char **argv)
             resume != NULL)
             fprintf(stderr, "  %s\n", resume);
     } else {
-        char runs[32];
+        char runs[48];
         snprintf(runs, sizeof(runs), "%u", o.runs);
         tally_results *results = NULL;
         size_t failed = tally_runner_failed_runs(runner);
-        if (tally_runner_take_results(&results, runner) == TALLY_OK)
+        int took = tally_runner_take_results(&results, runner) == TALLY_OK;
+        if (took && adaptive) {
+            size_t lo, hi;
+            sample_range(&lo, &hi, results);
+            if (lo == hi)
+                snprintf(runs, sizeof(runs), "%zu", lo);
+            else
+                snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
+        }
+        if (took)
             print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
         tally_results_free(results);
         if (failed > 0)

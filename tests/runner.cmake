@@ -14,3 +14,11 @@ if(TALLY_BUILD_CLI)
                    "$<TARGET_FILE:runner_cli_driver>" "${CMAKE_CURRENT_BINARY_DIR}")
 endif()
 set_tests_properties(test_runner_netperf PROPERTIES SKIP_RETURN_CODE 77)
+
+# Adaptive runs with the exec workload on seeded synthetic noise (tests/adaptive_noise.sh).
+if(TALLY_BUILD_CLI)
+  add_test(NAME runner_adaptive_cli
+           COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/runner_adaptive_cli.sh"
+                   "$<TARGET_FILE:runner_cli_driver>" "${CMAKE_CURRENT_BINARY_DIR}"
+                   "${CMAKE_CURRENT_SOURCE_DIR}")
+endif()

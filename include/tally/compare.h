@@ -361,6 +361,31 @@ TALLY_API int tally_noncentral_t_cdf(double *out, double t, double df, double nc
 TALLY_API int tally_t_test_runs_needed(size_t *out, double effect, double sd, double alpha,
                                        double power);
 
+/**
+ * The O'Brien-Fleming-type alpha-spending function of Lan & DeMets (1983): the error a
+ * sequential procedure may have spent by information fraction `t`,
+ * A(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt(t)); A(0) = 0 and A(1) = alpha exactly
+ * (docs/statistics.md, "Adaptive runs").
+ * @param out receives A(t).
+ * @param t information fraction in [0, 1] (the runs so far over the most runs).
+ * @param alpha the overall level in (0, 1).
+ * @return ::TALLY_OK or ::TALLY_EINVAL. Thread-safe.
+ */
+TALLY_API int tally_alpha_spending(double *out, double t, double alpha);
+
+/**
+ * The nominal level of each look of a sequential test: the increments
+ * A(t_k) - A(t_{k-1}) of tally_alpha_spending() (A(t_0) = 0). They sum to alpha, so testing look
+ * k at out[k] keeps the overall error at most alpha, whenever the procedure stops.
+ * @param out receives `looks` levels.
+ * @param t the looks' information fractions, increasing, the last exactly 1.
+ * @param looks number of looks, >= 1.
+ * @param alpha the overall level in (0, 1).
+ * @return ::TALLY_OK or ::TALLY_EINVAL. Thread-safe.
+ */
+TALLY_API int tally_alpha_spending_levels(double *out, const double *t, size_t looks,
+                                          double alpha);
+
 /** @return "welch", "student", "mann-whitney", "mmtests-ci", "none", "auto" or "price-bonett";
  *  NULL if unknown. */
 TALLY_API const char *tally_test_name(tally_test test);

@@ -12,7 +12,7 @@
 
 #include "tally.h"
 
-#define TALLY__JOURNAL_VERSION 2
+#define TALLY__JOURNAL_VERSION 2 /* and 3: an adaptive sweep, its rule and "stop" lines */
 
 /* One value a run produces: a (benchmark, case) cell of the result set. */
 typedef struct tally__metric {
@@ -32,6 +32,14 @@ typedef struct tally__journal_run {
     char *failure;  /* "exit status 1; stderr: ..." when not ok */
 } tally__journal_run;
 
+/* Why an adaptive sweep stopped one point (a "stop" line, docs/runners.md). */
+typedef struct tally__journal_stop {
+    char *reason;  /* "precision", "significant", "equivalent", "max-runs"; NULL: still running */
+    size_t runs;   /* counted runs at the stop */
+    size_t look;   /* the look that stopped it (1-based) */
+    char *detail;  /* e.g. "±1.7 % <= 2 % (95 % interval) at look 3 of 10" */
+} tally__journal_stop;
+
 /* A journal in memory: its header and the runs recorded so far. */
 typedef struct tally__journal_data {
     cJSON *header;            /* the parsed header (owned) */
@@ -46,6 +54,7 @@ typedef struct tally__journal_data {
     unsigned long lines; /* complete lines read */
     int torn;            /* the last line was cut off mid-write */
     cJSON *resumes;      /* "resumed" notes: where a forced resume continued (owned), or NULL */
+    tally__journal_stop *stops; /* adaptive journals (version 3): one per point, else NULL */
 } tally__journal_data;
 
 /* 1 when data starts like a journal header. */
@@ -63,6 +72,11 @@ int tally__journal_read(tally__journal_data *d, const char *data, size_t len, co
 int tally__journal_add(tally__journal_data *d, const tally__journal_run *run, const char *name,
                        unsigned long line);
 
+/* Record that point `stop->...` of an adaptive sweep stopped (copied); a second stop of one
+ * point, or a stop in a journal without a rule, is TALLY_EPARSE naming `name` and `line`. */
+int tally__journal_add_stop(tally__journal_data *d, size_t point, const tally__journal_stop *stop,
+                            const char *name, unsigned long line);
+
 /* Record a `{"resumed":{...}}` line (a forced resume on another host, kernel or boot). */
 int tally__journal_note_resume(tally__journal_data *d, const char *line, size_t len,
                                const char *name);
@@ -71,6 +85,9 @@ int tally__journal_note_resume(tally__journal_data *d, const char *line, size_t 
  * When some runs are missing, each set carries `partial` metadata ("12 of 30 runs"). `source`
  * (may be NULL) names the journal in that note. */
 int tally__journal_build(tally_results *into, const tally__journal_data *d, const char *source);
+
+/* The runs the sweep makes: points x slots, less what its stopped points leave out. */
+size_t tally__journal_expected(const tally__journal_data *d);
 
 /* Failed runs recorded (warm-ups included). */
 size_t tally__journal_failed(const tally__journal_data *d);

@@ -40,6 +40,11 @@ void tally__journal_data_free(tally__journal_data *d)
     }
     tally__free_mem(d->runs_done);
     tally__free_mem(d->seen);
+    for (size_t i = 0; d->stops && i < d->points; i++) {
+        tally__free_mem(d->stops[i].reason);
+        tally__free_mem(d->stops[i].detail);
+    }
+    tally__free_mem(d->stops);
     memset(d, 0, sizeof(*d));
 }
 
@@ -118,11 +123,14 @@ int tally__journal_init(tally__journal_data *d, cJSON *header, const char *name)
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(header, "tally_journal");
     if (!cJSON_IsNumber(version))
         return bad_header(name, "no \"tally_journal\" version");
-    if (version->valuedouble != TALLY__JOURNAL_VERSION)
+    if (version->valuedouble != TALLY__JOURNAL_VERSION && version->valuedouble != 3)
         return tally__error_at(TALLY_EPARSE, name, 1, 1,
                                "journal version %g is not readable by this tally (it reads "
-                               "version %d)",
+                               "versions %d and 3)",
                                version->valuedouble, TALLY__JOURNAL_VERSION);
+    int adaptive = version->valuedouble == 3;
+    if (adaptive != cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(header, "adaptive")))
+        return bad_header(name, "version 3 (and only it) has an \"adaptive\" object");
     size_t cases = 0;
     if (string_array(header, "sweep", &d->sweep_count) != 0 || d->sweep_count == 0 ||
         string_array(header, "cases", &cases) != 0 || cases != d->sweep_count)
@@ -140,7 +148,52 @@ int tally__journal_init(tally__journal_data *d, cJSON *header, const char *name)
     if (rc != TALLY_OK)
         return rc;
     d->seen = tally__calloc(d->points * d->slots, 1);
-    return d->seen ? TALLY_OK : tally__error(TALLY_ENOMEM, "out of memory");
+    if (adaptive && d->seen != NULL)
+        d->stops = tally__calloc(d->points, sizeof(*d->stops));
+    return d->seen && (!adaptive || d->stops) ? TALLY_OK
+                                              : tally__error(TALLY_ENOMEM, "out of memory");
+}
+
+int tally__journal_add_stop(tally__journal_data *d, size_t point, const tally__journal_stop *stop,
+                            const char *name, unsigned long line)
+{
+    if (d->stops == NULL || point >= d->points || stop->reason == NULL || stop->runs > d->runs)
+        return tally__error_at(TALLY_EPARSE, name, line, 1, "not a stop record of this sweep");
+    tally__journal_stop *t = &d->stops[point];
+    if (t->reason != NULL)
+        return tally__error_at(TALLY_EPARSE, name, line, 1,
+                               "case %zu is stopped twice (a journal written by two processes?)",
+                               point + 1);
+    t->reason = tally__strdup(stop->reason);
+    t->detail = tally__strdup(stop->detail ? stop->detail : "");
+    t->runs = stop->runs;
+    t->look = stop->look;
+    return t->reason && t->detail ? TALLY_OK : tally__error(TALLY_ENOMEM, "out of memory");
+}
+
+/* A `{"stop":{"case_index":P,"reason":R,"runs":N,"look":K,"detail":D}}` line. */
+static int parse_stop(tally__journal_data *d, const cJSON *stop, unsigned long lineno,
+                      const char *name)
+{
+    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(stop, "case_index");
+    const cJSON *reason = cJSON_GetObjectItemCaseSensitive(stop, "reason");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(stop, "runs");
+    const cJSON *look = cJSON_GetObjectItemCaseSensitive(stop, "look");
+    const cJSON *detail = cJSON_GetObjectItemCaseSensitive(stop, "detail");
+    static const char *const reasons[] = { "precision", "significant", "equivalent", "max-runs" };
+    int known = 0;
+    for (size_t i = 0; cJSON_IsString(reason) && i < 4; i++)
+        known |= strcmp(reason->valuestring, reasons[i]) == 0;
+    if (!known || !cJSON_IsNumber(ci) || !cJSON_IsNumber(runs) || !cJSON_IsNumber(look) ||
+        ci->valuedouble < 0 || ci->valuedouble != floor(ci->valuedouble) ||
+        runs->valuedouble < 0 || runs->valuedouble != floor(runs->valuedouble) ||
+        look->valuedouble < 1 || look->valuedouble != floor(look->valuedouble) ||
+        look->valuedouble > 1e9 || ci->valuedouble >= (double)d->points)
+        return tally__error_at(TALLY_EPARSE, name, lineno, 1, "not a stop record of this sweep");
+    tally__journal_stop t = { reason->valuestring, (size_t)runs->valuedouble,
+                              (size_t)look->valuedouble,
+                              cJSON_IsString(detail) ? detail->valuestring : NULL };
+    return tally__journal_add_stop(d, (size_t)ci->valuedouble, &t, name, lineno);
 }
 
 int tally__journal_add(tally__journal_data *d, const tally__journal_run *run, const char *name,
@@ -227,6 +280,12 @@ static int parse_run(tally__journal_data *d, const char *s, size_t len, unsigned
     const cJSON *resumed = cJSON_GetObjectItemCaseSensitive(root, "resumed");
     if (cJSON_IsObject(resumed)) {
         rc = keep_resume(d, (cJSON *)resumed);
+        cJSON_Delete(root);
+        return rc;
+    }
+    const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop");
+    if (cJSON_IsObject(stop)) {
+        rc = parse_stop(d, stop, lineno, name);
         cJSON_Delete(root);
         return rc;
     }
@@ -408,6 +467,27 @@ static int record_failure(const failure_target *t, const tally__journal_run *run
     return rc;
 }
 
+size_t tally__journal_expected(const tally__journal_data *d)
+{
+    size_t total = 0;
+    for (size_t p = 0; p < d->points; p++)
+        total += d->stops && d->stops[p].reason ? d->warmup + d->stops[p].runs : d->slots;
+    return total;
+}
+
+/* An adaptive sweep's stop, in the metadata of each case of the point (docs/runners.md). */
+static int describe_stop(tally_case *c, const tally__journal_stop *t)
+{
+    char num[32];
+    snprintf(num, sizeof(num), "%zu", t->look);
+    int rc = tally_case_meta_set(c, "adaptive.stop", t->reason);
+    if (rc == TALLY_OK)
+        rc = tally_case_meta_set(c, "adaptive.looks", num);
+    if (rc == TALLY_OK && t->detail && t->detail[0])
+        rc = tally_case_meta_set(c, "adaptive.detail", t->detail);
+    return rc;
+}
+
 /* Result-set metadata: the header's, the command of each configuration when there are
  * several, and the partial note. */
 static int describe_set(tally_resultset *rs, const tally__journal_data *d, size_t config,
@@ -460,7 +540,7 @@ static int describe_set(tally_resultset *rs, const tally__journal_data *d, size_
         tally__buf_dispose(&key);
         tally__buf_dispose(&text);
     }
-    size_t total = d->points * d->slots;
+    size_t total = tally__journal_expected(d);
     if (rc == TALLY_OK && d->count < total) {
         tally__buf note = TALLY__BUF_INIT;
         tally__buf_printf(&note, "%zu of %zu runs finished", d->count, total);
@@ -498,6 +578,8 @@ int tally__journal_build(tally_results *into, const tally__journal_data *d, cons
         for (size_t m = 0; rc == TALLY_OK && has[p] && m < d->metric_count; m++) {
             tally_case *tc;
             rc = find_case(&tc, sets[p / d->sweep_count], d, &d->metrics[m], p % d->sweep_count);
+            if (rc == TALLY_OK && d->stops && d->stops[p].reason)
+                rc = describe_stop(tc, &d->stops[p]);
         }
     /* Samples in run order (the journal's order). */
     for (size_t i = 0; rc == TALLY_OK && i < d->count; i++) {

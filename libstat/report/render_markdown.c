@@ -184,6 +184,8 @@ typedef struct md_doc {
     piece *tail;             /* footnote and note lines after the tables */
     size_t tail_count, tail_shown;
     size_t changed_total;
+    size_t prefix_len;       /* column headers leave out this common prefix of the labels */
+    int short_headers;       /* some block's headers read "base" and "new" */
 } md_doc;
 
 static piece piece_end(md_doc *d, size_t start)
@@ -204,6 +206,56 @@ static void put_piece(tally__buf *b, const md_doc *d, piece p)
 static int block_shows(const md_group *mg, size_t j)
 {
     return mg->config == 0 || j == 0 || j == mg->config;
+}
+
+/* Column headers of a compared block longer than this (in characters) make the block's table
+ * too wide for GitHub's comment column (about 880 px for the table: 16 characters of a header
+ * are about 120 px, the delta, p and verdict columns about 480): those read "base" / "new"
+ * under a heading that names both configurations in full. */
+#define HEADER_MAX 16
+
+/* The common prefix of every configuration's label up to and including its last separator
+ * (`5.14.0-rc3-` of `5.14.0-rc3-vanilla` and `5.14.0-rc3-alwayswake-v1r1`), when every label
+ * keeps something after it; 0 otherwise. */
+static size_t common_prefix(const tally_report *r)
+{
+    if (r->config_count < 2)
+        return 0;
+    const char *first = r->configs[0].label;
+    size_t n = strlen(first);
+    for (size_t j = 1; j < r->config_count; j++) {
+        const char *l = r->configs[j].label;
+        size_t k = 0;
+        while (k < n && l[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && !strchr("-_./: ", first[n - 1]))
+        n--;
+    for (size_t j = 0; j < r->config_count; j++)
+        if (r->configs[j].label[n] == '\0')
+            return 0;
+    return n;
+}
+
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}
+
+/* Whether a compared block's headers are "base" / "new": a shown label (without the common
+ * prefix) is longer than HEADER_MAX. */
+static int block_short_headers(const md_doc *d, const md_group *mg)
+{
+    if (!d->compare)
+        return 0;
+    for (size_t j = 0; j < d->r->config_count; j++)
+        if (block_shows(mg, j) && text_chars(d->r->configs[j].label + d->prefix_len) > HEADER_MAX)
+            return 1;
+    return 0;
 }
 
 static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
@@ -258,9 +310,14 @@ static void group_pieces(md_doc *d, md_group *mg)
                       tally__stat_title(first->statistic));
     mg->head = piece_end(d, start);
     start = b->len;
-    if (mg->config > 0) {
+    int short_headers = block_short_headers(d, mg);
+    d->short_headers |= short_headers;
+    /* The heading names the compared configuration and the baseline in full; a table of one
+     * comparison whose headers are shortened gets one too. */
+    if (mg->config > 0 || (short_headers && r->config_count == 2)) {
+        size_t j = mg->config > 0 ? mg->config : 1;
         tally__buf_puts(b, "#### ");
-        md_text(b, r->configs[mg->config].label);
+        md_text(b, r->configs[j].label);
         tally__buf_puts(b, " against ");
         md_text(b, r->configs[0].label);
         tally__buf_puts(b, "\n\n");
@@ -272,7 +329,10 @@ static void group_pieces(md_doc *d, md_group *mg)
         if (!block_shows(mg, j))
             continue;
         tally__buf_puts(b, " ");
-        md_label(b, r->configs[j].label);
+        if (short_headers)
+            tally__buf_puts(b, j == 0 ? "base" : "new");
+        else
+            md_label(b, r->configs[j].label + d->prefix_len);
         tally__buf_puts(b, " |");
         if (d->compare && j > 0)
             tally__buf_printf(b, " delta [%g%% CI] | p | verdict |", r->opts.confidence * 100);
@@ -350,6 +410,7 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
     d->o = o;
     d->compare = !r->opts.summaries_only && r->config_count > 1;
     d->fold = d->compare && o->only_changed;
+    d->prefix_len = common_prefix(r);
     size_t blocks = d->compare && r->config_count > 2 ? r->config_count - 1 : 1;
     d->item_count = r->row_count * blocks;
     size_t n = d->item_count ? d->item_count : 1;
@@ -542,6 +603,26 @@ static void omitted_note(tally__buf *b, const md_doc *d, long limit)
     tally__buf_puts(b, ". `--format csv`, `json` or `html` shows every row.\n\n");
 }
 
+/* What the shortened column headers stand for (nothing when none is), each sentence followed
+ * by `end`. */
+static void headers_note(tally__buf *b, const md_doc *d, const char *end)
+{
+    if (d->prefix_len > 0) {
+        tally__buf_puts(b, "headers omit the common prefix “");
+        char *prefix = tally__calloc(d->prefix_len + 1, 1);
+        if (prefix == NULL) {
+            b->failed = 1;
+            return;
+        }
+        memcpy(prefix, d->r->configs[0].label, d->prefix_len);
+        md_text(b, prefix);
+        tally__free_mem(prefix);
+        tally__buf_printf(b, "”%s", end);
+    }
+    if (d->short_headers)
+        tally__buf_printf(b, "base / new: as in the heading%s", end);
+}
+
 static void write_doc(tally__buf *b, const md_doc *d, long limit)
 {
     const tally_report *r = d->r;
@@ -588,7 +669,10 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
         tally__buf_printf(b, "%s significant improvement · %s significant regression · "
                              "delta: positive is better · ",
                           MARK_IMPROVEMENT, MARK_REGRESSION);
+        headers_note(b, d, " · ");
         tally__render_method_line(b, r);
+    } else {
+        headers_note(b, d, ".\n");
     }
     for (size_t k = 0; k < d->tail_shown; k++) {
         piece p = d->tail[k];

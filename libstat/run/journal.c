@@ -18,7 +18,7 @@
 
 /* The header members that define the sweep: a resume must match every one. */
 static const char *const identity_keys[] = { "workload", "sweep", "runs", "warmup", "interleave",
-                                             "params", "command", "metrics" };
+                                             "params", "command", "metrics", "adaptive" };
 /* Where the runs were made: a resume elsewhere mixes two machines or kernels. */
 static const char *const env_keys[] = { "host", "kernel", "boot_id" };
 
@@ -143,7 +143,7 @@ static void describe_existing(char *out, size_t cap, const char *path)
         return;
     tally__journal_data d;
     if (tally__journal_read(&d, data, len, path) == TALLY_OK)
-        snprintf(out, cap, "%zu of %zu runs of an earlier sweep", d.count, d.points * d.slots);
+        snprintf(out, cap, "%zu of %zu runs of an earlier sweep", d.count, tally__journal_expected(&d));
     tally__journal_data_free(&d);
     tally__free_mem(data);
     tally_error_clear();
@@ -367,6 +367,22 @@ int tally__journal_resume(tally__journal *j, const char *path, const char *heade
     return rc;
 }
 
+/* Write `obj` (taken: freed here) as one journal line. */
+static int write_object(tally__journal *j, cJSON *obj)
+{
+    char *text = cJSON_PrintUnformatted(obj);
+    cJSON_Delete(obj);
+    if (text == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    tally__buf line = TALLY__BUF_INIT;
+    tally__buf_printf(&line, "%s\n", text);
+    cJSON_free(text);
+    int rc = line.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                         : write_line(j->fd, j->path, line.data, line.len);
+    tally__buf_dispose(&line);
+    return rc;
+}
+
 int tally__journal_append(tally__journal *j, const tally__journal_run *run)
 {
     int rc = tally__journal_add(&j->d, run, j->path ? j->path : "journal", 0);
@@ -400,20 +416,25 @@ int tally__journal_append(tally__journal *j, const tally__journal_run *run)
         cJSON_Delete(obj);
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
-    char *text = cJSON_PrintUnformatted(obj);
-    cJSON_Delete(obj);
-    if (text == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
-    tally__buf line = TALLY__BUF_INIT;
-    tally__buf_printf(&line, "%s\n", text);
-    cJSON_free(text);
-    if (line.failed) {
-        tally__buf_dispose(&line);
+    return write_object(j, obj);
+}
+
+int tally__journal_append_stop(tally__journal *j, size_t point, const tally__journal_stop *stop)
+{
+    int rc = tally__journal_add_stop(&j->d, point, stop, j->path ? j->path : "journal", 0);
+    if (rc != TALLY_OK || j->fd < 0)
+        return rc;
+    cJSON *obj = cJSON_CreateObject();
+    cJSON *st = obj ? cJSON_AddObjectToObject(obj, "stop") : NULL;
+    if (!st || !cJSON_AddNumberToObject(st, "case_index", (double)point) ||
+        !cJSON_AddStringToObject(st, "reason", stop->reason) ||
+        !cJSON_AddNumberToObject(st, "runs", (double)stop->runs) ||
+        !cJSON_AddNumberToObject(st, "look", (double)stop->look) ||
+        !cJSON_AddStringToObject(st, "detail", stop->detail ? stop->detail : "")) {
+        cJSON_Delete(obj);
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
-    rc = write_line(j->fd, j->path, line.data, line.len);
-    tally__buf_dispose(&line);
-    return rc;
+    return write_object(j, obj);
 }
 
 void tally__journal_close(tally__journal *j)

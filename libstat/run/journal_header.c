@@ -27,6 +27,21 @@ static int describe_meta(cJSON *meta, const tally_runner *r)
     snprintf(num, sizeof(num), "%u", r->warmup);
     if (rc == TALLY_OK)
         rc = tally_resultset_meta_set(rs, "warmup", num);
+    if (rc == TALLY_OK && r->adaptive) {
+        tally__buf a = TALLY__BUF_INIT;
+        if (r->ad.margin_pct > 0)
+            tally__buf_printf(&a, "against %s: stop a case once significant or equivalent "
+                                  "within ±%g %% (alpha %g over all looks, O'Brien-Fleming-type "
+                                  "spending)", r->against, r->ad.margin_pct, r->ad.alpha);
+        if (r->ad.precision > 0)
+            tally__buf_printf(&a, "%suntil precision ±%g %% (%g %% interval)", a.len ? "; " : "",
+                              r->ad.precision * 100, (1 - r->ad.alpha) * 100);
+        tally__buf_printf(&a, "; looks after %u runs, then every %u, at most %u", r->ad.min_runs,
+                          r->ad.step, r->ad.max_runs);
+        rc = a.failed ? tally__error(TALLY_ENOMEM, "out of memory")
+                      : tally_resultset_meta_set(rs, "adaptive", a.data);
+        tally__buf_dispose(&a);
+    }
     for (size_t i = 0; rc == TALLY_OK && i < r->params.count; i++) {
         tally__buf key = TALLY__BUF_INIT;
         tally__buf_printf(&key, "param.%s", r->params.keys[i]);
@@ -50,7 +65,9 @@ int tally__runner_journal_header(char **out, const tally_runner *r)
     cJSON *h = cJSON_CreateObject();
     int ok = h != NULL;
     const tally__workload *w = r->wl.w;
-    ok = ok && cJSON_AddNumberToObject(h, "tally_journal", TALLY__JOURNAL_VERSION);
+    /* Version 3: an adaptive sweep, with its rule and "stop" lines (older readers refuse it
+     * rather than call it partial). */
+    ok = ok && cJSON_AddNumberToObject(h, "tally_journal", r->adaptive ? 3 : 2);
     ok = ok && cJSON_AddStringToObject(h, "workload", w->name);
     ok = ok && (w->sweep_name ? cJSON_AddStringToObject(h, "sweep_name", w->sweep_name) != NULL
                               : cJSON_AddNullToObject(h, "sweep_name") != NULL);
@@ -67,6 +84,16 @@ int tally__runner_journal_header(char **out, const tally_runner *r)
     ok = ok && cJSON_AddNumberToObject(h, "runs", r->runs);
     ok = ok && cJSON_AddNumberToObject(h, "warmup", r->warmup);
     ok = ok && cJSON_AddBoolToObject(h, "interleave", r->interleave);
+    if (ok && r->adaptive) {
+        cJSON *a = cJSON_AddObjectToObject(h, "adaptive");
+        ok = a && cJSON_AddNumberToObject(a, "until_precision", r->ad.precision * 100) &&
+             (r->against ? cJSON_AddStringToObject(a, "against", r->against) != NULL
+                         : cJSON_AddNullToObject(a, "against") != NULL) &&
+             cJSON_AddNumberToObject(a, "mde_pct", r->ad.margin_pct) &&
+             cJSON_AddNumberToObject(a, "min_runs", r->ad.min_runs) &&
+             cJSON_AddNumberToObject(a, "look_every", r->ad.step) &&
+             cJSON_AddNumberToObject(a, "alpha", r->ad.alpha);
+    }
     cJSON *params = ok ? cJSON_AddArrayToObject(h, "params") : NULL;
     ok = params != NULL;
     for (size_t i = 0; ok && i < r->params.count; i++) {

@@ -2,9 +2,11 @@
 #include "run/runner_impl.h"
 #include "util/options.h"
 
-/* Version 1 ended before force and append. */
+/* Version 1 ended before force and append, version 2 before the adaptive rule. */
 TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
-                         offsetof(tally_runner_options, force), sizeof(tally_runner_options))
+                         offsetof(tally_runner_options, force),
+                         offsetof(tally_runner_options, until_precision),
+                         sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {
@@ -65,6 +67,10 @@ void tally_runner_free(tally_runner *r)
     tally__free_mem(r->warnings);
     tally_results_free(r->results);
     tally_results_free(r->previous);
+    tally_results_free(r->baseline);
+    tally__free_mem(r->against);
+    tally__free_mem(r->base_cells);
+    tally__free_mem(r->stopped);
     tally__free_mem(r);
 }
 

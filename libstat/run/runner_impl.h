@@ -10,6 +10,7 @@
 #ifndef TALLY_RUNNER_IMPL_H
 #define TALLY_RUNNER_IMPL_H
 
+#include "run/adaptive.h"
 #include "run/runner_internal.h"
 
 struct tally_runner {
@@ -25,6 +26,12 @@ struct tally_runner {
     unsigned int runs, warmup;
     int interleave, resume, force, ran;
     tally_results *previous; /* append: the result set already in `output` */
+    int adaptive;             /* an adaptive rule is on (ad) */
+    tally__adaptive ad;
+    tally_results *baseline;  /* against: the baseline */
+    char *against;            /* its path */
+    const tally_case **base_cells; /* against: points x metrics, the baseline's cases */
+    unsigned char *stopped;   /* adaptive: points that stopped (journal "stop" lines) */
     double timeout;
     tally_run_progress_fn progress;
     void *progress_user;

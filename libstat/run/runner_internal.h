@@ -250,6 +250,8 @@ int tally__journal_resume(tally__journal *j, const char *path, const char *heade
 /* Record a run (copied), append it as one line and fsync before returning; a (case, slot)
  * already recorded is refused. Without a file only memory is updated. */
 int tally__journal_append(tally__journal *j, const tally__journal_run *run);
+/* Append an adaptive sweep's stop of `point` (a "stop" line, fsync'd). */
+int tally__journal_append_stop(tally__journal *j, size_t point, const tally__journal_stop *stop);
 void tally__journal_close(tally__journal *j);
 
 #endif /* TALLY_RUNNER_INTERNAL_H */

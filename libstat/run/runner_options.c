@@ -209,6 +209,102 @@ static int copy_configs(tally_runner *r, const tally_runner_options *o)
     return TALLY_OK;
 }
 
+/* The adaptive rule's options (docs/runners.md, "Adaptive runs"). */
+static int check_adaptive(tally_runner *r, const tally_runner_options *o)
+{
+    r->adaptive = o->until_precision != 0 || o->against != NULL;
+    if (!r->adaptive) {
+        if (o->mde_pct != 0)
+            return tally__error(TALLY_EINVAL, "mde_pct is the margin of against: give a "
+                                              "baseline too");
+        return TALLY_OK;
+    }
+    if (!(o->until_precision >= 0 && o->until_precision < 100))
+        return tally__error(TALLY_EINVAL, "until_precision must be a percentage in (0, 100), "
+                                          "not %g", o->until_precision);
+    if (o->against != NULL && !(o->mde_pct > 0 && o->mde_pct < 100))
+        return tally__error(TALLY_EINVAL, "against needs the equivalence margin mde_pct in "
+                                          "(0, 100) percent");
+    if (o->against == NULL && o->mde_pct != 0)
+        return tally__error(TALLY_EINVAL, "mde_pct is the margin of against: give a baseline "
+                                          "too");
+    if (!(o->alpha > 0 && o->alpha < 0.5))
+        return tally__error(TALLY_EINVAL, "alpha must lie in (0, 0.5), not %g", o->alpha);
+    if (o->min_runs < 2)
+        return tally__error(TALLY_EINVAL, "min_runs must be at least 2 (an interval needs two "
+                                          "runs)");
+    if (o->min_runs > o->runs)
+        return tally__error(TALLY_EINVAL, "min_runs (%u) must not exceed the most runs (%u)",
+                            o->min_runs, o->runs);
+    if (o->append)
+        return tally__error(TALLY_EINVAL, "an adaptive rule decides from this sweep's runs: "
+                                          "not with append");
+    r->ad.precision = o->until_precision / 100;
+    r->ad.margin_pct = o->against ? o->mde_pct : 0;
+    r->ad.alpha = o->alpha;
+    r->ad.min_runs = o->min_runs;
+    r->ad.step = o->look_every ? o->look_every : o->min_runs;
+    r->ad.max_runs = o->runs;
+    return TALLY_OK;
+}
+
+/* Against: the baseline's case of every (point, metric), found by benchmark and case name in
+ * its first result set; a missing one, or one in another unit or direction, is refused before
+ * anything runs. */
+static int load_baseline(tally_runner *r, const char *path)
+{
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    int rc = tally_results_new(&r->baseline);
+    if (rc == TALLY_OK)
+        rc = tally_load_file(r->baseline, path, &lo);
+    if (rc != TALLY_OK)
+        return rc;
+    if (tally_results_count(r->baseline) == 0)
+        return tally__error_at(TALLY_ENODATA, path, 0, 0, "the baseline holds no result set");
+    const tally_resultset *rs = tally_results_at(r->baseline, 0);
+    size_t points = r->config_count * r->sweep_count, mc = r->wl.metric_count;
+    r->base_cells = tally__calloc(points * mc + 1, sizeof(*r->base_cells));
+    if (r->base_cells == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    tally__buf name = TALLY__BUF_INIT;
+    for (size_t p = 0; rc == TALLY_OK && p < points; p++)
+        for (size_t m = 0; rc == TALLY_OK && m < mc; m++) {
+            const tally__metric *mt = &r->wl.metrics[m];
+            name.len = 0;
+            if (mt->case_name)
+                tally__buf_puts(&name, mt->case_name);
+            else
+                tally__runner_sweep_label(&name, r, p % r->sweep_count);
+            if (name.failed) {
+                rc = tally__error(TALLY_ENOMEM, "out of memory");
+                break;
+            }
+            const tally_benchmark *b = tally_resultset_benchmark_find(rs, mt->benchmark);
+            const tally_case *c = b ? tally_benchmark_case_find(b, name.data) : NULL;
+            if (c == NULL || tally_case_sample_count(c) < 2)
+                rc = tally__error_at(TALLY_EMISMATCH, path, 0, 0,
+                                     "the baseline has %s benchmark '%s' with case '%s': "
+                                     "nothing to compare this sweep's runs with",
+                                     c ? "fewer than 2 runs of" : "no", mt->benchmark, name.data);
+            else if (strcmp(tally_benchmark_unit(b), mt->unit) != 0 ||
+                     tally_benchmark_direction(b) != mt->direction)
+                rc = tally__error_at(TALLY_EMISMATCH, path, 0, 0,
+                                     "benchmark '%s' there is in '%s', %s is better; this "
+                                     "sweep measures '%s', %s is better",
+                                     mt->benchmark, tally_benchmark_unit(b),
+                                     tally_direction_name(tally_benchmark_direction(b)), mt->unit,
+                                     tally_direction_name(mt->direction));
+            else if (mt->statistic == TALLY_STAT_MIN || mt->statistic == TALLY_STAT_MAX ||
+                     mt->statistic == TALLY_STAT_BAMEAN)
+                rc = tally__error(TALLY_EINVAL, "against: the %s of benchmark %s has no test "
+                                                "(use AMean, HMean, GMean or Median)",
+                                  tally_statistic_name(mt->statistic), mt->benchmark);
+            r->base_cells[p * mc + m] = c;
+        }
+    tally__buf_dispose(&name);
+    return rc;
+}
+
 int tally__runner_init(tally_runner *r, const tally_runner_options *o)
 {
     int rc;
@@ -267,6 +363,13 @@ int tally__runner_init(tally_runner *r, const tally_runner_options *o)
         rc = check_output(o);
     if (rc == TALLY_OK)
         rc = w->configure(&r->wl, &r->params);
+    if (rc == TALLY_OK)
+        rc = check_adaptive(r, o);
+    if (rc == TALLY_OK && r->adaptive && o->against != NULL) {
+        r->against = tally__strdup(o->against);
+        rc = r->against ? load_baseline(r, o->against)
+                        : tally__error(TALLY_ENOMEM, "out of memory");
+    }
     if (rc == TALLY_OK && o->append)
         rc = load_previous(r);
     return rc;

@@ -33,7 +33,7 @@ int tally__runner_archive_journal(const char *path)
     memset(&d, 0, sizeof(d));
     if (rc == TALLY_OK)
         rc = tally__journal_read(&d, data, len, path);
-    int complete = rc == TALLY_OK && d.count == d.points * d.slots;
+    int complete = rc == TALLY_OK && d.count == tally__journal_expected(&d);
     tally__journal_data_free(&d);
     tally__free_mem(data);
     if (!complete) {

@@ -1,5 +1,6 @@
 # Sources of libstat/run/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  adaptive.c
   journal.c
   journal_header.c
   progress.c

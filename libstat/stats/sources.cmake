@@ -20,6 +20,7 @@ set(TALLY_MODULE_SOURCES
   percentile.c
   sample.c
   select.c
+  spending.c
   stat_names.c
   summary.c
   ttest.c

@@ -26,24 +26,8 @@
 #define POWER_REPS 2000
 #define NMAX 30
 
-static uint64_t rng_state = 0x243F6A8885A308D3ull; /* fixed seed */
-
-static double uniform01(void)
-{
-    /* splitmix64, top 53 bits, never 0 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    /* Box-Muller, one value per pair (simple, and fast enough here) */
-    double u = uniform01(), v = uniform01();
-    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
+#define TEST_RNG_SEED 0x243F6A8885A308D3ull /* fixed seed */
+#include "test_rng.h"
 
 typedef enum dist { NORMAL, LOGNORMAL } dist;
 

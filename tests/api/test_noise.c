@@ -9,22 +9,8 @@
 #include "check.h"
 #include "tally.h"
 
-static uint64_t rng_state = 0x13198A2E03707344ull; /* fixed seed */
-
-static double uniform01(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull); /* splitmix64, top 53 bits */
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    double u = uniform01(), v = uniform01();
-    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
+#define TEST_RNG_SEED 0x13198A2E03707344ull /* fixed seed */
+#include "test_rng.h"
 
 /* A result set `label` with `cases` cases of benchmark "sim" (s, lower is better), n runs each
  * from N(100, sd). */

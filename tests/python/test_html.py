@@ -318,11 +318,80 @@ def test_matplotlib_plots():
     # "1": (1 - 1.5 / 1) * 100 = -50 %, a significant regression (red, filled).
     marks = [line for line in ax.get_lines() if line.get_marker() == "o"]
     assert marks[0].get_xdata()[0] == pytest.approx(-50)
-    assert marks[0].get_color() == "#cf222e"
+    assert marks[0].get_color() == "#e5534b"
     with pytest.raises(ValueError, match="kind"):
         r.plot("pie")
     with pytest.raises(KeyError):
         r.plot("runs", case="nope")
+
+
+def _luminance(rgb):
+    """WCAG 2 relative luminance of an sRGB colour (components 0 to 1)."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a, b):
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# Pages a notebook's figures land on: white, and the dark themes of JupyterLab, VS Code and
+# GitHub. Hand check of the formula: white on black is (1 + 0.05) / (0 + 0.05) = 21.
+PAGES = ("#ffffff", "#111111", "#1e1e1e", "#0d1117")
+
+
+def test_matplotlib_plots_read_on_light_and_dark_pages():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.colors as mcolors
+    import matplotlib.pyplot as plt
+    assert _contrast((1, 1, 1), (0, 0, 0)) == pytest.approx(21)
+    base = {"1": [1.0, 1.1, 0.9, 1.0], "2": [2.0, 2.1, 1.9, 2.0], "4": [4.0, 4.1, 3.9, 4.0]}
+    new = {"1": [1.5, 1.6, 1.4, 1.5], "2": [2.0, 2.1, 1.9, 2.0], "4": [3.0, 3.1, 2.9, 3.0]}
+    third = {"1": [1.0, 1.2, 0.8, 1.0], "2": [2.5, 2.6, 2.4, 2.5], "4": [4.0, 4.2, 3.8, 4.0]}
+    r = tally.Report(results_of({"base": base, "new": new, "third": third}))
+    for kind in ("distribution", "runs", "sweep", "change"):
+        ax = r.plot(kind)
+        fig = ax.figure
+        # "auto": nothing opaque behind the plot, so the page shows through.
+        assert mcolors.to_rgba(fig.get_facecolor())[3] == 0
+        assert mcolors.to_rgba(ax.get_facecolor())[3] == 0
+        texts = [ax.title, ax.xaxis.label, ax.yaxis.label]
+        texts += ax.get_xticklabels() + ax.get_yticklabels()
+        legend = ax.get_legend()
+        if legend is not None:
+            texts += legend.get_texts() + [legend.get_title()]
+            assert mcolors.to_rgba(legend.get_frame().get_facecolor())[3] == 0
+        colours = [t.get_color() for t in texts if t.get_text()]
+        colours += [line.get_color() for line in ax.get_lines()]
+        colours += [line.get_markerfacecolor() for line in ax.get_lines()
+                    if str(line.get_markerfacecolor()) != "none"]
+        colours += [s.get_edgecolor() for s in ax.spines.values()]
+        colours += [c.get_color()[0] for c in ax.collections if len(c.get_color())]
+        assert len(colours) > 5
+        for colour in colours:
+            for page in PAGES:
+                ratio = _contrast(mcolors.to_rgb(colour), mcolors.to_rgb(page))
+                assert ratio >= 3, (kind, mcolors.to_hex(colour), page, ratio)
+        plt.close(fig)
+    # "dark" and "light" paint the background and keep every text readable on it (4.5: the
+    # normal-text level).
+    for theme, page in (("dark", "#0d1117"), ("light", "#ffffff")):
+        ax = r.plot("sweep", theme=theme)
+        assert mcolors.to_hex(ax.figure.get_facecolor()) == page
+        assert mcolors.to_hex(ax.get_facecolor()) == page
+        for t in [ax.title, ax.yaxis.label] + ax.get_xticklabels() + ax.get_legend().get_texts():
+            assert _contrast(mcolors.to_rgb(t.get_color()), mcolors.to_rgb(page)) >= 4.5
+        plt.close(ax.figure)
+    # An Axes of the caller's keeps its background under "auto".
+    fig, mine = plt.subplots(facecolor="#fafafa")
+    mine.set_facecolor("#fafafa")
+    assert r.plot("runs", ax=mine) is mine
+    assert mcolors.to_hex(mine.get_facecolor()) == "#fafafa"
+    plt.close(fig)
+    with pytest.raises(ValueError, match="theme"):
+        r.plot("runs", theme="solarized")
 
 
 def test_change_plot_intervals_and_equivalence_band():

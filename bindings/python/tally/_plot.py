@@ -5,13 +5,26 @@ its JSON rendering); the HTML report (`Report.to_html()`) stays the one full imp
 import json
 
 KINDS = ("distribution", "runs", "sweep", "change")
+THEMES = ("auto", "light", "dark")
 
+# Colours that read on a white page and on the dark themes of JupyterLab (#111111), VS Code
+# (#1e1e1e) and GitHub (#0d1117) alike: each has a contrast ratio of at least 3 (WCAG 2's
+# large-text and graphics level) against all four, since a notebook's kernel cannot know which
+# theme shows its figures. The highest ratio one grey reaches against white and #1e1e1e at
+# once is about 4.1; #7b7b7b has 4.2 on white and 3.9 on #1e1e1e.
+NEUTRAL = "#7b7b7b"
+PALETTE = ("#2f81f7", "#d97706", "#a855f7", "#0d9488", "#db2777", "#9a6700")
 _VERDICT_STYLE = {  # (colour, filled): the shape says what the colour says, as in the HTML
-    "improvement": ("#1a7f37", True), "regression": ("#cf222e", True),
-    "insufficient": ("#9a6700", False)}
+    "improvement": ("#1f9d55", True), "regression": ("#e5534b", True),
+    "insufficient": ("#b45309", False)}
+
+# theme: (background, foreground). "auto" leaves the backgrounds transparent, so the figure
+# takes the page's colour, and draws text, axes and ticks in the neutral grey.
+_THEMES = {"auto": ("none", NEUTRAL), "light": ("#ffffff", "#24292f"),
+           "dark": ("#0d1117", "#c9d1d9")}
 
 
-def _axes(ax):
+def _axes(ax, theme):
     if ax is not None:
         return ax
     try:
@@ -19,7 +32,29 @@ def _axes(ax):
     except ImportError as exc:
         raise ImportError("Report.plot() needs matplotlib (Debian: apt-get install "
                           "python3-matplotlib)") from exc
-    return plt.subplots()[1]
+    background = _THEMES[theme][0]
+    fig, ax = plt.subplots(facecolor=background)
+    ax.set_facecolor(background)
+    return ax
+
+
+def _style(ax, theme):
+    """Text, spines, ticks and legend in the theme's foreground (after drawing: the title and
+    labels exist then); a legend's frame takes the background."""
+    background, foreground = _THEMES[theme]
+    ax.title.set_color(foreground)
+    ax.xaxis.label.set_color(foreground)
+    ax.yaxis.label.set_color(foreground)
+    ax.tick_params(colors=foreground, which="both")
+    for spine in ax.spines.values():
+        spine.set_edgecolor(foreground)
+    legend = ax.get_legend()
+    if legend is not None:
+        legend.get_frame().set_facecolor(background)
+        legend.get_frame().set_edgecolor(foreground)
+        for text in legend.get_texts():
+            text.set_color(foreground)
+        legend.get_title().set_color(foreground)
 
 
 def _unit(row):
@@ -43,9 +78,22 @@ def _samples(report, row):
     return [[] for _ in row.cells]
 
 
-def plot(report, kind, benchmark, case, ax):
+def plot(report, kind, benchmark, case, ax, theme="auto"):
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if theme not in THEMES:
+        raise ValueError(f"theme must be one of {', '.join(THEMES)}, not {theme!r}")
+    # An Axes of the caller's keeps its own look under "auto"; only the marks take colours
+    # that read on any background.
+    styled = ax is None or theme != "auto"
+    ax = _draw(report, kind, benchmark, case, _axes(ax, theme), theme)
+    if styled:
+        _style(ax, theme)
+    return ax
+
+
+def _draw(report, kind, benchmark, case, ax, theme):
+    foreground = _THEMES[theme][1]
     rows = _rows(report, benchmark)
     labels = report.labels
     if kind in ("distribution", "runs"):
@@ -53,27 +101,29 @@ def plot(report, kind, benchmark, case, ax):
         if row is None:
             raise KeyError(f"no case {case!r} in benchmark {rows[0].benchmark!r}")
         samples = _samples(report, row)
-        ax = _axes(ax)
         if kind == "distribution":
             present = [i for i, s in enumerate(samples) if s]
+            lines = {"color": foreground}
             ax.boxplot([samples[i] for i in present], vert=False, positions=present,
-                       widths=0.5, showfliers=False)
+                       widths=0.5, showfliers=False, boxprops=lines, whiskerprops=lines,
+                       capprops=lines, medianprops={"color": foreground, "linewidth": 2})
             for i in present:
                 n = len(samples[i])
                 jitter = [((k + 1) * 0.6180339887498949 % 1 - 0.5) * 0.4 for k in range(n)]
-                ax.plot(samples[i], [i + j for j in jitter], "o", alpha=0.55, markersize=4)
+                ax.plot(samples[i], [i + j for j in jitter], "o", alpha=0.7, markersize=4,
+                        color=PALETTE[i % len(PALETTE)])
             ax.set_yticks(range(len(labels)), labels)
             ax.set_xlabel(f"{row.statistic} runs{_unit(row)}")
         else:
-            for label, s in zip(labels, samples):
+            for j, (label, s) in enumerate(zip(labels, samples)):
                 if s:
-                    ax.plot(range(1, len(s) + 1), s, marker="o", markersize=3, label=label)
+                    ax.plot(range(1, len(s) + 1), s, marker="o", markersize=3, label=label,
+                            color=PALETTE[j % len(PALETTE)])
             ax.set_xlabel("run")
             ax.set_ylabel(f"value{_unit(row)}")
             ax.legend()
         ax.set_title(f"{row.benchmark} {row.case}")
         return ax
-    ax = _axes(ax)
     if kind == "sweep":
         for j, label in enumerate(labels):
             xs, ys, err = [], [], [[], []]
@@ -86,7 +136,8 @@ def plot(report, kind, benchmark, case, ax):
                 ys.append(cell.value)
                 err[0].append(cell.value - ci[0] if ci else 0)
                 err[1].append(ci[1] - cell.value if ci else 0)
-            ax.errorbar(xs, ys, yerr=err, marker="o", markersize=3, capsize=2, label=label)
+            ax.errorbar(xs, ys, yerr=err, marker="o", markersize=3, capsize=2, label=label,
+                        color=PALETTE[j % len(PALETTE)])
         ax.set_xticks(range(len(rows)), [r.case for r in rows])
         ax.set_ylabel(f"{rows[0].statistic}{_unit(rows[0])}")
         ax.legend()
@@ -102,7 +153,7 @@ def plot(report, kind, benchmark, case, ax):
                 c = row.cells[j].comparison
                 if c is None or c.pct_imp is None:
                     continue
-                colour, filled = _VERDICT_STYLE.get(c.verdict, ("#59636e", False))
+                colour, filled = _VERDICT_STYLE.get(c.verdict, (NEUTRAL, False))
                 y = i + (j - 1 - (len(compared) - 1) / 2) * step
                 if c.pct_imp_interval:
                     low, high = c.pct_imp_interval
@@ -110,8 +161,8 @@ def plot(report, kind, benchmark, case, ax):
                 ax.plot([c.pct_imp], [y], "s" if c.verdict == "insufficient" else shape,
                         color=colour, markerfacecolor=colour if filled else "none")
             # One legend entry per configuration (its marker shape), in a neutral colour.
-            ax.plot([], [], shape, color="#59636e", markerfacecolor="none", label=label)
-        ax.axvline(0, color="0.3", linewidth=1)
+            ax.plot([], [], shape, color=NEUTRAL, markerfacecolor="none", label=label)
+        ax.axvline(0, color=NEUTRAL, linewidth=1)
         if len(compared) > 1:
             ax.legend(title="filled: significant; red: regression, green: improvement",
                       fontsize="small", title_fontsize="small")

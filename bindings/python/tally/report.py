@@ -513,15 +513,18 @@ class Report:
         return frame
 
     def plot(self, kind: str = "distribution", benchmark: Optional[str] = None,
-             case: Optional[str] = None, ax: Optional["matplotlib.axes.Axes"] = None
-             ) -> "matplotlib.axes.Axes":
+             case: Optional[str] = None, ax: Optional["matplotlib.axes.Axes"] = None,
+             theme: str = "auto") -> "matplotlib.axes.Axes":
         """Draw one of the HTML report's plots with matplotlib and return the Axes: "distribution"
         (a case's runs per configuration over a box), "runs" (a case's runs in run order),
         "sweep" (the statistic per case with its interval) or "change" (pct-imp per case, the
         marker telling the verdict). benchmark: its name (default: the first); case: for the
-        first two kinds (default: the first case); ax: an existing Axes, else a new figure."""
+        first two kinds (default: the first case); ax: an existing Axes, else a new figure.
+        theme: "auto" (default) draws on a transparent background in colours that read on
+        light and dark notebook themes alike (an Axes passed in keeps its own look, only the
+        marks take those colours); "light" or "dark" paint an opaque background to match."""
         from ._plot import plot
-        return plot(self, kind, benchmark, case, ax)
+        return plot(self, kind, benchmark, case, ax, theme)
 
     def _repr_html_(self):
         # The library's HTML (the same tables and plots as the HTML report), as a fragment.
