@@ -1,6 +1,8 @@
 """docs/examples/tally.ipynb runs headless from top to bottom (`python3 -m nbconvert --execute`,
 Debian's python3-nbconvert and ipykernel) and shows what its text promises."""
 
+import base64
+import io
 import json
 import os
 import re
@@ -61,8 +63,13 @@ def test_example_notebook_runs_and_tells_its_story(executed):
     # (0.371, 0.396, 0.373 -> 1.140 / 3), printed in the mmtests layout.
     assert re.search(r"Amean\s+1\s+0\.3800 \(   0\.00%\)", text)
     assert "hackbench.xlsx" in text and "hackbench.html" in text
-    # A plot was drawn (matplotlib's PNG output).
-    assert any("image/png" in o.get("data", {}) for o in outs)
+    # A plot was drawn (matplotlib's PNG output), with a transparent background so the
+    # notebook's theme, light or dark, shows through (Report.plot's "auto" theme).
+    pngs = [o["data"]["image/png"] for o in outs if "image/png" in o.get("data", {})]
+    assert pngs
+    image = pytest.importorskip("PIL.Image")
+    plot = image.open(io.BytesIO(base64.b64decode(pngs[-1]))).convert("RGBA")
+    assert plot.getpixel((0, 0))[3] == 0
     # 135 runs: 3 kernels x 15 group counts x 3 runs (docs/examples/README.md).
     assert "135 runs" in text
 

@@ -698,16 +698,22 @@ static void setup_report(fixture *f)
 typedef struct render_case {
     tally_format format;
     tally_style style;
+    int fit_width; /* 0: no limit; 30: narrower than two columns of any layout */
 } render_case;
 
-static const render_case render_table = { TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE };
-static const render_case render_mmtests = { TALLY_FORMAT_TEXT, TALLY_STYLE_MMTESTS };
-static const render_case render_normalized = { TALLY_FORMAT_TEXT, TALLY_STYLE_NORMALIZED };
-static const render_case render_pct = { TALLY_FORMAT_TEXT, TALLY_STYLE_PCT };
-static const render_case render_json = { TALLY_FORMAT_JSON, TALLY_STYLE_TABLE };
-static const render_case render_csv = { TALLY_FORMAT_CSV, TALLY_STYLE_TABLE };
-static const render_case render_markdown = { TALLY_FORMAT_MARKDOWN, TALLY_STYLE_TABLE };
-static const render_case render_xlsx = { TALLY_FORMAT_XLSX, TALLY_STYLE_TABLE };
+static const render_case render_table = { TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0 };
+static const render_case render_mmtests = { TALLY_FORMAT_TEXT, TALLY_STYLE_MMTESTS, 0 };
+static const render_case render_normalized = { TALLY_FORMAT_TEXT, TALLY_STYLE_NORMALIZED, 0 };
+static const render_case render_pct = { TALLY_FORMAT_TEXT, TALLY_STYLE_PCT, 0 };
+static const render_case render_json = { TALLY_FORMAT_JSON, TALLY_STYLE_TABLE, 0 };
+static const render_case render_csv = { TALLY_FORMAT_CSV, TALLY_STYLE_TABLE, 0 };
+static const render_case render_markdown = { TALLY_FORMAT_MARKDOWN, TALLY_STYLE_TABLE, 0 };
+static const render_case render_xlsx = { TALLY_FORMAT_XLSX, TALLY_STYLE_TABLE, 0 };
+/* Fitted to 30 columns: the seed layouts render views of the report per configuration. */
+static const render_case render_mmtests_fit = { TALLY_FORMAT_TEXT, TALLY_STYLE_MMTESTS, 30 };
+static const render_case render_normalized_fit = { TALLY_FORMAT_TEXT, TALLY_STYLE_NORMALIZED, 30 };
+static const render_case render_pct_fit = { TALLY_FORMAT_TEXT, TALLY_STYLE_PCT, 30 };
+static const render_case render_table_fit = { TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 30 };
 
 static int call_render(fixture *f)
 {
@@ -715,6 +721,7 @@ static int call_render(fixture *f)
     tally_render_options opts = TALLY_RENDER_OPTIONS_INIT;
     opts.format = rc->format;
     opts.style = rc->style;
+    opts.fit_width = rc->fit_width;
     return tally_report_render(&f->out, &f->out_len, f->report, &opts);
 }
 
@@ -806,6 +813,11 @@ static const alloc_path paths[] = {
     { "render text mmtests", setup_report, call_render, untouched_out, &render_mmtests },
     { "render text normalized", setup_report, call_render, untouched_out, &render_normalized },
     { "render text pct", setup_report, call_render, untouched_out, &render_pct },
+    { "render text mmtests fitted", setup_report, call_render, untouched_out, &render_mmtests_fit },
+    { "render text normalized fitted", setup_report, call_render, untouched_out,
+      &render_normalized_fit },
+    { "render text pct fitted", setup_report, call_render, untouched_out, &render_pct_fit },
+    { "render text table fitted", setup_report, call_render, untouched_out, &render_table_fit },
     { "render json", setup_report, call_render, untouched_out, &render_json },
     { "render csv", setup_report, call_render, untouched_out, &render_csv },
     { "render markdown", setup_report, call_render, untouched_out, &render_markdown },
