@@ -624,14 +624,11 @@ static int parse_fast(tally_results *into, const char *data, size_t len, const c
     return rc;
 }
 
-static int parse(tally_results *into, const char *data, size_t len, const char *name,
-                 const tally_load_options *opts)
+int tally__gbench_parse_tree(tally_results *into, const char *data, size_t len, const char *name,
+                             const tally_load_options *opts)
 {
-    int rc = parse_fast(into, data, len, name, opts);
-    if (rc != 1)
-        return rc;
     cJSON *root;
-    rc = tally__json_parse(&root, data, len, name);
+    int rc = tally__json_parse(&root, data, len, name);
     if (rc != TALLY_OK)
         return rc;
     tally__jpath p;
@@ -644,6 +641,13 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
         rc = import_rows(into, root, list, NULL, 0, name, opts);
     cJSON_Delete(root);
     return rc;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    int rc = parse_fast(into, data, len, name, opts);
+    return rc != 1 ? rc : tally__gbench_parse_tree(into, data, len, name, opts);
 }
 
 const tally__importer tally__importer_gbench = {TALLY_INPUT_GBENCH, "gbench", sniff, parse};

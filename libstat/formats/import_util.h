@@ -14,6 +14,10 @@
 /* The importers of this family, registered in importers.c. */
 extern const tally__importer tally__importer_hyperfine;
 extern const tally__importer tally__importer_gbench;
+/* The Google Benchmark importer's cJSON path alone, without its row scanner (the fuzz target
+ * checks that both give the same results and messages). */
+int tally__gbench_parse_tree(tally_results *into, const char *data, size_t len, const char *name,
+                             const tally_load_options *opts);
 extern const tally__importer tally__importer_pyperf;
 extern const tally__importer tally__importer_gotest;
 extern const tally__importer tally__importer_hackbench;
