@@ -76,8 +76,8 @@ static int mean_interval(double *lo, double *hi, int *defined, const double *y, 
     return TALLY_OK;
 }
 
-int tally__adaptive_precision(double *out, int *defined, const double *x, size_t n,
-                              tally_statistic statistic, double confidence)
+int tally__adaptive_precision(double *out, int *defined, double *bounds, const double *x,
+                              size_t n, tally_statistic statistic, double confidence)
 {
     *defined = 0;
     *out = 0;
@@ -128,6 +128,10 @@ int tally__adaptive_precision(double *out, int *defined, const double *x, size_t
         return TALLY_OK;
     *out = (hi - lo) / (2 * fabs(centre));
     *defined = 1;
+    if (bounds != NULL) {
+        bounds[0] = lo;
+        bounds[1] = hi;
+    }
     return TALLY_OK;
 }
 
@@ -190,7 +194,7 @@ int tally__adaptive_decide(tally__stop *out, tally__buf *detail, const tally__ad
         for (size_t i = 0; i < count && all; i++) {
             double h;
             int defined;
-            rc = tally__adaptive_precision(&h, &defined, cells[i].x, cells[i].n,
+            rc = tally__adaptive_precision(&h, &defined, NULL, cells[i].x, cells[i].n,
                                            cells[i].statistic, 1 - a->alpha);
             if (rc != TALLY_OK)
                 return rc;

@@ -51,9 +51,10 @@ int tally__adaptive_level(double *out, const tally__adaptive *a, size_t k);
 /* Relative half-width (hi - lo) / (2 |statistic|) of the 1 - alpha interval of the statistic
  * (t interval of the mean; of the mean of 1/x inverted for HMean, of log x exponentiated for
  * GMean; order-statistic interval for the median; the mean's for the others). *defined = 0
- * when there is no interval yet (n < 2, a median with too few runs, non-positive samples). */
-int tally__adaptive_precision(double *out, int *defined, const double *x, size_t n,
-                              tally_statistic statistic, double confidence);
+ * when there is no interval yet (n < 2, a median with too few runs, non-positive samples).
+ * `bounds` (may be NULL) receives the interval's low and high ends when defined. */
+int tally__adaptive_precision(double *out, int *defined, double *bounds, const double *x,
+                              size_t n, tally_statistic statistic, double confidence);
 /* The decision at look k for a point's cells; `detail` (may be NULL) receives why, e.g.
  * "±1.73 % <= 2 %" or "p = 0.0012 < 0.0055 (look 3 of 10)". */
 int tally__adaptive_decide(tally__stop *out, tally__buf *detail, const tally__adaptive *a,

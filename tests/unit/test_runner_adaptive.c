@@ -8,7 +8,8 @@
  *     (the equivalence error) is at most alpha + 1.5 %;
  *   - --against, a true change of 3 % at CV 2 %: stopped as significant in at least 95 %;
  *   - --until-precision: coverage of the 95 % interval at the stop, and the runs it took,
- *     against the prediction n* = min { n : t_{0.975, n-1} CV / sqrt(n) <= d };
+ *     against the prediction n* = min { n : t_{0.975, n-1} CV / sqrt(n) <= d } (AMean, normal
+ *     data), and the coverage of the GMean, HMean and Median intervals on lognormal data;
  * and resume of an adaptive sweep: cancelled before its stop, or killed between its last run
  * and the stop line, it finishes with the same runs and the same stop as an uninterrupted one.
  * Normal data from a fixed seed (splitmix64, Box-Muller): the same numbers every run.
@@ -195,6 +196,43 @@ static void precision_cell(double cv, double d, size_t min_runs, size_t nstar, d
     CHECK_INT(capped, 0);
 }
 
+/* --until-precision 2 % on lognormal data (log SD s): coverage at the stop of the interval the
+ * rule uses for GMean, HMean and Median rows, against the exact population values
+ * GMean = median = exp(mu), HMean = exp(mu - s^2 / 2) (mu = log 100). */
+static void precision_lognormal(tally_statistic stat, double s, double cover_lo)
+{
+    tally__adaptive a = { 0.02, 0, 0.05, 5, 1, NMAX };
+    double mu = log(100), truth = stat == TALLY_STAT_HMEAN ? exp(mu - s * s / 2) : exp(mu);
+    double x[NMAX];
+    size_t covered = 0, runs_sum = 0, capped = 0;
+    for (int i = 0; i < CASES; i++) {
+        for (size_t j = 0; j < NMAX; j++)
+            x[j] = exp(mu + s * gauss());
+        size_t n = 0;
+        for (size_t k = 1; k <= tally__adaptive_looks(&a); k++) {
+            n = tally__adaptive_look_runs(&a, k);
+            tally__adaptive_cell cell = { x, n, NULL, 0, stat, TALLY_LOWER_IS_BETTER };
+            tally__stop st;
+            CHECK_INT(tally__adaptive_decide(&st, NULL, &a, k, &cell, 1), TALLY_OK);
+            if (st != TALLY__STOP_CONTINUE) {
+                capped += st == TALLY__STOP_MAX_RUNS;
+                break;
+            }
+        }
+        double h, b[2] = { 0, 0 };
+        int defined = 0;
+        CHECK_INT(tally__adaptive_precision(&h, &defined, b, x, n, stat, 0.95), TALLY_OK);
+        covered += defined && b[0] <= truth && truth <= b[1];
+        runs_sum += n;
+    }
+    double cover = (double)covered / CASES;
+    printf("precision 2 %% of the %s, lognormal s = %g: coverage %.2f %%, mean runs %.1f, %zu at "
+           "the cap\n", tally_statistic_name(stat), s, 100 * cover, (double)runs_sum / CASES,
+           capped);
+    CHECK(cover >= cover_lo);
+    CHECK_INT(capped, 0);
+}
+
 static void test_precision(void)
 {
     /* n* from R:
@@ -206,6 +244,9 @@ static void test_precision(void)
     precision_cell(2, 1, 5, 18, 0.91, 14, 19);
     precision_cell(3, 1, 5, 38, 0.91, 32, 39);
     precision_cell(2, 1, 10, 18, 0.93, 15, 19);
+    precision_lognormal(TALLY_STAT_GMEAN, 0.04, 0.90);
+    precision_lognormal(TALLY_STAT_HMEAN, 0.04, 0.90);
+    precision_lognormal(TALLY_STAT_MEDIAN, 0.04, 0.90);
 }
 
 #define RDIR TALLY_TEST_TMP "/adaptive_resume"
