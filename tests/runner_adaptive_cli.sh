@@ -61,6 +61,19 @@ grep -q "^tally run: wrote .*prec.json: 12 cases x $lo-$hi runs, 0 failed, [0-9]
 grep -q '"adaptive": "until precision ±1 % (95 % interval); looks after 5 runs, then every 1, at most 60"' "$tmp/prec.json" ||
     { echo "FAILED: adaptive metadata"; fail=1; }
 
+# 1b. Interleaved: run 1 of every case, then run 2, ...; a case that stops drops out of the
+#     rotation (no run of it after its stop line), the others go on alternating.
+"$drv" run --interleave --until-precision 1 --look-every 1 --max-runs 60 --warmup 1 \
+    --metric 'v=([0-9.]+)' --sweep p1,p2,p3 -o "$tmp/inter.json" -- \
+    "$noise" "$tmp/st" '{}' 3 100 2 2>"$tmp/err" || { echo "FAILED: interleaved run"; cat "$tmp/err"; fail=1; }
+awk -F'"case_index":' 'NR > 1 { split($2, a, /[,}]/); c = a[1]
+        if ($0 ~ /"stop"/) { stopped[c] = 1; stops++ }
+        else if (stopped[c]) bad = 1 }
+    END { exit !(stops == 3 && !bad) }' "$tmp/inter.json.journal" ||
+    { echo "FAILED: interleaved stops"; cat "$tmp/inter.json.journal"; fail=1; }
+[ "$(grep -o '"case_index":[0-9]*,"slot":[0-9]*' "$tmp/inter.json.journal" | head -6 | sed 's/.*"case_index":\([0-9]*\),"slot":\([0-9]*\)/\1\2/' | tr '\n' ' ')" = "00 10 20 01 11 21 " ] ||
+    { echo "FAILED: interleaved order"; fail=1; }
+
 # 2. Against an A/A baseline, and a real change.
 cases="$(seq_list a 20),$(seq_list shift 4)"
 "$drv" run --runs 20 --warmup 0 --metric 'v=([0-9.]+)' --sweep "$cases" -o "$tmp/base.json" -- \
