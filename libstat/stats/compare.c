@@ -718,15 +718,17 @@ static int summarize_sides(tally_summary *sb, tally_summary *sc, const double *b
     return rc;
 }
 
-/* The arguments and options of both public entry points, read into *o. Checked before
- * summarising so that a bad option is reported as such, not as a summary error;
- * tally__compare_summarized checks again for its other callers. */
-static int check_public_call(tally_compare_options *o, const tally_compare_options *opts,
-                             const double *base, size_t nb, const double *current, size_t nc)
+/* The start of both public entry points: the arguments and options read into *o, checked
+ * before summarising so that a bad option is reported as such, not as a summary error
+ * (tally__compare_summarized checks again for its other callers); then both sides summarised. */
+static int public_sides(tally_compare_options *o, tally_summary *sb, tally_summary *sc,
+                        const tally_compare_options *opts, const double *base, size_t nb,
+                        const double *current, size_t nc)
 {
     if ((base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    return check_call(o, opts, nb, nc);
+    int rc = check_call(o, opts, nb, nc);
+    return rc ? rc : summarize_sides(sb, sc, base, nb, current, nc, o);
 }
 
 int tally_compare(tally_comparison *out, const double *base, size_t nb, const double *current,
@@ -737,12 +739,9 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     if (rc)
         return rc;
     tally_compare_options o;
-    rc = check_public_call(&o, opts, base, nb, current, nc);
-    if (rc)
-        return rc;
     tally_summary sb, sc;
     tally_comparison r;
-    rc = summarize_sides(&sb, &sc, base, nb, current, nc, &o);
+    rc = public_sides(&o, &sb, &sc, opts, base, nb, current, nc);
     if (rc == TALLY_OK)
         rc = tally__compare_summarized(&r, &sb, base, nb, &sc, current, nc, NULL, &o);
     if (rc == TALLY_OK)
@@ -761,11 +760,8 @@ int tally_compare_summaries(tally_summary *base_out, tally_summary *new_out, con
     if (rc)
         return rc;
     tally_compare_options o;
-    rc = check_public_call(&o, opts, base, nb, current, nc);
-    if (rc)
-        return rc;
     tally_summary sb, sc;
-    rc = summarize_sides(&sb, &sc, base, nb, current, nc, &o);
+    rc = public_sides(&o, &sb, &sc, opts, base, nb, current, nc);
     if (rc == TALLY_OK) {
         tally__result_put(base_out, base_size, &sb, sizeof sb);
         tally__result_put(new_out, new_size, &sc, sizeof sc);
