@@ -55,7 +55,7 @@ int cmd_calibrate(int argc, char **argv)
            "rms %", "floor %", "runs");
     for (size_t i = 0; i < tally_noise_benchmark_count(noise); i++) {
         tally_noise_benchmark b = { .size = sizeof b };
-        tally_noise_benchmark_get(&b, noise, i);
+        tally_noise_benchmark_at(&b, noise, i);
         printf("%-24s %5zu %6zu %8.3f %9.3f %9.3f %6zu\n", b.name, b.rows, b.significant,
                b.false_positive_rate, b.pct_rms, b.margin_pct, b.min_runs);
     }

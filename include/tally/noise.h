@@ -33,7 +33,7 @@ extern "C" {
 #define TALLY_NOISE_FORMAT_VERSION 1
 
 /**
- * The A/A figures of one benchmark (tally_noise_benchmark_get()). A growable result struct like
+ * The A/A figures of one benchmark (tally_noise_benchmark_at()). A growable result struct like
  * ::tally_summary: set `size` before a call fills it
  * (`tally_noise_benchmark b = { .size = sizeof b };`).
  */
@@ -80,7 +80,7 @@ TALLY_API size_t tally_noise_benchmark_count(const tally_noise *noise);
  *   profile.
  * @return ::TALLY_OK, or ::TALLY_EINVAL (NULL argument, `size` not set, i out of range).
  */
-TALLY_API int tally_noise_benchmark_get(tally_noise_benchmark *out, const tally_noise *noise,
+TALLY_API int tally_noise_benchmark_at(tally_noise_benchmark *out, const tally_noise *noise,
                                         size_t i);
 
 /**

@@ -47,14 +47,14 @@ size_t tally_noise_benchmark_count(const tally_noise *noise)
     return noise ? noise->count : 0;
 }
 
-int tally_noise_benchmark_get(tally_noise_benchmark *out, const tally_noise *noise, size_t i)
+int tally_noise_benchmark_at(tally_noise_benchmark *out, const tally_noise *noise, size_t i)
 {
     size_t size;
     int rc = tally__result_size(&size, out, "tally_noise_benchmark");
     if (rc)
         return rc;
     if (noise == NULL || i >= noise->count)
-        return tally__error(TALLY_EINVAL, "tally_noise_benchmark_get: invalid argument");
+        return tally__error(TALLY_EINVAL, "tally_noise_benchmark_at: invalid argument");
     tally__result_put(out, size, &noise->b[i], sizeof noise->b[i]);
     return TALLY_OK;
 }

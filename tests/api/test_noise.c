@@ -48,7 +48,7 @@ static void test_simulated_aa(void)
     CHECK_INT(tally_calibrate(&noise, res, NULL), TALLY_OK);
     CHECK_INT((int)tally_noise_benchmark_count(noise), 1);
     tally_noise_benchmark b = { .size = sizeof b };
-    CHECK_INT(tally_noise_benchmark_get(&b, noise, 0), TALLY_OK);
+    CHECK_INT(tally_noise_benchmark_at(&b, noise, 0), TALLY_OK);
     CHECK_STR(b.name, "sim");
     CHECK_INT((int)b.rows, 2000);
     CHECK_INT((int)b.min_runs, 10);
@@ -82,7 +82,7 @@ static void test_split(void)
     tally_noise *noise = NULL;
     CHECK_INT(tally_calibrate(&noise, res, NULL), TALLY_OK);
     tally_noise_benchmark nb = { .size = sizeof nb };
-    CHECK_INT(tally_noise_benchmark_get(&nb, noise, 0), TALLY_OK);
+    CHECK_INT(tally_noise_benchmark_at(&nb, noise, 0), TALLY_OK);
     CHECK_INT((int)nb.rows, 1);
     CHECK_INT((int)nb.min_runs, 4);
     CHECK_REL(nb.pct_rms, 25.0, 1e-12);
@@ -134,7 +134,7 @@ static void test_file(void)
     tally_noise *back = NULL;
     CHECK_INT(tally_noise_load(&back, again), TALLY_OK);
     tally_noise_benchmark b = { .size = sizeof b };
-    CHECK_INT(tally_noise_benchmark_get(&b, back, 0), TALLY_OK);
+    CHECK_INT(tally_noise_benchmark_at(&b, back, 0), TALLY_OK);
     CHECK_STR(b.name, "hackbench");
     CHECK_ABS(b.margin_pct, 2.5, 0);
     CHECK_INT((int)b.rows, 5);

@@ -139,7 +139,7 @@ static int fill_report_cell_diagnostics(void *out)
 
 static int fill_noise_benchmark(void *out)
 {
-    return tally_noise_benchmark_get(out, noise, 0);
+    return tally_noise_benchmark_at(out, noise, 0);
 }
 
 static int fill_check_item(void *out)
