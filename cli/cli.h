@@ -91,6 +91,11 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "      --case-width [BENCH=]N\n"                                                       \
     "                            normalized and pct styles: a case column N wide (a\n"    \
     "                            longer name takes from the gap after it)\n"              \
+    "      --case-gap [BENCH=]N  pct style: N spaces between the case column and the\n"   \
+    "                            first cell (default 4)\n"                                  \
+    "      --title-indent [BENCH=]N\n"                                                     \
+    "                            pct style: configuration names start N columns into\n"  \
+    "                            their cells (default 4)\n"                                 \
     "      --width N             lay the text styles out for N columns (default: the\n"   \
     "                            terminal's, from COLUMNS or the terminal itself, when\n"  \
     "                            standard output is one; else no limit)\n"                \

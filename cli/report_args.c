@@ -42,6 +42,8 @@ static const struct option report_options[] = {
     {"units-text", required_argument, NULL, 1806},
     {"case-strip", required_argument, NULL, 1807},
     {"case-width", required_argument, NULL, 1808},
+    {"case-gap", required_argument, NULL, 1809},
+    {"title-indent", required_argument, NULL, 1810},
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
     {"width", required_argument, NULL, 1010},
@@ -171,21 +173,22 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.render.system = 1;
             continue;
         }
-        if (c == 1805 || c == 1806 || c == 1807 || c == 1808) {
-            /* TEXT for every benchmark, or BENCH=TEXT for one (settled after loading). */
+        if (c >= 1805 && c <= 1810) {
+            /* TEXT for every benchmark, or BENCH=TEXT for one (settled after loading); the
+             * column counts always go through the metadata. */
             static const char *const keys[] = {"case_label", "units_text", "case_strip",
-                                               "case_width"};
+                                               "case_width", "case_gap", "title_indent"};
             const char *key = keys[c - 1805];
-            if (c == 1808) {
+            if (c >= 1808) {
                 const char *eq = strrchr(optarg, '='), *n = eq ? eq + 1 : optarg;
                 char *end = NULL;
-                long v = strtol(n, &end, 10);
-                if (end == n || *end != '\0' || v < 1 || v > 1000)
-                    return cli_usage_error(cmd->name, "--case-width needs [BENCH=]N with N a "
-                                                      "number of columns from 1 to 1000, not "
-                                                      "'%s'", optarg);
+                long v = strtol(n, &end, 10), min = c == 1810 ? 0 : 1;
+                if (end == n || *end != '\0' || v < min || v > 1000)
+                    return cli_usage_error(cmd->name, "--%s needs [BENCH=]N with N a number of "
+                                                      "columns from %ld to 1000, not '%s'",
+                                           name, min, optarg);
             }
-            if (strchr(optarg, '=') != NULL || c == 1808) {
+            if (strchr(optarg, '=') != NULL || c >= 1808) {
                 if (cmd->per_benchmark_count == (int)COUNT(cmd->per_benchmark))
                     return cli_usage_error(cmd->name, "--%s: too many BENCH=TEXT values", name);
                 cmd->per_benchmark[cmd->per_benchmark_count].key = key;
@@ -272,10 +275,15 @@ static int build_report(tally_report **out, cli_report_command *cmd, const char 
             bench[n] = '\0';
             named = tally_resultset_benchmark_find(base, bench) != NULL;
         }
-        if (!named && eq && strcmp(field, "case_width") == 0) {
+        int columns = strcmp(field, "case_width") == 0 || strcmp(field, "case_gap") == 0 ||
+                      strcmp(field, "title_indent") == 0;
+        if (!named && eq && columns) {
             tally_results_free(results);
-            return cli_usage_error(cmd->name, "--case-width %s: the baseline has no benchmark "
-                                              "'%.*s'", spec, (int)n, spec);
+            return cli_usage_error(cmd->name, "--%s %s: the baseline has no benchmark '%.*s'",
+                                   strcmp(field, "case_width") == 0 ? "case-width"
+                                   : strcmp(field, "case_gap") == 0 ? "case-gap"
+                                                                    : "title-indent",
+                                   spec, (int)n, spec);
         }
         snprintf(key, sizeof key, named ? "report.%s.%s" : "report.%.0s%s", bench, field);
         if (base && tally_resultset_meta_set(base, key, named ? eq + 1 : spec) != TALLY_OK) {

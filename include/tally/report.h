@@ -131,8 +131,9 @@ typedef struct tally_render_options {
     const char *case_label; /**< The first-column label of the normalized and pct styles
                                  (`Clients`, `Test`, `#workers`) for every benchmark; NULL: the
                                  baseline's metadata `report.<benchmark>.case_label`, else
-                                 `report.case_label`, else "Case". A benchmark's own metadata
-                                 label wins over this. Borrowed for the call. Since version 6. */
+                                 `report.case_label`, else "Case"; "": a blank label (no
+                                 colon either). A benchmark's own metadata label wins over
+                                 this. Borrowed for the call. Since version 6. */
     const char *units_text; /**< The text after "Units : Normalized " of the normalized style
                                  (`time in seconds`) for every benchmark; NULL: the baseline's
                                  metadata `report.<benchmark>.units_text`, else the unit. A

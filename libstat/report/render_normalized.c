@@ -106,7 +106,8 @@ static void render_header(tally__buf *b, const tally_report *r, const char *labe
                           size_t case_width, const widths *w)
 {
     size_t start = b->len;
-    tally__buf_printf(b, "%s:", label);
+    if (label[0]) /* a blank label: no colon */
+        tally__buf_printf(b, "%s:", label);
     for (size_t j = r->first_shown; j < r->config_count; j++) {
         size_t title_len = strlen(r->configs[j].label) + strlen("[pct imp](CV)");
         size_t end = case_width + w->column * (j - r->first_shown + 1) - 2;

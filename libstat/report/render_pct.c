@@ -5,9 +5,9 @@
 
 #include "report/report_internal.h"
 
-#define CASE_GAP 4     /* spaces between the case and the first cell */
+#define CASE_GAP 4     /* spaces between the case and the first cell (--case-gap) */
 #define MIN_CELL 24    /* cells are left-aligned in at least this width */
-#define TITLE_INDENT 4 /* configuration names start this far into their cells */
+#define TITLE_INDENT 4 /* configuration names start this far into their cells (--title-indent) */
 
 /* The posts print pct truncated toward zero to two decimals (459.44 against 450.40 is +2.0071 %,
  * printed 2.00; 1621.24 against 1630.13 is -0.5454 %, printed -0.54). The nudge keeps exact
@@ -50,6 +50,8 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     int prec = tally__seed_precision(r, o, g, 2);
     /* One column wider than the longest name, as the post; a set width is taken as it is. */
     size_t case_width = tally__group_case_column(r, o, g, 1);
+    size_t gap = tally__group_case_gap(r, g, CASE_GAP);
+    size_t indent = tally__group_title_indent(r, g, TITLE_INDENT);
     size_t cell_width = MIN_CELL;
     tally__buf cell = TALLY__BUF_INIT;
     for (size_t i = g->first; i < g->first + g->count; i++)
@@ -59,14 +61,17 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
                 cell_width = cell.len + 3;
         }
     for (size_t j = 0; j < r->config_count; j++)
-        if (strlen(r->configs[j].label) + TITLE_INDENT + 1 > cell_width)
-            cell_width = strlen(r->configs[j].label) + TITLE_INDENT + 1;
+        if (strlen(r->configs[j].label) + indent + 1 > cell_width)
+            cell_width = strlen(r->configs[j].label) + indent + 1;
 
     tally__buf_printf(b, "%s\n", first->benchmark);
     const char *label = tally__shown_case_label(r, o, first->benchmark);
-    size_t lead = case_width + CASE_GAP + TITLE_INDENT;
-    tally__buf_printf(b, "%s:", label);
-    tally__buf_pad(b, strlen(label) + 1 < lead ? lead - strlen(label) - 1 : 1);
+    size_t lead = case_width + gap + indent;
+    /* A blank label: no colon, the titles where they would be. */
+    size_t used = label[0] ? strlen(label) + 1 : 0;
+    if (label[0])
+        tally__buf_printf(b, "%s:", label);
+    tally__buf_pad(b, used < lead ? lead - used : 1);
     for (size_t j = r->first_shown; j < r->config_count; j++)
         tally__buf_printf(b, "%-*s", (int)cell_width, r->configs[j].label);
     tally__buf_end_line(b);
@@ -76,7 +81,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
         size_t over = len > case_width ? len - case_width : 0;
         tally__buf_pad(b, case_width - (len - over));
         tally__buf_append(b, name, len);
-        tally__buf_pad(b, CASE_GAP > over ? CASE_GAP - over : 1);
+        tally__buf_pad(b, gap > over ? gap - over : 1);
         for (size_t j = r->first_shown; j < r->config_count; j++) {
             /* Padded by the plain text's width: colour codes take no columns. */
             format_cell(&cell, &r->rows[i], j, prec, 0);

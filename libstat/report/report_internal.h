@@ -188,7 +188,8 @@ const char *tally__report_case_label(const tally_report *r, const char *benchmar
 
 /* The first-column label of a benchmark in the text styles: the baseline's metadata
  * `report.<benchmark>.case_label`, else the render option `case_label` (o may be NULL), else
- * the metadata `report.case_label`, else "Case". */
+ * the metadata `report.case_label`, else "Case". "" is a blank label (the styles then print
+ * no colon after it). */
 const char *tally__shown_case_label(const tally_report *r, const tally_render_options *o,
                                     const char *benchmark);
 
@@ -253,6 +254,16 @@ size_t tally__group_case_width(const tally_report *r, const tally_render_options
 #define TALLY__CASE_WIDTH_MAX 1000
 size_t tally__group_case_column(const tally_report *r, const tally_render_options *o,
                                 const tally__group *g, size_t extra);
+
+/* The pct style's spaces between the case column and the first cell: the baseline's metadata
+ * `report.<benchmark>.case_gap`, else `report.case_gap` (a whole number from 1 to
+ * TALLY__CASE_WIDTH_MAX), else `fallback`. */
+size_t tally__group_case_gap(const tally_report *r, const tally__group *g, size_t fallback);
+
+/* The pct style's columns from a cell's start to its configuration name's: the baseline's
+ * metadata `report.<benchmark>.title_indent`, else `report.title_indent` (a whole number from
+ * 0 to TALLY__CASE_WIDTH_MAX), else `fallback`. */
+size_t tally__group_title_indent(const tally_report *r, const tally__group *g, size_t fallback);
 
 /* Append "<config> has no <benchmark>/<case>" notes for the missing cells of a group, each line
  * prefixed by `prefix`. Appends nothing when every cell is present. */

@@ -95,7 +95,7 @@ const char *tally__shown_case_label(const tally_report *r, const tally_render_op
     const char *own = benchmark_meta(r, benchmark, "case_label");
     if (own)
         return own;
-    if (o && o->case_label && o->case_label[0])
+    if (o && o->case_label)
         return o->case_label;
     const char *all = tally__report_meta(r, 0, "report.case_label");
     return all ? all : "Case";
@@ -134,21 +134,42 @@ size_t tally__shown_case(const char **start, const tally_report *r, const tally_
     return len;
 }
 
-size_t tally__group_case_column(const tally_report *r, const tally_render_options *o,
-                                const tally__group *g, size_t extra)
+/* The baseline's metadata `report.<benchmark>.<field>`, else `report.<field>`, when it is a
+ * whole number from `min` to TALLY__CASE_WIDTH_MAX; else `fallback`. */
+static size_t group_columns(const tally_report *r, const tally__group *g, const char *field,
+                            unsigned long min, size_t fallback)
 {
-    const char *own = benchmark_meta(r, r->rows[g->first].benchmark, "case_width");
-    const char *text = own ? own : tally__report_meta(r, 0, "report.case_width");
+    char all[64];
+    const char *text = benchmark_meta(r, r->rows[g->first].benchmark, field);
+    snprintf(all, sizeof all, "report.%s", field);
+    if (text == NULL)
+        text = tally__report_meta(r, 0, all);
     if (text) {
-        /* A positive whole number of columns; anything else is not a width. */
+        /* A whole number of columns in range; anything else is not one. */
         unsigned long n = 0;
         const char *p = text;
         while (*p >= '0' && *p <= '9' && n <= TALLY__CASE_WIDTH_MAX)
             n = n * 10 + (unsigned long)(*p++ - '0');
-        if (*p == '\0' && p != text && n >= 1 && n <= TALLY__CASE_WIDTH_MAX)
+        if (*p == '\0' && p != text && n >= min && n <= TALLY__CASE_WIDTH_MAX)
             return (size_t)n;
     }
-    return tally__group_case_width(r, o, g) + extra;
+    return fallback;
+}
+
+size_t tally__group_case_column(const tally_report *r, const tally_render_options *o,
+                                const tally__group *g, size_t extra)
+{
+    return group_columns(r, g, "case_width", 1, tally__group_case_width(r, o, g) + extra);
+}
+
+size_t tally__group_case_gap(const tally_report *r, const tally__group *g, size_t fallback)
+{
+    return group_columns(r, g, "case_gap", 1, fallback);
+}
+
+size_t tally__group_title_indent(const tally_report *r, const tally__group *g, size_t fallback)
+{
+    return group_columns(r, g, "title_indent", 0, fallback);
 }
 
 int tally__default_precision(const tally_report *r, const tally_render_options *o,

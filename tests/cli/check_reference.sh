@@ -10,7 +10,9 @@
 #   netperf table) is taken out of the post before comparing, as no data gives it;
 # - the pct layout: the workqueue post's tbench table; its header has "cpu" one column right
 #   of where its cell puts the title (typed by hand), so that one space is moved back in the
-#   post's copy before comparing (README.md).
+#   post's copy before comparing (README.md); and its netperf table, with a blank first-column
+#   label, case names ending in ':' (--case-format), the case column, the gap after it and the
+#   titles' indent in their cells set (--case-width, --case-gap, --title-indent).
 # Each is run twice: as is, and with --width as wide as the post's widest line (a terminal
 # that just holds it), which must change nothing.
 set -u
@@ -56,6 +58,13 @@ for width in "" "--width=$(widest "$tmp/wq.txt")"; do
     "$tally" compare --style pct --case-label Clients $width $ref/workqueue-tbench.json > "$tmp/all"
     tail -n +2 "$tmp/all" > "$tmp/out"
     check "$tmp/wq.txt"
+done
+wq=$ref/lkml-2023-workqueue-netperf.txt
+for width in "" "--width=$(widest $wq)"; do
+    "$tally" compare --style pct --case-label '' --case-format '{}:' --case-width 11 \
+        --case-gap 6 --title-indent 7 $width $ref/workqueue-netperf.json > "$tmp/all"
+    tail -n +2 "$tmp/all" > "$tmp/out"
+    check $wq
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
