@@ -226,10 +226,61 @@ static void test_pct_tbench(void)
     tally_results_free(list);
 }
 
+/* ---- pct layout: the same post's netperf table (NPS1) -------------------------------------
+ * Runs v - 1, v, v + 1 again (AMean v); pct truncated as above: 103440.72 / 100910.82 ->
+ * 2.5070 -> 2.50, 20517.01 / 38917.58 -> -47.2812 -> -47.28. The table has no first-column
+ * title, names ending in ':' right-aligned in 11 columns (the two of 12 take the extra column
+ * from the gap), six spaces before the first cell and its titles seven columns into their
+ * cells, set through the baseline's metadata as the CLI sets them. */
+static const char *const np_cases[] = { "1-clients:", "2-clients:", "4-clients:", "8-clients:",
+                                        "16-clients:", "32-clients:", "64-clients:",
+                                        "128-clients:", "256-clients:" };
+static const double np_values[][5] = {
+    { 100910.82, 103440.72, 102592.36, 103199.49, 103561.90 },
+    { 99777.76, 100414.00, 100305.89, 99890.90, 101512.46 },
+    { 97676.17, 96624.28, 95966.77, 97105.22, 97972.11 },
+    { 95413.11, 89926.72, 89977.14, 91020.10, 92458.94 },
+    { 88961.66, 81295.02, 79144.83, 80216.42, 85439.68 },
+    { 82199.83, 77914.00, 75055.66, 76813.94, 80768.87 },
+    { 66094.87, 64419.91, 63718.37, 60370.40, 66179.58 },
+    { 43833.63, 42936.08, 44554.69, 42666.82, 45543.69 },
+    { 38917.58, 24807.28, 20517.01, 21651.40, 23778.87 },
+};
+
+static void test_pct_netperf(void)
+{
+    static const char *const labels[] = { "base", "cpu", "cache", "numa", "system" };
+    static const char *const meta[][2] = { { "report.netperf.case_label", "" },
+                                           { "report.netperf.case_width", "11" },
+                                           { "report.netperf.case_gap", "6" },
+                                           { "report.netperf.title_indent", "7" } };
+    tally_results *list;
+    CHECK_INT(tally_results_new(&list), TALLY_OK);
+    for (int j = 0; j < 5; j++) {
+        tally_resultset *rs = new_set(list, labels[j]);
+        for (size_t i = 0; i < TALLY__COUNT(np_cases); i++) {
+            double v = np_values[i][j], x[3] = { v - 1, v, v + 1 };
+            add_samples(rs, "netperf", "trans/s", TALLY_HIGHER_IS_BETTER, np_cases[i], x, 3);
+        }
+        for (size_t k = 0; j == 0 && k < TALLY__COUNT(meta); k++)
+            CHECK_INT(tally_resultset_meta_set(rs, meta[k][0], meta[k][1]), TALLY_OK);
+    }
+    tally_report *r = NULL;
+    CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
+    char *text = render(r, TALLY_FORMAT_TEXT, TALLY_STYLE_PCT);
+    /* Line 1 is the benchmark; the header and rows are the post's, byte for byte. */
+    CHECK(strncmp(text, "netperf\n", 8) == 0);
+    check_golden(text + 8, "ref_pct_netperf.txt");
+    tally_free(text);
+    tally_report_free(r);
+    tally_results_free(list);
+}
+
 int main(void)
 {
     test_mmtests_hackbench();
     test_normalized();
     test_pct_tbench();
+    test_pct_netperf();
     return check_summary();
 }
