@@ -194,22 +194,34 @@ static const double tb_values[][5] = {
     { 41973.51, 38817.07, 38733.15, 38864.45, 35728.70 },
 };
 
-static void test_pct_tbench(void)
+/* The workqueue post's five configurations of one AMean benchmark: runs v - 1, v, v + 1 per
+ * case, and the baseline's metadata `meta` (key, value pairs). */
+static tally_results *workqueue_list(const char *bench, const char *unit,
+                                     const char *const *cases, const double (*values)[5],
+                                     size_t count, const char *const (*meta)[2], size_t metas)
 {
     static const char *const labels[] = { "base", "cpu", "cache", "numa", "system" };
     tally_results *list;
     CHECK_INT(tally_results_new(&list), TALLY_OK);
     for (int j = 0; j < 5; j++) {
         tally_resultset *rs = new_set(list, labels[j]);
-        for (size_t i = 0; i < TALLY__COUNT(tb_cases); i++) {
-            double v = tb_values[i][j], x[3] = { v - 1, v, v + 1 };
-            add_samples(rs, "tbench", "MB/s", TALLY_HIGHER_IS_BETTER, tb_cases[i], x, 3);
+        for (size_t i = 0; i < count; i++) {
+            double v = values[i][j], x[3] = { v - 1, v, v + 1 };
+            add_samples(rs, bench, unit, TALLY_HIGHER_IS_BETTER, cases[i], x, 3);
         }
-        CHECK_INT(tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, "tbench"),
+        CHECK_INT(tally_benchmark_set_statistic(tally_resultset_benchmark_find(rs, bench),
                                                 TALLY_STAT_AMEAN), TALLY_OK);
-        if (j == 0)
-            CHECK_INT(tally_resultset_meta_set(rs, "report.case_label", "Clients"), TALLY_OK);
+        for (size_t k = 0; j == 0 && k < metas; k++)
+            CHECK_INT(tally_resultset_meta_set(rs, meta[k][0], meta[k][1]), TALLY_OK);
     }
+    return list;
+}
+
+static void test_pct_tbench(void)
+{
+    static const char *const meta[][2] = { { "report.case_label", "Clients" } };
+    tally_results *list = workqueue_list("tbench", "MB/s", tb_cases, tb_values,
+                                         TALLY__COUNT(tb_cases), meta, TALLY__COUNT(meta));
     tally_report *r = NULL;
     CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
     char *text = render(r, TALLY_FORMAT_TEXT, TALLY_STYLE_PCT);
@@ -249,22 +261,12 @@ static const double np_values[][5] = {
 
 static void test_pct_netperf(void)
 {
-    static const char *const labels[] = { "base", "cpu", "cache", "numa", "system" };
     static const char *const meta[][2] = { { "report.netperf.case_label", "" },
                                            { "report.netperf.case_width", "11" },
                                            { "report.netperf.case_gap", "6" },
                                            { "report.netperf.title_indent", "7" } };
-    tally_results *list;
-    CHECK_INT(tally_results_new(&list), TALLY_OK);
-    for (int j = 0; j < 5; j++) {
-        tally_resultset *rs = new_set(list, labels[j]);
-        for (size_t i = 0; i < TALLY__COUNT(np_cases); i++) {
-            double v = np_values[i][j], x[3] = { v - 1, v, v + 1 };
-            add_samples(rs, "netperf", "trans/s", TALLY_HIGHER_IS_BETTER, np_cases[i], x, 3);
-        }
-        for (size_t k = 0; j == 0 && k < TALLY__COUNT(meta); k++)
-            CHECK_INT(tally_resultset_meta_set(rs, meta[k][0], meta[k][1]), TALLY_OK);
-    }
+    tally_results *list = workqueue_list("netperf", "trans/s", np_cases, np_values,
+                                         TALLY__COUNT(np_cases), meta, TALLY__COUNT(meta));
     tally_report *r = NULL;
     CHECK_INT(tally_report_new(&r, list, NULL), TALLY_OK);
     char *text = render(r, TALLY_FORMAT_TEXT, TALLY_STYLE_PCT);
