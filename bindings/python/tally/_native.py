@@ -217,3 +217,29 @@ def new_result(ctype):
     out = ffi.new(ctype + " *")
     out.size = ffi.sizeof(ctype)
     return out
+
+
+class Owner:
+    """Base of the objects that own one C handle in `_ptr` (Results, Report): `close()`, use in a
+    `with` block, and `_handle()`, which every method calls so that use after close raises
+    ValueError instead of reaching freed memory. The handle's destructor is attached by the
+    subclass with ffi.gc."""
+
+    __slots__ = ()
+
+    def close(self) -> None:
+        """Free the C object now; it and every view taken from it raise ValueError afterwards."""
+        if self._ptr is not None:
+            ffi.release(self._ptr)
+            self._ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if self._ptr is None:
+            raise ValueError(f"this {self._kind} was closed")
+        return self._ptr

@@ -5,7 +5,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._native import (check, cpath, cstring, enum_from_name, enum_name, enum_of, ffi,
+from ._native import (Owner, check, cpath, cstring, enum_from_name, enum_name, enum_of, ffi,
                       fill_options, flag, lib, new_options, new_result, real, take_buffer)
 from ._frame import case_index, pandas_module
 from .results import PathLike, Results
@@ -153,7 +153,7 @@ _RENDER_OPTIONS = {
 }
 
 
-class Report:
+class Report(Owner):
     """A comparison report; the first result set is the baseline.
 
     Every option left at None takes the library's default (tally_report_options_init; the values
@@ -173,6 +173,8 @@ class Report:
     the equivalence margins and the gate's least counted loss.
     The report copies what it needs: `results` may be freed afterwards.
     """
+
+    _kind = "Report"
 
     def __init__(self, results: Results, *, statistic: Optional[str] = None,
                  test: Optional[str] = None, alpha: Optional[float] = None,
@@ -207,22 +209,6 @@ class Report:
         self._alpha = alpha
         self._rows = None
 
-    def close(self) -> None:
-        """Free the C report now; the object is unusable afterwards."""
-        if self._ptr is not None:
-            ffi.release(self._ptr)
-            self._ptr = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _handle(self):
-        if self._ptr is None:
-            raise ValueError("this Report was closed")
-        return self._ptr
 
     # ---- structure -------------------------------------------------------------------------
 
