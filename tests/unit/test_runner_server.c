@@ -18,15 +18,22 @@
 #include "run/runner_internal.h"
 #include "tally.h"
 
-static int listen_on(long port)
+/* 127.0.0.1:port. */
+static struct sockaddr_in loopback(long port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int one = 1;
     struct sockaddr_in a;
     memset(&a, 0, sizeof(a));
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.sin_port = htons((unsigned short)port);
+    return a;
+}
+
+static int listen_on(long port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    struct sockaddr_in a = loopback(port);
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
         bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 16) != 0) {
         fprintf(stderr, "stand-in: cannot listen on port %ld: %s\n", port, strerror(errno));
@@ -65,11 +72,7 @@ static int serve(long port, const char *mode)
 static int ask(long port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((unsigned short)port);
+    struct sockaddr_in a = loopback(port);
     char buf[16] = "";
     ssize_t got = -1;
     if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
@@ -253,11 +256,7 @@ static void test_self_connect_is_not_a_listener(void)
 {
     long port = free_port();
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof(a));
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((unsigned short)port);
+    struct sockaddr_in a = loopback(port);
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     CHECK(bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0);
