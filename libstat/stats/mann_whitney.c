@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -187,10 +188,11 @@ static size_t exact_step_count(size_t total, size_t kmax)
     return k;
 }
 
-/* Steps 1..steps of the splits' series on integers n[0..top] (zeroed), P(U <= u[k - 1]) into
- * out[k - 1], the counts left in c[0..top] as doubles for the steps after them. */
-static void exact_steps(double *out, double *c, uint64_t *n, size_t total, size_t steps,
-                        const size_t *u, size_t top)
+/* Steps 1..steps of the splits' series on the integers n[0..top] (zeroed), P(U <= u[k - 1])
+ * into out[k - 1]; returns the same memory holding the counts as doubles (exact: below 2^53),
+ * for the steps after them. */
+static double *exact_steps(double *out, uint64_t *n, size_t total, size_t steps, const size_t *u,
+                           size_t top)
 {
     n[0] = 1;
     for (size_t k = 1; k <= steps; k++) {
@@ -204,8 +206,13 @@ static void exact_steps(double *out, double *c, uint64_t *n, size_t total, size_
             count += n[i];
         out[k - 1] = u[k - 1] >= k * (total - k) ? 1 : (double)count / binomial(k, total - k);
     }
-    for (size_t i = 0; i <= top; i++)
-        c[i] = (double)n[i];
+    /* In place, each count replaced by its double through memcpy (which gives the memory the
+     * double's type): one allocation of the series, not two. */
+    for (size_t i = 0; i <= top; i++) {
+        double v = (double)n[i];
+        memcpy(&n[i], &v, sizeof v);
+    }
+    return (double *)(void *)n;
 }
 
 int tally__mann_whitney_cdf_splits(double *out, size_t total, size_t kmax, const size_t *u)
@@ -214,17 +221,15 @@ int tally__mann_whitney_cdf_splits(double *out, size_t total, size_t kmax, const
     for (size_t k = 1; k <= kmax; k++)
         top = u[k - 1] > top ? u[k - 1] : top;
     size_t steps = exact_step_count(total, kmax);
-    double *c = tally__calloc(top + 1, sizeof(*c));
-    uint64_t *n = steps ? tally__calloc(top + 1, sizeof(*n)) : NULL;
-    if (c == NULL || (steps && n == NULL)) {
-        tally__free_mem(c);
-        tally__free_mem(n);
+    _Static_assert(sizeof(uint64_t) == sizeof(double), "a count and a double share a slot");
+    void *series = tally__calloc(top + 1, sizeof(double));
+    if (series == NULL)
         return tally__error(TALLY_ENOMEM, "Mann-Whitney: out of memory for %zu counts", top + 1);
-    }
-    c[0] = 1;
+    double *c = series;
     if (steps)
-        exact_steps(out, c, n, total, steps, u, top);
-    tally__free_mem(n);
+        c = exact_steps(out, series, total, steps, u, top);
+    else
+        c[0] = 1;
     for (size_t k = steps + 1; k <= kmax; k++) {
         /* c[j] += c[j - k] in ascending j; for k >= 4 four at a time, whose sources all lie
          * below the first of them (the same additions, so the same sums). */
