@@ -164,11 +164,11 @@ static void test_take(void)
     const char *text = "{\"results\": [{\"times\": [\r\n       1,\n        2 ,\t        \r\n  3,"
                        "                 4e0], \"exit_codes\": [ ]},\n"
                        "{\"times\": [5,\n\t        6]}]}";
-    tally__json_doc d;
-    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "h.json", &hyperfine), TALLY_OK);
-    CHECK(d.arrays != NULL);
     tally__jpath path;
     tally__jpath_init(&path);
+    tally__json_doc d;
+    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "h.json", &hyperfine), TALLY_OK);
+    CHECK(d.arrays != NULL && d.array_count == 3);
     double *x;
     size_t n, cap;
     CHECK_INT(tally__json_doc_take(&x, &n, &cap, &d, hf_member(&d, 0, "times"), 0, &path), TALLY_OK);
