@@ -155,6 +155,16 @@ static void exact_distribution(void)
     CHECK_REL(tally__mann_whitney_min_p(1, 1), 1.0, 0);
 }
 
+/* tally__mann_whitney_cdf_splits(total, kmax, u) against want[0..kmax) within rel. */
+static void check_splits(size_t total, size_t kmax, const size_t *u, const double *want,
+                         double rel)
+{
+    double out[8];
+    CHECK_INT(tally__mann_whitney_cdf_splits(out, total, kmax, u), TALLY_OK);
+    for (size_t k = 0; k < kmax; k++)
+        CHECK_REL(out[k], want[k], rel);
+}
+
 /* The splits' series (every k of one pooled sample from one series) against exact rational
  * values: Mann & Whitney's (1947) recursion g(k, n, u) = g(k - 1, n, u - n) + g(k, n - 1, u) on
  * Python integers, P = sum_{v <= u} g(k, 600 - k, v) / C(600, k) printed with %.17g
@@ -173,16 +183,10 @@ static void exact_splits(void)
                                         0.49899838830259791, 0.49953974243671007,
                                         0.49914399715568741, 0.49959817532506373 };
     double out[8];
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 8, tail_u), TALLY_OK);
-    for (int k = 0; k < 8; k++)
-        CHECK_REL(out[k], tail_p[k], 1e-13);
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 8, centre_u), TALLY_OK);
-    for (int k = 0; k < 8; k++)
-        CHECK_REL(out[k], centre_p[k], 1e-13);
+    check_splits(600, 8, tail_u, tail_p, 1e-13);
+    check_splits(600, 8, centre_u, centre_p, 1e-13);
     /* Fewer splits than wanted k: the same values for the first ones. */
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 3, centre_u), TALLY_OK);
-    for (int k = 0; k < 3; k++)
-        CHECK_REL(out[k], centre_p[k], 1e-13);
+    check_splits(600, 3, centre_u, centre_p, 1e-13);
     /* The warm-up scan's p-values equal tally_mann_whitney_from_ranks on each split: first
      * runs with ranks from a seeded shuffle of 1..n (no ties: exact for k <= 8), and with a
      * tie term (normal approximation for every k). */
@@ -236,12 +240,9 @@ static void exact_splits_long(void)
     static const double want[6] = { 0.4949999999999618,  0.49009900990098998,
                                     0.48875000007502301, 0.48670063245034079,
                                     0.48502630240896827, 0.48352785970380496 };
-    double out[6];
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 10000, 6, u), TALLY_OK);
-    for (int k = 0; k < 6; k++)
-        CHECK_REL(out[k], want[k], 1e-12);
-    CHECK_REL(out[0], 4950.0 / 10000, 1e-15);
-    CHECK_REL(out[1], 4950.0 / 10100, 1e-15);
+    check_splits(10000, 6, u, want, 1e-12);
+    const double by_hand[2] = { 4950.0 / 10000, 4950.0 / 10100 };
+    check_splits(10000, 2, u, by_hand, 1e-15);
     /* Every split against tally__mann_whitney_cdf, which builds each k on its own in doubles,
      * for totals on both sides of the switch from integers to doubles (seeded u). */
     static const size_t totals[] = { 12, 97, 600, 2000, 10000, 40000 };
