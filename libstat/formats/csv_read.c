@@ -30,6 +30,14 @@ typedef struct csv_reader {
     tally_benchmark *bench;
     tally_case *cas;
     tally__buf text;        /* NUL-terminated copy of the name being looked up */
+    /* The last row read field by field, as the bytes before and after its number (after: up to
+     * and with its line break). A row of the same bytes around another number has the same
+     * fields but the value, so the same configuration, benchmark, case, unit and direction:
+     * repeat_rows takes such rows without tokenizing them. */
+    const char *before;
+    size_t before_len;
+    const char *after;
+    size_t after_len; /* 0: no row to repeat */
 } csv_reader;
 
 static const char *skip_bom(const char *data, size_t *len)
@@ -336,6 +344,69 @@ static int read_row(csv_reader *r)
     return rc;
 }
 
+/* Remember the row just read (from `start`, on line `line`) for repeat_rows, when it was one
+ * line with an unquoted value. */
+static void remember_row(csv_reader *r, const char *start, unsigned long line)
+{
+    const tally__csv_field *f = field(r, COL_VALUE);
+    r->after_len = 0;
+    if (f->quoted || r->tok.line != line + 1 || r->tok.cur[-1] != '\n')
+        return;
+    size_t n;
+    const char *s = field_text(f, &n);
+    r->before = start;
+    r->before_len = (size_t)(s - start);
+    r->after = s + n;
+    r->after_len = (size_t)(r->tok.cur - r->after);
+}
+
+/* Take the rows that repeat the remembered one but for their number, appending the numbers to
+ * its case; stops at the first other row (left to the tokenizer, which then also reports a
+ * number the scan refused). *taken counts the rows. */
+static int repeat_rows(csv_reader *r, size_t *taken)
+{
+    const char *p = r->tok.cur, *end = r->tok.end, *line_start = r->tok.line_start;
+    unsigned long lines = 0;
+    size_t room, n = 0, rows = 0;
+    double *out = tally__case_spare(r->cas, &room);
+    int rc = TALLY_OK;
+    while ((size_t)(end - p) > r->before_len && memcmp(p, r->before, r->before_len) == 0) {
+        double v;
+        const char *stop;
+        if (tally__number_scan(&v, &stop, p + r->before_len, end, TALLY__NUMBER_TEXT) !=
+            TALLY__NUMBER_OK)
+            break;
+        size_t left = (size_t)(end - stop);
+        const char *next;
+        if (left >= r->after_len && memcmp(stop, r->after, r->after_len) == 0)
+            next = stop + r->after_len;
+        else if (left == r->after_len - 1 && memcmp(stop, r->after, left) == 0)
+            next = end; /* the last row, without its line break */
+        else
+            break;
+        if ((size_t)(next - p) > TALLY__MAX_LINE)
+            break;
+        if (n == room) {
+            tally__case_commit(r->cas, n);
+            n = 0;
+            if ((rc = tally__case_reserve(r->cas, 1)) != TALLY_OK)
+                break;
+            out = tally__case_spare(r->cas, &room);
+        }
+        out[n++] = v;
+        rows++;
+        if (next[-1] == '\n') {
+            lines++;
+            line_start = next;
+        }
+        p = next;
+    }
+    tally__case_commit(r->cas, n);
+    tally__csv_resume(&r->tok, p, lines, line_start);
+    *taken = rows;
+    return rc;
+}
+
 static int parse_separated(tally_results *into, const char *data, size_t len, const char *name,
                            char sep)
 {
@@ -348,6 +419,14 @@ static int parse_separated(tally_results *into, const char *data, size_t len, co
     int rc = read_header(&r);
     size_t rows = 0;
     while (rc == TALLY_OK) {
+        if (r.after_len > 0) {
+            size_t taken;
+            if ((rc = repeat_rows(&r, &taken)) != TALLY_OK)
+                break;
+            rows += taken;
+        }
+        const char *start = r.tok.cur;
+        unsigned long line = r.tok.line;
         rc = tally__csv_next(&r.tok);
         if (rc <= 0)
             break;
@@ -358,6 +437,8 @@ static int parse_separated(tally_results *into, const char *data, size_t len, co
         }
         rc = read_row(&r);
         rows++;
+        if (rc == TALLY_OK)
+            remember_row(&r, start, line);
     }
     if (rc == TALLY_OK && rows == 0)
         rc = tally__error_at(TALLY_ENODATA, name, 0, 0, "no data rows after the header");

@@ -56,6 +56,14 @@ const char *tally__csv_after_preamble(const char *data, size_t *len)
     return data;
 }
 
+void tally__csv_resume(tally__csv *c, const char *next, unsigned long lines,
+                       const char *line_start)
+{
+    c->cur = next;
+    c->line += lines;
+    c->line_start = line_start;
+}
+
 void tally__csv_dispose(tally__csv *c)
 {
     tally__free_mem(c->fields);

@@ -48,6 +48,11 @@ void tally__csv_skip_preamble(tally__csv *c);
 /* Where the data starts once tally__csv_skip_preamble's lines are passed over (for sniffing). */
 const char *tally__csv_after_preamble(const char *data, size_t *len);
 
+/* Go on reading at `next`, `lines` line breaks further on, in the line that starts at
+ * `line_start`: for a caller that took the records up to there without tally__csv_next. */
+void tally__csv_resume(tally__csv *c, const char *next, unsigned long lines,
+                       const char *line_start);
+
 void tally__csv_dispose(tally__csv *c);
 
 #endif /* TALLY_CSV_TOKENIZER_H */

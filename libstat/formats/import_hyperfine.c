@@ -83,19 +83,43 @@ static const char *const result_arrays[] = { "times", "exit_codes", NULL };
 static const tally__json_cut result_cut = { result_prefix, result_arrays };
 enum { TIMES = 0, EXIT_CODES = 1 };
 
-/* An exit code as "%.0f" writes it, without printf for the whole numbers of real files (the
- * shortest digits of a whole number below 10^15 are its digits). */
-static void append_code(tally__buf *text, double v, size_t j)
+/* The exit codes as text ("0,0,1"), gathered a block at a time: a file of a million runs has a
+ * million of them. */
+typedef struct code_text {
+    tally__buf *out;
+    char block[4096];
+    size_t len;
+} code_text;
+
+static void codes_flush(code_text *t)
 {
-    if (v == trunc(v) && fabs(v) < 1e15) {
-        char code[TALLY__NUMBER_BUF + 1];
-        size_t n = j ? 1 : 0;
-        code[0] = ',';
-        n += tally__number_format(code + n, v);
-        tally__buf_append(text, code, n);
-    } else {
-        tally__buf_printf(text, "%s%.0f", j ? "," : "", v);
+    tally__buf_append(t->out, t->block, t->len);
+    t->len = 0;
+}
+
+/* An exit code as "%.0f" writes it, without printf for the whole numbers of real files: their
+ * digits, the sign of -0 kept. */
+static void append_code(code_text *t, double v, size_t j)
+{
+    if (t->len > sizeof(t->block) - 24)
+        codes_flush(t);
+    if (!(v == trunc(v) && fabs(v) < 1e15)) {
+        codes_flush(t);
+        tally__buf_printf(t->out, "%s%.0f", j ? "," : "", v);
+        return;
     }
+    char *at = t->block + t->len;
+    if (j)
+        *at++ = ',';
+    if (signbit(v))
+        *at++ = '-';
+    char digits[16];
+    size_t n = 0;
+    for (unsigned long long u = (unsigned long long)fabs(v); n == 0 || u > 0; u /= 10)
+        digits[n++] = (char)('0' + u % 10);
+    while (n > 0)
+        *at++ = digits[--n];
+    t->len = (size_t)(at - t->block);
 }
 
 static int keep_exit_codes(tally_case *c, tally__json_doc *doc, const cJSON *res, tally__jpath *p)
@@ -107,19 +131,23 @@ static int keep_exit_codes(tally_case *c, tally__json_doc *doc, const cJSON *res
     if (rc != TALLY_OK)
         return rc;
     tally__buf text = TALLY__BUF_INIT;
+    code_text t;
+    t.out = &text;
+    t.len = 0;
     size_t mark = tally__jpath_key(p, "exit_codes");
     if (doc->arrays) {
         const double *v;
         size_t n;
         rc = tally__json_doc_numbers(&v, &n, doc, codes, EXIT_CODES, p);
         for (size_t j = 0; rc == TALLY_OK && j < n; j++)
-            append_code(&text, v[j], j);
+            append_code(&t, v[j], j);
     } else {
         const cJSON *code;
         size_t j = 0;
         cJSON_ArrayForEach(code, codes) {
             /* null: the command was killed by a signal. */
             if (cJSON_IsNull(code)) {
+                codes_flush(&t);
                 tally__buf_printf(&text, "%snull", j ? "," : "");
             } else {
                 double v;
@@ -128,11 +156,12 @@ static int keep_exit_codes(tally_case *c, tally__json_doc *doc, const cJSON *res
                 tally__jpath_pop(p, at);
                 if (rc != TALLY_OK)
                     break;
-                append_code(&text, v, j);
+                append_code(&t, v, j);
             }
             j++;
         }
     }
+    codes_flush(&t);
     tally__jpath_pop(p, mark);
     if (rc == TALLY_OK)
         rc = text.failed ? tally__error(TALLY_ENOMEM, "out of memory")
@@ -148,13 +177,17 @@ static int read_times(tally_case *c, tally__json_doc *doc, const cJSON *res, tal
     if (rc != TALLY_OK)
         return rc;
     size_t mark = tally__jpath_key(p, "times");
-    const double *x;
-    size_t n;
-    rc = tally__json_doc_numbers(&x, &n, doc, times, TIMES, p);
+    double *x;
+    size_t n, cap;
+    rc = tally__json_doc_take(&x, &n, &cap, doc, times, TIMES, p);
     if (rc == TALLY_OK && n == 0)
         rc = tally__error_json(TALLY_ENODATA, doc->name, p->text, "empty sample list");
     tally__jpath_pop(p, mark);
-    return rc == TALLY_OK ? tally_case_append(c, x, n) : rc;
+    if (rc != TALLY_OK) {
+        tally__free_mem(x);
+        return rc;
+    }
+    return tally__case_adopt(c, x, n, cap);
 }
 
 /* What one_result needs of the file. */

@@ -74,17 +74,18 @@ static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tal
     cJSON_ArrayForEach(run, runs) {
         size_t mark = tally__jpath_index(p, j++);
         const cJSON *values;
-        const double *x = NULL;
-        size_t n = 0;
+        double *x = NULL;
+        size_t n = 0, cap = 0;
         int rc = tally__json_array(&values, run, "values", 0, doc->name, p);
         if (rc == TALLY_OK) {
             tally__jpath_key(p, "values");
-            rc = tally__json_doc_numbers(&x, &n, doc, values, 0, p);
+            rc = tally__json_doc_take(&x, &n, &cap, doc, values, 0, p);
         }
         if (rc == TALLY_ENOTFOUND || (rc == TALLY_OK && n == 0))
             (*calibration)++, rc = TALLY_OK;
         else if (rc == TALLY_OK)
-            rc = tally_case_append(c, x, n);
+            rc = tally__case_adopt(c, x, n, cap), x = NULL;
+        tally__free_mem(x);
         tally__jpath_pop(p, mark);
         if (rc != TALLY_OK)
             return rc;

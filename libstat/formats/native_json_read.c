@@ -128,16 +128,18 @@ static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
     int rc = tally__json_array(&samples, case_obj, "samples", 1, r->name, &r->path);
     if (rc != TALLY_OK)
         return rc;
-    const double *x;
-    size_t count;
+    double *x;
+    size_t count, cap;
     size_t mark = tally__jpath_key(&r->path, "samples");
-    rc = tally__json_doc_numbers(&x, &count, r->doc, samples, 0, &r->path);
+    rc = tally__json_doc_take(&x, &count, &cap, r->doc, samples, 0, &r->path);
     tally__jpath_pop(&r->path, mark);
-    if (rc != TALLY_OK)
+    if (rc == TALLY_OK && count == 0)
+        rc = fail_at_key(r, TALLY_ENODATA, "samples", "expected at least one sample");
+    if (rc != TALLY_OK) {
+        tally__free_mem(x);
         return rc;
-    if (count == 0)
-        return fail_at_key(r, TALLY_ENODATA, "samples", "expected at least one sample");
-    rc = tally_case_append(c, x, count);
+    }
+    rc = tally__case_adopt(c, x, count, cap);
     /* The samples now live in the case: drop their tree nodes (when the text went to cJSON
      * whole), which cost several times more. */
     if (rc == TALLY_OK)

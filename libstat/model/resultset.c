@@ -215,6 +215,20 @@ void tally__case_commit(tally_case *c, size_t n)
     c->count += n;
 }
 
+int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap)
+{
+    if (c->count > 0 || x == NULL) {
+        int rc = n > 0 ? tally_case_append(c, x, n) : TALLY_OK;
+        tally__free_mem(x);
+        return rc;
+    }
+    tally__free_mem(c->samples);
+    c->samples = x;
+    c->count = n;
+    c->cap = cap;
+    return TALLY_OK;
+}
+
 int tally_case_append(tally_case *c, const double *x, size_t n)
 {
     if (c == NULL || (x == NULL && n > 0))

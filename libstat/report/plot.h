@@ -13,16 +13,19 @@
 #define TALLY__PLOT_COLOURS 8 /* series classes c0..c7, then again */
 
 /* Distribution of one case: per configuration a row with a box (quartiles, median, whiskers at
- * 1.5 IQR) under a strip of every run, on one value axis with the unit. Draws nothing and
- * returns 0 when the report holds no samples; 1 when drawn. */
-int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__row *row);
+ * 1.5 IQR) under a strip of every run, on one value axis with the unit, labelled in `si`: the
+ * SI prefix of the case's benchmark (tally__group_si), so a value reads the same in the plot
+ * as in the table. Draws nothing and returns 0 when the report holds no samples; 1 when drawn. */
+int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__row *row,
+                             const tally__si *si);
 
 /* Run order of one case: a panel per configuration with its samples against the run index,
  * on one shared value axis, so trends and warm-up show. Returns as tally__plot_distribution. */
-int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row);
+int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row,
+                     const tally__si *si);
 
-/* The row statistic of a benchmark against its case with the confidence interval, one line per
- * configuration (a sweep: cases named by numbers such as "4", "16-clients", on a numeric,
+/* The row statistic of a benchmark against its case with the confidence interval, in the
+ * benchmark's SI prefix (tally__group_si, as the table), one line per configuration (a sweep: cases named by numbers such as "4", "16-clients", on a numeric,
  * logarithmic when geometric, axis), or dots per case for named cases. Returns 1 when drawn,
  * 0 when no cell has a value. */
 int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *g);

@@ -44,7 +44,8 @@ static double jitter(size_t i)
     return (f - 0.5) * JITTER;
 }
 
-int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__row *row)
+int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__row *row,
+                             const tally__si *si)
 {
     double lo, hi;
     size_t nmax;
@@ -61,6 +62,7 @@ int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__
     axis.grid = bottom - TOP;
     axis.unit = row->unit;
     axis.prefix = 1;
+    axis.si = si;
     axis.title = row->unit[0] ? NULL : "value"; /* the unit alone says what the axis shows */
     axis.title_pos = bottom + 32;
 

@@ -42,7 +42,8 @@ static void diag_marks(tally__buf *b, const tally__cell *c, const tally__svg_sca
     tally__buf_dispose(&t);
 }
 
-int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row)
+int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row,
+                     const tally__si *si)
 {
     double lo, hi;
     size_t nmax;
@@ -108,6 +109,7 @@ int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row
         y.grid = width - RIGHT - LEFT;
         y.unit = row->unit;
         y.prefix = 1;
+        y.si = si;
         y.title_pos = 14;
         tally__svg_axis(b, &y);
         diag_marks(b, c, &x.scale, top);

@@ -113,6 +113,10 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     tally__axis y;
     memset(&y, 0, sizeof(y));
     y.vertical = 1;
+    /* The table's prefix, not one fitted to this axis: a table in ms next to a plot in s
+     * would make the reader convert. */
+    tally__si si;
+    tally__group_si(&si, r, g);
     /* A geometric sweep whose values span more than an order of magnitude gets a logarithmic
      * value axis too (hackbench times double with the groups): every case stays readable. */
     int ylog = m.log && lo > 0 && hi / lo >= 20;
@@ -125,8 +129,6 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         double d0 = lo / 1.15, d1 = hi * 1.15;
         y.ticks.lo = d0;
         y.ticks.hi = d1;
-        tally__si si;
-        tally__si_choose(&si, d1, first->unit);
         static const double mant[3] = {1, 2, 5};
         for (int e = (int)floor(log10(d0)); e <= (int)ceil(log10(d1)) && ycount < 3 * 40; e++)
             for (int k = 0; k < 3 && ycount < 3 * 40; k++) {
@@ -153,6 +155,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     y.title = ytitle;
     y.unit = first->unit;
     y.prefix = 1;
+    y.si = &si;
     y.title_pos = 16;
 
     double xlo = INFINITY, xhi = -INFINITY;

@@ -455,12 +455,14 @@ static void close_figure(tally__buf *b, size_t at, int drawn, const char *captio
 }
 
 static void case_figure(tally__buf *b, const tally_report *r, const tally__row *row,
-                        int (*plot)(tally__buf *, const tally_report *, const tally__row *),
+                        const tally__si *si,
+                        int (*plot)(tally__buf *, const tally_report *, const tally__row *,
+                                    const tally__si *),
                         const char *caption)
 {
     size_t at = b->len;
     tally__buf_puts(b, "<figure>");
-    close_figure(b, at, plot(b, r, row), caption);
+    close_figure(b, at, plot(b, r, row, si), caption);
 }
 
 static void group_figure(tally__buf *b, const tally_report *r, const tally__group *g,
@@ -523,6 +525,8 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
     }
     tally__buf_printf(b, "<h3>Cases: runs and their order</h3>\n");
     int open = g->count <= OPEN_CASES;
+    tally__si si; /* the table's prefix for every case's plots */
+    tally__group_si(&si, r, g);
     for (size_t i = g->first; i < g->first + g->count; i++) {
         const tally__row *row = &r->rows[i];
         tally__buf_printf(b, "<details class=\"case\"%s><summary>", open ? " open" : "");
@@ -532,10 +536,10 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
             tally__buf_puts(b, " <span class=\"verdicts\"><span class=\"diag\">· runs may not "
                                "be trusted</span></span>");
         tally__buf_puts(b, "</summary>\n");
-        case_figure(b, r, row, tally__plot_distribution,
+        case_figure(b, r, row, &si, tally__plot_distribution,
             "Every run (dots) over the quartile box of each configuration; the thick line is the "
             "median, whiskers reach 1.5 times the interquartile range.");
-        case_figure(b, r, row, tally__plot_runs,
+        case_figure(b, r, row, &si, tally__plot_runs,
             "The same runs in the order they ran: a trend or a warm-up shows as a slope or a "
             "step; a dashed line marks a warm-up or a step the checks found.");
         case_findings(b, r, row);

@@ -284,7 +284,9 @@ void tally__svg_axis(tally__buf *b, const tally__axis *a)
 {
     tally__si si;
     double magnitude = fmax(fabs(a->ticks.lo), fabs(a->ticks.hi));
-    if (a->prefix)
+    if (a->prefix && a->si)
+        si = *a->si;
+    else if (a->prefix)
         tally__si_choose(&si, magnitude, a->unit);
     else {
         si.factor = 1;

@@ -47,6 +47,8 @@ typedef struct tally__axis {
     const char *title;        /* quantity shown, e.g. "AMean"; NULL: none */
     const char *unit;         /* unit of the values, SI-prefixed in the title; NULL: none */
     int prefix;               /* 1: scale labels by an SI prefix of `unit` */
+    const tally__si *si;      /* with prefix: this prefix (the benchmark's, as its table shows
+                                 the values); NULL: the prefix fitting the axis range */
     double title_pos;         /* x of a horizontal axis' title / y of a vertical one */
 } tally__axis;
 

@@ -136,6 +136,10 @@ int tally__case_reserve(tally_case *c, size_t extra);
 double *tally__case_spare(tally_case *c, size_t *room);
 /* Count `n` samples written at tally__case_spare() as appended; they must be finite and fit. */
 void tally__case_commit(tally_case *c, size_t n);
+/* Append the n finite samples at x, a tally__malloc block with room for `cap`, and take the
+ * block: a case without samples keeps it as its storage (no copy), another appends a copy and
+ * frees it. The block is freed on failure too. */
+int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap);
 
 /* ---- numbers: util/number.h (parsing, printing, the C locale) ---- */
 #include "util/number.h"

@@ -12,8 +12,10 @@
 struct tally__json_cut_array {
     size_t offset; /* the array's contents (between the brackets) in the text */
     size_t len;
-    size_t first; /* its numbers: values[first .. first + count) */
+    double *values; /* its numbers, in a block of its own that a reader may take (a case's
+                     * samples: no copy); NULL when empty or taken */
     size_t count;
+    size_t cap;
     unsigned char key;
 };
 
@@ -37,8 +39,6 @@ typedef struct splitter {
     int key; /* KEY_OTHER, KEY_PREFIX or k: the key of the value about to start */
     tally__json_cut_array *arrays;
     size_t count, cap;
-    double *values;
-    size_t nvalues, values_cap;
     size_t cut_bytes;
     int oom; /* a growth failed: the scan stopped for that, not for a doubt */
 } splitter;
@@ -48,46 +48,60 @@ static int is_any(const char *step)
     return step[0] == '*' && step[1] == '\0';
 }
 
-static int push_value(splitter *s, double v)
+static void free_arrays(tally__json_cut_array *arrays, size_t count)
 {
-    if (s->nvalues == s->values_cap) {
-        size_t cap = s->values_cap ? s->values_cap * 2 : 4096;
-        double *grown = tally__reallocarray(s->values, cap, sizeof(*grown));
-        if (grown == NULL) {
-            s->oom = 1;
-            return 0;
+    for (size_t i = 0; i < count; i++)
+        tally__free_mem(arrays[i].values);
+    tally__free_mem(arrays);
+}
+
+/* The numbers of the array at p (just after its '['), into a->values; returns the ']', or NULL
+ * for a doubt or when out of memory (s->oom). */
+static const char *scan_numbers(splitter *s, tally__json_cut_array *a, const char *p)
+{
+    p = tally__json_skip_ws(p, s->end);
+    if (p < s->end && *p == ']')
+        return p;
+    double *out = a->values;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            /* Doubling: a large block grows in place (mremap), a small one is cheap to move. */
+            cap = cap ? cap * 2 : 16;
+            double *grown = tally__reallocarray(out, cap, sizeof(*grown));
+            if (grown == NULL) {
+                s->oom = 1;
+                p = NULL;
+                break;
+            }
+            out = grown;
         }
-        s->values = grown;
-        s->values_cap = cap;
+        const char *stop;
+        if (tally__number_scan(&out[n], &stop, p, s->end, TALLY__NUMBER_JSON) !=
+            TALLY__NUMBER_OK) {
+            p = NULL;
+            break;
+        }
+        n++;
+        p = tally__json_skip_ws(stop, s->end);
+        if (p < s->end && *p == ',') {
+            p = tally__json_skip_ws(p + 1, s->end);
+            continue;
+        }
+        if (p >= s->end || *p != ']')
+            p = NULL;
+        break;
     }
-    s->values[s->nvalues++] = v;
-    return 1;
+    a->values = out;
+    a->count = n;
+    a->cap = cap;
+    return p;
 }
 
 /* An array to cut: p is just after its '['. Converts its numbers and returns its ']', or NULL
  * for a doubt. */
 static const char *cut_array(splitter *s, const char *p, int key)
 {
-    const char *start = p;
-    size_t first = s->nvalues;
-    p = tally__json_skip_ws(p, s->end);
-    if (p < s->end && *p != ']') {
-        for (;;) {
-            double v;
-            const char *stop;
-            if (tally__number_scan(&v, &stop, p, s->end, TALLY__NUMBER_JSON) != TALLY__NUMBER_OK ||
-                !push_value(s, v))
-                return NULL;
-            p = tally__json_skip_ws(stop, s->end);
-            if (p < s->end && *p == ',') {
-                p = tally__json_skip_ws(p + 1, s->end);
-                continue;
-            }
-            break;
-        }
-    }
-    if (p >= s->end || *p != ']')
-        return NULL;
     if (s->count == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
         tally__json_cut_array *grown = tally__reallocarray(s->arrays, cap, sizeof(*grown));
@@ -98,11 +112,15 @@ static const char *cut_array(splitter *s, const char *p, int key)
         s->arrays = grown;
         s->cap = cap;
     }
-    s->arrays[s->count++] = (tally__json_cut_array){ (size_t)(start - s->data),
-                                                     (size_t)(p - start), first,
-                                                     s->nvalues - first, (unsigned char)key };
-    s->cut_bytes += (size_t)(p - start);
-    return p;
+    /* Counted at once, so that its block is freed with the others whatever happens. */
+    tally__json_cut_array *a = &s->arrays[s->count++];
+    *a = (tally__json_cut_array){ (size_t)(p - s->data), 0, NULL, 0, 0, (unsigned char)key };
+    const char *close = scan_numbers(s, a, p);
+    if (close == NULL)
+        return NULL;
+    a->len = (size_t)(close - p);
+    s->cut_bytes += a->len;
+    return close;
 }
 
 /* The key a string names in an object on the path, from its raw bytes: KEY_OTHER, KEY_PREFIX,
@@ -224,39 +242,30 @@ int tally__json_doc_parse(tally__json_doc *doc, const char *data, size_t len, co
     if (s->oom) {
         /* Out of memory is an answer, not a doubt: the tree would only fail later, or not at
          * all and hide that the allocation failed. */
-        tally__free_mem(s->arrays);
-        tally__free_mem(s->values);
+        free_arrays(s->arrays, s->count);
         tally__free_mem(s);
         return tally__oom();
     }
     if (clean && s->count > 0) {
         size_t skeleton_len;
         char *skeleton = skeleton_of(s, len, &skeleton_len);
-        if (skeleton == NULL) {
-            tally__free_mem(s->arrays);
-            tally__free_mem(s->values);
-            tally__free_mem(s);
-            return tally__oom();
-        }
-        int rc = tally__json_parse(&doc->root, skeleton, skeleton_len, name);
+        int rc = skeleton ? tally__json_parse(&doc->root, skeleton, skeleton_len, name)
+                          : tally__oom();
         tally__free_mem(skeleton);
         if (rc == TALLY_OK) {
             doc->arrays = s->arrays;
             doc->array_count = s->count;
-            doc->values = s->values;
             tally__free_mem(s);
             return TALLY_OK;
         }
         if (rc == TALLY_ENOMEM) {
-            tally__free_mem(s->arrays);
-            tally__free_mem(s->values);
+            free_arrays(s->arrays, s->count);
             tally__free_mem(s);
             return rc;
         }
         /* The rest does not parse: the whole text again, so that the message points into it. */
     }
-    tally__free_mem(s->arrays);
-    tally__free_mem(s->values);
+    free_arrays(s->arrays, s->count);
     tally__free_mem(s);
     return tally__json_parse(&doc->root, data, len, name);
 }
@@ -264,29 +273,31 @@ int tally__json_doc_parse(tally__json_doc *doc, const char *data, size_t len, co
 void tally__json_doc_free(tally__json_doc *doc)
 {
     cJSON_Delete(doc->root);
-    tally__free_mem(doc->arrays);
-    tally__free_mem(doc->values);
+    free_arrays(doc->arrays, doc->array_count);
     tally__free_mem(doc->scratch);
     memset(doc, 0, sizeof(*doc));
 }
 
-int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *doc,
-                            const cJSON *array, size_t key, tally__jpath *path)
+/* The cut array of `key` that comes next in document order, or NULL (an error set). */
+static tally__json_cut_array *next_cut(tally__json_doc *doc, const cJSON *array, size_t key,
+                                       const tally__jpath *path)
 {
-    *out = NULL;
-    *count = 0;
-    if (doc->arrays) {
-        size_t i = key < TALLY__JSON_CUT_KEYS_MAX ? doc->next[key] : doc->array_count;
-        while (i < doc->array_count && doc->arrays[i].key != key)
-            i++;
-        if (i == doc->array_count || cJSON_GetArraySize(array) != 0)
-            return tally__error_json(TALLY_ERROR, doc->name, path->text,
-                                     "internal error: this array was not cut out of the text");
-        doc->next[key] = i + 1;
-        *out = doc->values ? doc->values + doc->arrays[i].first : NULL; /* NULL: all were empty */
-        *count = doc->arrays[i].count;
-        return TALLY_OK;
+    size_t i = key < TALLY__JSON_CUT_KEYS_MAX ? doc->next[key] : doc->array_count;
+    while (i < doc->array_count && doc->arrays[i].key != key)
+        i++;
+    if (i == doc->array_count || cJSON_GetArraySize(array) != 0) {
+        tally__error_json(TALLY_ERROR, doc->name, path->text,
+                          "internal error: this array was not cut out of the text");
+        return NULL;
     }
+    doc->next[key] = i + 1;
+    return &doc->arrays[i];
+}
+
+/* The numbers of an array that was not cut, from the tree into doc->scratch. */
+static int tree_numbers(size_t *count, tally__json_doc *doc, const cJSON *array,
+                        tally__jpath *path)
+{
     size_t n = (size_t)cJSON_GetArraySize(array);
     tally__free_mem(doc->scratch);
     doc->scratch = n ? tally__reallocarray(NULL, n, sizeof(double)) : NULL;
@@ -303,7 +314,48 @@ int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *
             return rc;
         i++;
     }
-    *out = doc->scratch;
     *count = n;
     return TALLY_OK;
+}
+
+int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *doc,
+                            const cJSON *array, size_t key, tally__jpath *path)
+{
+    *out = NULL;
+    *count = 0;
+    if (doc->arrays) {
+        const tally__json_cut_array *a = next_cut(doc, array, key, path);
+        if (a == NULL)
+            return TALLY_ERROR;
+        *out = a->values;
+        *count = a->count;
+        return TALLY_OK;
+    }
+    int rc = tree_numbers(count, doc, array, path);
+    *out = doc->scratch;
+    return rc;
+}
+
+int tally__json_doc_take(double **out, size_t *count, size_t *cap, tally__json_doc *doc,
+                         const cJSON *array, size_t key, tally__jpath *path)
+{
+    *out = NULL;
+    *count = *cap = 0;
+    if (doc->arrays) {
+        tally__json_cut_array *a = next_cut(doc, array, key, path);
+        if (a == NULL)
+            return TALLY_ERROR;
+        *out = a->values;
+        *count = a->count;
+        *cap = a->cap;
+        a->values = NULL;
+        return TALLY_OK;
+    }
+    int rc = tree_numbers(count, doc, array, path);
+    if (rc == TALLY_OK) {
+        *out = doc->scratch;
+        *cap = *count;
+        doc->scratch = NULL;
+    }
+    return rc;
 }

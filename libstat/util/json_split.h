@@ -31,11 +31,10 @@ typedef struct tally__json_cut_array tally__json_cut_array;
 
 typedef struct tally__json_doc {
     cJSON *root; /* the document (with the cut arrays empty); owned */
-    /* The cut arrays, in document order, and the numbers of all of them; none when the text
-     * went to cJSON whole. */
+    /* The cut arrays, in document order, each with its numbers; none when the text went to
+     * cJSON whole. */
     tally__json_cut_array *arrays;
     size_t array_count;
-    double *values;
     size_t next[TALLY__JSON_CUT_KEYS_MAX]; /* per key: the next cut array to look at */
     double *scratch;                       /* numbers of an uncut array, for the caller */
     const char *name;
@@ -56,5 +55,11 @@ void tally__json_doc_free(tally__json_doc *doc);
  * `path` (the path of the array) and its index. */
 int tally__json_doc_numbers(const double **out, size_t *count, tally__json_doc *doc,
                             const cJSON *array, size_t key, tally__jpath *path);
+
+/* As tally__json_doc_numbers, but the caller takes the numbers: *out (NULL when there are
+ * none) is a tally__malloc block with room for *cap doubles that the caller frees, for a case to
+ * keep as its samples without a copy (tally__case_adopt). */
+int tally__json_doc_take(double **out, size_t *count, size_t *cap, tally__json_doc *doc,
+                         const cJSON *array, size_t key, tally__jpath *path);
 
 #endif /* TALLY_JSON_SPLIT_H */

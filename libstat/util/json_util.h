@@ -4,6 +4,7 @@
 #define TALLY_JSON_UTIL_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -23,11 +24,17 @@ static inline int tally__json_is_ws(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Pretty-printed files indent every element of an array on a line of its own (hyperfine's
+ * `times`: a line break and 8 spaces between two numbers): runs of spaces go 8 bytes a step. */
 static inline const char *tally__json_skip_ws(const char *p, const char *end)
 {
-    while (p < end && tally__json_is_ws(*p))
+    for (;;) {
+        while (end - p >= 8 && memcmp(p, "        ", 8) == 0)
+            p += 8;
+        if (p >= end || !tally__json_is_ws(*p))
+            return p;
         p++;
-    return p;
+    }
 }
 
 void tally__jpath_init(tally__jpath *p);

@@ -142,6 +142,23 @@ def test_distribution_axis_takes_an_si_prefix():
     assert texts(svg, "axis-title") == ["ms"]
 
 
+def test_case_plots_label_values_in_the_tables_prefix():
+    # Case "1" near 0.38 s, case "296" near 7.75 s. The table shows the benchmark in one prefix,
+    # chosen on its smallest value (0.38 s -> 380 ms), so the plots of case "296" label its runs
+    # in ms too: 7.70 .. 7.80 s (nice step 0.02 s for a range of 0.1 s and about 6 ticks) reads
+    # 7700 .. 7800, not 7.70 .. 7.80 s beside a table of 7750 ms.
+    r = tally.Report(results_of({"a": {"1": [0.37, 0.38, 0.39], "296": [7.70, 7.75, 7.80]}}))
+    html = r.to_html()
+    assert "<dt>unit</dt><dd>ms</dd>" in html
+    dist = plots(parse(html), "plot-dist")
+    assert [label for _, label in ticks(dist[1], "x")] == [
+        "7700", "7720", "7740", "7760", "7780", "7800"]
+    assert texts(dist[1], "axis-title") == ["ms"]
+    (panel,) = [g for g in plots(parse(html), "plot-runs")[1].iter(SVG + "g")
+                if (g.get("class") or "").startswith("panel")]
+    assert texts(panel, "axis-title") == ["ms"]
+
+
 def test_run_order_plot_structure():
     # Samples 10, 20, 30, 40 (usec) in run order; a panel per configuration; x: runs 1..4
     # (nice step 1 for [1, 4] with about 8 ticks: range 3 -> nice 5, 5 / 7 -> 0.5, raised to
@@ -185,9 +202,10 @@ def test_sweep_plot_is_logarithmic_for_a_geometric_sweep():
         # AMean with a mean CI: one interval per case.
         assert len(re.findall(r"V", path_of(g, "ci")[0])) == 5
     # Means 0.11 .. 1.61 s, CIs +-0.025 (t(2) = 4.303 times 0.01 / sqrt(3)): range about 1.55
-    # -> nice 2; 2 / 5 = 0.4 -> rounded nice 0.5: ticks 0.0, 0.5, ..., 2.0 with one decimal.
-    assert [label for _, label in ticks(svg, "y")][0] == "0.0"
-    assert texts(svg, "axis-title")[0] == "AMean (s)"
+    # -> nice 2; 2 / 5 = 0.4 -> rounded nice 0.5: ticks 0, 0.5, ..., 2.0 s. The table shows the
+    # smallest mean, 0.11 s, as 110 ms, so the plot labels them in ms too: 0, 500, ..., 2000.
+    assert [label for _, label in ticks(svg, "y")] == ["0", "500", "1000", "1500", "2000"]
+    assert texts(svg, "axis-title")[0] == "AMean (ms)"
 
 
 def test_sweep_plot_of_named_cases_is_linear_and_unconnected():

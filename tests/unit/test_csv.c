@@ -311,6 +311,79 @@ static void test_bundled_example(void)
     tally_results_free(r);
 }
 
+/* The samples of case (x, b, name) after loading `text` as CSV, which must load. */
+static void expect_samples(const char *text, const char *name, const double *want, size_t n)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = TALLY_INPUT_CSV;
+    CHECK_INT(tally_load_buffer(r, text, strlen(text), "f.csv", &opts), TALLY_OK);
+    const tally_case *c = case_of(r, "x", "b", name);
+    CHECK(c != NULL);
+    if (c != NULL) {
+        CHECK_INT(tally_case_sample_count(c), n);
+        for (size_t i = 0; i < n && i < tally_case_sample_count(c); i++)
+            CHECK(tally_case_samples(c)[i] == want[i]);
+    }
+    tally_results_free(r);
+}
+
+/* Rows that repeat the previous row's bytes but for the number skip the tokenizer; every other
+ * row takes it. The values are the numbers in the texts, in row order. */
+static void test_repeated_rows(void)
+{
+    static const double one_two_three[] = { 1.5, 2.5, 30 };
+    /* CRLF line breaks, the unit after the value. */
+    expect_samples("benchmark,case,config,value,unit\r\nb,1,x,1.5,s\r\nb,1,x,2.5,s\r\n"
+                   "b,1,x,3e1,s\r\n",
+                   "1", one_two_three, 3);
+    /* The last row without its line break: after "\n", after "\r\n", and a last "\r". */
+    expect_samples(HEAD "b,1,x,1.5\nb,1,x,2.5\nb,1,x,3e1", "1", one_two_three, 3);
+    expect_samples("benchmark,case,config,value,unit\r\nb,1,x,1.5,s\r\nb,1,x,2.5,s\r\n"
+                   "b,1,x,3e1,s",
+                   "1", one_two_three, 3);
+    expect_samples(HEAD "b,1,x,1.5\r\nb,1,x,2.5\r\nb,1,x,3e1\r", "1", one_two_three, 3);
+    /* The value in the middle; blanks around it (the rows after a blank one are retokenized). */
+    static const double mid[] = { 1, 2, 4, 5 };
+    expect_samples("benchmark,value,case,config\nb,1,m,x\nb,2,m,x\nb,3,n,x\nb, 4 ,m,x\n"
+                   "b, 5 ,m,x\n",
+                   "m", mid, 4);
+    /* Quoted fields: a quoted value, quoted names of the same case, "" inside a name. */
+    static const double quoted[] = { 1, 2, 4, 5, 6 };
+    expect_samples(HEAD "b,q,x,1\nb,q,x,2\nb,q,x,\"4\"\n\"b\",\"q\",x,5\n\"b\",\"q\",x,6\n"
+                   "b,\"q\"\"\",x,7\n",
+                   "q", quoted, 5);
+    /* The case (and then the configuration) changes on every row. */
+    static const double odd[] = { 1, 3, 5 }, even[] = { 2, 4 };
+    const char *alternating = HEAD "b,1,x,1\nb,2,x,2\nb,1,x,3\nb,2,x,4\nb,1,x,5\n";
+    expect_samples(alternating, "1", odd, 3);
+    expect_samples(alternating, "2", even, 2);
+    static const double in_x[] = { 1, 3 };
+    expect_samples(HEAD "b,1,x,1\nb,1,y,2\nb,1,x,3\nb,1,y,4\n", "1", in_x, 2);
+
+    /* A bad number after repeated rows: its own line and column ("b,1,c," is 6 bytes). */
+    BAD(HEAD "b,1,c,1\nb,1,c,2\nb,1,c,2.5x\n", TALLY_EPARSE,
+        "r.csv:4:7: expected a number, found '2.5x'");
+    BAD(HEAD "b,1,c,1\r\nb,1,c,2\r\nb,1,c,1e999\r\n", TALLY_ENONFINITE,
+        "r.csv:4:7: number out of range (beyond 1.8e308), found '1e999'");
+    BAD(HEAD "b,1,c,1\nb,1,c,2\nb,1,c,inf", TALLY_ENONFINITE,
+        "r.csv:4:7: expected a finite number, found 'inf'");
+    BAD(HEAD "b,1,c,1\nb,1,c,\n", TALLY_EPARSE, "r.csv:3:7: empty value");
+    BAD(HEAD "b,1,c,1\nb,1,c,2,extra\n", TALLY_EPARSE,
+        "r.csv:3:9: expected 4 fields as in the header, found 5");
+    BAD("benchmark,case,config,value,unit\nb,1,c,1,s\nb,1,c,2,s\nb,1,c,3,ms\n", TALLY_EMISMATCH,
+        "r.csv:4:9: mixed units in benchmark 'b': 'ms' here, 's' in earlier rows");
+    /* Many repeated rows, then a bad one: the header, 999 good rows, the bad row on line 1001. */
+    static char many[16 * 1024];
+    size_t at = (size_t)snprintf(many, sizeof many, "%s", HEAD);
+    for (int i = 0; i < 999; i++)
+        at += (size_t)snprintf(many + at, sizeof many - at, "b,1,c,%d.25\n", i);
+    snprintf(many + at, sizeof many - at, "b,1,c,-\n");
+    expect_error(many, strlen(many), TALLY_INPUT_CSV, TALLY_EPARSE,
+                 "r.csv:1001:7: expected a number, found '-'");
+}
+
 int main(void)
 {
     test_long_number();
@@ -323,5 +396,6 @@ int main(void)
     test_errors();
     test_comment_preamble();
     test_long_record();
+    test_repeated_rows();
     return check_summary();
 }

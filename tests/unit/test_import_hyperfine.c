@@ -1,7 +1,9 @@
 /* hyperfine importer: golden checks on files written by hyperfine 1.15.0 (tests/data/hyperfine,
  * see its README), one test per class of bad input, sniffing. Expected values are read off the
  * JSON files by eye. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "import_helpers.h"
@@ -116,6 +118,42 @@ static void test_exit_codes(void)
     CHECK_STR(tally_case_meta_get(c, "reported.mean"), "1.5");
     CHECK_STR(tally_case_meta_get(c, "exit_codes"), "null");
     tally_results_free(r);
+
+    /* Codes as printf's "%.0f" writes them (C11 7.21.6.1: the sign of -0 kept, 2.5 rounded to
+     * even, 1e15 and 1e2 positional), read from the cut array and, with a null among them, from
+     * the tree. */
+    static const char *const texts[] = {
+        "{\"results\": [{\"command\": \"x\", \"times\": [1.5], \"exit_codes\": "
+        "[0, -0, -3, 255, 100000000000000, 1e15, 2.5, 1e2]}]}",
+        "{\"results\": [{\"command\": \"x\", \"times\": [1.5], \"exit_codes\": "
+        "[0, -0, -3, 255, 100000000000000, 1e15, 2.5, 1e2, null]}]}",
+    };
+    static const char *const want[] = {
+        "0,-0,-3,255,100000000000000,1000000000000000,2,100",
+        "0,-0,-3,255,100000000000000,1000000000000000,2,100,null",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        CHECK_INT(import_text(&r, imp, texts[i], "codes.json", NULL), TALLY_OK);
+        CHECK_STR(tally_case_meta_get(find_case(r, "hyperfine", "x"), "exit_codes"), want[i]);
+        tally_results_free(r);
+    }
+
+    /* 3000 codes of 255: more text than one block of the code writer. */
+    size_t n = 3000;
+    char *many = malloc(n * 5 + 128), *expect = malloc(n * 4 + 1);
+    size_t at = (size_t)sprintf(many, "{\"results\": [{\"command\": \"x\", \"times\": [1], "
+                                      "\"exit_codes\": [");
+    for (size_t i = 0; i < n; i++) {
+        at += (size_t)sprintf(many + at, "%s255", i ? ", " : "");
+        memcpy(expect + (i ? i * 4 - 1 : 0), ",255" + (i == 0), 4 - (i == 0));
+    }
+    strcpy(many + at, "]}]}");
+    expect[n * 4 - 1] = '\0';
+    CHECK_INT(import_text(&r, imp, many, "many.json", NULL), TALLY_OK);
+    CHECK_STR(tally_case_meta_get(find_case(r, "hyperfine", "x"), "exit_codes"), expect);
+    tally_results_free(r);
+    free(many);
+    free(expect);
 }
 
 static void test_errors(void)

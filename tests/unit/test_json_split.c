@@ -8,6 +8,7 @@
 #include "check.h"
 #include "tally.h"
 #include "util/count.h"
+#include "util/internal.h"
 #include "util/json_split.h"
 
 static const char *const native_prefix[] = { "results", "*", "benchmarks", "*", "cases", "*",
@@ -155,11 +156,66 @@ static void test_tree_numbers(void)
     tally__json_doc_free(&d);
 }
 
+/* The numbers taken by a reader (a block it owns), of cut arrays and of the tree, across white
+ * space of every kind and run length (the 8-byte steps over runs of spaces: 7, 8, 9, 17 spaces,
+ * tabs and CRLF among them, the last number right before the end of the text). */
+static void test_take(void)
+{
+    const char *text = "{\"results\": [{\"times\": [\r\n       1,\n        2 ,\t        \r\n  3,"
+                       "                 4e0], \"exit_codes\": [ ]},\n"
+                       "{\"times\": [5,\n\t        6]}]}";
+    tally__jpath path;
+    tally__jpath_init(&path);
+    tally__json_doc d;
+    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "h.json", &hyperfine), TALLY_OK);
+    CHECK(d.arrays != NULL && d.array_count == 3);
+    double *x;
+    size_t n, cap;
+    CHECK_INT(tally__json_doc_take(&x, &n, &cap, &d, hf_member(&d, 0, "times"), 0, &path), TALLY_OK);
+    CHECK(n == 4 && cap >= 4 && x[0] == 1 && x[1] == 2 && x[2] == 3 && x[3] == 4);
+    /* The block is the reader's: the doc frees it no more (ASan: no double free). */
+    tally__free_mem(x);
+    CHECK_INT(tally__json_doc_take(&x, &n, &cap, &d, hf_member(&d, 0, "exit_codes"), 1, &path),
+              TALLY_OK);
+    CHECK(n == 0 && x == NULL);
+    CHECK_INT(tally__json_doc_take(&x, &n, &cap, &d, hf_member(&d, 1, "times"), 0, &path), TALLY_OK);
+    CHECK(n == 2 && x[0] == 5 && x[1] == 6);
+    tally_case *c = NULL;
+    tally_results *r;
+    tally_resultset *rs;
+    tally_benchmark *b;
+    tally_results_new(&r);
+    tally_resultset_new(&rs, "a");
+    tally_results_add(r, rs);
+    tally_resultset_benchmark_add(&b, rs, "b", "s", TALLY_LOWER_IS_BETTER);
+    tally_benchmark_case_add(&c, b, "c");
+    /* An empty case keeps the block; a second block is appended to it. */
+    CHECK_INT(tally__case_adopt(c, x, n, cap), TALLY_OK);
+    tally__json_doc_free(&d);
+
+    /* A string in the array: the whole text goes to cJSON, and the numbers come from the tree. */
+    text = "{\"results\": [{\"times\": [7,        8, \"x\"]}]}";
+    CHECK_INT(tally__json_doc_parse(&d, text, strlen(text), "h.json", &hyperfine), TALLY_OK);
+    CHECK(d.arrays == NULL);
+    const cJSON *times = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d.root, "results"), 0), "times");
+    cJSON_DeleteItemFromArray((cJSON *)times, 2);
+    CHECK_INT(tally__json_doc_take(&x, &n, &cap, &d, times, 0, &path), TALLY_OK);
+    CHECK(n == 2 && cap == 2 && x[0] == 7 && x[1] == 8);
+    CHECK_INT(tally__case_adopt(c, x, n, cap), TALLY_OK);
+    tally__json_doc_free(&d);
+    CHECK_INT(tally_case_sample_count(c), 4);
+    const double *all = tally_case_samples(c);
+    CHECK(all[0] == 5 && all[1] == 6 && all[2] == 7 && all[3] == 8);
+    tally_results_free(r);
+}
+
 int main(void)
 {
     test_native_shape();
     test_key_order();
     test_doubts();
     test_tree_numbers();
+    test_take();
     return check_summary();
 }
