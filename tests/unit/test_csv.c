@@ -369,6 +369,16 @@ static void test_repeated_rows(void)
     static const double in_x[] = { 1, 3 };
     expect_samples(HEAD "b,1,x,1\nb,1,y,2\nb,1,x,3\nb,1,y,4\n", "1", in_x, 2);
 
+    /* Longer names: the bytes before the number (19) and after it (15) compared 8 at a time,
+     * a difference in the first step, the second, only the last (overlapping) one, and a blank
+     * after "lower" that the tokenizer trims. */
+    static const double c10[] = { 1, 2, 6 }, c11[] = { 3 };
+    const char *longer = "benchmark,case,config,value,unit,better\n"
+                         "b,case-number-10,x,1,seconds,lower\nb,case-number-10,x,2,seconds,lower\n"
+                         "b,case-number-11,x,3,seconds,lower\nb,case-number-10,y,4,seconds,lower\n"
+                         "b,case-nunber-10,x,5,seconds,lower\nb,case-number-10,x,6,seconds,lower \n";
+    expect_samples(longer, "case-number-10", c10, 3);
+    expect_samples(longer, "case-number-11", c11, 1);
     /* A bad number after repeated rows: its own line and column ("b,1,c," is 6 bytes). */
     BAD(HEAD "b,1,c,1\nb,1,c,2\nb,1,c,2.5x\n", TALLY_EPARSE,
         "r.csv:4:7: expected a number, found '2.5x'");
