@@ -96,18 +96,25 @@ static tally__number_status scan_careful(double *out, const char **stop, const c
 }
 
 #if defined(TALLY__SWAR_DIGITS) && defined(TALLY__EXACT_DOUBLE_OPS)
+/* Readable bytes the straight-line scans below need at s: scan_short looks at 20, scan_long at
+ * 1 + 32 and reads 24 from its first significant digit (among the first 1 + 31). */
+#define SHORT_READ 20
+#define LONG_READ TALLY__NUMBER_LONG_READ
+
 /* The shape of nearly every number in benchmark files, [sign] up to 7 digits [. up to 7 digits]
  * without exponent, in straight-line code: the positions of the point and of the end come from
  * one look at 16 characters, the value from two 8-digit conversions and Clinger's exact
- * division. Needs 20 readable bytes at s. Returns NULL for any other shape, which the general
- * scan then reads; the caller checks JSON's stricter rules. */
-static const char *scan_short(double *out, const char *s)
+ * division. Needs SHORT_READ readable bytes at s. Returns NULL for any other shape, which the
+ * general scan then reads (*longer set when only the digit counts were beyond it, the shape of
+ * scan_long); the caller checks JSON's stricter rules. */
+static const char *scan_short(double *out, int *longer, const char *s)
 {
     int negative = *s == '-';
     const char *p = s + (negative || *s == '+');
     uint64_t a = tally__load8(p);
     unsigned stops = tally__nondigit_bits(a) | tally__nondigit_bits(tally__load8(p + 8)) << 8;
     unsigned k = (unsigned)__builtin_ctz(stops | 0x10000); /* digits before the point */
+    *longer = 1;
     if (k >= 8)
         return NULL;
     unsigned fraction = 0;
@@ -118,6 +125,7 @@ static const char *scan_short(double *out, const char *s)
             return NULL;
         stop += 1 + fraction;
     }
+    *longer = 0;
     if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
         return NULL;
     uint64_t w = k ? tally__digits8_value(a, k) : 0;
@@ -127,6 +135,111 @@ static const char *scan_short(double *out, const char *s)
     double x = (double)w / tally__exact_pow10[fraction];
     *out = negative ? -x : x;
     return stop;
+}
+
+/* Powers of ten up to the 19 digits a uint64_t holds whatever they are. */
+static const uint64_t pow10_19[20] = {
+    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
+    UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+    UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+    UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+    UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)
+};
+
+/* The 32 characters at p as two masks (bit i for p[i]): non-digits, and characters other than
+ * '0'. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+static inline void masks32(uint64_t *nondigits, uint64_t *nonzeros, const char *p)
+{
+    __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    /* Digits are the bytes whose distance from '0' is at most 9, unsigned. */
+    __m128i dlo = _mm_sub_epi8(lo, zero), dhi = _mm_sub_epi8(hi, zero);
+    unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(dlo, nine), nine)) |
+                      (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(dhi, nine), nine))
+                          << 16;
+    unsigned zeros = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, zero)) |
+                     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, zero)) << 16;
+    *nondigits = (uint64_t)~digits & 0xFFFFFFFFu;
+    *nonzeros = (uint64_t)~zeros & 0xFFFFFFFFu;
+}
+#else
+static inline void masks32(uint64_t *nondigits, uint64_t *nonzeros, const char *p)
+{
+    uint64_t nd = 0, nz = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t v = tally__load8(p + 8 * i), x = v ^ TALLY__BYTES('0');
+        /* Bit 7 of each byte set where x is not zero (no carry crosses a byte), then gathered
+         * into one byte as in tally__nondigit_bits. */
+        uint64_t flags = (((x & TALLY__BYTES(0x7F)) + TALLY__BYTES(0x7F)) | x) & TALLY__BYTES(0x80);
+        nd |= (uint64_t)tally__nondigit_bits(v) << (8 * i);
+        nz |= (((flags >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * i);
+    }
+    *nondigits = nd;
+    *nonzeros = nz;
+}
+#endif
+
+/* The value of the n (at most 19) digits at p, reading 24 bytes. Without a branch on n: the
+ * digit counts of repr's output vary from line to line. */
+static inline uint64_t digits19_value(const char *p, unsigned n)
+{
+    unsigned n0 = n < 8 ? n : 8, n1 = n < 8 ? 0 : n < 16 ? n - 8 : 8, n2 = n < 16 ? 0 : n - 16;
+    uint64_t v = tally__digits8_value(tally__load8(p), n0);
+    v = v * pow10_19[n1] + tally__digits8_value(tally__load8(p + 8), n1);
+    return v * pow10_19[n2] + tally__digits8_value(tally__load8(p + 16), n2);
+}
+
+/* The other plain decimals of real files, [sign] digits [. digits] without exponent and with at
+ * most 19 significant digits (the 17 of a double's repr), such as 0.0071656633603720855: the
+ * digits become one exact integer w and the number w * 10^-fraction, which fast_float's
+ * Eisel-Lemire step rounds correctly (tally__number_from_decimal) without scanning the text a
+ * second time. Needs LONG_READ readable bytes at s. Returns NULL for any other shape (more
+ * digits, an exponent, a zero, the rare value Eisel-Lemire cannot settle), which the general
+ * scan then reads; the caller checks JSON's stricter rules. */
+const char *tally__number_scan_long(double *out, const char *s)
+{
+    int negative = *s == '-';
+    const char *p = s + (negative || *s == '+');
+    uint64_t nondigits, nonzeros;
+    masks32(&nondigits, &nonzeros, p);
+    nondigits |= UINT64_C(1) << 32; /* beyond the look: the end of a number too long here */
+    unsigned k = (unsigned)__builtin_ctzll(nondigits), fraction = 0; /* digits before the point */
+    unsigned end = k; /* where the number ends, from p */
+    unsigned point = p[k] == '.';
+    if (point) {
+        fraction = (unsigned)__builtin_ctzll(nondigits >> (k + 1));
+        end = k + 1 + fraction;
+    }
+    /* The first significant digit: neither a '0' nor the point. */
+    unsigned first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
+    unsigned significant = end - first - (point & (first < k));
+    if (end >= 32 || first >= end || significant > 19 || p[end] == 'e' || p[end] == 'E')
+        return NULL; /* longer than the look, a zero (the general scan tells 0 from an
+                      * underflow), more digits than a uint64_t holds, an exponent */
+    /* Below 10^19 < 2^64: exact. Leading zeros skipped, so that the digits of 0.00716... take
+     * the one conversion of the fraction's significant digits. */
+    uint64_t w;
+    if (first < k) {
+        w = digits19_value(p + first, k - first) * pow10_19[fraction] +
+            digits19_value(p + k + 1, fraction);
+    } else {
+        w = digits19_value(p + first, significant);
+    }
+    double x;
+    if (!tally__number_from_decimal(&x, w, -(int)fraction))
+        return NULL;
+    *out = negative ? -x : x;
+    return p + end;
+}
+#else
+const char *tally__number_scan_long(double *out, const char *s)
+{
+    (void)out;
+    (void)s;
+    return NULL;
 }
 #endif
 
@@ -139,11 +252,14 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
     const char *p = s;
     int json = grammar == TALLY__NUMBER_JSON;
 #if defined(TALLY__SWAR_DIGITS) && defined(TALLY__EXACT_DOUBLE_OPS)
-    if (end - s >= 20) {
+    if (end - s >= SHORT_READ) {
         double v;
-        const char *q = scan_short(&v, s);
+        int longer;
+        const char *q = scan_short(&v, &longer, s);
+        if (q == NULL && longer && end - s >= LONG_READ)
+            q = tally__number_scan_long(&v, s);
         /* JSON: no '+', digits before the point, none after a leading zero, digits after the
-         * point ("-" then up to 7 digits: the checks read within the 16 characters looked at). */
+         * point (the checks read within the characters the scans looked at). */
         const char *d = s + (*s == '-' || *s == '+');
         if (q && (!json || (*s != '+' && is_digit(*d) && !(d[0] == '0' && is_digit(d[1])) &&
                             q[-1] != '.'))) {

@@ -5,6 +5,7 @@
 #define TALLY_NUMBER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Longest number text any reader accepts, in characters (sign and exponent included): room for
  * the up to 767 significant digits an exact decimal of a double can need, leading zeros and an
@@ -36,6 +37,17 @@ typedef enum tally__number_status {
  * characters end (for messages). The caller checks what follows the number. */
 tally__number_status tally__number_scan(double *out, const char **stop, const char *s,
                                         const char *end, int grammar);
+
+/* Readable bytes tally__number_scan_long needs at s. */
+#define TALLY__NUMBER_LONG_READ 56
+
+/* The straight-line part of tally__number_scan for the long plain decimals of real files
+ * ([sign] digits [. digits], no exponent, 1 to 19 significant digits, ending within 32
+ * characters after the sign, such as Python's repr of a double): its end with *out set, or NULL
+ * for any other number, which tally__number_scan then reads. TEXT grammar; reads
+ * TALLY__NUMBER_LONG_READ bytes at s whatever the number, so the caller checks that they are
+ * there. On targets without the straight-line scans it always returns NULL. */
+const char *tally__number_scan_long(double *out, const char *s);
 
 /* The message part for a refusal: "expected a number", "expected a finite number",
  * "number out of range (beyond 1.8e308)", ... */
@@ -70,6 +82,11 @@ double tally__number_from_chars(const char *s, size_t len);
  * underflow), or NULL when there is none. It reads the TEXT grammar without sign; JSON's extra
  * rules are the caller's to check. */
 const char *tally__number_from_chars_prefix(double *out, const char *s, const char *end);
+
+/* w * 10^exponent correctly rounded by fast_float's Eisel-Lemire step, for an exact w of at
+ * most 19 digits: 1 with *out set, or 0 in the rare cases that step leaves undecided (the
+ * caller then converts the text). The number module's fast path for long decimals. */
+int tally__number_from_decimal(double *out, uint64_t w, int exponent);
 
 /* Dragonbox's shortest decimal of a finite, non-zero |x|: x = digits * 10^exponent, digits
  * without trailing zeros. */

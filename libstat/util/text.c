@@ -182,8 +182,10 @@ static inline size_t number_lines(double *out, size_t room, const char **at, con
         if (simd && end - p >= 18) {
             next = short_number_line(&out[n], p);
             /* The short-line shape covers the scanner's short path: the rest goes straight to
-             * the number module. */
-            if (next == NULL &&
+             * its long path (repr's 17 digits), else to the whole number module. */
+            if (next == NULL && end - p >= TALLY__NUMBER_LONG_READ)
+                stop = tally__number_scan_long(&v, p);
+            if (next == NULL && stop == NULL &&
                 tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK)
                 break;
         }
