@@ -34,8 +34,11 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction)
 #define CUTS_PER_PASS 3
 #define BLOCK 256
 
-static void scan_three(size_t *better_out, tally__ksum *sums, const double *x, size_t n,
-                       const double *cuts, size_t ncuts, double s, tally_direction direction)
+/* ncuts (1 to 3) is a constant in each copy (scan_three): a summary asks for one cut, and the
+ * sums and counts of cuts nobody asked for would cost as much as the one that was. */
+TALLY__SPECIALISED void scan_cuts(size_t *better_out, tally__ksum *sums, const double *x,
+                                  size_t n, const double *cuts, size_t ncuts, double s,
+                                  tally_direction direction)
 {
     double sign = direction == TALLY_HIGHER_IS_BETTER ? -1.0 : 1.0;
     double key0 = sign * cuts[0], key1 = ncuts > 1 ? sign * cuts[1] : -INFINITY,
@@ -51,13 +54,19 @@ static void scan_three(size_t *better_out, tally__ksum *sums, const double *x, s
         double b0 = 0.0, b1 = 0.0, b2 = 0.0;
         for (size_t i = at; i < end; i++) {
             double v = x[i], key = sign * v, vs = v * s;
-            int in0 = key < key0, in1 = key < key1, in2 = key < key2;
+            int in0 = key < key0;
             better[0] += (size_t)in0;
-            better[1] += (size_t)in1;
-            better[2] += (size_t)in2;
             b0 += vs * (double)in0;
-            b1 += vs * (double)in1;
-            b2 += vs * (double)in2;
+            if (ncuts > 1) {
+                int in1 = key < key1;
+                better[1] += (size_t)in1;
+                b1 += vs * (double)in1;
+            }
+            if (ncuts > 2) {
+                int in2 = key < key2;
+                better[2] += (size_t)in2;
+                b2 += vs * (double)in2;
+            }
         }
         tally__ksum_add(&k0, b0);
         tally__ksum_add(&k1, b1);
@@ -68,6 +77,17 @@ static void scan_three(size_t *better_out, tally__ksum *sums, const double *x, s
         better_out[j] = better[j];
         sums[j] = all[j];
     }
+}
+
+static void scan_three(size_t *better_out, tally__ksum *sums, const double *x, size_t n,
+                       const double *cuts, size_t ncuts, double s, tally_direction direction)
+{
+    if (ncuts == 1)
+        scan_cuts(better_out, sums, x, n, cuts, 1, s, direction);
+    else if (ncuts == 2)
+        scan_cuts(better_out, sums, x, n, cuts, 2, s, direction);
+    else
+        scan_cuts(better_out, sums, x, n, cuts, 3, s, direction);
 }
 
 void tally__bamean_scan(size_t *better, tally__ksum *sums, const double *x, size_t n,
@@ -93,20 +113,5 @@ void tally__bamean_finish(double *out, const size_t *counts, const double *cuts,
             out[j] = tally__clamp(mean, cut, better[j] ? max : cut);
         else
             out[j] = tally__clamp(mean, better[j] ? min : cut, cut);
-    }
-}
-
-void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_t *counts,
-                             const double *cuts, size_t ncuts, double min, double max,
-                             tally_direction direction)
-{
-    double s = tally__overflow_scale(fmax(fabs(min), fabs(max)));
-    size_t better[CUTS_PER_PASS];
-    tally__ksum sums[CUTS_PER_PASS];
-    for (size_t at = 0; at < ncuts; at += CUTS_PER_PASS) {
-        size_t k = ncuts - at < CUTS_PER_PASS ? ncuts - at : CUTS_PER_PASS;
-        scan_three(better, sums, x, n, cuts + at, k, s, direction);
-        tally__bamean_finish(out + at, counts + at, cuts + at, better, sums, k, s, min, max,
-                             direction);
     }
 }

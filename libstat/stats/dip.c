@@ -20,32 +20,46 @@
 
 /* Indices of the convex-minorant predecessor (mn) and concave-majorant successor (mj) of every
  * point: mn[j] is the previous vertex of the greatest convex minorant of points 0..j, mj[k] the
- * next vertex of the least concave majorant of points k..n-1. */
-static void hull_links(size_t *mn, size_t *mj, const double *x, size_t n)
+ * next vertex of the least concave majorant of points k..n-1. The vertices of the hull so far
+ * are kept on a stack (room for n): AS 217 walks the same chain through the links themselves,
+ * mn[j - 1], mn[mn[j - 1]], ..., which are the stack's entries from the top, so the same tests
+ * pop the same vertices; the stack spares each test the wait on the load of the next link. */
+static void hull_links(size_t *mn, size_t *mj, size_t *stack, const double *x, size_t n)
 {
+    size_t top = 1; /* entries stack[0..top) */
     mn[0] = 0;
+    stack[0] = 0;
     for (size_t j = 1; j < n; j++) {
-        mn[j] = j - 1;
+        stack[top++] = j - 1;
         for (;;) {
-            size_t a = mn[j], b = mn[a];
+            size_t a = stack[top - 1];
             /* Keep a when the slope from b to a is below the slope from a to j (convexity). */
-            if (a == 0 || (x[j] - x[a]) * (double)(a - b) < (x[a] - x[b]) * (double)(j - a))
+            if (a == 0)
                 break;
-            mn[j] = b;
+            size_t b = stack[top - 2];
+            if ((x[j] - x[a]) * (double)(a - b) < (x[a] - x[b]) * (double)(j - a))
+                break;
+            top--;
         }
+        mn[j] = stack[top - 1];
     }
+    top = 1;
     mj[n - 1] = n - 1;
+    stack[0] = n - 1;
     for (size_t k = n - 1; k-- > 0;) {
-        mj[k] = k + 1;
+        stack[top++] = k + 1;
         for (;;) {
-            size_t a = mj[k], b = mj[a];
+            size_t a = stack[top - 1];
             /* Both index differences are negative here: the same test as the minorant's,
              * mirrored. */
-            if (a == n - 1 ||
-                (x[k] - x[a]) * ((double)a - (double)b) < (x[a] - x[b]) * ((double)k - (double)a))
+            if (a == n - 1)
                 break;
-            mj[k] = b;
+            size_t b = stack[top - 2];
+            if ((x[k] - x[a]) * ((double)a - (double)b) < (x[a] - x[b]) * ((double)k - (double)a))
+                break;
+            top--;
         }
+        mj[k] = stack[top - 1];
     }
 }
 
@@ -67,7 +81,7 @@ int tally__dip(double *out, size_t *modal_lo, size_t *modal_hi, const double *x,
         tally__free_mem(mn), tally__free_mem(mj), tally__free_mem(gcm), tally__free_mem(lcm);
         return tally__error(TALLY_ENOMEM, "dip test: out of memory for %zu samples", n);
     }
-    hull_links(mn, mj, x, n);
+    hull_links(mn, mj, gcm, x, n); /* gcm: the stack, filled afresh below */
 
     /* dip counts in units of 1/n; the minimum is 1 (the dip of any sample is >= 1/(2n)). */
     double dip = 1.0;

@@ -14,6 +14,7 @@
 #include "stats/histselect.h"
 #include "util/internal.h"
 #include "stats/select.h"
+#include "stats/stats_internal.h"
 
 #define BUCKETS 4096
 #define MIN_SAMPLES 16384       /* below this a copy and one multiselect cost as little */
@@ -34,29 +35,60 @@ static size_t bucket_of(const bucketing *b, double v)
     return (size_t)(int)t; /* the signed conversion is one instruction, the unsigned one is not */
 }
 
+/* v itself, or |v * scale - centre| when absdev, a constant in each specialised copy below. */
+TALLY__SPECIALISED double mapped(const tally__value_map *map, double v, int absdev)
+{
+    return absdev ? fabs(v * map->scale - map->centre) : v;
+}
+
+/* One copy per kind of map, so that the loops test nothing but the bucket. The counts go to
+ * two histograms by the parity of the index: runs of samples in one bucket (the bulk of a
+ * distribution around its median) would otherwise make each increment wait for the store of
+ * the one before. */
+TALLY__SPECIALISED void count_kind(size_t *hist, const double *x, size_t n, const bucketing *b,
+                                   const tally__value_map *map, int absdev)
+{
+    size_t *odd = hist + BUCKETS, i = 0;
+    for (; i + 2 <= n; i += 2) {
+        hist[bucket_of(b, mapped(map, x[i], absdev))]++;
+        odd[bucket_of(b, mapped(map, x[i + 1], absdev))]++;
+    }
+    if (i < n)
+        hist[bucket_of(b, mapped(map, x[i], absdev))]++;
+    for (size_t k = 0; k < BUCKETS; k++)
+        hist[k] += odd[k];
+}
+
+/* hist and the BUCKETS counts after it (scratch) are overwritten; hist[] then holds the counts. */
 static void count_buckets(size_t *hist, const double *x, size_t n, const bucketing *b,
                           const tally__value_map *map)
 {
-    if (!map->absdev) {
-        for (size_t i = 0; i < n; i++)
-            hist[bucket_of(b, x[i])]++;
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        hist[bucket_of(b, tally__map_value(map, x[i]))]++;
+    if (map->absdev)
+        count_kind(hist, x, n, b, map, 1);
+    else
+        count_kind(hist, x, n, b, map, 0);
 }
 
 /* Copy the samples of the target buckets out: next[b] is where bucket b's next sample goes,
  * NOT_A_TARGET for the others. Samples keep their input order within a bucket. */
-static void gather(double *out, size_t *next, const double *x, size_t n, const bucketing *b,
-                   const tally__value_map *map)
+TALLY__SPECIALISED void gather_kind(double *out, size_t *next, const double *x, size_t n,
+                                    const bucketing *b, const tally__value_map *map, int absdev)
 {
     for (size_t i = 0; i < n; i++) {
-        double v = tally__map_value(map, x[i]);
+        double v = mapped(map, x[i], absdev);
         size_t *slot = &next[bucket_of(b, v)];
         if (*slot != NOT_A_TARGET)
             out[(*slot)++] = v;
     }
+}
+
+static void gather(double *out, size_t *next, const double *x, size_t n, const bucketing *b,
+                   const tally__value_map *map)
+{
+    if (map->absdev)
+        gather_kind(out, next, x, n, b, map, 1);
+    else
+        gather_kind(out, next, x, n, b, map, 0);
 }
 
 typedef struct wanted {
@@ -109,6 +141,7 @@ int tally__select_mapped(double *out, const double *x, size_t n, const size_t *r
     if (n < MIN_SAMPLES || !(width > 0) || !isfinite(b.inv) || n > SIZE_MAX / 2)
         return TALLY__SELECT_NOT_VIABLE;
 
+    /* hist, first (the second histogram of count_buckets until then), next */
     size_t *hist = tally__calloc(3 * BUCKETS, sizeof *hist);
     wanted *w = tally__reallocarray(NULL, count, sizeof *w);
     double *cand = NULL;

@@ -185,14 +185,6 @@ size_t tally__bamean_count(size_t n, double percent);
 size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 
 
-/* out[j] = the BAmean of the n finite samples x (any order, untouched; min and max their
- * extremes) that averages the counts[j] best, from its cut cuts[j] (the counts[j]-th best
- * value), for j < ncuts; three cuts a pass. */
-void tally__bamean_from_cuts(double *out, const double *x, size_t n, const size_t *counts,
-                             const double *cuts, size_t ncuts, double min, double max,
-                             tally_direction direction);
-
-
 /* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
  * selected with the summary's own ranks: the report's extra cuts. TALLY_EINVAL for more cuts or
  * a percentage outside (0, 100]; otherwise as tally_summarize. */
@@ -239,9 +231,10 @@ void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
                               size_t extra_count, const double *pct, size_t pct_count,
                               double *pct_out);
 
-/* BAmean in two steps, for samples spread over partitions: per partition, how many samples are
- * better than each cut and their compensated sum scaled by s (s = tally__overflow_scale of the
- * largest |sample| of all partitions); then, from the totals, the means. */
+/* BAmean in two steps, for samples spread over partitions (or over a summary's blocks): per
+ * part, how many samples are better than each cut and their compensated sum scaled by s
+ * (s = tally__overflow_scale of the largest |sample| of all parts); then, from the totals, the
+ * means. */
 void tally__bamean_scan(size_t *better, tally__ksum *sums, const double *x, size_t n,
                         const double *cuts, size_t ncuts, double s, tally_direction direction);
 void tally__bamean_finish(double *out, const size_t *counts, const double *cuts,

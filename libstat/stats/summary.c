@@ -159,6 +159,33 @@ void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
     }
 }
 
+/* The passes that need the selected values but nothing else (the BAmean sums, the Tukey
+ * count) in one sweep of blocks: each block is read from memory once and then again from the
+ * cache, instead of every pass streaming the whole array. The BAmean sums of the blocks are
+ * compensated sums merged by TwoSum. Returns the Tukey count. */
+#define SWEEP_BLOCK 16384 /* 128 KiB of samples, a multiple of the BAmean scan's blocks */
+
+static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, const double *x,
+                        size_t n, const tally__order_values *ov, double min, double max,
+                        tally_direction direction)
+{
+    size_t better[1 + MAX_EXTRA_CUTS] = { 0 }, tukey = 0;
+    tally__ksum sums[1 + MAX_EXTRA_CUTS] = { { 0.0, 0.0 } };
+    for (size_t at = 0; at < n; at += SWEEP_BLOCK) {
+        size_t len = n - at < SWEEP_BLOCK ? n - at : SWEEP_BLOCK, b[1 + MAX_EXTRA_CUTS];
+        tally__ksum k[1 + MAX_EXTRA_CUTS];
+        tally__bamean_scan(b, k, x + at, len, ov->cuts, ov->ncuts, rule->scale, direction);
+        for (size_t j = 0; j < ov->ncuts; j++) {
+            better[j] += b[j];
+            tally__ksum_merge(&sums[j], &k[j]);
+        }
+        tukey += tally__count_tukey_outliers(rule, x + at, len);
+    }
+    tally__bamean_finish(bameans, ov->counts, ov->cuts, better, sums, ov->ncuts, rule->scale,
+                         min, max, direction);
+    return tukey;
+}
+
 /* Order statistics and outlier counts, all from one selection of every rank they need (median,
  * quartiles, median CI bounds, BAmean cut) and one of the MAD. x is read, never written, when
  * the histogram selection applies; otherwise the selections work in the scratch (a copy, or x
@@ -183,16 +210,14 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
 
     tally__order_plan_finish(&ov, s, &plan, v, o, extra->percents, extra->count, extra->p,
                              extra->pct_count, extra->pct);
+    tally__outlier_rule rule;
+    tally__outlier_fences(&rule, maxabs, ov.q1, ov.q3, o->tukey_k);
     double bameans[1 + MAX_EXTRA_CUTS];
-    tally__bamean_from_cuts(bameans, data, n, ov.counts, ov.cuts, ov.ncuts, s->min, s->max,
-                            o->direction);
+    s->outliers_tukey = cut_sweep(bameans, &rule, data, n, &ov, s->min, s->max, o->direction);
     s->bamean = bameans[0];
     for (size_t k = 0; k < extra->count; k++)
         extra->out[k] = bameans[1 + k];
 
-    tally__outlier_rule rule;
-    tally__outlier_fences(&rule, maxabs, ov.q1, ov.q3, o->tukey_k);
-    s->outliers_tukey = tally__count_tukey_outliers(&rule, data, n);
     rc = tally__outlier_mad(&rule, data, n, s->min, s->max, ov.median7, o->mad_threshold,
                             scratch, &devs);
     if (rc != TALLY_OK)
