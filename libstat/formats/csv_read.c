@@ -345,15 +345,17 @@ static int read_row(csv_reader *r)
 }
 
 /* Remember the row just read (from `start`, on line `line`) for repeat_rows, when it was one
- * line with an unquoted value. */
+ * line. The bytes around the number are those around what read_value parsed: the field's text
+ * without its blanks, inside the quotes if quoted (a number holds no quote, so its text lies in
+ * the input, not in the tokenizer's scratch buffer). */
 static void remember_row(csv_reader *r, const char *start, unsigned long line)
 {
     const tally__csv_field *f = field(r, COL_VALUE);
     r->after_len = 0;
-    if (f->quoted || r->tok.line != line + 1 || r->tok.cur[-1] != '\n')
+    if (r->tok.line != line + 1 || r->tok.cur[-1] != '\n')
         return;
-    size_t n;
-    const char *s = field_text(f, &n);
+    size_t n = f->len;
+    const char *s = tally__trim(f->text, &n);
     r->before = start;
     r->before_len = (size_t)(s - start);
     r->after = s + n;

@@ -81,11 +81,12 @@ static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tal
             tally__jpath_key(p, "values");
             rc = tally__json_doc_take(&x, &n, &cap, doc, values, 0, p);
         }
-        if (rc == TALLY_ENOTFOUND || (rc == TALLY_OK && n == 0))
+        if (rc == TALLY_ENOTFOUND || (rc == TALLY_OK && n == 0)) {
             (*calibration)++, rc = TALLY_OK;
-        else if (rc == TALLY_OK)
-            rc = tally__case_adopt(c, x, n, cap), x = NULL;
-        tally__free_mem(x);
+            tally__free_mem(x);
+        } else if (rc == TALLY_OK) {
+            rc = tally__case_adopt(c, x, n, cap); /* takes x */
+        }
         tally__jpath_pop(p, mark);
         if (rc != TALLY_OK)
             return rc;

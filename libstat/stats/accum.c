@@ -62,15 +62,6 @@ size_t tally_accumulator_count(const tally_accumulator *a)
 
 /* ---- pieces of the merge ---- */
 
-static double ksum_rescaled_add(tally__ksum *into, tally__ksum other)
-{
-    double t = into->sum + other.sum;
-    double bp = t - into->sum;
-    into->comp += (into->sum - (t - bp)) + (other.sum - bp) + other.comp;
-    into->sum = t;
-    return t;
-}
-
 static tally__ksum ksum_scaled(tally__ksum k, int shift)
 {
     k.sum = ldexp(k.sum, shift);
@@ -141,10 +132,11 @@ static void merge(tally_accumulator *a, const tally_accumulator *b)
     a->m2x = moment2_add(moment2_add(a->m2x, o.m2x), between(a->sx, a->n, o.sx, o.n));
     if (positive) {
         a->m2r = moment2_add(moment2_add(a->m2r, o.m2r), between(a->sr, a->n, o.sr, o.n));
-        int64_t e;
-        a->gp = tally__split_positive(a->gp * o.gp, &e);
-        a->ge += o.ge + e;
-        ksum_rescaled_add(&a->sr, o.sr);
+        tally__product pa = { a->gp, a->ge }, po = { o.gp, o.ge };
+        tally__product_merge(&pa, &po);
+        a->gp = pa.p;
+        a->ge = pa.e;
+        tally__ksum_merge(&a->sr, &o.sr);
     } else {
         a->positive = 0;
         a->kt = 0;
@@ -152,7 +144,7 @@ static void merge(tally_accumulator *a, const tally_accumulator *b)
         a->m2r.e = 0;
         a->ge = 0;
     }
-    ksum_rescaled_add(&a->sx, o.sx);
+    tally__ksum_merge(&a->sx, &o.sx);
     a->min = o.min < a->min ? o.min : a->min;
     a->max = o.max > a->max ? o.max : a->max;
     a->n += o.n;
@@ -165,66 +157,33 @@ static moment2 chunk_moment2(const tally__spread *sp, size_t n)
     moment2 r = { 0.0, 0 };
     if (sp->zero)
         return r;
-    double v = tally__ksum_value(&sp->squares) - sp->deviations * sp->deviations / (double)n;
-    r.v = v > 0 ? v : 0.0;
+    r.v = tally__spread_m2(sp, n);
     r.e = sp->e;
     return r;
 }
 
 static int chunk(tally_accumulator *c, const double *x, size_t n)
 {
-    double lo, hi;
-    int rc = tally__sample_range(&lo, &hi, x, n);
+    tally__moment_parts p;
+    int rc = tally__moment_parts_compute(&p, x, n);
     if (rc != TALLY_OK)
         return rc;
     memset(c, 0, sizeof *c);
     c->n = n;
-    c->min = lo;
-    c->max = hi;
-    double maxabs = fmax(fabs(lo), fabs(hi)), s = tally__overflow_scale(maxabs);
-    if (s != 1.0)
-        frexp(maxabs, &c->kx);
-    c->positive = lo > 0;
-    double t = 1.0;
-    if (c->positive && lo < 0x1p-900) {
-        int e;
-        frexp(lo, &e);
-        c->kt = e - 1;
-        t = ldexp(1.0, c->kt);
-    }
-    tally__ksum sx = { 0.0, 0.0 }, sr = { 0.0, 0.0 };
-    tally__product p = { 1.0, 0, 0 };
+    c->min = p.min;
+    c->max = p.max;
+    c->kx = p.kx;
+    c->sx = p.sx;
+    c->m2x = chunk_moment2(&p.a, n);
+    c->positive = p.positive;
     if (c->positive) {
-        for (size_t i = 0; i < n; i++) {
-            tally__ksum_add(&sx, x[i] * s);
-            tally__ksum_add(&sr, t / x[i]);
-            tally__product_add(&p, x[i]);
-        }
-    } else {
-        for (size_t i = 0; i < n; i++)
-            tally__ksum_add(&sx, x[i] * s);
-    }
-    c->sx = sx;
-    double mean_s = tally__clamp(tally__ksum_value(&sx) / (double)n, lo * s, hi * s);
-    tally__spread a, h;
-    tally__spread_init(&a, mean_s, lo * s - mean_s, hi * s - mean_s);
-    if (c->positive) {
-        c->sr = sr;
-        double mean_r = tally__clamp(tally__ksum_value(&sr) / (double)n, t / hi, t / lo);
-        tally__spread_init(&h, mean_r, t / lo - mean_r, t / hi - mean_r);
-        for (size_t i = 0; i < n; i++) {
-            tally__spread_add(&a, x[i] * s);
-            tally__spread_add(&h, t / x[i]);
-        }
-        c->m2r = chunk_moment2(&h, n);
+        c->kt = p.kt;
+        c->sr = p.sr;
+        c->m2r = chunk_moment2(&p.h, n);
         int64_t e;
-        c->gp = tally__split_positive(p.p, &e);
-        c->ge = p.e + e;
-    } else {
-        for (size_t i = 0; i < n; i++)
-            tally__spread_add(&a, x[i] * s);
+        c->gp = tally__split_positive(p.logs.p, &e);
+        c->ge = p.logs.e + e;
     }
-    c->m2x = chunk_moment2(&a, n);
     return TALLY_OK;
 }
 
@@ -270,7 +229,7 @@ int tally__accumulator_moments(tally__moments *m, const tally_accumulator *a)
         double t = ldexp(1.0, a->kt);
         h_over_t = (double)n / tally__ksum_value(&a->sr);
         m->hmean = tally__clamp(h_over_t * t, a->min, a->max);
-        tally__product p = { a->gp, a->ge, 0 };
+        tally__product p = { a->gp, a->ge };
         m->gmean = tally__clamp(exp(tally__product_mean_log(&p, n)), a->min, a->max);
     }
     if (n < 2)

@@ -39,26 +39,16 @@ typedef struct keyed {
     size_t index;
 } keyed;
 
-/* The run indices of x[0..n) in ascending order of value, equal values in run order: an LSD
- * radix sort (stable, so the order is by value, then index), 8 bits a pass, skipping the passes
- * whose digit is the same in every key (the sign and exponent bytes of samples of one scale). */
-static int sort_order(size_t *order, const double *x, size_t n)
+/* Sorts a[0..n) by key, equal keys kept in their order: an LSD radix sort (stable), 8 bits a
+ * pass, skipping the passes whose digit is the same in every key (the sign and exponent bytes of
+ * samples of one scale); b is scratch room for n, count room for 8 x 256. */
+static void radix_sort(keyed *a, keyed *b, size_t n, size_t (*count)[256])
 {
-    keyed *a = tally__reallocarray(NULL, 2 * n, sizeof *a);
-    if (a == NULL)
-        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
-    keyed *b = a + n;
-    size_t (*count)[256] = tally__calloc(8, sizeof *count);
-    if (count == NULL) {
-        tally__free_mem(a);
-        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = order_key(x[i]);
-        a[i] = (keyed){ k, i };
+    memset(count, 0, 8 * sizeof *count);
+    for (size_t i = 0; i < n; i++)
         for (int d = 0; d < 8; d++)
-            count[d][(k >> (8 * d)) & 255]++;
-    }
+            count[d][(a[i].key >> (8 * d)) & 255]++;
+    keyed *from = a, *to = b;
     for (int d = 0; d < 8; d++) {
         if (count[d][(a[0].key >> (8 * d)) & 255] == n)
             continue; /* one digit value: this pass would not move anything */
@@ -69,15 +59,80 @@ static int sort_order(size_t *order, const double *x, size_t n)
             at += c;
         }
         for (size_t i = 0; i < n; i++)
-            b[count[d][(a[i].key >> (8 * d)) & 255]++] = a[i];
-        keyed *t = a;
-        a = b;
-        b = t;
+            to[count[d][(from[i].key >> (8 * d)) & 255]++] = from[i];
+        keyed *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a)
+        memcpy(a, from, n * sizeof *a);
+}
+
+/* Buckets of at most this many keys are put in order by insertion, larger ones by radix. */
+#define INSERTION_MAX 32
+
+/* The run indices of x[0..n) in ascending order of value, equal values in run order (one order
+ * whatever the method: by value, then index). One stable pass distributes the keys into about
+ * n buckets (a power of two, at most 2^16) by their leading bits above the smallest key, so the
+ * buckets follow the order of the keys, and each bucket is then sorted on its own, stably: by
+ * insertion when it is small, as it is for samples spread over their range, else by the radix
+ * sort (ties, clusters). Two passes over samples of one scale instead of the radix sort's
+ * seven. */
+static int sort_order(size_t *order, const double *x, size_t n)
+{
+    unsigned bits = 1;
+    while (bits < 16 && (size_t)1 << bits < n)
+        bits++;
+    size_t buckets = (size_t)1 << bits;
+    keyed *a = tally__reallocarray(NULL, 2 * n, sizeof *a);
+    /* The buckets' bounds, then the radix sort's digit counts. */
+    size_t *start = tally__calloc(buckets + 1 + 8 * 256, sizeof *start);
+    if (a == NULL || start == NULL) {
+        tally__free_mem(a);
+        tally__free_mem(start);
+        return tally__error(TALLY_ENOMEM, "diagnostics: out of memory for %zu samples", n);
+    }
+    size_t (*count)[256] = (size_t(*)[256])(start + buckets + 1);
+    keyed *b = a + n;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = order_key(x[i]);
+        a[i] = (keyed){ k, i };
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    unsigned width = 0; /* significant bits of hi - lo */
+    while (width < 64 && (hi - lo) >> width)
+        width++;
+    unsigned shift = width > bits ? width - bits : 0;
+    for (size_t i = 0; i < n; i++)
+        start[((a[i].key - lo) >> shift) + 1]++;
+    for (size_t v = 0; v < buckets; v++)
+        start[v + 1] += start[v];
+    for (size_t i = 0; i < n; i++)
+        b[start[(a[i].key - lo) >> shift]++] = a[i];
+    /* start[v] is now where bucket v ends; a is free, the radix sort's scratch room. */
+    size_t from = 0;
+    for (size_t v = 0; v < buckets; v++) {
+        size_t end = start[v], m = end - from;
+        keyed *s = b + from;
+        if (m > INSERTION_MAX) {
+            radix_sort(s, a, m, count);
+        } else {
+            for (size_t i = 1; i < m; i++) {
+                keyed t = s[i];
+                size_t j = i;
+                for (; j > 0 && s[j - 1].key > t.key; j--)
+                    s[j] = s[j - 1];
+                s[j] = t;
+            }
+        }
+        from = end;
     }
     for (size_t i = 0; i < n; i++)
-        order[i] = a[i].index;
-    tally__free_mem(a < b ? a : b);
-    tally__free_mem(count);
+        order[i] = b[i].index;
+    tally__free_mem(start);
+    tally__free_mem(a);
     return TALLY_OK;
 }
 

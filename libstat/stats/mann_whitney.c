@@ -10,7 +10,9 @@
  * of 1/2. R's wilcox.test() switches at 50 instead; docs/statistics.md compares the two.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -108,22 +110,109 @@ int tally__mann_whitney_is_exact(double tie_term, size_t na, size_t nb)
  * one running sum and one shifted difference over the kept coefficients instead of k of each
  * (tally__mann_whitney_cdf builds every k from scratch). The same factors as there, divided
  * before multiplied (every intermediate series is non-negative), cut at the largest u wanted.
+ *
+ * While C(total, k) < 2^52 the steps run on 64-bit integers: every coefficient of step k, before
+ * and after the multiplication, is at most C(total, k - 1) (the division's running sum adds
+ * non-negative coefficients of the series of k - 1, which sum to C(total, k - 1)), and their
+ * partial sums at most C(total, k); so in doubles every addition and subtraction of those steps
+ * would be exact too, and the integers give the same values in any order of the additions, one
+ * cycle a carried addition instead of a floating-point latency. The first step beyond the bound
+ * converts the (exact) counts and goes on in doubles, as before.
  */
 /* c[j] -= c[j - shift] for j = top down to shift (shift >= 1): the multiplication by
- * 1 - q^shift of the series cut at q^top. */
-static void subtract_shifted(double *c, size_t shift, size_t top)
-{
-    /* In blocks of at most `shift` from the top down: within a block the sources lie below the
-     * targets and have not been changed yet, as in the descending loop. */
-    size_t end = top + 1; /* the block is [start, end) */
-    while (end > shift) {
-        size_t start = end - shift > shift ? end - shift : shift;
-        double *restrict dst = c + start;
-        const double *restrict src = c + start - shift;
-        for (size_t i = 0; i < end - start; i++)
-            dst[i] -= src[i];
-        end = start;
+ * 1 - q^shift of the series cut at q^top. In blocks of at most `shift` from the top down: within
+ * a block the sources lie below the targets and have not been changed yet, as in the descending
+ * loop. */
+#define SUBTRACT_SHIFTED(name, type)                                                        \
+    static void name(type *c, size_t shift, size_t top)                                     \
+    {                                                                                       \
+        size_t end = top + 1; /* the block is [start, end) */                               \
+        while (end > shift) {                                                               \
+            size_t start = end - shift > shift ? end - shift : shift;                       \
+            type *restrict dst = c + start;                                                 \
+            const type *restrict src = c + start - shift;                                   \
+            for (size_t i = 0; i < end - start; i++)                                        \
+                dst[i] -= src[i];                                                           \
+            end = start;                                                                    \
+        }                                                                                   \
     }
+SUBTRACT_SHIFTED(subtract_shifted, double)
+SUBTRACT_SHIFTED(subtract_shifted_count, uint64_t)
+
+/* C(total, k) below which the counts of step k are exact integers in doubles (2^52: a margin of
+ * two over 2^53 for binomial()'s rounding). */
+#define EXACT_COUNT_LIMIT 4503599627370496.0
+
+/* c[j] += c[j - k] in ascending j (the division by 1 - q^k) on exact integer counts: k chains
+ * of carried sums, in registers for k < 4, for k >= 4 four at a time (their sources all lie
+ * below the first of them). */
+static void divide_counts(uint64_t *c, size_t k, size_t top)
+{
+    size_t j = k;
+    if (k == 1) {
+        uint64_t a = c[0];
+        for (; j <= top; j++)
+            c[j] = a += c[j];
+    } else if (k == 2) {
+        uint64_t a = c[0], b = c[1];
+        for (; j + 1 <= top; j += 2) {
+            c[j] = a += c[j];
+            c[j + 1] = b += c[j + 1];
+        }
+    } else if (k == 3) {
+        uint64_t a = c[0], b = c[1], d = c[2];
+        for (; j + 2 <= top; j += 3) {
+            c[j] = a += c[j];
+            c[j + 1] = b += c[j + 1];
+            c[j + 2] = d += c[j + 2];
+        }
+    } else {
+        for (; j + 3 <= top; j += 4) {
+            uint64_t s0 = c[j - k], s1 = c[j + 1 - k], s2 = c[j + 2 - k], s3 = c[j + 3 - k];
+            c[j] += s0;
+            c[j + 1] += s1;
+            c[j + 2] += s2;
+            c[j + 3] += s3;
+        }
+    }
+    for (; j <= top; j++)
+        c[j] += c[j - k];
+}
+
+/* How many steps k = 1.. keep their counts exact: C(total, k) below EXACT_COUNT_LIMIT. */
+static size_t exact_step_count(size_t total, size_t kmax)
+{
+    size_t k = 0;
+    while (k < kmax && binomial(k + 1, total - k - 1) < EXACT_COUNT_LIMIT)
+        k++;
+    return k;
+}
+
+/* Steps 1..steps of the splits' series on the integers n[0..top] (zeroed), P(U <= u[k - 1])
+ * into out[k - 1]; returns the same memory holding the counts as doubles (exact: below 2^53),
+ * for the steps after them. */
+static double *exact_steps(double *out, uint64_t *n, size_t total, size_t steps, const size_t *u,
+                           size_t top)
+{
+    n[0] = 1;
+    for (size_t k = 1; k <= steps; k++) {
+        divide_counts(n, k, top);
+        size_t shift = total - k + 1;
+        if (shift <= top)
+            subtract_shifted_count(n, shift, top);
+        uint64_t count = 0;
+        const size_t last = u[k - 1];
+        for (size_t i = 0; i <= last; i++)
+            count += n[i];
+        out[k - 1] = u[k - 1] >= k * (total - k) ? 1 : (double)count / binomial(k, total - k);
+    }
+    /* In place, each count replaced by its double through memcpy (which gives the memory the
+     * double's type): one allocation of the series, not two. */
+    for (size_t i = 0; i <= top; i++) {
+        double v = (double)n[i];
+        memcpy(&n[i], &v, sizeof v);
+    }
+    return (double *)(void *)n;
 }
 
 int tally__mann_whitney_cdf_splits(double *out, size_t total, size_t kmax, const size_t *u)
@@ -131,11 +220,17 @@ int tally__mann_whitney_cdf_splits(double *out, size_t total, size_t kmax, const
     size_t top = 0;
     for (size_t k = 1; k <= kmax; k++)
         top = u[k - 1] > top ? u[k - 1] : top;
-    double *c = tally__calloc(top + 1, sizeof(*c));
-    if (c == NULL)
+    size_t steps = exact_step_count(total, kmax);
+    _Static_assert(sizeof(uint64_t) == sizeof(double), "a count and a double share a slot");
+    void *series = tally__calloc(top + 1, sizeof(double));
+    if (series == NULL)
         return tally__error(TALLY_ENOMEM, "Mann-Whitney: out of memory for %zu counts", top + 1);
-    c[0] = 1;
-    for (size_t k = 1; k <= kmax; k++) {
+    double *c = series;
+    if (steps)
+        c = exact_steps(out, series, total, steps, u, top);
+    else
+        c[0] = 1;
+    for (size_t k = steps + 1; k <= kmax; k++) {
         /* c[j] += c[j - k] in ascending j; for k >= 4 four at a time, whose sources all lie
          * below the first of them (the same additions, so the same sums). */
         size_t j = k;

@@ -15,12 +15,13 @@
  * GSL's gsl_stats_variance). The deviations are scaled by 2^-e, e the exponent of the largest
  * one, before squaring, so that squares of deviations near 1e200 do not overflow and those near
  * 1e-200 do not underflow. The largest deviation is that of an extreme sample (v - centre is
- * monotone in v), so it needs no pass of its own. */
+ * monotone in v), so it needs no pass of its own. The sums run in TALLY__LANES chains (see
+ * tally__ksum_lanes): the caller adds sample i to lane i % TALLY__LANES. */
 typedef struct tally__spread {
-    double centre, u;
-    int e, direct, zero;
-    tally__ksum squares;
-    double deviations;
+    double centre, u, u2;
+    int e, zero;
+    tally__ksum_lanes squares;
+    double deviations[TALLY__LANES];
 } tally__spread;
 
 static inline void tally__spread_init(tally__spread *a, double centre, double dev_lo, double dev_hi)
@@ -30,39 +31,53 @@ static inline void tally__spread_init(tally__spread *a, double centre, double de
     a->zero = dmax == 0.0;
     a->e = 0;
     frexp(dmax, &a->e);
-    /* Multiplying by 2^-e is exact; outside this range 2^-e itself is not a normal double. */
-    a->direct = a->e > -1000 && a->e < 1000;
-    a->u = a->direct ? ldexp(1.0, -a->e) : 1.0;
-    a->squares.sum = a->squares.comp = 0.0;
-    a->deviations = 0.0;
+    /* 2^-e in two factors, each a normal double, so that the scaling is two exact
+     * multiplications (no branch in the loop): one factor unless 2^-e would overflow (tiny
+     * deviations; magnitudes then only grow, so the two steps round nothing). A large e gives
+     * 2^-e down to 2^-1024, exact even when subnormal: one multiplication rounds as ldexp. */
+    a->u2 = a->e < -1000 ? 0x1p500 : 1.0;
+    a->u = ldexp(1.0, a->e < -1000 ? -a->e - 500 : -a->e);
+    for (size_t j = 0; j < TALLY__LANES; j++) {
+        a->squares.sum[j] = a->squares.comp[j] = 0.0;
+        a->deviations[j] = 0.0;
+    }
 }
 
-static inline void tally__spread_add(tally__spread *a, double v)
+static inline void tally__spread_add(tally__spread *a, size_t lane, double v)
 {
-    double d = v - a->centre;
-    d = a->direct ? d * a->u : ldexp(d, -a->e);
-    tally__ksum_add(&a->squares, d * d);
-    a->deviations += d;
+    double d = (v - a->centre) * a->u * a->u2;
+    tally__lanes_add(&a->squares, lane, d * d);
+    a->deviations[lane] += d;
+}
+
+/* The scaled sum of squared deviations minus the correction term: the variance times divisor,
+ * times 4^-e. */
+static inline double tally__spread_m2(const tally__spread *a, size_t n)
+{
+    tally__ksum squares = tally__lanes_total(&a->squares);
+    double deviations = 0.0;
+    for (size_t j = 0; j < TALLY__LANES; j++)
+        deviations += a->deviations[j];
+    double v = tally__ksum_value(&squares) - deviations * deviations / (double)n;
+    return v > 0 ? v : 0.0;
 }
 
 static inline double tally__spread_sd(const tally__spread *a, size_t n, double divisor)
 {
     if (a->zero)
         return 0.0;
-    double v = (tally__ksum_value(&a->squares) - a->deviations * a->deviations / (double)n) /
-               divisor;
-    return ldexp(sqrt(v > 0 ? v : 0.0), a->e);
+    return ldexp(sqrt(tally__spread_m2(a, n) / divisor), a->e);
 }
 
 /* The geometric mean without a log per sample: the product of the samples' significands (each
  * in [0.5, 1)), brought back to [0.5, 1) every 256 factors so it can neither underflow nor
  * overflow, and the sum of their binary exponents; one log at the end. Taking a power of two
  * out is exact, so the only rounding is one per multiplication: log of the product is off by
- * at most n 2^-53, the log of the mean by 2^-53, as good as a compensated sum of logs. */
+ * at most (n + 4) 2^-53 (moments.c multiplies in four chains, merged at the end), the log of
+ * the mean by about 2^-53, as good as a compensated sum of logs. */
 typedef struct tally__product {
     double p;
     int64_t e;
-    unsigned k;
 } tally__product;
 
 #define SIGNIFICAND_BITS UINT64_C(0x000fffffffffffff)
@@ -86,16 +101,12 @@ static inline double tally__split_positive(double v, int64_t *exponent)
     return v;
 }
 
-static inline void tally__product_add(tally__product *a, double v)
+/* a * b, both kept as significand and exponent. */
+static inline void tally__product_merge(tally__product *a, const tally__product *b)
 {
     int64_t e;
-    a->p *= tally__split_positive(v, &e);
-    a->e += e;
-    if (++a->k == 256) {
-        a->p = tally__split_positive(a->p, &e);
-        a->e += e;
-        a->k = 0;
-    }
+    a->p = tally__split_positive(a->p * b->p, &e);
+    a->e += b->e + e;
 }
 
 /* log(product) / n, the exponent sum divided first so that e * ln 2 loses nothing. */
@@ -106,5 +117,23 @@ static inline double tally__product_mean_log(const tally__product *a, size_t n)
     double r = (double)(a->e - q * (int64_t)n + e);
     return (double)q * LN2 + (r * LN2 + log(p)) / (double)n;
 }
+
+/* What moments.c's two passes over one array give, for tally__compute_moments and for one
+ * chunk of an accumulator. Samples beyond 2^1000 in magnitude are summed as x * 2^-kx (kx > 0
+ * only then); reciprocals of positive samples as 2^kt / x (kt < 0 only when the smallest
+ * sample is below 2^-900). */
+typedef struct tally__moment_parts {
+    double min, max;
+    int kx, kt;
+    int positive;              /* every sample > 0: sr, mean_r, logs and h are valid */
+    tally__ksum sx, sr;        /* of x * 2^-kx and 2^kt / x */
+    double mean_s, mean_r;     /* their means, clamped to the samples' range */
+    tally__product logs;       /* of the samples */
+    tally__spread a, h;        /* around mean_s and mean_r */
+} tally__moment_parts;
+
+/* The parts of n >= 1 samples in two passes (one more when a scale applies); errors as
+ * tally__compute_moments. */
+int tally__moment_parts_compute(tally__moment_parts *p, const double *x, size_t n);
 
 #endif /* TALLY_MOMENTS_IMPL_H */

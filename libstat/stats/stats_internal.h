@@ -30,6 +30,79 @@ static inline double tally__ksum_value(const tally__ksum *k)
     return k->sum + k->comp;
 }
 
+/* `other` added to `into`: its leading part by TwoSum, its compensation as it is. */
+static inline void tally__ksum_merge(tally__ksum *into, const tally__ksum *other)
+{
+    tally__ksum_add(into, other->sum);
+    into->comp += other->comp;
+}
+
+/* Compensated sums in TALLY__LANES independent chains, sample i in chain i % TALLY__LANES (so
+ * the result depends on n and the values only, never on alignment): each addition waits for
+ * the previous one of its own chain, so the processor overlaps the chains instead of running
+ * one addition per latency. The chains are merged at the end (tally__lanes_total) by TwoSum,
+ * whose errors are kept exactly like every other one, so the bound stays that of one chain
+ * (Ogita, Rump & Oishi 2005, Prop. 4.5): |result - sum| <= eps |sum| + gamma(n)^2 sum |x_i|,
+ * eps = 2^-53, gamma(k) = k eps / (1 - k eps); the lanes only shorten the plain sums of the
+ * error terms. Struct of arrays, so that the compiler can keep neighbouring lanes in one
+ * vector register. */
+#define TALLY__LANES 4
+
+/* Runs the statements after `v` (__VA_ARGS__) for each sample v = x[i] of x[0..n), with lane
+ * = i % TALLY__LANES. Both loops over the lanes are unrolled (the pragma: at -O2 GCC unrolls
+ * only loops whose code does not grow), so that `lane` is a constant in every copy and each
+ * lane's state can live in registers: indexed by a variable it would stay in memory, where
+ * every addition waits for the store of the one before. The samples past the last whole group
+ * take the same lanes behind a test. Clang reads the same pragma. */
+#define TALLY__EACH_LANE _Pragma("GCC unroll 4")
+
+/* For a kernel written once and specialised per caller by a constant argument (a scale, a
+ * mapping): inlined whatever its size, so the constant folds and no test of it stays inside
+ * the loops. */
+#define TALLY__SPECIALISED static inline __attribute__((always_inline))
+#define TALLY__LANE_SCAN(x, n, lane, v, ...)                                                    \
+    do {                                                                                       \
+        size_t at_ = 0, n_ = (n);                                                              \
+        for (; n_ - at_ >= TALLY__LANES; at_ += TALLY__LANES) {                                \
+            TALLY__EACH_LANE                                                                   \
+            for (size_t lane = 0; lane < TALLY__LANES; lane++) {                               \
+                double v = (x)[at_ + lane];                                                    \
+                __VA_ARGS__;                                                                   \
+            }                                                                                  \
+        }                                                                                      \
+        TALLY__EACH_LANE                                                                       \
+        for (size_t lane = 0; lane < TALLY__LANES; lane++) {                                   \
+            if (at_ + lane < n_) {                                                             \
+                double v = (x)[at_ + lane];                                                    \
+                __VA_ARGS__;                                                                   \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+typedef struct tally__ksum_lanes {
+    double sum[TALLY__LANES], comp[TALLY__LANES];
+} tally__ksum_lanes;
+
+#define TALLY__KSUM_LANES_INIT { { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 } }
+
+static inline void tally__lanes_add(tally__ksum_lanes *k, size_t lane, double v)
+{
+    double s = k->sum[lane], t = s + v;
+    double bp = t - s;
+    k->comp[lane] += (s - (t - bp)) + (v - bp);
+    k->sum[lane] = t;
+}
+
+static inline tally__ksum tally__lanes_total(const tally__ksum_lanes *k)
+{
+    tally__ksum total = { k->sum[0], k->comp[0] };
+    for (size_t j = 1; j < TALLY__LANES; j++) {
+        tally__ksum lane = { k->sum[j], k->comp[j] };
+        tally__ksum_merge(&total, &lane);
+    }
+    return total;
+}
+
 static inline double tally__clamp(double v, double lo, double hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -49,9 +122,6 @@ int tally__sample_range(double *min, double *max, const double *x, size_t n);
  * sums or differences could overflow, else 1. Scaling by a power of two is exact, so results are
  * unchanged for ordinary data. */
 double tally__overflow_scale(double maxabs);
-
-/* Compensated (Neumaier) sum of x[0..n) * scale. */
-double tally__scaled_sum(const double *x, size_t n, double scale);
 
 /* Mean of x[0..n) (n >= 1, finite), without overflow for any finite input, clamped to
  * [min, max] so rounding never moves it outside the data. */

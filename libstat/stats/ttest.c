@@ -10,6 +10,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "stats/compare_impl.h"
+#include "stats/moments_impl.h"
 #include "stats/stats_internal.h"
 #include "util/internal.h"
 
@@ -167,7 +168,7 @@ int tally_student_test(double *t, double *df, double *p, const double *a, size_t
 }
 
 /* Value of sample x on a scale, times mul. */
-static double on_scale(double x, tally__scale scale, double mul)
+TALLY__SPECIALISED double on_scale(double x, tally__scale scale, double mul)
 {
     switch (scale) {
     case TALLY__SCALE_RECIPROCAL: return mul / x;
@@ -177,41 +178,59 @@ static double on_scale(double x, tally__scale scale, double mul)
     return x * mul;
 }
 
-void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tally__scale scale,
-                          double pivot, double mul)
+/* The two passes on one scale; inlined once per scale (a constant there), so that the switch of
+ * on_scale leaves the loops. The first pass checks whether every sample equals the first,
+ * takes the extremes of the values and their compensated sum around the pivot p; the second
+ * the corrected two-pass SD of the centred values (moments_impl.h), each deviation scaled by a
+ * power of two near the largest one, which is that of the smallest or the largest value
+ * (y - p - centred rounds monotonically in y): no pass of its own, and no square overflows or
+ * underflows. Both passes run in lanes (tally__ksum_lanes). */
+TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size_t n,
+                              tally__scale scale, double p, double mul)
 {
-    double p = on_scale(pivot, scale, mul);
+    double first = x[0], y0 = on_scale(first, scale, mul);
+    double lo[TALLY__LANES], hi[TALLY__LANES];
+    int differ = 0;
+    tally__ksum_lanes sum = TALLY__KSUM_LANES_INIT;
+    for (size_t j = 0; j < TALLY__LANES; j++)
+        lo[j] = hi[j] = y0;
+    TALLY__LANE_SCAN(x, n, j, v, double y = on_scale(v, scale, mul); differ |= v != first;
+                     lo[j] = y < lo[j] ? y : lo[j]; hi[j] = y > hi[j] ? y : hi[j];
+                     tally__lanes_add(&sum, j, y - p));
     m->n = n;
     m->pivoted = 1;
-    m->constant = 1;
-    for (size_t i = 1; i < n && m->constant; i++)
-        m->constant = x[i] == x[0];
-    tally__ksum sum = { 0, 0 };
-    double lo = on_scale(x[0], scale, mul), hi = lo;
-    for (size_t i = 0; i < n; i++) {
-        double y = on_scale(x[i], scale, mul);
-        lo = y < lo ? y : lo;
-        hi = y > hi ? y : hi;
-        tally__ksum_add(&sum, y - p);
-    }
-    double centred = tally__ksum_value(&sum) / (double)n;
-    if (m->constant)
-        centred = on_scale(x[0], scale, mul) - p;
+    m->constant = !differ;
+    tally__ksum total = tally__lanes_total(&sum);
+    double centred = m->constant ? y0 - p : tally__ksum_value(&total) / (double)n;
     m->centred = centred;
     m->mean = p + centred;
     m->sd = 0;
     if (m->constant || n < 2)
         return;
-    /* SD of the centred values, each deviation divided by the largest one so that no square
-     * overflows or underflows. y - p - centred rounds monotonically in y, so the largest
-     * deviation is that of the smallest or the largest value: no pass of its own. */
-    double big = fmax(fabs(lo - p - centred), fabs(hi - p - centred));
-    if (!(big > 0))
-        return;
-    tally__ksum sq = { 0, 0 };
-    for (size_t i = 0; i < n; i++) {
-        double d = (on_scale(x[i], scale, mul) - p - centred) / big;
-        tally__ksum_add(&sq, d * d);
+    double ylo = lo[0], yhi = hi[0];
+    for (size_t j = 1; j < TALLY__LANES; j++) {
+        ylo = fmin(ylo, lo[j]);
+        yhi = fmax(yhi, hi[j]);
     }
-    m->sd = big * sqrt(tally__ksum_value(&sq) / (double)(n - 1));
+    tally__spread a;
+    tally__spread_init(&a, centred, ylo - p - centred, yhi - p - centred);
+    TALLY__LANE_SCAN(x, n, j, v, tally__spread_add(&a, j, on_scale(v, scale, mul) - p));
+    m->sd = tally__spread_sd(&a, n, (double)(n - 1));
+}
+
+void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tally__scale scale,
+                          double pivot, double mul)
+{
+    double p = on_scale(pivot, scale, mul);
+    switch (scale) {
+    case TALLY__SCALE_RECIPROCAL:
+        pivot_scan(m, x, n, TALLY__SCALE_RECIPROCAL, p, mul);
+        return;
+    case TALLY__SCALE_LOG:
+        pivot_scan(m, x, n, TALLY__SCALE_LOG, p, mul);
+        return;
+    case TALLY__SCALE_X:
+        break;
+    }
+    pivot_scan(m, x, n, TALLY__SCALE_X, p, mul);
 }

@@ -155,6 +155,16 @@ static void exact_distribution(void)
     CHECK_REL(tally__mann_whitney_min_p(1, 1), 1.0, 0);
 }
 
+/* tally__mann_whitney_cdf_splits(total, kmax, u) against want[0..kmax) within rel. */
+static void check_splits(size_t total, size_t kmax, const size_t *u, const double *want,
+                         double rel)
+{
+    double out[8];
+    CHECK_INT(tally__mann_whitney_cdf_splits(out, total, kmax, u), TALLY_OK);
+    for (size_t k = 0; k < kmax; k++)
+        CHECK_REL(out[k], want[k], rel);
+}
+
 /* The splits' series (every k of one pooled sample from one series) against exact rational
  * values: Mann & Whitney's (1947) recursion g(k, n, u) = g(k - 1, n, u - n) + g(k, n - 1, u) on
  * Python integers, P = sum_{v <= u} g(k, 600 - k, v) / C(600, k) printed with %.17g
@@ -173,16 +183,10 @@ static void exact_splits(void)
                                         0.49899838830259791, 0.49953974243671007,
                                         0.49914399715568741, 0.49959817532506373 };
     double out[8];
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 8, tail_u), TALLY_OK);
-    for (int k = 0; k < 8; k++)
-        CHECK_REL(out[k], tail_p[k], 1e-13);
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 8, centre_u), TALLY_OK);
-    for (int k = 0; k < 8; k++)
-        CHECK_REL(out[k], centre_p[k], 1e-13);
+    check_splits(600, 8, tail_u, tail_p, 1e-13);
+    check_splits(600, 8, centre_u, centre_p, 1e-13);
     /* Fewer splits than wanted k: the same values for the first ones. */
-    CHECK_INT(tally__mann_whitney_cdf_splits(out, 600, 3, centre_u), TALLY_OK);
-    for (int k = 0; k < 3; k++)
-        CHECK_REL(out[k], centre_p[k], 1e-13);
+    check_splits(600, 3, centre_u, centre_p, 1e-13);
     /* The warm-up scan's p-values equal tally_mann_whitney_from_ranks on each split: first
      * runs with ranks from a seeded shuffle of 1..n (no ties: exact for k <= 8), and with a
      * tie term (normal approximation for every k). */
@@ -221,6 +225,42 @@ static void exact_splits(void)
     const size_t all[1] = { 9 };
     CHECK_INT(tally__mann_whitney_cdf_splits(out, 10, 1, all), TALLY_OK);
     CHECK_ABS(out[0], 1, 0);
+}
+
+/* The splits of 10000 runs, where the first four steps are counted on integers (C(10000, 4) <
+ * 2^52 < C(10000, 5)) and the later ones in doubles, against R 4.2.2:
+ *   N <- 10000; for (k in 1:6) { u <- (k * (N - k)) %/% 2 - 50 * k
+ *     cat(k, u, sprintf("%.17g", pwilcox(u, k, N - k)), "\n") }
+ * (R sums its counts in doubles: within 1e-13 of the exact ratios). By hand: k = 1, U uniform
+ * on 0..9999: P(U <= 4949) = 4950 / 10000; k = 2, the coefficient of q^j in [10000 choose 2]_q
+ * is floor(j / 2) + 1 for j < 9999, so P(U <= 9898) = 4950^2 / C(10000, 2) = 4950 / 10100. */
+static void exact_splits_long(void)
+{
+    static const size_t u[6] = { 4949, 9898, 14845, 19792, 24737, 29682 };
+    static const double want[6] = { 0.4949999999999618,  0.49009900990098998,
+                                    0.48875000007502301, 0.48670063245034079,
+                                    0.48502630240896827, 0.48352785970380496 };
+    check_splits(10000, 6, u, want, 1e-12);
+    const double by_hand[2] = { 4950.0 / 10000, 4950.0 / 10100 };
+    check_splits(10000, 2, u, by_hand, 1e-15);
+    /* Every split against tally__mann_whitney_cdf, which builds each k on its own in doubles,
+     * for totals on both sides of the switch from integers to doubles (seeded u). */
+    static const size_t totals[] = { 12, 97, 600, 2000, 10000, 40000 };
+    unsigned long long state = 2026;
+    for (size_t t = 0; t < sizeof totals / sizeof *totals; t++) {
+        size_t total = totals[t], kmax = total / 3 < 8 ? total / 3 : 8, v[8];
+        for (size_t k = 1; k <= kmax; k++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            v[k - 1] = (size_t)((state >> 33) % (k * (total - k) / 2 + 1));
+        }
+        double got[8];
+        CHECK_INT(tally__mann_whitney_cdf_splits(got, total, kmax, v), TALLY_OK);
+        for (size_t k = 1; k <= kmax; k++) {
+            double ref;
+            CHECK_INT(tally__mann_whitney_cdf(&ref, k, total - k, v[k - 1]), TALLY_OK);
+            CHECK_REL(got[k - 1], ref, 1e-12);
+        }
+    }
 }
 
 /* tally's bound on the exact test (docs/statistics.md): exact up to na * nb = 2e6 pairs. */
@@ -307,6 +347,7 @@ int main(void)
     generated();
     exact_distribution();
     exact_splits();
+    exact_splits_long();
     exact_bound();
     bad_input();
     return check_summary();

@@ -354,6 +354,13 @@ static void test_repeated_rows(void)
     expect_samples(HEAD "b,q,x,1\nb,q,x,2\nb,q,x,\"4\"\n\"b\",\"q\",x,5\n\"b\",\"q\",x,6\n"
                    "b,\"q\"\"\",x,7\n",
                    "q", quoted, 5);
+    /* Every field quoted, blanks inside the quotes of a value (kept out of the number). */
+    static const double all_quoted[] = { 1, 2, 3, 4 };
+    expect_samples("\"benchmark\",\"case\",\"config\",\"value\"\r\n\"b\",\"q\",\"x\",\"1\"\r\n"
+                   "\"b\",\"q\",\"x\",\"2\"\r\n\"b\",\"q\",\"x\",\" 3 \"\r\n\"b\",\"q\",\"x\",\" 4 \"",
+                   "q", all_quoted, 4);
+    BAD(HEAD "b,1,c,\"1\"\nb,1,c,\"2\"\nb,1,c,\"2\"\"\"\n", TALLY_EPARSE,
+        "r.csv:4:7: expected a number, found '2\"'");
     /* The case (and then the configuration) changes on every row. */
     static const double odd[] = { 1, 3, 5 }, even[] = { 2, 4 };
     const char *alternating = HEAD "b,1,x,1\nb,2,x,2\nb,1,x,3\nb,2,x,4\nb,1,x,5\n";

@@ -134,6 +134,32 @@ static void test_trend_reference(void)
     CHECK_REL(tied, 1, 0);
 }
 
+/* Long series whose values fill the sort's buckets unevenly (integers with many ties, a few
+ * hundred per bucket, beside buckets of one value each) and a continuous one, against R 4.2.2:
+ *   n <- 3000; i <- 0:(n-1)
+ *   x <- ((i * 7919) %% 1009) %/% 4 + ifelse(i %% 7 == 0, 1000, 0)
+ *   r <- cor.test(i, x, method = "kendall", exact = FALSE, continuity = TRUE)
+ *   print(r$p.value, digits = 17) -> 0.89003004696368482
+ *   print(r$estimate, digits = 17) -> tau -0.0016863868398380851
+ *   y <- ((i * 7919) %% 1009) / 1009 + i / 30000; the same call on y:
+ *   p 1.9764888699018838e-07, tau 0.063348227186840064 */
+static void test_trend_ties_reference(void)
+{
+    enum { N = 3000 };
+    static double x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)(((i * 7919) % 1009) / 4 + (i % 7 == 0 ? 1000 : 0));
+        y[i] = (double)((i * 7919) % 1009) / 1009 + (double)i / 30000;
+    }
+    tally_diagnostics d = { .size = sizeof d };
+    CHECK_INT(tally_diagnose(&d, x, N, NULL), TALLY_OK);
+    CHECK_REL(d.trend_p, 0.89003004696368482, 1e-9);
+    CHECK_REL(d.trend_tau, -0.0016863868398380851, 1e-12);
+    CHECK_INT(tally_diagnose(&d, y, N, NULL), TALLY_OK);
+    CHECK_REL(d.trend_p, 1.9764888699018838e-07, 1e-9);
+    CHECK_REL(d.trend_tau, 0.063348227186840064, 1e-12);
+}
+
 /* Bartels, Pettitt and the warm-up scan by hand. */
 static void test_rank_checks_by_hand(void)
 {
@@ -261,6 +287,52 @@ static double gauss(void)
     return sqrt(-2 * log(uniform01())) * cos(6.283185307179586 * uniform01());
 }
 
+/* Kendall's S and its tie terms against the definition counted over all pairs, on seeded
+ * series mixing signs, zeros of both signs, magnitudes from 1e-300 to 1e300, rounded values
+ * (ties) and clusters, so that the sort meets every kind of bucket. */
+static void test_kendall_brute_force(void)
+{
+    enum { N = 1500 };
+    static double x[N];
+    seed(314159);
+    for (int form = 0; form < 4; form++) {
+        size_t n = form == 3 ? 257 : N;
+        for (size_t i = 0; i < n; i++) {
+            double g = gauss();
+            switch (form) {
+            case 0: x[i] = g * pow(10, (double)(next_u64() % 601) - 300); break;
+            case 1: x[i] = round(4 * g) / 4 + (i % 5 == 0 ? -0.0 : 0.0); break;
+            case 2: x[i] = next_u64() % 3 ? 100 + 1e-9 * round(10 * g) : g; break;
+            default: x[i] = (double)(next_u64() % 2) * (i % 2 ? -0.0 : 0.0); break;
+            }
+        }
+        double s_want = 0, tied_want = 0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++) {
+                s_want += (x[j] > x[i]) - (x[j] < x[i]);
+                tied_want += x[j] == x[i];
+            }
+        double s, ties, tied;
+        CHECK_INT(tally__kendall_s(&s, &ties, &tied, x, n), TALLY_OK);
+        CHECK_REL(s, s_want, 0);
+        CHECK_REL(tied, tied_want, 0);
+        /* sum t (t - 1) (2t + 5) from the tie groups, counted by a sort of a copy. */
+        double *c = malloc(n * sizeof *c), ties_want = 0;
+        memcpy(c, x, n * sizeof *c);
+        qsort(c, n, sizeof *c, by_double);
+        for (size_t i = 0; i < n;) {
+            size_t j = i;
+            while (j < n && c[j] == c[i])
+                j++;
+            double t = (double)(j - i);
+            ties_want += t * (t - 1) * (2 * t + 5);
+            i = j;
+        }
+        free(c);
+        CHECK_REL(ties, ties_want, 0);
+    }
+}
+
 typedef enum shape { CLEAN_NORMAL, CLEAN_LOGNORMAL, TREND, WARMUP, AUTOCORR, STEP, BIMODAL } shape;
 
 /* One series of n runs around 100 with noise SD 1 (lognormal: sigma 0.5, scale 100). */
@@ -338,6 +410,8 @@ int main(void)
     test_dip_reference();
     test_dip_pvalue();
     test_trend_reference();
+    test_trend_ties_reference();
+    test_kendall_brute_force();
     test_rank_checks_by_hand();
     test_arguments();
     test_all_tied();
