@@ -9,7 +9,7 @@
 #include "util/internal.h"
 #include "util/text.h"
 
-#define WINDOW 65536
+#define WINDOW TALLY__SNIFF_MAX
 #define MAX_LINES 400
 
 static const tally__importer *importer_for(tally_input_kind kind)

@@ -7,12 +7,18 @@
 #include <stddef.h>
 
 #include "tally.h"
+#include "util/internal.h"
+
+/* The most bytes detection looks at (detect.c, the detectors): the loader reads a larger first
+ * piece of a file before it decides to read the rest as it arrives. */
+#define TALLY__SNIFF_MAX 65536
 
 typedef struct tally__importer {
     tally_input_kind kind;
     const char *name; /* as in tally_input_kind_name(): "csv", "hyperfine", ... */
     /* How sure (0 = not this kind, 100 = certain) that data[0..len) is of this kind, from its
-     * first bytes. Must be cheap and never fail. */
+     * first bytes: at most TALLY__SNIFF_MAX of them, but for the first line that is neither
+     * blank nor a comment. Must be cheap and never fail. */
     int (*sniff)(const char *data, size_t len);
     /* Parse the whole input into `into` (fresh and empty). Errors are recorded with the file
      * name `name` and a line:col or JSON path. `opts` is never NULL and the loader has filled
@@ -25,6 +31,31 @@ typedef struct tally__importer {
     int (*parse)(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts);
 } tally__importer;
+
+/* An input handed over after its first bytes (load.c): buf[0..have) holds them, after any
+ * byte-order mark; buf (cap bytes, a tally__malloc block) is the reader's to refill, move and
+ * grow, and the loader frees it. */
+typedef struct tally__chunks {
+    tally__input *in;
+    char *buf;
+    size_t have;
+    size_t cap;
+    size_t piece; /* bytes to read at a time, at most */
+} tally__chunks;
+
+extern const tally__importer tally__importer_plain;
+
+/* The plain importer read as the input arrives (plain_read.c): the same samples and the same
+ * first error as its parse of the whole input, UTF-8 check included, without a buffer of the
+ * whole file. */
+int tally__plain_read_input(tally_results *into, tally__chunks *src, const char *name,
+                            const tally_load_options *opts);
+
+/* tally_load_file with the sizes of its reads chosen (load.c): the first (detection looks at
+ * its bytes; a file that ends within it is read whole), then at most `piece` bytes at a time
+ * for a file read as it arrives. The tests read with small pieces. */
+int tally__load_file_pieces(tally_results *into, const char *path, const tally_load_options *opts,
+                            size_t first_read, size_t piece);
 
 /* The registry (importers.c): every importer, in detection-priority order (on equal sniff
  * scores the earlier row wins). */

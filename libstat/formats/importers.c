@@ -7,7 +7,6 @@
 extern const tally__importer tally__importer_native_json;
 extern const tally__importer tally__importer_csv;
 extern const tally__importer tally__importer_tsv;
-extern const tally__importer tally__importer_plain;
 extern const tally__importer tally__importer_journal;
 
 const tally__importer *const tally__importers[] = {

@@ -14,6 +14,12 @@
 /* Metadata key naming the file a result set was loaded from (docs/formats.md). */
 #define SOURCE_KEY "source_file"
 
+/* A file is read in pieces: the first, which detection looks at, then pieces that stay in the
+ * processor's cache while the plain reader parses them, instead of a buffer of the whole file
+ * (whose fresh pages the kernel would zero first). */
+#define LOAD_FIRST_READ ((size_t)256 << 10)
+#define LOAD_PIECE ((size_t)256 << 10)
+
 /* The names of the input kinds: "auto", then the registry's rows, then "native" (another name
  * for "json"). */
 static const char *kind_row(const void *table, size_t i, int *value)
@@ -143,37 +149,36 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
     return TALLY_OK;
 }
 
-static int load_data(tally_results *into, const char *data, size_t len, const char *name,
-                     const tally_load_options *opts)
+/* The caller's options, read and checked. */
+static int read_options(tally_load_options *options, const tally_load_options *opts)
 {
-    tally_load_options options;
-    int rc = tally__options_read(&options, opts, &tally_load_options_kind);
-    if (rc == TALLY_OK)
-        rc = check_options(&options);
-    if (rc != TALLY_OK)
-        return rc;
-    opts = &options;
-    /* A UTF-8 byte-order mark is accepted by every text reader. */
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3;
-        len -= 3;
-    }
-    const tally__importer *imp = choose_importer(data, len, name, opts->kind, &rc);
-    if (imp == NULL)
-        return rc;
-    if ((rc = tally__check_utf8(data, len, name)) != TALLY_OK)
-        return rc;
+    int rc = tally__options_read(options, opts, &tally_load_options_kind);
+    return rc == TALLY_OK ? check_options(options) : rc;
+}
 
+/* A UTF-8 byte-order mark is accepted by every text reader. */
+static size_t bom_length(const char *data, size_t len)
+{
+    return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+/* Parse with `imp` into a fresh list (the whole of data[0..len), or the input `src` as it
+ * arrives when not NULL), label, then merge all or nothing. */
+static int load_parsed(tally_results *into, const tally__importer *imp, const char *data,
+                       size_t len, tally__chunks *src, const char *name,
+                       const tally_load_options *opts)
+{
     char *stem = stem_of(name);
     tally_results *fresh = NULL;
     if (stem == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    rc = tally_results_new(&fresh);
+    int rc = tally_results_new(&fresh);
     if (rc == TALLY_OK) {
         tally_load_options resolved = *opts;
         resolved.kind = imp->kind;
         resolved.label = opts->label ? opts->label : stem;
-        rc = imp->parse(fresh, data, len, name, &resolved);
+        rc = src ? tally__plain_read_input(fresh, src, name, &resolved)
+                 : imp->parse(fresh, data, len, name, &resolved);
     }
     if (rc == TALLY_OK)
         rc = tally__load_rename(&fresh, imp->kind, name, opts);
@@ -186,6 +191,24 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
     return rc;
 }
 
+static int load_data(tally_results *into, const char *data, size_t len, const char *name,
+                     const tally_load_options *opts)
+{
+    tally_load_options options;
+    int rc = read_options(&options, opts);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t bom = bom_length(data, len);
+    data += bom;
+    len -= bom;
+    const tally__importer *imp = choose_importer(data, len, name, options.kind, &rc);
+    if (imp == NULL)
+        return rc;
+    if ((rc = tally__check_utf8(data, len, name)) != TALLY_OK)
+        return rc;
+    return load_parsed(into, imp, data, len, NULL, name, &options);
+}
+
 int tally_load_buffer(tally_results *into, const char *data, size_t len, const char *name,
                       const tally_load_options *opts)
 {
@@ -194,18 +217,68 @@ int tally_load_buffer(tally_results *into, const char *data, size_t len, const c
     return load_data(into, data ? data : "", len, name ? name : "<input>", opts);
 }
 
-int tally_load_file(tally_results *into, const char *path, const tally_load_options *opts)
+/* Whether a file whose first bytes are data[0..len) (after any byte-order mark; more follow)
+ * is read as it arrives: plain numbers, the one format whose reader does so. Detection decides
+ * from these bytes as from the whole file: every detector reads at most the first
+ * TALLY__SNIFF_MAX bytes, but for the CSV header and the blanks before a JSON object, which end
+ * before the first number line the plain detector found in its first 4 KiB. */
+static int read_as_it_arrives(const char *data, size_t len, size_t first_read,
+                              const tally_load_options *opts)
+{
+    if (opts->kind == TALLY_INPUT_PLAIN)
+        return 1;
+    const tally__importer *imp = NULL;
+    return opts->kind == TALLY_INPUT_AUTO && first_read > TALLY__SNIFF_MAX && len > TALLY__SNIFF_MAX &&
+           tally__importer_plain.sniff(data, len) > 0 &&
+           tally__detect(&imp, data, len, "input") == TALLY_OK && imp->kind == TALLY_INPUT_PLAIN;
+}
+
+int tally__load_file_pieces(tally_results *into, const char *path, const tally_load_options *opts,
+                            size_t first_read, size_t piece)
 {
     if (into == NULL || path == NULL || path[0] == '\0')
         return tally__error(TALLY_EINVAL, "tally_load_file: NULL or empty argument");
-    char *data = NULL;
-    size_t len = 0;
-    int rc = tally__read_file(&data, &len, path);
+    tally__input in;
+    int rc = tally__input_open(&in, path);
     if (rc != TALLY_OK)
         return rc;
-    rc = load_data(into, data, len, path, opts);
-    tally__free_mem(data);
+    /* One byte more for the NUL of a file read whole by this first read. */
+    tally__chunks src = { &in, tally__malloc(first_read + 1), 0, first_read + 1, piece };
+    if (src.buf == NULL) {
+        tally__input_close(&in);
+        return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
+    }
+    size_t got = 0;
+    rc = tally__input_read(&in, src.buf, first_read, &got);
+    tally_load_options options;
+    size_t bom = bom_length(src.buf, got);
+    /* Three bytes at least, so that a byte-order mark is seen whole. */
+    if (rc == TALLY_OK && !in.eof && got >= 3 && read_options(&options, opts) == TALLY_OK &&
+        read_as_it_arrives(src.buf + bom, got - bom, first_read, &options)) {
+        memmove(src.buf, src.buf + bom, got - bom);
+        src.have = got - bom;
+        rc = load_parsed(into, &tally__importer_plain, NULL, 0, &src, path, &options);
+    } else if (rc == TALLY_OK && in.eof) {
+        src.buf[got] = '\0';
+        rc = load_data(into, src.buf, got, path, opts);
+    } else if (rc == TALLY_OK) {
+        char *data = NULL;
+        size_t len = 0;
+        rc = tally__input_read_rest(&in, &data, &len, src.buf, got);
+        tally__free_mem(src.buf);
+        src.buf = NULL;
+        if (rc == TALLY_OK)
+            rc = load_data(into, data, len, path, opts);
+        tally__free_mem(data);
+    }
+    tally__free_mem(src.buf);
+    tally__input_close(&in);
     return rc;
+}
+
+int tally_load_file(tally_results *into, const char *path, const tally_load_options *opts)
+{
+    return tally__load_file_pieces(into, path, opts, LOAD_FIRST_READ, LOAD_PIECE);
 }
 
 int tally_load_spec(tally_results *into, const char *spec, const tally_load_options *opts)

@@ -10,6 +10,7 @@
 #include "formats/importer.h"
 #include "util/internal.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 #define SNIFF_WINDOW 4096
 #define SNIFF_LINES 20
@@ -72,10 +73,38 @@ static int general_line(tally__lines *lines, tally_case *cas)
     return tally_case_append(cas, &v, 1);
 }
 
+/* The lines being read: the whole input, or (read as it arrives) the complete lines read so
+ * far. */
+typedef struct reader {
+    tally__lines lines;
+    tally_case *cas;
+    size_t later;          /* bytes still expected after these lines (the samples' reserve) */
+    /* Read as it arrives, the loader has not checked the text's UTF-8: the lines the bulk path
+     * takes are ASCII (digits, sign, point, "\r\n"), and the others are checked here, once per
+     * piece, up to `checked`. NULL when the loader checked the whole input. */
+    const char *checked;
+    int invalid_utf8;      /* the error returned is invalid UTF-8 */
+} reader;
+
+/* Before a line that is not just a number: the rest of the piece must be UTF-8 (its first
+ * invalid byte, anywhere, is the error the loader would have reported before any other). */
+static int check_rest(reader *r, const char *p)
+{
+    if (r->checked == NULL || p < r->checked)
+        return TALLY_OK;
+    r->checked = r->lines.end;
+    int rc = tally__check_utf8_lines(p, (size_t)(r->lines.end - p), r->lines.name,
+                                     r->lines.lineno + 1);
+    r->invalid_utf8 = rc != TALLY_OK;
+    return rc;
+}
+
 /* All lines: runs of lines holding just a number (nearly all of a large file) in bulk, straight
  * into the case's storage; the rest through general_line. */
-static int read_lines(tally__lines *lines, tally_case *cas)
+static int read_lines(reader *r)
 {
+    tally__lines *lines = &r->lines;
+    tally_case *cas = r->cas;
     const char *p = lines->cur, *end = lines->end;
     double *out = NULL;
     size_t room = 0, n = 0;
@@ -85,7 +114,7 @@ static int read_lines(tally__lines *lines, tally_case *cas)
             tally__case_commit(cas, n);
             /* About one sample per 8 bytes left: few regrowths, and untouched capacity costs no
              * memory (pages are only backed once written). */
-            rc = tally__case_reserve(cas, (size_t)(end - p) / 8 + 16);
+            rc = tally__case_reserve(cas, ((size_t)(end - p) + r->later) / 8 + 16);
             if (rc != TALLY_OK)
                 return rc;
             out = tally__case_spare(cas, &room);
@@ -100,19 +129,20 @@ static int read_lines(tally__lines *lines, tally_case *cas)
         tally__case_commit(cas, n);
         room = n = 0;
         lines->cur = p;
-        rc = general_line(lines, cas);
+        rc = check_rest(r, p);
+        if (rc == TALLY_OK)
+            rc = general_line(lines, cas);
         p = lines->cur;
     }
     tally__case_commit(cas, n);
     return rc;
 }
 
-static int parse_plain(tally_results *into, const char *data, size_t len, const char *name,
-                       const tally_load_options *opts)
+/* The one configuration, benchmark and case of a plain file. */
+static int plain_case(tally_case **cas, tally_results *into, const tally_load_options *opts)
 {
     tally_resultset *rs = NULL;
     tally_benchmark *bench = NULL;
-    tally_case *cas = NULL;
     int rc = tally_resultset_new(&rs, opts->label);
     if (rc != TALLY_OK)
         return rc;
@@ -124,14 +154,137 @@ static int parse_plain(tally_results *into, const char *data, size_t len, const 
                                        opts->benchmark ? opts->benchmark : DEFAULT_BENCHMARK, "",
                                        TALLY_LOWER_IS_BETTER);
     if (rc == TALLY_OK)
-        rc = tally_benchmark_case_add(&cas, bench, CASE_NAME);
-    tally__lines lines;
-    tally__lines_init(&lines, name, data, len);
-    if (rc == TALLY_OK)
-        rc = read_lines(&lines, cas);
-    if (rc == TALLY_OK && tally_case_sample_count(cas) == 0)
-        rc = tally__error_at(TALLY_ENODATA, name, 0, 0, "no numbers in the file");
+        rc = tally_benchmark_case_add(cas, bench, CASE_NAME);
     return rc;
+}
+
+static int no_numbers(const tally_case *cas, const char *name)
+{
+    if (tally_case_sample_count(cas) == 0)
+        return tally__error_at(TALLY_ENODATA, name, 0, 0, "no numbers in the file");
+    return TALLY_OK;
+}
+
+static int parse_plain(tally_results *into, const char *data, size_t len, const char *name,
+                       const tally_load_options *opts)
+{
+    reader r = { .later = 0 };
+    int rc = plain_case(&r.cas, into, opts);
+    tally__lines_init(&r.lines, name, data, len);
+    if (rc == TALLY_OK)
+        rc = read_lines(&r);
+    return rc == TALLY_OK ? no_numbers(r.cas, name) : rc;
+}
+
+/* ---- read as it arrives ---- */
+
+/* Where line and column move to over p[0..n). */
+static void advance(const char *p, size_t n, unsigned long *line, unsigned long *col)
+{
+    unsigned long l, c;
+    tally__text_position(p, p + n, &l, &c);
+    *col = l == 1 ? *col + c - 1 : c;
+    *line += l - 1;
+}
+
+/* After the error `rc`, the rest of the input is read all the same, so that the error reported
+ * is the one the whole-input path reports first: a read error or the input limit, then the
+ * first invalid UTF-8 byte (which the loader checks before parsing), then rc. buf[0..have) are
+ * the first bytes not checked yet, at line `line`, column 1; `check` is 0 when rc is itself
+ * invalid UTF-8. */
+static int finish_after_error(tally__chunks *src, size_t have, unsigned long line, int check,
+                              int rc, const char *name)
+{
+    tally__input *in = src->in;
+    unsigned long col = 1;
+    int utf8_rc = TALLY_OK;
+    for (;;) {
+        size_t done = have;
+        if (check) {
+            size_t ok = tally__utf8_valid_prefix(src->buf, have);
+            if (ok < have && !in->eof && have - ok < 4) {
+                done = ok; /* perhaps a sequence the read cut: seen again with what follows */
+            } else if (ok < have) {
+                advance(src->buf, ok, &line, &col);
+                utf8_rc = tally__utf8_error(name, line, col, (unsigned char)src->buf[ok]);
+                check = 0;
+            }
+            if (check)
+                advance(src->buf, done, &line, &col);
+        }
+        memmove(src->buf, src->buf + done, have - done);
+        have -= done;
+        if (in->eof)
+            break;
+        size_t got = 0;
+        int read_rc = tally__input_read(in, src->buf + have, src->cap - have, &got);
+        if (read_rc != TALLY_OK)
+            return read_rc;
+        have += got;
+    }
+    return utf8_rc != TALLY_OK ? utf8_rc : rc;
+}
+
+int tally__plain_read_input(tally_results *into, tally__chunks *src, const char *name,
+                            const tally_load_options *opts)
+{
+    tally__input *in = src->in;
+    reader r = { .later = 0 };
+    int rc = plain_case(&r.cas, into, opts);
+    if (rc != TALLY_OK)
+        return rc;
+    unsigned long lineno = 0; /* lines read so far */
+    size_t have = src->have;
+    for (;;) {
+        /* The complete lines (all, at the end of the input); the last, partial one waits for
+         * the next read. */
+        size_t complete = have;
+        if (!in->eof)
+            while (complete > 0 && src->buf[complete - 1] != '\n')
+                complete--;
+        if (complete > 0) {
+            tally__lines_init(&r.lines, name, src->buf, complete);
+            r.lines.lineno = lineno;
+            r.checked = src->buf;
+            r.later = in->size > in->total ? in->size - in->total : 0;
+            rc = read_lines(&r);
+            if (rc == TALLY_ENOMEM)
+                return rc;
+            if (rc != TALLY_OK) {
+                /* The lines after the one refused in this piece were checked with it. */
+                unsigned long next = r.lines.lineno + 1;
+                for (const char *c = r.lines.cur; c < src->buf + complete; c++)
+                    next += *c == '\n';
+                memmove(src->buf, src->buf + complete, have - complete);
+                return finish_after_error(src, have - complete, next, !r.invalid_utf8, rc, name);
+            }
+            lineno = r.lines.lineno;
+        }
+        memmove(src->buf, src->buf + complete, have - complete);
+        have -= complete;
+        if (in->eof)
+            break;
+        if (have == src->cap) {
+            /* One line fills the buffer: room for the longest line accepted, its "\r\n"
+             * included; a line longer than that is the error the line reader reports. */
+            if (src->cap >= TALLY__MAX_LINE + 2) {
+                rc = tally__line_too_long(name, lineno + 1);
+                return finish_after_error(src, have, lineno + 1, 1, rc, name);
+            }
+            size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
+            char *bigger = tally__realloc(src->buf, grown);
+            if (bigger == NULL)
+                return tally__oom();
+            src->buf = bigger;
+            src->cap = grown;
+        }
+        size_t got = 0, room = src->cap - have;
+        rc = tally__input_read(in, src->buf + have, room < src->piece ? room : src->piece, &got);
+        if (rc != TALLY_OK)
+            return rc;
+        have += got;
+    }
+    return no_numbers(r.cas, name);
 }
 
 const tally__importer tally__importer_plain = { TALLY_INPUT_PLAIN, "plain", sniff_plain,

@@ -58,64 +58,11 @@ static int too_large(const char *path)
                            (unsigned)(TALLY__INPUT_MAX >> 20));
 }
 
-/* Read until the end of `fd`, waiting when a non-blocking descriptor has nothing yet. */
-static int read_all(char **out, size_t *len, int fd, const char *path, size_t hint)
+int tally__input_open(tally__input *in, const char *path)
 {
-    /* Room for the whole file, its NUL and one byte more, so that the read seeing the end of
-     * the file finds space and the buffer is not regrown (and copied) for nothing. */
-    size_t cap = hint > 0 ? hint + 2 : 4096;
-    char *data = tally__malloc(cap);
-    if (data == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
-    tally__prefault(data, cap); /* read() would otherwise fault the fresh pages one by one */
-    size_t used = 0;
-    int rc = TALLY_OK;
-    for (;;) {
-        if (used > TALLY__INPUT_MAX) {
-            rc = too_large(path);
-            break;
-        }
-        if (used + 1 >= cap) {
-            /* Never more than one byte beyond the limit: that byte tells it was exceeded. */
-            size_t grown = cap > (TALLY__INPUT_MAX + 2) / 2 ? TALLY__INPUT_MAX + 2 : cap * 2;
-            char *bigger = tally__realloc(data, grown);
-            if (bigger == NULL) {
-                rc = tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
-                break;
-            }
-            data = bigger;
-            cap = grown;
-        }
-        ssize_t got = read(fd, data + used, cap - used - 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            struct pollfd p = { fd, POLLIN, 0 };
-            (void)poll(&p, 1, -1);
-            continue;
-        }
-        if (got < 0) {
-            rc = tally__error_at(TALLY_EIO, path, 0, 0, "read failed: %s", strerror(errno));
-            break;
-        }
-        if (got == 0)
-            break;
-        used += (size_t)got;
-    }
-    if (rc != TALLY_OK) {
-        tally__free_mem(data);
-        return rc;
-    }
-    data[used] = '\0';
-    *out = data;
-    *len = used;
-    return TALLY_OK;
-}
-
-int tally__read_file(char **out, size_t *len, const char *path)
-{
-    *out = NULL;
-    *len = 0;
+    memset(in, 0, sizeof(*in));
+    in->fd = -1;
+    in->path = path;
     int std = is_standard_input(path);
     /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
     int fd = std ? fcntl(0, F_DUPFD_CLOEXEC, 3)
@@ -142,9 +89,120 @@ int tally__read_file(char **out, size_t *len, const char *path)
         close(fd);
         return too_large(path);
     }
-    size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0;
-    int rc = read_all(out, len, fd, path, hint);
-    close(fd);
+    in->fd = fd;
+    in->regular = S_ISREG(st.st_mode);
+    in->size = in->regular && st.st_size > 0 ? (size_t)st.st_size : 0;
+    in->opened = st;
+    return TALLY_OK;
+}
+
+/* A regular file whose size or modification time moved while it was read may have been read
+ * half old, half new (a writer appending a line, an editor rewriting it): refused rather than
+ * read as a mix. Files of /proc and /sys show a size that is not their length, but one that
+ * does not move. */
+static int check_unchanged(const tally__input *in)
+{
+    struct stat now;
+    if (!in->regular || fstat(in->fd, &now) != 0)
+        return TALLY_OK;
+    if (now.st_size == in->opened.st_size && now.st_mtim.tv_sec == in->opened.st_mtim.tv_sec &&
+        now.st_mtim.tv_nsec == in->opened.st_mtim.tv_nsec)
+        return TALLY_OK;
+    return tally__error_at(TALLY_EIO, in->path, 0, 0,
+                           "the file changed while it was read (its size or modification time "
+                           "moved): read it once it is complete");
+}
+
+int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got)
+{
+    size_t used = 0;
+    *got = 0;
+    while (used < cap && !in->eof) {
+        ssize_t n = read(in->fd, buf + used, cap - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            /* A non-blocking descriptor (standard input) with nothing yet: wait for it. */
+            struct pollfd p = { in->fd, POLLIN, 0 };
+            (void)poll(&p, 1, -1);
+            continue;
+        }
+        if (n < 0)
+            return tally__error_at(TALLY_EIO, in->path, 0, 0, "read failed: %s", strerror(errno));
+        if (n == 0) {
+            in->eof = 1;
+            break;
+        }
+        used += (size_t)n;
+        in->total += (size_t)n;
+        if (in->total > TALLY__INPUT_MAX)
+            return too_large(in->path);
+    }
+    *got = used;
+    return in->eof ? check_unchanged(in) : TALLY_OK;
+}
+
+int tally__input_read_rest(tally__input *in, char **out, size_t *len, const char *have,
+                           size_t have_len)
+{
+    *out = NULL;
+    *len = 0;
+    /* Room for the whole file, its NUL and one byte more, so that the read seeing the end of
+     * the file finds space and the buffer is not regrown (and copied) for nothing. */
+    size_t cap = in->size > 0 ? in->size + 2 : 4096;
+    if (cap < have_len + 2)
+        cap = have_len + 4096;
+    char *data = tally__malloc(cap);
+    if (data == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory reading %s", in->path);
+    tally__prefault(data, cap); /* read() would otherwise fault the fresh pages one by one */
+    if (have_len > 0)
+        memcpy(data, have, have_len);
+    size_t used = have_len;
+    int rc = TALLY_OK;
+    while (rc == TALLY_OK && !in->eof) {
+        if (used + 1 >= cap) {
+            /* The reads stop one byte beyond the limit, which tells it was exceeded. */
+            size_t grown = cap > (TALLY__INPUT_MAX + 2) / 2 ? TALLY__INPUT_MAX + 2 : cap * 2;
+            char *bigger = tally__realloc(data, grown);
+            if (bigger == NULL) {
+                rc = tally__error(TALLY_ENOMEM, "out of memory reading %s", in->path);
+                break;
+            }
+            data = bigger;
+            cap = grown;
+        }
+        size_t got = 0;
+        rc = tally__input_read(in, data + used, cap - used - 1, &got);
+        used += got;
+    }
+    if (rc != TALLY_OK) {
+        tally__free_mem(data);
+        return rc;
+    }
+    data[used] = '\0';
+    *out = data;
+    *len = used;
+    return TALLY_OK;
+}
+
+void tally__input_close(tally__input *in)
+{
+    if (in->fd >= 0)
+        close(in->fd);
+    in->fd = -1;
+}
+
+int tally__read_file(char **out, size_t *len, const char *path)
+{
+    *out = NULL;
+    *len = 0;
+    tally__input in;
+    int rc = tally__input_open(&in, path);
+    if (rc != TALLY_OK)
+        return rc;
+    rc = tally__input_read_rest(&in, out, len, NULL, 0);
+    tally__input_close(&in);
     return rc;
 }
 

@@ -86,6 +86,30 @@ void tally__buf_pad(tally__buf *b, size_t count);
 /* The largest input read (TALLY_ELIMIT beyond it): 1 GiB. */
 #define TALLY__INPUT_MAX ((size_t)1 << 30)
 
+/* An input read in pieces (file.c): opened and checked as tally__read_file says; a regular
+ * file whose size or modification time moves before its end is read is refused (TALLY_EIO),
+ * since what was read may mix its old and new contents. */
+typedef struct tally__input {
+    int fd;
+    const char *path;  /* for messages */
+    int regular;       /* a regular file */
+    size_t size;       /* a regular file's size when opened (what to expect), else 0 */
+    size_t total;      /* bytes read so far */
+    int eof;           /* its end was read */
+    struct stat opened; /* as it was when opened */
+} tally__input;
+
+int tally__input_open(tally__input *in, const char *path);
+/* Read into buf[0..cap) until it is full or the input ends (then in->eof): *got bytes. Errors
+ * (recorded with the path): a failed read, more than TALLY__INPUT_MAX bytes in all, a regular
+ * file changed while read. */
+int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got);
+/* The rest of the input after the have_len bytes `have` already read from it, with them, as
+ * one NUL-terminated block (free with tally__free_mem). */
+int tally__input_read_rest(tally__input *in, char **out, size_t *len, const char *have,
+                           size_t have_len);
+void tally__input_close(tally__input *in);
+
 /* Read a whole file: a regular file, standard input (/dev/stdin, /dev/fd/0) or an anonymous
  * pipe given by path (/dev/fd/N); devices, named FIFOs, sockets and directories are refused
  * with TALLY_EIO before anything is read. `*out` is NUL-terminated; free with tally__free_mem. */

@@ -205,8 +205,12 @@ const char *tally__number_scan_long(double *out, const char *s)
     const char *p = s + (negative || *s == '+');
     uint64_t nondigits, nonzeros;
     masks32(&nondigits, &nonzeros, p);
-    nondigits |= UINT64_C(1) << 32; /* beyond the look: the end of a number too long here */
+    /* Beyond the look: the end of a number too long here, and a significant digit there. */
+    nondigits |= UINT64_C(1) << 32;
+    nonzeros |= UINT64_C(1) << 32;
     unsigned k = (unsigned)__builtin_ctzll(nondigits), fraction = 0; /* digits before the point */
+    if (k >= 32)
+        return NULL;
     unsigned end = k; /* where the number ends, from p */
     unsigned point = p[k] == '.';
     if (point) {

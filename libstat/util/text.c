@@ -16,6 +16,12 @@ void tally__lines_init(tally__lines *l, const char *name, const char *data, size
     l->lineno = 0;
 }
 
+int tally__line_too_long(const char *name, unsigned long lineno)
+{
+    return tally__error_at(TALLY_ELIMIT, name, lineno, 1, "line longer than %u bytes",
+                           TALLY__MAX_LINE);
+}
+
 int tally__lines_next(tally__lines *l, const char **line, size_t *len)
 {
     if (l->cur >= l->end)
@@ -29,8 +35,7 @@ int tally__lines_next(tally__lines *l, const char **line, size_t *len)
     if (n > 0 && start[n - 1] == '\r')
         n--;
     if (n > TALLY__MAX_LINE)
-        return tally__error_at(TALLY_ELIMIT, l->name, l->lineno, 1,
-                               "line longer than %u bytes", TALLY__MAX_LINE);
+        return tally__line_too_long(l->name, l->lineno);
     const char *nul = memchr(start, '\0', n);
     if (nul)
         return tally__error_at(TALLY_EFORMAT, l->name, l->lineno, (unsigned long)(nul - start) + 1,

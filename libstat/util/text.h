@@ -24,6 +24,9 @@ void tally__lines_init(tally__lines *l, const char *name, const char *data, size
  * negative error (line too long, NUL byte) already recorded with its position. */
 int tally__lines_next(tally__lines *l, const char **line, size_t *len);
 
+/* The error of a line longer than TALLY__MAX_LINE, at name:lineno:1 (TALLY_ELIMIT). */
+int tally__line_too_long(const char *name, unsigned long lineno);
+
 /* Parse all of s[0..len) as a finite double (leading/trailing blanks allowed). Returns TALLY_OK,
  * TALLY_EPARSE (not a number, or longer than TALLY__NUMBER_MAX) or TALLY_ENONFINITE (nan, inf,
  * overflow, underflow); records nothing, so the

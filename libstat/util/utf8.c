@@ -65,17 +65,28 @@ size_t tally__utf8_valid_prefix(const char *s, size_t len)
     return len;
 }
 
-int tally__check_utf8(const char *data, size_t len, const char *name)
+int tally__utf8_error(const char *name, unsigned long line, unsigned long col, unsigned char byte)
+{
+    return tally__error_at(TALLY_EPARSE, name, line, col,
+                           "invalid UTF-8 (byte 0x%02x): tally reads UTF-8 text; convert the "
+                           "file, e.g. iconv -f LATIN1 -t UTF-8",
+                           byte);
+}
+
+int tally__check_utf8_lines(const char *data, size_t len, const char *name,
+                            unsigned long first_line)
 {
     size_t ok = tally__utf8_valid_prefix(data, len);
     if (ok == len)
         return TALLY_OK;
     unsigned long line, col;
     tally__text_position(data, data + ok, &line, &col);
-    return tally__error_at(TALLY_EPARSE, name, line, col,
-                           "invalid UTF-8 (byte 0x%02x): tally reads UTF-8 text; convert the "
-                           "file, e.g. iconv -f LATIN1 -t UTF-8",
-                           (unsigned char)data[ok]);
+    return tally__utf8_error(name, first_line + line - 1, col, (unsigned char)data[ok]);
+}
+
+int tally__check_utf8(const char *data, size_t len, const char *name)
+{
+    return tally__check_utf8_lines(data, len, name, 1);
 }
 
 void tally__text_position(const char *data, const char *at, unsigned long *line,

@@ -17,6 +17,13 @@ size_t tally__utf8_valid_prefix(const char *s, size_t len);
  * the way to convert the file. */
 int tally__check_utf8(const char *data, size_t len, const char *name);
 
+/* The same for data[0..len) that starts a line, numbered first_line. */
+int tally__check_utf8_lines(const char *data, size_t len, const char *name,
+                            unsigned long first_line);
+
+/* The error of tally__check_utf8 for the invalid `byte` at name:line:col. */
+int tally__utf8_error(const char *name, unsigned long line, unsigned long col, unsigned char byte);
+
 /* 1-based line and column (in bytes) of `at` within data. */
 void tally__text_position(const char *data, const char *at, unsigned long *line,
                           unsigned long *col);

@@ -250,6 +250,37 @@ static void test_hard_cases(void)
     CHECK_INT(bad, 0);
 }
 
+/* The borders of the long path: 19 and 20 significant digits, numbers ending at the 31st and
+ * 32nd character of its look and beyond, runs of zeros longer than the look, a point or an
+ * exponent right after it. Each read with and without bytes beyond, and compared with strtod. */
+static void test_long_path_borders(void)
+{
+    static const char *const texts[] = {
+        "1234567890123456789", "12345678901234567890", "0.1234567890123456789",
+        "0.12345678901234567890", "-1234567890.123456789", "+0.00000000000000000001234567",
+        "1234567890123456789012345678901", "12345678901234567890123456789012",
+        "123456789012345678901234567890123", "0000000000000000000000000000000000000000",
+        "0.000000000000000000000000000000000000000", "00000000000000000000000000000000.5",
+        "0000000000000000000000000000000.5", "1.000000000000000000000000000000",
+        "9999999999999999999", "0.9999999999999999999", "18446744073709551615",
+        "12345678901234567.", "1234567890123456.e5", "123456789012345678e-3",
+        "0.00000000000000000000000000000001", "0.0071656633603720855", "-.0071656633603720855",
+        "00.0071656633603720855", "2.2250738585072011e-308", "17976931348623157000000000",
+    };
+    unsigned long bad = 0;
+    for (size_t i = 0; i < TALLY__COUNT(texts); i++) {
+        size_t n = strlen(texts[i]);
+        double v = 0;
+        int rc = tally__parse_double(&v, texts[i], n);
+        if (!same_when_padded(texts[i], n) || rc != TALLY_OK ||
+            bits_of(v) != bits_of(strtod(texts[i], NULL))) {
+            fprintf(stderr, "  '%s': rc %d\n", texts[i], rc);
+            bad++;
+        }
+    }
+    CHECK_INT(bad, 0);
+}
+
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
 static uint64_t next_u64(void)
@@ -302,6 +333,7 @@ static void test_random_vs_strtod(void)
 
 int main(void)
 {
+    test_long_path_borders();
     test_hard_cases();
     test_repr();
     test_random_vs_strtod();

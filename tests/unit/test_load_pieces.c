@@ -1,0 +1,365 @@
+/* Files read in pieces (formats/load.c, the plain reader of formats/plain_read.c): whatever the
+ * sizes of the reads, a file loads exactly as its whole text does through tally_load_buffer,
+ * the path that reads one buffer (same samples to the bit, same error code and message with
+ * its line:col). The reference is that other code path, not a recomputation: numbers split by
+ * a read at every offset, "\r\n" split, a bad number next to a piece boundary, invalid UTF-8
+ * after a parse error or cut by a read, over-long lines, comments, random texts; detection of
+ * large files; pipes; and files that change while they are read, which are refused. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "formats/importer.h"
+#include "tally.h"
+#include "test_rng.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+#define PATH TALLY_TEST_TMP "/pieces.txt"
+
+static uint64_t rng_state = 20261201;
+
+static uint64_t test_rng_next(void)
+{
+    return rng_splitmix64(&rng_state);
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    CHECK(fwrite(data, 1, len, f) == len);
+    fclose(f);
+}
+
+/* What a load gave: its code, message and samples. */
+typedef struct outcome {
+    int rc;
+    char message[1200];
+    size_t n;
+    double *x;
+} outcome;
+
+static void outcome_take(outcome *o, int rc, tally_results *r)
+{
+    o->rc = rc;
+    snprintf(o->message, sizeof(o->message), "%s", rc == TALLY_OK ? "" : tally_error_last()->message);
+    o->n = 0;
+    o->x = NULL;
+    if (rc == TALLY_OK && tally_results_count(r) == 1) {
+        tally_resultset *rs = tally_results_at(r, 0);
+        tally_benchmark *b = tally_resultset_benchmark_count(rs) ? tally_resultset_benchmark_at(rs, 0) : NULL;
+        tally_case *c = b && tally_benchmark_case_count(b) ? tally_benchmark_case_at(b, 0) : NULL;
+        if (c != NULL) {
+            o->n = tally_case_sample_count(c);
+            o->x = malloc((o->n + 1) * sizeof(double));
+            if (o->x != NULL && o->n > 0)
+                memcpy(o->x, tally_case_samples(c), o->n * sizeof(double));
+        }
+    }
+    tally_results_free(r);
+}
+
+static outcome load_whole(const char *data, size_t len, tally_input_kind kind)
+{
+    tally_results *r = NULL;
+    tally_results_new(&r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = kind;
+    outcome o;
+    outcome_take(&o, tally_load_buffer(r, data, len, PATH, &opts), r);
+    return o;
+}
+
+static outcome load_pieces(size_t first, size_t piece, tally_input_kind kind)
+{
+    tally_results *r = NULL;
+    tally_results_new(&r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = kind;
+    outcome o;
+    outcome_take(&o, tally__load_file_pieces(r, PATH, &opts, first, piece), r);
+    return o;
+}
+
+/* The same outcome; prints the first differences. */
+static int same(const outcome *a, const outcome *b, const char *what, size_t first, size_t piece)
+{
+    int ok = a->rc == b->rc && strcmp(a->message, b->message) == 0 && a->n == b->n;
+    for (size_t i = 0; ok && i < a->n; i++)
+        ok = memcmp(&a->x[i], &b->x[i], sizeof(double)) == 0;
+    if (!ok)
+        fprintf(stderr, "  %s, reads of %zu then %zu: rc %d/%d '%s' / '%s', %zu/%zu samples\n", what,
+                first, piece, a->rc, b->rc, a->message, b->message, a->n, b->n);
+    return ok;
+}
+
+static void outcome_free(outcome *o)
+{
+    free(o->x);
+    o->x = NULL;
+}
+
+/* Every first read and piece from 1 to `max` bytes against the whole text. */
+static unsigned long every_split(const char *text, size_t len, size_t max, tally_input_kind kind)
+{
+    write_file(PATH, text, len);
+    outcome want = load_whole(text, len, kind);
+    unsigned long bad = 0;
+    for (size_t first = 1; first <= max; first++) {
+        for (size_t piece = 1; piece <= max; piece++) {
+            outcome got = load_pieces(first, piece, kind);
+            if (!same(&want, &got, "split", first, piece) && bad++ > 3)
+                piece = first = max + 1; /* enough said */
+            outcome_free(&got);
+        }
+    }
+    outcome_free(&want);
+    return bad;
+}
+
+static void test_boundaries(void)
+{
+    /* Short and repr-long numbers, "\r\n", a comment, a blank line, a number with a comment,
+     * signs, a last line without newline: every read boundary falls inside each of them. */
+    static const char text[] = "0.0071656633603720855\n12.5\r\n-3\n# note\n\n+.25 # after\n"
+                               "0.006733156188178431\r\n1e3\n7";
+    CHECK_INT(every_split(text, sizeof text - 1, 40, TALLY_INPUT_PLAIN), 0);
+    /* A bad number: "12.5x" is line 4, column 1; the read boundaries fall before, inside and
+     * after it, and on both sides of the "\r\n" of the line before. */
+    static const char bad[] = "1\n0.0071656633603720855\r\n2\n12.5x\n3\n";
+    CHECK_INT(every_split(bad, sizeof bad - 1, 30, TALLY_INPUT_PLAIN), 0);
+    write_file(PATH, bad, sizeof bad - 1);
+    outcome o = load_pieces(5, 3, TALLY_INPUT_PLAIN);
+    CHECK_INT(o.rc, TALLY_EPARSE);
+    CHECK_STR(o.message, PATH ":4:1: expected one number per line, found '12.5x'");
+    outcome_free(&o);
+    /* Invalid UTF-8 (line 6, column 3) after a bad number (line 2): the loader checks the
+     * encoding of the whole file first, so the encoding error is the one reported. */
+    static const char later[] = "1\nbad\n2\n# caf\xc3\xa9\n3\n# \xff\n4\n";
+    CHECK_INT(every_split(later, sizeof later - 1, 30, TALLY_INPUT_PLAIN), 0);
+    write_file(PATH, later, sizeof later - 1);
+    o = load_pieces(3, 2, TALLY_INPUT_PLAIN);
+    CHECK_INT(o.rc, TALLY_EPARSE);
+    CHECK(strncmp(o.message, PATH ":6:3: invalid UTF-8 (byte 0xff)", strlen(PATH) + 31) == 0);
+    outcome_free(&o);
+    /* A valid three-byte sequence cut by every read, and one cut short by the end. */
+    static const char cut[] = "# \xe2\x82\xac euro\n5\n# \xe2\x82";
+    CHECK_INT(every_split(cut, sizeof cut - 1, 20, TALLY_INPUT_PLAIN), 0);
+    /* Nothing but comments: no numbers. */
+    static const char none[] = "# a\n\n# b\n";
+    CHECK_INT(every_split(none, sizeof none - 1, 12, TALLY_INPUT_PLAIN), 0);
+    /* A NUL byte in a line the bulk path declines. */
+    static const char nul[] = "1\n2 \0x\n3\n";
+    CHECK_INT(every_split(nul, sizeof nul - 1, 12, TALLY_INPUT_PLAIN), 0);
+}
+
+/* One random line: numbers of several shapes, comments, blanks, junk, bytes >= 0x80. */
+static size_t random_line(char *s, size_t room)
+{
+    static const char *const others[] = { "", "# c", " 12.5", "12.5 ", "1e5", "-0", "+7.",
+                                          ".5", "x", "5#", "# caf\xc3\xa9", "# \xe2\x82\xac",
+                                          "\xc3", "# \xed\xa0\x80", "0.000", "1.5e-3", "-" };
+    unsigned kind = (unsigned)(test_rng_next() % 8);
+    int n;
+    if (kind < 4)
+        n = snprintf(s, room, "%.17g", (double)(test_rng_next() >> 11) * 0x1p-60);
+    else if (kind < 6)
+        n = snprintf(s, room, "%.*f", (int)(test_rng_next() % 9),
+                     (double)(test_rng_next() >> 40) / 1000.0);
+    else
+        n = snprintf(s, room, "%s", others[test_rng_next() % TALLY__COUNT(others)]);
+    return n < 0 || (size_t)n >= room ? 0 : (size_t)n;
+}
+
+static void test_random_texts(void)
+{
+    static char text[8192];
+    unsigned long bad = 0;
+    for (int round = 0; round < 300; round++) {
+        size_t len = 0;
+        /* Mostly clean texts, so that many reach their end; the others stop at an error. */
+        int clean = round % 2 == 0;
+        while (len < sizeof text - 100) {
+            size_t n = clean ? (size_t)snprintf(text + len, 64, "%.17g",
+                                                (double)(test_rng_next() >> 11) * 0x1p-60)
+                             : random_line(text + len, 64);
+            len += n;
+            if (test_rng_next() % 6 == 0)
+                text[len++] = '\r';
+            text[len++] = '\n';
+        }
+        len -= (size_t)(test_rng_next() % 30);
+        write_file(PATH, text, len);
+        outcome want = load_whole(text, len, TALLY_INPUT_PLAIN);
+        for (int k = 0; k < 4; k++) {
+            size_t first = 1 + (size_t)(test_rng_next() % 300), piece = 1 + (size_t)(test_rng_next() % 300);
+            outcome got = load_pieces(first, piece, TALLY_INPUT_PLAIN);
+            bad += !same(&want, &got, "random", first, piece);
+            outcome_free(&got);
+        }
+        outcome_free(&want);
+    }
+    CHECK_INT(bad, 0);
+}
+
+/* Lines longer than the pieces, up to the longest line accepted and beyond. */
+static void test_long_lines(void)
+{
+    size_t len = TALLY__MAX_LINE + 64;
+    char *text = malloc(len);
+    CHECK(text != NULL);
+    if (text == NULL)
+        return;
+    /* "1\n# xxx...\r\n2\n": the comment line holds exactly TALLY__MAX_LINE bytes, then one more. */
+    for (size_t extra = 0; extra < 2; extra++) {
+        size_t n = 0;
+        memcpy(text, "1\n# ", 4);
+        n = 4;
+        memset(text + n, 'x', TALLY__MAX_LINE - 2 + extra);
+        n += TALLY__MAX_LINE - 2 + extra;
+        memcpy(text + n, "\r\n2\n", 4);
+        n += 4;
+        write_file(PATH, text, n);
+        outcome want = load_whole(text, n, TALLY_INPUT_PLAIN);
+        CHECK_INT(want.rc, extra ? TALLY_ELIMIT : TALLY_OK);
+        outcome got = load_pieces(1000, 65536, TALLY_INPUT_PLAIN);
+        CHECK(same(&want, &got, "long line", 1000, 65536));
+        outcome_free(&got);
+        outcome_free(&want);
+    }
+    /* A line without end that fills the largest buffer: refused at its line. */
+    memcpy(text, "1\n", 2);
+    memset(text + 2, '7', len - 2);
+    write_file(PATH, text, len);
+    outcome want = load_whole(text, len, TALLY_INPUT_PLAIN);
+    outcome got = load_pieces(4096, 4096, TALLY_INPUT_PLAIN);
+    CHECK(same(&want, &got, "endless line", 4096, 4096));
+    CHECK_STR(got.message, PATH ":2:1: line longer than 1048576 bytes");
+    outcome_free(&got);
+    outcome_free(&want);
+    free(text);
+}
+
+/* Files larger than the first read, format detected: plain numbers are read in pieces, other
+ * formats whole; either way as the whole text loads. */
+static void test_detection(void)
+{
+    size_t cap = 600000, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (text == NULL)
+        return;
+    len = (size_t)snprintf(text, cap, "# runs\n");
+    while (len < cap - 40)
+        len += (size_t)snprintf(text + len, 40, "%.17g\n", (double)(test_rng_next() >> 11) * 0x1p-60);
+    write_file(PATH, text, len);
+    outcome want = load_whole(text, len, TALLY_INPUT_AUTO);
+    CHECK_INT(want.rc, TALLY_OK);
+    outcome got = load_pieces(70000, 4096, TALLY_INPUT_AUTO);
+    CHECK(same(&want, &got, "auto plain", 70000, 4096));
+    outcome_free(&got);
+    /* The same with a byte-order mark and the library's own sizes. */
+    memmove(text + 3, text, len - 3);
+    memcpy(text, "\xEF\xBB\xBF", 3);
+    write_file(PATH, text, len);
+    outcome_free(&want);
+    want = load_whole(text, len, TALLY_INPUT_AUTO);
+    tally_results *r = NULL;
+    tally_results_new(&r);
+    outcome_take(&got, tally_load_file(r, PATH, NULL), r);
+    CHECK(same(&want, &got, "auto plain with BOM", 0, 0));
+    CHECK_INT(got.rc, TALLY_OK);
+    outcome_free(&got);
+    outcome_free(&want);
+    /* A long-form CSV larger than the first read. */
+    len = (size_t)snprintf(text, cap, "benchmark,case,config,value\n");
+    while (len < cap - 40)
+        len += (size_t)snprintf(text + len, 40, "b,c,k,%.17g\n", (double)(test_rng_next() >> 11) * 0x1p-60);
+    write_file(PATH, text, len);
+    want = load_whole(text, len, TALLY_INPUT_AUTO);
+    got = load_pieces(70000, 4096, TALLY_INPUT_AUTO);
+    CHECK_INT(want.rc, TALLY_OK);
+    CHECK(same(&want, &got, "auto csv", 70000, 4096));
+    outcome_free(&got);
+    outcome_free(&want);
+    free(text);
+}
+
+/* A pipe given by path (/dev/fd/N) is read in pieces as it arrives. */
+static void test_pipe(void)
+{
+    static const char text[] = "0.0071656633603720855\n2\r\n# c\n3.5\n";
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    CHECK(write(fds[1], text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    tally_results *r = NULL;
+    tally_results_new(&r);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.kind = TALLY_INPUT_PLAIN;
+    outcome got;
+    outcome_take(&got, tally__load_file_pieces(r, path, &opts, 5, 3), r);
+    close(fds[0]);
+    CHECK_INT(got.rc, TALLY_OK);
+    CHECK_INT(got.n, 3);
+    /* The values as written: 0.0071656633603720855 is repr's text of the double it names. */
+    CHECK(got.n == 3 && got.x[0] == 0.0071656633603720855 && got.x[1] == 2 && got.x[2] == 3.5);
+    outcome_free(&got);
+}
+
+/* A file that changes between two reads: refused, never read as a mix of its two contents. */
+static void test_changing_file(void)
+{
+    static const char text[] = "1\n2\n3\n4\n";
+    for (int grow = 0; grow < 2; grow++) {
+        write_file(PATH, text, sizeof text - 1);
+        tally__input in;
+        CHECK_INT(tally__input_open(&in, PATH), TALLY_OK);
+        char *buf = tally__malloc(64);
+        size_t got = 0;
+        CHECK_INT(tally__input_read(&in, buf, 3, &got), TALLY_OK);
+        CHECK_INT(got, 3);
+        /* Another writer appends a line, or cuts the file short, before the next read. */
+        int fd = open(PATH, O_WRONLY | (grow ? O_APPEND : 0));
+        CHECK(fd >= 0);
+        if (grow)
+            CHECK(write(fd, "5\n", 2) == 2);
+        else
+            CHECK(ftruncate(fd, 4) == 0);
+        close(fd);
+        tally__chunks src = { &in, buf, got, 64, 2 };
+        tally_results *r = NULL;
+        tally_results_new(&r);
+        tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+        opts.label = "x";
+        int rc = tally__plain_read_input(r, &src, PATH, &opts);
+        CHECK_INT(rc, TALLY_EIO);
+        CHECK_STR(tally_error_last()->message,
+                  PATH ": the file changed while it was read (its size or modification time "
+                       "moved): read it once it is complete");
+        tally_results_free(r);
+        tally__free_mem(src.buf);
+        tally__input_close(&in);
+    }
+}
+
+int main(void)
+{
+    test_boundaries();
+    test_random_texts();
+    test_long_lines();
+    test_detection();
+    test_pipe();
+    test_changing_file();
+    return check_summary();
+}
