@@ -149,6 +149,8 @@ SUBTRACT_SHIFTED(subtract_shifted_count, uint64_t)
 static void divide_counts(uint64_t *c, size_t k, size_t top)
 {
     size_t j = k;
+    if (k > top)
+        return; /* no coefficient of the kept ones has a source k below it */
     if (k == 1) {
         uint64_t a = c[0];
         for (; j <= top; j++)
