@@ -149,6 +149,41 @@ static void test_welch_lengths(void)
     }
 }
 
+/* Lengths around the first pass's blocks of 32 samples (the vector lanes go back to the
+ * scalar ones there for the product's normalisation, and for the samples past the last group
+ * of four). Values 0.3 + 0.001 ((37 i) mod 211), i = 0..39; expected values as above (Python
+ * fractions and mpmath at 50 digits): n, mean, sd, hmean, gmean. */
+static const double BLOCKS_X[] = {
+    0.300, 0.337, 0.374, 0.411, 0.448, 0.485, 0.311, 0.348, 0.385, 0.422, 0.459, 0.496, 0.322,
+    0.359, 0.396, 0.433, 0.470, 0.507, 0.333, 0.370, 0.407, 0.444, 0.481, 0.307, 0.344, 0.381,
+    0.418, 0.455, 0.492, 0.318, 0.355, 0.392, 0.429, 0.466, 0.503, 0.329, 0.366, 0.403, 0.440,
+    0.477
+};
+static const double BLOCKS[8][5] = {
+    { 31, 0.39896774193548384, 0.063286377613178721, 0.38922494914753619, 0.39408623359772654 },
+    { 32, 0.39874999999999999, 0.062269445725554214, 0.38931107462820586, 0.39402087104165034 },
+    { 33, 0.39966666666666667, 0.061514564671032716, 0.39040557046425084, 0.39503771639829433 },
+    { 34, 0.40161764705882352, 0.061634314874536217, 0.39227719193256866, 0.3969618568150442 },
+    { 35, 0.40451428571428572, 0.063093008575375739, 0.39475994853663177, 0.3996561220369178 },
+    { 36, 0.40241666666666664, 0.063445983774726489, 0.39258027455392636, 0.39750217531522003 },
+    { 37, 0.40143243243243243, 0.062844402446987427, 0.39181122640954025, 0.39661612131126045 },
+    { 40, 0.40432499999999999, 0.061819583445991429, 0.39492995332840103, 0.39964509619276845 },
+};
+
+static void test_block_lengths(void)
+{
+    for (size_t k = 0; k < 8; k++) {
+        const double *e = BLOCKS[k];
+        size_t n = (size_t)e[0];
+        tally_summary s = { .size = sizeof s };
+        CHECK_INT(tally_summarize(&s, BLOCKS_X, n, NULL), TALLY_OK);
+        CHECK_REL(s.amean, e[1], 2.5e-16);
+        CHECK_REL(s.stddev, e[2], 1e-15);
+        CHECK_REL(s.hmean, e[3], 1e-15);
+        CHECK_REL(s.gmean, e[4], 1e-15);
+    }
+}
+
 int main(void)
 {
     test_every_length();
@@ -156,5 +191,6 @@ int main(void)
     test_long_numacc4();
     test_signed_zero_extremes();
     test_welch_lengths();
+    test_block_lengths();
     return check_summary();
 }
