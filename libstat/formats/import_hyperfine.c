@@ -103,6 +103,16 @@ static void append_code(code_text *t, double v, size_t j)
 {
     if (t->len > sizeof(t->block) - 24)
         codes_flush(t);
+    unsigned digit = v >= 0.0 && v < 10.0 ? (unsigned)v : 10;
+    if (digit < 10 && (double)digit == v && !signbit(v)) {
+        /* The one digit of nearly every code, without the general conversion below. */
+        char *at = t->block + t->len;
+        if (j)
+            *at++ = ',';
+        *at++ = (char)('0' + digit);
+        t->len = (size_t)(at - t->block);
+        return;
+    }
     if (!(v == trunc(v) && fabs(v) < 1e15)) {
         codes_flush(t);
         tally__buf_printf(t->out, "%s%.0f", j ? "," : "", v);

@@ -77,8 +77,7 @@ static const char *scan_numbers(splitter *s, tally__json_cut_array *a, const cha
             out = grown;
         }
         const char *stop;
-        if (tally__number_scan(&out[n], &stop, p, s->end, TALLY__NUMBER_JSON) !=
-            TALLY__NUMBER_OK) {
+        if (tally__number_scan_json(&out[n], &stop, p, s->end) != TALLY__NUMBER_OK) {
             p = NULL;
             break;
         }

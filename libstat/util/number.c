@@ -199,7 +199,7 @@ static inline uint64_t digits19_value(const char *p, unsigned n)
  * second time. Needs LONG_READ readable bytes at s. Returns NULL for any other shape (more
  * digits, an exponent, a zero, the rare value Eisel-Lemire cannot settle), which the general
  * scan then reads; the caller checks JSON's stricter rules. */
-const char *tally__number_scan_long(double *out, const char *s)
+static inline const char *scan_long(double *out, const char *s)
 {
     int negative = *s == '-';
     const char *p = s + (negative || *s == '+');
@@ -238,12 +238,28 @@ const char *tally__number_scan_long(double *out, const char *s)
     *out = negative ? -x : x;
     return p + end;
 }
+
+const char *tally__number_scan_long(double *out, const char *s)
+{
+    return scan_long(out, s);
+}
 #else
 const char *tally__number_scan_long(double *out, const char *s)
 {
     (void)out;
     (void)s;
     return NULL;
+}
+#endif
+
+#if defined(TALLY__SWAR_DIGITS) && defined(TALLY__EXACT_DOUBLE_OPS)
+/* Whether the plain decimal s..q a straight-line scan read (TEXT grammar, no exponent) is also
+ * JSON: no '+', digits before the point, none after a leading zero, digits after the point. It
+ * reads within the characters the scans looked at. */
+static int plain_is_json(const char *s, const char *q)
+{
+    const char *d = s + (*s == '-');
+    return is_digit(*d) && !(d[0] == '0' && is_digit(d[1])) && q[-1] != '.';
 }
 #endif
 
@@ -261,12 +277,8 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
         int longer;
         const char *q = scan_short(&v, &longer, s);
         if (q == NULL && longer && end - s >= LONG_READ)
-            q = tally__number_scan_long(&v, s);
-        /* JSON: no '+', digits before the point, none after a leading zero, digits after the
-         * point (the checks read within the characters the scans looked at). */
-        const char *d = s + (*s == '-' || *s == '+');
-        if (q && (!json || (*s != '+' && is_digit(*d) && !(d[0] == '0' && is_digit(d[1])) &&
-                            q[-1] != '.'))) {
+            q = scan_long(&v, s);
+        if (q && (!json || plain_is_json(s, q))) {
             *out = v;
             *stop = q;
             return TALLY__NUMBER_OK;
@@ -296,6 +308,29 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
         }
     }
     return scan_careful(out, stop, s, end, grammar);
+}
+
+tally__number_status tally__number_scan_json(double *out, const char **stop, const char *s,
+                                             const char *end)
+{
+#if defined(TALLY__SWAR_DIGITS) && defined(TALLY__EXACT_DOUBLE_OPS)
+    if (end - s >= LONG_READ) {
+        /* A lone 0, the exit codes of a hyperfine file: the one shape scan_long leaves. */
+        if (s[0] == '0' && !is_digit(s[1]) && s[1] != '.' && s[1] != 'e' && s[1] != 'E') {
+            *out = 0.0;
+            *stop = s + 1;
+            return TALLY__NUMBER_OK;
+        }
+        double v;
+        const char *q = scan_long(&v, s); /* inline: the call costs as much as the checks */
+        if (q && plain_is_json(s, q)) {
+            *out = v;
+            *stop = q;
+            return TALLY__NUMBER_OK;
+        }
+    }
+#endif
+    return tally__number_scan(out, stop, s, end, TALLY__NUMBER_JSON);
 }
 
 const char *tally__number_problem(tally__number_status st)

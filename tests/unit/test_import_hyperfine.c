@@ -120,17 +120,18 @@ static void test_exit_codes(void)
     tally_results_free(r);
 
     /* Codes as printf's "%.0f" writes them (C11 7.21.6.1: the sign of -0 kept, 2.5 rounded to
-     * even, 1e15 and 1e2 positional), read from the cut array and, with a null among them, from
+     * even, 1e15 and 1e2 positional; around the one-digit shortcut 9, 10, and 9.5 and 0.5
+     * rounded to the even 10 and 0), read from the cut array and, with a null among them, from
      * the tree. */
     static const char *const texts[] = {
         "{\"results\": [{\"command\": \"x\", \"times\": [1.5], \"exit_codes\": "
-        "[0, -0, -3, 255, 100000000000000, 1e15, 2.5, 1e2]}]}",
+        "[0, -0, -3, 255, 100000000000000, 1e15, 2.5, 1e2, 9, 10, 9.5, 0.5]}]}",
         "{\"results\": [{\"command\": \"x\", \"times\": [1.5], \"exit_codes\": "
-        "[0, -0, -3, 255, 100000000000000, 1e15, 2.5, 1e2, null]}]}",
+        "[0, -0, -3, 255, 100000000000000, 1e15, 2.5, 1e2, 9, 10, 9.5, 0.5, null]}]}",
     };
     static const char *const want[] = {
-        "0,-0,-3,255,100000000000000,1000000000000000,2,100",
-        "0,-0,-3,255,100000000000000,1000000000000000,2,100,null",
+        "0,-0,-3,255,100000000000000,1000000000000000,2,100,9,10,10,0",
+        "0,-0,-3,255,100000000000000,1000000000000000,2,100,9,10,10,0,null",
     };
     for (size_t i = 0; i < 2; i++) {
         CHECK_INT(import_text(&r, imp, texts[i], "codes.json", NULL), TALLY_OK);

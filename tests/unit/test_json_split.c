@@ -210,8 +210,116 @@ static void test_take(void)
     tally_results_free(r);
 }
 
+/* text, copied into a block of exactly its length (no NUL, nothing readable after it: ASan
+ * sees any read past the end), through tally__json_doc_parse. */
+static int parse_exact(tally__json_doc *d, const char *text)
+{
+    size_t n = strlen(text);
+    char *copy = tally__malloc(n);
+    CHECK(copy != NULL);
+    if (copy == NULL)
+        return TALLY_ENOMEM;
+    memcpy(copy, text, n);
+    int rc = tally__json_doc_parse(d, copy, n, "h.json", &hyperfine);
+    tally__free_mem(copy);
+    return rc;
+}
+
+/* The numbers of real hyperfine files (17 digits after "0.00"), 16 to 20 significant digits, a
+ * lone 0 and its neighbours, and the last number of the text a few bytes before its end (the
+ * long path needs more: the general scan reads those). The expected values are the same
+ * literals read by the C compiler. */
+static void test_long_numbers(void)
+{
+    const char *text = "{\"results\": [{\"times\": [0.005981193679999999,-0.0065699746891775355,"
+                       "1234567890123456,12345678901234567, 0.1234567890123456789,"
+                       "0.12345678901234567891,1.5e-3,0,-0, 0.0,10,0.005981193679999999]}]}";
+    static const double want[] = { 0.005981193679999999, -0.0065699746891775355,
+                                   1234567890123456.0, 12345678901234567.0,
+                                   0.1234567890123456789, 0.12345678901234567891, 1.5e-3, 0.0,
+                                   -0.0, 0.0, 10.0, 0.005981193679999999 };
+    tally__json_doc d;
+    CHECK_INT(parse_exact(&d, text), TALLY_OK);
+    CHECK(d.arrays != NULL);
+    tally__jpath path;
+    tally__jpath_init(&path);
+    const double *v = NULL;
+    size_t n = 0;
+    CHECK_INT(tally__json_doc_numbers(&v, &n, &d, hf_member(&d, 0, "times"), 0, &path), TALLY_OK);
+    CHECK_INT(n, TALLY__COUNT(want));
+    for (size_t i = 0; i < n && i < TALLY__COUNT(want); i++)
+        CHECK(memcmp(&v[i], &want[i], sizeof(double)) == 0); /* the bits: -0 is not 0 */
+    tally__json_doc_free(&d);
+}
+
+/* Each kind of number JSON or tally refuses, right after a number of the long path's shape and
+ * followed by one, and last in the text: the whole-text messages, with the element's JSON path
+ * or the line:col of cJSON's refusal. */
+static void test_refusals(void)
+{
+    static const struct {
+        const char *token;
+        int code;
+        const char *message;
+    } cases[] = {
+        { "05981193679999999", TALLY_EPARSE,
+          "h.json: $.results[0].times[1]: '05981193679999999' is not a JSON number (JSON wants "
+          "digits on both sides of a point and no leading zeros)" },
+        { "-00.005981193679999999", TALLY_EPARSE,
+          "h.json: $.results[0].times[1]: '-00.005981193679999999' is not a JSON number (JSON "
+          "wants digits on both sides of a point and no leading zeros)" },
+        { "5981193679999999.", TALLY_EPARSE,
+          "h.json: $.results[0].times[1]: '5981193679999999.' is not a JSON number (JSON wants "
+          "digits on both sides of a point and no leading zeros)" },
+        { "1e400", TALLY_ENONFINITE,
+          "h.json: $.results[0].times[1]: number out of range (beyond 1.8e308), found '1e400'" },
+        { "-0.1e-400", TALLY_ENONFINITE,
+          "h.json: $.results[0].times[1]: number out of range (below 4.9e-324, it would read as "
+          "0), found '-0.1e-400'" },
+    };
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
+        for (int last = 0; last <= 1; last++) {
+            char text[256];
+            snprintf(text, sizeof(text),
+                     "{\"results\": [{\"times\": [0.005981193679999999,%s%s]}]}",
+                     cases[i].token, last ? "" : ", 0.006667229747760416");
+            tally__json_doc d;
+            CHECK_INT(parse_exact(&d, text), cases[i].code);
+            CHECK_STR(tally_error_last()->message, cases[i].message);
+            tally__json_doc_free(&d);
+        }
+    }
+    /* What cJSON itself refuses ('+', a point first, a sign alone, nan, inf, an exponent
+     * without digits), at its line:col and with the next 16 characters: Python's
+     * text.index(token, 30) + 1 = 46, where the token starts, and text.index("e,") + 1 = 66,
+     * the 'e' cJSON stops at. */
+    static const struct {
+        const char *token;
+        const char *message;
+    } syntax[] = {
+        { "+0.005981193679999999", "h.json:1:46: invalid JSON near '+0.0059811936799'" },
+        { ".005981193679999999", "h.json:1:46: invalid JSON near '.005981193679999'" },
+        { "-", "h.json:1:46: invalid JSON near '-, 0.00666722974'" },
+        { "nan", "h.json:1:46: invalid JSON near 'nan, 0.006667229'" },
+        { "inf", "h.json:1:46: invalid JSON near 'inf, 0.006667229'" },
+        { "0.005981193679999999e", "h.json:1:66: invalid JSON near 'e, 0.00666722974'" },
+    };
+    for (size_t i = 0; i < TALLY__COUNT(syntax); i++) {
+        char text[256];
+        snprintf(text, sizeof(text),
+                 "{\"results\": [{\"times\": [0.005981193679999999,%s, 0.006667229747760416]}]}",
+                 syntax[i].token);
+        tally__json_doc d;
+        CHECK_INT(parse_exact(&d, text), TALLY_EPARSE);
+        CHECK_STR(tally_error_last()->message, syntax[i].message);
+        tally__json_doc_free(&d);
+    }
+}
+
 int main(void)
 {
+    test_long_numbers();
+    test_refusals();
     test_native_shape();
     test_key_order();
     test_doubts();

@@ -104,6 +104,28 @@ static int same_when_padded(const char *text, size_t n)
             return 0;
         }
     }
+    /* The entry for JSON arrays (tally__number_scan_json), with 0 to 64 readable bytes beyond
+     * the number as in an array (commas), on both sides of what its long path needs: the same
+     * status, stop and bits as the JSON scanner on the text alone. */
+    static const size_t pads[] = { 0, 1, 2, 19, 20, 31, 32, TALLY__NUMBER_LONG_READ - 1,
+                                   TALLY__NUMBER_LONG_READ, 64 };
+    double a = NAN;
+    const char *sa = NULL;
+    tally__number_status st_a = tally__number_scan(&a, &sa, text, text + n, TALLY__NUMBER_JSON);
+    for (size_t i = 0; i < TALLY__COUNT(pads); i++) {
+        memcpy(padded, text, n);
+        memset(padded + n, ',', pads[i]);
+        double b = NAN;
+        const char *sb = NULL;
+        tally__number_status st_b = tally__number_scan_json(&b, &sb, padded, padded + n + pads[i]);
+        if (st_a != st_b || sa - text != sb - padded ||
+            (st_a == TALLY__NUMBER_OK && bits_of(a) != bits_of(b))) {
+            fprintf(stderr, "  '%.60s' (%zu chars, JSON array entry, %zu bytes after): status "
+                    "%d/%d, stop %td/%td\n", text, n, pads[i], (int)st_a, (int)st_b, sa - text,
+                    sb - padded);
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -252,7 +274,7 @@ static void test_hard_cases(void)
 
 /* The borders of the long path: 19 and 20 significant digits, numbers ending at the 31st and
  * 32nd character of its look and beyond, runs of zeros longer than the look, a point or an
- * exponent right after it. Each read with and without bytes beyond, and compared with strtod. */
+ * exponent right after it, the shapes JSON refuses. Each read with and without bytes beyond, and compared with strtod. */
 static void test_long_path_borders(void)
 {
     static const char *const texts[] = {
@@ -266,6 +288,13 @@ static void test_long_path_borders(void)
         "12345678901234567.", "1234567890123456.e5", "123456789012345678e-3",
         "0.00000000000000000000000000000001", "0.0071656633603720855", "-.0071656633603720855",
         "00.0071656633603720855", "2.2250738585072011e-308", "17976931348623157000000000",
+        /* The shapes the JSON array entry takes at once or leaves (a lone 0 and its
+         * neighbours, 16 to 20 digits, the refusals of JSON at the long path's shape); the
+         * TEXT reading of each is a number strtod agrees with. */
+        "0", "-0", "0.0", "0e0", "0.005981193679999999", "-0.005981193679999999",
+        "0.0059811936799999", "0.00598119367999999", "0.005981193679999999123",
+        "1234567890123456", "12345678901234567", "+0.005981193679999999", "05981193679999999",
+        "-05.981193679999999", ".005981193679999999", "5981193679999999.",
     };
     unsigned long bad = 0;
     for (size_t i = 0; i < TALLY__COUNT(texts); i++) {
