@@ -204,10 +204,29 @@ static void first_pass(sums *f, const double *x, size_t n)
                       .logs = { { 1.0, 1.0, 1.0, 1.0 }, { 0, 0, 0, 0 } } };
     extremes_init(&a.m, x[0]);
     for (size_t at = 0; at < n; at += ROUNDS * TALLY__LANES) {
-        size_t len = n - at < ROUNDS * TALLY__LANES ? n - at : ROUNDS * TALLY__LANES;
-        TALLY__LANE_SCAN(x + at, len, j, v, extremes_add(&a.m, j, v),
-                         tally__lanes_add(&a.x, j, v), tally__lanes_add(&a.recip, j, 1.0 / v),
-                         a.logs.p[j] *= v);
+        size_t len = n - at < ROUNDS * TALLY__LANES ? n - at : ROUNDS * TALLY__LANES, from = 0;
+#if TALLY__V2D
+        /* The lanes in vectors for the block's whole groups (all of it but in the last one),
+         * back in `a` for the rest and the normalisation. */
+        tally__v2d lo[2] = { tally__v2d_load(a.m.lo), tally__v2d_load(a.m.lo + 2) };
+        tally__v2d hi[2] = { tally__v2d_load(a.m.hi), tally__v2d_load(a.m.hi + 2) };
+        tally__v2d prod[2] = { tally__v2d_load(a.logs.p), tally__v2d_load(a.logs.p + 2) };
+        tally__ksum_v2 sx = tally__v2_from_lanes(&a.x), sr = tally__v2_from_lanes(&a.recip);
+        const tally__v2d one = tally__v2d_splat(1.0);
+        TALLY__V2_GROUPS(x + at, from, len, h, v, lo[h] = tally__v2d_min(v, lo[h]);
+                         hi[h] = tally__v2d_max(v, hi[h]); tally__v2_add(&sx, h, v);
+                         tally__v2_add(&sr, h, one / v); prod[h] *= v);
+        for (size_t h = 0; h < 2; h++) {
+            tally__v2d_store(a.m.lo + 2 * h, lo[h]);
+            tally__v2d_store(a.m.hi + 2 * h, hi[h]);
+            tally__v2d_store(a.logs.p + 2 * h, prod[h]);
+        }
+        tally__v2_to_lanes(&a.x, &sx);
+        tally__v2_to_lanes(&a.recip, &sr);
+#endif
+        TALLY__LANE_SCAN_FROM(x + at, from, len, j, v, extremes_add(&a.m, j, v),
+                              tally__lanes_add(&a.x, j, v),
+                              tally__lanes_add(&a.recip, j, 1.0 / v), a.logs.p[j] *= v);
         product_normalize(&a.logs);
     }
     extremes_total(&f->min, &f->max, &a.m, x);
@@ -280,14 +299,29 @@ int tally__moment_parts_compute(tally__moment_parts *p, const double *x, size_t 
      * local copies: p might alias x as far as the compiler knows, which would keep the lanes
      * in memory). */
     tally__spread a, h;
+    size_t at = 0;
     tally__spread_init(&a, p->mean_s, f.min * s - p->mean_s, f.max * s - p->mean_s);
     if (p->positive) {
         tally__spread_init(&h, p->mean_r, t / f.min - p->mean_r, t / f.max - p->mean_r);
-        TALLY__LANE_SCAN(x, n, j, v, tally__spread_add(&a, j, v * s),
-                         tally__spread_add(&h, j, t / v));
+#if TALLY__V2D
+        tally__spread_v2 va = tally__spread_v2_from(&a), vh = tally__spread_v2_from(&h);
+        const tally__v2d sv = tally__v2d_splat(s), tv = tally__v2d_splat(t);
+        TALLY__V2_GROUPS(x, at, n, k, v, tally__spread_v2_add(&va, k, v * sv);
+                         tally__spread_v2_add(&vh, k, tv / v));
+        tally__spread_v2_to(&a, &va);
+        tally__spread_v2_to(&h, &vh);
+#endif
+        TALLY__LANE_SCAN_FROM(x, at, n, j, v, tally__spread_add(&a, j, v * s),
+                              tally__spread_add(&h, j, t / v));
         p->h = h;
     } else {
-        TALLY__LANE_SCAN(x, n, j, v, tally__spread_add(&a, j, v * s));
+#if TALLY__V2D
+        tally__spread_v2 va = tally__spread_v2_from(&a);
+        const tally__v2d sv = tally__v2d_splat(s);
+        TALLY__V2_GROUPS(x, at, n, k, v, tally__spread_v2_add(&va, k, v * sv));
+        tally__spread_v2_to(&a, &va);
+#endif
+        TALLY__LANE_SCAN_FROM(x, at, n, j, v, tally__spread_add(&a, j, v * s));
     }
     p->a = a;
     return TALLY_OK;

@@ -50,6 +50,37 @@ static inline void tally__spread_add(tally__spread *a, size_t lane, double v)
     a->deviations[lane] += d;
 }
 
+#if TALLY__V2D
+/* A tally__spread's lanes as vectors (tally__v2_add), for the loops that add whole groups. */
+typedef struct tally__spread_v2 {
+    tally__v2d centre, u, u2;
+    tally__ksum_v2 squares;
+    tally__v2d deviations[2];
+} tally__spread_v2;
+
+static inline tally__spread_v2 tally__spread_v2_from(const tally__spread *a)
+{
+    tally__spread_v2 w = { tally__v2d_splat(a->centre), tally__v2d_splat(a->u),
+                           tally__v2d_splat(a->u2), tally__v2_from_lanes(&a->squares),
+                           { tally__v2d_load(a->deviations), tally__v2d_load(a->deviations + 2) } };
+    return w;
+}
+
+static inline void tally__spread_v2_to(tally__spread *a, const tally__spread_v2 *w)
+{
+    tally__v2_to_lanes(&a->squares, &w->squares);
+    tally__v2d_store(a->deviations, w->deviations[0]);
+    tally__v2d_store(a->deviations + 2, w->deviations[1]);
+}
+
+static inline void tally__spread_v2_add(tally__spread_v2 *w, size_t h, tally__v2d v)
+{
+    tally__v2d d = (v - w->centre) * w->u * w->u2;
+    tally__v2_add(&w->squares, h, d * d);
+    w->deviations[h] += d;
+}
+#endif
+
 /* The scaled sum of squared deviations minus the correction term: the variance times divisor,
  * times 4^-e. */
 static inline double tally__spread_m2(const tally__spread *a, size_t n)

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "stats/histselect.h"
 #include "tally/accum.h"
@@ -62,7 +63,15 @@ static inline void tally__ksum_merge(tally__ksum *into, const tally__ksum *other
 #define TALLY__SPECIALISED static inline __attribute__((always_inline))
 #define TALLY__LANE_SCAN(x, n, lane, v, ...)                                                    \
     do {                                                                                       \
-        size_t at_ = 0, n_ = (n);                                                              \
+        size_t from_ = 0;                                                                      \
+        TALLY__LANE_SCAN_FROM(x, from_, n, lane, v, __VA_ARGS__);                              \
+    } while (0)
+
+/* The same for the samples x[at..n), at a multiple of TALLY__LANES: what the vector loop below
+ * left over (or all of them where there is none). */
+#define TALLY__LANE_SCAN_FROM(x, at, n, lane, v, ...)                                           \
+    do {                                                                                       \
+        size_t at_ = (at), n_ = (n);                                                           \
         for (; n_ - at_ >= TALLY__LANES; at_ += TALLY__LANES) {                                \
             TALLY__EACH_LANE                                                                   \
             for (size_t lane = 0; lane < TALLY__LANES; lane++) {                               \
@@ -79,6 +88,92 @@ static inline void tally__ksum_merge(tally__ksum *into, const tally__ksum *other
         }                                                                                      \
     } while (0)
 
+/* The same lanes as two vectors of two doubles (GCC's and Clang's vector extension): lanes 0, 1
+ * in vector 0 and lanes 2, 3 in vector 1, every element computed by the same IEEE operations in
+ * the same order as its scalar lane, so the results are bit for bit those of the scalar loops
+ * (no -ffast-math, and without an FMA target nothing is contracted). Scalar code keeps lane j's
+ * state in a double each, and spills out of the 16 registers; as vectors it needs half of them
+ * and half the instructions. Elsewhere TALLY__V2D is 0 and the scalar loops do all the work. */
+#if defined(__GNUC__) && !defined(TALLY_NO_VECTORS)
+#define TALLY__V2D 1
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+typedef double tally__v2d __attribute__((vector_size(16)));
+typedef long long tally__v2i __attribute__((vector_size(16)));
+
+static inline tally__v2d tally__v2d_load(const double *p)
+{
+    tally__v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void tally__v2d_store(double *p, tally__v2d v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+static inline tally__v2d tally__v2d_splat(double a)
+{
+    return (tally__v2d){ a, a };
+}
+
+/* Per element `c ? a : b` for a comparison mask c (C has no vector ?:). */
+static inline tally__v2d tally__v2d_select(tally__v2i c, tally__v2d a, tally__v2d b)
+{
+    return (tally__v2d)((c & (tally__v2i)a) | (~c & (tally__v2i)b));
+}
+
+/* v < lo ? v : lo and v > hi ? v : hi per element, as the scalar lanes take them: SSE2's minpd
+ * and maxpd are defined as exactly that (the second operand on equality or NaN), one
+ * instruction where GCC makes the select four. */
+static inline tally__v2d tally__v2d_min(tally__v2d v, tally__v2d lo)
+{
+#ifdef __SSE2__
+    return (tally__v2d)_mm_min_pd((__m128d)v, (__m128d)lo);
+#else
+    return tally__v2d_select((tally__v2i)(v < lo), v, lo);
+#endif
+}
+
+static inline tally__v2d tally__v2d_max(tally__v2d v, tally__v2d hi)
+{
+#ifdef __SSE2__
+    return (tally__v2d)_mm_max_pd((__m128d)v, (__m128d)hi);
+#else
+    return tally__v2d_select((tally__v2i)(v > hi), v, hi);
+#endif
+}
+
+/* Runs the statements after `v` for the vectors v = x[at + 2h], x[at + 2h + 1] (h = 0, 1; a
+ * constant in each unrolled copy) of every whole group of TALLY__LANES samples from at, which
+ * is left at the first sample past them, for TALLY__LANE_SCAN_FROM. */
+#define TALLY__V2_GROUPS(x, at, n, h, v, ...)                                                   \
+    for (; (n) - (at) >= TALLY__LANES; (at) += TALLY__LANES) {                                 \
+        _Pragma("GCC unroll 2")                                                                \
+        for (size_t h = 0; h < 2; h++) {                                                       \
+            tally__v2d v = tally__v2d_load((x) + (at) + 2 * h);                                \
+            __VA_ARGS__;                                                                       \
+        }                                                                                      \
+    }
+
+/* A tally__ksum_lanes as two vectors of sums and two of compensations. */
+typedef struct tally__ksum_v2 {
+    tally__v2d sum[2], comp[2];
+} tally__ksum_v2;
+
+static inline void tally__v2_add(tally__ksum_v2 *k, size_t h, tally__v2d v)
+{
+    tally__v2d s = k->sum[h], t = s + v;
+    tally__v2d bp = t - s;
+    k->comp[h] += (s - (t - bp)) + (v - bp);
+    k->sum[h] = t;
+}
+#else
+#define TALLY__V2D 0
+#endif
+
 typedef struct tally__ksum_lanes {
     double sum[TALLY__LANES], comp[TALLY__LANES];
 } tally__ksum_lanes;
@@ -92,6 +187,26 @@ static inline void tally__lanes_add(tally__ksum_lanes *k, size_t lane, double v)
     k->comp[lane] += (s - (t - bp)) + (v - bp);
     k->sum[lane] = t;
 }
+
+#if TALLY__V2D
+static inline tally__ksum_v2 tally__v2_from_lanes(const tally__ksum_lanes *k)
+{
+    tally__ksum_v2 w;
+    for (size_t h = 0; h < 2; h++) {
+        w.sum[h] = tally__v2d_load(k->sum + 2 * h);
+        w.comp[h] = tally__v2d_load(k->comp + 2 * h);
+    }
+    return w;
+}
+
+static inline void tally__v2_to_lanes(tally__ksum_lanes *k, const tally__ksum_v2 *w)
+{
+    for (size_t h = 0; h < 2; h++) {
+        tally__v2d_store(k->sum + 2 * h, w->sum[h]);
+        tally__v2d_store(k->comp + 2 * h, w->comp[h]);
+    }
+}
+#endif
 
 static inline tally__ksum tally__lanes_total(const tally__ksum_lanes *k)
 {

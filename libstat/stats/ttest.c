@@ -185,18 +185,48 @@ TALLY__SPECIALISED double on_scale(double x, tally__scale scale, double mul)
  * power of two near the largest one, which is that of the smallest or the largest value
  * (y - p - centred rounds monotonically in y): no pass of its own, and no square overflows or
  * underflows. Both passes run in lanes (tally__ksum_lanes). */
+#if TALLY__V2D
+/* on_scale of two samples, element by element. */
+TALLY__SPECIALISED tally__v2d on_scale_v2(tally__v2d x, tally__scale scale, tally__v2d mul)
+{
+    switch (scale) {
+    case TALLY__SCALE_RECIPROCAL: return mul / x;
+    case TALLY__SCALE_LOG: return (tally__v2d){ log(x[0]), log(x[1]) } * mul;
+    case TALLY__SCALE_X: break;
+    }
+    return x * mul;
+}
+#endif
+
 TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size_t n,
                               tally__scale scale, double p, double mul)
 {
     double first = x[0], y0 = on_scale(first, scale, mul);
     double lo[TALLY__LANES], hi[TALLY__LANES];
     int differ = 0;
+    size_t at = 0;
     tally__ksum_lanes sum = TALLY__KSUM_LANES_INIT;
     for (size_t j = 0; j < TALLY__LANES; j++)
         lo[j] = hi[j] = y0;
-    TALLY__LANE_SCAN(x, n, j, v, double y = on_scale(v, scale, mul); differ |= v != first;
-                     lo[j] = y < lo[j] ? y : lo[j]; hi[j] = y > hi[j] ? y : hi[j];
-                     tally__lanes_add(&sum, j, y - p));
+#if TALLY__V2D
+    const tally__v2d firstv = tally__v2d_splat(first), mulv = tally__v2d_splat(mul),
+                     pv = tally__v2d_splat(p);
+    tally__v2d vlo[2] = { tally__v2d_splat(y0), tally__v2d_splat(y0) }, vhi[2] = { vlo[0], vlo[1] };
+    tally__v2i vdiffer = { 0, 0 };
+    tally__ksum_v2 vsum = tally__v2_from_lanes(&sum);
+    TALLY__V2_GROUPS(x, at, n, h, v, tally__v2d y = on_scale_v2(v, scale, mulv);
+                     vdiffer |= (tally__v2i)(v != firstv); vlo[h] = tally__v2d_min(y, vlo[h]);
+                     vhi[h] = tally__v2d_max(y, vhi[h]); tally__v2_add(&vsum, h, y - pv));
+    differ = (vdiffer[0] | vdiffer[1]) != 0;
+    for (size_t h = 0; h < 2; h++) {
+        tally__v2d_store(lo + 2 * h, vlo[h]);
+        tally__v2d_store(hi + 2 * h, vhi[h]);
+    }
+    tally__v2_to_lanes(&sum, &vsum);
+#endif
+    TALLY__LANE_SCAN_FROM(x, at, n, j, v, double y = on_scale(v, scale, mul);
+                          differ |= v != first; lo[j] = y < lo[j] ? y : lo[j];
+                          hi[j] = y > hi[j] ? y : hi[j]; tally__lanes_add(&sum, j, y - p));
     m->n = n;
     m->pivoted = 1;
     m->constant = !differ;
@@ -214,7 +244,13 @@ TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size
     }
     tally__spread a;
     tally__spread_init(&a, centred, ylo - p - centred, yhi - p - centred);
-    TALLY__LANE_SCAN(x, n, j, v, tally__spread_add(&a, j, on_scale(v, scale, mul) - p));
+    at = 0;
+#if TALLY__V2D
+    tally__spread_v2 va = tally__spread_v2_from(&a);
+    TALLY__V2_GROUPS(x, at, n, h, v, tally__spread_v2_add(&va, h, on_scale_v2(v, scale, mulv) - pv));
+    tally__spread_v2_to(&a, &va);
+#endif
+    TALLY__LANE_SCAN_FROM(x, at, n, j, v, tally__spread_add(&a, j, on_scale(v, scale, mul) - p));
     m->sd = tally__spread_sd(&a, n, (double)(n - 1));
 }
 
