@@ -1,7 +1,7 @@
 /* Histogram selection (libstat/histselect.h): every order statistic tally__select_mapped,
  * tally__order_stats and tally__select_values return must equal the element at that rank of a
  * copy of the (mapped) samples sorted with the C library's qsort, whatever the data's shape,
- * size (both sides of the 16384-sample threshold), the value map, the bounds and the rank list.
+ * size (both sides of the 2048-sample threshold), the value map, the bounds and the rank list.
  * The samples must be left alone byte for byte where the contract says so. Comparisons use ==,
  * so -0.0 and +0.0 are the same value: either zero passes where the sorted copy holds a zero
  * (qsort's order among equal zeros is unspecified anyway). */
@@ -16,7 +16,7 @@
 #include "stats/histselect.h"
 #include "util/internal.h"
 
-#define THRESHOLD 16384 /* below this many samples the histogram never applies (header) */
+#define THRESHOLD 2048 /* below this many samples the histogram never applies (header) */
 #define MAX_RANKS 128
 
 
@@ -332,7 +332,7 @@ static void run_map(fixture *f)
 static void test_shapes(void)
 {
     /* The largest size only for a few shapes: the whole test stays fast under valgrind. */
-    static const size_t sizes[] = { 1, 2, 17, 16383, 16384, 16385, 100003, 200003 };
+    static const size_t sizes[] = { 1, 2, 17, 2047, 2048, 2049, 16385, 100003, 200003 };
     const size_t nsizes = TALLY__COUNT(sizes), max_n = sizes[nsizes - 1];
     fixture f;
     f.x = malloc(max_n * sizeof *f.x);
