@@ -105,8 +105,8 @@ static tally__number_status scan_careful(double *out, const char **stop, const c
  * without exponent, in straight-line code: the positions of the point and of the end come from
  * one look at 16 characters, the value from two 8-digit conversions and Clinger's exact
  * division. Needs SHORT_READ readable bytes at s. Returns NULL for any other shape, which the
- * general scan then reads (*longer set when only the digit counts were beyond it, the shape of
- * scan_long); the caller checks JSON's stricter rules. */
+ * general scan then reads (*longer set when only the digit counts were beyond it or an
+ * exponent follows, the shapes of scan_long); the caller checks JSON's stricter rules. */
 static const char *scan_short(double *out, int *longer, const char *s)
 {
     int negative = *s == '-';
@@ -126,8 +126,12 @@ static const char *scan_short(double *out, int *longer, const char *s)
         stop += 1 + fraction;
     }
     *longer = 0;
-    if (k + fraction == 0 || *stop == 'e' || *stop == 'E')
+    if (k + fraction == 0)
         return NULL;
+    if (*stop == 'e' || *stop == 'E') {
+        *longer = 1; /* an exponent: the shape of scan_long */
+        return NULL;
+    }
     uint64_t w = k ? tally__digits8_value(a, k) : 0;
     if (fraction)
         w = w * tally__pow10_u64[fraction] + tally__digits8_value(tally__load8(p + k + 1), fraction);
@@ -192,13 +196,53 @@ static inline uint64_t digits19_value(const char *p, unsigned n)
     return v * pow10_19[n2] + tally__digits8_value(tally__load8(p + 16), n2);
 }
 
-/* The other plain decimals of real files, [sign] digits [. digits] without exponent and with at
- * most 19 significant digits (the 17 of a double's repr), such as 0.0071656633603720855: the
- * digits become one exact integer w and the number w * 10^-fraction, which fast_float's
- * Eisel-Lemire step rounds correctly (tally__number_from_decimal) without scanning the text a
- * second time. Needs LONG_READ readable bytes at s. Returns NULL for any other shape (more
- * digits, an exponent, a zero, the rare value Eisel-Lemire cannot settle), which the general
- * scan then reads; the caller checks JSON's stricter rules. */
+/* The digits of a long decimal as one integer, below 10^19 < 2^64: exact. Leading zeros are
+ * skipped, so that the digits of 0.00716... take the one conversion of the fraction's
+ * significant digits. k: digits before the point, first: the first significant digit. */
+static inline uint64_t long_digits(const char *p, unsigned k, unsigned fraction, unsigned first,
+                                   unsigned significant)
+{
+    if (first < k)
+        return digits19_value(p + first, k - first) * pow10_19[fraction] +
+               digits19_value(p + k + 1, fraction);
+    return digits19_value(p + first, significant);
+}
+
+/* scan_long's numbers with an exponent, out of its line so that the digits-only numbers of
+ * repr keep their straight line: an exponent of 1 to 3 digits ending within the look (%.7e's
+ * "e-06", %.17g's "e+300") after the mantissa p..p+end. Anything else (no digits, more, "5.e3"
+ * which JSON refuses, a value beyond the double range or below its smallest subnormal, which
+ * the general scan reports as an overflow or underflow) returns NULL. */
+static __attribute__((noinline)) const char *long_exponent(double *out, const char *p,
+                                                           unsigned end, uint64_t nondigits,
+                                                           unsigned k, unsigned point,
+                                                           unsigned fraction, unsigned first,
+                                                           unsigned significant, int negative)
+{
+    unsigned at = end + 1 + (p[end + 1] == '-' || p[end + 1] == '+');
+    unsigned digits = at < 32 ? (unsigned)__builtin_ctzll(nondigits >> at) : 0;
+    if ((point && fraction == 0) || digits == 0 || digits > 3 || at + digits >= 32)
+        return NULL;
+    int e = 0;
+    for (unsigned i = 0; i < digits; i++)
+        e = e * 10 + (p[at + i] - '0');
+    double x;
+    if (!tally__number_from_decimal(&x, long_digits(p, k, fraction, first, significant),
+                                    (p[end + 1] == '-' ? -e : e) - (int)fraction) ||
+        isinf(x) || x == 0.0)
+        return NULL;
+    *out = negative ? -x : x;
+    return p + at + digits;
+}
+
+/* The other decimals of real files, [sign] digits [. digits] [e [sign] 1 to 3 digits] with at
+ * most 19 significant digits (the 17 of a double's repr), such as 0.0071656633603720855 or
+ * 6.6757172e-06: the digits become one exact integer w and the number w * 10^(exponent -
+ * fraction), which fast_float's Eisel-Lemire step rounds correctly (tally__number_from_decimal)
+ * without scanning the text a second time. Needs LONG_READ readable bytes at s. Returns NULL
+ * for any other shape (more digits, a longer exponent, a zero, a value beyond the double range,
+ * the rare value Eisel-Lemire cannot settle), which the general scan then reads; the caller
+ * checks JSON's stricter rules. */
 static inline const char *scan_long(double *out, const char *s)
 {
     int negative = *s == '-';
@@ -220,20 +264,15 @@ static inline const char *scan_long(double *out, const char *s)
     /* The first significant digit: neither a '0' nor the point. */
     unsigned first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
     unsigned significant = end - first - (point & (first < k));
-    if (end >= 32 || first >= end || significant > 19 || p[end] == 'e' || p[end] == 'E')
+    if (end >= 32 || first >= end || significant > 19)
         return NULL; /* longer than the look, a zero (the general scan tells 0 from an
-                      * underflow), more digits than a uint64_t holds, an exponent */
-    /* Below 10^19 < 2^64: exact. Leading zeros skipped, so that the digits of 0.00716... take
-     * the one conversion of the fraction's significant digits. */
-    uint64_t w;
-    if (first < k) {
-        w = digits19_value(p + first, k - first) * pow10_19[fraction] +
-            digits19_value(p + k + 1, fraction);
-    } else {
-        w = digits19_value(p + first, significant);
-    }
+                      * underflow), more digits than a uint64_t holds */
+    if (p[end] == 'e' || p[end] == 'E')
+        return long_exponent(out, p, end, nondigits, k, point, fraction, first, significant,
+                             negative);
     double x;
-    if (!tally__number_from_decimal(&x, w, -(int)fraction))
+    if (!tally__number_from_decimal(&x, long_digits(p, k, fraction, first, significant),
+                                    -(int)fraction))
         return NULL;
     *out = negative ? -x : x;
     return p + end;

@@ -42,8 +42,9 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
 #define TALLY__NUMBER_LONG_READ 56
 
 /* The straight-line part of tally__number_scan for the long plain decimals of real files
- * ([sign] digits [. digits], no exponent, 1 to 19 significant digits, ending within 32
- * characters after the sign, such as Python's repr of a double): its end with *out set, or NULL
+ * ([sign] digits [. digits] [e [sign] 1 to 3 digits], 1 to 19 significant digits, ending within
+ * 32 characters after the sign, such as Python's repr of a double or %.7e): its end with *out
+ * set, or NULL
  * for any other number, which tally__number_scan then reads. TEXT grammar; reads
  * TALLY__NUMBER_LONG_READ bytes at s whatever the number, so the caller checks that they are
  * there. On targets without the straight-line scans it always returns NULL. */

@@ -295,6 +295,18 @@ static void test_long_path_borders(void)
         "0.0059811936799999", "0.00598119367999999", "0.005981193679999999123",
         "1234567890123456", "12345678901234567", "+0.005981193679999999", "05981193679999999",
         "-05.981193679999999", ".005981193679999999", "5981193679999999.",
+        /* Exponents on the long path: %.7e and %.17g shapes, 1 to 3 exponent digits with
+         * and without sign and leading zeros, E, a point before the 'e' (JSON refuses it),
+         * an exponent ending at the 31st and 32nd character of the look, four digits (the
+         * general way), and the double range's ends (the out-of-range ones are in
+         * number_hard.txt). */
+        "6.6757172e-06", "-6.6757172E+06", "1.2345678901234567e-05", "9.8765432109876543e+300",
+        "1e5", "1E5", "1e+5", "1e-5", "1e05", "-1.5e-003", "5.e3", "123.e-2",
+        "1234567890123456789e-19", "1234567890123456789e289", "1234567890123456789e-341",
+        "0.000000000000000000000001234e-5", "0.0000000000000000000000001234e-5",
+        "0.00000000000000000000000001e-5", "1.5e0000", "1.5e0300", "1.5e-0300",
+        "1.7976931348623157e308", "2.2250738585072014e-308", "4.9406564584124654e-324",
+        "2.4703282292062328e-324", "1e-323", "2.5e-320",
     };
     unsigned long bad = 0;
     for (size_t i = 0; i < TALLY__COUNT(texts); i++) {
