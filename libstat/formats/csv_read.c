@@ -507,37 +507,22 @@ static int refill(csv_reader *r)
     r->have -= done;
     r->checked -= done;
     r->buf_line = r->tok.line;
-    if (r->have == src->cap) {
-        if (src->cap > TALLY__MAX_LINE) {
-            char *data = NULL;
-            size_t len = 0;
-            rc = tally__input_read_rest(src->in, &data, &len, src->buf, r->have);
-            if (rc != TALLY_OK) {
-                r->final = 1;
-                return rc;
-            }
+    if (r->have == src->cap && src->cap > TALLY__MAX_LINE) {
+        char *data = NULL;
+        size_t len = 0;
+        rc = tally__input_read_rest(src->in, &data, &len, src->buf, r->have);
+        if (rc == TALLY_OK) {
             tally__free_mem(src->buf);
             src->buf = data;
             src->cap = len + 1;
             r->have = len;
-        } else {
-            size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
-            char *bigger = tally__realloc(src->buf, grown);
-            if (bigger == NULL)
-                return tally__oom();
-            src->buf = bigger;
-            src->cap = grown;
         }
+    } else {
+        rc = tally__chunks_more(src, &r->have);
     }
-    if (!src->in->eof) {
-        size_t got = 0, room = src->cap - r->have;
-        rc = tally__input_read(src->in, src->buf + r->have, room < src->piece ? room : src->piece,
-                               &got);
-        if (rc != TALLY_OK) {
-            r->final = 1;
-            return rc;
-        }
-        r->have += got;
+    if (rc != TALLY_OK) {
+        r->final = 1;
+        return rc;
     }
     /* The tokenizer goes on at the start of the buffer, the line it was in unchanged. */
     tally__csv_resume(&r->tok, src->buf, 0, src->buf + (line_at - done));

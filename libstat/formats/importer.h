@@ -63,6 +63,11 @@ int tally__csv_read_input(tally_results *into, tally__chunks *src, const char *n
 int tally__chunks_finish(tally__chunks *src, size_t have, unsigned long line, int check, int rc,
                          const char *name);
 
+/* The next read of `src` appended to buf[0..*have), *have counting it: at most src->piece
+ * bytes, into a buffer grown first when full, towards room for the longest line accepted and
+ * its "\r\n" (TALLY__MAX_LINE + 2 bytes). load.c. */
+int tally__chunks_more(tally__chunks *src, size_t *have);
+
 /* tally_load_file with the sizes of its reads chosen (load.c): the first (detection looks at
  * its bytes; a file that ends within it is read whole), then at most `piece` bytes at a time
  * for a file read as it arrives. The tests read with small pieces. */

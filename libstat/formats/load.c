@@ -8,6 +8,7 @@
 #include "formats/importer.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
+#include "util/text.h"
 #include "util/utf8.h"
 #include "util/names.h"
 #include "util/options.h"
@@ -205,6 +206,23 @@ int tally__chunks_finish(tally__chunks *src, size_t have, unsigned long line, in
         have += got;
     }
     return utf8_rc != TALLY_OK ? utf8_rc : rc;
+}
+
+int tally__chunks_more(tally__chunks *src, size_t *have)
+{
+    if (*have == src->cap) {
+        size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
+        char *bigger = tally__realloc(src->buf, grown);
+        if (bigger == NULL)
+            return tally__oom();
+        src->buf = bigger;
+        src->cap = grown;
+    }
+    size_t got = 0, room = src->cap - *have;
+    int rc = tally__input_read(src->in, src->buf + *have, room < src->piece ? room : src->piece,
+                               &got);
+    *have += got;
+    return rc;
 }
 
 /* Parse with `imp` into a fresh list (the whole of data[0..len), or the input `src` as it

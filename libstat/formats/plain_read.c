@@ -224,18 +224,9 @@ int tally__plain_read_input(tally_results *into, tally__chunks *src, const char 
                 rc = tally__line_too_long(name, lineno + 1);
                 return tally__chunks_finish(src, have, lineno + 1, 1, rc, name);
             }
-            size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
-            char *bigger = tally__realloc(src->buf, grown);
-            if (bigger == NULL)
-                return tally__oom();
-            src->buf = bigger;
-            src->cap = grown;
         }
-        size_t got = 0, room = src->cap - have;
-        rc = tally__input_read(in, src->buf + have, room < src->piece ? room : src->piece, &got);
-        if (rc != TALLY_OK)
+        if ((rc = tally__chunks_more(src, &have)) != TALLY_OK)
             return rc;
-        have += got;
     }
     return no_numbers(r.cas, name);
 }

@@ -286,35 +286,12 @@ static size_t random_row(char *s, size_t room)
     return n < 0 || (size_t)n >= room ? 0 : (size_t)n;
 }
 
-static void test_csv_random(void)
+/* A clean row: one of two cases, a repr-long number. */
+static size_t clean_row(char *s, size_t room)
 {
-    static char text[4096];
-    unsigned long bad = 0;
-    for (int round = 0; round < 200; round++) {
-        size_t len = (size_t)snprintf(text, sizeof text, "benchmark,case,config,value\n");
-        int clean = round % 2 == 0;
-        while (len < sizeof text - 100) {
-            size_t n = clean ? (size_t)snprintf(text + len, 64, "b,c%d,k,%.17g",
-                                                (int)(test_rng_next() % 2),
-                                                (double)(test_rng_next() >> 11) * 0x1p-60)
-                             : random_row(text + len, 64);
-            len += n;
-            if (test_rng_next() % 6 == 0)
-                text[len++] = '\r';
-            text[len++] = '\n';
-        }
-        len -= (size_t)(test_rng_next() % 30);
-        write_file(PATH, text, len);
-        outcome want = load_whole(text, len, TALLY_INPUT_CSV);
-        for (int k = 0; k < 4; k++) {
-            size_t first = 1 + (size_t)(test_rng_next() % 300), piece = 1 + (size_t)(test_rng_next() % 300);
-            outcome got = load_pieces(first, piece, TALLY_INPUT_CSV);
-            bad += !same(&want, &got, "random csv", first, piece);
-            outcome_free(&got);
-        }
-        outcome_free(&want);
-    }
-    CHECK_INT(bad, 0);
+    int n = snprintf(s, room, "b,c%d,k,%.17g", (int)(test_rng_next() % 2),
+                     (double)(test_rng_next() >> 11) * 0x1p-60);
+    return n < 0 || (size_t)n >= room ? 0 : (size_t)n;
 }
 
 /* Records longer than the largest buffer a piece grows to: the rest of the file is then read
@@ -375,35 +352,51 @@ static size_t random_line(char *s, size_t room)
     return n < 0 || (size_t)n >= room ? 0 : (size_t)n;
 }
 
-static void test_random_texts(void)
+/* A clean line: a repr-long number. */
+static size_t clean_line(char *s, size_t room)
+{
+    int n = snprintf(s, room, "%.17g", (double)(test_rng_next() >> 11) * 0x1p-60);
+    return n < 0 || (size_t)n >= room ? 0 : (size_t)n;
+}
+
+typedef size_t (*line_maker)(char *s, size_t room);
+
+/* Random texts of `kind` after `head`, their lines from `clean` and `other` (half the texts
+ * each), loaded whole and in four random pairs of read sizes. */
+static void random_texts(tally_input_kind kind, const char *head, line_maker clean,
+                         line_maker other, const char *what)
 {
     static char text[8192];
     unsigned long bad = 0;
     for (int round = 0; round < 300; round++) {
-        size_t len = 0;
+        size_t len = (size_t)snprintf(text, sizeof text, "%s", head);
         /* Mostly clean texts, so that many reach their end; the others stop at an error. */
-        int clean = round % 2 == 0;
+        line_maker line = round % 2 == 0 ? clean : other;
         while (len < sizeof text - 100) {
-            size_t n = clean ? (size_t)snprintf(text + len, 64, "%.17g",
-                                                (double)(test_rng_next() >> 11) * 0x1p-60)
-                             : random_line(text + len, 64);
-            len += n;
+            len += line(text + len, 64);
             if (test_rng_next() % 6 == 0)
                 text[len++] = '\r';
             text[len++] = '\n';
         }
         len -= (size_t)(test_rng_next() % 30);
         write_file(PATH, text, len);
-        outcome want = load_whole(text, len, TALLY_INPUT_PLAIN);
+        outcome want = load_whole(text, len, kind);
         for (int k = 0; k < 4; k++) {
             size_t first = 1 + (size_t)(test_rng_next() % 300), piece = 1 + (size_t)(test_rng_next() % 300);
-            outcome got = load_pieces(first, piece, TALLY_INPUT_PLAIN);
-            bad += !same(&want, &got, "random", first, piece);
+            outcome got = load_pieces(first, piece, kind);
+            bad += !same(&want, &got, what, first, piece);
             outcome_free(&got);
         }
         outcome_free(&want);
     }
     CHECK_INT(bad, 0);
+}
+
+static void test_random_texts(void)
+{
+    random_texts(TALLY_INPUT_PLAIN, "", clean_line, random_line, "random");
+    random_texts(TALLY_INPUT_CSV, "benchmark,case,config,value\n", clean_row, random_row,
+                 "random csv");
 }
 
 /* Lines longer than the pieces, up to the longest line accepted and beyond. */
@@ -583,7 +576,6 @@ int main(void)
     test_boundaries();
     test_csv_boundaries();
     test_csv_data_files();
-    test_csv_random();
     test_csv_long_records();
     test_random_texts();
     test_long_lines();
