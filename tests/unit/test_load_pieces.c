@@ -145,6 +145,22 @@ static unsigned long every_split(const char *text, size_t len, size_t max, tally
     return bad;
 }
 
+/* every_split, then one split in particular fails with `rc` and `message` (its first `n` bytes,
+ * or all of it when n is 0). */
+static void split_error(const char *text, size_t len, size_t max, tally_input_kind kind,
+                        size_t first, size_t piece, int rc, const char *message, size_t n)
+{
+    CHECK_INT(every_split(text, len, max, kind), 0);
+    write_file(PATH, text, len);
+    outcome o = load_pieces(first, piece, kind);
+    CHECK_INT(o.rc, rc);
+    if (n == 0)
+        CHECK_STR(o.message, message);
+    else
+        CHECK(strncmp(o.message, message, n) == 0);
+    outcome_free(&o);
+}
+
 static void test_boundaries(void)
 {
     /* Short and repr-long numbers, "\r\n", a comment, a blank line, a number with a comment,
@@ -155,21 +171,13 @@ static void test_boundaries(void)
     /* A bad number: "12.5x" is line 4, column 1; the read boundaries fall before, inside and
      * after it, and on both sides of the "\r\n" of the line before. */
     static const char bad[] = "1\n0.0071656633603720855\r\n2\n12.5x\n3\n";
-    CHECK_INT(every_split(bad, sizeof bad - 1, 30, TALLY_INPUT_PLAIN), 0);
-    write_file(PATH, bad, sizeof bad - 1);
-    outcome o = load_pieces(5, 3, TALLY_INPUT_PLAIN);
-    CHECK_INT(o.rc, TALLY_EPARSE);
-    CHECK_STR(o.message, PATH ":4:1: expected one number per line, found '12.5x'");
-    outcome_free(&o);
+    split_error(bad, sizeof bad - 1, 30, TALLY_INPUT_PLAIN, 5, 3, TALLY_EPARSE,
+                PATH ":4:1: expected one number per line, found '12.5x'", 0);
     /* Invalid UTF-8 (line 6, column 3) after a bad number (line 2): the loader checks the
      * encoding of the whole file first, so the encoding error is the one reported. */
     static const char later[] = "1\nbad\n2\n# caf\xc3\xa9\n3\n# \xff\n4\n";
-    CHECK_INT(every_split(later, sizeof later - 1, 30, TALLY_INPUT_PLAIN), 0);
-    write_file(PATH, later, sizeof later - 1);
-    o = load_pieces(3, 2, TALLY_INPUT_PLAIN);
-    CHECK_INT(o.rc, TALLY_EPARSE);
-    CHECK(strncmp(o.message, PATH ":6:3: invalid UTF-8 (byte 0xff)", strlen(PATH) + 31) == 0);
-    outcome_free(&o);
+    split_error(later, sizeof later - 1, 30, TALLY_INPUT_PLAIN, 3, 2, TALLY_EPARSE,
+                PATH ":6:3: invalid UTF-8 (byte 0xff)", strlen(PATH) + 31);
     /* A valid three-byte sequence cut by every read, and one cut short by the end. */
     static const char cut[] = "# \xe2\x82\xac euro\n5\n# \xe2\x82";
     CHECK_INT(every_split(cut, sizeof cut - 1, 20, TALLY_INPUT_PLAIN), 0);
@@ -207,31 +215,19 @@ static void test_csv_boundaries(void)
      * value starts at column 6. */
     static const char bad[] = "benchmark,case,config,value\nb,\"c\nd\",k,1.5\nb,\"c\nd\",k,2.5x\n"
                               "b,c,k,3\n";
-    CHECK_INT(every_split(bad, sizeof bad - 1, 40, TALLY_INPUT_CSV), 0);
-    write_file(PATH, bad, sizeof bad - 1);
-    outcome o = load_pieces(30, 7, TALLY_INPUT_CSV);
-    CHECK_INT(o.rc, TALLY_EPARSE);
-    CHECK_STR(o.message, PATH ":5:6: expected a number, found '2.5x'");
-    outcome_free(&o);
+    split_error(bad, sizeof bad - 1, 40, TALLY_INPUT_CSV, 30, 7, TALLY_EPARSE,
+                PATH ":5:6: expected a number, found '2.5x'", 0);
     /* A bad number in a row the repeated-row path declines: "b,c,k," is 6 bytes, so the value
      * of line 4 starts at column 7. */
     static const char repeat[] = "benchmark,case,config,value\nb,c,k,1\nb,c,k,2\nb,c,k,3x\nb,c,k,4\n";
-    CHECK_INT(every_split(repeat, sizeof repeat - 1, 40, TALLY_INPUT_CSV), 0);
-    write_file(PATH, repeat, sizeof repeat - 1);
-    o = load_pieces(9, 5, TALLY_INPUT_CSV);
-    CHECK_INT(o.rc, TALLY_EPARSE);
-    CHECK_STR(o.message, PATH ":4:7: expected a number, found '3x'");
-    outcome_free(&o);
+    split_error(repeat, sizeof repeat - 1, 40, TALLY_INPUT_CSV, 9, 5, TALLY_EPARSE,
+                PATH ":4:7: expected a number, found '3x'", 0);
     /* Invalid UTF-8 (line 5, column 7: "b,c,k," then the byte 0xff) after a parse error
      * (line 3): the encoding error is the one reported, as the loader checks it first. */
     static const char later[] = "benchmark,case,config,value\nb,caf\xc3\xa9,k,1\nb,c,k,x\n"
                                 "b,c,k,2\nb,c,k,\xff\n";
-    CHECK_INT(every_split(later, sizeof later - 1, 40, TALLY_INPUT_CSV), 0);
-    write_file(PATH, later, sizeof later - 1);
-    o = load_pieces(3, 2, TALLY_INPUT_CSV);
-    CHECK_INT(o.rc, TALLY_EPARSE);
-    CHECK(strncmp(o.message, PATH ":5:7: invalid UTF-8 (byte 0xff)", strlen(PATH) + 31) == 0);
-    outcome_free(&o);
+    split_error(later, sizeof later - 1, 40, TALLY_INPUT_CSV, 3, 2, TALLY_EPARSE,
+                PATH ":5:7: invalid UTF-8 (byte 0xff)", strlen(PATH) + 31);
     /* A quoted field never closed, a NUL byte inside quotes, a stray quote, a short row, a row
      * cut short by the end inside "\r\n", only a header, an empty line for a header. */
     static const char *const errors[] = {
@@ -437,6 +433,33 @@ static void test_long_lines(void)
     free(text);
 }
 
+/* text[0..len) as a file, format detected, loads in pieces (reads of `first` then `piece`
+ * bytes; the library's own sizes when first is 0) as its whole text does, and is accepted. */
+static void detected_same(const char *text, size_t len, size_t first, size_t piece,
+                          const char *what)
+{
+    write_file(PATH, text, len);
+    outcome want = load_whole(text, len, TALLY_INPUT_AUTO), got;
+    if (first == 0) {
+        tally_results *r = NULL;
+        tally_results_new(&r);
+        outcome_take(&got, tally_load_file(r, PATH, NULL), r);
+    } else {
+        got = load_pieces(first, piece, TALLY_INPUT_AUTO);
+    }
+    CHECK_INT(want.rc, TALLY_OK);
+    CHECK(same(&want, &got, what, first, piece));
+    outcome_free(&got);
+    outcome_free(&want);
+}
+
+/* A byte-order mark in place of the first three bytes of text[0..len). */
+static void put_bom(char *text, size_t len)
+{
+    memmove(text + 3, text, len - 3);
+    memcpy(text, "\xEF\xBB\xBF", 3);
+}
+
 /* Files larger than the first read, format detected: plain numbers and long-form CSV or TSV
  * are read in pieces, other formats whole; either way as the whole text loads. */
 static void test_detection(void)
@@ -449,62 +472,27 @@ static void test_detection(void)
     len = (size_t)snprintf(text, cap, "# runs\n");
     while (len < cap - 40)
         len += (size_t)snprintf(text + len, 40, "%.17g\n", (double)(test_rng_next() >> 11) * 0x1p-60);
-    write_file(PATH, text, len);
-    outcome want = load_whole(text, len, TALLY_INPUT_AUTO);
-    CHECK_INT(want.rc, TALLY_OK);
-    outcome got = load_pieces(70000, 4096, TALLY_INPUT_AUTO);
-    CHECK(same(&want, &got, "auto plain", 70000, 4096));
-    outcome_free(&got);
+    detected_same(text, len, 70000, 4096, "auto plain");
     /* The same with a byte-order mark and the library's own sizes. */
-    memmove(text + 3, text, len - 3);
-    memcpy(text, "\xEF\xBB\xBF", 3);
-    write_file(PATH, text, len);
-    outcome_free(&want);
-    want = load_whole(text, len, TALLY_INPUT_AUTO);
-    tally_results *r = NULL;
-    tally_results_new(&r);
-    outcome_take(&got, tally_load_file(r, PATH, NULL), r);
-    CHECK(same(&want, &got, "auto plain with BOM", 0, 0));
-    CHECK_INT(got.rc, TALLY_OK);
-    outcome_free(&got);
-    outcome_free(&want);
+    put_bom(text, len);
+    detected_same(text, len, 0, 0, "auto plain with BOM");
     /* A long-form CSV larger than the first read. */
     len = (size_t)snprintf(text, cap, "benchmark,case,config,value\n");
     while (len < cap - 40)
         len += (size_t)snprintf(text + len, 40, "b,c,k,%.17g\n", (double)(test_rng_next() >> 11) * 0x1p-60);
-    write_file(PATH, text, len);
-    want = load_whole(text, len, TALLY_INPUT_AUTO);
-    got = load_pieces(70000, 4096, TALLY_INPUT_AUTO);
-    CHECK_INT(want.rc, TALLY_OK);
-    CHECK(same(&want, &got, "auto csv", 70000, 4096));
-    outcome_free(&got);
+    detected_same(text, len, 70000, 4096, "auto csv");
     /* The same as TSV, with a byte-order mark and the library's own sizes. */
     for (size_t i = 0; i < len; i++)
         text[i] = text[i] == ',' ? '\t' : text[i];
-    memmove(text + 3, text, len - 3);
-    memcpy(text, "\xEF\xBB\xBF", 3);
-    write_file(PATH, text, len);
-    outcome_free(&want);
-    want = load_whole(text, len, TALLY_INPUT_AUTO);
-    tally_results_new(&r);
-    outcome_take(&got, tally_load_file(r, PATH, NULL), r);
-    CHECK_INT(want.rc, TALLY_OK);
-    CHECK(same(&want, &got, "auto tsv with BOM", 0, 0));
-    outcome_free(&got);
-    outcome_free(&want);
+    put_bom(text, len);
+    detected_same(text, len, 0, 0, "auto tsv with BOM");
     /* A comment on top that the first read cuts, header unseen: read whole, as detected. */
     memset(text, '#', 69990);
     text[69990] = '\n';
     len = 69991 + (size_t)snprintf(text + 69991, 100, "benchmark,case,config,value\nb,c,k,1\n");
     while (len < cap - 40)
         len += (size_t)snprintf(text + len, 40, "b,c,k,%.17g\n", (double)(test_rng_next() >> 11) * 0x1p-60);
-    write_file(PATH, text, len);
-    want = load_whole(text, len, TALLY_INPUT_AUTO);
-    got = load_pieces(70000, 4096, TALLY_INPUT_AUTO);
-    CHECK_INT(want.rc, TALLY_OK);
-    CHECK(same(&want, &got, "auto csv, header after the first read", 70000, 4096));
-    outcome_free(&got);
-    outcome_free(&want);
+    detected_same(text, len, 70000, 4096, "auto csv, header after the first read");
     free(text);
 }
 
