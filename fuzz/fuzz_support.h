@@ -52,4 +52,8 @@ void fuzz_check_summaries(const tally_results *r);
  * Returns the list on success (the caller frees it), NULL when the input was rejected. */
 tally_results *fuzz_load_checked(tally_input_kind kind, const uint8_t *data, size_t size);
 
+/* The same bytes as a file read in pieces (sizes chosen from the input) load as `kind` exactly
+ * as the whole buffer does: the same code, message and model. */
+void fuzz_check_pieces(tally_input_kind kind, const uint8_t *data, size_t size);
+
 #endif /* TALLY_FUZZ_SUPPORT_H */

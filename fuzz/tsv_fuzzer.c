@@ -3,7 +3,8 @@
  * loaded by tally_load_buffer() with the kind given explicitly.
  * Invariants (fuzz_load_checked, docs/fuzzing.md): an accepted input round-trips through the
  * native JSON writer and reader to the same model and its summaries are finite; a rejected one
- * leaves a message and the destination list unchanged.
+ * leaves a message and the destination list unchanged. And the same bytes as a file read in
+ * pieces (sizes chosen from the input) load exactly as the whole buffer does.
  */
 #include "fuzz_support.h"
 
@@ -12,5 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tally_results_free(fuzz_load_checked(TALLY_INPUT_TSV, data, size));
+    fuzz_check_pieces(TALLY_INPUT_TSV, data, size);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "formats/importer.h"
 #include "util/internal.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 enum column { COL_BENCHMARK, COL_CASE, COL_CONFIG, COL_VALUE, COL_UNIT, COL_BETTER, COL_COUNT };
 
@@ -39,6 +40,16 @@ typedef struct csv_reader {
     size_t before_len;
     const char *after;
     size_t after_len; /* 0: no row to repeat */
+    /* Read as it arrives (src not NULL): the tokenizer sees the complete lines of
+     * src->buf[0..have), the first on line buf_line; the bytes from `checked` on are not
+     * checked for UTF-8 yet. */
+    tally__chunks *src;
+    size_t have;
+    size_t checked;
+    unsigned long buf_line;
+    int row_in_buf;   /* before and after point into src->buf, not into `kept` */
+    tally__buf kept;  /* the remembered row, once the bytes it was read from are gone */
+    int final;        /* the error returned is the one to report: the rest needs no reading */
 } csv_reader;
 
 static const char *skip_bom(const char *data, size_t *len)
@@ -134,13 +145,19 @@ static int same_name(const tally__csv_field *f, const char *name)
 
 /* ---- header ---- */
 
+static int refill(csv_reader *r);
+
 static int read_header(csv_reader *r)
 {
     for (int i = 0; i < COL_COUNT; i++)
         r->col_of[i] = -1;
-    tally__csv_skip_preamble(&r->tok);
-    unsigned long line = r->tok.line;
-    int rc = tally__csv_next(&r->tok);
+    unsigned long line;
+    int rc;
+    do {
+        tally__csv_skip_preamble(&r->tok);
+        line = r->tok.line;
+        rc = tally__csv_next(&r->tok);
+    } while (rc == TALLY__CSV_MORE && (rc = refill(r)) == TALLY_OK);
     if (rc < 0)
         return rc;
     if (rc == 0)
@@ -361,6 +378,7 @@ static void remember_row(csv_reader *r, const char *start, unsigned long line)
     r->before_len = (size_t)(s - start);
     r->after = s + n;
     r->after_len = (size_t)(r->tok.cur - r->after);
+    r->row_in_buf = 1;
 }
 
 /* memcmp(a, b, n) == 0 for the few dozen bytes of a row's names, inline: 8 bytes a step, the
@@ -432,16 +450,133 @@ static int repeat_rows(csv_reader *r, size_t *taken)
     return rc;
 }
 
+/* ---- read as it arrives ---- */
+
+/* The complete lines of src->buf[0..have) (all of it at the end of the input) to the tokenizer,
+ * once their UTF-8 is checked: the loader checks the whole input before parsing, so an invalid
+ * byte is the error, after any read error further on. */
+static int show_lines(csv_reader *r)
+{
+    tally__chunks *src = r->src;
+    size_t complete = r->have;
+    if (!src->in->eof)
+        while (complete > r->checked && src->buf[complete - 1] != '\n')
+            complete--;
+    size_t ok = r->checked + tally__utf8_valid_prefix(src->buf + r->checked, complete - r->checked);
+    if (ok < complete) {
+        unsigned long line, col;
+        tally__text_position(src->buf, src->buf + ok, &line, &col);
+        int rc = tally__utf8_error(r->name, r->buf_line + line - 1, col,
+                                   (unsigned char)src->buf[ok]);
+        r->final = 1;
+        return tally__chunks_finish(src, 0, 0, 0, rc, r->name);
+    }
+    r->checked = complete;
+    r->tok.end = src->buf + complete;
+    r->tok.more = !src->in->eof;
+    return TALLY_OK;
+}
+
+/* The remembered row into `kept`, before the bytes it points to are reused. */
+static int keep_row(csv_reader *r)
+{
+    if (r->after_len == 0 || !r->row_in_buf)
+        return TALLY_OK;
+    r->kept.len = 0;
+    if (tally__buf_append(&r->kept, r->before, r->before_len) != TALLY_OK ||
+        tally__buf_append(&r->kept, r->after, r->after_len) != TALLY_OK)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    r->before = r->kept.data;
+    r->after = r->kept.data + r->before_len;
+    r->row_in_buf = 0;
+    return TALLY_OK;
+}
+
+/* The tokenizer wants more (TALLY__CSV_MORE): drop the bytes before its record, append the next
+ * read. A record that fills the buffer grows it; one longer than any line accepted has the rest
+ * of the input read whole after it, which then parses as the whole input does. */
+static int refill(csv_reader *r)
+{
+    tally__chunks *src = r->src;
+    int rc = keep_row(r);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t done = (size_t)(r->tok.cur - src->buf);
+    size_t line_at = (size_t)(r->tok.line_start - src->buf);
+    memmove(src->buf, src->buf + done, r->have - done);
+    r->have -= done;
+    r->checked -= done;
+    r->buf_line = r->tok.line;
+    if (r->have == src->cap && src->cap > TALLY__MAX_LINE) {
+        char *data = NULL;
+        size_t len = 0;
+        rc = tally__input_read_rest(src->in, &data, &len, src->buf, r->have);
+        if (rc == TALLY_OK) {
+            tally__free_mem(src->buf);
+            src->buf = data;
+            src->cap = len + 1;
+            r->have = len;
+        }
+    } else {
+        rc = tally__chunks_more(src, &r->have);
+    }
+    if (rc != TALLY_OK) {
+        r->final = 1;
+        return rc;
+    }
+    /* The tokenizer goes on at the start of the buffer, the line it was in unchanged. */
+    tally__csv_resume(&r->tok, src->buf, 0, src->buf + (line_at - done));
+    return show_lines(r);
+}
+
+/* After the parse error `rc`: the rest of the input, read and checked (tally__chunks_finish). */
+static int finish_after_error(csv_reader *r, int rc)
+{
+    tally__chunks *src = r->src;
+    if (src == NULL || r->final || rc == TALLY_ENOMEM)
+        return rc;
+    unsigned long line = r->buf_line;
+    for (size_t i = 0; i < r->checked; i++)
+        line += src->buf[i] == '\n';
+    memmove(src->buf, src->buf + r->checked, r->have - r->checked);
+    return tally__chunks_finish(src, r->have - r->checked, line, 1, rc, r->name);
+}
+
+/* The tokenizer's next record, reading on while it wants more; *start and *line are where the
+ * record starts. */
+static int next_record(csv_reader *r, const char **start, unsigned long *line)
+{
+    for (;;) {
+        *start = r->tok.cur;
+        *line = r->tok.line;
+        int rc = tally__csv_next(&r->tok);
+        if (rc != TALLY__CSV_MORE)
+            return rc;
+        if ((rc = refill(r)) != TALLY_OK)
+            return rc;
+    }
+}
+
 static int parse_separated(tally_results *into, const char *data, size_t len, const char *name,
-                           char sep)
+                           char sep, tally__chunks *src)
 {
     csv_reader r;
     memset(&r, 0, sizeof(r));
     r.name = name;
     r.into = into;
-    data = skip_bom(data, &len);
-    tally__csv_init(&r.tok, name, data, len, sep);
-    int rc = read_header(&r);
+    r.src = src;
+    int rc = TALLY_OK;
+    if (src) {
+        tally__csv_init(&r.tok, name, src->buf, 0, sep);
+        r.have = src->have;
+        r.buf_line = 1;
+        rc = show_lines(&r);
+    } else {
+        data = skip_bom(data, &len);
+        tally__csv_init(&r.tok, name, data, len, sep);
+    }
+    if (rc == TALLY_OK)
+        rc = read_header(&r);
     size_t rows = 0;
     while (rc == TALLY_OK) {
         if (r.after_len > 0) {
@@ -450,9 +585,9 @@ static int parse_separated(tally_results *into, const char *data, size_t len, co
                 break;
             rows += taken;
         }
-        const char *start = r.tok.cur;
-        unsigned long line = r.tok.line;
-        rc = tally__csv_next(&r.tok);
+        const char *start;
+        unsigned long line;
+        rc = next_record(&r, &start, &line);
         if (rc <= 0)
             break;
         const tally__csv_field *first = &r.tok.fields[0];
@@ -467,8 +602,11 @@ static int parse_separated(tally_results *into, const char *data, size_t len, co
     }
     if (rc == TALLY_OK && rows == 0)
         rc = tally__error_at(TALLY_ENODATA, name, 0, 0, "no data rows after the header");
+    if (rc != TALLY_OK)
+        rc = finish_after_error(&r, rc);
     tally__csv_dispose(&r.tok);
     tally__buf_dispose(&r.text);
+    tally__buf_dispose(&r.kept);
     return rc;
 }
 
@@ -476,14 +614,19 @@ static int parse_csv(tally_results *into, const char *data, size_t len, const ch
                      const tally_load_options *opts)
 {
     (void)opts;
-    return parse_separated(into, data, len, name, ',');
+    return parse_separated(into, data, len, name, ',', NULL);
 }
 
 static int parse_tsv(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
     (void)opts;
-    return parse_separated(into, data, len, name, '\t');
+    return parse_separated(into, data, len, name, '\t', NULL);
+}
+
+int tally__csv_read_input(tally_results *into, tally__chunks *src, const char *name, char sep)
+{
+    return parse_separated(into, NULL, 0, name, sep, src);
 }
 
 const tally__importer tally__importer_csv = { TALLY_INPUT_CSV, "csv", sniff_csv, parse_csv };

@@ -148,6 +148,10 @@ static int read_quoted(tally__csv *c, tally__csv_field *f, const char *record_st
         for (const char *p = memchr(c->cur, '\n', (size_t)(stop - c->cur)); p;
              p = memchr(p + 1, '\n', (size_t)(stop - p - 1)))
             newline_seen(c, p);
+        /* The closing quote may follow in the next bytes; the record's length is then known.
+         * A NUL before `end` is the error whatever follows, as for the whole input. */
+        if (q == NULL && c->more)
+            return TALLY__CSV_MORE;
         if ((size_t)(stop - record_start) > TALLY__MAX_LINE)
             return too_long(c, record_line);
         if (q == NULL)
@@ -214,10 +218,10 @@ static int read_plain(tally__csv *c, tally__csv_field *f, const char *record_sta
 int tally__csv_next(tally__csv *c)
 {
     if (c->cur >= c->end)
-        return 0;
+        return c->more ? TALLY__CSV_MORE : 0;
     c->count = 0;
     c->scratch_len = 0;
-    const char *record_start = c->cur;
+    const char *record_start = c->cur, *record_line_start = c->line_start;
     unsigned long record_line = c->line;
     for (;;) {
         tally__csv_field f = { NULL, 0, c->line, column_of(c, c->cur), 0, 0, NOT_IN_SCRATCH };
@@ -227,6 +231,11 @@ int tally__csv_next(tally__csv *c)
             rc = read_quoted(c, &f, record_start, record_line);
         } else {
             rc = read_plain(c, &f, record_start, record_line);
+        }
+        if (rc == TALLY__CSV_MORE) {
+            c->cur = record_start;
+            c->line_start = record_line_start;
+            c->line = record_line;
         }
         if (rc)
             return rc;

@@ -24,6 +24,9 @@ typedef struct tally__csv {
     const char *line_start; /* first byte of the current line, for columns */
     unsigned long line;     /* line of `cur` (1-based) */
     char sep;
+    /* More input follows `end` (which then is just after a line break): a record that reaches
+     * `end` inside quotes, or a read at `end`, waits for it (TALLY__CSV_MORE). */
+    int more;
     unsigned char stop[256];  /* bytes that end or spoil an unquoted field */
     tally__csv_field *fields; /* the record last read */
     size_t count;
@@ -35,9 +38,15 @@ typedef struct tally__csv {
 
 void tally__csv_init(tally__csv *c, const char *name, const char *data, size_t len, char sep);
 
+/* What tally__csv_next returns when c->more is set and the record at c->cur does not end before
+ * c->end: nothing is taken (c->cur and the line are as before the call); once the caller has
+ * moved c->cur..c->end elsewhere and appended the next bytes, the record is read again. */
+#define TALLY__CSV_MORE 2
+
 /* Read the next record into c->fields[0..c->count). Returns 1 with a record, 0 at the end of the
- * input, or a negative error already recorded as name:line:col (unterminated quote, stray quote,
- * NUL byte, record longer than TALLY__MAX_LINE). A blank line is a record of one empty field. */
+ * input, TALLY__CSV_MORE, or a negative error already recorded as name:line:col (unterminated
+ * quote, stray quote, NUL byte, record longer than TALLY__MAX_LINE). A blank line is a record of
+ * one empty field. */
 int tally__csv_next(tally__csv *c);
 
 /* Step over the lines before the first record that are blank or whose first non-blank byte is

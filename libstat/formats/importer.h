@@ -51,6 +51,23 @@ extern const tally__importer tally__importer_plain;
 int tally__plain_read_input(tally_results *into, tally__chunks *src, const char *name,
                             const tally_load_options *opts);
 
+/* The long-form CSV (sep ',') or TSV (sep '\t') importer read as the input arrives
+ * (csv_read.c), as tally__plain_read_input is for plain numbers. */
+int tally__csv_read_input(tally_results *into, tally__chunks *src, const char *name, char sep);
+
+/* For a reader of `src` that failed with `rc`: the rest of the input is read all the same, so
+ * that the error reported is the one the whole-input path reports first: a read error or the
+ * input limit, then the first invalid UTF-8 byte (which the loader checks before parsing), then
+ * rc. buf[0..have) are the first bytes not checked yet, at line `line`, column 1; `check` is 0
+ * when rc is itself invalid UTF-8 (or the rest was checked). load.c. */
+int tally__chunks_finish(tally__chunks *src, size_t have, unsigned long line, int check, int rc,
+                         const char *name);
+
+/* The next read of `src` appended to buf[0..*have), *have counting it: at most src->piece
+ * bytes, into a buffer grown first when full, towards room for the longest line accepted and
+ * its "\r\n" (TALLY__MAX_LINE + 2 bytes). load.c. */
+int tally__chunks_more(tally__chunks *src, size_t *have);
+
 /* tally_load_file with the sizes of its reads chosen (load.c): the first (detection looks at
  * its bytes; a file that ends within it is read whole), then at most `piece` bytes at a time
  * for a file read as it arrives. The tests read with small pieces. */

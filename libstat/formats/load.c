@@ -3,10 +3,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/csv_tokenizer.h"
 #include "formats/detect.h"
 #include "formats/importer.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
+#include "util/text.h"
 #include "util/utf8.h"
 #include "util/names.h"
 #include "util/options.h"
@@ -162,6 +164,67 @@ static size_t bom_length(const char *data, size_t len)
     return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
+/* ---- inputs read as they arrive ---- */
+
+/* Where line and column move to over p[0..n). */
+static void advance(const char *p, size_t n, unsigned long *line, unsigned long *col)
+{
+    unsigned long l, c;
+    tally__text_position(p, p + n, &l, &c);
+    *col = l == 1 ? *col + c - 1 : c;
+    *line += l - 1;
+}
+
+int tally__chunks_finish(tally__chunks *src, size_t have, unsigned long line, int check, int rc,
+                         const char *name)
+{
+    tally__input *in = src->in;
+    unsigned long col = 1;
+    int utf8_rc = TALLY_OK;
+    for (;;) {
+        size_t done = have;
+        if (check) {
+            size_t ok = tally__utf8_valid_prefix(src->buf, have);
+            if (ok < have && !in->eof && have - ok < 4) {
+                done = ok; /* perhaps a sequence the read cut: seen again with what follows */
+            } else if (ok < have) {
+                advance(src->buf, ok, &line, &col);
+                utf8_rc = tally__utf8_error(name, line, col, (unsigned char)src->buf[ok]);
+                check = 0;
+            }
+            if (check)
+                advance(src->buf, done, &line, &col);
+        }
+        memmove(src->buf, src->buf + done, have - done);
+        have -= done;
+        if (in->eof)
+            break;
+        size_t got = 0;
+        int read_rc = tally__input_read(in, src->buf + have, src->cap - have, &got);
+        if (read_rc != TALLY_OK)
+            return read_rc;
+        have += got;
+    }
+    return utf8_rc != TALLY_OK ? utf8_rc : rc;
+}
+
+int tally__chunks_more(tally__chunks *src, size_t *have)
+{
+    if (*have == src->cap) {
+        size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
+        char *bigger = tally__realloc(src->buf, grown);
+        if (bigger == NULL)
+            return tally__oom();
+        src->buf = bigger;
+        src->cap = grown;
+    }
+    size_t got = 0, room = src->cap - *have;
+    int rc = tally__input_read(src->in, src->buf + *have, room < src->piece ? room : src->piece,
+                               &got);
+    *have += got;
+    return rc;
+}
+
 /* Parse with `imp` into a fresh list (the whole of data[0..len), or the input `src` as it
  * arrives when not NULL), label, then merge all or nothing. */
 static int load_parsed(tally_results *into, const tally__importer *imp, const char *data,
@@ -177,8 +240,12 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
         tally_load_options resolved = *opts;
         resolved.kind = imp->kind;
         resolved.label = opts->label ? opts->label : stem;
-        rc = src ? tally__plain_read_input(fresh, src, name, &resolved)
-                 : imp->parse(fresh, data, len, name, &resolved);
+        if (src == NULL)
+            rc = imp->parse(fresh, data, len, name, &resolved);
+        else if (imp->kind == TALLY_INPUT_PLAIN)
+            rc = tally__plain_read_input(fresh, src, name, &resolved);
+        else
+            rc = tally__csv_read_input(fresh, src, name, imp->kind == TALLY_INPUT_CSV ? ',' : '\t');
     }
     if (rc == TALLY_OK)
         rc = tally__load_rename(&fresh, imp->kind, name, opts);
@@ -217,20 +284,32 @@ int tally_load_buffer(tally_results *into, const char *data, size_t len, const c
     return load_data(into, data ? data : "", len, name ? name : "<input>", opts);
 }
 
-/* Whether a file whose first bytes are data[0..len) (after any byte-order mark; more follow)
- * is read as it arrives: plain numbers, the one format whose reader does so. Detection decides
- * from these bytes as from the whole file: every detector reads at most the first
- * TALLY__SNIFF_MAX bytes, but for the CSV header and the blanks before a JSON object, which end
- * before the first number line the plain detector found in its first 4 KiB. */
-static int read_as_it_arrives(const char *data, size_t len, size_t first_read,
-                              const tally_load_options *opts)
+/* The importer that reads a file whose first bytes are data[0..len) (after any byte-order mark;
+ * more follow) as it arrives, or NULL to read it whole: plain numbers and long-form CSV or TSV,
+ * the formats whose readers do so. Detection decides from these bytes as from the whole file:
+ * every detector reads at most the first TALLY__SNIFF_MAX bytes, but for the CSV header and the
+ * blanks before a JSON object, which end before the first number line the plain detector found
+ * in its first 4 KiB, or before the end of the CSV header line seen here. */
+static const tally__importer *read_as_it_arrives(const char *data, size_t len,
+                                                  size_t first_read,
+                                                  const tally_load_options *opts)
 {
-    if (opts->kind == TALLY_INPUT_PLAIN)
-        return 1;
+    if (opts->kind == TALLY_INPUT_PLAIN || opts->kind == TALLY_INPUT_CSV ||
+        opts->kind == TALLY_INPUT_TSV)
+        return importer_for(opts->kind);
+    if (opts->kind != TALLY_INPUT_AUTO || first_read <= TALLY__SNIFF_MAX || len <= TALLY__SNIFF_MAX)
+        return NULL;
     const tally__importer *imp = NULL;
-    return opts->kind == TALLY_INPUT_AUTO && first_read > TALLY__SNIFF_MAX && len > TALLY__SNIFF_MAX &&
-           tally__importer_plain.sniff(data, len) > 0 &&
-           tally__detect(&imp, data, len, "input") == TALLY_OK && imp->kind == TALLY_INPUT_PLAIN;
+    if (tally__detect(&imp, data, len, "input") != TALLY_OK)
+        return NULL;
+    if (imp->kind == TALLY_INPUT_PLAIN)
+        return tally__importer_plain.sniff(data, len) > 0 ? imp : NULL;
+    if (imp->kind == TALLY_INPUT_CSV || imp->kind == TALLY_INPUT_TSV) {
+        size_t rest = len;
+        const char *header = tally__csv_after_preamble(data, &rest);
+        return memchr(header, '\n', rest) ? imp : NULL;
+    }
+    return NULL;
 }
 
 int tally__load_file_pieces(tally_results *into, const char *path, const tally_load_options *opts,
@@ -253,11 +332,12 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
     tally_load_options options;
     size_t bom = bom_length(src.buf, got);
     /* Three bytes at least, so that a byte-order mark is seen whole. */
+    const tally__importer *imp = NULL;
     if (rc == TALLY_OK && !in.eof && got >= 3 && read_options(&options, opts) == TALLY_OK &&
-        read_as_it_arrives(src.buf + bom, got - bom, first_read, &options)) {
+        (imp = read_as_it_arrives(src.buf + bom, got - bom, first_read, &options)) != NULL) {
         memmove(src.buf, src.buf + bom, got - bom);
         src.have = got - bom;
-        rc = load_parsed(into, &tally__importer_plain, NULL, 0, &src, path, &options);
+        rc = load_parsed(into, imp, NULL, 0, &src, path, &options);
     } else if (rc == TALLY_OK && in.eof) {
         src.buf[got] = '\0';
         rc = load_data(into, src.buf, got, path, opts);

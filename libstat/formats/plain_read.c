@@ -178,53 +178,6 @@ static int parse_plain(tally_results *into, const char *data, size_t len, const 
 
 /* ---- read as it arrives ---- */
 
-/* Where line and column move to over p[0..n). */
-static void advance(const char *p, size_t n, unsigned long *line, unsigned long *col)
-{
-    unsigned long l, c;
-    tally__text_position(p, p + n, &l, &c);
-    *col = l == 1 ? *col + c - 1 : c;
-    *line += l - 1;
-}
-
-/* After the error `rc`, the rest of the input is read all the same, so that the error reported
- * is the one the whole-input path reports first: a read error or the input limit, then the
- * first invalid UTF-8 byte (which the loader checks before parsing), then rc. buf[0..have) are
- * the first bytes not checked yet, at line `line`, column 1; `check` is 0 when rc is itself
- * invalid UTF-8. */
-static int finish_after_error(tally__chunks *src, size_t have, unsigned long line, int check,
-                              int rc, const char *name)
-{
-    tally__input *in = src->in;
-    unsigned long col = 1;
-    int utf8_rc = TALLY_OK;
-    for (;;) {
-        size_t done = have;
-        if (check) {
-            size_t ok = tally__utf8_valid_prefix(src->buf, have);
-            if (ok < have && !in->eof && have - ok < 4) {
-                done = ok; /* perhaps a sequence the read cut: seen again with what follows */
-            } else if (ok < have) {
-                advance(src->buf, ok, &line, &col);
-                utf8_rc = tally__utf8_error(name, line, col, (unsigned char)src->buf[ok]);
-                check = 0;
-            }
-            if (check)
-                advance(src->buf, done, &line, &col);
-        }
-        memmove(src->buf, src->buf + done, have - done);
-        have -= done;
-        if (in->eof)
-            break;
-        size_t got = 0;
-        int read_rc = tally__input_read(in, src->buf + have, src->cap - have, &got);
-        if (read_rc != TALLY_OK)
-            return read_rc;
-        have += got;
-    }
-    return utf8_rc != TALLY_OK ? utf8_rc : rc;
-}
-
 int tally__plain_read_input(tally_results *into, tally__chunks *src, const char *name,
                             const tally_load_options *opts)
 {
@@ -256,7 +209,7 @@ int tally__plain_read_input(tally_results *into, tally__chunks *src, const char 
                 for (const char *c = r.lines.cur; c < src->buf + complete; c++)
                     next += *c == '\n';
                 memmove(src->buf, src->buf + complete, have - complete);
-                return finish_after_error(src, have - complete, next, !r.invalid_utf8, rc, name);
+                return tally__chunks_finish(src, have - complete, next, !r.invalid_utf8, rc, name);
             }
             lineno = r.lines.lineno;
         }
@@ -269,20 +222,11 @@ int tally__plain_read_input(tally_results *into, tally__chunks *src, const char 
              * included; a line longer than that is the error the line reader reports. */
             if (src->cap >= TALLY__MAX_LINE + 2) {
                 rc = tally__line_too_long(name, lineno + 1);
-                return finish_after_error(src, have, lineno + 1, 1, rc, name);
+                return tally__chunks_finish(src, have, lineno + 1, 1, rc, name);
             }
-            size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
-            char *bigger = tally__realloc(src->buf, grown);
-            if (bigger == NULL)
-                return tally__oom();
-            src->buf = bigger;
-            src->cap = grown;
         }
-        size_t got = 0, room = src->cap - have;
-        rc = tally__input_read(in, src->buf + have, room < src->piece ? room : src->piece, &got);
-        if (rc != TALLY_OK)
+        if ((rc = tally__chunks_more(src, &have)) != TALLY_OK)
             return rc;
-        have += got;
     }
     return no_numbers(r.cas, name);
 }

@@ -202,10 +202,31 @@ static inline uint64_t digits19_value(const char *p, unsigned n)
 static inline uint64_t long_digits(const char *p, unsigned k, unsigned fraction, unsigned first,
                                    unsigned significant)
 {
+    if (first < k && k - first <= 8 && fraction <= 8) /* %.7e's d.ddddddd: two conversions */
+        return tally__digits8_value(tally__load8(p + first), k - first) * pow10_19[fraction] +
+               tally__digits8_value(tally__load8(p + k + 1), fraction);
     if (first < k)
         return digits19_value(p + first, k - first) * pow10_19[fraction] +
                digits19_value(p + k + 1, fraction);
     return digits19_value(p + first, significant);
+}
+
+/* Powers of ten that are exact doubles (5^22 < 2^53). */
+static const double exact_pow10_22[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+/* w * 10^exponent correctly rounded, as tally__number_from_decimal. Clinger's fast path first:
+ * when w (at most 2^53) and 10^|exponent| (at most 10^22) are exact doubles, the one product or
+ * quotient is the correctly rounded value under strict double evaluation (every %.7e number,
+ * and the repr numbers of 16 digits below 2^53); Eisel-Lemire for the others. */
+static inline int decimal_value(double *out, uint64_t w, int exponent)
+{
+    if (w > UINT64_C(1) << 53 || exponent < -22 || exponent > 22)
+        return tally__number_from_decimal(out, w, exponent);
+    double x = (double)(int64_t)w;
+    *out = exponent < 0 ? x / exact_pow10_22[-exponent] : x * exact_pow10_22[exponent];
+    return 1;
 }
 
 /* scan_long's numbers with an exponent, out of its line so that the digits-only numbers of
@@ -227,8 +248,8 @@ static __attribute__((noinline)) const char *long_exponent(double *out, const ch
     for (unsigned i = 0; i < digits; i++)
         e = e * 10 + (p[at + i] - '0');
     double x;
-    if (!tally__number_from_decimal(&x, long_digits(p, k, fraction, first, significant),
-                                    (p[end + 1] == '-' ? -e : e) - (int)fraction) ||
+    if (!decimal_value(&x, long_digits(p, k, fraction, first, significant),
+                       (p[end + 1] == '-' ? -e : e) - (int)fraction) ||
         isinf(x) || x == 0.0)
         return NULL;
     *out = negative ? -x : x;
@@ -238,11 +259,11 @@ static __attribute__((noinline)) const char *long_exponent(double *out, const ch
 /* The other decimals of real files, [sign] digits [. digits] [e [sign] 1 to 3 digits] with at
  * most 19 significant digits (the 17 of a double's repr), such as 0.0071656633603720855 or
  * 6.6757172e-06: the digits become one exact integer w and the number w * 10^(exponent -
- * fraction), which fast_float's Eisel-Lemire step rounds correctly (tally__number_from_decimal)
- * without scanning the text a second time. Needs LONG_READ readable bytes at s. Returns NULL
- * for any other shape (more digits, a longer exponent, a zero, a value beyond the double range,
- * the rare value Eisel-Lemire cannot settle), which the general scan then reads; the caller
- * checks JSON's stricter rules. */
+ * fraction), which Clinger's fast path or fast_float's Eisel-Lemire step rounds correctly
+ * (decimal_value) without scanning the text a second time. Needs LONG_READ readable bytes at s.
+ * Returns NULL for any other shape (more digits, a longer exponent, a zero, a value beyond the
+ * double range, the rare value Eisel-Lemire cannot settle), which the general scan then reads;
+ * the caller checks JSON's stricter rules. */
 static inline const char *scan_long(double *out, const char *s)
 {
     int negative = *s == '-';
@@ -271,8 +292,7 @@ static inline const char *scan_long(double *out, const char *s)
         return long_exponent(out, p, end, nondigits, k, point, fraction, first, significant,
                              negative);
     double x;
-    if (!tally__number_from_decimal(&x, long_digits(p, k, fraction, first, significant),
-                                    -(int)fraction))
+    if (!decimal_value(&x, long_digits(p, k, fraction, first, significant), -(int)fraction))
         return NULL;
     *out = negative ? -x : x;
     return p + end;

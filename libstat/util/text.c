@@ -145,7 +145,8 @@ static inline void line_masks16(unsigned *newlines, unsigned *nondigits, const c
  * "\r\n", within 16 characters: its end, its shape and its value come from one look at 16
  * characters, without a branch on the digit counts. Needs 18 readable bytes at line. Returns the
  * start of the next line, or NULL for any other line. */
-static inline const char *short_number_line(double *out, const char *line)
+static inline __attribute__((always_inline)) const char *short_number_line(double *out,
+                                                                          const char *line)
 {
     unsigned newlines, nondigits;
     line_masks16(&newlines, &nondigits, line);
@@ -167,13 +168,81 @@ static inline const char *short_number_line(double *out, const char *line)
                    (k + fraction - 1 >= 15);
     if (bad)
         return NULL;
-    uint64_t w = tally__digits8_value(tally__load8(q), k) * tally__pow10_u64[fraction] +
-                 tally__digits8_value(tally__load8(q + k + 1), fraction);
+    uint64_t w = tally__digits8_value(tally__load8(q), k);
+    /* A branch that files of whole numbers (6675) always take one way, and decimals (6.675717)
+     * the other: whole numbers skip the second conversion. */
+    if (fraction)
+        w = w * tally__pow10_u64[fraction] + tally__digits8_value(tally__load8(q + k + 1), fraction);
     double x = (double)(int64_t)w / tally__exact_pow10[fraction]; /* Clinger: one rounding */
     *out = negative ? -x : x;
     return nl + 1;
 }
 #endif /* __SSE2__ && TALLY__SWAR_DIGITS && TALLY__EXACT_DOUBLE_OPS */
+
+/* One line of just a number at *at, through the short-line path where the target has it, else
+ * the scanner: 1 with *out set and *at at the next line, or 0 for any other line. */
+static inline int number_line(double *out, const char **at, const char *end, int simd)
+{
+    const char *p = *at, *next = NULL, *stop = NULL;
+    double v;
+#ifdef SHORT_LINES
+    if (simd && end - p >= 18) {
+        next = short_number_line(out, p);
+        /* The short-line shape covers the scanner's short path: the rest goes straight to its
+         * long path (repr's 17 digits), else to the whole number module. */
+        if (next == NULL && end - p >= TALLY__NUMBER_LONG_READ)
+            stop = tally__number_scan_long(&v, p);
+        if (next == NULL && stop == NULL &&
+            tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK)
+            return 0;
+    }
+#else
+    (void)simd;
+#endif
+    if (next == NULL) {
+        if (stop == NULL)
+            stop = tally__scan_decimal(&v, p, end);
+        next = tally__number_line_end(p, stop, end);
+        if (next == NULL)
+            return 0;
+        *out = v;
+    }
+    *at = next;
+    return 1;
+}
+
+#ifdef SHORT_LINES
+/* The lines far enough from the end for both straight-line paths, while one of them takes
+ * them: the short path, or the scanner's long path (repr's 17 digits, %.7e). A file's lines
+ * mostly have one shape, so a line after a long one tries the long path first; both read any
+ * line they take to the same value. Stops before the first line neither takes. */
+static inline size_t straight_lines(double *out, size_t room, const char **at, const char *end)
+{
+    const char *p = *at;
+    size_t n = 0;
+    int longer = 0;
+    while (n < room && end - p >= TALLY__NUMBER_LONG_READ) {
+        const char *next = longer ? NULL : short_number_line(&out[n], p);
+        if (next == NULL) {
+            double v;
+            const char *stop = tally__number_scan_long(&v, p);
+            if (stop == NULL && longer) {
+                longer = 0; /* the short path's turn */
+                continue;
+            }
+            next = tally__number_line_end(p, stop, end);
+            if (next == NULL)
+                break;
+            out[n] = v;
+            longer = 1;
+        }
+        n++;
+        p = next;
+    }
+    *at = p;
+    return n;
+}
+#endif
 
 static inline size_t number_lines(double *out, size_t room, const char **at, const char *end,
                                   int simd)
@@ -181,32 +250,16 @@ static inline size_t number_lines(double *out, size_t room, const char **at, con
     const char *p = *at;
     size_t n = 0;
     while (n < room && p < end) {
-        const char *next = NULL, *stop = NULL;
-        double v;
 #ifdef SHORT_LINES
-        if (simd && end - p >= 18) {
-            next = short_number_line(&out[n], p);
-            /* The short-line shape covers the scanner's short path: the rest goes straight to
-             * its long path (repr's 17 digits), else to the whole number module. */
-            if (next == NULL && end - p >= TALLY__NUMBER_LONG_READ)
-                stop = tally__number_scan_long(&v, p);
-            if (next == NULL && stop == NULL &&
-                tally__number_scan(&v, &stop, p, end, TALLY__NUMBER_TEXT) != TALLY__NUMBER_OK)
+        if (simd) {
+            n += straight_lines(&out[n], room - n, &p, end);
+            if (n == room || p == end)
                 break;
         }
-#else
-        (void)simd;
 #endif
-        if (next == NULL) {
-            if (stop == NULL)
-                stop = tally__scan_decimal(&v, p, end);
-            next = tally__number_line_end(p, stop, end);
-            if (next == NULL)
-                break;
-            out[n] = v;
-        }
+        if (!number_line(&out[n], &p, end, simd))
+            break;
         n++;
-        p = next;
     }
     *at = p;
     return n;

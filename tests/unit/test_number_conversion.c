@@ -322,6 +322,70 @@ static void test_long_path_borders(void)
     CHECK_INT(bad, 0);
 }
 
+/* The borders of Clinger's fast path on the long path (w * 10^e or w / 10^-e in one rounding
+ * when w <= 2^53 and |e| <= 22): w = 2^53 and 2^53 + 1, e = +-22 and +-23, as exponents and as
+ * fraction digits, and the shapes that take it (%.7e, repr of 16 digits). Expected bits from
+ * CPython's float() (correctly rounded), printed by
+ *   /usr/bin/python3 -c 'import struct; t = "9007199254740992e-22";
+ *       print(hex(struct.unpack("<Q", struct.pack("<d", float(t)))[0]))'
+ * for each text; each also read as a line of a plain file and checked against strtod. */
+static void test_clinger_borders(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t bits;
+    } cases[] = {
+        { "9007199254740992e-22", UINT64_C(0x3eae392010175ee6) },
+        { "9007199254740993e-22", UINT64_C(0x3eae392010175ee7) },
+        { "9007199254740992e22", UINT64_C(0x47d0f0cf064dd592) },
+        { "9007199254740993e22", UINT64_C(0x47d0f0cf064dd593) },
+        { "9007199254740991e22", UINT64_C(0x47d0f0cf064dd591) },
+        { "9007199254740991e23", UINT64_C(0x48052d02c7e14af6) },
+        { "9007199254740991e-22", UINT64_C(0x3eae392010175ee5) },
+        { "9007199254740991e-23", UINT64_C(0x3e782db34012b251) },
+        { "0.0000009007199254740992", UINT64_C(0x3eae392010175ee6) },
+        { "0.00000009007199254740992", UINT64_C(0x3e782db34012b251) },
+        { "0.0000009007199254740993", UINT64_C(0x3eae392010175ee7) },
+        { "1e22", UINT64_C(0x4480f0cf064dd592) },
+        { "1e23", UINT64_C(0x44b52d02c7e14af6) },
+        { "1e-22", UINT64_C(0x3b5e392010175ee6) },
+        { "1e-23", UINT64_C(0x3b282db34012b251) },
+        { "-4.9999999999999996e-22", UINT64_C(0xbb82e3b40a0e9b4f) },
+        { "6.6757172e-06", UINT64_C(0x3edbffff2bd9673b) },
+        { "7.2127593e+22", UINT64_C(0x44ae8c16dc8a44af) },
+        { "7.2127593e+23", UINT64_C(0x44e3178e49d66aed) },
+        { "0.006945736873433762", UINT64_C(0x3f7c73220b7d01ce) },
+        { "0.0071656633603720855", UINT64_C(0x3f7d59be1c975224) },
+        { "123456789012345.6e7", UINT64_C(0x4450bb448ec2f605) },
+        { "8.98846567431158e307", UINT64_C(0x7fe0000000000000) },
+    };
+    unsigned long bad = 0;
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
+        const char *t = cases[i].text;
+        size_t n = strlen(t);
+        double v = 0, want = of_bits(cases[i].bits);
+        int rc = tally__parse_double(&v, t, n);
+        /* The line, then more lines of it: far enough from the end for the long path. */
+        char lines[8 * 32];
+        size_t len = 0;
+        for (int k = 0; k < 8; k++) {
+            memcpy(lines + len, t, n);
+            lines[len + n] = '\n';
+            len += n + 1;
+        }
+        double repeated[8];
+        for (int k = 0; k < 8; k++)
+            repeated[k] = want;
+        if (rc != TALLY_OK || bits_of(v) != cases[i].bits ||
+            bits_of(strtod(t, NULL)) != cases[i].bits || !same_when_padded(t, n) ||
+            lines_disagree(lines, len, repeated, 8) != 0) {
+            fprintf(stderr, "  '%s': rc %d, %016llx\n", t, rc, (unsigned long long)bits_of(v));
+            bad++;
+        }
+    }
+    CHECK_INT(bad, 0);
+}
+
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
 static uint64_t next_u64(void)
@@ -375,6 +439,7 @@ static void test_random_vs_strtod(void)
 int main(void)
 {
     test_long_path_borders();
+    test_clinger_borders();
     test_hard_cases();
     test_repr();
     test_random_vs_strtod();
