@@ -165,9 +165,9 @@ void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
  * compensated sums merged by TwoSum. Returns the Tukey count. */
 #define SWEEP_BLOCK 16384 /* 128 KiB of samples, a multiple of the BAmean scan's blocks */
 
-static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, const double *x,
-                        size_t n, const tally__order_values *ov, double min, double max,
-                        tally_direction direction)
+static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, tally__mad_pass *mad,
+                        const double *x, size_t n, const tally__order_values *ov, double min,
+                        double max, tally_direction direction)
 {
     size_t better[1 + MAX_EXTRA_CUTS] = { 0 }, tukey = 0;
     tally__ksum sums[1 + MAX_EXTRA_CUTS] = { { 0.0, 0.0 } };
@@ -180,6 +180,8 @@ static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, const 
             tally__ksum_merge(&sums[j], &k[j]);
         }
         tukey += tally__count_tukey_outliers(rule, x + at, len);
+        if (mad->on)
+            tally__mad_pass_add(mad, x + at, len);
     }
     tally__bamean_finish(bameans, ov->counts, ov->cuts, better, sums, ov->ncuts, rule->scale,
                          min, max, direction);
@@ -213,11 +215,19 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     tally__outlier_rule rule;
     tally__outlier_fences(&rule, maxabs, ov.q1, ov.q3, o->tukey_k);
     double bameans[1 + MAX_EXTRA_CUTS];
-    s->outliers_tukey = cut_sweep(bameans, &rule, data, n, &ov, s->min, s->max, o->direction);
+    tally__mad_pass mad;
+    tally__mad_pass_begin(&mad, mapped ? NULL : &scratch->hist, n, &rule, s->min, s->max,
+                          ov.median7, o->mad_threshold);
+    s->outliers_tukey = cut_sweep(bameans, &rule, &mad, data, n, &ov, s->min, s->max,
+                                  o->direction);
     s->bamean = bameans[0];
     for (size_t k = 0; k < extra->count; k++)
         extra->out[k] = bameans[1 + k];
 
+    int fused = tally__mad_pass_finish(&rule, &s->outliers_mad, &mad);
+    tally__mad_pass_free(&mad);
+    if (fused)
+        return TALLY_OK;
     rc = tally__outlier_mad(&rule, data, n, s->min, s->max, ov.median7, o->mad_threshold,
                             scratch, &devs);
     if (rc != TALLY_OK)
