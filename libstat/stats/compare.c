@@ -350,7 +350,31 @@ typedef struct inputs {
     tally_statistic stat;
     int positive; /* every sample of both sides > 0 */
     const double *ranks; /* {mid-rank sum of base, tie term} of the pooled sample, or NULL */
+    struct scale_cache *cache;
 } inputs;
+
+/* The moments of both sides on the statistic's scale: the t-test and the interval model need
+ * the same ones, so their passes over the samples run once. An error is returned once too (the
+ * comparison stops at it). */
+typedef struct scale_cache {
+    int done, rc, available;
+    tally__test_moments mb, mc;
+} scale_cache;
+
+static int stat_moments(const tally__test_moments **mb, const tally__test_moments **mc,
+                        int *available, const inputs *in)
+{
+    scale_cache *c = in->cache;
+    if (!c->done) {
+        c->rc = scale_moments(&c->mb, &c->mc, &c->available, in->base, in->nb, in->current,
+                              in->nc, in->sb, in->sc, scale_of(in->stat));
+        c->done = 1;
+    }
+    *mb = &c->mb;
+    *mc = &c->mc;
+    *available = c->available;
+    return c->rc;
+}
 
 /* Both sides' log medians and SEs; 0 when a side has no interval of its median. */
 static int medians_of(median_side *b, median_side *c, const inputs *in)
@@ -370,18 +394,16 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
             out->insufficient = 1;
             return TALLY_OK;
         }
-        tally__scale scale = scale_of(in->stat);
-        tally__test_moments mb, mc;
+        const tally__test_moments *mb, *mc;
         int available;
-        int rc = scale_moments(&mb, &mc, &available, in->base, nb, in->current, nc, in->sb,
-                               in->sc, scale);
+        int rc = stat_moments(&mb, &mc, &available, in);
         if (rc)
             return rc;
         if (!available) {
             r->test = TALLY_TEST_NONE; /* no samples on the client: nothing to test with */
             return TALLY_OK;
         }
-        return run_t(r, out, &mb, &mc, test, scale);
+        return run_t(r, out, mb, mc, test, scale_of(in->stat));
     }
     case TALLY_TEST_PRICE_BONETT: {
         r->test = test;
@@ -472,26 +494,25 @@ static int build_model(change_model *m, const inputs *in)
         if (in->nb < 2 || in->nc < 2)
             return TALLY_OK;
         tally__scale scale = scale_of(in->stat);
-        tally__test_moments mb, mc;
+        const tally__test_moments *mb, *mc;
         int available;
-        int rc = scale_moments(&mb, &mc, &available, in->base, in->nb, in->current, in->nc,
-                               in->sb, in->sc, scale);
+        int rc = stat_moments(&mb, &mc, &available, in);
         if (rc || !available)
             return rc;
         if (scale == TALLY__SCALE_LOG) {
-            double ea = mb.sd / sqrt((double)in->nb), ec = mc.sd / sqrt((double)in->nc);
+            double ea = mb->sd / sqrt((double)in->nb), ec = mc->sd / sqrt((double)in->nc);
             m->kind = MODEL_LOG_T;
-            m->D = mc.centred - mb.centred;
+            m->D = mc->centred - mb->centred;
             m->se = hypot(ea, ec);
             m->df = welch_df(ea * ea, in->nb, ec * ec, in->nc);
-            m->vb1 = mb.sd * mb.sd;
-            m->vc1 = mc.sd * mc.sd;
+            m->vb1 = mb->sd * mb->sd;
+            m->vc1 = mc->sd * mc->sd;
             return TALLY_OK;
         }
-        if (!(mb.mean > 0 && mc.mean > 0))
+        if (!(mb->mean > 0 && mc->mean > 0))
             return TALLY_OK; /* a ratio of means of mixed signs has no useful interval */
-        fieller_model(m, &mb, &mc, scale == TALLY__SCALE_X ? MODEL_FIELLER
-                                                          : MODEL_FIELLER_RECIPROCAL);
+        fieller_model(m, mb, mc, scale == TALLY__SCALE_X ? MODEL_FIELLER
+                                                        : MODEL_FIELLER_RECIPROCAL);
         return TALLY_OK;
     }
     case TALLY_STAT_MEDIAN: {
@@ -658,9 +679,10 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     r.equivalence_pct = o.equivalence_pct;
     r.direction = o.direction;
 
+    scale_cache cache = { .done = 0 };
     inputs in = { base, current, base_summary, current_summary, nb, nc, &o,
                   o.statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : o.statistic,
-                  base_summary->min > 0 && current_summary->min > 0, ranks };
+                  base_summary->min > 0 && current_summary->min > 0, ranks, &cache };
     rc = tally__summary_value(&r.base_value, base_summary, in.stat);
     if (rc == TALLY_OK)
         rc = tally__summary_value(&r.new_value, current_summary, in.stat);

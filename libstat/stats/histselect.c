@@ -125,8 +125,11 @@ static int select_in_buckets(double *out, double *cand, const size_t *hist, cons
     return TALLY_OK;
 }
 
-int tally__select_mapped(double *out, const double *x, size_t n, const size_t *ranks,
-                         size_t count, const tally__value_map *map, double lo, double hi)
+/* tally__select_mapped; on success the counts go to *keep when keep is not NULL (its owner
+ * frees them). */
+static int select_keeping(double *out, const double *x, size_t n, const size_t *ranks,
+                          size_t count, const tally__value_map *map, double lo, double hi,
+                          tally__value_hist *keep)
 {
     if (count == 0)
         return TALLY_OK;
@@ -183,11 +186,24 @@ int tally__select_mapped(double *out, const double *x, size_t n, const size_t *r
         first[i] = next[i]; /* from here on: where each target bucket starts among the candidates */
     gather(cand, next, x, n, &b, map);
     rc = select_in_buckets(out, cand, hist, first, w, count);
+    if (rc == TALLY_OK && keep) {
+        keep->count = hist;
+        keep->buckets = BUCKETS;
+        keep->origin = b.origin;
+        keep->inv = b.inv;
+        hist = NULL;
+    }
 done:
     tally__free_mem(cand);
     tally__free_mem(w);
     tally__free_mem(hist);
     return rc;
+}
+
+int tally__select_mapped(double *out, const double *x, size_t n, const size_t *ranks,
+                         size_t count, const tally__value_map *map, double lo, double hi)
+{
+    return select_keeping(out, x, n, ranks, count, map, lo, hi, NULL);
 }
 
 int tally__select_values(double *out, double *work, size_t n, const size_t *ranks, size_t count)
@@ -208,14 +224,17 @@ void tally__scratch_init(tally__scratch *s, double *inplace)
 {
     s->buf = inplace;
     s->owned = 0;
+    s->hist.count = NULL;
 }
 
 void tally__scratch_free(tally__scratch *s)
 {
     if (s->owned)
         tally__free_mem(s->buf);
+    tally__free_mem(s->hist.count);
     s->buf = NULL;
     s->owned = 0;
+    s->hist.count = NULL;
 }
 
 int tally__order_stats(double *out, const double *x, size_t n, const size_t *ranks,
@@ -223,7 +242,8 @@ int tally__order_stats(double *out, const double *x, size_t n, const size_t *ran
                        tally__scratch *s, double **mapped)
 {
     *mapped = NULL;
-    int rc = tally__select_mapped(out, x, n, ranks, count, map, lo, hi);
+    int keep = !map->absdev && s->hist.count == NULL;
+    int rc = select_keeping(out, x, n, ranks, count, map, lo, hi, keep ? &s->hist : NULL);
     if (rc == TALLY_OK)
         return TALLY_OK;
     if (s->buf == NULL) {

@@ -37,11 +37,23 @@ int tally__select_mapped(double *out, const double *x, size_t n, const size_t *r
  * copy of the ranks cannot be allocated. */
 int tally__select_values(double *out, double *work, size_t n, const size_t *ranks, size_t count);
 
+/* The counts of a histogram selection of the samples themselves: count[j] samples lie in bucket
+ * j of `buckets`, bucket_of(v) = floor((v / 2 - origin) * inv) clamped to [0, buckets), a
+ * monotone function of v (histselect.c). */
+typedef struct tally__value_hist {
+    size_t *count; /* NULL: none kept */
+    size_t buckets;
+    double origin, inv;
+} tally__value_hist;
+
 /* Where a selection may reorder (mapped) samples when the histogram does not apply: a buffer of
- * n doubles, allocated on first use, or the caller's own array for the in-place calls. */
+ * n doubles, allocated on first use, or the caller's own array for the in-place calls. The
+ * histogram of the first selection of the samples themselves stays in `hist` for later passes
+ * (the MAD of outliers.c), until tally__scratch_free. */
 typedef struct tally__scratch {
     double *buf;
     int owned;
+    tally__value_hist hist;
 } tally__scratch;
 
 /* The scratch of an in-place call (buf = the caller's array, never allocated), or of a copying

@@ -6,6 +6,7 @@
  * - Tukey's fences: outside [Q1 - k IQR, Q3 + k IQR] on type 7 quartiles.
  * Values are scaled by a power of two near DBL_MAX so differences cannot overflow. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -156,4 +157,173 @@ int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flags, const d
     }
     tally__scratch_free(&scratch);
     return rc;
+}
+
+/* ---- The MAD and its outlier count in one pass, from the histogram of the median ----
+ *
+ * The samples whose deviation |x * scale - median| is at most d are those in
+ * [(median - d) / scale, (median + d) / scale]; the value histogram bounds their count from
+ * below (buckets wholly inside, one bucket of margin each side) and from above (buckets
+ * touching it, one more of margin). So it brackets the MAD's deviation in [d_lo, d_hi] and the
+ * deviation the threshold stands for in [t_lo, t_hi], without a histogram of the deviations.
+ * One pass then counts the deviations below d_lo and above t_hi and copies out those in the
+ * two brackets; the MAD is selected among the first copies, the outliers among the second are
+ * tested one by one. The bracket is only a guess: tally__mad_pass_finish checks that the
+ * ranks of the MAD fell among the copies and that every deviation below t_lo passes and every
+ * one above t_hi fails the very test tally__count_mad_outliers makes (rounding is monotone),
+ * and otherwise leaves the MAD to the usual selection. The MAD and the count are then exactly
+ * those of tally__outlier_mad and tally__count_mad_outliers. */
+#define BRACKET_SHARE 32 /* copies of at most n / 32 samples per bracket */
+#define BISECTIONS 64
+
+/* The bucket of v under the histogram's own rule, clamped. */
+static size_t value_bucket(const tally__value_hist *h, double v)
+{
+    double t = (v * 0.5 - h->origin) * h->inv;
+    if (!(t > 0))
+        return 0;
+    return t < (double)(h->buckets - 1) ? (size_t)t : h->buckets - 1;
+}
+
+/* Samples in buckets [from, to] (clamped), from the prefix sums. */
+static size_t buckets_between(const size_t *prefix, size_t buckets, ptrdiff_t from, ptrdiff_t to)
+{
+    if (from < 0)
+        from = 0;
+    if (to > (ptrdiff_t)buckets - 1)
+        to = (ptrdiff_t)buckets - 1;
+    return to < from ? 0 : prefix[to + 1] - prefix[from];
+}
+
+/* At most / at least how many deviations are <= d (one bucket of margin for the rounding). */
+static size_t at_most(const tally__mad_pass *p, const size_t *prefix, double d)
+{
+    const tally__value_hist *h = p->hist;
+    ptrdiff_t a = (ptrdiff_t)value_bucket(h, (p->median - d) / p->scale);
+    ptrdiff_t b = (ptrdiff_t)value_bucket(h, (p->median + d) / p->scale);
+    return buckets_between(prefix, h->buckets, a - 1, b + 1);
+}
+
+static size_t at_least(const tally__mad_pass *p, const size_t *prefix, double d)
+{
+    const tally__value_hist *h = p->hist;
+    ptrdiff_t a = (ptrdiff_t)value_bucket(h, (p->median - d) / p->scale);
+    ptrdiff_t b = (ptrdiff_t)value_bucket(h, (p->median + d) / p->scale);
+    return buckets_between(prefix, h->buckets, a + 2, b - 2);
+}
+
+void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
+                           const tally__outlier_rule *r, double min, double max, double median,
+                           double mad_threshold)
+{
+    memset(p, 0, sizeof *p);
+    if (hist == NULL || hist->count == NULL)
+        return;
+    p->hist = hist;
+    p->n = n;
+    p->scale = r->scale;
+    p->median = median * r->scale;
+    p->threshold = mad_threshold;
+    p->nranks = tally__percentile_ranks(p->ranks, n, 50, TALLY_PERCENTILE_LINEAR);
+    size_t lo_rank = p->ranks[0], hi_rank = p->ranks[p->nranks - 1];
+    size_t *prefix = tally__reallocarray(NULL, hist->buckets + 1, sizeof *prefix);
+    if (prefix == NULL)
+        return;
+    prefix[0] = 0;
+    for (size_t j = 0; j < hist->buckets; j++)
+        prefix[j + 1] = prefix[j] + hist->count[j];
+    double top = fmax(fabs(min * p->scale - p->median), fabs(max * p->scale - p->median));
+    /* d_lo: the largest d with at most lo_rank deviations <= d for sure below it; d_hi: the
+     * smallest d with more than hi_rank deviations <= d for sure. */
+    double a = 0.0, b = top;
+    for (int i = 0; i < BISECTIONS && at_most(p, prefix, 0.0) <= lo_rank; i++) {
+        double mid = a + (b - a) * 0.5;
+        if (mid == a || mid == b)
+            break;
+        if (at_most(p, prefix, mid) <= lo_rank)
+            a = mid;
+        else
+            b = mid;
+    }
+    p->d_lo = a;
+    a = 0.0;
+    b = top;
+    for (int i = 0; i < BISECTIONS; i++) {
+        double mid = a + (b - a) * 0.5;
+        if (mid == a || mid == b)
+            break;
+        if (at_least(p, prefix, mid) > hi_rank)
+            b = mid;
+        else
+            a = mid;
+    }
+    p->d_hi = b;
+    tally__free_mem(prefix);
+    /* The threshold's deviation is mad_threshold * MAD / MAD_FACTOR, a hair wider. */
+    p->t_lo = p->d_lo * (mad_threshold / MAD_FACTOR) * (1 - 0x1p-40);
+    p->t_hi = p->d_hi * (mad_threshold / MAD_FACTOR) * (1 + 0x1p-40);
+    p->cap = n / BRACKET_SHARE + 16;
+    p->mad = tally__reallocarray(NULL, 2 * p->cap, sizeof *p->mad);
+    p->tail = p->mad + p->cap;
+    p->on = p->mad != NULL && p->d_lo <= p->d_hi && p->t_hi < INFINITY;
+}
+
+void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len)
+{
+    double scale = p->scale, median = p->median, d_lo = p->d_lo, d_hi = p->d_hi;
+    double t_lo = p->t_lo, t_hi = p->t_hi;
+    size_t below = p->below, above = p->above, nmad = p->nmad, ntail = p->ntail, cap = p->cap;
+    for (size_t i = 0; i < len; i++) {
+        double dev = fabs(x[i] * scale - median);
+        below += (size_t)(dev < d_lo);
+        above += (size_t)(dev > t_hi);
+        if (dev >= d_lo && dev <= d_hi) {
+            if (nmad < cap)
+                p->mad[nmad] = dev;
+            nmad++;
+        }
+        if (dev >= t_lo && dev <= t_hi) {
+            if (ntail < cap)
+                p->tail[ntail] = dev;
+            ntail++;
+        }
+    }
+    p->below = below;
+    p->above = above;
+    p->nmad = nmad;
+    p->ntail = ntail;
+}
+
+int tally__mad_pass_finish(tally__outlier_rule *r, size_t *count, tally__mad_pass *p)
+{
+    size_t local[2];
+    double v[2];
+    if (!p->on || p->nmad > p->cap || p->ntail > p->cap)
+        return 0;
+    for (size_t i = 0; i < p->nranks; i++) {
+        if (p->ranks[i] < p->below || p->ranks[i] - p->below >= p->nmad)
+            return 0;
+        local[i] = p->ranks[i] - p->below;
+    }
+    if (tally__select_values(v, p->mad, p->nmad, local, p->nranks) != TALLY_OK)
+        return 0;
+    double mad = tally__percentile_from(v, p->n, 50, TALLY_PERCENTILE_LINEAR);
+    if (!(mad > 0))
+        return 0; /* the mean absolute deviation stands in: the usual passes */
+    tally__outlier_set_mad(r, p->median, mad, 0.0, p->threshold);
+    double per_unit = r->score_per_unit, threshold = r->threshold;
+    if (!(p->t_lo * per_unit <= threshold) || !(p->t_hi * per_unit > threshold))
+        return 0;
+    size_t c = p->above;
+    for (size_t i = 0; i < p->ntail; i++)
+        c += (size_t)(p->tail[i] * per_unit > threshold);
+    *count = c;
+    return 1;
+}
+
+void tally__mad_pass_free(tally__mad_pass *p)
+{
+    tally__free_mem(p->mad);
+    p->mad = p->tail = NULL;
+    p->on = 0;
 }

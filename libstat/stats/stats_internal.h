@@ -390,6 +390,26 @@ int tally__is_tukey_outlier(const tally__outlier_rule *r, double v);
 /* How many of x[0..n) lie outside the Tukey fences. */
 size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n);
 
+/* The MAD and the MAD rule's count in one pass over the samples, fused with other passes:
+ * begin (after tally__outlier_fences, with the histogram the median's selection kept), add
+ * every sample once in blocks of any size, finish. finish returns 1 with the rule's MAD part set
+ * and *count what tally__outlier_mad and tally__count_mad_outliers would give, or 0 when they
+ * must run instead (no histogram, the bracket missed, MAD 0); free in every case. */
+typedef struct tally__mad_pass {
+    int on;
+    const tally__value_hist *hist;
+    size_t n, ranks[2], nranks, cap, below, above, nmad, ntail;
+    double scale, median, threshold, d_lo, d_hi, t_lo, t_hi;
+    double *mad, *tail; /* copies of the deviations in [d_lo, d_hi] and [t_lo, t_hi] */
+} tally__mad_pass;
+
+void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
+                           const tally__outlier_rule *r, double min, double max, double median,
+                           double mad_threshold);
+void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len);
+int tally__mad_pass_finish(tally__outlier_rule *r, size_t *count, tally__mad_pass *p);
+void tally__mad_pass_free(tally__mad_pass *p);
+
 /* TALLY_EINVAL unless mad_threshold > 0 and tukey_k >= 0 (both finite); recorded. */
 int tally__check_outlier_options(double mad_threshold, double tukey_k);
 

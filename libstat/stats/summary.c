@@ -1,8 +1,9 @@
 /* tally_summarize: every descriptive statistic of one sample set in O(n). Moments come from
  * passes over the caller's array; order statistics (median, quartiles, median CI bounds, the
- * BAmean cut) are selected together, then the MAD, by histogram selection, which leaves the
- * samples where they are; only when it does not apply do the selections need a copy (or, for
- * tally_summarize_inplace, the caller's buffer). */
+ * BAmean cut) are selected together by histogram selection, which leaves the samples where they
+ * are, and the MAD is bracketed from that histogram and taken in the sweep that sums BAmean;
+ * only when they do not apply do the selections need a copy (or, for tally_summarize_inplace,
+ * the caller's buffer). */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -160,14 +161,14 @@ void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
 }
 
 /* The passes that need the selected values but nothing else (the BAmean sums, the Tukey
- * count) in one sweep of blocks: each block is read from memory once and then again from the
- * cache, instead of every pass streaming the whole array. The BAmean sums of the blocks are
- * compensated sums merged by TwoSum. Returns the Tukey count. */
+ * count, the MAD pass when it is on) in one sweep of blocks: each block is read from memory
+ * once and then again from the cache, instead of every pass streaming the whole array. The
+ * BAmean sums of the blocks are compensated sums merged by TwoSum. Returns the Tukey count. */
 #define SWEEP_BLOCK 16384 /* 128 KiB of samples, a multiple of the BAmean scan's blocks */
 
-static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, const double *x,
-                        size_t n, const tally__order_values *ov, double min, double max,
-                        tally_direction direction)
+static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, tally__mad_pass *mad,
+                        const double *x, size_t n, const tally__order_values *ov, double min,
+                        double max, tally_direction direction)
 {
     size_t better[1 + MAX_EXTRA_CUTS] = { 0 }, tukey = 0;
     tally__ksum sums[1 + MAX_EXTRA_CUTS] = { { 0.0, 0.0 } };
@@ -180,6 +181,8 @@ static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, const 
             tally__ksum_merge(&sums[j], &k[j]);
         }
         tukey += tally__count_tukey_outliers(rule, x + at, len);
+        if (mad->on)
+            tally__mad_pass_add(mad, x + at, len);
     }
     tally__bamean_finish(bameans, ov->counts, ov->cuts, better, sums, ov->ncuts, rule->scale,
                          min, max, direction);
@@ -187,7 +190,8 @@ static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, const 
 }
 
 /* Order statistics and outlier counts, all from one selection of every rank they need (median,
- * quartiles, median CI bounds, BAmean cut) and one of the MAD. x is read, never written, when
+ * quartiles, median CI bounds, BAmean cut) and the MAD pass in the sweep after it (or, when that
+ * does not answer, one selection of the MAD and a count). x is read, never written, when
  * the histogram selection applies; otherwise the selections work in the scratch (a copy, or x
  * itself for the in-place call) and every later pass reads the samples there. */
 static int fill_order_statistics(tally_summary *s, const double *x, tally__scratch *scratch,
@@ -213,11 +217,19 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     tally__outlier_rule rule;
     tally__outlier_fences(&rule, maxabs, ov.q1, ov.q3, o->tukey_k);
     double bameans[1 + MAX_EXTRA_CUTS];
-    s->outliers_tukey = cut_sweep(bameans, &rule, data, n, &ov, s->min, s->max, o->direction);
+    tally__mad_pass mad;
+    tally__mad_pass_begin(&mad, mapped ? NULL : &scratch->hist, n, &rule, s->min, s->max,
+                          ov.median7, o->mad_threshold);
+    s->outliers_tukey = cut_sweep(bameans, &rule, &mad, data, n, &ov, s->min, s->max,
+                                  o->direction);
     s->bamean = bameans[0];
     for (size_t k = 0; k < extra->count; k++)
         extra->out[k] = bameans[1 + k];
 
+    int fused = tally__mad_pass_finish(&rule, &s->outliers_mad, &mad);
+    tally__mad_pass_free(&mad);
+    if (fused)
+        return TALLY_OK;
     rc = tally__outlier_mad(&rule, data, n, s->min, s->max, ov.median7, o->mad_threshold,
                             scratch, &devs);
     if (rc != TALLY_OK)

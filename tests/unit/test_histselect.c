@@ -14,6 +14,7 @@
 #include "check.h"
 #include "test_rng.h"
 #include "stats/histselect.h"
+#include "stats/stats_internal.h"
 #include "util/internal.h"
 
 #define THRESHOLD 2048 /* below this many samples the histogram never applies (header) */
@@ -463,9 +464,78 @@ static void test_allocation_failure(void)
 }
 #endif
 
+/* The fused MAD pass of outliers.c (tally__mad_pass_*), which brackets the MAD from the
+ * histogram of the median's selection: whenever it answers, the MAD and the number of samples
+ * the rule flags must be those of a brute force on a sorted copy (odd n: the median and the MAD
+ * are single order statistics, and a sample is flagged when dev * (0.6745 / MAD) > 3.5, the
+ * rule of Iglewicz & Hoaglin as outliers.c writes it); it must answer on smooth data. Blocks of
+ * uneven sizes stand for the summary's sweep. */
+static void test_mad_pass(void)
+{
+    static const size_t sizes[] = { 4097, 20001, 200001 };
+    static const enum shape shapes[] = { UNIFORM, LOGNORMAL, DIGITS, TWO_VALUES, MIXED_SIGN,
+                                         NARROW, OUTLIER, CLUSTERS, STEPS, ASCENDING, ORGAN_PIPE,
+                                         NEAR_MAX };
+    size_t answered = 0, smooth_answered = 0;
+    uint64_t state = 2026;
+    const tally__value_map id = TALLY__IDENTITY_MAP;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t n = sizes[si];
+        double *x = malloc(n * sizeof *x), *sorted = malloc(n * sizeof *sorted);
+        double *devs = malloc(n * sizeof *devs);
+        for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+            generate(x, n, shapes[k], &state);
+            memcpy(sorted, x, n * sizeof *x);
+            qsort(sorted, n, sizeof *sorted, compare_double);
+            size_t mid = (n - 1) / 2, r[3] = { mid, n / 4, 3 * n / 4 };
+            double out[3], *mapped;
+            tally__scratch s;
+            tally__scratch_init(&s, NULL);
+            CHECK_INT(tally__order_stats(out, x, n, r, 3, &id, sorted[0], sorted[n - 1], &s,
+                                         &mapped), TALLY_OK);
+            tally__outlier_rule rule;
+            tally__outlier_fences(&rule, fmax(fabs(sorted[0]), fabs(sorted[n - 1])), out[1],
+                                  out[2], 1.5);
+            tally__mad_pass pass;
+            tally__mad_pass_begin(&pass, mapped ? NULL : &s.hist, n, &rule, sorted[0],
+                                  sorted[n - 1], out[0], 3.5);
+            for (size_t at = 0, len = 1; at < n; at += len, len = len * 3 + 1)
+                tally__mad_pass_add(&pass, x + at, n - at < len ? n - at : len);
+            size_t count = 0;
+            int ok = tally__mad_pass_finish(&rule, &count, &pass);
+            tally__mad_pass_free(&pass);
+            tally__scratch_free(&s);
+            if (!ok)
+                continue;
+            answered++;
+            smooth_answered += shapes[k] == UNIFORM || shapes[k] == LOGNORMAL;
+            double med = sorted[mid] * rule.scale;
+            for (size_t i = 0; i < n; i++)
+                devs[i] = fabs(x[i] * rule.scale - med);
+            qsort(devs, n, sizeof *devs, compare_double);
+            double mad = devs[mid], per_unit = 0.6745 / mad;
+            size_t expected = 0;
+            for (size_t i = 0; i < n; i++)
+                expected += devs[i] * per_unit > 3.5;
+            if (!(rule.spread == mad) || count != expected)
+                printf("mad pass, %s n=%zu: MAD %.17g (expected %.17g), count %zu (expected "
+                       "%zu)\n", shape_names[shapes[k]], n, rule.spread, mad, count, expected);
+            CHECK(rule.spread == mad);
+            CHECK_INT((long)count, (long)expected);
+        }
+        free(x);
+        free(sorted);
+        free(devs);
+    }
+    CHECK_INT((long)smooth_answered, 6);
+    printf("mad pass answered %zu of %zu cases\n", answered,
+           sizeof sizes / sizeof *sizes * (sizeof shapes / sizeof *shapes));
+}
+
 int main(void)
 {
     test_shapes();
+    test_mad_pass();
     test_outlier_declines();
 #ifdef TALLY_FAULT_INJECTION
     test_allocation_failure();
