@@ -3,6 +3,7 @@
 #define TALLY_DIAG_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tally/diagnose.h"
 
@@ -18,5 +19,9 @@ double tally__dip_pvalue(double dip, size_t n);
  * of Mann-Kendall's variance and the number of tied pairs sum t(t-1)/2, in O(n log n).
  * TALLY_ENOMEM. */
 int tally__kendall_s(double *s, double *tie_term, double *tied, const double *x, size_t n);
+
+/* The set bits of w, without a call: the x86-64 baseline has no popcnt instruction, so
+ * __builtin_popcountll would call libgcc's __popcountdi2 for each run. */
+unsigned tally__popcount64(uint64_t w);
 
 #endif /* TALLY_DIAG_INTERNAL_H */

@@ -174,6 +174,14 @@ static int rank_runs(ranked_runs *r, const double *x, size_t n)
         sorted[k] = x[o[k]];
     double ties = 0, kendall = 0, pairs = 0;
     for (size_t i = 0; i < n;) {
+        if (i + 1 == n || sorted[i + 1] != sorted[i]) {
+            /* A value of its own (t = 1, the usual case): rank i + 1, and the tie terms would
+             * add exact zeros to sums of non-negative terms, which leaves them as they are. */
+            r->rank[o[i]] = (double)(i + 1);
+            r->pos[o[i]] = i;
+            i++;
+            continue;
+        }
         size_t j = i + 1;
         while (j < n && sorted[j] == sorted[i])
             j++;
@@ -196,6 +204,16 @@ static int rank_runs(ranked_runs *r, const double *x, size_t n)
 
 /* ---- Mann-Kendall ---- */
 
+/* Bits counted in parallel (SWAR): in pairs, nibbles and bytes, then the eight byte counts summed
+ * by the multiplication into the top byte (each at most 8, their sum at most 64). */
+unsigned tally__popcount64(uint64_t w)
+{
+    w -= (w >> 1) & UINT64_C(0x5555555555555555);
+    w = (w & UINT64_C(0x3333333333333333)) + ((w >> 2) & UINT64_C(0x3333333333333333));
+    w = (w + (w >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* The pairs i < j (in run order) with x_i > x_j: the inversions of the runs' sorted positions,
  * as equal values sit in run order in the sort and so are no inversions. The positions met so
  * far are bits of a set, one 64-bit word per 64 positions, and a Fenwick tree counts the set
@@ -217,7 +235,7 @@ static int count_discordant(double *out, const size_t *pos, size_t n)
     for (size_t j = 0; j < n; j++) {
         size_t w = pos[j] / 64;
         uint64_t bit = UINT64_C(1) << (pos[j] % 64);
-        size_t below = (size_t)__builtin_popcountll(set[w] & (bit - 1));
+        size_t below = tally__popcount64(set[w] & (bit - 1));
         for (size_t g = w; g > 0; g &= g - 1)
             below += tree[g];
         inv += j - below;

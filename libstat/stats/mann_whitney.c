@@ -131,7 +131,16 @@ int tally__mann_whitney_is_exact(double tie_term, size_t na, size_t nb)
             size_t start = end - shift > shift ? end - shift : shift;                       \
             type *restrict dst = c + start;                                                 \
             const type *restrict src = c + start - shift;                                   \
-            for (size_t i = 0; i < end - start; i++)                                        \
+            size_t i = 0;                                                                   \
+            /* Two at a time, both sources read before either target is written: the       \
+             * compiler makes one vector subtraction of the pair (SSE2) without checking    \
+             * whether the blocks overlap. */                                               \
+            for (; i + 2 <= end - start; i += 2) {                                          \
+                type s0 = src[i], s1 = src[i + 1];                                          \
+                dst[i] -= s0;                                                               \
+                dst[i + 1] -= s1;                                                           \
+            }                                                                               \
+            if (i < end - start)                                                            \
                 dst[i] -= src[i];                                                           \
             end = start;                                                                    \
         }                                                                                   \

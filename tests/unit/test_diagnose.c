@@ -424,8 +424,46 @@ static void test_detection(void)
     }
 }
 
+/* tally__popcount64 (Kendall's counting of the earlier runs below a position) on the edge words,
+ * each count by hand, then on seeded random words and every single bit and run of low bits
+ * against a bit-by-bit count. */
+static void test_popcount(void)
+{
+    static const struct {
+        uint64_t w;
+        unsigned bits;
+    } hand[] = {
+        { 0, 0 },
+        { 1, 1 },
+        { UINT64_C(1) << 63, 1 },
+        { UINT64_C(0x8000000000000001), 2 },
+        { UINT64_MAX, 64 },
+        { UINT64_MAX >> 1, 63 },
+        { UINT64_MAX << 8, 56 },
+        { UINT64_C(0x5555555555555555), 32 },     /* every other bit */
+        { UINT64_C(0xaaaaaaaaaaaaaaaa), 32 },
+        { UINT64_C(0xff00ff00ff00ff00), 32 },     /* four full bytes */
+        { UINT64_C(0x00000000ffffffff), 32 },
+        { UINT64_C(0x0101010101010101), 8 },      /* one bit in each byte */
+        /* nibbles 0..f: 0+1+1+2 +1+2+2+3 +1+2+2+3 +2+3+3+4 = 32 */
+        { UINT64_C(0x0123456789abcdef), 32 },
+    };
+    for (size_t i = 0; i < TALLY__COUNT(hand); i++)
+        CHECK_INT((int)tally__popcount64(hand[i].w), (int)hand[i].bits);
+    seed(2718);
+    for (int i = 0; i < 3 * 64 + 1000; i++) {
+        uint64_t w = i < 64 ? UINT64_C(1) << i : i < 128 ? (UINT64_C(2) << (i - 64)) - 1
+                   : i < 192 ? ~(UINT64_C(1) << (i - 128)) : next_u64();
+        int want = 0;
+        for (int b = 0; b < 64; b++)
+            want += (int)((w >> b) & 1);
+        CHECK_INT((int)tally__popcount64(w), want);
+    }
+}
+
 int main(void)
 {
+    test_popcount();
     test_dip_reference();
     test_dip_long_reference();
     test_dip_pvalue();

@@ -230,19 +230,21 @@ static void test_csv_boundaries(void)
                 PATH ":5:7: invalid UTF-8 (byte 0xff)", strlen(PATH) + 31);
     /* A quoted field never closed, a NUL byte inside quotes, a stray quote, a short row, a row
      * cut short by the end inside "\r\n", only a header, an empty line for a header. */
-    static const char *const errors[] = {
-        "benchmark,case,config,value\nb,\"c\nd,k,1\nb,c,k,2\n",
-        "benchmark,case,config,value\nb,\"c\n\0d\",k,1\n",
-        "benchmark,case,config,value\nb,c\"d,k,1\n",
-        "benchmark,case,config,value\nb,c,k,1\nb,c,1\n",
-        "benchmark,case,config,value\nb,c,k,1\r",
-        "benchmark,case,config,value\n",
-        "# a\n\n",
-        "benchmark,case,config\nb,c,k\n",
+    /* Each with its length, as one of them holds a NUL byte. */
+#define TEXT(s) { s, sizeof s - 1 }
+    static const struct { const char *s; size_t len; } errors[] = {
+        TEXT("benchmark,case,config,value\nb,\"c\nd,k,1\nb,c,k,2\n"),
+        TEXT("benchmark,case,config,value\nb,\"c\n\0d\",k,1\n"),
+        TEXT("benchmark,case,config,value\nb,c\"d,k,1\n"),
+        TEXT("benchmark,case,config,value\nb,c,k,1\nb,c,1\n"),
+        TEXT("benchmark,case,config,value\nb,c,k,1\r"),
+        TEXT("benchmark,case,config,value\n"),
+        TEXT("# a\n\n"),
+        TEXT("benchmark,case,config\nb,c,k\n"),
     };
-    static const size_t lengths[] = { 48, 42, 39, 44, 37, 28, 5, 28 };
+#undef TEXT
     for (size_t i = 0; i < TALLY__COUNT(errors); i++)
-        CHECK_INT(every_split(errors[i], lengths[i], 40, TALLY_INPUT_CSV), 0);
+        CHECK_INT(every_split(errors[i].s, errors[i].len, 40, TALLY_INPUT_CSV), 0);
 }
 
 /* The CSV and TSV files of the test data, cut by every read of 1 to 40 bytes (12 for the
