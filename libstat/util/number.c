@@ -199,9 +199,21 @@ static inline uint64_t digits19_value(const char *p, unsigned n)
 /* The digits of a long decimal as one integer, below 10^19 < 2^64: exact. Leading zeros are
  * skipped, so that the digits of 0.00716... take the one conversion of the fraction's
  * significant digits. k: digits before the point, first: the first significant digit. */
-static inline uint64_t long_digits(const char *p, unsigned k, unsigned fraction, unsigned first,
-                                   unsigned significant)
+static inline __attribute__((always_inline)) uint64_t long_digits(const char *p, unsigned k,
+                                                                  unsigned fraction,
+                                                                  unsigned first,
+                                                                  unsigned significant)
 {
+    if (first > k && significant >= 16) {
+        /* repr's 0.00xxx of 16 to 19 digits, one run ending at p + k + 1 + fraction: two whole
+         * words from its end and the 0 to 3 digits before them. */
+        const char *last = p + k + 1 + fraction;
+        unsigned top = significant - 16;
+        uint64_t hi = tally__digits8_value(tally__load8(last - 16 - top), top);
+        uint64_t mid = tally__digits8_value(tally__load8(last - 16), 8);
+        return (hi * 100000000u + mid) * 100000000u +
+               tally__digits8_value(tally__load8(last - 8), 8);
+    }
     if (first < k && k - first <= 8 && fraction <= 8) /* %.7e's d.ddddddd: two conversions */
         return tally__digits8_value(tally__load8(p + first), k - first) * pow10_19[fraction] +
                tally__digits8_value(tally__load8(p + k + 1), fraction);
@@ -264,7 +276,8 @@ static __attribute__((noinline)) const char *long_exponent(double *out, const ch
  * Returns NULL for any other shape (more digits, a longer exponent, a zero, a value beyond the
  * double range, the rare value Eisel-Lemire cannot settle), which the general scan then reads;
  * the caller checks JSON's stricter rules. */
-static inline const char *scan_long(double *out, const char *s)
+static inline __attribute__((always_inline)) const char *scan_long(double *out,
+                                                                   const char *s)
 {
     int negative = *s == '-';
     const char *p = s + (negative || *s == '+');
@@ -302,12 +315,39 @@ const char *tally__number_scan_long(double *out, const char *s)
 {
     return scan_long(out, s);
 }
+
+size_t tally__number_long_lines(double *out, size_t room, const char **at, const char *end)
+{
+    const char *p = *at;
+    size_t n = 0;
+    while (n < room && end - p >= LONG_READ) {
+        double v;
+        const char *stop = scan_long(&v, p);
+        /* The line must end right after the number ("\n" or "\r\n"); the look guarantees
+         * the two bytes read here. */
+        if (stop == NULL || (*stop != '\n' && (*stop != '\r' || stop[1] != '\n')))
+            break;
+        out[n++] = v;
+        p = stop + 1 + (*stop == '\r');
+    }
+    *at = p;
+    return n;
+}
 #else
 const char *tally__number_scan_long(double *out, const char *s)
 {
     (void)out;
     (void)s;
     return NULL;
+}
+
+size_t tally__number_long_lines(double *out, size_t room, const char **at, const char *end)
+{
+    (void)out;
+    (void)room;
+    (void)at;
+    (void)end;
+    return 0;
 }
 #endif
 

@@ -50,6 +50,14 @@ tally__number_status tally__number_scan(double *out, const char **stop, const ch
  * there. On targets without the straight-line scans it always returns NULL. */
 const char *tally__number_scan_long(double *out, const char *s);
 
+/* Lines that hold just a number of tally__number_scan_long's shape, many at a time, the bulk
+ * path of plain files of repr or %.7e numbers (util/text.c): from *at, while
+ * TALLY__NUMBER_LONG_READ bytes are left, each line "number\n" or "number\r\n" that
+ * tally__number_scan_long takes, with its value, into out[0..room). Stops at the first other
+ * line or when out is full; returns how many it stored, *at then the start of the next line.
+ * On targets without the straight-line scans it stores none. */
+size_t tally__number_long_lines(double *out, size_t room, const char **at, const char *end);
+
 /* tally__number_scan with the JSON grammar for the elements of big number arrays, whose
  * numbers are mostly long (a hyperfine time, 0.005981193679999999): tally__number_scan_long
  * first, so that such a number does not pay for the failed look of the short numbers first.

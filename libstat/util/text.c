@@ -160,6 +160,13 @@ static inline __attribute__((always_inline)) const char *short_number_line(doubl
     const char *q = line + sign;
     unsigned chars = len - sign;
     unsigned stops = (nondigits >> sign) & ((1u << chars) - 1);
+    /* A branch that files of whole numbers (6675) always take one way, and decimals (6.675717)
+     * the other: 1 to 8 digits and nothing else, exact in a double as they are. */
+    if (stops == 0 && chars - 1 < 8) {
+        double x = (double)(int64_t)tally__digits8_value(tally__load8(q), chars);
+        *out = negative ? -x : x;
+        return nl + 1;
+    }
     unsigned k = (unsigned)__builtin_ctz(stops | 1u << chars); /* digits before the point */
     unsigned point = k < chars;
     unsigned fraction = chars - k - point;
@@ -168,11 +175,8 @@ static inline __attribute__((always_inline)) const char *short_number_line(doubl
                    (k + fraction - 1 >= 15);
     if (bad)
         return NULL;
-    uint64_t w = tally__digits8_value(tally__load8(q), k);
-    /* A branch that files of whole numbers (6675) always take one way, and decimals (6.675717)
-     * the other: whole numbers skip the second conversion. */
-    if (fraction)
-        w = w * tally__pow10_u64[fraction] + tally__digits8_value(tally__load8(q + k + 1), fraction);
+    uint64_t w = tally__digits8_value(tally__load8(q), k) * tally__pow10_u64[fraction] +
+                 tally__digits8_value(tally__load8(q + k + 1), fraction);
     double x = (double)(int64_t)w / tally__exact_pow10[fraction]; /* Clinger: one rounding */
     *out = negative ? -x : x;
     return nl + 1;
@@ -213,31 +217,23 @@ static inline int number_line(double *out, const char **at, const char *end, int
 
 #ifdef SHORT_LINES
 /* The lines far enough from the end for both straight-line paths, while one of them takes
- * them: the short path, or the scanner's long path (repr's 17 digits, %.7e). A file's lines
- * mostly have one shape, so a line after a long one tries the long path first; both read any
- * line they take to the same value. Stops before the first line neither takes. */
+ * them: the short path, or runs of lines on the scanner's long path (repr's 17 digits, %.7e),
+ * which stay there as long as it takes them. Stops before the first line neither takes. */
 static inline size_t straight_lines(double *out, size_t room, const char **at, const char *end)
 {
     const char *p = *at;
     size_t n = 0;
-    int longer = 0;
     while (n < room && end - p >= TALLY__NUMBER_LONG_READ) {
-        const char *next = longer ? NULL : short_number_line(&out[n], p);
-        if (next == NULL) {
-            double v;
-            const char *stop = tally__number_scan_long(&v, p);
-            if (stop == NULL && longer) {
-                longer = 0; /* the short path's turn */
-                continue;
-            }
-            next = tally__number_line_end(p, stop, end);
-            if (next == NULL)
-                break;
-            out[n] = v;
-            longer = 1;
+        const char *next = short_number_line(&out[n], p);
+        if (next != NULL) {
+            n++;
+            p = next;
+            continue;
         }
-        n++;
-        p = next;
+        size_t got = tally__number_long_lines(&out[n], room - n, &p, end);
+        if (got == 0)
+            break;
+        n += got;
     }
     *at = p;
     return n;
