@@ -263,8 +263,8 @@ void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, si
     p->t_lo = p->d_lo * (mad_threshold / MAD_FACTOR) * (1 - 0x1p-40);
     p->t_hi = p->d_hi * (mad_threshold / MAD_FACTOR) * (1 + 0x1p-40);
     p->cap = n / BRACKET_SHARE + 16;
-    p->mad = tally__reallocarray(NULL, 2 * p->cap, sizeof *p->mad);
-    p->tail = p->mad + p->cap;
+    p->mad = tally__reallocarray(NULL, 2 * (p->cap + 1), sizeof *p->mad);
+    p->tail = p->mad + p->cap + 1;
     p->on = p->mad != NULL && p->d_lo <= p->d_hi && p->t_hi < INFINITY;
 }
 
@@ -273,20 +273,20 @@ void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len)
     double scale = p->scale, median = p->median, d_lo = p->d_lo, d_hi = p->d_hi;
     double t_lo = p->t_lo, t_hi = p->t_hi;
     size_t below = p->below, above = p->above, nmad = p->nmad, ntail = p->ntail, cap = p->cap;
+    /* No branch on the brackets (dev >= d_lo alone is a coin toss): every deviation is
+     * written to the next free slot of both copies, which only moves on when it belongs there;
+     * the slot past cap takes the writes of a copy that has overflowed. */
+    double *mad = p->mad, *tail = p->tail;
+    if (!p->on)
+        return;
     for (size_t i = 0; i < len; i++) {
         double dev = fabs(x[i] * scale - median);
         below += (size_t)(dev < d_lo);
         above += (size_t)(dev > t_hi);
-        if (dev >= d_lo && dev <= d_hi) {
-            if (nmad < cap)
-                p->mad[nmad] = dev;
-            nmad++;
-        }
-        if (dev >= t_lo && dev <= t_hi) {
-            if (ntail < cap)
-                p->tail[ntail] = dev;
-            ntail++;
-        }
+        mad[nmad < cap ? nmad : cap] = dev;
+        nmad += (size_t)(dev >= d_lo) & (size_t)(dev <= d_hi);
+        tail[ntail < cap ? ntail : cap] = dev;
+        ntail += (size_t)(dev >= t_lo) & (size_t)(dev <= t_hi);
     }
     p->below = below;
     p->above = above;

@@ -392,7 +392,7 @@ size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x
 
 /* The MAD and the MAD rule's count in one pass over the samples, fused with other passes:
  * begin (after tally__outlier_fences, with the histogram the median's selection kept), add
- * every sample once in blocks of any size, finish. finish returns 1 with the rule's MAD part set
+ * every sample once in blocks of any size (nothing when begin declined), finish. finish returns 1 with the rule's MAD part set
  * and *count what tally__outlier_mad and tally__count_mad_outliers would give, or 0 when they
  * must run instead (no histogram, the bracket missed, MAD 0); free in every case. */
 typedef struct tally__mad_pass {
