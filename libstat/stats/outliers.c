@@ -212,13 +212,13 @@ static size_t at_least(const tally__mad_pass *p, const size_t *prefix, double d)
     return buckets_between(prefix, h->buckets, a + 2, b - 2);
 }
 
-void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
-                           const tally__outlier_rule *r, double min, double max, double median,
-                           double mad_threshold)
+int tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
+                          const tally__outlier_rule *r, double min, double max, double median,
+                          double mad_threshold)
 {
     memset(p, 0, sizeof *p);
     if (hist == NULL || hist->count == NULL)
-        return;
+        return TALLY_OK;
     p->hist = hist;
     p->n = n;
     p->scale = r->scale;
@@ -226,9 +226,12 @@ void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, si
     p->threshold = mad_threshold;
     p->nranks = tally__percentile_ranks(p->ranks, n, 50, TALLY_PERCENTILE_LINEAR);
     size_t lo_rank = p->ranks[0], hi_rank = p->ranks[p->nranks - 1];
+    /* A failed allocation is reported rather than left to the usual passes: they would
+     * allocate as much, and the caller's allocator failing must be seen the same on every
+     * path (tests/unit/test_alloc_failure.c fails each allocation in turn). */
     size_t *prefix = tally__reallocarray(NULL, hist->buckets + 1, sizeof *prefix);
     if (prefix == NULL)
-        return;
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu buckets", hist->buckets);
     prefix[0] = 0;
     for (size_t j = 0; j < hist->buckets; j++)
         prefix[j + 1] = prefix[j] + hist->count[j];
@@ -264,8 +267,11 @@ void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, si
     p->t_hi = p->d_hi * (mad_threshold / MAD_FACTOR) * (1 + 0x1p-40);
     p->cap = n / BRACKET_SHARE + 16;
     p->mad = tally__reallocarray(NULL, 2 * (p->cap + 1), sizeof *p->mad);
+    if (p->mad == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu deviations", 2 * (p->cap + 1));
     p->tail = p->mad + p->cap + 1;
-    p->on = p->mad != NULL && p->d_lo <= p->d_hi && p->t_hi < INFINITY;
+    p->on = p->d_lo <= p->d_hi && p->t_hi < INFINITY;
+    return TALLY_OK;
 }
 
 void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len)

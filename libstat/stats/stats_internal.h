@@ -394,7 +394,8 @@ size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x
  * begin (after tally__outlier_fences, with the histogram the median's selection kept), add
  * every sample once in blocks of any size (nothing when begin declined), finish. finish returns 1 with the rule's MAD part set
  * and *count what tally__outlier_mad and tally__count_mad_outliers would give, or 0 when they
- * must run instead (no histogram, the bracket missed, MAD 0); free in every case. */
+ * must run instead (no histogram, the bracket missed, MAD 0); free in every case. begin
+ * returns TALLY_OK, or TALLY_ENOMEM (message set) when its allocation fails. */
 typedef struct tally__mad_pass {
     int on;
     const tally__value_hist *hist;
@@ -403,9 +404,9 @@ typedef struct tally__mad_pass {
     double *mad, *tail; /* copies of the deviations in [d_lo, d_hi] and [t_lo, t_hi] */
 } tally__mad_pass;
 
-void tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
-                           const tally__outlier_rule *r, double min, double max, double median,
-                           double mad_threshold);
+int tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
+                          const tally__outlier_rule *r, double min, double max, double median,
+                          double mad_threshold);
 void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len);
 int tally__mad_pass_finish(tally__outlier_rule *r, size_t *count, tally__mad_pass *p);
 void tally__mad_pass_free(tally__mad_pass *p);

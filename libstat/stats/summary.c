@@ -217,8 +217,10 @@ static int fill_order_statistics(tally_summary *s, const double *x, tally__scrat
     tally__outlier_fences(&rule, maxabs, ov.q1, ov.q3, o->tukey_k);
     double bameans[1 + MAX_EXTRA_CUTS];
     tally__mad_pass mad;
-    tally__mad_pass_begin(&mad, mapped ? NULL : &scratch->hist, n, &rule, s->min, s->max,
-                          ov.median7, o->mad_threshold);
+    rc = tally__mad_pass_begin(&mad, mapped ? NULL : &scratch->hist, n, &rule, s->min, s->max,
+                               ov.median7, o->mad_threshold);
+    if (rc != TALLY_OK)
+        return rc;
     s->outliers_tukey = cut_sweep(bameans, &rule, &mad, data, n, &ov, s->min, s->max,
                                   o->direction);
     s->bamean = bameans[0];
