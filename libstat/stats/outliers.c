@@ -7,6 +7,7 @@
  * Values are scaled by a power of two near DBL_MAX so differences cannot overflow. */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -100,15 +101,19 @@ int tally__is_tukey_outlier(const tally__outlier_rule *r, double v)
     return (vs < r->low_fence) | (vs > r->high_fence); /* no branch in the counting loops */
 }
 
-size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n)
+static size_t tukey_count(const double *x, size_t n, double scale, double low, double high)
 {
-    double scale = r->scale, low = r->low_fence, high = r->high_fence;
     size_t count = 0;
     for (size_t i = 0; i < n; i++) {
         double vs = x[i] * scale;
         count += (size_t)((vs < low) | (vs > high));
     }
     return count;
+}
+
+size_t tally__count_tukey_outliers(const tally__outlier_rule *r, const double *x, size_t n)
+{
+    return tukey_count(x, n, r->scale, r->low_fence, r->high_fence);
 }
 
 int tally__check_outlier_options(double mad_threshold, double tukey_k)
@@ -217,11 +222,13 @@ int tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, siz
                           double mad_threshold)
 {
     memset(p, 0, sizeof *p);
+    p->scale = r->scale;
+    p->low_fence = r->low_fence;
+    p->high_fence = r->high_fence;
     if (hist == NULL || hist->count == NULL)
         return TALLY_OK;
     p->hist = hist;
     p->n = n;
-    p->scale = r->scale;
     p->median = median * r->scale;
     p->threshold = mad_threshold;
     p->nranks = tally__percentile_ranks(p->ranks, n, 50, TALLY_PERCENTILE_LINEAR);
@@ -266,38 +273,77 @@ int tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, siz
     p->t_lo = p->d_lo * (mad_threshold / MAD_FACTOR) * (1 - 0x1p-40);
     p->t_hi = p->d_hi * (mad_threshold / MAD_FACTOR) * (1 + 0x1p-40);
     p->cap = n / BRACKET_SHARE + 16;
-    p->mad = tally__reallocarray(NULL, 2 * (p->cap + 1), sizeof *p->mad);
+    p->mad = tally__reallocarray(NULL, 2 * p->cap, sizeof *p->mad);
     if (p->mad == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory for %zu deviations", 2 * (p->cap + 1));
-    p->tail = p->mad + p->cap + 1;
+        return tally__error(TALLY_ENOMEM, "out of memory for %zu deviations", 2 * p->cap);
+    p->tail = p->mad + p->cap;
     p->on = p->d_lo <= p->d_hi && p->t_hi < INFINITY;
     return TALLY_OK;
 }
 
-void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len)
+/* A deviation that falls in a bracket is copied (while its copy has room; the count goes on,
+ * and finish gives up on a copy that overflowed). Rare: at most about 2 n / BRACKET_SHARE
+ * samples, so a branch on it is nearly always predicted. */
+static inline void copy_bracketed(tally__mad_pass *p, size_t *nmad, size_t *ntail, double dev)
+{
+    if (dev >= p->d_lo && dev <= p->d_hi) {
+        if (*nmad < p->cap)
+            p->mad[*nmad] = dev;
+        ++*nmad;
+    }
+    if (dev >= p->t_lo && dev <= p->t_hi) {
+        if (*ntail < p->cap)
+            p->tail[*ntail] = dev;
+        ++*ntail;
+    }
+}
+
+size_t tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len)
 {
     double scale = p->scale, median = p->median, d_lo = p->d_lo, d_hi = p->d_hi;
-    double t_lo = p->t_lo, t_hi = p->t_hi;
-    size_t below = p->below, above = p->above, nmad = p->nmad, ntail = p->ntail, cap = p->cap;
-    /* No branch on the brackets (dev >= d_lo alone is a coin toss): every deviation is
-     * written to the next free slot of both copies, which only moves on when it belongs there;
-     * the slot past cap takes the writes of a copy that has overflowed. */
-    double *mad = p->mad, *tail = p->tail;
+    double t_lo = p->t_lo, t_hi = p->t_hi, low = p->low_fence, high = p->high_fence;
+    size_t below = p->below, above = p->above, nmad = p->nmad, ntail = p->ntail, tukey = 0;
+    size_t i = 0;
     if (!p->on)
-        return;
-    for (size_t i = 0; i < len; i++) {
-        double dev = fabs(x[i] * scale - median);
+        return tukey_count(x, len, scale, low, high);
+    /* The counts without branches (dev < d_lo alone is a coin toss), the Tukey test on the
+     * same scaled sample; only a sample in a bracket takes the branch to be copied, in order. */
+#if TALLY__V2D
+    const tally__v2d vscale = tally__v2d_splat(scale), vmedian = tally__v2d_splat(median);
+    const tally__v2d vd_lo = tally__v2d_splat(d_lo), vd_hi = tally__v2d_splat(d_hi);
+    const tally__v2d vt_lo = tally__v2d_splat(t_lo), vt_hi = tally__v2d_splat(t_hi);
+    const tally__v2d vlow = tally__v2d_splat(low), vhigh = tally__v2d_splat(high);
+    const tally__v2i magnitude = { INT64_MAX, INT64_MAX }; /* fabs: the sign bit cleared */
+    tally__v2i vbelow = { 0, 0 }, vabove = { 0, 0 }, vtukey = { 0, 0 };
+    for (; len - i >= 2; i += 2) {
+        tally__v2d vs = tally__v2d_load(x + i) * vscale;
+        tally__v2d dev = (tally__v2d)((tally__v2i)(vs - vmedian) & magnitude);
+        /* comparisons give -1 per true element */
+        vbelow -= (tally__v2i)(dev < vd_lo);
+        vabove -= (tally__v2i)(dev > vt_hi);
+        vtukey -= (tally__v2i)((vs < vlow) | (vs > vhigh));
+        tally__v2i in = ((dev >= vd_lo) & (dev <= vd_hi)) | ((dev >= vt_lo) & (dev <= vt_hi));
+        if (in[0] | in[1]) {
+            copy_bracketed(p, &nmad, &ntail, dev[0]);
+            copy_bracketed(p, &nmad, &ntail, dev[1]);
+        }
+    }
+    below += (size_t)(vbelow[0] + vbelow[1]);
+    above += (size_t)(vabove[0] + vabove[1]);
+    tukey += (size_t)(vtukey[0] + vtukey[1]);
+#endif
+    for (; i < len; i++) {
+        double vs = x[i] * scale, dev = fabs(vs - median);
         below += (size_t)(dev < d_lo);
         above += (size_t)(dev > t_hi);
-        mad[nmad < cap ? nmad : cap] = dev;
-        nmad += (size_t)(dev >= d_lo) & (size_t)(dev <= d_hi);
-        tail[ntail < cap ? ntail : cap] = dev;
-        ntail += (size_t)(dev >= t_lo) & (size_t)(dev <= t_hi);
+        tukey += (size_t)((vs < low) | (vs > high));
+        copy_bracketed(p, &nmad, &ntail, dev);
     }
     p->below = below;
     p->above = above;
     p->nmad = nmad;
     p->ntail = ntail;
+    return tukey;
 }
 
 int tally__mad_pass_finish(tally__outlier_rule *r, size_t *count, tally__mad_pass *p)

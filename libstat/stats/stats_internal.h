@@ -400,14 +400,16 @@ typedef struct tally__mad_pass {
     int on;
     const tally__value_hist *hist;
     size_t n, ranks[2], nranks, cap, below, above, nmad, ntail;
-    double scale, median, threshold, d_lo, d_hi, t_lo, t_hi;
+    double scale, median, threshold, d_lo, d_hi, t_lo, t_hi, low_fence, high_fence;
     double *mad, *tail; /* copies of the deviations in [d_lo, d_hi] and [t_lo, t_hi] */
 } tally__mad_pass;
 
 int tally__mad_pass_begin(tally__mad_pass *p, const tally__value_hist *hist, size_t n,
                           const tally__outlier_rule *r, double min, double max, double median,
                           double mad_threshold);
-void tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len);
+/* Also returns how many of x[0..len) lie outside the Tukey fences (the same test as
+ * tally__count_tukey_outliers, on the same scaled samples), whether or not begin declined. */
+size_t tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len);
 int tally__mad_pass_finish(tally__outlier_rule *r, size_t *count, tally__mad_pass *p);
 void tally__mad_pass_free(tally__mad_pass *p);
 

@@ -180,8 +180,7 @@ static size_t cut_sweep(double *bameans, const tally__outlier_rule *rule, tally_
             better[j] += b[j];
             tally__ksum_merge(&sums[j], &k[j]);
         }
-        tukey += tally__count_tukey_outliers(rule, x + at, len);
-        tally__mad_pass_add(mad, x + at, len);
+        tukey += tally__mad_pass_add(mad, x + at, len);
     }
     tally__bamean_finish(bameans, ov->counts, ov->cuts, better, sums, ov->ncuts, rule->scale,
                          min, max, direction);

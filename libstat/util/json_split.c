@@ -76,6 +76,11 @@ static const char *scan_numbers(splitter *s, tally__json_cut_array *a, const cha
             }
             out = grown;
         }
+        /* The run of plain elements in one loop; the general path below reads the element it
+         * stops at (the last one, another shape, a doubt) and checks what follows. */
+        n += tally__number_json_elements(out + n, cap - n, &p, s->end);
+        if (n == cap)
+            continue;
         const char *stop;
         if (tally__number_scan_json(&out[n], &stop, p, s->end) != TALLY__NUMBER_OK) {
             p = NULL;

@@ -66,6 +66,15 @@ size_t tally__number_long_lines(double *out, size_t room, const char **at, const
 tally__number_status tally__number_scan_json(double *out, const char **stop, const char *s,
                                              const char *end);
 
+/* The bulk path of big JSON number arrays (util/json_split.c): from *at, the start of an
+ * element, while TALLY__NUMBER_LONG_READ bytes are left, each element that is a number of the
+ * shapes the straight-line scans take (JSON's grammar) followed by optional white space, a
+ * comma and optional white space, with its value, into out[0..room). Stops at the first other
+ * element (a number of another shape, the last one, anything that is not a number) or when out
+ * is full; returns how many it stored, *at then the start of the element it did not take, for
+ * tally__number_scan_json. On targets without the straight-line scans it stores none. */
+size_t tally__number_json_elements(double *out, size_t room, const char **at, const char *end);
+
 /* The message part for a refusal: "expected a number", "expected a finite number",
  * "number out of range (beyond 1.8e308)", ... */
 const char *tally__number_problem(tally__number_status st);

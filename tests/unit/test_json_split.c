@@ -316,8 +316,125 @@ static void test_refusals(void)
     }
 }
 
+/* The separators the bulk loop of the arrays (tally__number_json_elements) meets, each between
+ * every two of 24 elements: none, spaces and tabs on either side of the comma, line breaks,
+ * runs of more than 8 spaces. Element k is written "k.250000" (k + 1/4, an exact double) or,
+ * for odd k, as 17 digits "k.2500000000000000" (the same value): both scans of the loop. */
+static const char *const separators[] = { ",", ", ", " ,", " , ", "\t,\t", ",\n  ", "\r\n,\r\n",
+                                          ",           ", "          ,\n\t " };
+
+/* The hyperfine text of 24 elements with separator sep, element `bad` (when < 24) replaced by
+ * token; returns the offset of element `bad` in *at. */
+static void element_text(char *text, size_t room, const char *sep, size_t bad, const char *token,
+                         size_t *at)
+{
+    size_t len = (size_t)snprintf(text, room, "{\"results\": [{\"times\": [");
+    for (size_t k = 0; k < 24; k++) {
+        if (k == bad)
+            *at = len;
+        if (k == bad)
+            len += (size_t)snprintf(text + len, room - len, "%s", token);
+        else if (k % 2)
+            len += (size_t)snprintf(text + len, room - len, "%zu.2500000000000000", k);
+        else
+            len += (size_t)snprintf(text + len, room - len, "%zu.250000", k);
+        len += (size_t)snprintf(text + len, room - len, "%s", k < 23 ? sep : "]}]}");
+    }
+}
+
+static void test_element_separators(void)
+{
+    for (size_t i = 0; i < TALLY__COUNT(separators); i++) {
+        char text[1024];
+        size_t at = 0;
+        element_text(text, sizeof(text), separators[i], 24, "", &at);
+        /* Cut (not left to cJSON), and each element k + 1/4 exactly. */
+        tally__json_doc d;
+        CHECK_INT(parse_exact(&d, text), TALLY_OK);
+        tally__jpath path;
+        tally__jpath_init(&path);
+        double *x = NULL;
+        size_t n = 0, cap = 0;
+        CHECK(d.arrays != NULL &&
+              tally__json_doc_take(&x, &n, &cap, &d, hf_member(&d, 0, "times"), 0, &path) == TALLY_OK);
+        CHECK_INT(n, 24);
+        for (size_t k = 0; k < n && k < 24; k++)
+            CHECK(x[k] == (double)k + 0.25);
+        tally__free_mem(x);
+        tally__json_doc_free(&d);
+    }
+    /* The loop itself: "1.250000, 2.250000" and so on, each element 10 bytes with its ", ".
+     * It takes an element while 56 bytes are left at its start and a comma follows it: of the
+     * 20 elements (200 bytes, the last without its comma: 198), those starting at 0, 10, ...,
+     * 140 (198 - 140 = 58 >= 56; 198 - 150 = 48 is too few), 15 of them, *at then 150. */
+    char run[256];
+    size_t len = 0;
+    for (int k = 1; k <= 20; k++)
+        len += (size_t)snprintf(run + len, sizeof(run) - len, "%d.250000%s", k % 10,
+                                k < 20 ? ", " : "");
+    CHECK_INT(len, 198);
+    double out[20];
+    const char *p = run;
+    CHECK_INT(tally__number_json_elements(out, 20, &p, run + len), 15);
+    CHECK_INT(p - run, 150);
+    for (int k = 0; k < 15; k++)
+        CHECK(out[k] == (double)((k + 1) % 10) + 0.25);
+    /* Out of room after 4: *at at the fifth element. */
+    p = run;
+    CHECK_INT(tally__number_json_elements(out, 4, &p, run + len), 4);
+    CHECK_INT(p - run, 40);
+}
+
+/* A refused element at each of the 24 positions, after each separator: the message names its
+ * index (tally's own refusals of what cJSON reads) or cJSON's line:col, the token's own offset
+ * + 1 on the one line of the text (for '+', where cJSON stops). */
+static void test_element_refusals(void)
+{
+    static const struct {
+        const char *token;
+        const char *message; /* after "h.json: $.results[0].times[K]: " */
+    } own[] = {
+        { "05.250000", "'05.250000' is not a JSON number (JSON wants digits on both sides of a "
+                       "point and no leading zeros)" },
+        { "-05.250000", "'-05.250000' is not a JSON number (JSON wants digits on both sides of a "
+                        "point and no leading zeros)" },
+        { "5.", "'5.' is not a JSON number (JSON wants digits on both sides of a point and no "
+                "leading zeros)" },
+        { "1e400", "number out of range (beyond 1.8e308), found '1e400'" },
+    };
+    for (size_t i = 0; i < TALLY__COUNT(separators); i++) {
+        if (strchr(separators[i], '\n'))
+            continue; /* one line: the columns below are offsets + 1 */
+        for (size_t bad = 0; bad < 24; bad++) {
+            for (size_t t = 0; t < TALLY__COUNT(own); t++) {
+                char text[1024], want[512];
+                size_t at = 0;
+                element_text(text, sizeof(text), separators[i], bad, own[t].token, &at);
+                snprintf(want, sizeof(want), "h.json: $.results[0].times[%zu]: %s", bad,
+                         own[t].message);
+                tally__json_doc d;
+                int code = strchr(own[t].token, 'e') ? TALLY_ENONFINITE : TALLY_EPARSE;
+                CHECK_INT(parse_exact(&d, text), code);
+                CHECK_STR(tally_error_last()->message, want);
+                tally__json_doc_free(&d);
+            }
+            char text[1024], want[128];
+            size_t at = 0;
+            element_text(text, sizeof(text), separators[i], bad, "+1.250000", &at);
+            snprintf(want, sizeof(want), "h.json:1:%zu: invalid JSON near '%.16s'", at + 1,
+                     text + at);
+            tally__json_doc d;
+            CHECK_INT(parse_exact(&d, text), TALLY_EPARSE);
+            CHECK_STR(tally_error_last()->message, want);
+            tally__json_doc_free(&d);
+        }
+    }
+}
+
 int main(void)
 {
+    test_element_separators();
+    test_element_refusals();
     test_long_numbers();
     test_refusals();
     test_native_shape();
