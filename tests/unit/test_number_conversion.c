@@ -318,6 +318,24 @@ static void test_long_path_borders(void)
             fprintf(stderr, "  '%s': rc %d\n", texts[i], rc);
             bad++;
         }
+        /* As lines of a plain file inside a run of repr lines (the bulk reader's long lines),
+         * ended by "\n" and by "\r\n", and after a line of its own. */
+        char lines[512];
+        double want[8];
+        size_t len = 0, count = 0;
+        static const char *const ends[] = { "\n", "\r\n", "\n", "\n" };
+        for (size_t k = 0; k < 4; k++) {
+            const char *t = k % 2 ? texts[i] : "0.0071656633603720855";
+            size_t tn = strlen(t), en = strlen(ends[k]);
+            memcpy(lines + len, t, tn);
+            memcpy(lines + len + tn, ends[k], en);
+            len += tn + en;
+            want[count++] = strtod(t, NULL);
+        }
+        if (lines_disagree(lines, len, want, count) != 0) {
+            fprintf(stderr, "  '%s' as a line\n", texts[i]);
+            bad++;
+        }
     }
     CHECK_INT(bad, 0);
 }
@@ -399,7 +417,12 @@ static uint64_t next_u64(void)
 static void test_random_vs_strtod(void)
 {
     const char *env = getenv("TALLY_NUMBER_RANDOM");
-    unsigned long n = env ? strtoul(env, NULL, 10) : 1000000UL, bad = 0;
+    unsigned long n = env ? strtoul(env, NULL, 10) : 1000000UL, bad = 0, lines_bad = 0;
+    /* Every text also as a line of a plain file, in blocks through the bulk line reader (every
+     * seventh line ended by "\r\n"). */
+    static char block[4096 * 64];
+    static double block_want[4096];
+    size_t block_len = 0, block_count = 0;
     for (unsigned long i = 0; i < n; i++) {
         double x;
         if (i % 2) {
@@ -430,10 +453,25 @@ static void test_random_vs_strtod(void)
                     fprintf(stderr, "  '%s': rc %d, %016llx, strtod %016llx\n", texts[k], rc,
                             (unsigned long long)bits_of(v), (unsigned long long)bits_of(ref));
             }
+            size_t tn = strlen(texts[k]);
+            if (block_count == TALLY__COUNT(block_want) || block_len + tn + 2 > sizeof(block)) {
+                lines_bad += lines_disagree(block, block_len, block_want, block_count);
+                block_len = block_count = 0;
+            }
+            memcpy(block + block_len, texts[k], tn);
+            block_len += tn;
+            if (block_count % 7 == 6)
+                block[block_len++] = '\r';
+            block[block_len++] = '\n';
+            block_want[block_count++] = ref;
         }
     }
-    fprintf(stderr, "%lu random doubles, %%.17g, shortest and %%.Nf, compared with strtod\n", n);
+    if (block_count > 0)
+        lines_bad += lines_disagree(block, block_len, block_want, block_count);
+    fprintf(stderr, "%lu random doubles, %%.17g, shortest and %%.Nf, compared with strtod, as "
+                    "texts and as lines\n", n);
     CHECK_INT(bad, 0);
+    CHECK_INT(lines_bad, 0);
 }
 
 int main(void)
