@@ -399,17 +399,18 @@ size_t tally__number_long_lines(double *out, size_t room, const char **at, const
     const char *p = *at;
     size_t n = 0;
     while (n < room && end - p >= LONG_READ) {
-        double v;
-        const char *next = *p == '-' || *p == '+' ? long_line_signed(&v, p) : long_line(&v, p, 0);
+        /* out[n] is the caller's spare room until n counts it. */
+        const char *next = *p == '-' || *p == '+' ? long_line_signed(&out[n], p)
+                                                  : long_line(&out[n], p, 0);
         if (next == NULL) {
-            const char *stop = scan_long(&v, p);
+            const char *stop = scan_long(&out[n], p);
             /* The line must end right after the number ("\n" or "\r\n"); the look
              * guarantees the two bytes read here. */
             if (stop == NULL || (*stop != '\n' && (*stop != '\r' || stop[1] != '\n')))
                 break;
             next = stop + 1 + (*stop == '\r');
         }
-        out[n++] = v;
+        n++;
         p = next;
     }
     *at = p;
