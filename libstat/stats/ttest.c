@@ -234,7 +234,8 @@ TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size
     tally__v2_to_lanes(&sum, &vsum);
 #endif
     if (known) {
-        TALLY__LANE_SCAN_FROM(x, at, n, j, v, tally__lanes_add(&sum, j, on_scale(v, scale, mul) - p));
+        TALLY__LANE_SCAN_FROM(x, at, n, j, v,
+                              tally__lanes_add(&sum, j, on_scale(v, scale, mul) - p));
     } else {
         TALLY__LANE_SCAN_FROM(x, at, n, j, v, double y = on_scale(v, scale, mul);
                               differ |= v != first; lo[j] = y < lo[j] ? y : lo[j];

@@ -339,12 +339,15 @@ const char *tally__number_scan_long(double *out, const char *s)
     return scan_long(out, s);
 }
 
-/* scan_long for a line of a plain file, after its sign: the number must end the line ("\n" or "\r\n"), and the
- * one character looked at after it tells that apart from the exponent, so the commonest line
- * (repr's 0.0071656633603720855, %.17g, a timer's milliseconds: digits, a point, digits, "\n")
- * takes the fewest steps. Needs LONG_READ readable bytes at s. Returns the start of the next
- * line, or NULL for any other line (scan_long takes no line this refuses, and gives the same
- * double for every line this takes). */
+/* scan_long for a line of a plain file, p after the line's sign: the number must end the line
+ * ("\n" or "\r\n"), and the one character looked at after it also tells the exponent apart,
+ * so the commonest line (repr's 0.0071656633603720855, %.17g, a timer's milliseconds: digits, a
+ * point, digits, "\n") takes the fewest steps: no sign logic, one look at the line end, the
+ * checks merged, Clinger's division inline. Needs LONG_READ readable bytes at the line's start.
+ * Returns the start of the next line, or NULL for any other line. It takes exactly the lines
+ * scan_long takes followed by a line end, to the same double (the same digits, the same
+ * decimal_value), which the line tests and the text fuzzer check against strtod and against
+ * tally__parse_double. */
 static inline __attribute__((always_inline)) const char *long_line(double *out, const char *p,
                                                                   int negative)
 {
@@ -403,6 +406,8 @@ size_t tally__number_long_lines(double *out, size_t room, const char **at, const
         const char *next = *p == '-' || *p == '+' ? long_line_signed(&out[n], p)
                                                   : long_line(&out[n], p, 0);
         if (next == NULL) {
+            /* scan_long decides the line long_line refused (the same answer: this costs a
+             * second look only where a run of long lines ends). */
             const char *stop = scan_long(&out[n], p);
             /* The line must end right after the number ("\n" or "\r\n"); the look
              * guarantees the two bytes read here. */
