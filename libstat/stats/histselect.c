@@ -47,14 +47,25 @@ TALLY__SPECIALISED double mapped(const tally__value_map *map, double v, int absd
  * the one before. */
 #if defined(__SSE2__) && defined(__x86_64__) && TALLY__V2D
 #define BUCKET_PAIRS 1
-/* The buckets of x[i] and x[i + 1] by bucket_of's operations, two at a time: the same products,
+/* A bucketing's constants, each in both lanes of a vector. */
+typedef struct bucket_vectors {
+    __m128d half, origin, inv, top;
+} bucket_vectors;
+
+static inline bucket_vectors bucket_vectors_of(const bucketing *b)
+{
+    bucket_vectors v = { _mm_set1_pd(0.5), _mm_set1_pd(b->origin), _mm_set1_pd(b->inv),
+                         _mm_set1_pd((double)(BUCKETS - 1)) };
+    return v;
+}
+
+/* The buckets of x[0] and x[1] by bucket_of's operations, two at a time: the same products,
  * difference, clamp (minpd takes the second operand unless the first is smaller, as the ?:) and
  * truncation, so the same buckets; returned as the low and high 32 bits. */
-static inline uint64_t bucket_pair(const double *x, __m128d half, __m128d origin, __m128d inv,
-                                   __m128d top)
+static inline uint64_t bucket_pair(const double *x, const bucket_vectors *v)
 {
-    __m128d t = _mm_mul_pd(_mm_sub_pd(_mm_mul_pd(_mm_loadu_pd(x), half), origin), inv);
-    return (uint64_t)_mm_cvtsi128_si64(_mm_cvttpd_epi32(_mm_min_pd(t, top)));
+    __m128d t = _mm_mul_pd(_mm_sub_pd(_mm_mul_pd(_mm_loadu_pd(x), v->half), v->origin), v->inv);
+    return (uint64_t)_mm_cvtsi128_si64(_mm_cvttpd_epi32(_mm_min_pd(t, v->top)));
 }
 #endif
 
@@ -64,10 +75,9 @@ TALLY__SPECIALISED void count_kind(size_t *hist, const double *x, size_t n, cons
     size_t *odd = hist + BUCKETS, i = 0;
 #ifdef BUCKET_PAIRS
     if (!absdev) {
-        const __m128d half = _mm_set1_pd(0.5), origin = _mm_set1_pd(b->origin),
-                      inv = _mm_set1_pd(b->inv), top = _mm_set1_pd((double)(BUCKETS - 1));
+        const bucket_vectors v = bucket_vectors_of(b);
         for (; i + 2 <= n; i += 2) {
-            uint64_t both = bucket_pair(x + i, half, origin, inv, top);
+            uint64_t both = bucket_pair(x + i, &v);
             hist[(uint32_t)both]++;
             odd[both >> 32]++;
         }
@@ -101,10 +111,9 @@ TALLY__SPECIALISED void gather_kind(double *out, size_t *next, const double *x, 
     size_t i = 0;
 #ifdef BUCKET_PAIRS
     if (!absdev) {
-        const __m128d half = _mm_set1_pd(0.5), origin = _mm_set1_pd(b->origin),
-                      inv = _mm_set1_pd(b->inv), top = _mm_set1_pd((double)(BUCKETS - 1));
+        const bucket_vectors v = bucket_vectors_of(b);
         for (; i + 2 <= n; i += 2) {
-            uint64_t both = bucket_pair(x + i, half, origin, inv, top);
+            uint64_t both = bucket_pair(x + i, &v);
             size_t *slot = &next[(uint32_t)both];
             if (*slot != NOT_A_TARGET)
                 out[(*slot)++] = x[i];

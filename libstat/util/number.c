@@ -221,6 +221,19 @@ static inline uint64_t digits16_value(const char *p)
                      tally__digits8_value(tally__load8((p) + 8), 8))
 #endif
 
+/* The value of the top (0 to 3) digits at from: four characters in one word (within the long
+ * path's look), the top ones moved to its high end so that the others leave it, then pairs and
+ * the pair of pairs as in tally__digits8_value. No borrow crosses into the digits' bytes: they
+ * are the low ones, and '0' or above. */
+static inline uint64_t top_digits(const char *from, unsigned top)
+{
+    uint32_t w;
+    memcpy(&w, from, sizeof w);
+    uint64_t d = ((uint64_t)(w - UINT32_C(0x30303030)) << (8 * (4 - top))) & 0xFFFFFFFFu;
+    d = d * 10 + (d >> 8); /* bytes 0 and 2: the pairs */
+    return (d & 0xFF) * 100 + ((d >> 16) & 0xFF);
+}
+
 /* The digits of a long decimal as one integer, below 10^19 < 2^64: exact. Leading zeros are
  * skipped, so that the digits of 0.00716... take the one conversion of the fraction's
  * significant digits. k: digits before the point, first: the first significant digit. */
@@ -233,9 +246,8 @@ static inline __attribute__((always_inline)) uint64_t long_digits(const char *p,
         /* repr's 0.00xxx of 16 to 19 digits, one run ending at p + k + 1 + fraction: two whole
          * words from its end and the 0 to 3 digits before them. */
         const char *last = p + k + 1 + fraction;
-        unsigned top = significant - 16;
-        uint64_t hi = tally__digits8_value(tally__load8(last - 16 - top), top);
-        return hi * UINT64_C(10000000000000000) + DIGITS16(last - 16);
+        return top_digits(p + first, significant - 16) * UINT64_C(10000000000000000) +
+               DIGITS16(last - 16);
     }
     if (first < k && k - first <= 8 && fraction <= 8) /* %.7e's d.ddddddd: two conversions */
         return tally__digits8_value(tally__load8(p + first), k - first) * pow10_19[fraction] +
@@ -401,7 +413,10 @@ size_t tally__number_long_lines(double *out, size_t room, const char **at, const
 {
     const char *p = *at;
     size_t n = 0;
-    while (n < room && end - p >= LONG_READ) {
+    if (end - p < LONG_READ)
+        return 0;
+    const char *last = end - LONG_READ; /* the last line start with the look's bytes */
+    while (n < room && p <= last) {
         /* out[n] is the caller's spare room until n counts it. */
         const char *next = *p == '-' || *p == '+' ? long_line_signed(&out[n], p)
                                                   : long_line(&out[n], p, 0);
