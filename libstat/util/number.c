@@ -249,6 +249,14 @@ static inline __attribute__((always_inline)) uint64_t long_digits(const char *p,
         return top_digits(p + first, significant - 16) * UINT64_C(10000000000000000) +
                DIGITS16(last - 16);
     }
+    if (fraction > 0 && k + fraction <= 8) {
+        /* Up to 8 digits around the point (a 6-decimal timing, 91.062067): the digits before
+         * it and those after it moved down a byte make one word, one conversion (leading
+         * zeros included, which add nothing). Reads p[0..8]. */
+        uint64_t before = ~(~UINT64_C(0) << (4 * k) << (4 * k)); /* the low k bytes */
+        return tally__digits8_value((tally__load8(p) & before) | (tally__load8(p + 1) & ~before),
+                                    k + fraction);
+    }
     if (first < k && k - first <= 8 && fraction <= 8) /* %.7e's d.ddddddd: two conversions */
         return tally__digits8_value(tally__load8(p + first), k - first) * pow10_19[fraction] +
                tally__digits8_value(tally__load8(p + k + 1), fraction);
@@ -549,25 +557,63 @@ static inline const char *array_ws(const char *p, const char *end)
     return tally__json_skip_ws(p, end);
 }
 
+/* One element of a JSON number array followed by its comma, as long_line reads a line: one look
+ * of 32 characters gives the number's shape (JSON's: digits before any point, no leading zero
+ * before more digits, digits after a point), the character after it must be the comma, and the
+ * value comes from long_digits and Clinger's division (or Eisel-Lemire). Needs LONG_READ
+ * readable bytes at s. Returns the comma, or NULL for any other element (an exponent, white
+ * space before the comma, a zero, the last element), which scan_short and scan_long then read:
+ * they take every element this takes, to the same double (both round correctly). */
+static inline __attribute__((always_inline)) const char *json_element(double *out, const char *s)
+{
+    int negative = *s == '-';
+    const char *p = s + negative;
+    uint64_t nondigits, nonzeros;
+    masks32(&nondigits, &nonzeros, p);
+    nondigits |= ~UINT64_C(0) << 32;
+    nonzeros |= ~UINT64_C(0) << 32;
+    unsigned k = (unsigned)__builtin_ctzll(nondigits);
+    unsigned point = p[k] == '.';
+    unsigned after = (unsigned)__builtin_ctzll(nondigits >> (k + 1));
+    unsigned end = point ? k + 1 + after : k;
+    unsigned first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
+    unsigned significant = end - first - (point & (first < k));
+    if ((end >= 32) | (significant - 1 > 18) | (k == 0) | ((p[0] == '0') & (k > 1)) |
+        (point & (after == 0)) | (p[end] != ','))
+        return NULL;
+    unsigned fraction = end - k - point;
+    uint64_t w = long_digits(p, k, fraction, first, significant);
+    double x = (double)(int64_t)w;
+    if (w <= UINT64_C(1) << 53 && fraction <= 22)
+        x /= exact_pow10_22[fraction]; /* Clinger, as decimal_value */
+    else if (!tally__number_from_decimal(&x, w, -(int)fraction))
+        return NULL;
+    *out = negative ? -x : x;
+    return p + end;
+}
+
 size_t tally__number_json_elements(double *out, size_t room, const char **at, const char *end)
 {
     const char *p = *at;
     size_t n = 0;
     /* The scans read LONG_READ bytes at p; array_ws and the comma test read before end. */
     while (n < room && end - p >= LONG_READ) {
-        double v;
-        int longer;
-        /* The 6-decimal numbers of native files in scan_short's few instructions first; the
-         * 17-digit ones of hyperfine fail it within its first look and go to scan_long. */
-        const char *q = scan_short(&v, &longer, p);
-        if (q == NULL && longer)
-            q = scan_long(&v, p);
-        if (q == NULL || !plain_is_json(p, q))
-            break;
-        q = array_ws(q, end);
-        if (q >= end || *q != ',')
-            break; /* the last element (or a doubt): the caller's path reads it again */
-        out[n++] = v;
+        /* out[n] is the caller's spare room until n counts it. */
+        const char *q = json_element(&out[n], p);
+        if (q == NULL) {
+            int longer;
+            /* The 6-decimal numbers in scan_short's few instructions first; the 17-digit ones
+             * fail it within its first look and go to scan_long. */
+            q = scan_short(&out[n], &longer, p);
+            if (q == NULL && longer)
+                q = scan_long(&out[n], p);
+            if (q == NULL || !plain_is_json(p, q))
+                break;
+            q = array_ws(q, end);
+            if (q >= end || *q != ',')
+                break; /* the last element (or a doubt): the caller's path reads it again */
+        }
+        n++;
         p = array_ws(q + 1, end);
         if (p >= end)
             break;

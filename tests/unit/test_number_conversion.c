@@ -142,6 +142,37 @@ static unsigned long lines_disagree(const char *text, size_t len, const double *
     return bad;
 }
 
+/* The elements of a JSON array body text[0..len) ("a, b, c, ..." and a last element that the bulk
+ * loop leaves) through tally__number_json_elements: each element it takes must have the bits of
+ * want[i]; an element it leaves is stepped over (its comma) and the loop called again, as the
+ * array reader does. Returns the number of disagreements. */
+static unsigned long elements_disagree(const char *text, size_t len, const double *want,
+                                       size_t count)
+{
+    static double got[4096];
+    unsigned long bad = 0;
+    const char *p = text, *end = text + len;
+    size_t i = 0;
+    while (i < count) {
+        const char *at = p;
+        size_t n = tally__number_json_elements(got, count - i, &at, end);
+        for (size_t j = 0; j < n; j++)
+            bad += bits_of(got[j]) != bits_of(want[i + j]);
+        i += n;
+        if (n == 0) {
+            const char *comma = memchr(p, ',', (size_t)(end - p));
+            if (comma == NULL)
+                break;
+            at = comma + 1;
+            while (*at == ' ')
+                at++;
+            i++;
+        }
+        p = at;
+    }
+    return bad;
+}
+
 static FILE *open_data(const char *name)
 {
     char path[600];
@@ -423,6 +454,11 @@ static void test_random_vs_strtod(void)
     static char block[4096 * 64];
     static double block_want[4096];
     size_t block_len = 0, block_count = 0;
+    /* And the JSON texts (no '+') as the elements of an array: "a, b, ..., 0" and room after. */
+    static char array[4096 * 64 + 128];
+    static double array_want[4096];
+    size_t array_len = 0, array_count = 0;
+    unsigned long elements_bad = 0;
     for (unsigned long i = 0; i < n; i++) {
         double x;
         if (i % 2) {
@@ -464,12 +500,31 @@ static void test_random_vs_strtod(void)
                 block[block_len++] = '\r';
             block[block_len++] = '\n';
             block_want[block_count++] = ref;
+            if (texts[k][0] == '+')
+                continue;
+            if (array_count == TALLY__COUNT(array_want) || array_len + tn + 2 > sizeof(block)) {
+                memcpy(array + array_len, "0", 1);
+                memset(array + array_len + 1, ' ', 100);
+                elements_bad += elements_disagree(array, array_len + 101, array_want, array_count);
+                array_len = array_count = 0;
+            }
+            memcpy(array + array_len, texts[k], tn);
+            memcpy(array + array_len + tn, array_count % 5 == 4 ? ",\n    " : ", ",
+                   array_count % 5 == 4 ? 6 : 2);
+            array_len += tn + (array_count % 5 == 4 ? 6 : 2);
+            array_want[array_count++] = ref;
         }
     }
     if (block_count > 0)
         lines_bad += lines_disagree(block, block_len, block_want, block_count);
+    if (array_count > 0) {
+        memcpy(array + array_len, "0", 1);
+        memset(array + array_len + 1, ' ', 100);
+        elements_bad += elements_disagree(array, array_len + 101, array_want, array_count);
+    }
+    CHECK_INT(elements_bad, 0);
     fprintf(stderr, "%lu random doubles, %%.17g, shortest and %%.Nf, compared with strtod, as "
-                    "texts and as lines\n", n);
+                    "texts, as lines and as JSON array elements\n", n);
     CHECK_INT(bad, 0);
     CHECK_INT(lines_bad, 0);
 }
