@@ -359,6 +359,53 @@ const char *tally__number_scan_long(double *out, const char *s)
     return scan_long(out, s);
 }
 
+/* The shape of the number at p that one look at 32 characters gives, for long_line and
+ * json_element (scan_long's, with everything beyond the look a non-digit and a significant
+ * digit): k digits before the point (or the end), the point or not, the digits after it, the
+ * end, the first significant digit, how many there are. */
+typedef struct long_shape {
+    uint64_t nondigits;
+    unsigned k, point, after, end, first, significant;
+} long_shape;
+
+static inline __attribute__((always_inline)) void long_shape_of(long_shape *sh, const char *p)
+{
+    uint64_t nonzeros;
+    masks32(&sh->nondigits, &nonzeros, p);
+    sh->nondigits |= ~UINT64_C(0) << 32;
+    nonzeros |= ~UINT64_C(0) << 32;
+    unsigned k = (unsigned)__builtin_ctzll(sh->nondigits);
+    sh->k = k;
+    sh->point = p[k] == '.';
+    sh->after = (unsigned)__builtin_ctzll(sh->nondigits >> (k + 1));
+    sh->end = sh->point ? k + 1 + sh->after : k;
+    sh->first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
+    sh->significant = sh->end - sh->first - (sh->point & (sh->first < k));
+}
+
+/* Whether the shape ends within the look with 1 to 19 significant digits (none: significant is
+ * 0, or wraps when the zeros run to the end). */
+static inline int long_shape_fits(const long_shape *sh)
+{
+    return (sh->end < 32) & (sh->significant - 1 <= 18);
+}
+
+/* The value of a fitting shape's digits: Clinger's division inline where it applies (as
+ * decimal_value), else Eisel-Lemire; 0 when that cannot settle it. */
+static inline __attribute__((always_inline)) int long_value(double *out, const char *p,
+                                                           const long_shape *sh, int negative)
+{
+    unsigned fraction = sh->end - sh->k - sh->point;
+    uint64_t w = long_digits(p, sh->k, fraction, sh->first, sh->significant);
+    double x = (double)(int64_t)w;
+    if (w <= UINT64_C(1) << 53 && fraction <= 22)
+        x /= exact_pow10_22[fraction];
+    else if (!tally__number_from_decimal(&x, w, -(int)fraction))
+        return 0;
+    *out = negative ? -x : x;
+    return 1;
+}
+
 /* scan_long for a line of a plain file, p after the line's sign: the number must end the line
  * ("\n" or "\r\n"), and the one character looked at after it also tells the exponent apart,
  * so the commonest line (repr's 0.0071656633603720855, %.17g, a timer's milliseconds: digits, a
@@ -371,29 +418,18 @@ const char *tally__number_scan_long(double *out, const char *s)
 static inline __attribute__((always_inline)) const char *long_line(double *out, const char *p,
                                                                   int negative)
 {
-    uint64_t nondigits, nonzeros;
-    masks32(&nondigits, &nonzeros, p);
-    /* Beyond the look everything counts as a non-digit and as a significant digit. */
-    nondigits |= ~UINT64_C(0) << 32;
-    nonzeros |= ~UINT64_C(0) << 32;
-    unsigned k = (unsigned)__builtin_ctzll(nondigits); /* digits before the point */
-    unsigned point = p[k] == '.';
-    unsigned after = (unsigned)__builtin_ctzll(nondigits >> (k + 1)); /* digits after it */
-    unsigned end = point ? k + 1 + after : k;
-    unsigned first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
-    unsigned significant = end - first - (point & (first < k));
-    /* Within the look, 1 to 19 significant digits (none: significant is 0, or wraps when the
-     * zeros run to the end). */
-    if ((end >= 32) | (significant - 1 > 18))
+    long_shape sh;
+    long_shape_of(&sh, p);
+    if (!long_shape_fits(&sh))
         return NULL;
-    unsigned fraction = end - k - point;
-    const char *next = p + end + 1;
-    if (p[end] != '\n') {
-        if (p[end] == '\r' && p[end + 1] == '\n') {
+    const char *next = p + sh.end + 1;
+    if (p[sh.end] != '\n') {
+        if (p[sh.end] == '\r' && p[sh.end + 1] == '\n') {
             next++;
-        } else if ((p[end] | 0x20) == 'e') {
-            const char *stop = long_exponent(out, p, end, nondigits, k, point, fraction, first,
-                                             significant, negative);
+        } else if ((p[sh.end] | 0x20) == 'e') {
+            const char *stop = long_exponent(out, p, sh.end, sh.nondigits, sh.k, sh.point,
+                                             sh.end - sh.k - sh.point, sh.first, sh.significant,
+                                             negative);
             if (stop == NULL || (*stop != '\n' && (*stop != '\r' || stop[1] != '\n')))
                 return NULL;
             return stop + 1 + (*stop == '\r');
@@ -401,14 +437,7 @@ static inline __attribute__((always_inline)) const char *long_line(double *out, 
             return NULL;
         }
     }
-    uint64_t w = long_digits(p, k, fraction, first, significant);
-    double x = (double)(int64_t)w;
-    if (w <= UINT64_C(1) << 53 && fraction <= 22)
-        x /= exact_pow10_22[fraction]; /* Clinger, as decimal_value */
-    else if (!tally__number_from_decimal(&x, w, -(int)fraction))
-        return NULL;
-    *out = negative ? -x : x;
-    return next;
+    return long_value(out, p, &sh, negative) ? next : NULL;
 }
 
 /* long_line of a line that starts with a sign, out of the loop's line: rare in benchmark data. */
@@ -568,28 +597,12 @@ static inline __attribute__((always_inline)) const char *json_element(double *ou
 {
     int negative = *s == '-';
     const char *p = s + negative;
-    uint64_t nondigits, nonzeros;
-    masks32(&nondigits, &nonzeros, p);
-    nondigits |= ~UINT64_C(0) << 32;
-    nonzeros |= ~UINT64_C(0) << 32;
-    unsigned k = (unsigned)__builtin_ctzll(nondigits);
-    unsigned point = p[k] == '.';
-    unsigned after = (unsigned)__builtin_ctzll(nondigits >> (k + 1));
-    unsigned end = point ? k + 1 + after : k;
-    unsigned first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
-    unsigned significant = end - first - (point & (first < k));
-    if ((end >= 32) | (significant - 1 > 18) | (k == 0) | ((p[0] == '0') & (k > 1)) |
-        (point & (after == 0)) | (p[end] != ','))
+    long_shape sh;
+    long_shape_of(&sh, p);
+    if (!long_shape_fits(&sh) || sh.k == 0 || (p[0] == '0' && sh.k > 1) ||
+        (sh.point && sh.after == 0) || p[sh.end] != ',')
         return NULL;
-    unsigned fraction = end - k - point;
-    uint64_t w = long_digits(p, k, fraction, first, significant);
-    double x = (double)(int64_t)w;
-    if (w <= UINT64_C(1) << 53 && fraction <= 22)
-        x /= exact_pow10_22[fraction]; /* Clinger, as decimal_value */
-    else if (!tally__number_from_decimal(&x, w, -(int)fraction))
-        return NULL;
-    *out = negative ? -x : x;
-    return p + end;
+    return long_value(out, p, &sh, negative) ? p + sh.end : NULL;
 }
 
 size_t tally__number_json_elements(double *out, size_t room, const char **at, const char *end)
