@@ -3,7 +3,9 @@
  * parser and the round-trip number formatter.
  * Invariants: lines partition the input (no newline inside a line, line numbers count up by one,
  * every line lies inside the input); a refused line leaves a located message; an accepted number
- * is finite and its shortest text reads back bit-identical.
+ * is finite and its shortest text reads back bit-identical; the bulk line reader of plain files
+ * (tally__number_lines, its straight-line paths) takes only lines that are a number alone, each
+ * with the bits tally__parse_double gives that line.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +35,36 @@ static void check_number(const char *s, size_t len)
                "the parser reads the formatter's output back");
 }
 
+/* The bulk reader against the careful one, line by line: every line it takes, "number\n",
+ * "number\r\n" or a last "number", has the value tally__parse_double reads there. A line it
+ * declines is skipped (the plain reader sends it the general way). */
+static void check_bulk_lines(const char *input, size_t size)
+{
+    static double out[64];
+    const char *p = input, *end = input + size;
+    while (p < end) {
+        const char *at = p;
+        size_t n = tally__number_lines(out, sizeof(out) / sizeof(out[0]), &at, end);
+        const char *q = p;
+        for (size_t i = 0; i < n; i++) {
+            const char *nl = memchr(q, '\n', (size_t)(end - q));
+            size_t len = (size_t)((nl ? nl : end) - q);
+            size_t text = len - (len > 0 && q[len - 1] == '\r');
+            double x;
+            FUZZ_CHECK(text > 0 && tally__parse_double(&x, q, text) == TALLY_OK &&
+                           memcmp(&x, &out[i], sizeof(x)) == 0,
+                       "a line the bulk reader takes has the careful reader's value");
+            q = nl ? nl + 1 : end;
+        }
+        FUZZ_CHECK(q == at, "the bulk reader stops at the start of a line");
+        if (n == 0) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            at = nl ? nl + 1 : end;
+        }
+        p = at;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,5 +91,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check_error(rc, "tally__lines_next refused a line");
         FUZZ_CHECK(tally_error_last()->line == expected + 1, "the error names the refused line");
     }
+    check_bulk_lines(input, size);
     return 0;
 }

@@ -79,9 +79,60 @@ TALLY__SPECIALISED void scan_cuts(size_t *better_out, tally__ksum *sums, const d
     }
 }
 
+#if TALLY__V2D
+/* scan_cuts with the cuts in the lanes of two vectors (cuts 0 and 1, cut 2 and none): each lane
+ * sums its cut's samples in the same order as scan_cuts' chain, so the sums are bit for bit its
+ * own. A sample that is not better adds +0.0 where scan_cuts adds v * s * 0.0, which may be
+ * -0.0: the same sum either way, since a block's sum starts at +0.0 and no addition of finite
+ * values that do not both are -0.0 gives -0.0. The counts subtract the comparison's all-ones
+ * mask (-1). Half the instructions of the scalar chains, no int-to-double conversion. */
+TALLY__SPECIALISED void scan_cuts_v2(size_t *better_out, tally__ksum *sums, const double *x,
+                                     size_t n, const double *cuts, size_t ncuts, double s,
+                                     tally_direction direction, int third)
+{
+    double sign = direction == TALLY_HIGHER_IS_BETTER ? -1.0 : 1.0;
+    const tally__v2d key01 = { sign * cuts[0], ncuts > 1 ? sign * cuts[1] : -INFINITY };
+    const tally__v2d key2 = { ncuts > 2 ? sign * cuts[2] : -INFINITY, -INFINITY };
+    tally__v2i count01 = { 0, 0 }, count2 = { 0, 0 };
+    tally__ksum k0 = { 0.0, 0.0 }, k1 = { 0.0, 0.0 }, k2 = { 0.0, 0.0 };
+    for (size_t at = 0; at < n; at += BLOCK) {
+        size_t end = n - at < BLOCK ? n : at + BLOCK;
+        tally__v2d b01 = { 0.0, 0.0 }, b2 = { 0.0, 0.0 };
+        for (size_t i = at; i < end; i++) {
+            double v = x[i];
+            tally__v2d key = tally__v2d_splat(sign * v), vs = tally__v2d_splat(v * s);
+            tally__v2i in01 = (tally__v2i)(key < key01);
+            count01 -= in01;
+            b01 += (tally__v2d)(in01 & (tally__v2i)vs);
+            if (third) { /* a constant in each copy */
+                tally__v2i in2 = (tally__v2i)(key < key2);
+                count2 -= in2;
+                b2 += (tally__v2d)(in2 & (tally__v2i)vs);
+            }
+        }
+        tally__ksum_add(&k0, b01[0]);
+        tally__ksum_add(&k1, b01[1]);
+        tally__ksum_add(&k2, b2[0]);
+    }
+    size_t better[CUTS_PER_PASS] = { (size_t)count01[0], (size_t)count01[1], (size_t)count2[0] };
+    tally__ksum all[CUTS_PER_PASS] = { k0, k1, k2 };
+    for (size_t j = 0; j < ncuts; j++) {
+        better_out[j] = better[j];
+        sums[j] = all[j];
+    }
+}
+#endif
+
 static void scan_three(size_t *better_out, tally__ksum *sums, const double *x, size_t n,
                        const double *cuts, size_t ncuts, double s, tally_direction direction)
 {
+#if TALLY__V2D
+    if (ncuts <= 2)
+        scan_cuts_v2(better_out, sums, x, n, cuts, ncuts, s, direction, 0);
+    else
+        scan_cuts_v2(better_out, sums, x, n, cuts, ncuts, s, direction, 1);
+    return;
+#endif
     if (ncuts == 1)
         scan_cuts(better_out, sums, x, n, cuts, 1, s, direction);
     else if (ncuts == 2)

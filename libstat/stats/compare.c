@@ -146,8 +146,13 @@ static int scale_moments(tally__test_moments *mb, tally__test_moments *mc, int *
         mb->pivoted = mc->pivoted = 0;
         return TALLY_OK;
     }
-    tally__pivot_moments(mb, base, nb, scale, base[0], mul);
-    tally__pivot_moments(mc, current, nc, scale, base[0], mul);
+    if (scale == TALLY__SCALE_X) {
+        tally__pivot_moments_x(mb, base, nb, base[0], mul, sb->min, sb->max);
+        tally__pivot_moments_x(mc, current, nc, base[0], mul, sc->min, sc->max);
+    } else {
+        tally__pivot_moments(mb, base, nb, scale, base[0], mul);
+        tally__pivot_moments(mc, current, nc, scale, base[0], mul);
+    }
     if (!isfinite(mb->mean) || !isfinite(mc->mean) || !isfinite(mb->sd) || !isfinite(mc->sd))
         return tally__error(TALLY_ENUMERIC, "compare: moments on the %s scale are beyond the "
                                             "double range",

@@ -91,6 +91,11 @@ typedef enum tally__scale { TALLY__SCALE_X = 0, TALLY__SCALE_RECIPROCAL = 1, TAL
 void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tally__scale scale,
                           double pivot, double mul);
 
+/* tally__pivot_moments on the x scale for samples whose extremes min and max are known (their
+ * summary's): the same results, the first pass without the extremes and the equality check. */
+void tally__pivot_moments_x(tally__test_moments *m, const double *x, size_t n, double pivot,
+                            double mul, double min, double max);
+
 /* Clamp to [0, 1]. */
 static inline double tally__clamp_unit(double v)
 {

@@ -45,10 +45,44 @@ TALLY__SPECIALISED double mapped(const tally__value_map *map, double v, int absd
  * two histograms by the parity of the index: runs of samples in one bucket (the bulk of a
  * distribution around its median) would otherwise make each increment wait for the store of
  * the one before. */
+#if defined(__SSE2__) && defined(__x86_64__) && TALLY__V2D
+#define BUCKET_PAIRS 1
+/* A bucketing's constants, each in both lanes of a vector. */
+typedef struct bucket_vectors {
+    __m128d half, origin, inv, top;
+} bucket_vectors;
+
+static inline bucket_vectors bucket_vectors_of(const bucketing *b)
+{
+    bucket_vectors v = { _mm_set1_pd(0.5), _mm_set1_pd(b->origin), _mm_set1_pd(b->inv),
+                         _mm_set1_pd((double)(BUCKETS - 1)) };
+    return v;
+}
+
+/* The buckets of x[0] and x[1] by bucket_of's operations, two at a time: the same products,
+ * difference, clamp (minpd takes the second operand unless the first is smaller, as the ?:) and
+ * truncation, so the same buckets; returned as the low and high 32 bits. */
+static inline uint64_t bucket_pair(const double *x, const bucket_vectors *v)
+{
+    __m128d t = _mm_mul_pd(_mm_sub_pd(_mm_mul_pd(_mm_loadu_pd(x), v->half), v->origin), v->inv);
+    return (uint64_t)_mm_cvtsi128_si64(_mm_cvttpd_epi32(_mm_min_pd(t, v->top)));
+}
+#endif
+
 TALLY__SPECIALISED void count_kind(size_t *hist, const double *x, size_t n, const bucketing *b,
                                    const tally__value_map *map, int absdev)
 {
     size_t *odd = hist + BUCKETS, i = 0;
+#ifdef BUCKET_PAIRS
+    if (!absdev) {
+        const bucket_vectors v = bucket_vectors_of(b);
+        for (; i + 2 <= n; i += 2) {
+            uint64_t both = bucket_pair(x + i, &v);
+            hist[(uint32_t)both]++;
+            odd[both >> 32]++;
+        }
+    }
+#endif
     for (; i + 2 <= n; i += 2) {
         hist[bucket_of(b, mapped(map, x[i], absdev))]++;
         odd[bucket_of(b, mapped(map, x[i + 1], absdev))]++;
@@ -74,7 +108,22 @@ static void count_buckets(size_t *hist, const double *x, size_t n, const bucketi
 TALLY__SPECIALISED void gather_kind(double *out, size_t *next, const double *x, size_t n,
                                     const bucketing *b, const tally__value_map *map, int absdev)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+#ifdef BUCKET_PAIRS
+    if (!absdev) {
+        const bucket_vectors v = bucket_vectors_of(b);
+        for (; i + 2 <= n; i += 2) {
+            uint64_t both = bucket_pair(x + i, &v);
+            size_t *slot = &next[(uint32_t)both];
+            if (*slot != NOT_A_TARGET)
+                out[(*slot)++] = x[i];
+            slot = &next[both >> 32];
+            if (*slot != NOT_A_TARGET)
+                out[(*slot)++] = x[i + 1];
+        }
+    }
+#endif
+    for (; i < n; i++) {
         double v = mapped(map, x[i], absdev);
         size_t *slot = &next[bucket_of(b, v)];
         if (*slot != NOT_A_TARGET)

@@ -198,8 +198,13 @@ TALLY__SPECIALISED tally__v2d on_scale_v2(tally__v2d x, tally__scale scale, tall
 }
 #endif
 
+/* known (a constant in each copy): the extremes of x are given, as [known_lo, known_hi], and the
+ * first pass only sums (on the x scale alone: y = x * mul, a power of two, is monotone in x, so
+ * the extremes of y are those of x times mul, and every sample equals the first exactly when
+ * the extremes are equal). */
 TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size_t n,
-                              tally__scale scale, double p, double mul)
+                                   tally__scale scale, double p, double mul, int known,
+                                   double known_lo, double known_hi)
 {
     double first = x[0], y0 = on_scale(first, scale, mul);
     double lo[TALLY__LANES], hi[TALLY__LANES];
@@ -214,9 +219,13 @@ TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size
     tally__v2d vlo[2] = { tally__v2d_splat(y0), tally__v2d_splat(y0) }, vhi[2] = { vlo[0], vlo[1] };
     tally__v2i vdiffer = { 0, 0 };
     tally__ksum_v2 vsum = tally__v2_from_lanes(&sum);
-    TALLY__V2_GROUPS(x, at, n, h, v, tally__v2d y = on_scale_v2(v, scale, mulv);
-                     vdiffer |= (tally__v2i)(v != firstv); vlo[h] = tally__v2d_min(y, vlo[h]);
-                     vhi[h] = tally__v2d_max(y, vhi[h]); tally__v2_add(&vsum, h, y - pv));
+    if (known) {
+        TALLY__V2_GROUPS(x, at, n, h, v, tally__v2_add(&vsum, h, on_scale_v2(v, scale, mulv) - pv));
+    } else {
+        TALLY__V2_GROUPS(x, at, n, h, v, tally__v2d y = on_scale_v2(v, scale, mulv);
+                         vdiffer |= (tally__v2i)(v != firstv); vlo[h] = tally__v2d_min(y, vlo[h]);
+                         vhi[h] = tally__v2d_max(y, vhi[h]); tally__v2_add(&vsum, h, y - pv));
+    }
     differ = (vdiffer[0] | vdiffer[1]) != 0;
     for (size_t h = 0; h < 2; h++) {
         tally__v2d_store(lo + 2 * h, vlo[h]);
@@ -224,9 +233,21 @@ TALLY__SPECIALISED void pivot_scan(tally__test_moments *m, const double *x, size
     }
     tally__v2_to_lanes(&sum, &vsum);
 #endif
-    TALLY__LANE_SCAN_FROM(x, at, n, j, v, double y = on_scale(v, scale, mul);
-                          differ |= v != first; lo[j] = y < lo[j] ? y : lo[j];
-                          hi[j] = y > hi[j] ? y : hi[j]; tally__lanes_add(&sum, j, y - p));
+    if (known) {
+        TALLY__LANE_SCAN_FROM(x, at, n, j, v,
+                              tally__lanes_add(&sum, j, on_scale(v, scale, mul) - p));
+    } else {
+        TALLY__LANE_SCAN_FROM(x, at, n, j, v, double y = on_scale(v, scale, mul);
+                              differ |= v != first; lo[j] = y < lo[j] ? y : lo[j];
+                              hi[j] = y > hi[j] ? y : hi[j]; tally__lanes_add(&sum, j, y - p));
+    }
+    if (known) {
+        differ = known_lo != known_hi;
+        for (size_t j = 0; j < TALLY__LANES; j++) {
+            lo[j] = known_lo * mul;
+            hi[j] = known_hi * mul;
+        }
+    }
     m->n = n;
     m->pivoted = 1;
     m->constant = !differ;
@@ -260,13 +281,19 @@ void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tal
     double p = on_scale(pivot, scale, mul);
     switch (scale) {
     case TALLY__SCALE_RECIPROCAL:
-        pivot_scan(m, x, n, TALLY__SCALE_RECIPROCAL, p, mul);
+        pivot_scan(m, x, n, TALLY__SCALE_RECIPROCAL, p, mul, 0, 0.0, 0.0);
         return;
     case TALLY__SCALE_LOG:
-        pivot_scan(m, x, n, TALLY__SCALE_LOG, p, mul);
+        pivot_scan(m, x, n, TALLY__SCALE_LOG, p, mul, 0, 0.0, 0.0);
         return;
     case TALLY__SCALE_X:
         break;
     }
-    pivot_scan(m, x, n, TALLY__SCALE_X, p, mul);
+    pivot_scan(m, x, n, TALLY__SCALE_X, p, mul, 0, 0.0, 0.0);
+}
+
+void tally__pivot_moments_x(tally__test_moments *m, const double *x, size_t n, double pivot,
+                            double mul, double min, double max)
+{
+    pivot_scan(m, x, n, TALLY__SCALE_X, pivot * mul, mul, 1, min, max);
 }

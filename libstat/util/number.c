@@ -197,6 +197,43 @@ static inline uint64_t digits19_value(const char *p, unsigned n)
     return v * pow10_19[n2] + tally__digits8_value(tally__load8(p + 16), n2);
 }
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/* The value of the 16 digits at p, the first the most significant: pairs, then groups of four,
+ * then of eight, by multiply-adds of 16-bit lanes (SSE2 has no multiply-add of bytes). */
+static inline uint64_t digits16_value(const char *p)
+{
+    __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                             _mm_set1_epi8('0'));
+    /* As 16-bit lanes d holds a + 256 b for the digits a, b of a pair: 10 (a + 256 b) keeps 10 a
+     * in its low byte (no carry: 10 a <= 90), b is the high byte of d. */
+    __m128i pairs = _mm_add_epi16(_mm_and_si128(_mm_mullo_epi16(d, _mm_set1_epi16(10)),
+                                                _mm_set1_epi16(0xFF)),
+                                  _mm_srli_epi16(d, 8));
+    __m128i fours = _mm_madd_epi16(pairs, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+    __m128i eights = _mm_madd_epi16(_mm_packs_epi32(fours, fours),
+                                    _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+    uint64_t both = (uint64_t)_mm_cvtsi128_si64(eights);
+    return (both & 0xFFFFFFFFu) * 100000000u + (both >> 32);
+}
+#define DIGITS16(p) digits16_value(p)
+#else
+#define DIGITS16(p) (tally__digits8_value(tally__load8(p), 8) * 100000000u + \
+                     tally__digits8_value(tally__load8((p) + 8), 8))
+#endif
+
+/* The value of the top (0 to 3) digits at from: four characters in one word (within the long
+ * path's look), the top ones moved to its high end so that the others leave it, then pairs and
+ * the pair of pairs as in tally__digits8_value. No borrow crosses into the digits' bytes: they
+ * are the low ones, and '0' or above. */
+static inline uint64_t top_digits(const char *from, unsigned top)
+{
+    uint32_t w;
+    memcpy(&w, from, sizeof w);
+    uint64_t d = ((uint64_t)(w - UINT32_C(0x30303030)) << (8 * (4 - top))) & 0xFFFFFFFFu;
+    d = d * 10 + (d >> 8); /* bytes 0 and 2: the pairs */
+    return (d & 0xFF) * 100 + ((d >> 16) & 0xFF);
+}
+
 /* The digits of a long decimal as one integer, below 10^19 < 2^64: exact. Leading zeros are
  * skipped, so that the digits of 0.00716... take the one conversion of the fraction's
  * significant digits. k: digits before the point, first: the first significant digit. */
@@ -209,11 +246,16 @@ static inline __attribute__((always_inline)) uint64_t long_digits(const char *p,
         /* repr's 0.00xxx of 16 to 19 digits, one run ending at p + k + 1 + fraction: two whole
          * words from its end and the 0 to 3 digits before them. */
         const char *last = p + k + 1 + fraction;
-        unsigned top = significant - 16;
-        uint64_t hi = tally__digits8_value(tally__load8(last - 16 - top), top);
-        uint64_t mid = tally__digits8_value(tally__load8(last - 16), 8);
-        return (hi * 100000000u + mid) * 100000000u +
-               tally__digits8_value(tally__load8(last - 8), 8);
+        return top_digits(p + first, significant - 16) * UINT64_C(10000000000000000) +
+               DIGITS16(last - 16);
+    }
+    if (fraction > 0 && k + fraction <= 8) {
+        /* Up to 8 digits around the point (a 6-decimal timing, 91.062067): the digits before
+         * it and those after it moved down a byte make one word, one conversion (leading
+         * zeros included, which add nothing). Reads p[0..8]. */
+        uint64_t before = ~(~UINT64_C(0) << (4 * k) << (4 * k)); /* the low k bytes */
+        return tally__digits8_value((tally__load8(p) & before) | (tally__load8(p + 1) & ~before),
+                                    k + fraction);
     }
     if (first < k && k - first <= 8 && fraction <= 8) /* %.7e's d.ddddddd: two conversions */
         return tally__digits8_value(tally__load8(p + first), k - first) * pow10_19[fraction] +
@@ -317,19 +359,116 @@ const char *tally__number_scan_long(double *out, const char *s)
     return scan_long(out, s);
 }
 
+/* The shape of the number at p that one look at 32 characters gives, for long_line and
+ * json_element (scan_long's, with everything beyond the look a non-digit and a significant
+ * digit): k digits before the point (or the end), the point or not, the digits after it, the
+ * end, the first significant digit, how many there are. */
+typedef struct long_shape {
+    uint64_t nondigits;
+    unsigned k, point, after, end, first, significant;
+} long_shape;
+
+static inline __attribute__((always_inline)) void long_shape_of(long_shape *sh, const char *p)
+{
+    uint64_t nonzeros;
+    masks32(&sh->nondigits, &nonzeros, p);
+    sh->nondigits |= ~UINT64_C(0) << 32;
+    nonzeros |= ~UINT64_C(0) << 32;
+    unsigned k = (unsigned)__builtin_ctzll(sh->nondigits);
+    sh->k = k;
+    sh->point = p[k] == '.';
+    sh->after = (unsigned)__builtin_ctzll(sh->nondigits >> (k + 1));
+    sh->end = sh->point ? k + 1 + sh->after : k;
+    sh->first = (unsigned)__builtin_ctzll(nonzeros & ~(UINT64_C(1) << k));
+    sh->significant = sh->end - sh->first - (sh->point & (sh->first < k));
+}
+
+/* Whether the shape ends within the look with 1 to 19 significant digits (none: significant is
+ * 0, or wraps when the zeros run to the end). */
+static inline int long_shape_fits(const long_shape *sh)
+{
+    return (sh->end < 32) & (sh->significant - 1 <= 18);
+}
+
+/* The value of a fitting shape's digits: Clinger's division inline where it applies (as
+ * decimal_value), else Eisel-Lemire; 0 when that cannot settle it. */
+static inline __attribute__((always_inline)) int long_value(double *out, const char *p,
+                                                           const long_shape *sh, int negative)
+{
+    unsigned fraction = sh->end - sh->k - sh->point;
+    uint64_t w = long_digits(p, sh->k, fraction, sh->first, sh->significant);
+    double x = (double)(int64_t)w;
+    if (w <= UINT64_C(1) << 53 && fraction <= 22)
+        x /= exact_pow10_22[fraction];
+    else if (!tally__number_from_decimal(&x, w, -(int)fraction))
+        return 0;
+    *out = negative ? -x : x;
+    return 1;
+}
+
+/* scan_long for a line of a plain file, p after the line's sign: the number must end the line
+ * ("\n" or "\r\n"), and the one character looked at after it also tells the exponent apart,
+ * so the commonest line (repr's 0.0071656633603720855, %.17g, a timer's milliseconds: digits, a
+ * point, digits, "\n") takes the fewest steps: no sign logic, one look at the line end, the
+ * checks merged, Clinger's division inline. Needs LONG_READ readable bytes at the line's start.
+ * Returns the start of the next line, or NULL for any other line. It takes exactly the lines
+ * scan_long takes followed by a line end, to the same double (the same digits, the same
+ * decimal_value), which the line tests and the text fuzzer check against strtod and against
+ * tally__parse_double. */
+static inline __attribute__((always_inline)) const char *long_line(double *out, const char *p,
+                                                                  int negative)
+{
+    long_shape sh;
+    long_shape_of(&sh, p);
+    if (!long_shape_fits(&sh))
+        return NULL;
+    const char *next = p + sh.end + 1;
+    if (p[sh.end] != '\n') {
+        if (p[sh.end] == '\r' && p[sh.end + 1] == '\n') {
+            next++;
+        } else if ((p[sh.end] | 0x20) == 'e') {
+            const char *stop = long_exponent(out, p, sh.end, sh.nondigits, sh.k, sh.point,
+                                             sh.end - sh.k - sh.point, sh.first, sh.significant,
+                                             negative);
+            if (stop == NULL || (*stop != '\n' && (*stop != '\r' || stop[1] != '\n')))
+                return NULL;
+            return stop + 1 + (*stop == '\r');
+        } else {
+            return NULL;
+        }
+    }
+    return long_value(out, p, &sh, negative) ? next : NULL;
+}
+
+/* long_line of a line that starts with a sign, out of the loop's line: rare in benchmark data. */
+static __attribute__((noinline)) const char *long_line_signed(double *out, const char *s)
+{
+    return long_line(out, s + 1, *s == '-');
+}
+
 size_t tally__number_long_lines(double *out, size_t room, const char **at, const char *end)
 {
     const char *p = *at;
     size_t n = 0;
-    while (n < room && end - p >= LONG_READ) {
-        double v;
-        const char *stop = scan_long(&v, p);
-        /* The line must end right after the number ("\n" or "\r\n"); the look guarantees
-         * the two bytes read here. */
-        if (stop == NULL || (*stop != '\n' && (*stop != '\r' || stop[1] != '\n')))
-            break;
-        out[n++] = v;
-        p = stop + 1 + (*stop == '\r');
+    if (end - p < LONG_READ)
+        return 0;
+    const char *last = end - LONG_READ; /* the last line start with the look's bytes */
+    while (n < room && p <= last) {
+        /* out[n] is the caller's spare room until n counts it. */
+        const char *next = *p == '-' || *p == '+' ? long_line_signed(&out[n], p)
+                                                  : long_line(&out[n], p, 0);
+        if (next == NULL) {
+            /* scan_long decides the line long_line refused (the same answer: this costs a
+             * second look only where a run of long lines ends). */
+            const char *stop = scan_long(&out[n], p);
+            /* The line must end right after the number ("\n" or "\r\n"); the look
+             * guarantees the two bytes read here. */
+            if (stop == NULL || (*stop != '\n' && (*stop != '\r' || stop[1] != '\n')))
+                break;
+            next = stop + 1 + (*stop == '\r');
+        }
+        n++;
+        p = next;
     }
     *at = p;
     return n;
@@ -447,25 +586,47 @@ static inline const char *array_ws(const char *p, const char *end)
     return tally__json_skip_ws(p, end);
 }
 
+/* One element of a JSON number array followed by its comma, as long_line reads a line: one look
+ * of 32 characters gives the number's shape (JSON's: digits before any point, no leading zero
+ * before more digits, digits after a point), the character after it must be the comma, and the
+ * value comes from long_digits and Clinger's division (or Eisel-Lemire). Needs LONG_READ
+ * readable bytes at s. Returns the comma, or NULL for any other element (an exponent, white
+ * space before the comma, a zero, the last element), which scan_short and scan_long then read:
+ * they take every element this takes, to the same double (both round correctly). */
+static inline __attribute__((always_inline)) const char *json_element(double *out, const char *s)
+{
+    int negative = *s == '-';
+    const char *p = s + negative;
+    long_shape sh;
+    long_shape_of(&sh, p);
+    if (!long_shape_fits(&sh) || sh.k == 0 || (p[0] == '0' && sh.k > 1) ||
+        (sh.point && sh.after == 0) || p[sh.end] != ',')
+        return NULL;
+    return long_value(out, p, &sh, negative) ? p + sh.end : NULL;
+}
+
 size_t tally__number_json_elements(double *out, size_t room, const char **at, const char *end)
 {
     const char *p = *at;
     size_t n = 0;
     /* The scans read LONG_READ bytes at p; array_ws and the comma test read before end. */
     while (n < room && end - p >= LONG_READ) {
-        double v;
-        int longer;
-        /* The 6-decimal numbers of native files in scan_short's few instructions first; the
-         * 17-digit ones of hyperfine fail it within its first look and go to scan_long. */
-        const char *q = scan_short(&v, &longer, p);
-        if (q == NULL && longer)
-            q = scan_long(&v, p);
-        if (q == NULL || !plain_is_json(p, q))
-            break;
-        q = array_ws(q, end);
-        if (q >= end || *q != ',')
-            break; /* the last element (or a doubt): the caller's path reads it again */
-        out[n++] = v;
+        /* out[n] is the caller's spare room until n counts it. */
+        const char *q = json_element(&out[n], p);
+        if (q == NULL) {
+            int longer;
+            /* The 6-decimal numbers in scan_short's few instructions first; the 17-digit ones
+             * fail it within its first look and go to scan_long. */
+            q = scan_short(&out[n], &longer, p);
+            if (q == NULL && longer)
+                q = scan_long(&out[n], p);
+            if (q == NULL || !plain_is_json(p, q))
+                break;
+            q = array_ws(q, end);
+            if (q >= end || *q != ',')
+                break; /* the last element (or a doubt): the caller's path reads it again */
+        }
+        n++;
         p = array_ws(q + 1, end);
         if (p >= end)
             break;

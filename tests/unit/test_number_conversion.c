@@ -142,6 +142,37 @@ static unsigned long lines_disagree(const char *text, size_t len, const double *
     return bad;
 }
 
+/* The elements of a JSON array body text[0..len) ("a, b, c, ..." and a last element that the bulk
+ * loop leaves) through tally__number_json_elements: each element it takes must have the bits of
+ * want[i]; an element it leaves is stepped over (its comma) and the loop called again, as the
+ * array reader does. Returns the number of disagreements. */
+static unsigned long elements_disagree(const char *text, size_t len, const double *want,
+                                       size_t count)
+{
+    static double got[4096];
+    unsigned long bad = 0;
+    const char *p = text, *end = text + len;
+    size_t i = 0;
+    while (i < count) {
+        const char *at = p;
+        size_t n = tally__number_json_elements(got, count - i, &at, end);
+        for (size_t j = 0; j < n; j++)
+            bad += bits_of(got[j]) != bits_of(want[i + j]);
+        i += n;
+        if (n == 0) {
+            const char *comma = memchr(p, ',', (size_t)(end - p));
+            if (comma == NULL)
+                break;
+            at = comma + 1;
+            while (*at == ' ')
+                at++;
+            i++;
+        }
+        p = at;
+    }
+    return bad;
+}
+
 static FILE *open_data(const char *name)
 {
     char path[600];
@@ -318,6 +349,24 @@ static void test_long_path_borders(void)
             fprintf(stderr, "  '%s': rc %d\n", texts[i], rc);
             bad++;
         }
+        /* As lines of a plain file inside a run of repr lines (the bulk reader's long lines),
+         * ended by "\n" and by "\r\n", and after a line of its own. */
+        char lines[512];
+        double want[8];
+        size_t len = 0, count = 0;
+        static const char *const ends[] = { "\n", "\r\n", "\n", "\n" };
+        for (size_t k = 0; k < 4; k++) {
+            const char *t = k % 2 ? texts[i] : "0.0071656633603720855";
+            size_t tn = strlen(t), en = strlen(ends[k]);
+            memcpy(lines + len, t, tn);
+            memcpy(lines + len + tn, ends[k], en);
+            len += tn + en;
+            want[count++] = strtod(t, NULL);
+        }
+        if (lines_disagree(lines, len, want, count) != 0) {
+            fprintf(stderr, "  '%s' as a line\n", texts[i]);
+            bad++;
+        }
     }
     CHECK_INT(bad, 0);
 }
@@ -399,7 +448,17 @@ static uint64_t next_u64(void)
 static void test_random_vs_strtod(void)
 {
     const char *env = getenv("TALLY_NUMBER_RANDOM");
-    unsigned long n = env ? strtoul(env, NULL, 10) : 1000000UL, bad = 0;
+    unsigned long n = env ? strtoul(env, NULL, 10) : 1000000UL, bad = 0, lines_bad = 0;
+    /* Every text also as a line of a plain file, in blocks through the bulk line reader (every
+     * seventh line ended by "\r\n"). */
+    static char block[4096 * 64];
+    static double block_want[4096];
+    size_t block_len = 0, block_count = 0;
+    /* And the JSON texts (no '+') as the elements of an array: "a, b, ..., 0" and room after. */
+    static char array[4096 * 64 + 128];
+    static double array_want[4096];
+    size_t array_len = 0, array_count = 0;
+    unsigned long elements_bad = 0;
     for (unsigned long i = 0; i < n; i++) {
         double x;
         if (i % 2) {
@@ -430,10 +489,44 @@ static void test_random_vs_strtod(void)
                     fprintf(stderr, "  '%s': rc %d, %016llx, strtod %016llx\n", texts[k], rc,
                             (unsigned long long)bits_of(v), (unsigned long long)bits_of(ref));
             }
+            size_t tn = strlen(texts[k]);
+            if (block_count == TALLY__COUNT(block_want) || block_len + tn + 2 > sizeof(block)) {
+                lines_bad += lines_disagree(block, block_len, block_want, block_count);
+                block_len = block_count = 0;
+            }
+            memcpy(block + block_len, texts[k], tn);
+            block_len += tn;
+            if (block_count % 7 == 6)
+                block[block_len++] = '\r';
+            block[block_len++] = '\n';
+            block_want[block_count++] = ref;
+            if (texts[k][0] == '+')
+                continue;
+            if (array_count == TALLY__COUNT(array_want) || array_len + tn + 2 > sizeof(block)) {
+                memcpy(array + array_len, "0", 1);
+                memset(array + array_len + 1, ' ', 100);
+                elements_bad += elements_disagree(array, array_len + 101, array_want, array_count);
+                array_len = array_count = 0;
+            }
+            memcpy(array + array_len, texts[k], tn);
+            memcpy(array + array_len + tn, array_count % 5 == 4 ? ",\n    " : ", ",
+                   array_count % 5 == 4 ? 6 : 2);
+            array_len += tn + (array_count % 5 == 4 ? 6 : 2);
+            array_want[array_count++] = ref;
         }
     }
-    fprintf(stderr, "%lu random doubles, %%.17g, shortest and %%.Nf, compared with strtod\n", n);
+    if (block_count > 0)
+        lines_bad += lines_disagree(block, block_len, block_want, block_count);
+    if (array_count > 0) {
+        memcpy(array + array_len, "0", 1);
+        memset(array + array_len + 1, ' ', 100);
+        elements_bad += elements_disagree(array, array_len + 101, array_want, array_count);
+    }
+    CHECK_INT(elements_bad, 0);
+    fprintf(stderr, "%lu random doubles, %%.17g, shortest and %%.Nf, compared with strtod, as "
+                    "texts, as lines and as JSON array elements\n", n);
     CHECK_INT(bad, 0);
+    CHECK_INT(lines_bad, 0);
 }
 
 int main(void)
