@@ -331,6 +331,8 @@ size_t tally__mad_pass_add(tally__mad_pass *p, const double *x, size_t len)
     below += (size_t)(vbelow[0] + vbelow[1]);
     above += (size_t)(vabove[0] + vabove[1]);
     tukey += (size_t)(vtukey[0] + vtukey[1]);
+#else
+    (void)d_hi, (void)t_lo; /* the scalar loop's copy_bracketed reads them from p */
 #endif
     for (; i < len; i++) {
         double vs = x[i] * scale, dev = fabs(vs - median);
