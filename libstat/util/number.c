@@ -249,14 +249,8 @@ static inline __attribute__((always_inline)) uint64_t long_digits(const char *p,
         return top_digits(p + first, significant - 16) * UINT64_C(10000000000000000) +
                DIGITS16(last - 16);
     }
-    if (fraction > 0 && k + fraction <= 8) {
-        /* Up to 8 digits around the point (a 6-decimal timing, 91.062067): the digits before
-         * it and those after it moved down a byte make one word, one conversion (leading
-         * zeros included, which add nothing). Reads p[0..8]. */
-        uint64_t before = ~(~UINT64_C(0) << (4 * k) << (4 * k)); /* the low k bytes */
-        return tally__digits8_value((tally__load8(p) & before) | (tally__load8(p + 1) & ~before),
-                                    k + fraction);
-    }
+    if (fraction > 0 && k + fraction <= 8) /* a 6-decimal timing, 91.062067: one conversion */
+        return tally__digits_around_point(p, k, fraction);
     if (first < k && k - first <= 8 && fraction <= 8) /* %.7e's d.ddddddd: two conversions */
         return tally__digits8_value(tally__load8(p + first), k - first) * pow10_19[fraction] +
                tally__digits8_value(tally__load8(p + k + 1), fraction);

@@ -175,14 +175,11 @@ static inline __attribute__((always_inline)) const char *short_number_line(doubl
                    (k + fraction - 1 >= 15);
     if (bad)
         return NULL;
-    /* Here the point is at q[k] (a line of digits alone took the branch above or is bad). Up to
-     * 8 digits around it (6.675717) make one word without the point, the k digits before it
-     * and the ones after it moved down a byte, for one conversion instead of two. */
+    /* Here the point is at q[k] (a line of digits alone took the branch above or is bad): up
+     * to 8 digits around it (6.675717) take one conversion. */
     uint64_t w;
     if (k + fraction <= 8) {
-        uint64_t before = ~(~UINT64_C(0) << (4 * k) << (4 * k)); /* the low k bytes */
-        w = tally__digits8_value((tally__load8(q) & before) | (tally__load8(q + 1) & ~before),
-                                 k + fraction);
+        w = tally__digits_around_point(q, k, fraction);
     } else {
         w = tally__digits8_value(tally__load8(q), k) * tally__pow10_u64[fraction] +
             tally__digits8_value(tally__load8(q + k + 1), fraction);

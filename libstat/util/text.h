@@ -118,6 +118,16 @@ static inline uint64_t tally__digits8_value(uint64_t v, size_t k)
     d &= UINT64_C(0x0000FFFF0000FFFF);
     return (d & 0xFFFF) * 10000 + (d >> 32);
 }
+
+/* The value of k digits, a point at p[k], then fraction digits (k + fraction <= 8): the k
+ * digits before the point and those after it moved down a byte make one word without the
+ * point, one conversion instead of two (leading zeros add nothing). Reads p[0..8]. */
+static inline uint64_t tally__digits_around_point(const char *p, unsigned k, unsigned fraction)
+{
+    uint64_t before = ~(~UINT64_C(0) << (4 * k) << (4 * k)); /* the low k bytes */
+    return tally__digits8_value((tally__load8(p) & before) | (tally__load8(p + 1) & ~before),
+                                k + fraction);
+}
 #endif
 
 /* Lines that hold just a number, many at a time: from *at, reads each line "number\n" (or
