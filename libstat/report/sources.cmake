@@ -24,6 +24,7 @@ set(TALLY_MODULE_SOURCES
   report_diag.c
   report_env.c
   report_fit.c
+  report_pair.c
   report_render.c
   report_stats.c
   report_util.c
