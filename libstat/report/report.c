@@ -120,6 +120,46 @@ static int check_options(const tally_report_options *o)
     return TALLY_OK;
 }
 
+/* TALLY_ENODATA for a report without rows, naming the cases whose every run failed (the
+ * runner keeps them as the result set's failed_runs.<case>, with failed_run.<case>.1 the
+ * first reason: docs/runners.md) so that the reason is not one more command away. */
+static int no_cases(const tally_report *r)
+{
+    tally__buf b = TALLY__BUF_INIT;
+    tally__buf_puts(&b, "the result sets hold no cases");
+    size_t failed = 0;
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__config *cfg = &r->configs[j];
+        for (size_t k = 0; k < cfg->meta_count; k++) {
+            if (strncmp(cfg->meta[k].key, "failed_runs.", 12) != 0)
+                continue;
+            const char *name = cfg->meta[k].key + 12;
+            tally__buf first = TALLY__BUF_INIT;
+            tally__buf_printf(&first, "failed_run.%s.1", name);
+            const char *why = first.data ? tally__report_meta(r, j, first.data) : NULL;
+            if (failed++ == 0)
+                tally__buf_puts(&b, "; every run of these failed:");
+            /* The message holds 1 KiB: five cases, each reason cut at 120 bytes. */
+            if (why == NULL)
+                why = "(no reason recorded)";
+            size_t n = strlen(why);
+            while (n > 0 && (why[n - 1] == '\n' || why[n - 1] == ' ' || why[n - 1] == '\r'))
+                n--;
+            if (failed <= 5)
+                tally__buf_printf(&b, "\n  %s %s: %s run%s failed, the first: %.*s",
+                                  cfg->label, name, cfg->meta[k].value,
+                                  strcmp(cfg->meta[k].value, "1") == 0 ? "" : "s",
+                                  (int)(n < 120 ? n : 120), why);
+            tally__buf_dispose(&first);
+        }
+    }
+    if (failed > 5)
+        tally__buf_printf(&b, "\n  and %zu more", failed - 5);
+    int rc = b.failed ? tally__oom() : tally__error(TALLY_ENODATA, "%s", b.data);
+    tally__buf_dispose(&b);
+    return rc;
+}
+
 static int report_new(tally_report **out, const tally_results *results,
                       const tally_partition_summary *const *parts, size_t nparts,
                       const double *rank_sums, const double *tie_terms,
@@ -174,7 +214,7 @@ static int report_new(tally_report **out, const tally_results *results,
         rc = r->opts.filter
                  ? tally__error(TALLY_ENODATA, "no benchmark/case matches the filter '%s'",
                                 r->opts.filter)
-                 : tally__error(TALLY_ENODATA, "the result sets hold no cases");
+                 : no_cases(r);
     if (rc == TALLY_OK) {
         tally__report_noise_margins(r);
         r->opts.noise = NULL; /* borrowed for this call only */

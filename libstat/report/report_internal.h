@@ -125,6 +125,12 @@ int tally__pair_name(const char **out, tally__buf *scratch, const tally__pairer 
 void tally__render_pairing_notes(tally__buf *b, const tally_report *r, const char *prefix,
                                  int always);
 
+/* When a compared configuration was measured in another block than the baseline (another
+ * boot_id, or another sweep's `date`) and no noise profile gave the rows a margin: a line per
+ * such configuration and one saying that the intervals cover only the noise within a block
+ * (report_blocks.c). Nothing otherwise. */
+void tally__render_block_notes(tally__buf *b, const tally_report *r, const char *prefix);
+
 /* Each row's noise_pct from the report option `noise` (noise.c), before the comparisons. */
 void tally__report_noise_margins(tally_report *r);
 /* The equivalence margin of a row: the report's, else the noise profile's of its benchmark. */

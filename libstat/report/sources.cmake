@@ -20,6 +20,7 @@ set(TALLY_MODULE_SOURCES
   report.c
   report_access.c
   report_align.c
+  report_blocks.c
   report_display.c
   report_diag.c
   report_env.c
