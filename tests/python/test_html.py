@@ -304,7 +304,8 @@ def test_fragment_and_save(tmp_path):
 def test_text_histogram():
     r = tally.Report(results_of({"a": {"c": [1, 1, 1, 2]}, "bb": {"c": [2, 2, 2, 2]}}))
     out = r.text(hist=True, width=40)
-    tail = out[out.index("Distributions"):].splitlines()
+    # The histograms' block, up to the notes after it (the pairing line is not a histogram).
+    tail = out[out.index("Distributions"):out.index("pairing:")].splitlines()
     # "  a  |" + bars + "| n=4": 40 - (2 + 2 + 1 + 2 + 7) = 26 bins over [1, 2]. Heights are
     # relative to the fullest bin of the case: bb's four 2s (last bin, full block). a's three 1s
     # in bin 0: ceil(8 * 3 / 4) = 6 eighths; its one 2 in the last bin: ceil(8 / 4) = 2 eighths.

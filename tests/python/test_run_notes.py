@@ -55,8 +55,12 @@ def test_xlsx_notes_sheet(tmp_path):
     wb = openpyxl.load_workbook(path)
     assert "notes" in wb.sheetnames
     notes = [row[0] for row in wb["notes"].iter_rows(values_only=True)]
+    # The pairing, by hand: tip lacks 2-groups (every run failed), new has all three cases.
     assert notes == [
         "note",
+        "pairing: new against tip: 2 compared, 0 missing in new, 1 new in new",
+        "rows pair by benchmark and case name: pair renamed cases with a case map (--case-map "
+        "FROM=TO or s/REGEX/REPL/) or by position (--pair-by position)",
         f"partial: tip holds {PARTIAL}",
         "failed runs: tip hackbench-process-pipes/1-groups: 1 failed; computed from the 2 that "
         "succeeded",
@@ -69,9 +73,11 @@ def test_xlsx_notes_sheet(tmp_path):
     assert longest + 1 <= wb["notes"].column_dimensions["A"].width < longest + 2
 
 
-def test_no_notes_sheet_without_notes(tmp_path):
+def test_notes_sheet_of_a_clean_comparison_states_the_pairing_only(tmp_path):
     data = tmp_path / "a.csv"
     data.write_text("benchmark,case,config,value\nb,1,x,1\nb,1,x,2\nb,1,y,1\nb,1,y,3\n")
     path = tmp_path / "r.xlsx"
     tally.Report(tally.load(str(data))).to_xlsx(path)
-    assert "notes" not in openpyxl.load_workbook(path).sheetnames
+    notes = [row[0] for row in openpyxl.load_workbook(path)["notes"].iter_rows(values_only=True)]
+    # One case in both configurations, by hand.
+    assert notes == ["note", "pairing: y against x: 1 compared, 0 missing in y, 0 new in y"]
