@@ -5,10 +5,6 @@
 
 #include <stdio.h>
 
-/* The store (include/tally/store.h) is an experimental API; the command uses it. */
-#ifndef TALLY_EXPERIMENTAL_API
-#define TALLY_EXPERIMENTAL_API 1
-#endif
 #include "tally.h"
 
 /* The number of elements of an array (the CLI sees only include/, so not util/count.h). */
