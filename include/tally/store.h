@@ -132,6 +132,21 @@ TALLY_API int tally_store_query_init(tally_store_query *query, unsigned int vers
 TALLY_API int tally_store_select(tally_results *into, tally_store *store,
                                  const tally_store_query *query);
 
+/**
+ * The distinct names of the benchmarks that tally_store_select() would return for `query`
+ * (with at least one case), sorted by byte value: a caller can split a large selection into
+ * one selection per benchmark (tally.dask.read does).
+ *
+ * @param out the names, each ended by a NUL byte, one after the other; NULL when there is none.
+ *   Free with tally_free().
+ * @param len total bytes of `out` (every name and its NUL).
+ * @param store an open store.
+ * @param query the selection, or NULL for everything.
+ * @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_EIO, ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_store_benchmark_names(char **out, size_t *len, tally_store *store,
+                                          const tally_store_query *query);
+
 #endif /* TALLY_EXPERIMENTAL_API */
 
 #ifdef __cplusplus

@@ -216,7 +216,7 @@ static int case_meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
 }
 
 static int run(selection *sel, tally_store *st, const char *head, const char *tail,
-               tally__db_row_fn fn)
+               tally__db_row_fn fn, void *ctx)
 {
     tally__buf sql = TALLY__BUF_INIT;
     tally__buf_puts(&sql, head);
@@ -226,7 +226,7 @@ static int run(selection *sel, tally_store *st, const char *head, const char *ta
         tally__buf_dispose(&sql);
         return tally__oom();
     }
-    int rc = st->ops->query(st->db, sql.data, sel->params, sel->nparams, fn, sel);
+    int rc = st->ops->query(st->db, sql.data, sel->params, sel->nparams, fn, ctx);
     tally__buf_dispose(&sql);
     return rc;
 }
@@ -249,13 +249,13 @@ static void data_conditions(tally__buf *tail, tally__db_value *params, size_t *n
 }
 
 static int load_data(selection *sel, tally_store *st, const char *head, const char *order,
-                     tally__db_row_fn fn)
+                     tally__db_row_fn fn, void *ctx)
 {
     tally__buf tail = TALLY__BUF_INIT;
     size_t saved = sel->nparams;
     data_conditions(&tail, sel->params, &sel->nparams, &sel->q, sel->where.len == 0);
     tally__buf_puts(&tail, order);
-    int rc = tail.failed ? tally__oom() : run(sel, st, head, tail.data, fn);
+    int rc = tail.failed ? tally__oom() : run(sel, st, head, tail.data, fn, ctx);
     tally__buf_dispose(&tail);
     sel->nparams = saved;
     return rc;
@@ -313,7 +313,7 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
     if (sel->where.failed)
         return tally__oom();
     int rc = run(sel, st, "SELECT r.id, r.label, r.commit_id, r.time, r.recorded FROM result_set r", " ORDER BY r.time, r.id",
-                 set_row);
+                 set_row, sel);
     if (rc != TALLY_OK)
         return rc;
     sel->by_id = tally__calloc(sel->count + 1, sizeof *sel->by_id);
@@ -331,20 +331,20 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
         return TALLY_OK;
     rc = run(sel, st, "SELECT m.set_id, m.key, m.value FROM result_set r "
                       "JOIN set_meta m ON m.set_id = r.id",
-             " ORDER BY m.set_id, m.position", meta_row);
+             " ORDER BY m.set_id, m.position", meta_row, sel);
     if (rc == TALLY_OK)
         rc = load_data(sel, st,
                        "SELECT r.id, b.name, b.unit, b.direction, b.statistic, c.name, c.n, "
                        "c.samples FROM result_set r JOIN benchmark b ON b.set_id = r.id "
                        "JOIN case_result c ON c.benchmark_id = b.id",
-                       " ORDER BY r.id, b.position, c.position", data_row);
+                       " ORDER BY r.id, b.position, c.position", data_row, sel);
     if (rc == TALLY_OK)
         rc = load_data(sel, st,
                        "SELECT r.id, b.name, c.name, m.key, m.value FROM result_set r "
                        "JOIN benchmark b ON b.set_id = r.id "
                        "JOIN case_result c ON c.benchmark_id = b.id "
                        "JOIN case_meta m ON m.case_id = c.id",
-                       " ORDER BY m.case_id, m.position", case_meta_row);
+                       " ORDER BY m.case_id, m.position", case_meta_row, sel);
     tally_results *out = NULL;
     if (rc == TALLY_OK)
         rc = tally_results_new(&out);
@@ -354,6 +354,56 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
         rc = tally_results_merge(into, out);
     tally_results_free(out);
     return rc;
+}
+
+typedef struct names_ctx {
+    const tally_store_query *q;
+    tally__buf out;
+} names_ctx;
+
+static int name_row(void *ctx, const tally__db_value *cols, size_t ncols)
+{
+    names_ctx *n = ctx;
+    if (ncols != 1 || cols[0].type != TALLY__DB_TEXT)
+        return tally__error(TALLY_EFORMAT, "store: a benchmark name of an unexpected shape");
+    if (has_glob(n->q->benchmark) && fnmatch(n->q->benchmark, cols[0].s, 0) != 0)
+        return TALLY_OK;
+    tally__buf_append(&n->out, cols[0].s, cols[0].len + 1);
+    return n->out.failed ? tally__oom() : TALLY_OK;
+}
+
+int tally_store_benchmark_names(char **out, size_t *len, tally_store *store,
+                                const tally_store_query *query)
+{
+    if (out)
+        *out = NULL;
+    if (len)
+        *len = 0;
+    if (out == NULL || len == NULL || store == NULL)
+        return tally__error(TALLY_EINVAL, "tally_store_benchmark_names: NULL argument");
+    selection sel;
+    memset(&sel, 0, sizeof sel);
+    int rc = tally__options_read(&sel.q, query, &tally_store_query_kind);
+    if (rc != TALLY_OK)
+        return rc;
+    build_where(&sel);
+    names_ctx n = {&sel.q, TALLY__BUF_INIT};
+    rc = sel.where.failed ? tally__oom()
+                          : load_data(&sel, store,
+                                      "SELECT DISTINCT b.name FROM result_set r "
+                                      "JOIN benchmark b ON b.set_id = r.id "
+                                      "JOIN case_result c ON c.benchmark_id = b.id",
+                                      " ORDER BY b.name", name_row, &n);
+    tally__buf_dispose(&sel.where);
+    if (rc != TALLY_OK) {
+        tally__buf_dispose(&n.out);
+        return rc;
+    }
+    if (n.out.len == 0) {
+        tally__buf_dispose(&n.out);
+        return TALLY_OK;
+    }
+    return tally__buf_detach(out, len, &n.out);
 }
 
 int tally_store_select(tally_results *into, tally_store *store, const tally_store_query *query)

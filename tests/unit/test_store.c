@@ -266,6 +266,22 @@ static void test_filters(tally_store *s)
     tally_results_free(r);
     g.benchmark = "nothing*"; /* no set keeps a benchmark: none returned */
     CHECK_INT(count_q(s, &g), 0);
+    /* The benchmarks of a selection: "lat" and "thr" (make_set), each once, sorted. */
+    char *names = NULL;
+    size_t len = 0;
+    tally_store_query nb = TALLY_STORE_QUERY_INIT;
+    nb.branch = "main";
+    CHECK_INT(tally_store_benchmark_names(&names, &len, s, &nb), TALLY_OK);
+    CHECK_INT(len, 8);
+    CHECK(names && memcmp(names, "lat\0thr\0", 8) == 0);
+    tally_free(names);
+    nb.benchmark = "t*";
+    CHECK_INT(tally_store_benchmark_names(&names, &len, s, &nb), TALLY_OK);
+    CHECK(len == 4 && names && memcmp(names, "thr\0", 4) == 0);
+    tally_free(names);
+    nb.branch = "none";
+    CHECK_INT(tally_store_benchmark_names(&names, &len, s, &nb), TALLY_OK);
+    CHECK(names == NULL && len == 0);
     tally_store_query id = TALLY_STORE_QUERY_INIT;
     id.id = 1;
     CHECK_INT(count_q(s, &id), 1);
