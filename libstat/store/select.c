@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/results_append.h"
 #include "util/count.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -18,7 +19,9 @@ typedef struct sel_set {
     long long id;
     char *label, *commit, *time, *recorded;
     tally_resultset *rs;
-    int has_data; /* a benchmark passed the globs */
+    int has_data;   /* a benchmark passed the globs */
+    int dup_label;  /* another set of the selection has this label */
+    int dup_commit; /* ... and the same 12 first characters of the commit, or no commit */
 } sel_set;
 
 typedef struct selection {
@@ -261,50 +264,120 @@ static int load_data(selection *sel, tally_store *st, const char *head, const ch
     return rc;
 }
 
-/* LABEL, else LABEL@COMMIT (12 characters), else LABEL#ID: the first free in `into`. */
-static int label_sets(selection *sel, tally_results *into, tally_results *out)
+/* Order of sets by label, then by the first 12 characters of the commit (none first). */
+static int by_label_commit(const void *a, const void *b)
 {
-    for (size_t i = 0; i < sel->count; i++) {
+    const sel_set *x = *(const sel_set *const *)a, *y = *(const sel_set *const *)b;
+    int c = strcmp(x->label, y->label);
+    if (c != 0)
+        return c;
+    if (x->commit == NULL || y->commit == NULL)
+        return (x->commit != NULL) - (y->commit != NULL);
+    return strncmp(x->commit, y->commit, 12);
+}
+
+/* Mark the sets whose label another set of the selection shares (`dup_label`), and those that
+ * share the first 12 characters of the commit too, or lack one (`dup_commit`): sorted once, so
+ * that a series of thousands of sets of one label costs n log n, not n^2. */
+static int find_repeats(selection *sel, sel_set **order, size_t n)
+{
+    qsort(order, n, sizeof *order, by_label_commit);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && strcmp(order[j]->label, order[i]->label) == 0)
+            j++;
+        for (size_t k = i; k < j && j - i > 1; k++) {
+            order[k]->dup_label = 1;
+            int same = order[k]->commit == NULL ||
+                       (k > i && by_label_commit(&order[k - 1], &order[k]) == 0) ||
+                       (k + 1 < j && by_label_commit(&order[k], &order[k + 1]) == 0);
+            order[k]->dup_commit = same;
+        }
+        i = j;
+    }
+    (void)sel;
+    return TALLY_OK;
+}
+
+/* LABEL, else LABEL@COMMIT (12 characters), else LABEL#ID; a label taken in `into` counts as
+ * shared. The sets with data move to `into` in one step, all or nothing. */
+static int label_sets(selection *sel, tally_results *into)
+{
+    sel_set **order = tally__calloc(sel->count + 1, sizeof *order);
+    tally_resultset **keep = tally__calloc(sel->count + 1, sizeof *keep);
+    int rc = order && keep ? TALLY_OK : tally__oom();
+    size_t n = 0;
+    for (size_t i = 0; rc == TALLY_OK && i < sel->count; i++)
+        if (!(sel->q.benchmark || sel->q.case_name) || sel->sets[i].has_data)
+            order[n++] = &sel->sets[i];
+    if (rc == TALLY_OK)
+        rc = find_repeats(sel, order, n);
+    /* Back in time order. */
+    n = 0;
+    for (size_t i = 0; rc == TALLY_OK && i < sel->count; i++) {
         sel_set *s = &sel->sets[i];
         if ((sel->q.benchmark || sel->q.case_name) && !s->has_data)
             continue;
-        int unique = tally_results_find(into, s->label) == NULL;
-        for (size_t j = 0; j < sel->count && unique; j++)
-            unique = j == i || strcmp(sel->sets[j].label, s->label) != 0;
         char name[512];
-        if (!unique && s->commit) {
+        int taken = s->dup_label || tally_results_find(into, s->label) != NULL;
+        if (taken && s->commit && !s->dup_commit) {
             snprintf(name, sizeof name, "%s@%.12s", s->label, s->commit);
-            unique = tally_results_find(into, name) == NULL && tally_results_find(out, name) == NULL;
-            for (size_t j = 0; j < sel->count && unique; j++)
-                unique = j == i || strcmp(sel->sets[j].label, s->label) != 0 ||
-                         sel->sets[j].commit == NULL ||
-                         strncmp(sel->sets[j].commit, s->commit, 12) != 0;
-            if (unique) {
-                int rc = tally_resultset_set_label(s->rs, name);
-                if (rc != TALLY_OK)
-                    return rc;
-            }
+            taken = tally_results_find(into, name) != NULL;
+            if (!taken)
+                rc = tally_resultset_set_label(s->rs, name);
         }
-        if (!unique) {
+        if (taken && rc == TALLY_OK) {
             snprintf(name, sizeof name, "%s#%lld", s->label, s->id);
-            int rc = tally_resultset_set_label(s->rs, name);
-            if (rc != TALLY_OK)
-                return rc;
+            if (tally_results_find(into, name) != NULL)
+                rc = tally__error(TALLY_EEXISTS, "store: set %lld: the labels '%s', '%s@...' "
+                                                 "and '%s' are all taken", s->id, s->label,
+                                  s->label, name);
+            else
+                rc = tally_resultset_set_label(s->rs, name);
         }
         char id[24];
         snprintf(id, sizeof id, "%lld", s->id);
-        int rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "id", id);
+        if (rc == TALLY_OK)
+            rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "id", id);
         if (rc == TALLY_OK)
             rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "time", s->time);
         if (rc == TALLY_OK)
             rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "recorded", s->recorded);
         if (rc == TALLY_OK)
-            rc = tally_results_add(out, s->rs);
-        if (rc != TALLY_OK)
-            return rc;
-        s->rs = NULL;
+            keep[n++] = s->rs;
     }
-    return TALLY_OK;
+    if (rc == TALLY_OK)
+        rc = tally__results_append_unique(into, keep, n);
+    if (rc == TALLY_OK)
+        for (size_t i = 0; i < sel->count; i++)
+            if (!(sel->q.benchmark || sel->q.case_name) || sel->sets[i].has_data)
+                sel->sets[i].rs = NULL; /* owned by `into` now */
+    tally__free_mem(order);
+    tally__free_mem(keep);
+    return rc;
+}
+
+/* The query of the benchmarks and cases with their samples (the one the series indexes
+ * serve), before its WHERE clause. */
+static const char data_head[] = "SELECT r.id, b.name, b.unit, b.direction, b.statistic, c.name, "
+                                "c.n, c.samples FROM result_set r JOIN benchmark b ON "
+                                "b.set_id = r.id JOIN case_result c ON c.benchmark_id = b.id";
+static const char data_order[] = " ORDER BY r.id, b.position, c.position";
+
+static int any_row(void *ctx, const tally__db_value *cols, size_t ncols)
+{
+    (void)cols;
+    (void)ncols;
+    *(int *)ctx = 1;
+    return 0;
+}
+
+/* One benchmark and one case by exact name: a set has at most one row, and the order of the
+ * set ids is the order of the series index (benchmark_series), so no sort is needed. */
+static const char *series_order(const tally_store_query *q)
+{
+    int exact = q->benchmark && !has_glob(q->benchmark) && q->case_name && !has_glob(q->case_name);
+    return exact ? " ORDER BY b.set_id" : data_order;
 }
 
 static int select_all(selection *sel, tally_store *st, tally_results *into)
@@ -333,26 +406,39 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
                       "JOIN set_meta m ON m.set_id = r.id",
              " ORDER BY m.set_id, m.position", meta_row, sel);
     if (rc == TALLY_OK)
-        rc = load_data(sel, st,
-                       "SELECT r.id, b.name, b.unit, b.direction, b.statistic, c.name, c.n, "
-                       "c.samples FROM result_set r JOIN benchmark b ON b.set_id = r.id "
-                       "JOIN case_result c ON c.benchmark_id = b.id",
-                       " ORDER BY r.id, b.position, c.position", data_row, sel);
+        rc = load_data(sel, st, data_head, series_order(&sel->q), data_row, sel);
+    /* Case metadata is rare (harness summaries): one look saves the join when there is none. */
+    int any_case_meta = 0;
     if (rc == TALLY_OK)
+        rc = st->ops->query(st->db, "SELECT 1 FROM case_meta LIMIT 1", NULL, 0, any_row,
+                            &any_case_meta);
+    if (rc == TALLY_OK && any_case_meta)
         rc = load_data(sel, st,
                        "SELECT r.id, b.name, c.name, m.key, m.value FROM result_set r "
                        "JOIN benchmark b ON b.set_id = r.id "
                        "JOIN case_result c ON c.benchmark_id = b.id "
                        "JOIN case_meta m ON m.case_id = c.id",
                        " ORDER BY m.case_id, m.position", case_meta_row, sel);
-    tally_results *out = NULL;
     if (rc == TALLY_OK)
-        rc = tally_results_new(&out);
-    if (rc == TALLY_OK)
-        rc = label_sets(sel, into, out);
-    if (rc == TALLY_OK)
-        rc = tally_results_merge(into, out);
-    tally_results_free(out);
+        rc = label_sets(sel, into);
+    return rc;
+}
+
+int tally__store_explain(tally_store *store, const tally_store_query *query,
+                         tally__db_row_fn row, void *ctx)
+{
+    selection sel;
+    memset(&sel, 0, sizeof sel);
+    int rc = tally__options_read(&sel.q, query, &tally_store_query_kind);
+    if (rc != TALLY_OK)
+        return rc;
+    build_where(&sel);
+    char head[sizeof data_head + 32];
+    snprintf(head, sizeof head, "%s%s",
+             store->ops == &tally__db_sqlite ? "EXPLAIN QUERY PLAN " : "EXPLAIN ", data_head);
+    rc = sel.where.failed ? tally__oom()
+                          : load_data(&sel, store, head, series_order(&sel.q), row, ctx);
+    tally__buf_dispose(&sel.where);
     return rc;
 }
 

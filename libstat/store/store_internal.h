@@ -90,6 +90,11 @@ int tally__store_schema_current(void);
 int tally__store_open_at(tally_store **out, const char *url, const tally_store_options *opts,
                          int version);
 
+/* The back end's plan of the samples query tally_store_select runs for `query` (SQLite:
+ * EXPLAIN QUERY PLAN rows, PostgreSQL: EXPLAIN lines), row by row (select.c; bench/). */
+int tally__store_explain(tally_store *store, const tally_store_query *query,
+                         tally__db_row_fn row, void *ctx);
+
 /* `url` with any password replaced by "***", into buf (always NUL-terminated) (store.c). */
 void tally__store_scrub_url(char *buf, size_t cap, const char *url);
 
