@@ -149,7 +149,8 @@ const char *cli_store_location(const char *given);
 void cli_store_name(char *buf, size_t cap, const char *location);
 
 /* Parse a selection "KEY=VALUE,...,latest" (docs/store.md) into q; the strings point into
- * `text`, which is modified. Returns CLI_EXIT_OK or CLI_EXIT_USAGE after printing. */
+ * `text`, which is modified. Returns CLI_EXIT_OK or CLI_EXIT_USAGE after printing (a usage
+ * error of `command`, or a plain error when `command` is NULL: an input). */
 int cli_store_query_parse(tally_store_query *q, char *text, const char *command);
 
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit

@@ -105,8 +105,15 @@ void cli_store_name(char *buf, size_t cap, const char *location)
     snprintf(buf, cap, "%.*s%.*s", (int)(scheme + 3 - location), location, (int)path, host);
 }
 
+/* A usage error of `command`, or a plain error (no "Try ...") for an input (command NULL). */
+static int selection_error(const char *command, const char *message)
+{
+    return command ? cli_usage_error(command, "%s", message) : cli_fail("%s", message);
+}
+
 int cli_store_query_parse(tally_store_query *q, char *text, const char *command)
 {
+    char message[512];
     for (char *item = text, *next; item != NULL; item = next) {
         next = strchr(item, ',');
         if (next)
@@ -130,19 +137,21 @@ int cli_store_query_parse(tally_store_query *q, char *text, const char *command)
         } else if ((strcmp(item, "limit") == 0 || strcmp(item, "id") == 0) && value) {
             char *end = NULL;
             long long n = strtoll(value, &end, 10);
-            if (end == value || *end != '\0' || n <= 0)
-                return cli_usage_error(command, "store selection: %s needs a whole number > 0, "
-                                                "not '%s'", item, value);
+            if (end == value || *end != '\0' || n <= 0) {
+                snprintf(message, sizeof message,
+                         "store selection: %s needs a whole number > 0, not '%s'", item, value);
+                return selection_error(command, message);
+            }
             if (item[0] == 'l')
                 q->limit = (size_t)n;
             else
                 q->id = n;
         } else {
-            return cli_usage_error(command,
-                                   "store selection: '%s%s%s' is not KEY=VALUE with KEY one of "
-                                   "branch, commit, machine, label, benchmark, case, since, "
-                                   "until, id, limit, or 'latest'",
-                                   item, value ? "=" : "", value ? value : "");
+            snprintf(message, sizeof message,
+                     "store selection: '%s%s%s' is not KEY=VALUE with KEY one of branch, commit, "
+                     "machine, label, benchmark, case, since, until, id, limit, or 'latest'",
+                     item, value ? "=" : "", value ? value : "");
+            return selection_error(command, message);
         }
     }
     return CLI_EXIT_OK;
@@ -174,7 +183,7 @@ static int load_selection(tally_results *results, const char *spec)
     tally_store_query q = TALLY_STORE_QUERY_INIT;
     tally_store *store = NULL;
     tally_results *found = NULL;
-    int rc = cli_store_query_parse(&q, text, "input");
+    int rc = cli_store_query_parse(&q, text, NULL);
     if (rc == CLI_EXIT_OK && (tally_store_open(&store, location, NULL) != TALLY_OK ||
                               tally_results_new(&found) != TALLY_OK ||
                               tally_store_select(found, store, &q) != TALLY_OK))

@@ -43,6 +43,12 @@ cmp -s "$scratch/from-file.txt" "$scratch/from-csv.txt" || fail "csv export diff
 "$tally" query --db "$db" --commit c0ffee01 --format json -o "$scratch/export.json" || fail "json export"
 "$tally" record --db "$db" "$scratch/export.json" 2>"$scratch/err" || fail "record export"
 grep -q ': 0 result sets recorded, 3 already there' "$scratch/err" || fail "export recorded again: $(cat "$scratch/err")"
+# The export into another store (SQLite) keeps the sets' times (their store.time).
+rm -f "$scratch/copy.db"
+"$tally" record --db "$scratch/copy.db" "$scratch/export.json" 2>/dev/null || fail "record export elsewhere"
+"$tally" query --db "$db" --commit c0ffee01 | awk '{print $2}' >"$scratch/times-a"
+"$tally" query --db "$scratch/copy.db" | awk '{print $2}' >"$scratch/times-b"
+cmp -s "$scratch/times-a" "$scratch/times-b" || fail "times differ after a copy through an export"
 
 # 2. Errors: nothing matched, a label for several sets, no store, a bad file (exit 2, located,
 # nothing recorded).

@@ -75,9 +75,10 @@ TALLY_API int tally_store_schema_current(void);
  * Record every result set of `results` in one transaction: all of them or, on any failure, none.
  *
  * Each set is keyed by its metadata `commit`, `branch` and `machine` (else `host`), and by its
- * time: metadata `time` when it is an ISO 8601 UTC time (`2026-01-31T12:00:00Z`), else the time
- * of recording. A set whose content (label, metadata other than `source_file`, benchmarks,
- * cases and samples in order) is already stored is skipped: its SHA-256 is the key.
+ * time: the first of the metadata `time`, `date` and `store.time` (a store's export) that is an
+ * ISO 8601 UTC time (`2026-01-31T12:00:00Z`), else the time of recording. A set whose content
+ * (label, metadata other than `source_file` and `store.*`, benchmarks, cases and samples in
+ * order) is already stored is skipped: the SHA-256 of its native JSON is the key.
  *
  * @param added number of result sets newly stored (may be NULL).
  * @param store an open store.

@@ -133,6 +133,8 @@ static int record_set(size_t *added, tally_store *s, const tally_resultset *rs, 
     const char *when = tally_resultset_meta_get(rs, "time");
     if (!is_utc_time(when))
         when = tally_resultset_meta_get(rs, "date");
+    if (!is_utc_time(when)) /* an export of a store: the time it was keyed by there */
+        when = tally_resultset_meta_get(rs, TALLY__STORE_META_PREFIX "time");
     if (!is_utc_time(when))
         when = now;
     tally__db_value p[] = {tally__db_text(hash),
