@@ -257,8 +257,9 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->fail_on_regression = pct;
             continue;
         }
-        int rc = strchr("BKYUD", c) ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
-                                    : cli_report_option(&cmd->args, cmd->name, name, optarg);
+        int input = c == CLI_DB_OPTION || strchr("BKYUD", c);
+        int rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
+                       : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;
     }
