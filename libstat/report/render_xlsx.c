@@ -2,6 +2,7 @@
  * number formats, conditional colours for significant regressions and improvements and a chart
  * of pct imp per case; a sheet of raw samples; a metadata sheet. Every libxlsxwriter error
  * becomes TALLY_EXLSX with libxlsxwriter's message. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct ctx {
     tally__xlsx_api x;  /* libxlsxwriter, loaded for this render */
     lxw_workbook *wb;
     lxw_error err;      /* first libxlsxwriter error */
+    int sys_err;        /* errno of a temporary file libxlsxwriter could not create, or 0 */
     const char *what;   /* what was being written when it happened */
     const tally_render_options *o;
     /* Value formats by their decimals ("0", "0.0", ... "0.00000000000000000"), made on use. */
@@ -167,9 +169,19 @@ static lxw_worksheet *add_sheet(ctx *c, const char *want)
         c->widths[k] = 0;
     char name[SHEET_NAME_MAX + 1];
     sheet_name(c, name, want);
-    lxw_worksheet *ws = c->err == LXW_NO_ERROR ? c->x.workbook_add_worksheet(c->wb, name) : NULL;
-    if (ws == NULL)
+    if (c->err != LXW_NO_ERROR)
+        return NULL;
+    /* A worksheet of constant_memory mode opens its temporary file at once: it fails on a
+     * failed allocation (ENOMEM) or a temporary file that cannot be created (EMFILE, ENOSPC,
+     * EACCES: errno says which). */
+    errno = 0;
+    lxw_worksheet *ws = c->x.workbook_add_worksheet(c->wb, name);
+    if (ws == NULL && errno != 0 && errno != ENOMEM) {
+        c->sys_err = errno;
+        note(c, LXW_ERROR_CREATING_TMPFILE, "a worksheet");
+    } else if (ws == NULL) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a worksheet");
+    }
     return ws;
 }
 
@@ -876,17 +888,29 @@ static int render_workbook(const char *path, const char *shown_path, const tally
      * while it works. */
     void *locale = tally__locale_c_begin();
     /* constant_memory: each row goes to a temporary file as soon as the next one starts (every
-     * sheet is written in row order), so memory stays flat however many samples there are. */
+     * sheet is written in row order), so memory stays flat however many samples there are. The
+     * temporary files go beside the output (which is itself a temporary name there), not into
+     * the system's temporary directory: they need about the space of the output, and a full
+     * /tmp must not decide whether a report can be written elsewhere. libxlsxwriter unlinks
+     * each as soon as it is created, so a killed write leaves none behind. */
+    const char *slash = strrchr(path, '/');
+    char *tmpdir = slash == NULL ? tally__strdup(".")
+                   : slash == path ? tally__strdup("/")
+                                   : tally__strndup(path, (size_t)(slash - path));
     lxw_workbook_options wo;
     memset(&wo, 0, sizeof(wo));
     wo.constant_memory = LXW_TRUE;
     wo.use_zip64 = LXW_TRUE;
-    c.wb = c.x.workbook_new_opt(path, &wo);
+    wo.tmpdir = tmpdir;
+    c.wb = tmpdir != NULL ? c.x.workbook_new_opt(path, &wo) : NULL;
     if (c.wb == NULL) {
         tally__locale_c_end(locale);
         tally__free_mem(c.names);
         tally__xlsx_close(&c.x);
-        return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
+        tally__free_mem(tmpdir);
+        return tmpdir == NULL ? tally__oom()
+                              : tally__error_at(TALLY_EXLSX, shown_path, 0, 0,
+                                                "cannot create the workbook");
     }
     make_formats(&c);
     pos = 0;
@@ -898,7 +922,11 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     notes_sheet(&c, r);
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
+    errno = 0;
     lxw_error closed = c.x.workbook_close(c.wb);
+    if (closed == LXW_ERROR_CREATING_TMPFILE || closed == LXW_ERROR_CREATING_XLSX_FILE ||
+        closed == LXW_ERROR_ZIP_FILE_OPERATION || closed == LXW_ERROR_ZIP_CLOSE)
+        c.sys_err = c.err == LXW_NO_ERROR ? errno : c.sys_err;
     tally__locale_c_end(locale);
     note(&c, closed, "the file");
     tally__free_mem(c.names);
@@ -908,9 +936,20 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     if (c.err == LXW_ERROR_MEMORY_MALLOC_FAILED)
         rc = tally__error_at(TALLY_ENOMEM, shown_path, 0, 0, "writing %s: out of memory",
                              c.what);
+    else if (c.err != LXW_NO_ERROR && c.sys_err != 0)
+        rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0,
+                             "writing %s: cannot create or write a file in %s: %s%s", c.what,
+                             tmpdir, strerror(c.sys_err),
+                             c.sys_err == EMFILE || c.sys_err == ENFILE
+                                 ? " (raise the limit of open files: ulimit -n)"
+                             : c.sys_err == ENOSPC ? " (free some space there)"
+                                                   : "");
     else if (c.err != LXW_NO_ERROR)
         rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
                              c.x.lxw_strerror(c.err));
+    else
+        rc = tally__xlsx_verify(&c.x, path, shown_path);
+    tally__free_mem(tmpdir);
     tally__xlsx_close(&c.x);
     return rc;
 }

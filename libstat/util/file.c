@@ -2,7 +2,9 @@
 #define _DEFAULT_SOURCE /* realpath, beside POSIX */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +242,50 @@ int tally__create_temp(char **tmp_out, int *fd_out, const char *path)
     return TALLY_OK;
 }
 
+/* The temporary files a killed write left beside `target`: `BASE.tmp.<pid>.<12 hex digits>`
+ * (tally__create_temp's pattern, nothing else), regular, ours, of a process that no longer
+ * exists on this machine. Removed before the next write of the same file, so that they neither
+ * pile up nor look like an output. Best effort: a directory that cannot be read is left. */
+static void remove_stale_temps(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    size_t base_len = strlen(base);
+    char *dir = slash == NULL ? tally__strdup(".")
+                : slash == target ? tally__strdup("/")
+                                  : tally__strndup(target, (size_t)(slash - target));
+    if (dir == NULL)
+        return;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    tally__free_mem(dir);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (d == NULL) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strncmp(name, base, base_len) != 0 || strncmp(name + base_len, ".tmp.", 5) != 0)
+            continue;
+        const char *p = name + base_len + 5;
+        char *end;
+        errno = 0;
+        long pid = strtol(p, &end, 10);
+        if (end == p || *end != '.' || pid <= 0 || errno != 0 || strlen(end + 1) != 12 ||
+            strspn(end + 1, "0123456789abcdef") != 12)
+            continue;
+        struct stat st;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH ||
+            fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        (void)unlinkat(dfd, name, 0);
+    }
+    closedir(d);
+}
+
 /* Outputs. A regular file (or a name not taken yet) is replaced atomically: a temporary file
  * next to it, given the old file's mode and owner, fsync'ed, renamed over it, and the directory
  * fsync'ed so that the rename survives a crash. A symbolic link to a regular file keeps being a
@@ -352,6 +398,7 @@ int tally__output_open(tally__output *o, const char *path)
         target = o->resolved;
     }
     o->target = target;
+    remove_stale_temps(target);
     if (stat(target, &o->old) == 0)
         o->had_old = S_ISREG(o->old.st_mode);
     return tally__create_temp(&o->tmp, &o->fd, target);
@@ -422,6 +469,7 @@ int tally__output_stage(tally__output *o, const char **file)
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
     int fd = -1;
+    remove_stale_temps(base.data);
     int rc = tally__create_temp(&o->stage, &fd, base.data);
     tally__buf_dispose(&base);
     if (rc != TALLY_OK)
