@@ -325,7 +325,7 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
     tally__chunks src = { &in, tally__malloc(first_read + 1), 0, first_read + 1, piece };
     if (src.buf == NULL) {
         tally__input_close(&in);
-        return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
+        return tally__error(TALLY_ENOMEM, "out of memory reading %s", in.path);
     }
     size_t got = 0;
     rc = tally__input_read(&in, src.buf, first_read, &got);
@@ -337,10 +337,10 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
         (imp = read_as_it_arrives(src.buf + bom, got - bom, first_read, &options)) != NULL) {
         memmove(src.buf, src.buf + bom, got - bom);
         src.have = got - bom;
-        rc = load_parsed(into, imp, NULL, 0, &src, path, &options);
+        rc = load_parsed(into, imp, NULL, 0, &src, in.path, &options);
     } else if (rc == TALLY_OK && in.eof) {
         src.buf[got] = '\0';
-        rc = load_data(into, src.buf, got, path, opts);
+        rc = load_data(into, src.buf, got, in.path, opts);
     } else if (rc == TALLY_OK) {
         char *data = NULL;
         size_t len = 0;
@@ -348,7 +348,7 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
         tally__free_mem(src.buf);
         src.buf = NULL;
         if (rc == TALLY_OK)
-            rc = load_data(into, data, len, path, opts);
+            rc = load_data(into, data, len, in.path, opts);
         tally__free_mem(data);
     }
     tally__free_mem(src.buf);

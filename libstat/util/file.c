@@ -52,25 +52,46 @@ static const char *kind_of(mode_t mode)
     return "not a regular file";
 }
 
-static int too_large(const char *path)
+static int too_large(const tally__input *in)
 {
-    return tally__error_at(TALLY_ELIMIT, path, 0, 0,
-                           "larger than %u MiB, the most tally reads from one input: split it "
-                           "into several files",
-                           (unsigned)(TALLY__INPUT_MAX >> 20));
+    if (in->max == TALLY__INPUT_MAX)
+        return tally__error_at(TALLY_ELIMIT, in->path, 0, 0,
+                               "larger than %u MiB, the most tally reads from one input: split "
+                               "it into several files",
+                               (unsigned)(TALLY__INPUT_MAX >> 20));
+    return tally__error_at(TALLY_ELIMIT, in->path, 0, 0,
+                           "larger than %zu bytes, the most tally reads from one input as "
+                           "TALLY_INPUT_MAX sets it",
+                           in->max);
+}
+
+/* The input limit: TALLY__INPUT_MAX, or a lower number of bytes in the environment variable
+ * TALLY_INPUT_MAX (docs/formats.md, "Limits"): it may lower the limit, never raise it. */
+static size_t input_max(void)
+{
+    const char *v = getenv("TALLY_INPUT_MAX");
+    if (v == NULL || *v < '0' || *v > '9')
+        return TALLY__INPUT_MAX;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    return errno == 0 && *end == '\0' && n < TALLY__INPUT_MAX ? (size_t)n : TALLY__INPUT_MAX;
 }
 
 int tally__input_open(tally__input *in, const char *path)
 {
     memset(in, 0, sizeof(*in));
     in->fd = -1;
-    in->path = path;
+    in->max = input_max();
     int std = is_standard_input(path);
+    /* Standard input is "stdin" in messages and the default label, whichever name reached it
+     * (the command's `-` is /dev/stdin here). */
+    in->path = std ? "stdin" : path;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
     int fd = std ? fcntl(0, F_DUPFD_CLOEXEC, 3)
                  : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return tally__error_at(TALLY_EIO, in->path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int saved = errno;
@@ -87,9 +108,9 @@ int tally__input_open(tally__input *in, const char *path)
     }
     if (pipe_given) /* our own open file description: the writer is under way, wait for it */
         (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > TALLY__INPUT_MAX) {
+    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > in->max) {
         close(fd);
-        return too_large(path);
+        return too_large(in);
     }
     in->fd = fd;
     in->regular = S_ISREG(st.st_mode);
@@ -137,8 +158,8 @@ int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got)
         }
         used += (size_t)n;
         in->total += (size_t)n;
-        if (in->total > TALLY__INPUT_MAX)
-            return too_large(in->path);
+        if (in->total > in->max)
+            return too_large(in);
     }
     *got = used;
     return in->eof ? check_unchanged(in) : TALLY_OK;
@@ -165,7 +186,7 @@ int tally__input_read_rest(tally__input *in, char **out, size_t *len, const char
     while (rc == TALLY_OK && !in->eof) {
         if (used + 1 >= cap) {
             /* The reads stop one byte beyond the limit, which tells it was exceeded. */
-            size_t grown = cap > (TALLY__INPUT_MAX + 2) / 2 ? TALLY__INPUT_MAX + 2 : cap * 2;
+            size_t grown = cap > (in->max + 2) / 2 ? in->max + 2 : cap * 2;
             char *bigger = tally__realloc(data, grown);
             if (bigger == NULL) {
                 rc = tally__error(TALLY_ENOMEM, "out of memory reading %s", in->path);

@@ -95,13 +95,14 @@ typedef struct tally__input {
     int regular;       /* a regular file */
     size_t size;       /* a regular file's size when opened (what to expect), else 0 */
     size_t total;      /* bytes read so far */
+    size_t max;        /* the most it may hold: TALLY__INPUT_MAX, or TALLY_INPUT_MAX's lower one */
     int eof;           /* its end was read */
     struct stat opened; /* as it was when opened */
 } tally__input;
 
 int tally__input_open(tally__input *in, const char *path);
 /* Read into buf[0..cap) until it is full or the input ends (then in->eof): *got bytes. Errors
- * (recorded with the path): a failed read, more than TALLY__INPUT_MAX bytes in all, a regular
+ * (recorded with the path): a failed read, more than in->max bytes in all, a regular
  * file changed while read. */
 int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got);
 /* The rest of the input after the have_len bytes `have` already read from it, with them, as

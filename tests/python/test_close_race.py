@@ -48,7 +48,7 @@ RESULTS_USES = [
     lambda r: r.samples("new", "bench", "case3"),
     lambda r: views(r),
     lambda r: r.validate(),
-    lambda r: tally.Report(r).worst_regression(),
+    lambda r: tally.Report(r).worst_regression,
     lambda r: repr(r),
 ]
 
