@@ -158,6 +158,7 @@ int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got)
         }
         used += (size_t)n;
         in->total += (size_t)n;
+        in->last = buf[used - 1];
         if (in->total > in->max)
             return too_large(in);
     }

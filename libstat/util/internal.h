@@ -97,6 +97,7 @@ typedef struct tally__input {
     size_t total;      /* bytes read so far */
     size_t max;        /* the most it may hold: TALLY__INPUT_MAX, or TALLY_INPUT_MAX's lower one */
     int eof;           /* its end was read */
+    char last;         /* the last byte read so far (the input's last once eof) */
     struct stat opened; /* as it was when opened */
 } tally__input;
 

@@ -544,7 +544,7 @@ static void test_changing_file(void)
         else
             CHECK(ftruncate(fd, 4) == 0);
         close(fd);
-        tally__chunks src = { &in, buf, got, 64, 2 };
+        tally__chunks src = { &in, buf, got, 64, 2, 0 };
         tally_results *r = NULL;
         tally_results_new(&r);
         tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
