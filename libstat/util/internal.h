@@ -67,6 +67,9 @@ int tally__buf_append(tally__buf *b, const char *s, size_t n);
 int tally__buf_puts(tally__buf *b, const char *s);
 int tally__buf_printf(tally__buf *b, const char *fmt, ...) TALLY__PRINTF(2, 3);
 int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap);
+/* snprintf with '.' as the decimal separator whatever the locale a host program set (buf.c):
+ * for the fixed-size texts (tooltips, labels) that do not go through a tally__buf. */
+int tally__snprintf_c(char *out, size_t size, const char *fmt, ...) TALLY__PRINTF(3, 4);
 /* Hand the contents to the caller (free with tally_free); the buffer is reset. Returns
  * TALLY_ENOMEM if any append failed. */
 int tally__buf_detach(char **out, size_t *len, tally__buf *b);
