@@ -1,4 +1,5 @@
 /* Error printing, input loading, colour choice and report output shared by the subcommands. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,13 @@ int cli_fail_library(void)
 {
     const tally_error *e = tally_error_last();
     return cli_fail("%s", e->message[0] ? e->message : tally_strerror(e->code));
+}
+
+int cli_finish_stdout(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    return cli_fail("cannot write to standard output: %s", strerror(errno));
 }
 
 int cli_usage_error(const char *command, const char *fmt, ...)

@@ -22,6 +22,16 @@ grep -q "No space left on device" "$work/err" || fail "-o /dev/full: $(cat "$wor
 run import "$json" -o /dev/fd/3 3>/dev/full 2>"$work/err"; rc=$?
 [ $rc = 2 ] || fail "import -o /dev/full: exit $rc, expected 2"
 
+# validate and calibrate print with printf: a full standard output is exit 2 and the reason.
+run validate "$data/hyperfine/basic.json" >/dev/full 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "validate >/dev/full: exit $rc, expected 2"
+grep -q "cannot write to standard output: No space left on device" "$work/err" ||
+    fail "validate >/dev/full: $(cat "$work/err")"
+run calibrate "$data/diag/defects.csv" >/dev/full 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "calibrate >/dev/full: exit $rc, expected 2"
+grep -q "cannot write to standard output: No space left on device" "$work/err" ||
+    fail "calibrate >/dev/full: $(cat "$work/err")"
+
 # Standard output into a pipe, named as /dev/fd/1 (/dev/stdout is the same, but a faulty build
 # running as root would replace the system's link), in text and XLSX.
 out=$(run summary "$json" -o /dev/fd/1 | head -c 9)

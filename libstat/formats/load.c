@@ -324,6 +324,8 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
     int rc = read_options(&options, opts);
     if (rc != TALLY_OK)
         return rc;
+    if ((rc = tally__check_not_utf16(data, len, name)) != TALLY_OK)
+        return rc;
     size_t bom = bom_length(data, len);
     data += bom;
     len -= bom;
@@ -388,6 +390,8 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
     }
     size_t got = 0;
     rc = tally__input_read(&in, src.buf, first_read, &got);
+    if (rc == TALLY_OK)
+        rc = tally__check_not_utf16(src.buf, got, in.path);
     tally_load_options options;
     size_t bom = bom_length(src.buf, got);
     /* Three bytes at least, so that a byte-order mark is seen whole. */
