@@ -71,5 +71,17 @@ for sig in HUP QUIT; do
     fi
 done
 
+# --finish while the sweep still runs (it holds its journal's lock): refused, nothing written.
+rm -f "$tmp/started"; mkfifo "$tmp/started" || exit 1
+env --default-signal=INT "$drv" run --runs 2 --warmup 0 -o "$tmp/busy.json" -- \
+    sh -c "echo go >'$tmp/started'; sleep 1000" >"$tmp/out" 2>"$tmp/err" &
+bpid=$!
+timeout 60 sh -c "read line <'$tmp/started'" || { echo "FAILED: busy sweep never started"; fail=1; }
+expect 2 "--finish while the sweep runs" -- --finish -o "$tmp/busy.json"
+grep -q "busy.json.journal: the sweep is still running (process $bpid)" "$tmp/err" ||
+    { echo "FAILED: --finish while running: $(cat "$tmp/err")"; fail=1; }
+[ -e "$tmp/busy.json" ] && { echo "FAILED: --finish wrote a running sweep"; fail=1; }
+kill -s INT "$bpid"; wait "$bpid" # Ctrl-C ends the run's processes too (above)
+
 [ $fail = 0 ] && echo "runner CLI: all passed"
 exit $fail

@@ -324,6 +324,11 @@ void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *p
         const char *partial = tally__report_meta(r, j, "partial");
         if (partial)
             tally__buf_printf(b, "%spartial: %s holds %s\n", prefix, r->configs[j].label, partial);
+        const char *running = tally__report_meta(r, j, "running");
+        if (running)
+            tally__buf_printf(b, "%srunning: %s: its sweep is still running (%s): more runs will "
+                                 "follow\n",
+                              prefix, r->configs[j].label, running);
         const char *cut = tally__report_meta(r, j, "cut_last_line");
         if (cut)
             tally__buf_printf(b, "%swarning: %s: %s\n", prefix, r->configs[j].label, cut);

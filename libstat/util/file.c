@@ -119,6 +119,27 @@ int tally__input_open(tally__input *in, const char *path)
     return TALLY_OK;
 }
 
+long tally__lock_holder(int fd)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type == F_UNLCK)
+        return 0;
+    return fl.l_pid > 0 ? (long)fl.l_pid : -1;
+}
+
+long tally__lock_holder_of(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    long pid = tally__lock_holder(fd);
+    close(fd);
+    return pid;
+}
+
 /* A regular file whose size or modification time moved while it was read may have been read
  * half old, half new (a writer appending a line, an editor rewriting it): refused rather than
  * read as a mix. Files of /proc and /sys show a size that is not their length, but one that

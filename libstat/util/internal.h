@@ -105,6 +105,12 @@ typedef struct tally__input {
 } tally__input;
 
 int tally__input_open(tally__input *in, const char *path);
+
+/* Who holds a POSIX write lock on the file open as fd (a running sweep's journal): its pid, -1
+ * when the holder is unknown (another machine), 0 when nobody (file.c). */
+long tally__lock_holder(int fd);
+/* The same for the file at `path` (0 when it cannot be opened). */
+long tally__lock_holder_of(const char *path);
 /* Read into buf[0..cap) until it is full or the input ends (then in->eof): *got bytes. Errors
  * (recorded with the path): a failed read, more than in->max bytes in all, a regular
  * file changed while read. */
