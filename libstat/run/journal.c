@@ -425,6 +425,13 @@ int tally__journal_append_stop(tally__journal *j, size_t point, const tally__jou
     return write_object(j, obj);
 }
 
+void tally__journal_discard(tally__journal *j)
+{
+    if (j->fd >= 0 && j->path != NULL)
+        (void)unlink(j->path); /* before the close: the lock keeps another sweep off it */
+    tally__journal_close(j);
+}
+
 void tally__journal_close(tally__journal *j)
 {
     if (j->fd >= 0)
