@@ -24,6 +24,9 @@ typedef struct ctx {
     const tally_render_options *o;
     /* Value formats by their decimals ("0", "0.0", ... "0.00000000000000000"), made on use. */
     lxw_format *value_fmt[18];
+    /* Scientific formats by significant digits ("0.00E+00" is 3), for values too small for 17
+     * decimals (tally__numfmt's sci), made on use. */
+    lxw_format *sci_fmt[18];
     lxw_format *bold, *title, *group, *verdict, *pct_fmt, *cv_fmt, *p_fmt, *p_tiny_fmt,
         *red, *green;
     char (*names)[SHEET_NAME_MAX + 1];
@@ -43,6 +46,8 @@ static void note(ctx *c, lxw_error err, const char *what)
 
 /* The format of values with `decimals` decimals (made on first use). */
 static lxw_format *value_format(ctx *c, int decimals);
+/* The format of values shown as `nf` says (made on first use). */
+static lxw_format *numfmt_format(ctx *c, const tally__numfmt *nf);
 
 /* Columns take the width of their widest cell. Excel measures a width in characters of the
  * default font's digits; letters and bold text run wider, hence the factors, found by looking
@@ -101,9 +106,12 @@ static void put_str(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, con
 static size_t shown_chars(const ctx *c, double x, lxw_format *f)
 {
     char text[TALLY__NUMBER_BUF + 8];
-    for (int d = 0; d < (int)TALLY__COUNT(c->value_fmt); d++)
+    for (int d = 0; d < (int)TALLY__COUNT(c->value_fmt); d++) {
         if (f != NULL && f == c->value_fmt[d])
             return (size_t)snprintf(text, sizeof(text), "%.*f", d, x);
+        if (f != NULL && f == c->sci_fmt[d])
+            return tally__format_fixed(text, sizeof(text), -(d < 1 ? 1 : d), x);
+    }
     if (f == c->pct_fmt || f == c->cv_fmt)
         return (size_t)snprintf(text, sizeof(text), "%+.2f%%", x * 100);
     if (f == c->p_fmt)
@@ -467,7 +475,7 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
         tally__si plain = { 1.0, "" };
         tally__numfmt nf;
         tally__row_numfmt(&nf, r, row, &plain, c->o->precision);
-        lxw_format *vf = value_format(c, nf.decimals);
+        lxw_format *vf = numfmt_format(c, &nf);
         put_case(c, ws, xr, 0, row->case_name);
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *cell = &row->cells[j];
@@ -646,6 +654,24 @@ static lxw_format *make_format(ctx *c)
     if (f == NULL)
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell format");
     return f;
+}
+
+/* The format `nf` shows values in: its decimals, or scientific with its digits. */
+static lxw_format *numfmt_format(ctx *c, const tally__numfmt *nf)
+{
+    int digits = nf->sci;
+    if (digits <= 0)
+        return value_format(c, nf->decimals);
+    if (digits >= (int)TALLY__COUNT(c->sci_fmt))
+        digits = (int)TALLY__COUNT(c->sci_fmt) - 1;
+    if (c->sci_fmt[digits] == NULL && (c->sci_fmt[digits] = make_format(c)) != NULL) {
+        char code[32] = "0.";
+        for (int k = 0; k < digits - 1; k++)
+            code[2 + k] = '0';
+        snprintf(code + (digits > 1 ? 1 + digits : 1), sizeof(code) - 20, "E+00");
+        c->x.format_set_num_format(c->sci_fmt[digits], code);
+    }
+    return c->sci_fmt[digits];
 }
 
 static lxw_format *value_format(ctx *c, int decimals)
