@@ -312,7 +312,10 @@ class Owner:
     def _enter(self):
         """Count a call in flight (ValueError once closed or closing) and return the handle."""
         me = threading.get_ident()
-        with self._guard:
+        guard = getattr(self, "_guard", None)
+        if guard is None:  # its constructor failed before it owned a handle
+            raise ValueError(f"this {self._kind} was closed")
+        with guard:
             depth = self._calls.get(me, 0)
             # A nested call of a thread already inside goes on while close() waits for it.
             if self._ptr is None or (self._closing and depth == 0):
@@ -344,7 +347,10 @@ class Owner:
     def close(self) -> None:
         """Free the C object now; it and every view taken from it raise ValueError afterwards.
         Waits for the calls other threads have in flight on it to return."""
-        with self._guard:
+        guard = getattr(self, "_guard", None)
+        if guard is None:  # never owned a handle
+            return
+        with guard:
             if self._ptr is None:
                 return
             if threading.get_ident() in self._calls:
