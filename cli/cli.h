@@ -27,6 +27,10 @@ int cli_fail(const char *fmt, ...)
 /* Print the library's last error ("tally: file:line:col: ...") on stderr; return CLI_EXIT_USAGE. */
 int cli_fail_library(void);
 
+/* Flush standard output: `rc` when everything printed reached it, else the error (exit 2,
+ * "cannot write to standard output: REASON"), for commands that print with printf. */
+int cli_finish_stdout(int rc);
+
 /* Print "Try 'tally CMD --help'." after a usage error; return CLI_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...)
 #if defined(__GNUC__)

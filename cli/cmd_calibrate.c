@@ -68,5 +68,5 @@ int cmd_calibrate(int argc, char **argv)
         return cli_fail_library();
     }
     tally_noise_free(noise);
-    return CLI_EXIT_OK;
+    return cli_finish_stdout(CLI_EXIT_OK);
 }

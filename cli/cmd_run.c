@@ -312,8 +312,16 @@ static int finish_from_journal(const char *output, const char *label, int force)
         fprintf(stderr, "tally run: %s: the result set already exists; replace it with --force\n",
                 output);
     } else if (tally_results_new(&results) != TALLY_OK ||
-               tally_load_file(results, journal, &lo) != TALLY_OK ||
-               tally_results_save(results, output) != TALLY_OK) {
+               tally_load_file(results, journal, &lo) != TALLY_OK) {
+        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+    } else if (tally_results_count(results) > 0 &&
+               tally_resultset_meta_get(tally_results_at(results, 0), "running") != NULL) {
+        /* The journal's lock is held: its sweep goes on, and would write OUT.json itself. */
+        fprintf(stderr,
+                "tally run: %s: the sweep is still running (%s): wait for it, or stop it and "
+                "then --finish\n",
+                journal, tally_resultset_meta_get(tally_results_at(results, 0), "running"));
+    } else if (tally_results_save(results, output) != TALLY_OK) {
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
     } else {
         const tally_resultset *rs = tally_results_at(results, 0);

@@ -102,5 +102,5 @@ int cmd_validate(int argc, char **argv)
     printf("%zu checked, %zu disagreed (relative tolerance %g)\n", count, bad,
            tally_validation_tolerance(v));
     tally_validation_free(v);
-    return bad ? CLI_EXIT_FINDING : CLI_EXIT_OK;
+    return cli_finish_stdout(bad ? CLI_EXIT_FINDING : CLI_EXIT_OK);
 }

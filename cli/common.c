@@ -1,4 +1,5 @@
 /* Error printing, input loading, colour choice and report output shared by the subcommands. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,13 @@ int cli_fail_library(void)
     return cli_fail("%s", e->message[0] ? e->message : tally_strerror(e->code));
 }
 
+int cli_finish_stdout(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    return cli_fail("cannot write to standard output: %s", strerror(errno));
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;
@@ -48,37 +56,15 @@ int cli_library_usage_error(const char *command)
     return cli_usage_error(command, "%s", tally_error_last()->message);
 }
 
-/* `-` (or `LABEL=-`): standard input, read whole, named "stdin" in messages and labels. */
+/* `-` (or `LABEL=-`): standard input, through the library's reader like any file (/dev/stdin is
+ * the descriptor itself there), so that the same input limit and the same errors hold. */
 static int load_stdin(tally_results *results, const char *label, const tally_load_options *lo)
 {
-    size_t cap = 65536, len = 0;
-    char *data = malloc(cap);
-    size_t n;
-    while (data != NULL && (n = fread(data + len, 1, cap - len, stdin)) > 0) {
-        len += n;
-        if (len == cap) {
-            char *grown = realloc(data, cap * 2);
-            if (grown == NULL) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            cap *= 2;
-        }
-    }
-    if (data == NULL)
-        return cli_fail("standard input: out of memory");
-    if (ferror(stdin)) {
-        free(data);
-        return cli_fail("standard input: read error");
-    }
     tally_load_options opts = *lo;
     if (label != NULL)
         opts.label = label;
-    int rc = tally_load_buffer(results, data, len, "stdin", &opts);
-    free(data);
-    return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
+    return tally_load_file(results, "/dev/stdin", &opts) == TALLY_OK ? CLI_EXIT_OK
+                                                                    : cli_fail_library();
 }
 
 const char *cli_store_location(const char *given)

@@ -22,6 +22,16 @@ grep -q "No space left on device" "$work/err" || fail "-o /dev/full: $(cat "$wor
 run import "$json" -o /dev/fd/3 3>/dev/full 2>"$work/err"; rc=$?
 [ $rc = 2 ] || fail "import -o /dev/full: exit $rc, expected 2"
 
+# validate and calibrate print with printf: a full standard output is exit 2 and the reason.
+run validate "$data/hyperfine/basic.json" >/dev/full 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "validate >/dev/full: exit $rc, expected 2"
+grep -q "cannot write to standard output: No space left on device" "$work/err" ||
+    fail "validate >/dev/full: $(cat "$work/err")"
+run calibrate "$data/diag/defects.csv" >/dev/full 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "calibrate >/dev/full: exit $rc, expected 2"
+grep -q "cannot write to standard output: No space left on device" "$work/err" ||
+    fail "calibrate >/dev/full: $(cat "$work/err")"
+
 # Standard output into a pipe, named as /dev/fd/1 (/dev/stdout is the same, but a faulty build
 # running as root would replace the system's link), in text and XLSX.
 out=$(run summary "$json" -o /dev/fd/1 | head -c 9)
@@ -43,6 +53,28 @@ if command -v strace >/dev/null 2>&1; then
 else
     echo "strace not installed: directory fsync not checked"
 fi
+
+# Standard input ('-') goes through the library's reader: its limit and its error. The limit is
+# lowered to 1000000 bytes with TALLY_INPUT_MAX (docs/formats.md) so that the test takes no time;
+# the real 1 GiB is the same code (1.2 GB through a pipe: exit 2, about a minute on 2 cores).
+limited() { TALLY_INPUT_MAX=1000000 timeout 20 "$tally" "$@"; }
+limited summary - </dev/zero 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "summary - </dev/zero: exit $rc, expected 2"
+grep -q "^tally: stdin: larger than 1000000 bytes" "$work/err" || fail "/dev/zero: $(cat "$work/err")"
+# "1.5\n" is 4 bytes: 250000 lines are exactly 1000000 bytes (accepted), one byte more is not.
+yes 1.5 | head -c 1000000 | limited summary - >/dev/null 2>"$work/err" ||
+    fail "1000000 bytes on '-': $(cat "$work/err")"
+yes 1.5 | head -c 1000001 | limited summary - >/dev/null 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "1000001 bytes on '-': exit $rc, expected 2"
+grep -q "larger than 1000000 bytes" "$work/err" || fail "1000001 bytes: $(cat "$work/err")"
+yes 1.5 | head -c 1200000 | limited compare base=- "$data/plain/$(ls "$data/plain" | head -n 1)" \
+    >/dev/null 2>"$work/err"; rc=$?
+[ $rc = 2 ] || fail "compare base=- of 1200000 bytes: exit $rc, expected 2"
+# The variable lowers the limit, never raises it; anything but digits leaves it.
+yes 1.5 | head -c 1200000 | TALLY_INPUT_MAX=99999999999999 run summary - >/dev/null ||
+    fail "TALLY_INPUT_MAX above 1 GiB"
+yes 1.5 | head -c 1200000 | TALLY_INPUT_MAX=lots run summary - >/dev/null ||
+    fail "TALLY_INPUT_MAX=lots"
 
 [ $failed = 0 ] && echo "io_cli: all passed"
 exit $failed

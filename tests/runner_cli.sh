@@ -80,5 +80,33 @@ for sig in HUP QUIT; do
     fi
 done
 
+# --finish while the sweep still runs (it holds its journal's lock): refused, nothing written.
+rm -f "$tmp/started"; mkfifo "$tmp/started" || exit 1
+env --default-signal=INT "$drv" run --runs 2 --warmup 0 -o "$tmp/busy.json" -- \
+    sh -c "echo go >'$tmp/started'; sleep 1000" >"$tmp/out" 2>"$tmp/err" &
+bpid=$!
+timeout 60 sh -c "read line <'$tmp/started'" || { echo "FAILED: busy sweep never started"; fail=1; }
+expect 2 "--finish while the sweep runs" -- --finish -o "$tmp/busy.json"
+grep -q "busy.json.journal: the sweep is still running (process $bpid)" "$tmp/err" ||
+    { echo "FAILED: --finish while running: $(cat "$tmp/err")"; fail=1; }
+[ -e "$tmp/busy.json" ] && { echo "FAILED: --finish wrote a running sweep"; fail=1; }
+kill -s INT "$bpid"; wait "$bpid" # Ctrl-C ends the run's processes too (above)
+
+# A sweep refused at its start (its server's port taken) leaves no journal, so the same command
+# is refused for the port again, not for a journal to --resume or --force.
+port=$((40000 + $$ % 20000))
+/usr/bin/python3 -c "import socket, sys, time
+s = socket.socket(); s.bind(('127.0.0.1', $port)); s.listen(); print('go', flush=True)
+time.sleep(120)" >"$tmp/listener" &
+lpid=$!
+timeout 20 sh -c "until grep -q go '$tmp/listener'; do sleep 0.1; done" || { echo "FAILED: no listener"; fail=1; }
+for attempt in 1 2; do
+    expect 2 "port in use, attempt $attempt" -- iperf3 --port "$port" --runs 1 --warmup 0 -o "$tmp/ip.json"
+    grep -q "port $port on 127.0.0.1 is already in use" "$tmp/err" ||
+        { echo "FAILED: port in use, attempt $attempt: $(cat "$tmp/err")"; fail=1; }
+    [ -e "$tmp/ip.json.journal" ] && { echo "FAILED: a refused sweep left its journal"; fail=1; }
+done
+kill "$lpid"; wait "$lpid" 2>/dev/null
+
 [ $fail = 0 ] && echo "runner CLI: all passed"
 exit $fail

@@ -602,6 +602,8 @@ static int parse_separated(tally_results *into, const char *data, size_t len, co
     }
     if (rc == TALLY_OK && rows == 0)
         rc = tally__error_at(TALLY_ENODATA, name, 0, 0, "no data rows after the header");
+    if (src)
+        src->last_line = r.tok.line;
     if (rc != TALLY_OK)
         rc = finish_after_error(&r, rc);
     tally__csv_dispose(&r.tok);

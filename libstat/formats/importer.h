@@ -41,6 +41,7 @@ typedef struct tally__chunks {
     size_t have;
     size_t cap;
     size_t piece; /* bytes to read at a time, at most */
+    unsigned long last_line; /* set by the reader at the end: the number of the input's last line */
 } tally__chunks;
 
 extern const tally__importer tally__importer_plain;

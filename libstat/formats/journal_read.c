@@ -624,6 +624,17 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     int rc = tally__journal_read(&d, data, len, name);
     if (rc == TALLY_OK)
         rc = tally__journal_build(into, &d, name);
+    /* A sweep still running holds the journal's lock (run/journal.c): its result sets say so,
+     * in `running` ("process N"), so that `tally run --finish` does not write a result set
+     * from a sweep half done, and a summary of it tells it is still growing. */
+    long holder = rc == TALLY_OK ? tally__lock_holder_of(name) : 0;
+    if (holder != 0) {
+        char who[64] = "another machine";
+        if (holder > 0)
+            snprintf(who, sizeof(who), "process %ld", holder);
+        for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(into); i++)
+            rc = tally_resultset_meta_set(tally_results_at(into, i), "running", who);
+    }
     /* Labels come from the journal; the loader applies a caller's label afterwards. */
     tally__journal_data_free(&d);
     return rc;

@@ -225,6 +225,61 @@ int tally__chunks_more(tally__chunks *src, size_t *have)
     return rc;
 }
 
+/* ---- a last line without its line end ---- */
+
+/* The text outputs of tools, whose every line ends with a line end when the tool finished. */
+static int tool_output(tally_input_kind kind)
+{
+    return kind == TALLY_INPUT_HACKBENCH || kind == TALLY_INPUT_STREAM ||
+           kind == TALLY_INPUT_SCHBENCH || kind == TALLY_INPUT_NETPERF ||
+           kind == TALLY_INPUT_TBENCH || kind == TALLY_INPUT_GOTEST;
+}
+
+/* The input's last line (number `line`, its last byte `last` at column `col`, 0 when unknown)
+ * has no line end: the file may have been cut there, by a full disk, a killed tool or a copy
+ * stopped short. A tool's output cut in a number (hackbench's "Time: 0.598" cut to "Time:
+ * 0.5") would give a wrong sample: an error. Any other line, and the last line of a CSV or
+ * plain file (hand-written ones often lack the final line end), is read, and every result set
+ * of the file carries the warning in its metadata `cut_last_line`, which every report shows. */
+static int cut_last_line(tally_results *fresh, tally_input_kind kind, const char *name,
+                         unsigned long line, unsigned long col, char last)
+{
+    if (last == '\n' || last == ' ' || last == '\t' || last == '\r' ||
+        !(tool_output(kind) || kind == TALLY_INPUT_PLAIN || kind == TALLY_INPUT_CSV ||
+          kind == TALLY_INPUT_TSV))
+        return TALLY_OK;
+    if (tool_output(kind) && ((last >= '0' && last <= '9') || last == '.'))
+        return tally__error_at(TALLY_EPARSE, name, line, col,
+                               "the last line has no line end and ends in a number, which may "
+                               "have been cut: the output looks incomplete (run the tool again, "
+                               "or end the line if it is whole)");
+    tally__buf note = TALLY__BUF_INIT;
+    tally__buf_printf(&note, "%s:%lu: the last line has no line end: the file may have been cut "
+                             "there",
+                      name, line);
+    int rc = note.failed ? tally__oom() : TALLY_OK;
+    for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(fresh); i++)
+        rc = tally_resultset_meta_set(tally_results_at(fresh, i), "cut_last_line", note.data);
+    tally__buf_dispose(&note);
+    return rc;
+}
+
+/* cut_last_line for data[0..len) read whole. */
+static int cut_last_line_of(tally_results *fresh, tally_input_kind kind, const char *data,
+                            size_t len, const char *name)
+{
+    if (len == 0 || data[len - 1] == '\n')
+        return TALLY_OK;
+    const char *start = data + len;
+    while (start > data && start[-1] != '\n')
+        start--;
+    unsigned long line = 1;
+    for (const char *p = data; (p = memchr(p, '\n', (size_t)(start - p))) != NULL; p++)
+        line++;
+    return cut_last_line(fresh, kind, name, line, (unsigned long)(data + len - start),
+                         data[len - 1]);
+}
+
 /* Parse with `imp` into a fresh list (the whole of data[0..len), or the input `src` as it
  * arrives when not NULL), label, then merge all or nothing. */
 static int load_parsed(tally_results *into, const tally__importer *imp, const char *data,
@@ -247,6 +302,10 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
         else
             rc = tally__csv_read_input(fresh, src, name, imp->kind == TALLY_INPUT_CSV ? ',' : '\t');
     }
+    if (rc == TALLY_OK && src == NULL)
+        rc = cut_last_line_of(fresh, imp->kind, data, len, name);
+    else if (rc == TALLY_OK && src->in->eof)
+        rc = cut_last_line(fresh, imp->kind, name, src->last_line, 0, src->in->last);
     if (rc == TALLY_OK)
         rc = tally__load_rename(&fresh, imp->kind, name, opts);
     if (rc == TALLY_OK)
@@ -264,6 +323,8 @@ static int load_data(tally_results *into, const char *data, size_t len, const ch
     tally_load_options options;
     int rc = read_options(&options, opts);
     if (rc != TALLY_OK)
+        return rc;
+    if ((rc = tally__check_not_utf16(data, len, name)) != TALLY_OK)
         return rc;
     size_t bom = bom_length(data, len);
     data += bom;
@@ -322,13 +383,15 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
     if (rc != TALLY_OK)
         return rc;
     /* One byte more for the NUL of a file read whole by this first read. */
-    tally__chunks src = { &in, tally__malloc(first_read + 1), 0, first_read + 1, piece };
+    tally__chunks src = { &in, tally__malloc(first_read + 1), 0, first_read + 1, piece, 0 };
     if (src.buf == NULL) {
         tally__input_close(&in);
-        return tally__error(TALLY_ENOMEM, "out of memory reading %s", path);
+        return tally__error(TALLY_ENOMEM, "out of memory reading %s", in.path);
     }
     size_t got = 0;
     rc = tally__input_read(&in, src.buf, first_read, &got);
+    if (rc == TALLY_OK)
+        rc = tally__check_not_utf16(src.buf, got, in.path);
     tally_load_options options;
     size_t bom = bom_length(src.buf, got);
     /* Three bytes at least, so that a byte-order mark is seen whole. */
@@ -337,10 +400,10 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
         (imp = read_as_it_arrives(src.buf + bom, got - bom, first_read, &options)) != NULL) {
         memmove(src.buf, src.buf + bom, got - bom);
         src.have = got - bom;
-        rc = load_parsed(into, imp, NULL, 0, &src, path, &options);
+        rc = load_parsed(into, imp, NULL, 0, &src, in.path, &options);
     } else if (rc == TALLY_OK && in.eof) {
         src.buf[got] = '\0';
-        rc = load_data(into, src.buf, got, path, opts);
+        rc = load_data(into, src.buf, got, in.path, opts);
     } else if (rc == TALLY_OK) {
         char *data = NULL;
         size_t len = 0;
@@ -348,7 +411,7 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
         tally__free_mem(src.buf);
         src.buf = NULL;
         if (rc == TALLY_OK)
-            rc = load_data(into, data, len, path, opts);
+            rc = load_data(into, data, len, in.path, opts);
         tally__free_mem(data);
     }
     tally__free_mem(src.buf);

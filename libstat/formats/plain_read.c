@@ -215,8 +215,10 @@ int tally__plain_read_input(tally_results *into, tally__chunks *src, const char 
         }
         memmove(src->buf, src->buf + complete, have - complete);
         have -= complete;
-        if (in->eof)
+        if (in->eof) {
+            src->last_line = lineno;
             break;
+        }
         if (have == src->cap) {
             /* One line fills the buffer: room for the longest line accepted, its "\r\n"
              * included; a line longer than that is the error the line reader reports. */

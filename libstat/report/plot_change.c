@@ -180,11 +180,13 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
             }
             char tip[512];
             if (g->count <= MARK_TITLES && ci)
-                snprintf(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s", row->case_name,
+                tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s",
+                                  row->case_name,
                          cmp->pct_imp, cmp->pct_low, cmp->pct_high,
                          tally__verdict_word(cmp->verdict));
             else if (g->count <= MARK_TITLES)
-                snprintf(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name, cmp->pct_imp,
+                tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name,
+                                  cmp->pct_imp,
                          tally__verdict_word(cmp->verdict));
             mark(b, tally__svg_scale_map(&x.scale, cmp->pct_imp), yc, size, cmp,
                  g->count <= MARK_TITLES ? tip : NULL);
@@ -215,7 +217,8 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     tally__buf_puts(b, "</g>\n");
     if (margin > 0) {
         char text[96];
-        snprintf(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: %g%% interval",
+        tally__snprintf_c(text, sizeof(text),
+                          "band: equivalence margin \xc2\xb1%g %%; bars: %g%% interval",
                  margin, r->opts.confidence * 100);
         tally__svg_label(b, "note", left, ly + 18, "start", text);
     }

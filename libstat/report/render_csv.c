@@ -176,9 +176,17 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         text_field(b, &f, all ? all : "0");
         tally__buf_dispose(&key);
     }
-    /* An interrupted sweep read from its journal: what it holds, on each of its records. */
+    /* An interrupted sweep read from its journal: what it holds, on each of its records; a file
+     * whose last line has no line end says so in the same column. */
     const char *partial = tally__report_meta(r, j, "partial");
-    text_field(b, &f, partial ? partial : "");
+    const char *cut = tally__report_meta(r, j, "cut_last_line");
+    tally__buf both = TALLY__BUF_INIT;
+    tally__buf_printf(&both, "%s%s%s", partial ? partial : "", partial && cut ? "; " : "",
+                      cut ? cut : "");
+    if (both.failed)
+        b->failed = 1;
+    text_field(b, &f, both.failed ? "" : both.data ? both.data : "");
+    tally__buf_dispose(&both);
     tally__buf_puts(b, "\r\n");
 }
 

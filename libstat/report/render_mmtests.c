@@ -198,7 +198,9 @@ static void render_cell(tally__buf *b, const stat_row *sr, const tally__row *row
         tally__buf_printf(b, "%*s%*s", w->value, "n/a", w->pct + 4, "");
         return;
     }
-    tally__buf_printf(b, "%*.*f", w->value, w->prec, v);
+    char text[400];
+    tally__format_fixed(text, sizeof(text), w->prec, v);
+    tally__buf_printf(b, "%*s", w->value, text);
     if (!cell_pct(&pct, sr, row, j, v))
         tally__buf_printf(b, " (%*s )", w->pct, "n/a");
     else if (marked)
@@ -227,7 +229,8 @@ static void measure(widths *w, const tally_report *r, const tally__group *g, con
                 double v, pct;
                 if (!stat_value(&v, &rows[s], &row->cells[j]))
                     continue;
-                int n = text_len("%.*f", w->prec, v) + 1;
+                char text[400];
+                int n = (int)tally__format_fixed(text, sizeof(text), w->prec, v) + 1;
                 if (n > w->value)
                     w->value = n;
                 if (cell_pct(&pct, &rows[s], row, j, v) && (n = text_len("%.*f", 2, pct)) > w->pct)

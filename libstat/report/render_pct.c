@@ -23,22 +23,25 @@ static void format_cell(tally__buf *out, const tally__row *row, size_t j, int pr
 {
     const tally__cell *c = &row->cells[j], *base = &row->cells[0];
     double pct;
+    char v[400];
+    if (c->pub.present && c->value_defined)
+        tally__format_fixed(v, sizeof(v), prec, c->pub.value);
     out->len = 0;
     if (!c->pub.present)
         tally__buf_puts(out, "missing");
     else if (!c->value_defined)
         tally__buf_puts(out, "n/a");
     else if (j == 0)
-        tally__buf_printf(out, "%.*f (%.2f pct)", prec, c->pub.value, 0.0);
+        tally__buf_printf(out, "%s (%.2f pct)", v, 0.0);
     else if (!base->value_defined)
-        tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
+        tally__buf_printf(out, "%s (n/a pct)", v);
     else if (tally_pct_imp(&pct, base->pub.value, c->pub.value, row->direction) == TALLY_OK)
-        tally__buf_printf(out, "%.*f %s(%.2f pct)%s", prec, c->pub.value,
+        tally__buf_printf(out, "%s %s(%.2f pct)%s", v,
                           tally__color_on(c, color), truncated_pct(pct),
                           tally__color_off(c, color));
     else {
         tally_error_clear();
-        tally__buf_printf(out, "%.*f (n/a pct)", prec, c->pub.value);
+        tally__buf_printf(out, "%s (n/a pct)", v);
     }
 }
 

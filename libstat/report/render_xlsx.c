@@ -2,6 +2,7 @@
  * number formats, conditional colours for significant regressions and improvements and a chart
  * of pct imp per case; a sheet of raw samples; a metadata sheet. Every libxlsxwriter error
  * becomes TALLY_EXLSX with libxlsxwriter's message. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,10 +19,14 @@ typedef struct ctx {
     tally__xlsx_api x;  /* libxlsxwriter, loaded for this render */
     lxw_workbook *wb;
     lxw_error err;      /* first libxlsxwriter error */
+    int sys_err;        /* errno of a temporary file libxlsxwriter could not create, or 0 */
     const char *what;   /* what was being written when it happened */
     const tally_render_options *o;
     /* Value formats by their decimals ("0", "0.0", ... "0.00000000000000000"), made on use. */
     lxw_format *value_fmt[18];
+    /* Scientific formats by significant digits ("0.00E+00" is 3), for values too small for 17
+     * decimals (tally__numfmt's sci), made on use. */
+    lxw_format *sci_fmt[18];
     lxw_format *bold, *title, *group, *verdict, *pct_fmt, *cv_fmt, *p_fmt, *p_tiny_fmt,
         *red, *green;
     char (*names)[SHEET_NAME_MAX + 1];
@@ -41,6 +46,8 @@ static void note(ctx *c, lxw_error err, const char *what)
 
 /* The format of values with `decimals` decimals (made on first use). */
 static lxw_format *value_format(ctx *c, int decimals);
+/* The format of values shown as `nf` says (made on first use). */
+static lxw_format *numfmt_format(ctx *c, const tally__numfmt *nf);
 
 /* Columns take the width of their widest cell. Excel measures a width in characters of the
  * default font's digits; letters and bold text run wider, hence the factors, found by looking
@@ -99,9 +106,12 @@ static void put_str(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, con
 static size_t shown_chars(const ctx *c, double x, lxw_format *f)
 {
     char text[TALLY__NUMBER_BUF + 8];
-    for (int d = 0; d < (int)TALLY__COUNT(c->value_fmt); d++)
+    for (int d = 0; d < (int)TALLY__COUNT(c->value_fmt); d++) {
         if (f != NULL && f == c->value_fmt[d])
             return (size_t)snprintf(text, sizeof(text), "%.*f", d, x);
+        if (f != NULL && f == c->sci_fmt[d])
+            return tally__format_fixed(text, sizeof(text), -(d < 1 ? 1 : d), x);
+    }
     if (f == c->pct_fmt || f == c->cv_fmt)
         return (size_t)snprintf(text, sizeof(text), "%+.2f%%", x * 100);
     if (f == c->p_fmt)
@@ -167,9 +177,19 @@ static lxw_worksheet *add_sheet(ctx *c, const char *want)
         c->widths[k] = 0;
     char name[SHEET_NAME_MAX + 1];
     sheet_name(c, name, want);
-    lxw_worksheet *ws = c->err == LXW_NO_ERROR ? c->x.workbook_add_worksheet(c->wb, name) : NULL;
-    if (ws == NULL)
+    if (c->err != LXW_NO_ERROR)
+        return NULL;
+    /* A worksheet of constant_memory mode opens its temporary file at once: it fails on a
+     * failed allocation (ENOMEM) or a temporary file that cannot be created (EMFILE, ENOSPC,
+     * EACCES: errno says which). */
+    errno = 0;
+    lxw_worksheet *ws = c->x.workbook_add_worksheet(c->wb, name);
+    if (ws == NULL && errno != 0 && errno != ENOMEM) {
+        c->sys_err = errno;
+        note(c, LXW_ERROR_CREATING_TMPFILE, "a worksheet");
+    } else if (ws == NULL) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a worksheet");
+    }
     return ws;
 }
 
@@ -455,7 +475,7 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
         tally__si plain = { 1.0, "" };
         tally__numfmt nf;
         tally__row_numfmt(&nf, r, row, &plain, c->o->precision);
-        lxw_format *vf = value_format(c, nf.decimals);
+        lxw_format *vf = numfmt_format(c, &nf);
         put_case(c, ws, xr, 0, row->case_name);
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *cell = &row->cells[j];
@@ -636,6 +656,24 @@ static lxw_format *make_format(ctx *c)
     if (f == NULL)
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "a cell format");
     return f;
+}
+
+/* The format `nf` shows values in: its decimals, or scientific with its digits. */
+static lxw_format *numfmt_format(ctx *c, const tally__numfmt *nf)
+{
+    int digits = nf->sci;
+    if (digits <= 0)
+        return value_format(c, nf->decimals);
+    if (digits >= (int)TALLY__COUNT(c->sci_fmt))
+        digits = (int)TALLY__COUNT(c->sci_fmt) - 1;
+    if (c->sci_fmt[digits] == NULL && (c->sci_fmt[digits] = make_format(c)) != NULL) {
+        char code[32] = "0.";
+        for (int k = 0; k < digits - 1; k++)
+            code[2 + k] = '0';
+        snprintf(code + (digits > 1 ? 1 + digits : 1), sizeof(code) - 20, "E+00");
+        c->x.format_set_num_format(c->sci_fmt[digits], code);
+    }
+    return c->sci_fmt[digits];
 }
 
 static lxw_format *value_format(ctx *c, int decimals)
@@ -878,17 +916,29 @@ static int render_workbook(const char *path, const char *shown_path, const tally
      * while it works. */
     void *locale = tally__locale_c_begin();
     /* constant_memory: each row goes to a temporary file as soon as the next one starts (every
-     * sheet is written in row order), so memory stays flat however many samples there are. */
+     * sheet is written in row order), so memory stays flat however many samples there are. The
+     * temporary files go beside the output (which is itself a temporary name there), not into
+     * the system's temporary directory: they need about the space of the output, and a full
+     * /tmp must not decide whether a report can be written elsewhere. libxlsxwriter unlinks
+     * each as soon as it is created, so a killed write leaves none behind. */
+    const char *slash = strrchr(path, '/');
+    char *tmpdir = slash == NULL ? tally__strdup(".")
+                   : slash == path ? tally__strdup("/")
+                                   : tally__strndup(path, (size_t)(slash - path));
     lxw_workbook_options wo;
     memset(&wo, 0, sizeof(wo));
     wo.constant_memory = LXW_TRUE;
     wo.use_zip64 = LXW_TRUE;
-    c.wb = c.x.workbook_new_opt(path, &wo);
+    wo.tmpdir = tmpdir;
+    c.wb = tmpdir != NULL ? c.x.workbook_new_opt(path, &wo) : NULL;
     if (c.wb == NULL) {
         tally__locale_c_end(locale);
         tally__free_mem(c.names);
         tally__xlsx_close(&c.x);
-        return tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "cannot create the workbook");
+        tally__free_mem(tmpdir);
+        return tmpdir == NULL ? tally__oom()
+                              : tally__error_at(TALLY_EXLSX, shown_path, 0, 0,
+                                                "cannot create the workbook");
     }
     make_formats(&c);
     pos = 0;
@@ -900,7 +950,11 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     notes_sheet(&c, r);
     metadata_sheet(&c, r);
     /* workbook_close also frees the workbook, so it runs even after an error. */
+    errno = 0;
     lxw_error closed = c.x.workbook_close(c.wb);
+    if (closed == LXW_ERROR_CREATING_TMPFILE || closed == LXW_ERROR_CREATING_XLSX_FILE ||
+        closed == LXW_ERROR_ZIP_FILE_OPERATION || closed == LXW_ERROR_ZIP_CLOSE)
+        c.sys_err = c.err == LXW_NO_ERROR ? errno : c.sys_err;
     tally__locale_c_end(locale);
     note(&c, closed, "the file");
     tally__free_mem(c.names);
@@ -910,9 +964,20 @@ static int render_workbook(const char *path, const char *shown_path, const tally
     if (c.err == LXW_ERROR_MEMORY_MALLOC_FAILED)
         rc = tally__error_at(TALLY_ENOMEM, shown_path, 0, 0, "writing %s: out of memory",
                              c.what);
+    else if (c.err != LXW_NO_ERROR && c.sys_err != 0)
+        rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0,
+                             "writing %s: cannot create or write a file in %s: %s%s", c.what,
+                             tmpdir, strerror(c.sys_err),
+                             c.sys_err == EMFILE || c.sys_err == ENFILE
+                                 ? " (raise the limit of open files: ulimit -n)"
+                             : c.sys_err == ENOSPC ? " (free some space there)"
+                                                   : "");
     else if (c.err != LXW_NO_ERROR)
         rc = tally__error_at(TALLY_EXLSX, shown_path, 0, 0, "writing %s: %s", c.what,
                              c.x.lxw_strerror(c.err));
+    else
+        rc = tally__xlsx_verify(&c.x, path, shown_path);
+    tally__free_mem(tmpdir);
     tally__xlsx_close(&c.x);
     return rc;
 }

@@ -241,7 +241,8 @@ int tally__default_precision(const tally_report *r, const tally_render_options *
 /* Decimals of the values of a seed layout's group (mmtests, pct): the precision option when
  * given; else `fixed` (the layout's posted %.4f or %.2f), widened to TALLY__NUMFMT_DIGITS
  * significant digits when the group's smallest non-zero |value| would show fewer than 3 with
- * it (a 10 ms time at %.2f, a nanosecond-scale time at %.4f). */
+ * it (a 10 ms time at %.2f, a nanosecond-scale time at %.4f); beyond 17 decimals (values
+ * below about 1e-13), -TALLY__NUMFMT_DIGITS: scientific notation (tally__format_fixed). */
 int tally__seed_precision(const tally_report *r, const tally_render_options *o,
                           const tally__group *g, int fixed);
 

@@ -197,7 +197,10 @@ int tally__seed_precision(const tally_report *r, const tally_render_options *o,
         }
     if (smallest == 0 || tally__numfmt_sig_decimals(smallest, 3) <= fixed)
         return fixed;
-    return tally__numfmt_sig_decimals(smallest, TALLY__NUMFMT_DIGITS);
+    /* Beyond 17 decimals, scientific notation with 4 significant digits (tally__format_fixed's
+     * negative decimals), which reaches the smallest double. */
+    int decimals = tally__numfmt_sig_decimals_raw(smallest, TALLY__NUMFMT_DIGITS);
+    return decimals > 17 ? -TALLY__NUMFMT_DIGITS : decimals;
 }
 
 void tally__group_si(tally__si *si, const tally_report *r, const tally__group *g)
@@ -321,6 +324,14 @@ void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *p
         const char *partial = tally__report_meta(r, j, "partial");
         if (partial)
             tally__buf_printf(b, "%spartial: %s holds %s\n", prefix, r->configs[j].label, partial);
+        const char *running = tally__report_meta(r, j, "running");
+        if (running)
+            tally__buf_printf(b, "%srunning: %s: its sweep is still running (%s): more runs will "
+                                 "follow\n",
+                              prefix, r->configs[j].label, running);
+        const char *cut = tally__report_meta(r, j, "cut_last_line");
+        if (cut)
+            tally__buf_printf(b, "%swarning: %s: %s\n", prefix, r->configs[j].label, cut);
     }
     for (size_t i = 0; i < r->row_count; i++) {
         const tally__row *row = &r->rows[i];

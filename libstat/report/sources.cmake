@@ -31,4 +31,5 @@ set(TALLY_MODULE_SOURCES
   report_util.c
   svg.c
   xlsx_api.c
+  xlsx_verify.c
 )

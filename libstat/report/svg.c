@@ -215,7 +215,7 @@ void tally__axis_label(char *out, size_t size, double v, double step, const tall
     }
     if (fabs(shown) < shown_step * 1e-6)
         shown = 0; /* no "-0" or "1e-17" at the origin */
-    snprintf(out, size, "%.*f", decimals, shown);
+    tally__snprintf_c(out, size, "%.*f", decimals, shown);
     for (char *p = out; *p; p++)
         if (*p == ',')
             *p = '.'; /* the decimal separator of a non-C LC_NUMERIC */

@@ -40,7 +40,7 @@ static const struct {
     ENTRY(chart_series_set_line), ENTRY(chart_series_set_points),
     ENTRY(chart_axis_set_name), ENTRY(chart_axis_set_num_format), ENTRY(chart_axis_set_min), ENTRY(chart_axis_set_max), ENTRY(chart_axis_set_major_unit),
     ENTRY(chart_axis_set_label_position), ENTRY(chart_legend_set_position),
-    ENTRY(lxw_strerror),
+    ENTRY(lxw_strerror), ENTRY(inflateInit2_), ENTRY(inflate), ENTRY(inflateEnd), ENTRY(crc32),
 };
 
 int tally__xlsx_open_named(tally__xlsx_api *api, const char *soname)

@@ -7,6 +7,7 @@
 #define TALLY_XLSX_API_H
 
 #include <xlsxwriter.h>
+#include <zlib.h>
 
 typedef struct tally__xlsx_api {
     void *handle;
@@ -50,6 +51,11 @@ typedef struct tally__xlsx_api {
     __typeof__(&chart_axis_set_label_position) chart_axis_set_label_position;
     __typeof__(&chart_legend_set_position) chart_legend_set_position;
     __typeof__(&lxw_strerror) lxw_strerror;
+    /* zlib, which libxlsxwriter loads (through minizip): the written workbook is read back. */
+    __typeof__(&inflateInit2_) inflateInit2_;
+    __typeof__(&inflate) inflate;
+    __typeof__(&inflateEnd) inflateEnd;
+    __typeof__(&crc32) crc32;
 } tally__xlsx_api;
 
 /* Load the library by the soname found at build time (TALLY_XLSX_SONAME) and resolve every
@@ -61,5 +67,12 @@ int tally__xlsx_open(tally__xlsx_api *api);
 int tally__xlsx_open_named(tally__xlsx_api *api, const char *soname);
 
 void tally__xlsx_close(tally__xlsx_api *api);
+
+/* Read back the workbook libxlsxwriter wrote at `path` (xlsx_verify.c): every part inflates to
+ * its recorded size and CRC-32, and every XML part ends with its root element's end tag.
+ * libxlsxwriter does not check the writes of its temporary files, so a full disk otherwise
+ * gives a valid ZIP of empty parts and no error. TALLY_OK, or TALLY_EIO naming `shown` and the
+ * first bad part (recorded). */
+int tally__xlsx_verify(const tally__xlsx_api *api, const char *path, const char *shown);
 
 #endif /* TALLY_XLSX_API_H */

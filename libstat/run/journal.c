@@ -72,18 +72,6 @@ static void describe_holder(char *out, size_t cap, long pid)
         snprintf(out, cap, "process %ld", pid);
 }
 
-/* Who holds a write lock on the file open as fd: its pid, or 0 when nobody. */
-static long lock_holder(int fd)
-{
-    struct flock fl;
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type == F_UNLCK)
-        return 0;
-    return fl.l_pid > 0 ? (long)fl.l_pid : -1;
-}
-
 static int busy(const char *path, long pid)
 {
     char who[256];
@@ -108,7 +96,7 @@ static int lock_journal(int fd, const char *path)
     if (errno != EACCES && errno != EAGAIN)
         return tally__error_at(TALLY_EIO, path, 0, 0, "cannot lock the journal: %s",
                                strerror(errno));
-    return busy(path, lock_holder(fd));
+    return busy(path, tally__lock_holder(fd));
 }
 
 static int copy_header(tally__journal *j, const char *header, const char *path)
@@ -174,7 +162,7 @@ int tally__journal_create(tally__journal *j, const char *path, const char *heade
          * never followed. */
         int old = S_ISREG(st.st_mode) ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
         if (old >= 0) {
-            long holder = lock_holder(old);
+            long holder = tally__lock_holder(old);
             close(old);
             if (holder != 0)
                 return busy(path, holder);
@@ -435,6 +423,13 @@ int tally__journal_append_stop(tally__journal *j, size_t point, const tally__jou
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
     return write_object(j, obj);
+}
+
+void tally__journal_discard(tally__journal *j)
+{
+    if (j->fd >= 0 && j->path != NULL)
+        (void)unlink(j->path); /* before the close: the lock keeps another sweep off it */
+    tally__journal_close(j);
 }
 
 void tally__journal_close(tally__journal *j)

@@ -242,6 +242,10 @@ int tally__journal_open_memory(tally__journal *j, const char *header);
  * is TALLY_EEXISTS unless `force` (then it is removed, unless another process holds it:
  * TALLY_EBUSY). */
 int tally__journal_create(tally__journal *j, const char *path, const char *header, int force);
+/* Close a journal this sweep created and remove its file, while still under its lock: for a
+ * sweep refused before its first run (a port in use), whose header-only journal would
+ * otherwise make the same command ask for --resume or --force. */
+void tally__journal_discard(tally__journal *j);
 /* Open an existing journal under its lock: check that its header matches `header` (the keys
  * that differ are named; another host, kernel or boot is refused unless `force`, then noted in
  * the journal), load its runs (an incomplete last line, from a crash mid-write, is cut off),

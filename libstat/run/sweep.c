@@ -160,8 +160,10 @@ int tally_runner_run(tally_runner *r)
     }
     tally__free_mem(header);
     tally__buf_dispose(&jpath);
-    if (rc == TALLY_OK && r->wl.w->start != NULL)
-        rc = r->wl.w->start(&r->wl);
+    int created = rc == TALLY_OK && r->output != NULL && !r->resume;
+    if (rc == TALLY_OK && r->wl.w->start != NULL && (rc = r->wl.w->start(&r->wl)) != TALLY_OK &&
+        created)
+        tally__journal_discard(&j); /* refused before any run: nothing to resume */
     if (rc == TALLY_OK && r->wl.server.warning != NULL)
         rc = tally__runner_warn(r, r->wl.server.warning);
     if (rc == TALLY_OK) {

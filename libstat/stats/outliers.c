@@ -4,7 +4,8 @@
  *   the score then uses the mean absolute deviation from the median with its normal-consistency
  *   factor sqrt(2/pi) instead, and nothing is flagged when that is 0 too (all samples equal).
  * - Tukey's fences: outside [Q1 - k IQR, Q3 + k IQR] on type 7 quartiles.
- * Values are scaled by a power of two near DBL_MAX so differences cannot overflow. */
+ * Values are scaled by a power of two near DBL_MAX so differences cannot overflow, and lifted
+ * by one when subnormal so that the score per unit cannot. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,11 @@ void tally__outlier_fences(tally__outlier_rule *r, double maxabs, double q1, dou
                            double tukey_k)
 {
     double s = tally__overflow_scale(maxabs);
+    /* Subnormal samples (below 2^-1022) are lifted by 2^1000, exactly (a power of two): their
+     * MAD is subnormal too, and 0.6745 / MAD, the score per unit, would overflow to infinity
+     * and flag every sample off the median. Counts do not depend on the scale. */
+    if (maxabs > 0 && maxabs < 0x1p-900)
+        s = 0x1p1000;
     double iqr = q3 * s - q1 * s;
     r->scale = s;
     r->low_fence = q1 * s - tukey_k * iqr;

@@ -45,6 +45,17 @@ int tally__buf_puts(tally__buf *b, const char *s)
     return tally__buf_append(b, s, strlen(s));
 }
 
+int tally__snprintf_c(char *out, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    void *locale = tally__locale_c_begin();
+    int n = vsnprintf(out, size, fmt, ap);
+    tally__locale_c_end(locale);
+    va_end(ap);
+    return n;
+}
+
 int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap)
 {
     va_list copy;

@@ -2,7 +2,9 @@
 #define _DEFAULT_SOURCE /* realpath, beside POSIX */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,25 +52,46 @@ static const char *kind_of(mode_t mode)
     return "not a regular file";
 }
 
-static int too_large(const char *path)
+static int too_large(const tally__input *in)
 {
-    return tally__error_at(TALLY_ELIMIT, path, 0, 0,
-                           "larger than %u MiB, the most tally reads from one input: split it "
-                           "into several files",
-                           (unsigned)(TALLY__INPUT_MAX >> 20));
+    if (in->max == TALLY__INPUT_MAX)
+        return tally__error_at(TALLY_ELIMIT, in->path, 0, 0,
+                               "larger than %u MiB, the most tally reads from one input: split "
+                               "it into several files",
+                               (unsigned)(TALLY__INPUT_MAX >> 20));
+    return tally__error_at(TALLY_ELIMIT, in->path, 0, 0,
+                           "larger than %zu bytes, the most tally reads from one input as "
+                           "TALLY_INPUT_MAX sets it",
+                           in->max);
+}
+
+/* The input limit: TALLY__INPUT_MAX, or a lower number of bytes in the environment variable
+ * TALLY_INPUT_MAX (docs/formats.md, "Limits"): it may lower the limit, never raise it. */
+static size_t input_max(void)
+{
+    const char *v = getenv("TALLY_INPUT_MAX");
+    if (v == NULL || *v < '0' || *v > '9')
+        return TALLY__INPUT_MAX;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    return errno == 0 && *end == '\0' && n < TALLY__INPUT_MAX ? (size_t)n : TALLY__INPUT_MAX;
 }
 
 int tally__input_open(tally__input *in, const char *path)
 {
     memset(in, 0, sizeof(*in));
     in->fd = -1;
-    in->path = path;
+    in->max = input_max();
     int std = is_standard_input(path);
+    /* Standard input is "stdin" in messages and the default label, whichever name reached it
+     * (the command's `-` is /dev/stdin here). */
+    in->path = std ? "stdin" : path;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
     int fd = std ? fcntl(0, F_DUPFD_CLOEXEC, 3)
                  : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
-        return tally__error_at(TALLY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return tally__error_at(TALLY_EIO, in->path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int saved = errno;
@@ -85,15 +108,36 @@ int tally__input_open(tally__input *in, const char *path)
     }
     if (pipe_given) /* our own open file description: the writer is under way, wait for it */
         (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > TALLY__INPUT_MAX) {
+    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > in->max) {
         close(fd);
-        return too_large(path);
+        return too_large(in);
     }
     in->fd = fd;
     in->regular = S_ISREG(st.st_mode);
     in->size = in->regular && st.st_size > 0 ? (size_t)st.st_size : 0;
     in->opened = st;
     return TALLY_OK;
+}
+
+long tally__lock_holder(int fd)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type == F_UNLCK)
+        return 0;
+    return fl.l_pid > 0 ? (long)fl.l_pid : -1;
+}
+
+long tally__lock_holder_of(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    long pid = tally__lock_holder(fd);
+    close(fd);
+    return pid;
 }
 
 /* A regular file whose size or modification time moved while it was read may have been read
@@ -135,8 +179,9 @@ int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got)
         }
         used += (size_t)n;
         in->total += (size_t)n;
-        if (in->total > TALLY__INPUT_MAX)
-            return too_large(in->path);
+        in->last = buf[used - 1];
+        if (in->total > in->max)
+            return too_large(in);
     }
     *got = used;
     return in->eof ? check_unchanged(in) : TALLY_OK;
@@ -163,7 +208,7 @@ int tally__input_read_rest(tally__input *in, char **out, size_t *len, const char
     while (rc == TALLY_OK && !in->eof) {
         if (used + 1 >= cap) {
             /* The reads stop one byte beyond the limit, which tells it was exceeded. */
-            size_t grown = cap > (TALLY__INPUT_MAX + 2) / 2 ? TALLY__INPUT_MAX + 2 : cap * 2;
+            size_t grown = cap > (in->max + 2) / 2 ? in->max + 2 : cap * 2;
             char *bigger = tally__realloc(data, grown);
             if (bigger == NULL) {
                 rc = tally__error(TALLY_ENOMEM, "out of memory reading %s", in->path);
@@ -238,6 +283,50 @@ int tally__create_temp(char **tmp_out, int *fd_out, const char *path)
     *tmp_out = tmp;
     *fd_out = fd;
     return TALLY_OK;
+}
+
+/* The temporary files a killed write left beside `target`: `BASE.tmp.<pid>.<12 hex digits>`
+ * (tally__create_temp's pattern, nothing else), regular, ours, of a process that no longer
+ * exists on this machine. Removed before the next write of the same file, so that they neither
+ * pile up nor look like an output. Best effort: a directory that cannot be read is left. */
+static void remove_stale_temps(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    size_t base_len = strlen(base);
+    char *dir = slash == NULL ? tally__strdup(".")
+                : slash == target ? tally__strdup("/")
+                                  : tally__strndup(target, (size_t)(slash - target));
+    if (dir == NULL)
+        return;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    tally__free_mem(dir);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (d == NULL) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strncmp(name, base, base_len) != 0 || strncmp(name + base_len, ".tmp.", 5) != 0)
+            continue;
+        const char *p = name + base_len + 5;
+        char *end;
+        errno = 0;
+        long pid = strtol(p, &end, 10);
+        if (end == p || *end != '.' || pid <= 0 || errno != 0 || strlen(end + 1) != 12 ||
+            strspn(end + 1, "0123456789abcdef") != 12)
+            continue;
+        struct stat st;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH ||
+            fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        (void)unlinkat(dfd, name, 0);
+    }
+    closedir(d);
 }
 
 /* Outputs. A regular file (or a name not taken yet) is replaced atomically: a temporary file
@@ -352,6 +441,7 @@ int tally__output_open(tally__output *o, const char *path)
         target = o->resolved;
     }
     o->target = target;
+    remove_stale_temps(target);
     if (stat(target, &o->old) == 0)
         o->had_old = S_ISREG(o->old.st_mode);
     return tally__create_temp(&o->tmp, &o->fd, target);
@@ -422,6 +512,7 @@ int tally__output_stage(tally__output *o, const char **file)
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
     int fd = -1;
+    remove_stale_temps(base.data);
     int rc = tally__create_temp(&o->stage, &fd, base.data);
     tally__buf_dispose(&base);
     if (rc != TALLY_OK)

@@ -67,6 +67,9 @@ int tally__buf_append(tally__buf *b, const char *s, size_t n);
 int tally__buf_puts(tally__buf *b, const char *s);
 int tally__buf_printf(tally__buf *b, const char *fmt, ...) TALLY__PRINTF(2, 3);
 int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap);
+/* snprintf with '.' as the decimal separator whatever the locale a host program set (buf.c):
+ * for the fixed-size texts (tooltips, labels) that do not go through a tally__buf. */
+int tally__snprintf_c(char *out, size_t size, const char *fmt, ...) TALLY__PRINTF(3, 4);
 /* Hand the contents to the caller (free with tally_free); the buffer is reset. Returns
  * TALLY_ENOMEM if any append failed. */
 int tally__buf_detach(char **out, size_t *len, tally__buf *b);
@@ -95,13 +98,21 @@ typedef struct tally__input {
     int regular;       /* a regular file */
     size_t size;       /* a regular file's size when opened (what to expect), else 0 */
     size_t total;      /* bytes read so far */
+    size_t max;        /* the most it may hold: TALLY__INPUT_MAX, or TALLY_INPUT_MAX's lower one */
     int eof;           /* its end was read */
+    char last;         /* the last byte read so far (the input's last once eof) */
     struct stat opened; /* as it was when opened */
 } tally__input;
 
 int tally__input_open(tally__input *in, const char *path);
+
+/* Who holds a POSIX write lock on the file open as fd (a running sweep's journal): its pid, -1
+ * when the holder is unknown (another machine), 0 when nobody (file.c). */
+long tally__lock_holder(int fd);
+/* The same for the file at `path` (0 when it cannot be opened). */
+long tally__lock_holder_of(const char *path);
 /* Read into buf[0..cap) until it is full or the input ends (then in->eof): *got bytes. Errors
- * (recorded with the path): a failed read, more than TALLY__INPUT_MAX bytes in all, a regular
+ * (recorded with the path): a failed read, more than in->max bytes in all, a regular
  * file changed while read. */
 int tally__input_read(tally__input *in, char *buf, size_t cap, size_t *got);
 /* The rest of the input after the have_len bytes `have` already read from it, with them, as

@@ -110,7 +110,7 @@ void tally__si_choose(tally__si *out, double magnitude, const char *unit)
                  unit);
 }
 
-int tally__numfmt_sig_decimals(double x, int digits)
+int tally__numfmt_sig_decimals_raw(double x, int digits)
 {
     x = fabs(x);
     if (!(x > 0) || !isfinite(x))
@@ -119,14 +119,40 @@ int tally__numfmt_sig_decimals(double x, int digits)
      * 10.00) counts as two whole digits. */
     int lead = (int)floor(log10(x));
     int decimals = digits - 1 - lead;
-    if (decimals > 0 && decimals <= 17) {
+    if (decimals > 0) {
         char probe[64];
         snprintf(probe, sizeof(probe), "%.*e", digits - 1, x);
         const char *e = strchr(probe, 'e');
         if (e)
             decimals = digits - 1 - atoi(e + 1);
     }
-    return decimals < 0 ? 0 : decimals > 17 ? 17 : decimals;
+    return decimals < 0 ? 0 : decimals;
+}
+
+int tally__numfmt_sig_decimals(double x, int digits)
+{
+    int decimals = tally__numfmt_sig_decimals_raw(x, digits);
+    return decimals > 17 ? 17 : decimals;
+}
+
+/* The point as the separator, whatever LC_NUMERIC says. */
+static void point(char *out)
+{
+    for (char *p = out; *p; p++)
+        if (*p == ',')
+            *p = '.';
+}
+
+size_t tally__format_fixed(char *out, size_t size, int decimals, double x)
+{
+    if (size == 0)
+        return 0;
+    int n = decimals < 0 ? snprintf(out, size, "%.*e", -decimals - 1, x)
+                         : snprintf(out, size, "%.*f", decimals, x);
+    point(out);
+    if (n < 0)
+        n = 0;
+    return (size_t)n < size ? (size_t)n : size - 1;
 }
 
 void tally__numfmt_choose(tally__numfmt *f, double magnitude, double spread, const char *unit,
@@ -139,22 +165,30 @@ void tally__numfmt_choose(tally__numfmt *f, double magnitude, double spread, con
         f->si.factor = 1;
         snprintf(f->si.unit, sizeof(f->si.unit), "%s", unit ? unit : "");
     }
+    f->sci = 0;
     if (precision >= 0) {
         f->decimals = precision > 17 ? 17 : precision;
         return;
     }
     double m = isfinite(magnitude) ? magnitude / f->si.factor : 0;
-    int decimals = tally__numfmt_sig_decimals(m, TALLY__NUMFMT_DIGITS);
+    int decimals = tally__numfmt_sig_decimals_raw(m, TALLY__NUMFMT_DIGITS);
     if (spread > 0 && isfinite(spread)) {
         /* Two significant digits of the spread, but never fewer than 3 or more than 7 of the
          * value: a spread wider than the value does not make it an integer, and a tiny one
          * does not earn it 12 digits. */
-        int by_spread = tally__numfmt_sig_decimals(spread / f->si.factor, 2);
-        int lo = m > 0 ? tally__numfmt_sig_decimals(m, 3) : 0;
-        int hi = m > 0 ? tally__numfmt_sig_decimals(m, 7) : 17;
+        int by_spread = tally__numfmt_sig_decimals_raw(spread / f->si.factor, 2);
+        int lo = m > 0 ? tally__numfmt_sig_decimals_raw(m, 3) : 0;
+        int hi = m > 0 ? tally__numfmt_sig_decimals_raw(m, 7) : 17;
         decimals = by_spread < lo ? lo : by_spread > hi ? hi : by_spread;
     }
-    f->decimals = decimals;
+    /* Beyond 17 decimals (values below about 1e-13 in the shown unit) fixed notation would
+     * print zeros: scientific notation with the significant digits those decimals meant. */
+    f->sci = 0;
+    if (decimals > 17 && m > 0) {
+        int lead = decimals - tally__numfmt_sig_decimals_raw(m, 1);
+        f->sci = lead + 1 < 1 ? 1 : lead + 1 > 17 ? 17 : lead + 1;
+    }
+    f->decimals = decimals > 17 ? 17 : decimals;
 }
 
 size_t tally__numfmt_number(char *out, size_t size, const tally__numfmt *f, double x)
@@ -164,6 +198,8 @@ size_t tally__numfmt_number(char *out, size_t size, const tally__numfmt *f, doub
     int n;
     if (!isfinite(x)) {
         n = snprintf(out, size, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+    } else if (f->sci > 0) {
+        return tally__format_fixed(out, size, -f->sci, x / f->si.factor);
     } else {
         double v = x / f->si.factor;
         /* A value that rounds to zero prints as zero: "-0.00" would read as a sign. */
@@ -171,10 +207,7 @@ size_t tally__numfmt_number(char *out, size_t size, const tally__numfmt *f, doub
         if (fabs(v) < unit_last)
             v = 0;
         n = snprintf(out, size, "%.*f", f->decimals, v);
-        /* snprintf follows LC_NUMERIC: the decimal separator is always a point here. */
-        for (char *p = out; *p; p++)
-            if (*p == ',')
-                *p = '.';
+        point(out); /* snprintf follows LC_NUMERIC */
     }
     if (n < 0)
         n = 0;
@@ -199,6 +232,8 @@ void tally__si_format(char *out, size_t size, double x, int digits, const char *
     /* Significant digits as decimals: 27.15 (4), 0.5000 (4), 1234 (4). */
     int whole = v != 0 ? (int)floor(log10(fabs(v))) + 1 : 1;
     f.decimals = digits - whole < 0 ? 0 : digits - whole;
+    if (f.decimals > 17) /* below about 1e-13 in the unit: scientific notation */
+        f.sci = digits;
     char number[64];
     tally__numfmt_number(number, sizeof(number), &f, x);
     snprintf(out, size, "%s%s%s", number, f.si.unit[0] ? " " : "", f.si.unit);

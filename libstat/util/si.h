@@ -23,6 +23,8 @@ void tally__si_choose(tally__si *out, double magnitude, const char *unit);
 typedef struct tally__numfmt {
     tally__si si; /* shown number = value / si.factor, followed by si.unit */
     int decimals; /* digits after the decimal point (0..17) */
+    int sci;      /* > 0: scientific notation with this many significant digits instead (values
+                   * too small for 17 decimals, down to the smallest double); 0: decimals */
 } tally__numfmt;
 
 /* Significant digits of a value whose spread is unknown (benchstat's choice). */
@@ -41,8 +43,16 @@ void tally__numfmt_choose(tally__numfmt *f, double magnitude, double spread, con
                           int prefixed, int precision);
 
 /* The decimals that give `x` (|x| in the shown unit) `digits` significant digits: 4 for 27.15,
- * 7 for 0.0002715 (digits 4), 0 for 1234567; 0 for a zero or non-finite x. */
+ * 7 for 0.0002715 (digits 4), 0 for 1234567; 0 for a zero or non-finite x. At most 17. */
 int tally__numfmt_sig_decimals(double x, int digits);
+
+/* The same without the bound of 17: 21 for 1.234e-18 (digits 4), 327 for 2.2e-308. */
+int tally__numfmt_sig_decimals_raw(double x, int digits);
+
+/* x with `decimals` decimals ("%.*f", a point whatever the locale), or, with decimals < 0, in
+ * scientific notation with -decimals significant digits ("1.234e-18"): how the seed layouts
+ * print values too small for 17 decimals. NUL-terminates `out`; returns the length. */
+size_t tally__format_fixed(char *out, size_t size, int decimals, double x);
 
 /* x as `f` shows it, without the unit: x / factor with f->decimals decimals, '.' as the
  * separator whatever the locale, "nan", "inf" or "-inf" when not finite, and never "-0.00"

@@ -65,6 +65,36 @@ size_t tally__utf8_valid_prefix(const char *s, size_t len)
     return len;
 }
 
+/* "UTF-16LE", "UTF-16BE" or NULL: the NUL bytes of ASCII text in UTF-16 are every other one. */
+static const char *utf16_order(const unsigned char *p, size_t len)
+{
+    if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE)
+        return "UTF-16LE";
+    if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)
+        return "UTF-16BE";
+    size_t n = len < 64 ? len & ~(size_t)1 : 64, zero_odd = 0, zero_even = 0;
+    for (size_t i = 0; i < n; i += 2) {
+        zero_even += p[i] == 0 && p[i + 1] != 0;
+        zero_odd += p[i + 1] == 0 && p[i] != 0;
+    }
+    if (n >= 4 && zero_odd == n / 2)
+        return "UTF-16LE";
+    if (n >= 4 && zero_even == n / 2)
+        return "UTF-16BE";
+    return NULL;
+}
+
+int tally__check_not_utf16(const char *data, size_t len, const char *name)
+{
+    const char *order = utf16_order((const unsigned char *)data, len);
+    if (order == NULL)
+        return TALLY_OK;
+    return tally__error_at(TALLY_EPARSE, name, 0, 0,
+                           "%s text: tally reads UTF-8; convert the file, e.g. iconv -f %s -t "
+                           "UTF-8 FILE > FILE.utf8",
+                           order, order);
+}
+
 int tally__utf8_error(const char *name, unsigned long line, unsigned long col, unsigned char byte)
 {
     return tally__error_at(TALLY_EPARSE, name, line, col,

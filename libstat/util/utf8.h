@@ -17,6 +17,11 @@ size_t tally__utf8_valid_prefix(const char *s, size_t len);
  * the way to convert the file. */
 int tally__check_utf8(const char *data, size_t len, const char *name);
 
+/* TALLY_EPARSE with the iconv command that converts it when data[0..len) (a file's first bytes)
+ * is UTF-16 text: a byte-order mark (FF FE, FE FF), or ASCII text with a NUL byte after (or
+ * before) each character. TALLY_OK otherwise. */
+int tally__check_not_utf16(const char *data, size_t len, const char *name);
+
 /* The same for data[0..len) that starts a line, numbered first_line. */
 int tally__check_utf8_lines(const char *data, size_t len, const char *name,
                             unsigned long first_line);

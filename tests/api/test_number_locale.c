@@ -90,6 +90,8 @@ static void run_all(run *out, const char *xlsx_path)
         { TALLY_FORMAT_TEXT, TALLY_STYLE_NORMALIZED }, { TALLY_FORMAT_TEXT, TALLY_STYLE_PCT },
         { TALLY_FORMAT_JSON, TALLY_STYLE_TABLE },      { TALLY_FORMAT_CSV, TALLY_STYLE_TABLE },
         { TALLY_FORMAT_MARKDOWN, TALLY_STYLE_TABLE },
+        /* the plots' tooltips and axis labels */
+        { TALLY_FORMAT_HTML, TALLY_STYLE_TABLE },
     };
     for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
         tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
@@ -163,7 +165,7 @@ int main(void)
     for (size_t i = 0; i < n_expected && i < c_run.nvalues; i++)
         CHECK(memcmp(&c_run.values[i], &expected[i], sizeof(double)) == 0);
     CHECK(strstr(c_run.text[2], "[0.5, 0.25, 0.75, 0.005981193679999999]") != NULL);
-    CHECK(strstr(c_run.text[11], "150.5") != NULL);
+    CHECK(strstr(c_run.text[12], "150.5") != NULL);
 
     /* The comma locale, really in effect for the C library. */
     const char *got = setlocale(LC_ALL, "de_DE.UTF-8");

@@ -61,6 +61,10 @@ static void outcome_take(outcome *o, int rc, tally_results *r)
     size_t used = 0;
     for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(r); i++) {
         tally_resultset *rs = tally_results_at(r, i);
+        /* The warning of a last line without its line end, the same read whole or in pieces. */
+        const char *cut = tally_resultset_meta_get(rs, "cut_last_line");
+        if (cut && used < sizeof(o->shape))
+            used += (size_t)snprintf(o->shape + used, sizeof(o->shape) - used, "cut: %s; ", cut);
         for (size_t j = 0; j < tally_resultset_benchmark_count(rs); j++) {
             tally_benchmark *b = tally_resultset_benchmark_at(rs, j);
             for (size_t k = 0; k < tally_benchmark_case_count(b); k++) {
@@ -158,6 +162,27 @@ static void split_error(const char *text, size_t len, size_t max, tally_input_ki
         CHECK_STR(o.message, message);
     else
         CHECK(strncmp(o.message, message, n) == 0);
+    outcome_free(&o);
+}
+
+/* A last line without its line end: the same warning, naming its line, however the file is
+ * read; the whole read is the reference (docs/formats.md, "Limits and bad input"). */
+static void test_cut_last_line(void)
+{
+    static const char plain[] = "1.5\n2.5\n# note\n3.25";
+    CHECK_INT(every_split(plain, sizeof plain - 1, 12, TALLY_INPUT_PLAIN), 0);
+    outcome o = load_whole(plain, sizeof plain - 1, TALLY_INPUT_PLAIN);
+    CHECK(strstr(o.shape, "cut: " PATH ":4: the last line has no line end") != NULL);
+    CHECK_INT(o.n, 3);
+    outcome_free(&o);
+    static const char csv[] = "benchmark,case,config,value\nb,c,x,1\nb,c,x,2.5";
+    CHECK_INT(every_split(csv, sizeof csv - 1, 12, TALLY_INPUT_CSV), 0);
+    o = load_whole(csv, sizeof csv - 1, TALLY_INPUT_CSV);
+    CHECK(strstr(o.shape, "cut: " PATH ":3: the last line has no line end") != NULL);
+    outcome_free(&o);
+    static const char ended[] = "1.5\n2.5\n";
+    o = load_whole(ended, sizeof ended - 1, TALLY_INPUT_PLAIN);
+    CHECK(strstr(o.shape, "cut:") == NULL);
     outcome_free(&o);
 }
 
@@ -544,7 +569,7 @@ static void test_changing_file(void)
         else
             CHECK(ftruncate(fd, 4) == 0);
         close(fd);
-        tally__chunks src = { &in, buf, got, 64, 2 };
+        tally__chunks src = { &in, buf, got, 64, 2, 0 };
         tally_results *r = NULL;
         tally_results_new(&r);
         tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
@@ -564,6 +589,7 @@ static void test_changing_file(void)
 int main(void)
 {
     test_boundaries();
+    test_cut_last_line();
     test_csv_boundaries();
     test_csv_data_files();
     test_csv_long_records();

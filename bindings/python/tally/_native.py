@@ -5,10 +5,14 @@ works with whichever libtally it finds. The declarations come from `_cdef.py`, g
 public headers at build time. cffi releases the GIL around every call into the library.
 """
 
+import contextlib
 import ctypes.util
+import functools
+import inspect
 import math
 import numbers
 import os
+import threading
 
 import cffi
 
@@ -219,17 +223,141 @@ def new_result(ctype):
     return out
 
 
+# Members of an Owner or a view that run without counting as a call in flight: the life cycle
+# itself, and the reprs, which show "(closed)" rather than raise once the handle is closed.
+_UNGUARDED = frozenset(("__init__", "__new__", "__init_subclass__", "__enter__", "__exit__",
+                        "__del__", "close", "_handle", "_own", "_adopt", "_enter", "_leave",
+                        "_use", "_closed_repr", "__getattribute__", "__setattr__"))
+_LENIENT = frozenset(("__repr__", "_repr_html_", "_repr_markdown_"))
+
+
+def _guarded(fn, owner_of, lenient):
+    """fn as a call in flight on its owner's handle: counted from entry to return, so that
+    close() from another thread waits for it instead of freeing memory fn still reads. A
+    generator counts around each step, so one left unfinished never holds close() back."""
+    if inspect.isgeneratorfunction(fn):
+        @functools.wraps(fn)
+        def steps(self, *args, **kwargs):
+            owner = owner_of(self)
+            owner._enter()
+            try:
+                it = fn(self, *args, **kwargs)
+            finally:
+                owner._leave()
+            while True:
+                owner._enter()
+                try:
+                    item = next(it)
+                except StopIteration:
+                    return
+                finally:
+                    owner._leave()
+                yield item
+        return steps
+
+    @functools.wraps(fn)
+    def call(self, *args, **kwargs):
+        owner = owner_of(self)
+        try:
+            owner._enter()
+        except ValueError:
+            if lenient:  # a repr of a closed object says so
+                return fn(self, *args, **kwargs)
+            raise
+        try:
+            return fn(self, *args, **kwargs)
+        finally:
+            owner._leave()
+    return call
+
+
+def guard_members(cls, owner_of):
+    """Wrap every method and property accessor defined in `cls` with _guarded."""
+    for name, member in list(vars(cls).items()):
+        if name in _UNGUARDED:
+            continue
+        if isinstance(member, property):
+            setattr(cls, name, property(
+                *(None if f is None else _guarded(f, owner_of, False)
+                  for f in (member.fget, member.fset, member.fdel)), member.__doc__))
+        elif inspect.isfunction(member):
+            setattr(cls, name, _guarded(member, owner_of, name in _LENIENT))
+
+
 class Owner:
     """Base of the objects that own one C handle in `_ptr` (Results, Report): `close()`, use in a
     `with` block, and `_handle()`, which every method calls so that use after close raises
     ValueError instead of reaching freed memory. The handle's destructor is attached by the
-    subclass with ffi.gc."""
+    subclass with ffi.gc, through `_own`.
+
+    Every method of a subclass (and of the views of a Results) counts as a call in flight while
+    it runs (`__init_subclass__` wraps them): close() from another thread waits until none is
+    left and admits no new one meanwhile, so no interleaving of close() and a method frees
+    memory a call still reads. close() from inside a call on the same object (a callback) would
+    wait for itself: it raises RuntimeError instead."""
 
     __slots__ = ()
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        guard_members(cls, lambda self: self)
+
+    def _own(self, ptr, destructor):
+        """Take ownership of a fresh C handle."""
+        self._guard = threading.Condition(threading.Lock())
+        self._calls = {}  # thread ident -> depth of its calls in flight
+        self._closing = False
+        self._ptr = ffi.gc(ptr, destructor)
+
+    def _enter(self):
+        """Count a call in flight (ValueError once closed or closing) and return the handle."""
+        me = threading.get_ident()
+        guard = getattr(self, "_guard", None)
+        if guard is None:  # its constructor failed before it owned a handle
+            raise ValueError(f"this {self._kind} was closed")
+        with guard:
+            depth = self._calls.get(me, 0)
+            # A nested call of a thread already inside goes on while close() waits for it.
+            if self._ptr is None or (self._closing and depth == 0):
+                raise ValueError(f"this {self._kind} was closed")
+            self._calls[me] = depth + 1
+            return self._ptr
+
+    def _leave(self):
+        me = threading.get_ident()
+        with self._guard:
+            depth = self._calls[me] - 1
+            if depth:
+                self._calls[me] = depth
+            else:
+                del self._calls[me]
+                if not self._calls:
+                    self._guard.notify_all()
+
+    @contextlib.contextmanager
+    def _use(self):
+        """The handle, counted as in flight for the block (for calls that take this object as an
+        argument of another one's method, as Report(results) does)."""
+        handle = self._enter()
+        try:
+            yield handle
+        finally:
+            self._leave()
+
     def close(self) -> None:
-        """Free the C object now; it and every view taken from it raise ValueError afterwards."""
-        if self._ptr is not None:
+        """Free the C object now; it and every view taken from it raise ValueError afterwards.
+        Waits for the calls other threads have in flight on it to return."""
+        guard = getattr(self, "_guard", None)
+        if guard is None:  # never owned a handle
+            return
+        with guard:
+            if self._ptr is None:
+                return
+            if threading.get_ident() in self._calls:
+                raise RuntimeError(f"close() of a {self._kind} called from inside a call on it")
+            self._closing = True
+            while self._calls:
+                self._guard.wait()
             ffi.release(self._ptr)
             self._ptr = None
 

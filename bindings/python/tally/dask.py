@@ -590,12 +590,13 @@ def report(frame_or_files, baseline=None, *, kind=None, benchmark=None, statisti
     if opts.test == lib.TALLY_TEST_MANN_WHITNEY:
         sums, ties = (([0.0] * len(keys), [0.0] * len(keys)) if summaries_only
                       else _rank_sums(dask, parts, keys, labels[0]))
-        check(lib.tally_report_new_from_partitions_ranked(
-            out, results._handle(), array, len(keys), ffi.new("double[]", sums),
-            ffi.new("double[]", ties), opts))
+        with results._use() as handle:
+            check(lib.tally_report_new_from_partitions_ranked(
+                out, handle, array, len(keys), ffi.new("double[]", sums),
+                ffi.new("double[]", ties), opts))
     else:
-        check(lib.tally_report_new_from_partitions(out, results._handle(), array, len(keys),
-                                                   opts))
+        with results._use() as handle:
+            check(lib.tally_report_new_from_partitions(out, handle, array, len(keys), opts))
     del keep
     return Report._from_pointer(out[0], opts.alpha)
 

@@ -213,7 +213,8 @@ class Report(Owner):
             power=power, mde=mde, expect_diff=expect_diff, noise=noise, case_map=case_map,
             pair_by=pair_by)
         out = ffi.new("tally_report **")
-        check(lib.tally_report_new(out, results._handle(), opts))
+        with results._use() as handle:
+            check(lib.tally_report_new(out, handle, opts))
         del keep
         self._adopt(out[0], opts.alpha)
 
@@ -225,7 +226,7 @@ class Report(Owner):
         return self
 
     def _adopt(self, ptr, alpha):
-        self._ptr = ffi.gc(ptr, lib.tally_report_free)
+        self._own(ptr, lib.tally_report_free)
         self._alpha = alpha
         self._rows = None
 

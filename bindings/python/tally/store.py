@@ -36,7 +36,7 @@ class Store(Owner):
 
     _kind = "Store"
 
-    __slots__ = ("_ptr", "_where", "__weakref__")
+    __slots__ = ("_ptr", "_where", "_guard", "_calls", "_closing", "__weakref__")
 
     def __init__(self, url: Union[str, "os.PathLike"], *, busy_timeout_ms: Optional[int] = None,
                  retries: Optional[int] = None, create: Optional[bool] = None):
@@ -54,7 +54,7 @@ class Store(Owner):
             opts.create = 1 if create else 0
         out = ffi.new("tally_store **")
         check(lib.tally_store_open(out, cpath(text, "url"), opts))
-        self._ptr = ffi.gc(out[0], lib.tally_store_close)
+        self._own(out[0], lib.tally_store_close)
 
     @property
     def schema_version(self) -> int:
@@ -77,7 +77,8 @@ class Store(Owner):
                 rs.set_metadata(cstring(key, "meta key").decode("utf-8"),
                                 cstring(value, "meta value").decode("utf-8"))
         added = ffi.new("size_t *")
-        check(lib.tally_store_record(added, self._handle(), results._handle()))
+        with results._use() as handle:
+            check(lib.tally_store_record(added, self._handle(), handle))
         return int(added[0])
 
     @staticmethod

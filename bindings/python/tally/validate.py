@@ -60,7 +60,8 @@ def validate(results: "Results", tolerance: Optional[float] = None) -> Validatio
     if tolerance is not None:
         opts.tolerance = real(tolerance, "tolerance")
     out = ffi.new("tally_validation **")
-    check(lib.tally_validate(out, results._handle(), opts))
+    with results._use() as handle:
+        check(lib.tally_validate(out, handle, opts))
     v = out[0]
     try:
         checks = Validation(Check(
