@@ -80,9 +80,9 @@ TALLY_API size_t tally_accumulator_count(const tally_accumulator *a);
 TALLY_API int tally_accumulator_moments(tally_summary *out, const tally_accumulator *a,
                                         const tally_summary_options *opts);
 
-/* Experimental API (docs/releasing.md, "API tiers"): the byte strings of accumulators and of the partition protocol (their wire
- * format) may change in any release, without a
- * SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
+/* Experimental API (docs/releasing.md, "API tiers"): the byte strings of accumulators and of the
+ * partition protocol (their wire format) may change in any release, without a SONAME bump.
+ * Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
 #ifdef TALLY_EXPERIMENTAL_API
 
 /**

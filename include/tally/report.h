@@ -239,8 +239,9 @@ typedef struct tally_report_cell {
 TALLY_API int tally_report_new(tally_report **out, const tally_results *results,
                                const tally_report_options *opts);
 
-/* Experimental API (docs/releasing.md, "API tiers"): reports from partition summaries may change in any release, without a
- * SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
+/* Experimental API (docs/releasing.md, "API tiers"): reports from partition summaries may change
+ * in any release, without a SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to
+ * use it. */
 #ifdef TALLY_EXPERIMENTAL_API
 
 /**

@@ -54,7 +54,8 @@ for name in tally_summarize tally_report_new tally_version; do
 done
 for name in tally_runner_new tally_noise_load tally_partition_scan tally_accumulator_serialize \
             tally_report_new_from_partitions; do
-    echo "$syms" | grep -qx "$name@@TALLY_EXPERIMENTAL_$so" && ok "$name is in TALLY_EXPERIMENTAL_$so" ||
+    echo "$syms" | grep -qx "$name@@TALLY_EXPERIMENTAL_$so" &&
+        ok "$name is in TALLY_EXPERIMENTAL_$so" ||
         bad "$name is not bound to TALLY_EXPERIMENTAL_$so"
 done
 unversioned=$(echo "$syms" | grep '^tally_' | grep -v "@@TALLY_\(EXPERIMENTAL_\)\{0,1\}$so\$")

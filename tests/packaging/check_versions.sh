@@ -15,11 +15,13 @@ line=$("$tally" --version)
 same "tally --version" "$(echo "$line" | sed -n 's/^tally \([^ ]*\)\( (git [^)]*)\)\{0,1\}$/\1/p')"
 same "tally.pc Version" "$(sed -n 's/^Version: *//p' "$pc")"
 # The changelog's first entry, without the epoch and the Debian revision.
-same "debian/changelog" "$(sed -n '1s/^tally (\([0-9]*:\)\{0,1\}\([^)-]*\)\(-[^)]*\)\{0,1\}).*/\2/p' "$src/debian/changelog")"
+upstream='1s/^tally (\([0-9]*:\)\{0,1\}\([^)-]*\)\(-[^)]*\)\{0,1\}).*/\2/p'
+same "debian/changelog" "$(sed -n "$upstream" "$src/debian/changelog")"
 if [ -n "$python" ]; then
     same "tally.__version__" "$(PYTHONPATH="$pypath" TALLY_LIBRARY="$library" "$python" -c \
         'import tally; print(tally.__version__)')"
-    same "the wheel's version (tally_build.project_version)" "$(cd "$src/bindings/python/build_backend" &&
+    same "the wheel's version (tally_build.project_version)" \
+        "$(cd "$src/bindings/python/build_backend" &&
         "$python" -c 'import tally_build; print(tally_build.project_version())')"
 fi
 echo "$passed passed, $failed failed"

@@ -120,7 +120,7 @@ def build_sdist(sdist_directory, config_settings=None):
 
 # ---- setuptools commands (pyproject.toml [tool.setuptools.cmdclass]) ----------------------
 
-_PATHS = '''"""Where the package looks for libtally: the copy the wheel carries, next to this file."""
+_PATHS = '''"""Where the package looks for libtally: the wheel's copy, next to this file."""
 
 SONAME = "{soname}"
 LIBRARY_DIRS = []
