@@ -16,6 +16,7 @@
 #include "tally/report.h"
 #include "tally/validate.h"
 #include "tally/syscheck.h"
+#include "tally/store.h"
 
 /* The experimental tier (docs/releasing.md, "API tiers"): may change in any release. */
 #ifdef TALLY_EXPERIMENTAL_API

@@ -10,7 +10,8 @@ headers change, and the Python tests check that they still describe every export
 
 The experimental tier of the API (blocks under `#ifdef TALLY_EXPERIMENTAL_API`, and headers that
 refuse to be read without it through `#ifndef TALLY_EXPERIMENTAL_API` + `#error`) is declared as
-if the macro were defined: the package uses the runner, noise profiles and partition summaries.
+if the macro were defined: the package binds the runner, noise profiles, partition summaries and
+the store too.
 
 The options initialisers (`#define TALLY_X_OPTIONS_INIT { ... }`) are dropped like every other
 non-integer macro: the package fills options structs by calling `tally_x_options_init()`.
