@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "cmd_run.h"
+#include "git_describe.h"
 
 typedef struct command {
     const char *name;
@@ -56,7 +57,12 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
-        printf("tally %s\n", tally_version());
+        /* The library's version (the one number of CMake's project(VERSION)), and the
+         * checkout the command was built from, when it was built from one. */
+        if (TALLY_GIT_DESCRIBE[0] != '\0')
+            printf("tally %s (git %s)\n", tally_version(), TALLY_GIT_DESCRIBE);
+        else
+            printf("tally %s\n", tally_version());
         return CLI_EXIT_OK;
     }
     for (size_t i = 0; i < COUNT(commands); i++)

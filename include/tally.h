@@ -14,10 +14,14 @@
 #include "tally/io.h"
 #include "tally/diagnose.h"
 #include "tally/report.h"
-#include "tally/noise.h"
 #include "tally/validate.h"
-#include "tally/runner.h"
 #include "tally/syscheck.h"
 #include "tally/store.h"
+
+/* The experimental tier (docs/releasing.md, "API tiers"): may change in any release. */
+#ifdef TALLY_EXPERIMENTAL_API
+#include "tally/noise.h"
+#include "tally/runner.h"
+#endif
 
 #endif /* TALLY_H */

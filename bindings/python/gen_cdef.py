@@ -8,8 +8,10 @@ accepts `#define NAME 123` only) and the export macro `TALLY_API`. What remains 
 `cffi.FFI.cdef()`. The declarations are therefore never copied by hand: they change when the
 headers change, and the Python tests check that they still describe every exported function.
 
-Blocks under `#ifdef` of a name in DEFINED (the experimental API tier, `TALLY_EXPERIMENTAL_API`)
-are kept: the package binds the experimental functions too (the store).
+The experimental tier of the API (blocks under `#ifdef TALLY_EXPERIMENTAL_API`, and headers that
+refuse to be read without it through `#ifndef TALLY_EXPERIMENTAL_API` + `#error`) is declared as
+if the macro were defined: the package binds the runner, noise profiles, partition summaries and
+the store too.
 
 The options initialisers (`#define TALLY_X_OPTIONS_INIT { ... }`) are dropped like every other
 non-integer macro: the package fills options structs by calling `tally_x_options_init()`.
@@ -24,12 +26,11 @@ import re
 import sys
 
 EXPORT_MACRO = "TALLY_API"
+EXPERIMENTAL_MACRO = "TALLY_EXPERIMENTAL_API"
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 _INT_DEFINE = re.compile(
     r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(-?(?:0[xX][0-9a-fA-F]+|\d+))[uUlL]*\s*$")
 _DIRECTIVE = re.compile(r"^\s*#\s*(\w+)\s*(.*)$")
-# Macros the package is generated with, as if defined before including tally.h.
-DEFINED = {"TALLY_EXPERIMENTAL_API"}
 
 
 def strip_comments(text):
@@ -67,6 +68,15 @@ def is_include_guard(lines, i, name):
     return False
 
 
+def is_experimental_block(directive, condition):
+    """`#ifdef TALLY_EXPERIMENTAL_API` (or `#if defined(...)`) opens a block of the experimental
+    tier, which the package declares: it is generated as if the macro were defined."""
+    if directive == "ifdef":
+        return condition == EXPERIMENTAL_MACRO
+    return directive == "if" and re.fullmatch(
+        r"defined\s*\(?\s*%s\s*\)?" % EXPERIMENTAL_MACRO, condition) is not None
+
+
 def declarations(text):
     """The declarations of one header as cdef text."""
     lines = join_continuations(strip_comments(text)).split("\n")
@@ -79,7 +89,7 @@ def declarations(text):
             directive, rest = m.group(1), m.group(2).strip()
             if directive in ("if", "ifdef", "ifndef"):
                 guard = directive == "ifndef" and is_include_guard(lines, i, rest)
-                stack.append(guard or (directive == "ifdef" and rest in DEFINED))
+                stack.append(guard or is_experimental_block(directive, rest))
             elif directive in ("elif", "else"):
                 stack[-1] = False
             elif directive == "endif":

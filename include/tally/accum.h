@@ -80,6 +80,11 @@ TALLY_API size_t tally_accumulator_count(const tally_accumulator *a);
 TALLY_API int tally_accumulator_moments(tally_summary *out, const tally_accumulator *a,
                                         const tally_summary_options *opts);
 
+/* Experimental API (docs/releasing.md, "API tiers"): the byte strings of accumulators and of the
+ * partition protocol (their wire format) may change in any release, without a SONAME bump.
+ * Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
+#ifdef TALLY_EXPERIMENTAL_API
+
 /**
  * Serialise an accumulator: a fixed-size, versioned, little-endian byte string.
  * @param out receives the bytes; release them with tally_free().
@@ -213,6 +218,8 @@ TALLY_API int tally_partition_summary_done(const tally_partition_summary *s);
  */
 TALLY_API int tally_partition_summary_result(tally_summary *out, double *percentiles,
                                              double *bameans, const tally_partition_summary *s);
+
+#endif /* TALLY_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,12 @@
 #ifndef TALLY_NOISE_H
 #define TALLY_NOISE_H
 
+/* Experimental API (docs/releasing.md, "API tiers"): noise profiles may change in any release,
+ * without a SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
+#ifndef TALLY_EXPERIMENTAL_API
+#error "tally/noise.h is experimental API: define TALLY_EXPERIMENTAL_API to use it"
+#endif
+
 #include <stddef.h>
 
 #include "common.h"

@@ -266,6 +266,11 @@ typedef struct tally_report_cell {
 TALLY_API int tally_report_new(tally_report **out, const tally_results *results,
                                const tally_report_options *opts);
 
+/* Experimental API (docs/releasing.md, "API tiers"): reports from partition summaries may change
+ * in any release, without a SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to
+ * use it. */
+#ifdef TALLY_EXPERIMENTAL_API
+
 /**
  * Compute a report from summaries made elsewhere: the samples stay where they are (partitions,
  * workers) and only each case's ::tally_partition_summary reaches this call. The result is the
@@ -315,6 +320,8 @@ TALLY_API int tally_report_new_from_partitions_ranked(tally_report **out,
                                                       size_t count, const double *rank_sums,
                                                       const double *tie_terms,
                                                       const tally_report_options *opts);
+
+#endif /* TALLY_EXPERIMENTAL_API */
 
 /** Free a report; NULL is accepted. */
 TALLY_API void tally_report_free(tally_report *r);

@@ -18,6 +18,13 @@
 #ifndef TALLY_RUNNER_H
 #define TALLY_RUNNER_H
 
+/* Experimental API (docs/releasing.md, "API tiers"): the workload runners may change in any
+ * release, without a SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to use
+ * it. */
+#ifndef TALLY_EXPERIMENTAL_API
+#error "tally/runner.h is experimental API: define TALLY_EXPERIMENTAL_API to use it"
+#endif
+
 #include "common.h"
 #include "resultset.h"
 
