@@ -18,5 +18,7 @@
 #include "tally/validate.h"
 #include "tally/runner.h"
 #include "tally/syscheck.h"
+#include "tally/changepoint.h"
+#include "tally/history.h"
 
 #endif /* TALLY_H */

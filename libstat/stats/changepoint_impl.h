@@ -1,0 +1,23 @@
+/* The building blocks of changepoint.c that the tests check one by one against brute force:
+ * the windowed E-divisive statistic, the spike filter and the segment test. Not exported. */
+#ifndef TALLY_CHANGEPOINT_IMPL_H
+#define TALLY_CHANGEPOINT_IMPL_H
+
+#include <stddef.h>
+
+/* The E-divisive statistic of Matteson & James (2014, eq. 4 with alpha = 1) of every split tau
+ * of c[0..n), between the window c[max(0, tau - w), tau) before it and c[tau, min(n, tau + w))
+ * after it: q[tau] = a b / (a + b) (2 / (a b) sum |x - y| - sum_{i<k} |x_i - x_k| / C(a, 2) -
+ * sum_{j<k} |y_j - y_k| / C(b, 2)), for m <= tau <= n - m; the other entries of q[0..n] are 0.
+ * Two sorted windows slide along the series, so each split costs O(w). 2 <= m <= w, n >= 2 m;
+ * c centred near 0 by the caller (the sums then keep their digits). TALLY_ENOMEM. */
+int tally__edivisive_scan(double *q, const double *c, size_t n, size_t m, size_t w);
+
+/* Hampel filter: point i is an outlier when |c[i] - med| > 5 scale, med the median of the
+ * points within h of it (the window cut at the ends), scale the largest of 1.4826 times their
+ * MAD, the series' noise from its neighbouring differences (1.4826 median |c[i+1] - c[i]| /
+ * sqrt 2) and 1e-9 |med|. out[i] = 1 for
+ * an outlier, and repl[i] the window's median (c[i] otherwise). TALLY_ENOMEM. */
+int tally__hampel(unsigned char *out, double *repl, const double *c, size_t n, size_t h);
+
+#endif /* TALLY_CHANGEPOINT_IMPL_H */

@@ -1,0 +1,334 @@
+/* Change points of a series (tally/changepoint.h): the test statistic against SciPy, small
+ * hand-made series, and the seeded simulations of docs/history.md ("Accuracy"). */
+#include <stdlib.h>
+
+#include "check.h"
+#include "tally.h"
+#define TEST_RNG_SEED 0x30C4A17E5EEDull
+#include "test_rng.h"
+
+static tally_changepoints *detect(const double *v, const size_t *off, size_t n,
+                                  const tally_changepoint_options *o)
+{
+    tally_changepoints *cp = NULL;
+    int rc = tally_changepoints_detect(&cp, v, off, n, o);
+    CHECK_INT(rc, TALLY_OK);
+    if (rc)
+        fprintf(stderr, "  %s\n", tally_error_last()->message);
+    return cp;
+}
+
+/* One value per point: offsets 0..n. */
+static size_t *unit_offsets(size_t n)
+{
+    size_t *off = malloc((n + 1) * sizeof *off);
+    for (size_t i = 0; i <= n; i++)
+        off[i] = i;
+    return off;
+}
+
+/* A clean step between two segments of 10 values each: the split, the levels and Welch's t
+ * against SciPy 1.10.1. Values: 10, 11, 10, 11, ... then 12, 13, 12, 13, ...
+ *   >>> from scipy import stats
+ *   >>> a = [10, 11] * 5; b = [12, 13] * 5
+ *   >>> r = stats.ttest_ind(b, a, equal_var=False); r.statistic, r.pvalue
+ *   (8.48528137423857, 1.0488546951897477e-07)
+ * df: equal variances and sizes, so Welch-Satterthwaite gives 2 (n - 1) = 18 (by hand).
+ * 20 points, min_segment 3: the merged segment allows 20 - 6 + 1 = 15 splits, p_value = 15 p.
+ * Levels: 10.5 and 12.5 with the t interval of each mean, sd 0.5270462766947299 (n = 10):
+ *   >>> stats.t.interval(0.95, 9, loc=10.5, scale=stats.sem(a))
+ *   (10.122973806209835, 10.877026193790165)
+ * pct-imp (lower is better) = (1 - 12.5 / 10.5) * 100 = -19.047619047619047; its Fieller
+ * interval from the formula of docs/statistics.md ("Fieller"), evaluated in Python:
+ *   >>> import math; q = stats.t.ppf(0.975, 18)   # 2.10092204024096
+ *   >>> va = stats.sem(a)**2; vb = stats.sem(b)**2; r = 12.5 / 10.5
+ *   >>> g = q*q*va/10.5**2; h = q/10.5*math.sqrt(vb*(1-g) + r*r*va); d = r - 1
+ *   >>> (-100*(d+g+h)/(1-g), -100*(d+g-h)/(1-g))
+ *   (-24.369496394758368, -13.990819115651414) */
+static void test_step_against_scipy(void)
+{
+    double v[20];
+    for (int i = 0; i < 20; i++)
+        v[i] = (i < 10 ? 10 : 12) + (i % 2);
+    size_t *off = unit_offsets(20);
+    tally_changepoint_options o = TALLY_CHANGEPOINT_OPTIONS_INIT;
+    tally_changepoints *cp = detect(v, off, 20, &o);
+    CHECK_INT(tally_changepoints_count(cp), 1);
+    tally_changepoint c = { .size = sizeof c };
+    CHECK_INT(tally_changepoints_at(&c, cp, 0), TALLY_OK);
+    CHECK_INT(c.index, 10);
+    CHECK_INT(c.before_first, 0);
+    CHECK_INT(c.after_end, 20);
+    CHECK_REL(c.t, 8.48528137423857, 1e-12);
+    CHECK_REL(c.df, 18.0, 1e-12);
+    CHECK_REL(c.p_raw, 1.0488546951897477e-07, 1e-9);
+    CHECK_REL(c.p_value, 15 * 1.0488546951897477e-07, 1e-9);
+    CHECK_REL(c.before, 10.5, 1e-14);
+    CHECK_REL(c.before_low, 10.122973806209835, 1e-12);
+    CHECK_REL(c.before_high, 10.877026193790165, 1e-12);
+    CHECK_REL(c.after, 12.5, 1e-14);
+    CHECK_REL(c.pct_imp, -19.047619047619047, 1e-12);
+    CHECK_REL(c.pct_imp_low, -24.369496394758368, 1e-9);
+    CHECK_REL(c.pct_imp_high, -13.990819115651414, 1e-9);
+    CHECK_INT(c.verdict, TALLY_VERDICT_REGRESSION);
+    CHECK_INT(c.before_runs, 10);
+    CHECK_INT(c.after_runs, 10);
+    tally_changepoints_free(cp);
+    /* Higher is better: the same step is an improvement of +19.05 %. */
+    o.direction = TALLY_HIGHER_IS_BETTER;
+    cp = detect(v, off, 20, &o);
+    CHECK_INT(tally_changepoints_at(&c, cp, 0), TALLY_OK);
+    CHECK_REL(c.pct_imp, 19.047619047619047, 1e-12);
+    CHECK_INT(c.verdict, TALLY_VERDICT_IMPROVEMENT);
+    tally_changepoints_free(cp);
+    free(off);
+}
+
+/* Several runs per point: the runs' standard error when the point means agree with it, the
+ * points' (cluster) one when whole points move together. Points of 3 runs, 5 points a side:
+ * runs x - 0.1, x, x + 0.1 with x = 10 (before) and 10.3 (after): the point means are exactly
+ * equal within a side, so the points' variance is 0 and Welch runs on the 15 runs of each side:
+ *   >>> a = [9.9, 10, 10.1] * 5; b = [10.2, 10.3, 10.4] * 5
+ *   >>> stats.ttest_ind(b, a, equal_var=False)
+ *   Ttest_indResult(statistic=9.721111047611863, pvalue=1.7903926500285692e-10)
+ * df 2 (15 - 1) = 28 (equal variances and sizes, by hand). */
+static void test_runs_per_point(void)
+{
+    double v[30];
+    size_t off[11];
+    for (int i = 0; i < 10; i++) {
+        off[i] = 3 * (size_t)i;
+        for (int k = 0; k < 3; k++)
+            v[3 * i + k] = (i < 5 ? 10 : 10.3) + 0.1 * (k - 1);
+    }
+    off[10] = 30;
+    tally_changepoint_options o = TALLY_CHANGEPOINT_OPTIONS_INIT;
+    tally_changepoints *cp = detect(v, off, 10, &o);
+    CHECK_INT(tally_changepoints_count(cp), 1);
+    tally_changepoint c = { .size = sizeof c };
+    tally_changepoints_at(&c, cp, 0);
+    CHECK_INT(c.index, 5);
+    CHECK_REL(c.t, 9.721111047611863, 1e-10);
+    CHECK_REL(c.df, 28.0, 1e-10);
+    CHECK_REL(c.p_raw, 1.7903926500285692e-10, 1e-7);
+    /* 10 points, min 3: 10 - 6 + 1 = 5 splits. */
+    CHECK_REL(c.p_value, 5 * 1.7903926500285692e-10, 1e-7);
+    tally_changepoints_free(cp);
+}
+
+/* A single-point spike is an outlier, never a change. */
+static void test_spike(void)
+{
+    double v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = 100 + (i % 3) * 0.5;
+    v[20] = 140;
+    size_t *off = unit_offsets(40);
+    tally_changepoints *cp = detect(v, off, 40, NULL);
+    CHECK_INT(tally_changepoints_count(cp), 0);
+    CHECK_INT(tally_changepoints_outlier_count(cp), 1);
+    CHECK_INT(tally_changepoints_outlier_at(cp, 0), 20);
+    CHECK(tally_changepoints_outlier_at(cp, 1) == (size_t)-1);
+    tally_changepoints_free(cp);
+    free(off);
+}
+
+/* The drift check against R 4 (Mann-Kendall with the continuity correction and the Theil-Sen
+ * slope, written out) on a line with a repeating wiggle, no ties:
+ * x_i = 100 + 0.05 i + (0, 0.3, -0.2, 0.1)[i % 4], i = 0..39.
+ *   R> i <- 0:39; x <- 100 + 0.05*i + c(0, 0.3, -0.2, 0.1)[i %% 4 + 1]
+ *   R> s <- outer(x, x, function(a, b) sign(b - a)); S <- sum(s[upper.tri(s)])   # 632
+ *   R> v <- 40*39*85/18; z <- (S - sign(S)) / sqrt(v); 2 * pnorm(-abs(z))
+ *   [1] 1.955511595e-13
+ *   R> sl <- outer(1:40, 1:40, function(a, b) (x[b] - x[a]) / (b - a))
+ *   R> median(sl[upper.tri(sl)]); -100 * median(sl[upper.tri(sl)]) / mean(x)
+ *   [1] 0.0500000000000001
+ *   [1] -0.0494926998267757
+ * (slope_pct: per point, in percent of the mean, negative = worse as lower is better). With a
+ * min_change_pct above the drift no split passes, so the trend covers the whole series. */
+static void test_trend_against_r(void)
+{
+    double v[40];
+    static const double wiggle[4] = { 0, 0.3, -0.2, 0.1 };
+    for (int i = 0; i < 40; i++)
+        v[i] = 100 + 0.05 * i + wiggle[i % 4];
+    size_t *off = unit_offsets(40);
+    tally_changepoint_options o = TALLY_CHANGEPOINT_OPTIONS_INIT;
+    o.min_change_pct = 50;
+    tally_changepoints *cp = detect(v, off, 40, &o);
+    CHECK_INT(tally_changepoints_count(cp), 0);
+    tally_trend t = { .size = sizeof t };
+    CHECK_INT(tally_changepoints_trend(&t, cp), TALLY_OK);
+    CHECK_INT(t.tested, 1);
+    CHECK_INT(t.first, 0);
+    CHECK_INT(t.count, 40);
+    CHECK_REL(t.p_value, 1.955511595e-13, 1e-6);
+    CHECK_REL(t.slope_pct, -0.0494926998267757, 1e-9);
+    CHECK(t.slope_pct_low <= t.slope_pct && t.slope_pct <= t.slope_pct_high);
+    CHECK(!t.drifting); /* 2 % over the series, below min_change_pct 50 */
+    tally_changepoints_free(cp);
+    o.min_change_pct = 1;
+    o.min_segment = 20; /* no split of 40 points into two levels of 20 passes... or may */
+    cp = detect(v, off, 40, &o);
+    tally_changepoints_trend(&t, cp);
+    if (tally_changepoints_count(cp) == 0) {
+        CHECK(t.drifting);
+        CHECK_INT(t.verdict, TALLY_VERDICT_REGRESSION);
+    }
+    tally_changepoints_free(cp);
+    free(off);
+}
+
+static void test_errors(void)
+{
+    tally_changepoints *cp = NULL;
+    double v[3] = { 1, 2, 3 };
+    size_t bad[3] = { 0, 2, 2 };
+    CHECK_INT(tally_changepoints_detect(&cp, v, bad, 2, NULL), TALLY_EINVAL);
+    CHECK(cp == NULL);
+    double nan_v[3] = { 1, NAN, 3 };
+    size_t off[4] = { 0, 1, 2, 3 };
+    CHECK_INT(tally_changepoints_detect(&cp, nan_v, off, 3, NULL), TALLY_ENONFINITE);
+    tally_changepoint_options o = TALLY_CHANGEPOINT_OPTIONS_INIT;
+    o.min_segment = 1;
+    CHECK_INT(tally_changepoints_detect(&cp, v, off, 3, &o), TALLY_EINVAL);
+    o = (tally_changepoint_options)TALLY_CHANGEPOINT_OPTIONS_INIT;
+    o.window = 2;
+    CHECK_INT(tally_changepoints_detect(&cp, v, off, 3, &o), TALLY_EINVAL);
+    /* Too short to split: no change point, no trend. */
+    CHECK_INT(tally_changepoints_detect(&cp, v, off, 3, NULL), TALLY_OK);
+    CHECK_INT(tally_changepoints_count(cp), 0);
+    tally_changepoint c = { .size = sizeof c };
+    CHECK_INT(tally_changepoints_at(&c, cp, 0), TALLY_EINVAL);
+    tally_changepoint z = { .size = 0 };
+    CHECK_INT(tally_changepoints_at(&z, cp, 0), TALLY_EINVAL);
+    tally_changepoints_free(cp);
+    tally_changepoints_free(NULL);
+}
+
+/* ---- the seeded simulations (docs/history.md, "Accuracy") ---- */
+
+typedef struct sim_totals {
+    size_t series, points, steps, found, false_cps, spikes, spike_cps;
+} sim_totals;
+
+/* One series of n points of `runs` runs each, noise CV 1 %, 0-3 steps of 3-10 % (either sign)
+ * at least 15 points apart and 10 from the ends, 0-3 single-point spikes of +30-50 % (every
+ * run of the point), unless `stationary`. */
+static void simulate(sim_totals *t, size_t n, size_t runs, int stationary)
+{
+    double *v = malloc(n * runs * sizeof *v);
+    size_t *off = malloc((n + 1) * sizeof *off);
+    size_t steps[3], spikes[3], nsteps = 0, nspikes = 0;
+    if (!stationary) {
+        size_t want = (size_t)(uniform01() * 4);
+        for (int tries = 0; nsteps < want && tries < 100; tries++) {
+            size_t at = 10 + (size_t)(uniform01() * (double)(n - 20));
+            int ok = 1;
+            for (size_t k = 0; k < nsteps; k++)
+                ok &= (at > steps[k] ? at - steps[k] : steps[k] - at) >= 15;
+            if (ok)
+                steps[nsteps++] = at;
+        }
+        nspikes = (size_t)(uniform01() * 4);
+        for (size_t k = 0; k < nspikes; k++)
+            spikes[k] = 1 + (size_t)(uniform01() * (double)(n - 2));
+    }
+    double shift[3];
+    for (size_t k = 0; k < nsteps; k++)
+        shift[k] = (uniform01() < 0.5 ? -1 : 1) * (0.03 + 0.07 * uniform01());
+    for (size_t i = 0; i < n; i++) {
+        double level = 100;
+        for (size_t k = 0; k < nsteps; k++)
+            if (i >= steps[k])
+                level *= 1 + shift[k];
+        double spike = 1;
+        for (size_t k = 0; k < nspikes; k++)
+            if (spikes[k] == i)
+                spike = 1.3 + 0.2 * uniform01();
+        off[i] = i * runs;
+        for (size_t r = 0; r < runs; r++)
+            v[i * runs + r] = level * spike * (1 + 0.01 * gauss());
+    }
+    off[n] = n * runs;
+    tally_changepoints *cp = NULL;
+    if (tally_changepoints_detect(&cp, v, off, n, NULL) != TALLY_OK) {
+        CHECK(0);
+        free(v);
+        free(off);
+        return;
+    }
+    int matched[3] = { 0, 0, 0 };
+    for (size_t i = 0; i < tally_changepoints_count(cp); i++) {
+        tally_changepoint c = { .size = sizeof c };
+        tally_changepoints_at(&c, cp, i);
+        int hit = 0;
+        for (size_t k = 0; k < nsteps && !hit; k++) {
+            size_t d = c.index > steps[k] ? c.index - steps[k] : steps[k] - c.index;
+            if (d <= 2 && !matched[k])
+                hit = matched[k] = 1;
+        }
+        if (!hit) {
+            t->false_cps++;
+            for (size_t k = 0; k < nspikes; k++)
+                if (c.index == spikes[k] || c.index == spikes[k] + 1)
+                    t->spike_cps++;
+        }
+    }
+    for (size_t k = 0; k < nsteps; k++)
+        t->found += (size_t)matched[k];
+    t->steps += nsteps;
+    t->spikes += nspikes;
+    t->series++;
+    t->points += n;
+    tally_changepoints_free(cp);
+    free(v);
+    free(off);
+}
+
+static void report(const char *what, const sim_totals *t)
+{
+    printf("%s: %zu series, %zu points: %zu of %zu steps found within 2 points (%.1f %%), "
+           "%zu false change points (%.3f per series, %.2f per 2,000 points), %zu spikes, %zu "
+           "reported as changes\n", what, t->series, t->points, t->found, t->steps,
+           t->steps ? 100.0 * (double)t->found / (double)t->steps : 100.0, t->false_cps,
+           (double)t->false_cps / (double)t->series,
+           2000.0 * (double)t->false_cps / (double)t->points, t->spikes, t->spike_cps);
+}
+
+static void check_steps(const sim_totals *t)
+{
+    CHECK(t->found * 10 >= t->steps * 9);         /* at least 90 % of the steps */
+    CHECK(t->false_cps * 2 <= t->series);         /* at most 0.5 false per series */
+    CHECK_INT(t->spike_cps, 0);                   /* no spike a change */
+}
+
+static void test_simulation(void)
+{
+    sim_totals one = { 0 }, five = { 0 }, flat = { 0 };
+    for (int s = 0; s < 300; s++)
+        simulate(&one, 300, 1, 0);
+    report("steps and spikes, 1 value per point", &one);
+    check_steps(&one);
+    for (int s = 0; s < 300; s++)
+        simulate(&five, 300, 5, 0);
+    report("steps and spikes, 5 runs per point", &five);
+    check_steps(&five);
+    for (int s = 0; s < 100; s++)
+        simulate(&flat, 2000, 1, 1);
+    for (int s = 0; s < 100; s++)
+        simulate(&flat, 2000, 5, 1);
+    report("stationary noise", &flat);
+    CHECK(flat.false_cps * 2000 <= flat.points); /* at most 1 per 2,000 points */
+}
+
+int main(void)
+{
+    test_step_against_scipy();
+    test_runs_per_point();
+    test_spike();
+    test_trend_against_r();
+    test_errors();
+    test_simulation();
+    return check_summary();
+}
