@@ -119,6 +119,27 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "                            limit; 'none': no limit), leaving out the least important\n" \
     "                            rows and notes first, and saying so at the top\n"
 
+/* --meta KEY=VALUE (repeatable): metadata to stamp on the result sets a command writes
+ * (commit, branch, machine, CI job, time). */
+typedef struct cli_meta {
+    const char *pairs[64]; /* "KEY=VALUE" as given (argv) */
+    int count;
+} cli_meta;
+
+/* Help lines of --meta, shared by run, import and merge. */
+#define CLI_META_HELP                                                                          \
+    "      --meta KEY=VALUE      stamp every result set with metadata KEY (repeatable):\n"    \
+    "                            commit, branch, machine, CI job, time (tally history\n"     \
+    "                            orders and labels points by them)\n"
+
+/* Take one --meta value: CLI_EXIT_OK, or CLI_EXIT_USAGE after printing why (no '=', an empty
+ * key, too many). */
+int cli_meta_option(cli_meta *m, const char *command, const char *value);
+
+/* Set every pair on every result set of r (a later pair of one key wins). CLI_EXIT_OK or
+ * CLI_EXIT_USAGE after printing the library's error. */
+int cli_meta_apply(const cli_meta *m, tally_results *r);
+
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
 int cli_check_output(const char *command, const char *output, char *const *specs, int count);

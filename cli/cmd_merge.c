@@ -22,6 +22,7 @@ static const char merge_help[] =
     "                            whose labels differ, e.g. hb-base and st-base)\n"
     "      --from KIND           input kind instead of detection\n"
     CLI_INPUT_OPTIONS_HELP
+    CLI_META_HELP
     "  -o, --output FILE         the merged file to write (required)\n"
     "      --force               replace FILE when it exists (never an input)\n"
     "  -h, --help                show this help\n"
@@ -35,12 +36,14 @@ int cmd_merge(int argc, char **argv)
         CLI_INPUT_LONG_OPTIONS,
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'F'},
+        {"meta", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL, *label = NULL;
     int force = 0;
+    cli_meta meta = { {NULL}, 0 };
     optind = 1;
     opterr = 0;
     int c;
@@ -57,6 +60,10 @@ int cmd_merge(int argc, char **argv)
             break;
         case 'F':
             force = 1;
+            break;
+        case 'm':
+            if (cli_meta_option(&meta, "merge", optarg) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
             break;
         default:
             if (cli_input_getopt(&lo, "merge", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
@@ -97,6 +104,8 @@ int cmd_merge(int argc, char **argv)
         }
         tally_results_free(one);
     }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_meta_apply(&meta, merged);
     if (rc == CLI_EXIT_OK && tally_results_save(merged, output) != TALLY_OK)
         rc = cli_fail_library();
     if (rc == CLI_EXIT_OK) {

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmd_run.h"
 #include "tally.h"
 
@@ -57,6 +58,8 @@ static const char usage_text[] =
     "Options:\n"
     "  -o, --output PATH      result set to write (required)\n"
     "  -l, --label NAME       result-set label (default: output name without .json)\n"
+    "      --meta KEY=VALUE   stamp the result set with metadata KEY (repeatable):\n"
+    "                         commit, branch, machine, CI job, time (tally history)\n"
     "  -n, --runs N           counted runs per case (default 5)\n"
     "  -w, --warmup N         discarded warm-up runs per case (default 1)\n"
     "      --sweep LIST       comma-separated sweep values; also --groups, --workers,\n"
@@ -269,7 +272,8 @@ static void sample_range(size_t *lo, size_t *hi, const tally_results *results)
 }
 
 /* --finish: the result set from the journal, without running anything. */
-static int finish_from_journal(const char *output, const char *label, int force)
+static int finish_from_journal(const char *output, const char *label, int force,
+                               const cli_meta *meta)
 {
     size_t n = strlen(output);
     char *journal = malloc(n + sizeof(".journal"));
@@ -288,8 +292,11 @@ static int finish_from_journal(const char *output, const char *label, int force)
         fprintf(stderr, "tally run: %s: the result set already exists; replace it with --force\n",
                 output);
     } else if (tally_results_new(&results) != TALLY_OK ||
-               tally_load_file(results, journal, &lo) != TALLY_OK ||
-               tally_results_save(results, output) != TALLY_OK) {
+               tally_load_file(results, journal, &lo) != TALLY_OK) {
+        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+    } else if (cli_meta_apply(meta, results) != CLI_EXIT_OK) {
+        status = EXIT_USAGE;
+    } else if (tally_results_save(results, output) != TALLY_OK) {
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
     } else {
         const tally_resultset *rs = tally_results_at(results, 0);
@@ -360,6 +367,7 @@ int cmd_run(int argc, char **argv)
     char **config_text = calloc((size_t)argc + 1, sizeof(char *));
     size_t nconfigs = 0;
     int finish = 0, runs_given = 0;
+    cli_meta meta = { {NULL}, 0 };
     if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
         fputs("tally run: out of memory\n", stderr);
         goto done;
@@ -418,6 +426,9 @@ int cmd_run(int argc, char **argv)
             o.output = next;
         } else if (strcmp(a, "-l") == 0 || strcmp(a, "--label") == 0) {
             o.label = next;
+        } else if (strcmp(a, "--meta") == 0) {
+            if (cli_meta_option(&meta, "run", next) != CLI_EXIT_OK)
+                goto done;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "--runs") == 0) {
             if (parse_count(&o.runs, next) != 0 || o.runs == 0) {
                 status = usage_error("--runs: expected a positive integer, found '%s'", next);
@@ -523,7 +534,7 @@ int cmd_run(int argc, char **argv)
             status = usage_error("%s", "--finish runs nothing: give only -o OUT.json (and "
                                        "--label, --force)");
         else
-            status = finish_from_journal(o.output, o.label, o.force);
+            status = finish_from_journal(o.output, o.label, o.force, &meta);
         goto done;
     }
     if (o.mde_pct > 0 && o.against == NULL) {
@@ -666,6 +677,16 @@ int cmd_run(int argc, char **argv)
                 snprintf(runs, sizeof(runs), "%zu", lo);
             else
                 snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
+        }
+        /* The runner wrote the result set; stamped, it is written again (atomically). */
+        if (took && meta.count > 0 && (cli_meta_apply(&meta, results) != CLI_EXIT_OK ||
+                                      tally_results_save(results, o.output) != TALLY_OK)) {
+            if (tally_error_last()->code != TALLY_OK)
+                fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+            tally_results_free(results);
+            status = EXIT_USAGE;
+            free(resume);
+            goto done;
         }
         if (took)
             print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");

@@ -153,6 +153,35 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     return cli_usage_error(command, "unknown or incomplete option '%s'", arg);
 }
 
+int cli_meta_option(cli_meta *m, const char *command, const char *value)
+{
+    const char *eq = strchr(value, '=');
+    if (eq == NULL || eq == value)
+        return cli_usage_error(command, "--meta takes KEY=VALUE (e.g. commit=$(git rev-parse "
+                                        "HEAD)), not '%s'", value);
+    if (m->count == (int)COUNT(m->pairs))
+        return cli_usage_error(command, "--meta: at most %d pairs", (int)COUNT(m->pairs));
+    m->pairs[m->count++] = value;
+    return CLI_EXIT_OK;
+}
+
+int cli_meta_apply(const cli_meta *m, tally_results *r)
+{
+    for (int i = 0; i < m->count; i++) {
+        const char *eq = strchr(m->pairs[i], '=');
+        char *key = strndup(m->pairs[i], (size_t)(eq - m->pairs[i]));
+        if (key == NULL)
+            return cli_fail("out of memory");
+        for (size_t k = 0; k < tally_results_count(r); k++)
+            if (tally_resultset_meta_set(tally_results_at(r, k), key, eq + 1) != TALLY_OK) {
+                free(key);
+                return cli_fail_library();
+            }
+        free(key);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_check_new_output(const char *command, const char *output, int force, char *const *specs,
                          int count)
 {
