@@ -192,5 +192,6 @@ int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 #endif /* TALLY_CLI_H */

@@ -20,6 +20,7 @@ static const command commands[] = {
     {"run", cmd_run, "run a workload N times over a parameter sweep, keeping every run"},
     {"check", cmd_check, "is this machine ready to benchmark? (read-only)"},
     {"calibrate", cmd_calibrate, "measure run-to-run noise (A/A) into a noise profile"},
+    {"history", cmd_history, "change points of performance over commits, one point per result set"},
 };
 
 static void usage(FILE *out)
