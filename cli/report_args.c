@@ -47,6 +47,7 @@ static const struct option report_options[] = {
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
     {"width", required_argument, NULL, 1010},
+    {"bisect", required_argument, NULL, 1011},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -57,6 +58,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                             TALLY_INPUT_AUTO, TALLY_LOAD_OPTIONS_INIT, 0};
     cmd->args = init;
     cmd->fail_on_regression = -1.0;
+    cmd->bisect = -1.0;
     cmd->fail_on_inconclusive = 0;
     cmd->gate_bound = TALLY_GATE_POINT;
     cmd->inputs = NULL;
@@ -85,7 +87,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c < 256 && strchr("taAREWMGI", c))))
+        if (!cmd->allow_gate &&
+            (c == 1701 || c == 1005 || c == 1011 || (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
             cmd->fail_on_inconclusive = 1;
@@ -218,6 +221,15 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.render.ascii = 1;
             else
                 cmd->args.render.diagnose = 1;
+            continue;
+        }
+        if (c == 1011) {
+            char *end = NULL;
+            double pct = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(pct >= 0.0))
+                return cli_usage_error(cmd->name, "--bisect needs a percentage >= 0, not '%s'",
+                                       optarg);
+            cmd->bisect = pct;
             continue;
         }
         if (c == 'R') {
