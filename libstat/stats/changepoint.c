@@ -11,12 +11,13 @@
  * 3. Significance: each candidate's two neighbouring segments are compared by Welch's t on
  *    their runs. Runs of one commit share a build and a machine, so the standard error of a
  *    level is the larger of the runs' (s^2 / runs) and the points' (cluster-robust: the spread
- *    of the point means) estimate. The split was chosen as the best of the (len - 2 m + 1)
+ *    of the point means, at least the series' noise from neighbouring differences over its
+ *    points) estimate. The split was chosen as the best of the (len - 2 m + 1)
  *    splits the merged segment allows, so p is multiplied by that count (Bonferroni): under no
  *    change the chance that any split of the segment passes is at most alpha. The weakest
  *    candidate failing alpha, the minimum change or the minimum segment is removed and its
  *    neighbours retested (a heap), until every one passes; each survivor is then moved to the
- *    split of its segment pair with the largest |t| and the elimination repeated.
+ *    least-squares split of its segment pair and the elimination repeated.
  * 4. Drift: Mann-Kendall and the Theil-Sen slope (Sen 1968) over the newest level.
  *
  * Cost: the scan O(n w), the filter O(n m), the elimination O(K log K) for K candidates, the
@@ -141,7 +142,8 @@ int tally__edivisive_scan(double *q, const double *c, size_t n, size_t m, size_t
 
 /* ---- spikes ---- */
 
-int tally__hampel(unsigned char *out, double *repl, const double *c, size_t n, size_t h)
+int tally__hampel(unsigned char *out, double *repl, double *noise, const double *c, size_t n,
+                  size_t h)
 {
     double *win = tally__malloc((n > 2 * h + 1 ? n : 2 * h + 1) * sizeof *win);
     if (win == NULL)
@@ -156,6 +158,7 @@ int tally__hampel(unsigned char *out, double *repl, const double *c, size_t n, s
         tally__select(win, n - 1, (n - 1) / 2);
         global = 1.4826 * win[(n - 1) / 2] / sqrt(2.0);
     }
+    *noise = global;
     for (size_t i = 0; i < n; i++) {
         size_t lo = i > h ? i - h : 0, hi = i + h + 1 < n ? i + h + 1 : n, k = hi - lo;
         memcpy(win, c + lo, k * sizeof *win);
@@ -189,6 +192,9 @@ typedef struct prefix {
     size_t points;             /* points that are not outliers */
 } prefix;
 
+/* The variance of a level's mean is at least the series' noise (the Hampel filter's estimate
+ * from neighbouring differences, of one point's mean) over its points: a short level whose few
+ * points happen to agree closely would otherwise get a tiny standard error and a huge t. */
 typedef struct segment {
     double mean, centred; /* mean of the runs; mean - ref */
     double var;           /* variance of that mean */
@@ -197,7 +203,8 @@ typedef struct segment {
     int ok;               /* at least 2 points and 2 runs */
 } segment;
 
-static void segment_of(segment *s, const prefix *p, size_t from, size_t to, double ref)
+static void segment_of(segment *s, const prefix *p, size_t from, size_t to, double ref,
+                       double noise_var)
 {
     const prefix *a = p + from, *b = p + to;
     long double k = b->runs - a->runs, r1 = b->r1 - a->r1;
@@ -212,6 +219,8 @@ static void segment_of(segment *s, const prefix *p, size_t from, size_t to, doub
     long double q = (b->w2cc - a->w2cc) - 2 * d * (b->w2c - a->w2c) + d * d * (b->w2 - a->w2);
     long double pts = (long double)s->points;
     long double points_var = q > 0 ? pts / (pts - 1) * q / (k * k) : 0;
+    if (points_var < noise_var / pts)
+        points_var = noise_var / pts;
     s->centred = (double)d;
     s->mean = ref + s->centred;
     if (points_var > runs_var) {
@@ -246,6 +255,7 @@ typedef struct detector {
     const prefix *p;
     double ref;
     size_t n;
+    double noise_var; /* the series' noise of one point's mean, squared */
 } detector;
 
 static int test_split(split_test *s, const detector *d, size_t lo, size_t t, size_t hi)
@@ -256,8 +266,8 @@ static int test_split(split_test *s, const detector *d, size_t lo, size_t t, siz
     s->magnitude = 0;
     if (t - lo < m || hi - t < m)
         return TALLY_OK;
-    segment_of(&s->before, d->p, lo, t, d->ref);
-    segment_of(&s->after, d->p, t, hi, d->ref);
+    segment_of(&s->before, d->p, lo, t, d->ref, d->noise_var);
+    segment_of(&s->after, d->p, t, hi, d->ref, d->noise_var);
     if (!s->before.ok || !s->after.ok)
         return TALLY_OK;
     tally__test_moments ma, mb;
@@ -409,8 +419,10 @@ static int eliminate(candidates *c, const detector *d)
     return rc;
 }
 
-/* Move each change point to the split of its neighbours' span with the largest |t| within
- * min_segment of where it is. Returns whether any moved. */
+/* Move each change point to the least-squares split of its neighbours' span within
+ * min_segment of where it is: the largest between-levels sum of squares of the runs,
+ * Ka Kb / (Ka + Kb) (mean_a - mean_b)^2 (the location estimate of a single change; |t| would
+ * favour a short level whose few points happen to agree). Sets *moved when any moved. */
 static int refine(candidates *c, const detector *d, int *moved)
 {
     size_t m = d->o->min_segment;
@@ -420,18 +432,18 @@ static int refine(candidates *c, const detector *d, int *moved)
         size_t t0 = c->pos[i];
         size_t from = t0 > lo + m + m ? t0 - m : lo + m, to = t0 + m + m < hi ? t0 + m : hi - m;
         size_t best = t0;
-        double best_t = -1;
+        double best_ss = -1;
         for (size_t t = from; t <= to; t++) {
-            split_test s;
-            int rc = test_split(&s, d, lo, t, hi);
-            if (rc)
-                return rc;
-            double at = s.before.ok && s.after.ok ? fabs(s.tt.t) : -1;
-            if (s.tt.zero_variance && s.before.ok && s.after.ok)
-                at = s.tt.p == 0 ? INFINITY : 0;
-            if (at > best_t || (at == best_t && (t > t0 ? t - t0 : t0 - t) <
-                                                    (best > t0 ? best - t0 : t0 - best))) {
-                best_t = at;
+            segment a, b;
+            segment_of(&a, d->p, lo, t, d->ref, d->noise_var);
+            segment_of(&b, d->p, t, hi, d->ref, d->noise_var);
+            if (!a.ok || !b.ok)
+                continue;
+            double ka = (double)a.runs, kb = (double)b.runs, diff = a.centred - b.centred;
+            double ss = ka * kb / (ka + kb) * diff * diff;
+            if (ss > best_ss || (ss == best_ss && (t > t0 ? t - t0 : t0 - t) <
+                                                      (best > t0 ? best - t0 : t0 - best))) {
+                best_ss = ss;
                 best = t;
             }
         }
@@ -597,11 +609,11 @@ void tally_changepoints_free(tally_changepoints *cp)
 
 /* Point means, outliers and the prefix sums. */
 static int prepare(tally_changepoints *cp, prefix *p, double *repl, const double *values,
-                   const size_t *offsets, size_t n, size_t m, double *ref)
+                   const size_t *offsets, size_t n, size_t m, double *ref, double *noise)
 {
     for (size_t i = 0; i < n; i++)
         cp->mean[i] = tally__mean(values + offsets[i], offsets[i + 1] - offsets[i]);
-    int rc = tally__hampel(cp->outlier, repl, cp->mean, n, m);
+    int rc = tally__hampel(cp->outlier, repl, noise, cp->mean, n, m);
     if (rc)
         return rc;
     *ref = n ? repl[0] : 0;
@@ -637,22 +649,16 @@ static int prepare(tally_changepoints *cp, prefix *p, double *repl, const double
     return TALLY_OK;
 }
 
-/* The local maxima of the scan (strictly above every split within min_segment - 1 before,
- * at least as high as those after): at most one per min_segment points. */
-static int find_candidates(candidates *c, const double *repl, size_t n, double ref,
-                           const tally_changepoint_options *o)
+/* The local maxima of the scan of centred[lo, hi) (windows cut at the segment's ends), strictly
+ * above every split within min_segment - 1 before, at least as high as those after: at most
+ * one per min_segment points, appended to out[*count]. q has room for hi - lo + 1 values. */
+static int segment_peaks(size_t *out, size_t *count, double *q, const double *centred,
+                         size_t lo, size_t hi, const tally_changepoint_options *o)
 {
-    size_t m = o->min_segment;
-    c->count = 0;
+    size_t m = o->min_segment, n = hi - lo;
     if (n < 2 * m)
         return TALLY_OK;
-    double *q = tally__malloc((2 * n + 1) * sizeof *q);
-    if (q == NULL)
-        return tally__oom();
-    double *centred = q + n + 1;
-    for (size_t i = 0; i < n; i++)
-        centred[i] = repl[i] - ref;
-    int rc = tally__edivisive_scan(q, centred, n, m, o->window);
+    int rc = tally__edivisive_scan(q, centred + lo, n, m, o->window);
     for (size_t t = m; rc == TALLY_OK && t + m <= n; t++) {
         if (!(q[t] > 0))
             continue;
@@ -661,9 +667,31 @@ static int find_candidates(candidates *c, const double *repl, size_t n, double r
             if (u >= m && u != t && (u < t ? q[u] >= q[t] : q[u] > q[t]))
                 peak = 0;
         if (peak)
-            c->pos[c->count++] = t;
+            out[(*count)++] = lo + t;
     }
-    tally__free_mem(q);
+    return rc;
+}
+
+/* Candidates: the peaks of every segment between the change points held in c (none at first:
+ * the whole series), merged with those change points, ascending. Each segment is scanned with
+ * its windows cut at its ends, as binary segmentation would: where two steps of one sign lie
+ * within a window of each other, the first shows as a shoulder of the whole series' scan, not
+ * a peak, but as a peak of its own segment once the second is found. *added: new ones. */
+static int find_candidates(candidates *c, size_t *scratch, double *q, const double *centred,
+                           size_t n, const tally_changepoint_options *o, size_t *added)
+{
+    size_t k = 0, lo = 0;
+    int rc = TALLY_OK;
+    for (size_t i = 0; rc == TALLY_OK && i <= c->count; i++) {
+        size_t hi = i < c->count ? c->pos[i] : n, before = k;
+        rc = segment_peaks(scratch, &k, q, centred, lo, hi, o);
+        *added += k - before;
+        if (i < c->count)
+            scratch[k++] = c->pos[i];
+        lo = hi;
+    }
+    memcpy(c->pos, scratch, k * sizeof *scratch);
+    c->count = k;
     return rc;
 }
 
@@ -709,21 +737,31 @@ static int detect(tally_changepoints *cp, const double *values, const size_t *of
     candidates c = { tally__malloc(slots * sizeof(size_t)), 0, tally__malloc(slots * sizeof(size_t)),
                      tally__malloc(slots * sizeof(size_t)), tally__malloc(slots * sizeof(unsigned)),
                      tally__malloc(slots * sizeof(int)) };
-    int rc = p && repl && c.pos && c.prev && c.next && c.stamp && c.alive ? TALLY_OK : tally__oom();
-    double ref = 0;
+    size_t *scratch = tally__malloc(slots * sizeof *scratch);
+    double *q = tally__malloc((2 * n + 1) * sizeof *q), *centred = q ? q + n + 1 : NULL;
+    int rc = p && repl && c.pos && c.prev && c.next && c.stamp && c.alive && scratch && q
+                 ? TALLY_OK : tally__oom();
+    double ref = 0, noise = 0;
     if (rc == TALLY_OK)
-        rc = prepare(cp, p, repl, values, offsets, n, m, &ref);
-    if (rc == TALLY_OK)
-        rc = find_candidates(&c, repl, n, ref, o);
-    detector d = { o, p, ref, n };
-    if (rc == TALLY_OK)
+        rc = prepare(cp, p, repl, values, offsets, n, m, &ref, &noise);
+    for (size_t i = 0; rc == TALLY_OK && i < n; i++)
+        centred[i] = repl[i] - ref;
+    detector d = { o, p, ref, n, noise * noise };
+    /* Rounds of: candidates (the change points so far and the peaks of each segment between
+     * them), elimination, refinement (a point moves only to a better split, but its neighbours'
+     * tests change, so it is eliminated again). Bounded, so a pathological series cannot loop;
+     * a round that adds no candidate ends it. */
+    for (int round = 0; rc == TALLY_OK && round < 8; round++) {
+        size_t added = 0;
+        rc = find_candidates(&c, scratch, q, centred, n, o, &added);
+        if (rc != TALLY_OK || (round > 0 && added == 0))
+            break;
         rc = eliminate(&c, &d);
-    /* Refining moves a point only to a better split, but its neighbours' tests change: a few
-     * rounds settle it (bounded, so a pathological series cannot loop). */
-    for (int round = 0, moved = 1; rc == TALLY_OK && moved && round < 4; round++) {
-        rc = refine(&c, &d, &moved);
-        if (rc == TALLY_OK && moved)
-            rc = eliminate(&c, &d);
+        for (int r = 0, moved = 1; rc == TALLY_OK && moved && r < 4; r++) {
+            rc = refine(&c, &d, &moved);
+            if (rc == TALLY_OK && moved)
+                rc = eliminate(&c, &d);
+        }
     }
     if (rc == TALLY_OK && c.count) {
         cp->cps = tally__malloc(c.count * sizeof *cp->cps);
@@ -746,6 +784,8 @@ static int detect(tally_changepoints *cp, const double *values, const size_t *of
     tally__free_mem(c.next);
     tally__free_mem(c.stamp);
     tally__free_mem(c.alive);
+    tally__free_mem(scratch);
+    tally__free_mem(q);
     return rc;
 }
 

@@ -17,7 +17,9 @@ int tally__edivisive_scan(double *q, const double *c, size_t n, size_t m, size_t
  * points within h of it (the window cut at the ends), scale the largest of 1.4826 times their
  * MAD, the series' noise from its neighbouring differences (1.4826 median |c[i+1] - c[i]| /
  * sqrt 2) and 1e-9 |med|. out[i] = 1 for
- * an outlier, and repl[i] the window's median (c[i] otherwise). TALLY_ENOMEM. */
-int tally__hampel(unsigned char *out, double *repl, const double *c, size_t n, size_t h);
+ * an outlier, and repl[i] the window's median (c[i] otherwise); *noise receives that estimate
+ * of the series' noise (0 for fewer than 2 points). TALLY_ENOMEM. */
+int tally__hampel(unsigned char *out, double *repl, double *noise, const double *c, size_t n,
+                  size_t h);
 
 #endif /* TALLY_CHANGEPOINT_IMPL_H */

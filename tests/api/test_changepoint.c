@@ -28,28 +28,29 @@ static size_t *unit_offsets(size_t n)
 }
 
 /* A clean step between two segments of 10 values each: the split, the levels and Welch's t
- * against SciPy 1.10.1. Values: 10, 11, 10, 11, ... then 12, 13, 12, 13, ...
- *   >>> from scipy import stats
- *   >>> a = [10, 11] * 5; b = [12, 13] * 5
+ * against SciPy 1.10.1. The level before is a wave 10, 10.5, 11, 11.5, 12, 12, 11.5, 11, 10.5,
+ * 10; after it the same wave + 3 (smooth, so that its spread, sd 0.745, and not the series'
+ * noise floor from neighbouring differences, 0.524, sets each level's standard error).
+ *   >>> from scipy import stats; import numpy as np, math
+ *   >>> a = [10, 10.5, 11, 11.5, 12, 12, 11.5, 11, 10.5, 10]; b = [x + 3 for x in a]
  *   >>> r = stats.ttest_ind(b, a, equal_var=False); r.statistic, r.pvalue
- *   (8.48528137423857, 1.0488546951897477e-07)
+ *   (8.999999999999998, 4.4042787291820685e-08)
  * df: equal variances and sizes, so Welch-Satterthwaite gives 2 (n - 1) = 18 (by hand).
  * 20 points, min_segment 3: the merged segment allows 20 - 6 + 1 = 15 splits, p_value = 15 p.
- * Levels: 10.5 and 12.5 with the t interval of each mean, sd 0.5270462766947299 (n = 10):
- *   >>> stats.t.interval(0.95, 9, loc=10.5, scale=stats.sem(a))
- *   (10.122973806209835, 10.877026193790165)
- * pct-imp (lower is better) = (1 - 12.5 / 10.5) * 100 = -19.047619047619047; its Fieller
- * interval from the formula of docs/statistics.md ("Fieller"), evaluated in Python:
- *   >>> import math; q = stats.t.ppf(0.975, 18)   # 2.10092204024096
- *   >>> va = stats.sem(a)**2; vb = stats.sem(b)**2; r = 12.5 / 10.5
- *   >>> g = q*q*va/10.5**2; h = q/10.5*math.sqrt(vb*(1-g) + r*r*va); d = r - 1
+ *   >>> stats.t.interval(0.95, 9, loc=11.0, scale=stats.sem(a))
+ *   (10.466804443372041, 11.533195556627959)
+ * pct-imp (lower is better) = (1 - 14 / 11) * 100 = -27.27272727272727; its Fieller interval
+ * from the formula of docs/statistics.md ("Fieller"), evaluated in Python:
+ *   >>> q = stats.t.ppf(0.975, 18); va = stats.sem(a)**2; vb = stats.sem(b)**2
+ *   >>> r = 14 / 11; g = q*q*va/11**2; h = q/11*math.sqrt(vb*(1-g) + r*r*va); d = r - 1
  *   >>> (-100*(d+g+h)/(1-g), -100*(d+g-h)/(1-g))
- *   (-24.369496394758368, -13.990819115651414) */
+ *   (-34.829633257300245, -20.23272347208393) */
 static void test_step_against_scipy(void)
 {
+    static const double wave[10] = { 10, 10.5, 11, 11.5, 12, 12, 11.5, 11, 10.5, 10 };
     double v[20];
     for (int i = 0; i < 20; i++)
-        v[i] = (i < 10 ? 10 : 12) + (i % 2);
+        v[i] = wave[i % 10] + (i < 10 ? 0 : 3);
     size_t *off = unit_offsets(20);
     tally_changepoint_options o = TALLY_CHANGEPOINT_OPTIONS_INIT;
     tally_changepoints *cp = detect(v, off, 20, &o);
@@ -59,26 +60,28 @@ static void test_step_against_scipy(void)
     CHECK_INT(c.index, 10);
     CHECK_INT(c.before_first, 0);
     CHECK_INT(c.after_end, 20);
-    CHECK_REL(c.t, 8.48528137423857, 1e-12);
+    CHECK_REL(c.t, 8.999999999999998, 1e-12);
     CHECK_REL(c.df, 18.0, 1e-12);
-    CHECK_REL(c.p_raw, 1.0488546951897477e-07, 1e-9);
-    CHECK_REL(c.p_value, 15 * 1.0488546951897477e-07, 1e-9);
-    CHECK_REL(c.before, 10.5, 1e-14);
-    CHECK_REL(c.before_low, 10.122973806209835, 1e-12);
-    CHECK_REL(c.before_high, 10.877026193790165, 1e-12);
-    CHECK_REL(c.after, 12.5, 1e-14);
-    CHECK_REL(c.pct_imp, -19.047619047619047, 1e-12);
-    CHECK_REL(c.pct_imp_low, -24.369496394758368, 1e-9);
-    CHECK_REL(c.pct_imp_high, -13.990819115651414, 1e-9);
+    CHECK_REL(c.p_raw, 4.4042787291820685e-08, 1e-9);
+    CHECK_REL(c.p_value, 15 * 4.4042787291820685e-08, 1e-9);
+    CHECK_REL(c.before, 11.0, 1e-14);
+    CHECK_REL(c.before_low, 10.466804443372041, 1e-10); /* GSL's t quantile vs SciPy's: ~1e-12 */
+    CHECK_REL(c.before_high, 11.533195556627959, 1e-10);
+    CHECK_REL(c.after, 14.0, 1e-14);
+    CHECK_REL(c.pct_imp, -27.27272727272727, 1e-12);
+    CHECK_REL(c.pct_imp_low, -34.829633257300245, 1e-9);
+    CHECK_REL(c.pct_imp_high, -20.23272347208393, 1e-9);
     CHECK_INT(c.verdict, TALLY_VERDICT_REGRESSION);
     CHECK_INT(c.before_runs, 10);
     CHECK_INT(c.after_runs, 10);
     tally_changepoints_free(cp);
-    /* Higher is better: the same step is an improvement of +19.05 %. */
+    /* Higher is better: the same step is an improvement of +27.27 % [+20.23, +34.83]. */
     o.direction = TALLY_HIGHER_IS_BETTER;
     cp = detect(v, off, 20, &o);
     CHECK_INT(tally_changepoints_at(&c, cp, 0), TALLY_OK);
-    CHECK_REL(c.pct_imp, 19.047619047619047, 1e-12);
+    CHECK_REL(c.pct_imp, 27.27272727272727, 1e-12);
+    CHECK_REL(c.pct_imp_low, 20.23272347208393, 1e-9);
+    CHECK_REL(c.pct_imp_high, 34.829633257300245, 1e-9);
     CHECK_INT(c.verdict, TALLY_VERDICT_IMPROVEMENT);
     tally_changepoints_free(cp);
     free(off);
