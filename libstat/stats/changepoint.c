@@ -142,8 +142,8 @@ int tally__edivisive_scan(double *q, const double *c, size_t n, size_t m, size_t
 
 /* ---- spikes ---- */
 
-int tally__hampel(unsigned char *out, double *repl, double *noise, const double *c, size_t n,
-                  size_t h)
+int tally__hampel(unsigned char *out, double *repl, double *noise, int *relative,
+                  const double *c, size_t n, size_t h)
 {
     double *win = tally__malloc((n > 2 * h + 1 ? n : 2 * h + 1) * sizeof *win);
     if (win == NULL)
@@ -151,14 +151,22 @@ int tally__hampel(unsigned char *out, double *repl, double *noise, const double 
     /* The series' own noise from neighbouring differences, which steps and spikes barely move:
      * median |c[i+1] - c[i]| is 0.6745 sqrt(2) sigma for normal noise. A floor under the
      * local scale, which is 0 when most of a short window holds one value (discrete data). */
+    /* Benchmark results of one sign are noisy in proportion to their level (a CV), so the
+     * differences are taken relative to the pair's mean, and the scale at a point is that
+     * times its level: right on a history whose level moves by a large factor. */
+    int rel = n > 0;
+    for (size_t i = 0; i < n; i++)
+        rel &= c[i] > 0 || (c[i] < 0 && c[0] < 0);
+    rel &= n == 0 || !(c[0] > 0 && c[n - 1] < 0);
     double global = 0;
     if (n >= 2) {
         for (size_t i = 0; i + 1 < n; i++)
-            win[i] = fabs(c[i + 1] - c[i]);
+            win[i] = fabs(c[i + 1] - c[i]) / (rel ? (fabs(c[i + 1]) + fabs(c[i])) / 2 : 1);
         tally__select(win, n - 1, (n - 1) / 2);
         global = 1.4826 * win[(n - 1) / 2] / sqrt(2.0);
     }
     *noise = global;
+    *relative = rel;
     for (size_t i = 0; i < n; i++) {
         size_t lo = i > h ? i - h : 0, hi = i + h + 1 < n ? i + h + 1 : n, k = hi - lo;
         memcpy(win, c + lo, k * sizeof *win);
@@ -176,7 +184,8 @@ int tally__hampel(unsigned char *out, double *repl, double *noise, const double 
             tally__select(win, k / 2, k / 2 - 1);
             mad = (mad + win[k / 2 - 1]) / 2;
         }
-        double scale = fmax(fmax(1.4826 * mad, global), 1e-9 * fabs(med));
+        double scale = fmax(fmax(1.4826 * mad, rel ? global * fabs(med) : global),
+                            1e-9 * fabs(med));
         out[i] = fabs(c[i] - med) > HAMPEL_K * scale;
         repl[i] = out[i] ? med : c[i];
     }
@@ -204,7 +213,7 @@ typedef struct segment {
 } segment;
 
 static void segment_of(segment *s, const prefix *p, size_t from, size_t to, double ref,
-                       double noise_var)
+                       double noise, int relative)
 {
     const prefix *a = p + from, *b = p + to;
     long double k = b->runs - a->runs, r1 = b->r1 - a->r1;
@@ -219,10 +228,11 @@ static void segment_of(segment *s, const prefix *p, size_t from, size_t to, doub
     long double q = (b->w2cc - a->w2cc) - 2 * d * (b->w2c - a->w2c) + d * d * (b->w2 - a->w2);
     long double pts = (long double)s->points;
     long double points_var = q > 0 ? pts / (pts - 1) * q / (k * k) : 0;
-    if (points_var < noise_var / pts)
-        points_var = noise_var / pts;
     s->centred = (double)d;
     s->mean = ref + s->centred;
+    long double floor_sd = relative ? noise * fabs(s->mean) : noise;
+    if (points_var < floor_sd * floor_sd / pts)
+        points_var = floor_sd * floor_sd / pts;
     if (points_var > runs_var) {
         s->var = (double)points_var;
         s->df = (double)(pts - 1);
@@ -255,7 +265,8 @@ typedef struct detector {
     const prefix *p;
     double ref;
     size_t n;
-    double noise_var; /* the series' noise of one point's mean, squared */
+    double noise;     /* the series' noise of one point's mean (tally__hampel) */
+    int relative;     /* noise is relative to the level */
 } detector;
 
 static int test_split(split_test *s, const detector *d, size_t lo, size_t t, size_t hi)
@@ -266,8 +277,8 @@ static int test_split(split_test *s, const detector *d, size_t lo, size_t t, siz
     s->magnitude = 0;
     if (t - lo < m || hi - t < m)
         return TALLY_OK;
-    segment_of(&s->before, d->p, lo, t, d->ref, d->noise_var);
-    segment_of(&s->after, d->p, t, hi, d->ref, d->noise_var);
+    segment_of(&s->before, d->p, lo, t, d->ref, d->noise, d->relative);
+    segment_of(&s->after, d->p, t, hi, d->ref, d->noise, d->relative);
     if (!s->before.ok || !s->after.ok)
         return TALLY_OK;
     tally__test_moments ma, mb;
@@ -435,8 +446,8 @@ static int refine(candidates *c, const detector *d, int *moved)
         double best_ss = -1;
         for (size_t t = from; t <= to; t++) {
             segment a, b;
-            segment_of(&a, d->p, lo, t, d->ref, d->noise_var);
-            segment_of(&b, d->p, t, hi, d->ref, d->noise_var);
+            segment_of(&a, d->p, lo, t, d->ref, d->noise, d->relative);
+            segment_of(&b, d->p, t, hi, d->ref, d->noise, d->relative);
             if (!a.ok || !b.ok)
                 continue;
             double ka = (double)a.runs, kb = (double)b.runs, diff = a.centred - b.centred;
@@ -609,11 +620,12 @@ void tally_changepoints_free(tally_changepoints *cp)
 
 /* Point means, outliers and the prefix sums. */
 static int prepare(tally_changepoints *cp, prefix *p, double *repl, const double *values,
-                   const size_t *offsets, size_t n, size_t m, double *ref, double *noise)
+                   const size_t *offsets, size_t n, size_t m, double *ref, double *noise,
+                   int *relative)
 {
     for (size_t i = 0; i < n; i++)
         cp->mean[i] = tally__mean(values + offsets[i], offsets[i + 1] - offsets[i]);
-    int rc = tally__hampel(cp->outlier, repl, noise, cp->mean, n, m);
+    int rc = tally__hampel(cp->outlier, repl, noise, relative, cp->mean, n, m);
     if (rc)
         return rc;
     *ref = n ? repl[0] : 0;
@@ -742,11 +754,12 @@ static int detect(tally_changepoints *cp, const double *values, const size_t *of
     int rc = p && repl && c.pos && c.prev && c.next && c.stamp && c.alive && scratch && q
                  ? TALLY_OK : tally__oom();
     double ref = 0, noise = 0;
+    int relative = 0;
     if (rc == TALLY_OK)
-        rc = prepare(cp, p, repl, values, offsets, n, m, &ref, &noise);
+        rc = prepare(cp, p, repl, values, offsets, n, m, &ref, &noise, &relative);
     for (size_t i = 0; rc == TALLY_OK && i < n; i++)
         centred[i] = repl[i] - ref;
-    detector d = { o, p, ref, n, noise * noise };
+    detector d = { o, p, ref, n, noise, relative };
     /* Rounds of: candidates (the change points so far and the peaks of each segment between
      * them), elimination, refinement (a point moves only to a better split, but its neighbours'
      * tests change, so it is eliminated again). Bounded, so a pathological series cannot loop;

@@ -15,11 +15,13 @@ int tally__edivisive_scan(double *q, const double *c, size_t n, size_t m, size_t
 
 /* Hampel filter: point i is an outlier when |c[i] - med| > 5 scale, med the median of the
  * points within h of it (the window cut at the ends), scale the largest of 1.4826 times their
- * MAD, the series' noise from its neighbouring differences (1.4826 median |c[i+1] - c[i]| /
- * sqrt 2) and 1e-9 |med|. out[i] = 1 for
- * an outlier, and repl[i] the window's median (c[i] otherwise); *noise receives that estimate
- * of the series' noise (0 for fewer than 2 points). TALLY_ENOMEM. */
-int tally__hampel(unsigned char *out, double *repl, double *noise, const double *c, size_t n,
-                  size_t h);
+ * MAD, the series' noise at that level and 1e-9 |med|. The series' noise comes from its
+ * neighbouring differences, which steps and spikes barely move: 1.4826 median |c[i+1] - c[i]|
+ * / sqrt 2, each difference divided by the mean of its pair when all points have one sign
+ * (*relative = 1: the noise is a fraction of the level, scaled by |med|). out[i] = 1 for an
+ * outlier, repl[i] the window's median (c[i] otherwise), *noise that estimate of the noise (0
+ * for fewer than 2 points). TALLY_ENOMEM. */
+int tally__hampel(unsigned char *out, double *repl, double *noise, int *relative,
+                  const double *c, size_t n, size_t h);
 
 #endif /* TALLY_CHANGEPOINT_IMPL_H */

@@ -77,9 +77,11 @@ static void test_hampel_against_sorting(void)
     for (size_t i = 0; i < N; i++)
         c[i] = 10 + gauss() * 0.1 + (i % 17 == 5 ? 3 : 0) + (i >= 45 ? 1 : 0);
     double noise = 0;
-    CHECK_INT(tally__hampel(out, repl, &noise, c, N, H), TALLY_OK);
+    int relative = 0;
+    CHECK_INT(tally__hampel(out, repl, &noise, &relative, c, N, H), TALLY_OK);
+    CHECK_INT(relative, 1); /* every point > 0 */
     for (size_t i = 0; i + 1 < N; i++)
-        w[i] = fabs(c[i + 1] - c[i]);
+        w[i] = fabs(c[i + 1] - c[i]) / ((c[i + 1] + c[i]) / 2);
     double global = 1.4826 * median_sorted(w, N - 1) / sqrt(2.0);
     CHECK_REL(noise, global, 1e-15);
     /* (N - 1 is odd: the median is the middle difference, as the filter takes it) */
@@ -91,7 +93,7 @@ static void test_hampel_against_sorting(void)
         for (size_t j = 0; j < k; j++)
             w[j] = fabs(c[lo + j] - med);
         double mad = median_sorted(w, k);
-        double scale = fmax(fmax(1.4826 * mad, global), 1e-9 * fabs(med));
+        double scale = fmax(fmax(1.4826 * mad, global * med), 1e-9 * fabs(med));
         int want = fabs(c[i] - med) > 5 * scale;
         agree += want == out[i];
         flagged += out[i];
