@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,6 +65,10 @@ static int git_commits(char ***out, size_t *count, char **block, const char *dir
         return cli_fail("--git-order: cannot start git");
     }
     if (pid == 0) {
+        /* git's own message varies between versions; ours says what went wrong. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
         dup2(fd[1], STDOUT_FILENO);
         close(fd[0]);
         close(fd[1]);
@@ -94,9 +99,10 @@ static int git_commits(char ***out, size_t *count, char **block, const char *dir
         return cli_fail("--git-order: out of memory");
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         free(data);
-        return cli_fail("--git-order %s: git rev-list failed (%s)", dir,
-                        WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "git not found"
-                                                                         : "not a repository?");
+        return cli_fail("--git-order %s: 'git rev-list HEAD' failed (%s)", dir,
+                        WIFEXITED(status) && WEXITSTATUS(status) == 127
+                            ? "git not found"
+                            : "not a repository with commits?");
     }
     data[len] = '\0';
     size_t lines = 0;
