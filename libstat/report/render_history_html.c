@@ -117,6 +117,16 @@ int tally__history_html(tally__buf *b, const tally_history *h, int fragment)
             series_section(b, h, i);
     if (!changed && !drifting)
         tally__buf_puts(b, "<p>No series changed.</p>\n");
+    size_t outliers = 0, in_series = 0;
+    for (size_t i = 0; i < h->series_count; i++)
+        if (!h->series[i].cp_count && !h->series[i].trend.drifting && h->series[i].outlier_count) {
+            outliers += h->series[i].outlier_count;
+            in_series++;
+        }
+    if (outliers)
+        tally__buf_printf(b, "<p class=\"notes\">%zu outlier point%s (spikes) in %zu series "
+                             "without a change, left out of the levels and tests.</p>\n",
+                          outliers, outliers == 1 ? "" : "s", in_series);
     tally__html_close(b, fragment);
     return b->failed ? tally__oom() : TALLY_OK;
 }
