@@ -38,6 +38,10 @@ int cli_usage_error(const char *command, const char *fmt, ...)
  * name: the library lists the valid ones). */
 int cli_library_usage_error(const char *command);
 
+/* Everything `in` holds until its end, NUL-terminated (*length without the NUL); NULL when out
+ * of memory. The caller checks ferror(in) and frees the block. */
+char *cli_read_all(FILE *in, size_t *length);
+
 /* Load every input spec (`path`, `label=path`, `-` or `label=-` for standard input) into a new
  * list, in order, with the load options `lo` for all. Returns CLI_EXIT_OK or prints the error
  * and returns CLI_EXIT_USAGE. */

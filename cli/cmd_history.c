@@ -76,23 +76,13 @@ static int git_commits(char ***out, size_t *count, char **block, const char *dir
         _exit(127);
     }
     close(fd[1]);
-    size_t cap = 65536, len = 0;
-    char *data = malloc(cap + 1);
-    ssize_t n;
-    while (data != NULL && (n = read(fd[0], data + len, cap - len)) > 0) {
-        len += (size_t)n;
-        if (len == cap) {
-            char *grown = realloc(data, 2 * cap + 1);
-            if (grown == NULL) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            cap *= 2;
-        }
-    }
-    close(fd[0]);
+    size_t len = 0;
+    FILE *git = fdopen(fd[0], "r");
+    char *data = git ? cli_read_all(git, &len) : NULL;
+    if (git)
+        fclose(git);
+    else
+        close(fd[0]);
     int status = 0;
     waitpid(pid, &status, 0);
     if (data == NULL)
@@ -104,7 +94,6 @@ static int git_commits(char ***out, size_t *count, char **block, const char *dir
                             ? "git not found"
                             : "not a repository with commits?");
     }
-    data[len] = '\0';
     size_t lines = 0;
     for (size_t i = 0; i < len; i++)
         lines += data[i] == '\n';

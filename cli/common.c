@@ -44,16 +44,15 @@ int cli_library_usage_error(const char *command)
     return cli_usage_error(command, "%s", tally_error_last()->message);
 }
 
-/* `-` (or `LABEL=-`): standard input, read whole, named "stdin" in messages and labels. */
-static int load_stdin(tally_results *results, const char *label, const tally_load_options *lo)
+char *cli_read_all(FILE *in, size_t *length)
 {
     size_t cap = 65536, len = 0;
-    char *data = malloc(cap);
+    char *data = malloc(cap + 1);
     size_t n;
-    while (data != NULL && (n = fread(data + len, 1, cap - len, stdin)) > 0) {
+    while (data != NULL && (n = fread(data + len, 1, cap - len, in)) > 0) {
         len += n;
         if (len == cap) {
-            char *grown = realloc(data, cap * 2);
+            char *grown = realloc(data, cap * 2 + 1);
             if (grown == NULL) {
                 free(data);
                 data = NULL;
@@ -63,6 +62,17 @@ static int load_stdin(tally_results *results, const char *label, const tally_loa
             cap *= 2;
         }
     }
+    if (data != NULL)
+        data[len] = '\0';
+    *length = len;
+    return data;
+}
+
+/* `-` (or `LABEL=-`): standard input, read whole, named "stdin" in messages and labels. */
+static int load_stdin(tally_results *results, const char *label, const tally_load_options *lo)
+{
+    size_t len = 0;
+    char *data = cli_read_all(stdin, &len);
     if (data == NULL)
         return cli_fail("standard input: out of memory");
     if (ferror(stdin)) {
