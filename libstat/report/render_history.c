@@ -97,8 +97,10 @@ static void text_row(tally__buf *b, char *const cells[TEXT_COLUMNS],
 
 static int text_changes(tally__buf *b, const tally_history *h)
 {
-    static const char *const head[TEXT_COLUMNS] = { "point", "commit", "series", "before",
-                                                    "after", "change [95% CI]", "p", "verdict" };
+    char change_head[48];
+    snprintf(change_head, sizeof change_head, "change [%g%% CI]", 100 * h->opts.confidence);
+    const char *const head[TEXT_COLUMNS] = { "point", "commit", "series", "before",
+                                             "after", change_head, "p", "verdict" };
     size_t rows = h->change_count + 1;
     char **cells = tally__calloc(rows * TEXT_COLUMNS, sizeof *cells);
     if (cells == NULL)
@@ -282,7 +284,8 @@ int tally__history_text(tally__buf *b, const tally_history *h)
         if (!s->cp_count && !s->trend.drifting)
             continue;
         if (!heading++)
-            tally__buf_puts(b, "\nSeries that changed (levels with their 95% intervals):\n");
+            tally__buf_printf(b, "\nSeries that changed (levels with their %g%% intervals):\n",
+                              100 * h->opts.confidence);
         text_series(b, h, s);
     }
     size_t outliers = 0;
@@ -476,8 +479,8 @@ static void md_commit(tally__buf *b, const char *commit)
 
 static void md_table(tally__buf *b, const tally_history *h, size_t start, tally_verdict which)
 {
-    tally__buf_puts(b, "| commit | series | before | after | change [95% CI] | p |\n"
-                       "|:--|:--|--:|--:|--:|--:|\n");
+    tally__buf_printf(b, "| commit | series | before | after | change [%g%% CI] | p |\n"
+                         "|:--|:--|--:|--:|--:|--:|\n", 100 * h->opts.confidence);
     for (size_t i = 0; i < h->change_count; i++) {
         const tally__hseries *s;
         const tally_changepoint *c = change_of(h, i, &s);

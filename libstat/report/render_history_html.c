@@ -24,8 +24,10 @@ static void changes_table(tally__buf *b, const tally_history *h)
 {
     tally__buf_puts(b, "<div class=\"scroll\"><table><thead><tr><th>point</th>"
                        "<th class=\"key\">commit</th><th class=\"key\">series</th><th>before</th>"
-                       "<th>after</th><th>change [95% CI]</th><th>p</th>"
-                       "<th class=\"key\">verdict</th></tr></thead><tbody>\n");
+                       "<th>after</th>");
+    tally__buf_printf(b, "<th>change [%g%% CI]</th><th>p</th>"
+                         "<th class=\"key\">verdict</th></tr></thead><tbody>\n",
+                      100 * h->opts.confidence);
     for (size_t i = 0; i < h->change_count; i++) {
         const tally__hseries *s = &h->series[h->changes[i].series];
         const tally_changepoint *c = &s->cps[h->changes[i].k];

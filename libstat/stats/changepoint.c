@@ -479,6 +479,8 @@ static int trend_of(tally_trend *tr, const double *mean, const unsigned char *ou
 {
     memset(tr, 0, sizeof *tr);
     tr->size = sizeof *tr;
+    if (n - first < TREND_MIN_POINTS)
+        return TALLY_OK;
     size_t *idx = tally__malloc((n - first) * sizeof *idx);
     if (idx == NULL)
         return tally__oom();
