@@ -143,6 +143,7 @@ typedef struct hbench {
 
 typedef struct builder {
     tally_history *h;
+    const char *filter;
     size_t series_cap;
     hbench *benches;
     size_t bench_count, bench_cap;
@@ -244,10 +245,10 @@ static int add_case(builder *bd, size_t point, const tally_benchmark *b, const t
                     const char *label)
 {
     tally_history *h = bd->h;
-    if (h->opts.filter) {
+    if (bd->filter) {
         tally__buf name = TALLY__BUF_INIT;
         tally__buf_printf(&name, "%s/%s", tally_benchmark_name(b), tally_case_name(c));
-        int keep = !name.failed && fnmatch(h->opts.filter, name.data, 0) == 0;
+        int keep = !name.failed && fnmatch(bd->filter, name.data, 0) == 0;
         int failed = name.failed;
         tally__buf_dispose(&name);
         if (failed)
@@ -432,9 +433,10 @@ static int copy_points(tally_history *h, const tally_results *r, const size_t *o
     return TALLY_OK;
 }
 
-static int collect(tally_history *h, const tally_results *r, const size_t *order)
+static int collect(tally_history *h, const tally_results *r, const size_t *order,
+                   const char *filter)
 {
-    builder bd = { h, 0, NULL, 0, 0, TALLY__NAME_INDEX_INIT, NULL, NULL };
+    builder bd = { h, filter, 0, NULL, 0, 0, TALLY__NAME_INDEX_INIT, NULL, NULL };
     int rc = TALLY_OK;
     for (size_t i = 0; rc == TALLY_OK && i < h->point_count; i++) {
         const tally_resultset *rs = tally_results_at(r, order[i]);
@@ -514,10 +516,8 @@ int tally_history_new(tally_history **out, const tally_results *r,
         rc = order_points(order, r, &o);
     if (rc == TALLY_OK)
         rc = copy_points(h, r, order);
-    h->opts.filter = o.filter; /* read while collecting only */
     if (rc == TALLY_OK)
-        rc = collect(h, r, order);
-    h->opts.filter = NULL;
+        rc = collect(h, r, order, o.filter);
     tally__free_mem(order);
     if (rc == TALLY_OK && h->series_count == 0)
         rc = tally__error(TALLY_ENODATA, o.filter ? "history: no series matches --filter '%s'"

@@ -187,6 +187,8 @@ static void text_series(tally__buf *b, const tally_history *h, const tally__hser
     tally__buf_put_terminal(b, s->case_name);
     tally__buf_printf(b, " (%s%s%s is better): ", s->unit, s->unit[0] ? ", " : "",
                       s->direction == TALLY_LOWER_IS_BETTER ? "lower" : "higher");
+    if (s->n < h->point_count)
+        tally__buf_printf(b, "in %zu of the %zu points, ", s->n, h->point_count);
     if (s->cp_count)
         tally__buf_printf(b, "%zu change point%s", s->cp_count, s->cp_count == 1 ? "" : "s");
     if (s->trend.drifting)
@@ -295,6 +297,12 @@ int tally__history_text(tally__buf *b, const tally_history *h)
     if (outliers)
         tally__buf_printf(b, "\n%zu outlier point%s (spikes) in series without a change, left "
                              "out of the levels and tests.\n", outliers, outliers == 1 ? "" : "s");
+    size_t partial = 0;
+    for (size_t i = 0; i < h->series_count; i++)
+        partial += h->series[i].n < h->point_count;
+    if (partial)
+        tally__buf_printf(b, "\n%zu series %s missing from some points (the JSON output lists "
+                             "the points of each).\n", partial, partial == 1 ? "is" : "are");
     tally__buf_printf(b, "\nMethod: E-divisive candidates, Welch's t between neighbouring levels "
                          "x the splits tried <= alpha %g, at least %zu points and %g%% per level "
                          "(docs/history.md).\n", h->opts.alpha, h->opts.min_segment,
