@@ -337,15 +337,24 @@ static size_t local_to_point(const tally__hseries *s, size_t local, size_t point
     return local < s->n ? s->point[local] : (s->n ? s->point[s->n - 1] + 1 : points);
 }
 
+/* The detector's options from a history's. */
+static void detector_options(tally_changepoint_options *co, const tally_history_options *o,
+                             tally_direction direction)
+{
+    tally_changepoint_options init = TALLY_CHANGEPOINT_OPTIONS_INIT;
+    *co = init;
+    co->alpha = o->alpha;
+    co->min_segment = o->min_segment;
+    co->min_change_pct = o->min_change_pct;
+    co->window = o->window;
+    co->confidence = o->confidence;
+    co->direction = direction;
+}
+
 static int detect_series(tally__hseries *s, const tally_history_options *o, size_t points)
 {
-    tally_changepoint_options co = TALLY_CHANGEPOINT_OPTIONS_INIT;
-    co.alpha = o->alpha;
-    co.min_segment = o->min_segment;
-    co.min_change_pct = o->min_change_pct;
-    co.window = o->window;
-    co.confidence = o->confidence;
-    co.direction = s->direction;
+    tally_changepoint_options co;
+    detector_options(&co, o, s->direction);
     tally_changepoints *cp = NULL;
     int rc = tally_changepoints_detect(&cp, s->values, s->offsets, s->n, &co);
     if (rc) {
@@ -467,12 +476,8 @@ static int check_options(const tally_history_options *o)
         if (o->commit_order[i] == NULL)
             return tally__error(TALLY_EINVAL, "history: commit_order[%zu] is NULL", i);
     /* The detector's own checks, before anything is built. */
-    tally_changepoint_options co = TALLY_CHANGEPOINT_OPTIONS_INIT;
-    co.alpha = o->alpha;
-    co.min_segment = o->min_segment;
-    co.min_change_pct = o->min_change_pct;
-    co.window = o->window;
-    co.confidence = o->confidence;
+    tally_changepoint_options co;
+    detector_options(&co, o, TALLY_LOWER_IS_BETTER);
     size_t offsets[1] = { 0 };
     tally_changepoints *cp = NULL;
     int rc = tally_changepoints_detect(&cp, NULL, offsets, 0, &co);
