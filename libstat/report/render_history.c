@@ -265,7 +265,7 @@ int tally__history_text(tally__buf *b, const tally_history *h)
 {
     size_t reg, imp, changed, drifting;
     count_verdicts(h, &reg, &imp, &changed, &drifting);
-    tally__buf_printf(b, "%zu points (", h->point_count);
+    tally__buf_printf(b, "%zu point%s (", h->point_count, h->point_count == 1 ? "" : "s");
     order_text(b, h);
     tally__buf_printf(b, "), %zu series: %zu change point%s in %zu series (%zu regression%s, %zu "
                          "improvement%s)", h->series_count, h->change_count,

@@ -97,7 +97,7 @@ int tally__history_html(tally__buf *b, const tally_history *h, int fragment)
         drifting += h->series[i].trend.drifting;
     }
     tally__buf_puts(b, "<header><h1>Performance history</h1>\n<p class=\"headline\">");
-    tally__buf_printf(b, "%zu points from <code>", h->point_count);
+    tally__buf_printf(b, "%zu point%s from <code>", h->point_count, h->point_count == 1 ? "" : "s");
     text(b, h->commits[0]);
     tally__buf_puts(b, "</code> to <code>");
     text(b, h->commits[h->point_count - 1]);
