@@ -39,7 +39,7 @@ int cmd_import(int argc, char **argv)
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL;
     int force = 0;
-    cli_meta meta = { {NULL}, 0 };
+    cli_meta meta = { 0, NULL, NULL, NULL };
     optind = 1;
     opterr = 0;
     int c;
@@ -72,9 +72,12 @@ int cmd_import(int argc, char **argv)
         return rc;
     tally_results *results = NULL;
     rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
-    if (rc != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK) {
+        cli_meta_free(&meta);
         return rc;
+    }
     rc = cli_meta_apply(&meta, results);
+    cli_meta_free(&meta);
     if (rc != CLI_EXIT_OK) {
         tally_results_free(results);
         return rc;

@@ -250,6 +250,30 @@ static void print_summary(const char *output, const tally_results *results, cons
     fputc('\n', stderr);
 }
 
+/* When no case holds a run (every run failed), the first failure's reason: the runner keeps
+ * the runs of a case without samples as the set's failed_run.<case>.K (docs/runners.md). */
+static void print_first_failure(const tally_results *results)
+{
+    if (count_cases(results) > 0)
+        return;
+    for (size_t k = 0; k < tally_results_count(results); k++) {
+        const tally_resultset *rs = tally_results_at(results, k);
+        for (size_t i = 0; i < tally_resultset_meta_count(rs); i++) {
+            const char *key, *value;
+            if (tally_resultset_meta_at(&key, &value, rs, i) != TALLY_OK ||
+                strncmp(key, "failed_run.", 11) != 0)
+                continue;
+            const char *dot = strrchr(key, '.');
+            size_t n = strlen(value);
+            while (n > 0 && (value[n - 1] == '\n' || value[n - 1] == ' ' || value[n - 1] == '\r'))
+                n--;
+            fprintf(stderr, "tally run: every run failed; the first, of %.*s: %.*s\n",
+                    (int)(dot - key - 11), key + 11, (int)n, value);
+            return;
+        }
+    }
+}
+
 /* The fewest and most samples of a case over the result sets (adaptive runs). */
 static void sample_range(size_t *lo, size_t *hi, const tally_results *results)
 {
@@ -367,7 +391,7 @@ int cmd_run(int argc, char **argv)
     char **config_text = calloc((size_t)argc + 1, sizeof(char *));
     size_t nconfigs = 0;
     int finish = 0, runs_given = 0;
-    cli_meta meta = { {NULL}, 0 };
+    cli_meta meta = { 0, NULL, NULL, NULL };
     if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
         fputs("tally run: out of memory\n", stderr);
         goto done;
@@ -688,8 +712,10 @@ int cmd_run(int argc, char **argv)
             free(resume);
             goto done;
         }
-        if (took)
+        if (took) {
             print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
+            print_first_failure(results);
+        }
         tally_results_free(results);
         if (failed > 0)
             fprintf(stderr, "tally run: %zu run%s failed: counted per case as failed_runs, "
@@ -699,6 +725,7 @@ int cmd_run(int argc, char **argv)
     }
     free(resume);
 done:
+    cli_meta_free(&meta);
     tally_runner_free(runner);
     for (size_t i = 0; params && i < nparams; i++)
         free(params[i]);

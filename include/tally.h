@@ -20,5 +20,6 @@
 #include "tally/syscheck.h"
 #include "tally/changepoint.h"
 #include "tally/history.h"
+#include "tally/store.h"
 
 #endif /* TALLY_H */

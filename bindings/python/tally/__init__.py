@@ -9,6 +9,7 @@
 
     report = tally.dask.report("runs/*.csv")                # the same Report, computed on Dask
     h = tally.history("runs/*.json", git_order=".")         # change points over commits
+    store = tally.Store("results.db")                       # results store: record, query
 
 See docs/python.md. The C library does the work; calls release the GIL.
 """
@@ -20,6 +21,7 @@ from .history import History, history
 from .report import Cell, Report, Row
 from .results import Benchmark, Case, Results, ResultSet, load, loads
 from .stats import Comparison, Summary, compare, outliers, percentiles, summary
+from .store import Store
 from .validate import Check, Validation, validate
 
 __version__ = _ffi.string(_lib.tally_version()).decode("ascii")
@@ -33,5 +35,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'tally' has no attribute {name!r}")
 
 __all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
-           "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check",
+           "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check", "Store",
            "History", "history", "library_path", "__version__"] + list(_error_names)
