@@ -42,6 +42,10 @@ int cli_usage_error(const char *command, const char *fmt, ...)
  * name: the library lists the valid ones). */
 int cli_library_usage_error(const char *command);
 
+/* Everything `in` holds until its end, NUL-terminated (*length without the NUL); NULL when out
+ * of memory. The caller checks ferror(in) and frees the block. */
+char *cli_read_all(FILE *in, size_t *length);
+
 /* Load every input spec (`path`, `label=path`, `-` or `label=-` for standard input, `@SELECTION`
  * or `label=@SELECTION` for result sets of the store that --db or TALLY_DB names) into a new
  * list, in order, with the load options `lo` for all files. Returns CLI_EXIT_OK or prints the
@@ -157,6 +161,12 @@ void cli_store_name(char *buf, size_t cap, const char *location);
  * error of `command`, or a plain error when `command` is NULL: an input). */
 int cli_store_query_parse(tally_store_query *q, char *text, const char *command);
 
+/* Help lines of --meta, shared by run, import and merge. */
+#define CLI_META_HELP                                                                          \
+    "      --meta KEY=VALUE      stamp every result set with metadata KEY (repeatable):\n"    \
+    "                            commit, branch, machine, CI job, time (tally history\n"     \
+    "                            orders and labels points by them)\n"
+
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
 int cli_check_output(const char *command, const char *output, char *const *specs, int count);
@@ -209,6 +219,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 

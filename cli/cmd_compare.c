@@ -1,5 +1,6 @@
 /* tally compare: the comparison report of a baseline and one or more new configurations. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "report_args.h"
@@ -136,6 +137,11 @@ static const char compare_help[] =
     "                            regression larger than PCT percent\n"
     "      --gate-bound WHICH    what --fail-on-regression compares: point (default, the\n"
     "                            estimate) or near (the interval's bound nearest 0)\n"
+    "      --bisect PCT          for git bisect run: exit 0 (good) when no row can hold a\n"
+    "                            regression beyond PCT percent (every interval excludes it),\n"
+    "                            1 (bad) when one is a significant regression beyond PCT,\n"
+    "                            125 (cannot judge: skip) otherwise and on any usage or\n"
+    "                            input error\n"
     "      --fail-on-inconclusive\n"
     "                            exit with status 1 when a row is insufficient or\n"
     "                            inconclusive\n"
@@ -158,13 +164,73 @@ static const char compare_help[] =
     "Exit status: 0 success, 1 a significant regression beyond --fail-on-regression (or,\n"
     "with --fail-on-inconclusive, a row that cannot be judged; with either gate, nothing\n"
     "compared or a baseline row without a partner unless --allow-missing), 2 usage or\n"
-    "input error.\n";
+    "input error; with --bisect: 0 good, 1 bad, 125 cannot judge.\n";
+
+/* git bisect run's exit statuses: 125 skips a commit that cannot be tested. */
+enum { BISECT_GOOD = 0, BISECT_BAD = 1, BISECT_SKIP = 125 };
+
+static int bisect_requested(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--bisect") == 0 || strncmp(argv[i], "--bisect=", 9) == 0)
+            return 1;
+    return 0;
+}
+
+/* Bad: a row is a significant regression beyond pct. Good: no row's interval of the change
+ * reaches a regression beyond pct, and every row was compared. Else it cannot be judged. */
+static int bisect_verdict(const tally_report *report, double pct)
+{
+    size_t bad = 0, open = 0, missing = 0;
+    for (size_t i = 0; i < tally_report_row_count(report); i++) {
+        tally_report_row row = { .size = sizeof row };
+        if (tally_report_row_at(&row, report, i) != TALLY_OK)
+            return BISECT_SKIP;
+        for (size_t j = 1; j < tally_report_config_count(report); j++) {
+            tally_comparison c = { .size = sizeof c };
+            if (tally_report_cell_comparison(&c, report, i, j) != TALLY_OK) {
+                missing++;
+                continue;
+            }
+            if (c.verdict == TALLY_VERDICT_REGRESSION && -c.pct_imp > pct) {
+                bad++;
+                fprintf(stderr, "tally:   %s/%s: %+.2f%% regression\n", row.benchmark,
+                        row.case_name, c.pct_imp);
+            } else if (!c.interval_defined || !(c.pct_low >= -pct)) {
+                open++;
+                fprintf(stderr, "tally:   %s/%s: %+.2f%%, interval %s%+.2f%% reaches beyond "
+                                "-%g%%\n", row.benchmark, row.case_name, c.pct_imp,
+                        c.interval_defined ? "from " : "undefined, ", c.interval_defined ? c.pct_low
+                                                                                      : 0.0, pct);
+            }
+        }
+    }
+    if (bad) {
+        fprintf(stderr, "tally compare --bisect: bad (%zu regression%s beyond %g%%)\n", bad,
+                bad == 1 ? "" : "s", pct);
+        return BISECT_BAD;
+    }
+    if (open || missing) {
+        fprintf(stderr, "tally compare --bisect: cannot judge (%zu row%s could hide a regression "
+                        "beyond %g%%, %zu not compared): skip\n", open, open == 1 ? "" : "s", pct,
+                missing);
+        return BISECT_SKIP;
+    }
+    fprintf(stderr, "tally compare --bisect: good (no regression beyond %g%%)\n", pct);
+    return BISECT_GOOD;
+}
 
 int cmd_compare(int argc, char **argv)
 {
     cli_report_command cmd = {.name = "compare", .allow_gate = 1};
     tally_report *report = NULL;
     int rc = cli_run_report(&report, &cmd, compare_help, argc, argv);
+    if (bisect_requested(argc, argv) && !cmd.help) {
+        rc = rc == CLI_EXIT_OK && report != NULL ? bisect_verdict(report, cmd.bisect)
+                                                 : BISECT_SKIP;
+        tally_report_free(report);
+        return rc;
+    }
     if (report == NULL)
         return rc;
     int gate = cmd.fail_on_regression >= 0.0 || cmd.fail_on_inconclusive;

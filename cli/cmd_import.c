@@ -18,6 +18,7 @@ static const char import_help[] =
     "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
     "                            schbench, netperf, tbench, journal)\n"
     CLI_INPUT_OPTIONS_HELP
+    CLI_META_HELP
     "  -o, --output FILE         write to FILE (atomically) instead of standard output;\n"
     "                            an existing FILE only with --force, never an input\n"
     "      --force               replace an existing FILE\n"
@@ -31,12 +32,14 @@ int cmd_import(int argc, char **argv)
         CLI_INPUT_LONG_OPTIONS,
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'F'},
+        {"meta", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL;
     int force = 0;
+    cli_meta meta = { 0, NULL, NULL, NULL };
     optind = 1;
     opterr = 0;
     int c;
@@ -50,6 +53,10 @@ int cmd_import(int argc, char **argv)
             break;
         case 'F':
             force = 1;
+            break;
+        case 'm':
+            if (cli_meta_option(&meta, "import", optarg) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
             break;
         default:
             if (cli_input_getopt(&lo, "import", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
@@ -65,8 +72,16 @@ int cmd_import(int argc, char **argv)
         return rc;
     tally_results *results = NULL;
     rc = cli_load_inputs(&results, argv + optind, argc - optind, &lo);
-    if (rc != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK) {
+        cli_meta_free(&meta);
         return rc;
+    }
+    rc = cli_meta_apply(&meta, results);
+    cli_meta_free(&meta);
+    if (rc != CLI_EXIT_OK) {
+        tally_results_free(results);
+        return rc;
+    }
     if (output) {
         rc = tally_results_save(results, output) == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
     } else {

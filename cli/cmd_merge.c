@@ -22,6 +22,7 @@ static const char merge_help[] =
     "                            whose labels differ, e.g. hb-base and st-base)\n"
     "      --from KIND           input kind instead of detection\n"
     CLI_INPUT_OPTIONS_HELP
+    CLI_META_HELP
     "  -o, --output FILE         the merged file to write (required)\n"
     "      --force               replace FILE when it exists (never an input), and merge\n"
     "                            runs recorded on different hosts, kernels or boots (the\n"
@@ -65,12 +66,14 @@ int cmd_merge(int argc, char **argv)
         CLI_INPUT_LONG_OPTIONS,
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'F'},
+        {"meta", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     const char *output = NULL, *label = NULL;
     int force = 0;
+    cli_meta meta = { 0, NULL, NULL, NULL };
     optind = 1;
     opterr = 0;
     int c;
@@ -87,6 +90,10 @@ int cmd_merge(int argc, char **argv)
             break;
         case 'F':
             force = 1;
+            break;
+        case 'm':
+            if (cli_meta_option(&meta, "merge", optarg) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
             break;
         default:
             if (cli_input_getopt(&lo, "merge", c, optarg, argv[optind - 1]) != CLI_EXIT_OK)
@@ -131,6 +138,8 @@ int cmd_merge(int argc, char **argv)
         }
         tally_results_free(one);
     }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_meta_apply(&meta, merged);
     if (rc == CLI_EXIT_OK && tally_results_save(merged, output) != TALLY_OK)
         rc = cli_fail_library();
     if (rc == CLI_EXIT_OK) {
@@ -139,5 +148,6 @@ int cmd_merge(int argc, char **argv)
                 argc - optind, argc - optind == 1 ? "" : "s", n, n == 1 ? "" : "s");
     }
     tally_results_free(merged);
+    cli_meta_free(&meta);
     return rc;
 }

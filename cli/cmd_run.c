@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmd_run.h"
 #include "tally.h"
 
@@ -57,6 +58,8 @@ static const char usage_text[] =
     "Options:\n"
     "  -o, --output PATH      result set to write (required)\n"
     "  -l, --label NAME       result-set label (default: output name without .json)\n"
+    "      --meta KEY=VALUE   stamp the result set with metadata KEY (repeatable):\n"
+    "                         commit, branch, machine, CI job, time (tally history)\n"
     "  -n, --runs N           counted runs per case (default 5)\n"
     "  -w, --warmup N         discarded warm-up runs per case (default 1)\n"
     "      --sweep LIST       comma-separated sweep values; also --groups, --workers,\n"
@@ -293,7 +296,8 @@ static void sample_range(size_t *lo, size_t *hi, const tally_results *results)
 }
 
 /* --finish: the result set from the journal, without running anything. */
-static int finish_from_journal(const char *output, const char *label, int force)
+static int finish_from_journal(const char *output, const char *label, int force,
+                               const cli_meta *meta)
 {
     size_t n = strlen(output);
     char *journal = malloc(n + sizeof(".journal"));
@@ -321,6 +325,8 @@ static int finish_from_journal(const char *output, const char *label, int force)
                 "tally run: %s: the sweep is still running (%s): wait for it, or stop it and "
                 "then --finish\n",
                 journal, tally_resultset_meta_get(tally_results_at(results, 0), "running"));
+    } else if (cli_meta_apply(meta, results) != CLI_EXIT_OK) {
+        status = EXIT_USAGE;
     } else if (tally_results_save(results, output) != TALLY_OK) {
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
     } else {
@@ -392,6 +398,7 @@ int cmd_run(int argc, char **argv)
     char **config_text = calloc((size_t)argc + 1, sizeof(char *));
     size_t nconfigs = 0;
     int finish = 0, runs_given = 0;
+    cli_meta meta = { 0, NULL, NULL, NULL };
     if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
         fputs("tally run: out of memory\n", stderr);
         goto done;
@@ -450,6 +457,9 @@ int cmd_run(int argc, char **argv)
             o.output = next;
         } else if (strcmp(a, "-l") == 0 || strcmp(a, "--label") == 0) {
             o.label = next;
+        } else if (strcmp(a, "--meta") == 0) {
+            if (cli_meta_option(&meta, "run", next) != CLI_EXIT_OK)
+                goto done;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "--runs") == 0) {
             if (parse_count(&o.runs, next) != 0 || o.runs == 0) {
                 status = usage_error("--runs: expected a positive integer, found '%s'", next);
@@ -555,7 +565,7 @@ int cmd_run(int argc, char **argv)
             status = usage_error("%s", "--finish runs nothing: give only -o OUT.json (and "
                                        "--label, --force)");
         else
-            status = finish_from_journal(o.output, o.label, o.force);
+            status = finish_from_journal(o.output, o.label, o.force, &meta);
         goto done;
     }
     if (o.mde_pct > 0 && o.against == NULL) {
@@ -699,6 +709,16 @@ int cmd_run(int argc, char **argv)
             else
                 snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
         }
+        /* The runner wrote the result set; stamped, it is written again (atomically). */
+        if (took && meta.count > 0 && (cli_meta_apply(&meta, results) != CLI_EXIT_OK ||
+                                      tally_results_save(results, o.output) != TALLY_OK)) {
+            if (tally_error_last()->code != TALLY_OK)
+                fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+            tally_results_free(results);
+            status = EXIT_USAGE;
+            free(resume);
+            goto done;
+        }
         if (took) {
             print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
             print_first_failure(results);
@@ -712,6 +732,7 @@ int cmd_run(int argc, char **argv)
     }
     free(resume);
 done:
+    cli_meta_free(&meta);
     tally_runner_free(runner);
     for (size_t i = 0; params && i < nparams; i++)
         free(params[i]);

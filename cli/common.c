@@ -56,6 +56,30 @@ int cli_library_usage_error(const char *command)
     return cli_usage_error(command, "%s", tally_error_last()->message);
 }
 
+char *cli_read_all(FILE *in, size_t *length)
+{
+    size_t cap = 65536, len = 0;
+    char *data = malloc(cap + 1);
+    size_t n;
+    while (data != NULL && (n = fread(data + len, 1, cap - len, in)) > 0) {
+        len += n;
+        if (len == cap) {
+            char *grown = realloc(data, cap * 2 + 1);
+            if (grown == NULL) {
+                free(data);
+                data = NULL;
+                break;
+            }
+            data = grown;
+            cap *= 2;
+        }
+    }
+    if (data != NULL)
+        data[len] = '\0';
+    *length = len;
+    return data;
+}
+
 /* `-` (or `LABEL=-`): standard input, through the library's reader like any file (/dev/stdin is
  * the descriptor itself there), so that the same input limit and the same errors hold. */
 static int load_stdin(tally_results *results, const char *label, const tally_load_options *lo)

@@ -47,6 +47,7 @@ static const struct option report_options[] = {
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
     {"width", required_argument, NULL, 1010},
+    {"bisect", required_argument, NULL, 1011},
     {"case-map", required_argument, NULL, 1811},
     {"pair-by", required_argument, NULL, 1812},
     {"allow-missing", no_argument, NULL, 1813},
@@ -60,6 +61,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                             TALLY_INPUT_AUTO, TALLY_LOAD_OPTIONS_INIT, 0};
     cmd->args = init;
     cmd->fail_on_regression = -1.0;
+    cmd->bisect = -1.0;
     cmd->fail_on_inconclusive = 0;
     cmd->gate_bound = TALLY_GATE_POINT;
     cmd->inputs = NULL;
@@ -91,7 +93,7 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c >= 1811 && c <= 1813) ||
+        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c >= 1811 && c <= 1813) || c == 1011 ||
                                  (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
@@ -245,6 +247,15 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.render.ascii = 1;
             else
                 cmd->args.render.diagnose = 1;
+            continue;
+        }
+        if (c == 1011) {
+            char *end = NULL;
+            double pct = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(pct >= 0.0))
+                return cli_usage_error(cmd->name, "--bisect needs a percentage >= 0, not '%s'",
+                                       optarg);
+            cmd->bisect = pct;
             continue;
         }
         if (c == 'R') {

@@ -9,6 +9,7 @@ typedef struct cli_report_command {
     int allow_gate;            /* a comparison: accept --test, --alpha, --adjust, --fail-on-regression */
     cli_report_args args;
     double fail_on_regression; /* < 0: off */
+    double bisect;             /* --bisect PCT, < 0: off */
     int fail_on_inconclusive;  /* rows that cannot be judged fail the gate */
     tally_gate_bound gate_bound; /* what --fail-on-regression compares */
     char **inputs;             /* positional arguments */

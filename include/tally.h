@@ -16,6 +16,8 @@
 #include "tally/report.h"
 #include "tally/validate.h"
 #include "tally/syscheck.h"
+#include "tally/changepoint.h"
+#include "tally/history.h"
 #include "tally/store.h"
 
 /* The experimental tier (docs/releasing.md, "API tiers"): may change in any release. */

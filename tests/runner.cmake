@@ -5,9 +5,9 @@ set_tests_properties(test_runner_live PROPERTIES SKIP_RETURN_CODE 77)
 # tested independently of the dispatcher.
 if(TALLY_BUILD_CLI)
   add_executable(runner_cli_driver "${CMAKE_CURRENT_SOURCE_DIR}/runner_cli_driver.c"
-                 "${PROJECT_SOURCE_DIR}/cli/cmd_run.c")
+                 "${PROJECT_SOURCE_DIR}/cli/cmd_run.c" "${PROJECT_SOURCE_DIR}/cli/common.c")
   target_include_directories(runner_cli_driver PRIVATE "${PROJECT_SOURCE_DIR}/cli")
-  target_compile_definitions(runner_cli_driver PRIVATE _POSIX_C_SOURCE=200809L)
+  target_compile_definitions(runner_cli_driver PRIVATE _POSIX_C_SOURCE=200809L TALLY_EXPERIMENTAL_API)
   target_link_libraries(runner_cli_driver PRIVATE tally)
   add_test(NAME runner_cli
            COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/runner_cli.sh"

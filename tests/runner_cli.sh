@@ -28,6 +28,10 @@ expect 0 "resume of a finished sweep" -- hackbench --groups 1,2 --runs 2 --warmu
 [ "$(wc -l <"$tmp/hb.json.journal")" -eq 7 ] || { echo "FAILED: resume reran runs"; fail=1; }
 
 expect 0 "exec metric" -- --runs 2 --warmup 0 --metric 'v=([0-9]+)' --unit ops -o "$tmp/ex.json" -- sh -c 'echo v=42'
+expect 0 "run --meta" -- --runs 1 --warmup 0 --metric 'v=([0-9]+)' --meta commit=0123abcd --meta branch=main -o "$tmp/meta.json" -- sh -c 'echo v=1'
+grep -q '"commit": "0123abcd"' "$tmp/meta.json" && grep -q '"branch": "main"' "$tmp/meta.json" ||
+    { echo "FAILED: --meta not in the result set"; fail=1; }
+expect 2 "run --meta without =" -- --runs 1 --meta commit -o "$tmp/meta2.json" -- true
 expect 1 "failing command" -- --runs 1 --warmup 0 -o "$tmp/fail.json" -- sh -c 'exit 3'
 grep -q "1 run failed" "$tmp/err" || { echo "FAILED: failed-run message"; fail=1; }
 # Every run failed: the first reason at the end (tally summary of such a file: the CLI case

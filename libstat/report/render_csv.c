@@ -21,44 +21,16 @@ static const char *const columns[] = {
     "multimodal_p", "environment_differs", "failed_runs", "partial",
 };
 
-static void field_sep(tally__buf *b, int *first)
-{
-    if (!*first)
-        tally__buf_puts(b, ",");
-    *first = 0;
-}
-
-static void text_field(tally__buf *b, int *first, const char *s)
-{
-    field_sep(b, first);
-    if (s == NULL)
-        return;
-    /* A cell a spreadsheet would run as a formula (=, +, -, @ first, and not a number) gets a
-     * leading apostrophe inside quotes, as OWASP recommends against CSV injection. */
-    int formula = tally__csv_formula_like(s);
-    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
-        tally__buf_puts(b, s);
-        return;
-    }
-    tally__buf_puts(b, formula ? "\"'" : "\"");
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            tally__buf_puts(b, "\""); /* a quote inside a quoted field is doubled */
-        tally__buf_append(b, p, 1);
-    }
-    tally__buf_puts(b, "\"");
-}
-
 static void num_field(tally__buf *b, int *first, double x, int defined)
 {
-    field_sep(b, first);
+    tally__csv_sep(b, first);
     if (defined)
         tally__buf_double(b, x);
 }
 
 static void count_field(tally__buf *b, int *first, size_t n)
 {
-    field_sep(b, first);
+    tally__csv_sep(b, first);
     tally__buf_printf(b, "%zu", n);
 }
 
@@ -68,17 +40,17 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     const tally_summary *s = &c->pub.summary;
     unsigned d = c->pub.present ? s->defined : 0;
     int p = c->pub.present, f = 1;
-    text_field(b, &f, row->benchmark);
-    text_field(b, &f, row->case_name);
-    text_field(b, &f, r->configs[j].label);
-    text_field(b, &f, row->unit);
-    text_field(b, &f, tally_direction_name(row->direction));
-    text_field(b, &f, tally_statistic_name(row->statistic));
-    text_field(b, &f, p ? "1" : "0");
+    tally__csv_text(b, &f, row->benchmark);
+    tally__csv_text(b, &f, row->case_name);
+    tally__csv_text(b, &f, r->configs[j].label);
+    tally__csv_text(b, &f, row->unit);
+    tally__csv_text(b, &f, tally_direction_name(row->direction));
+    tally__csv_text(b, &f, tally_statistic_name(row->statistic));
+    tally__csv_text(b, &f, p ? "1" : "0");
     if (p)
         count_field(b, &f, s->n);
     else
-        text_field(b, &f, NULL);
+        tally__csv_text(b, &f, NULL);
     num_field(b, &f, c->pub.value, c->value_defined);
     num_field(b, &f, s->min, p);
     num_field(b, &f, s->max, p);
@@ -103,21 +75,21 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         count_field(b, &f, s->outliers_mad);
         count_field(b, &f, s->outliers_tukey);
     } else {
-        text_field(b, &f, NULL);
-        text_field(b, &f, NULL);
+        tally__csv_text(b, &f, NULL);
+        tally__csv_text(b, &f, NULL);
     }
     const tally_comparison *cmp = &c->pub.comparison;
     int cmpd = c->pub.compared;
     int has_p = cmpd && cmp->p_defined;
     num_field(b, &f, cmp->ratio, cmpd && cmp->ratio_defined);
     num_field(b, &f, cmp->pct_imp, cmpd && cmp->ratio_defined);
-    text_field(b, &f, cmpd ? tally_test_name(cmp->test) : NULL);
+    tally__csv_text(b, &f, cmpd ? tally_test_name(cmp->test) : NULL);
     num_field(b, &f, cmp->p_value, has_p);
     num_field(b, &f, c->pub.p_adjusted, has_p);
-    text_field(b, &f, cmpd ? (cmp->significant ? "1" : "0") : NULL);
-    text_field(b, &f, cmpd ? tally_verdict_name(cmp->verdict) : NULL);
+    tally__csv_text(b, &f, cmpd ? (cmp->significant ? "1" : "0") : NULL);
+    tally__csv_text(b, &f, cmpd ? tally_verdict_name(cmp->verdict) : NULL);
     int ci = cmpd && cmp->interval_defined;
-    text_field(b, &f, ci ? tally_interval_method_name(cmp->interval) : NULL);
+    tally__csv_text(b, &f, ci ? tally_interval_method_name(cmp->interval) : NULL);
     num_field(b, &f, cmp->confidence, ci);
     num_field(b, &f, cmp->ratio_low, ci);
     num_field(b, &f, cmp->ratio_high, ci);
@@ -131,11 +103,11 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     num_field(b, &f, cmp->equivalence_high, cmpd && cmp->equivalence_defined);
     /* Beyond the counting limit the field says so in words rather than with a number. */
     if (cmpd && cmp->runs_needed > TALLY__RUNS_NEEDED_MAX)
-        text_field(b, &f, ">10000000");
+        tally__csv_text(b, &f, ">10000000");
     else if (cmpd && cmp->runs_needed > 0)
         count_field(b, &f, cmp->runs_needed);
     else
-        text_field(b, &f, NULL);
+        tally__csv_text(b, &f, NULL);
     num_field(b, &f, cmp->runs_target_pct, cmpd && cmp->runs_target_pct > 0);
     /* Diagnostics: the checks as ';'-separated names, then each check's p-value. */
     const tally_diagnostics *dg = &c->diag;
@@ -147,7 +119,7 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
             tally__render_diag_names(&list, flags, ";");
         if (list.failed)
             b->failed = 1;
-        text_field(b, &f, c->diag_defined ? (list.len ? list.data : "") : NULL);
+        tally__csv_text(b, &f, c->diag_defined ? (list.len ? list.data : "") : NULL);
         tally__buf_dispose(&list);
     }
     num_field(b, &f, dg->trend_p, t & TALLY_DIAG_TREND);
@@ -161,7 +133,7 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         tally__buf_printf(&env, "%s%s", i ? ";" : "", tally_report_env_diff_key(r, i));
     if (env.failed)
         b->failed = 1;
-    text_field(b, &f, env.len ? env.data : "");
+    tally__csv_text(b, &f, env.len ? env.data : "");
     tally__buf_dispose(&env);
     /* Runs that gave no sample: the case's count, or for a case whose runs all failed (it has
      * no samples, so it is absent) the count the runner left in the set's metadata. */
@@ -173,7 +145,7 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         const char *all = key.failed ? NULL : tally__report_meta(r, j, key.data);
         if (key.failed)
             b->failed = 1;
-        text_field(b, &f, all ? all : "0");
+        tally__csv_text(b, &f, all ? all : "0");
         tally__buf_dispose(&key);
     }
     /* An interrupted sweep read from its journal: what it holds, on each of its records; a file
@@ -185,7 +157,7 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
                       cut ? cut : "");
     if (both.failed)
         b->failed = 1;
-    text_field(b, &f, both.failed ? "" : both.data ? both.data : "");
+    tally__csv_text(b, &f, both.failed ? "" : both.data ? both.data : "");
     tally__buf_dispose(&both);
     tally__buf_puts(b, "\r\n");
 }
@@ -195,7 +167,7 @@ int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_o
     (void)o;
     int f = 1;
     for (size_t k = 0; k < TALLY__COUNT(columns); k++)
-        text_field(b, &f, columns[k]);
+        tally__csv_text(b, &f, columns[k]);
     tally__buf_puts(b, "\r\n");
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 0; j < r->config_count; j++)

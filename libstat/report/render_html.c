@@ -102,7 +102,19 @@ static const char css[] =
     ".tally-report svg.plot .v-nt{fill:var(--bg);stroke:var(--none);stroke-dasharray:2 2}"
     ".tally-report svg.plot path.ci{fill:none;stroke-width:1.5}"
     ".tally-report svg.plot .ci.v-none,.tally-report svg.plot .ci.v-nt{stroke:var(--none);opacity:.55}"
-    ".tally-report svg.plot .band{fill:var(--equiv);fill-opacity:.12;stroke:none}\n"
+    ".tally-report svg.plot .band{fill:var(--equiv);fill-opacity:.12;stroke:none}"
+    /* The history's trend plots (plot_history.c). */
+    ".tally-report svg.plot .spread{stroke:currentColor;stroke-width:1;opacity:.45;fill:none}"
+    ".tally-report svg.plot .pt{fill:currentColor;stroke:none}"
+    ".tally-report svg.plot .pt.outlier{fill:var(--bg);stroke:var(--insuf);stroke-width:1.5}"
+    ".tally-report svg.plot .seg{stroke:var(--fg);stroke-width:2;fill:none}"
+    ".tally-report svg.plot .seg-ci{fill:var(--fg);fill-opacity:.1;stroke:none}"
+    ".tally-report svg.plot .cp-line{stroke-width:1.5;stroke-dasharray:5 3;fill:none}"
+    ".tally-report svg.plot .cp.v-reg .cp-line{stroke:var(--reg)}"
+    ".tally-report svg.plot .cp.v-imp .cp-line{stroke:var(--imp)}"
+    ".tally-report svg.plot .cp{fill:none}"
+    ".tally-report svg.plot .cp.v-reg .cp-label{fill:var(--reg)}"
+    ".tally-report svg.plot .cp.v-imp .cp-label{fill:var(--imp)}\n"
     "@media print{.tally-report{max-width:none;padding:0}"
     ".tally-report table{font-size:9px}.tally-report th,.tally-report td{padding:1px 4px}"
     ".tally-report figure,.tally-report tr,.tally-report details.case{break-inside:avoid}"
@@ -820,26 +832,41 @@ static void contents(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "</ol></nav>\n");
 }
 
+void tally__html_open(tally__buf *b, int fragment, const char *title)
+{
+    if (fragment) {
+        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s%s</style>\n", css,
+                          fragment_css);
+        return;
+    }
+    tally__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                       "<meta name=\"viewport\" content=\"width=device-width, "
+                       "initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n"
+                       "<title>");
+    text(b, title);
+    tally__buf_printf(b, "</title>\n<style>\nhtml{background:#fff}"
+                         "@media screen and (prefers-color-scheme:dark){html{background:#0d1117}}"
+                         "\n%s</style>\n</head>\n<body class=\"tally-report\">\n", css);
+}
+
+void tally__html_close(tally__buf *b, int fragment)
+{
+    tally__buf_puts(b, fragment ? "</div>\n" : "</body>\n</html>\n");
+}
+
 int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     const char *heading = compare_mode(r) ? "Benchmark comparison" : "Benchmark summary";
-    if (o->fragment) {
-        tally__buf_printf(b, "<div class=\"tally-report\"><style>%s%s</style>\n", css,
-                          fragment_css);
-    } else {
-        tally__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                           "<meta name=\"viewport\" content=\"width=device-width, "
-                           "initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n"
-                           "<title>");
-        tally__buf_printf(b, "%s: ", heading);
-        for (size_t j = 0; j < r->config_count; j++) {
-            tally__buf_puts(b, j ? (compare_mode(r) ? " vs " : ", ") : "");
-            text(b, r->configs[j].label);
-        }
-        tally__buf_printf(b, "</title>\n<style>\nhtml{background:#fff}"
-                             "@media screen and (prefers-color-scheme:dark){html{background:#0d1117}}"
-                             "\n%s</style>\n</head>\n<body class=\"tally-report\">\n", css);
+    tally__buf title = TALLY__BUF_INIT;
+    tally__buf_printf(&title, "%s: ", heading);
+    for (size_t j = 0; j < r->config_count; j++) {
+        tally__buf_puts(&title, j ? (compare_mode(r) ? " vs " : ", ") : "");
+        tally__buf_puts(&title, r->configs[j].label);
     }
+    if (title.failed)
+        b->failed = 1;
+    tally__html_open(b, o->fragment, title.data ? title.data : heading);
+    tally__buf_dispose(&title);
     tally__buf_printf(b, "<header><h1>%s</h1>\n", heading);
     headline(b, r);
     pairing_warning(b, r);
@@ -851,6 +878,6 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
     for (size_t k = 0; tally__report_next_group(&g, r, &pos); k++)
         benchmark(b, r, o, &g, k);
     footer(b, r);
-    tally__buf_puts(b, o->fragment ? "</div>\n" : "</body>\n</html>\n");
+    tally__html_close(b, o->fragment);
     return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;
 }

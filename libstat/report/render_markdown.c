@@ -23,19 +23,6 @@
  * character (or one UTF-16 unit), so a document of at most that many bytes always fits. */
 #define GITHUB_COMMENT_LIMIT 65536
 
-/* Text in a table cell: characters with a meaning in Markdown tables are escaped. */
-static void md_text(tally__buf *b, const char *s)
-{
-    for (const char *p = s; *p; p++) {
-        if (strchr("\\|*_`<>[]#", *p))
-            tally__buf_puts(b, "\\");
-        if (*p == '\n' || *p == '\r')
-            tally__buf_puts(b, " ");
-        else
-            tally__buf_append(b, p, 1);
-    }
-}
-
 static int is_change(const tally__cell *c)
 {
     return c->pub.compared && (c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION ||
@@ -66,7 +53,7 @@ static void md_nowrap(tally__buf *b, tally__buf *cell)
 static void md_label(tally__buf *b, const char *label)
 {
     tally__buf text = TALLY__BUF_INIT;
-    md_text(&text, label);
+    tally__md_text(&text, label);
     if (text.failed)
         b->failed = 1;
     for (size_t k = 0; k < text.len; k++) {
@@ -266,7 +253,7 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
     tally__numfmt f;
     tally__row_numfmt(&f, r, row, &mg->si, d->o->precision);
     tally__buf_puts(b, "| ");
-    md_text(cell, row->case_name);
+    tally__md_text(cell, row->case_name);
     md_nowrap(b, cell);
     tally__buf_puts(b, " |");
     for (size_t j = 0; j < r->config_count; j++) {
@@ -299,10 +286,10 @@ static void group_pieces(md_doc *d, md_group *mg)
     size_t start = b->len;
     tally__group_si(&mg->si, r, &mg->g);
     tally__buf_puts(b, "### ");
-    md_text(b, first->benchmark);
+    tally__md_text(b, first->benchmark);
     tally__buf_puts(b, "\n\n");
     if (mg->si.unit[0]) {
-        md_text(b, mg->si.unit);
+        tally__md_text(b, mg->si.unit);
         tally__buf_puts(b, ", ");
     }
     tally__buf_printf(b, "%s is better, %s\n\n",
@@ -317,9 +304,9 @@ static void group_pieces(md_doc *d, md_group *mg)
     if (mg->config > 0 || (short_headers && r->config_count == 2)) {
         size_t j = mg->config > 0 ? mg->config : 1;
         tally__buf_puts(b, "#### ");
-        md_text(b, r->configs[j].label);
+        tally__md_text(b, r->configs[j].label);
         tally__buf_puts(b, " against ");
-        md_text(b, r->configs[0].label);
+        tally__md_text(b, r->configs[0].label);
         tally__buf_puts(b, "\n\n");
     }
     mg->sub = piece_end(d, start);
@@ -503,7 +490,7 @@ static void headline(tally__buf *b, const md_doc *d)
     tally__buf_printf(b, "**%zu %s %s · %zu %s %s** against ", reg,
                       plural(reg, "regression", "regressions"), MARK_REGRESSION, imp,
                       plural(imp, "improvement", "improvements"), MARK_IMPROVEMENT);
-    md_text(b, r->configs[0].label);
+    tally__md_text(b, r->configs[0].label);
     tally__buf_printf(b, ", %zu without a significant change (%zu %s, %zu %s compared)\n\n",
                       rest, r->row_count, plural(r->row_count, "row", "rows"),
                       r->config_count - 1,
@@ -527,11 +514,11 @@ static void headline(tally__buf *b, const md_doc *d)
         if (cmp->interval_defined)
             tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
         tally__buf_puts(b, " in ");
-        md_text(b, worst_row->benchmark);
+        tally__md_text(b, worst_row->benchmark);
         tally__buf_puts(b, "/");
-        md_text(b, worst_row->case_name);
+        tally__md_text(b, worst_row->case_name);
         tally__buf_puts(b, ", ");
-        md_text(b, r->configs[worst_j].label);
+        tally__md_text(b, r->configs[worst_j].label);
         tally__buf_puts(b, "\n");
     }
     tally__buf_printf(b, "- Geometric mean of gains (> 1 is better, %g%% interval):\n",
@@ -539,7 +526,7 @@ static void headline(tally__buf *b, const md_doc *d)
     for (size_t j = 1; j < r->config_count; j++) {
         tally_gain gain = { .size = sizeof gain };
         tally__buf_puts(b, "  - ");
-        md_text(b, r->configs[j].label);
+        tally__md_text(b, r->configs[j].label);
         int rc = tally_report_gain(&gain, r, j, NULL);
         if (rc == TALLY_ENOMEM)
             b->failed = 1;
@@ -617,7 +604,7 @@ static void headers_note(tally__buf *b, const md_doc *d, const char *end)
             return;
         }
         memcpy(prefix, d->r->configs[0].label, d->prefix_len);
-        md_text(b, prefix);
+        tally__md_text(b, prefix);
         tally__free_mem(prefix);
         tally__buf_printf(b, "”%s", end);
     }

@@ -324,6 +324,22 @@ void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp);
 void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);
 
 /* The renderers: each appends the whole report to `b`; errors are recorded and returned. */
+/* CSV fields (report_util.c): the separator before every field but the first (*first is then
+ * cleared), and a text field quoted when it holds a separator, a quote or a line break, with
+ * a leading apostrophe when a spreadsheet would run it as a formula. */
+void tally__csv_sep(tally__buf *b, int *first);
+void tally__csv_text(tally__buf *b, int *first, const char *s);
+
+/* Text for a Markdown table cell: the characters with a meaning in Markdown escaped, line
+ * breaks as spaces (report_util.c). */
+void tally__md_text(tally__buf *b, const char *s);
+
+/* The HTML report's document around a body (render_html.c): the doctype, the title (escaped)
+ * and the stylesheet, or with `fragment` only the scoped `<div>` and its stylesheet; closed by
+ * tally__html_close(). */
+void tally__html_open(tally__buf *b, int fragment, const char *title);
+void tally__html_close(tally__buf *b, int fragment);
+
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_mmtests(tally__buf *b, const tally_report *r, const tally_render_options *o);
 int tally__render_normalized(tally__buf *b, const tally_report *r, const tally_render_options *o);

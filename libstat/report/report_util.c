@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "util/utf8.h"
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 
@@ -545,4 +546,44 @@ void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp)
         tally__buf_puts(b, "inconclusive (the test disagrees with the shown change)");
     else
         tally__buf_puts(b, name ? name : "?");
+}
+
+void tally__md_text(tally__buf *b, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (strchr("\\|*_`<>[]#", *p))
+            tally__buf_puts(b, "\\");
+        if (*p == '\n' || *p == '\r')
+            tally__buf_puts(b, " ");
+        else
+            tally__buf_append(b, p, 1);
+    }
+}
+
+void tally__csv_sep(tally__buf *b, int *first)
+{
+    if (!*first)
+        tally__buf_puts(b, ",");
+    *first = 0;
+}
+
+void tally__csv_text(tally__buf *b, int *first, const char *s)
+{
+    tally__csv_sep(b, first);
+    if (s == NULL)
+        return;
+    /* A cell a spreadsheet would run as a formula (=, +, -, @ first, and not a number) gets a
+     * leading apostrophe inside quotes, as OWASP recommends against CSV injection. */
+    int formula = tally__csv_formula_like(s);
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
+        tally__buf_puts(b, s);
+        return;
+    }
+    tally__buf_puts(b, formula ? "\"'" : "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            tally__buf_puts(b, "\""); /* a quote inside a quoted field is doubled */
+        tally__buf_append(b, p, 1);
+    }
+    tally__buf_puts(b, "\"");
 }

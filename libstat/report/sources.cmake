@@ -1,14 +1,18 @@
 # Sources of libstat/report/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  history.c
   noise.c
   noise_file.c
   plot_change.c
   plot_dist.c
+  plot_history.c
   plot_runs.c
   plot_sweep.c
   plot_util.c
   render_csv.c
   render_hist.c
+  render_history.c
+  render_history_html.c
   render_html.c
   render_json.c
   render_markdown.c

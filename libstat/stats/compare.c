@@ -236,6 +236,20 @@ static void fieller_model(change_model *m, const tally__test_moments *a,
         m->D = log1p(m->d);
 }
 
+int tally__fieller_interval(double *lo, double *hi, double ma, double va, double mc, double vc,
+                            double d, double df, double level)
+{
+    double q = gsl_cdf_tdist_Qinv((1 - level) / 2, df);
+    double g = q * q * va / (ma * ma);
+    if (!(g < 1) || !(ma > 0) || !(mc > 0))
+        return 0; /* the baseline mean is not significantly away from 0: unbounded */
+    double r = mc / ma;
+    double h = q / ma * sqrt(vc * (1 - g) + r * r * va);
+    *lo = (d + g - h) / (1 - g);
+    *hi = (d + g + h) / (1 - g);
+    return 1;
+}
+
 /* Bounds of (ratio - 1) of the shown statistic at `level`; 0 when the interval is unbounded. */
 static int model_interval(double *lo, double *hi, const change_model *m, double level)
 {
@@ -243,13 +257,9 @@ static int model_interval(double *lo, double *hi, const change_model *m, double 
     switch (m->kind) {
     case MODEL_FIELLER:
     case MODEL_FIELLER_RECIPROCAL: {
-        q = gsl_cdf_tdist_Qinv((1 - level) / 2, m->df);
-        double g = q * q * m->va / (m->ma * m->ma);
-        if (!(g < 1) || !(m->ma > 0) || !(m->mc > 0))
-            return 0; /* the baseline mean is not significantly away from 0: unbounded */
-        double r = m->mc / m->ma;
-        double h = q / m->ma * sqrt(m->vc * (1 - g) + r * r * m->va);
-        double el = (m->d + g - h) / (1 - g), eh = (m->d + g + h) / (1 - g);
+        double el, eh;
+        if (!tally__fieller_interval(&el, &eh, m->ma, m->va, m->mc, m->vc, m->d, m->df, level))
+            return 0;
         if (m->kind == MODEL_FIELLER) {
             *lo = el;
             *hi = eh;
@@ -287,8 +297,7 @@ static tally_interval_method method_of(model_kind kind)
     return TALLY_INTERVAL_NONE;
 }
 
-/* pct-imp bounds from (ratio - 1) bounds. */
-static void pct_bounds(double *plo, double *phi, double lo, double hi, tally_direction dir)
+void tally__pct_bounds(double *plo, double *phi, double lo, double hi, tally_direction dir)
 {
     if (dir == TALLY_HIGHER_IS_BETTER) {
         *plo = 100 * lo;
@@ -549,11 +558,11 @@ static int fill_interval(tally_comparison *r, const change_model *m, const tally
         r->interval_defined = 1;
         r->ratio_low = 1 + lo;
         r->ratio_high = 1 + hi;
-        pct_bounds(&r->pct_low, &r->pct_high, lo, hi, o->direction);
+        tally__pct_bounds(&r->pct_low, &r->pct_high, lo, hi, o->direction);
     }
     if (o->equivalence_pct > 0 && model_interval(&lo, &hi, m, 1 - 2 * o->alpha)) {
         r->equivalence_defined = 1;
-        pct_bounds(&r->equivalence_low, &r->equivalence_high, lo, hi, o->direction);
+        tally__pct_bounds(&r->equivalence_low, &r->equivalence_high, lo, hi, o->direction);
         r->equivalent = r->equivalence_low > -o->equivalence_pct &&
                         r->equivalence_high < o->equivalence_pct;
     }

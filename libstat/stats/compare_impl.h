@@ -96,6 +96,16 @@ void tally__pivot_moments(tally__test_moments *m, const double *x, size_t n, tal
 void tally__pivot_moments_x(tally__test_moments *m, const double *x, size_t n, double pivot,
                             double mul, double min, double max);
 
+/* Fieller's interval of mc / ma - 1 at `level` (two-sided) for means ma, mc with variances va,
+ * vc of the means and df degrees of freedom; d = mc / ma - 1 as computed by the caller (from
+ * centred means when it has them). Returns 0, writing nothing, when the interval is unbounded
+ * (ma not significantly away from 0, or a mean <= 0); else 1. */
+int tally__fieller_interval(double *lo, double *hi, double ma, double va, double mc, double vc,
+                            double d, double df, double level);
+
+/* pct-imp bounds (positive = better) from bounds of new / base - 1. */
+void tally__pct_bounds(double *plo, double *phi, double lo, double hi, tally_direction dir);
+
 /* Clamp to [0, 1]. */
 static inline double tally__clamp_unit(double v)
 {

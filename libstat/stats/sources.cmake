@@ -3,6 +3,7 @@ set(TALLY_MODULE_SOURCES
   accum.c
   adjust.c
   bamean.c
+  changepoint.c
   compare.c
   compare_names.c
   diagnose.c

@@ -63,6 +63,8 @@ static tally_report *report;
 static tally_accumulator *accum;
 static tally_noise *noise;
 static tally_system_check *syscheck;
+static tally_changepoints *changes;
+static tally_history *history;
 
 /* One entry point that fills a growable struct. */
 typedef struct filler {
@@ -152,6 +154,26 @@ static int fill_check_item(void *out)
     return tally_system_check_item_at(out, syscheck, 0);
 }
 
+static int fill_changepoint(void *out)
+{
+    return tally_changepoints_at(out, changes, 0);
+}
+
+static int fill_trend(void *out)
+{
+    return tally_changepoints_trend(out, changes);
+}
+
+static int fill_history_series(void *out)
+{
+    return tally_history_series_at(out, history, 0);
+}
+
+static int fill_history_trend(void *out)
+{
+    return tally_history_series_trend(out, history, 0);
+}
+
 #define FILLER(type, old_field, fn) { #type, sizeof(type), OLD_SIZE(type, old_field), fn, #fn }
 
 static const filler fillers[] = {
@@ -170,6 +192,10 @@ static const filler fillers[] = {
     FILLER(tally_diagnostics, n, fill_report_cell_diagnostics),
     FILLER(tally_noise_benchmark, name, fill_noise_benchmark),
     FILLER(tally_check_item, name, fill_check_item),
+    FILLER(tally_changepoint, index, fill_changepoint),
+    FILLER(tally_trend, tested, fill_trend),
+    FILLER(tally_history_series, benchmark, fill_history_series),
+    FILLER(tally_trend, tested, fill_history_trend),
 };
 
 /* What every entry point guarantees, whatever the struct. */
@@ -353,7 +379,19 @@ static int make_report(void)
     /* A build without the runner has no system check: its struct is still refused unset. */
     int rc = tally_system_check_run(&syscheck);
     CHECK(rc == TALLY_OK || rc == TALLY_ERUN);
-    return report != NULL && noise != NULL && accum != NULL;
+    /* A step of 10 sigma between two levels of 12 points: one change point. */
+    double steps[24];
+    size_t offsets[25];
+    for (size_t i = 0; i < 24; i++) {
+        steps[i] = (i < 12 ? 100 : 110) + (double)(i % 3) - 1;
+        offsets[i] = i;
+    }
+    offsets[24] = 24;
+    CHECK_INT(tally_changepoints_detect(&changes, steps, offsets, 24, NULL), TALLY_OK);
+    CHECK_INT(tally_changepoints_count(changes), 1);
+    CHECK_INT(tally_history_new(&history, results, NULL), TALLY_OK);
+    return report != NULL && noise != NULL && accum != NULL && changes != NULL &&
+           tally_changepoints_count(changes) == 1 && history != NULL;
 }
 
 int main(void)
@@ -373,6 +411,8 @@ int main(void)
                   "tally_check_item: size 0, expected sizeof (tally_check_item)");
     }
     tally_system_check_free(syscheck);
+    tally_changepoints_free(changes);
+    tally_history_free(history);
     tally_accumulator_free(accum);
     tally_noise_free(noise);
     tally_report_free(report);

@@ -8,6 +8,7 @@
     print(report.text(style="mmtests"))
 
     report = tally.dask.report("runs/*.csv")                # the same Report, computed on Dask
+    h = tally.history("runs/*.json", git_order=".")         # change points over commits
     store = tally.Store("results.db")                       # results store: record, query
 
 See docs/python.md. The C library does the work; calls release the GIL.
@@ -16,6 +17,7 @@ See docs/python.md. The C library does the work; calls release the GIL.
 from ._native import ffi as _ffi, lib as _lib, library_path
 from .errors import *  # noqa: F401,F403  (the exception hierarchy is part of the API)
 from .errors import __all__ as _error_names
+from .history import History, history
 from .report import Cell, Report, Row
 from .results import Benchmark, Case, Results, ResultSet, load, loads
 from .stats import Comparison, Summary, compare, outliers, percentiles, summary
@@ -34,4 +36,4 @@ def __getattr__(name):
 
 __all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
            "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check", "Store",
-           "library_path", "__version__"] + list(_error_names)
+           "History", "history", "library_path", "__version__"] + list(_error_names)
