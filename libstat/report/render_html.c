@@ -247,6 +247,8 @@ static void comparison_cells(tally__buf *b, const tally__cell *c)
 static void compare_table(tally__buf *b, const tally_report *r, const tally_render_options *o,
                           const tally__group *g, int *median_note)
 {
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
     tally__buf_puts(b, "<div class=\"scroll\"><table class=\"compare\"><thead><tr>"
                        "<th class=\"key\" scope=\"col\">case</th>");
     for (size_t j = 0; j < r->config_count; j++) {
@@ -254,10 +256,10 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
         text(b, r->configs[j].label);
         tally__buf_puts(b, "</th><th scope=\"col\">n</th>");
         if (j > 0)
-            tally__buf_printf(b, "<th scope=\"col\">delta [%g%% CI]</th><th scope=\"col\">%s</th>"
+            tally__buf_printf(b, "<th scope=\"col\">delta [%s]</th><th scope=\"col\">%s</th>"
                                  "<th class=\"key\" scope=\"col\">verdict</th>"
                                  "<th scope=\"col\">MDE</th>",
-                              r->opts.confidence * 100, r->opts.adjust ? "p (adj)" : "p");
+                              ci, r->opts.adjust ? "p (adj)" : "p");
     }
     tally__buf_puts(b, "</tr></thead><tbody>\n");
     tally__si si;
@@ -624,10 +626,7 @@ static void footer(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "<footer class=\"notes\">");
     if (compare_mode(r)) {
         tally__render_method_line(&t, r);
-        tally__buf_printf(&t, "delta: pct-imp (positive = better) with its %g%% interval; ± is "
-                              "the half-width of the mean's %g%% interval; MDE: the change the "
-                              "test detects with power %g.\n", r->opts.confidence * 100,
-                          r->opts.confidence * 100, r->opts.power);
+        tally__render_delta_note(&t, r);
     } else {
         tally__buf_printf(&t, "± is the half-width of the %g%% confidence interval ([low, high] "
                               "for the median); spread: the sample SD (the harmonic SD on HMean "
@@ -727,10 +726,10 @@ static void headline(tally__buf *b, const tally_report *r)
         return;
     tally__buf_puts(b, "<p class=\"headline\">");
     for (size_t j = 1; j < r->config_count; j++) {
-        size_t count[6] = {0, 0, 0, 0, 0, 0}; /* by verdict value */
+        size_t count[7] = {0, 0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;
-            if (c->compared && (unsigned)c->comparison.verdict < 6)
+            if (c->compared && (unsigned)c->comparison.verdict < TALLY__COUNT(count))
                 count[c->comparison.verdict]++;
         }
         size_t reg = count[TALLY_VERDICT_REGRESSION], imp = count[TALLY_VERDICT_IMPROVEMENT];
@@ -742,6 +741,8 @@ static void headline(tally__buf *b, const tally_report *r)
         tally__buf_printf(b, ", %zu inconclusive", count[TALLY_VERDICT_INCONCLUSIVE]);
         if (count[TALLY_VERDICT_NOT_TESTED])
             tally__buf_printf(b, ", %zu not tested", count[TALLY_VERDICT_NOT_TESTED]);
+        if (count[TALLY_VERDICT_IDENTICAL])
+            tally__buf_printf(b, ", %zu identical", count[TALLY_VERDICT_IDENTICAL]);
         if (count[TALLY_VERDICT_INSUFFICIENT])
             tally__buf_printf(b, ", %zu with too few samples", count[TALLY_VERDICT_INSUFFICIENT]);
         double gm;

@@ -297,6 +297,8 @@ static void group_pieces(md_doc *d, md_group *mg)
     const tally__row *first = &r->rows[mg->g.first];
     tally__buf *b = &d->text;
     size_t start = b->len;
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
     tally__group_si(&mg->si, r, &mg->g);
     tally__buf_puts(b, "### ");
     md_text(b, first->benchmark);
@@ -335,7 +337,7 @@ static void group_pieces(md_doc *d, md_group *mg)
             md_label(b, r->configs[j].label + d->prefix_len);
         tally__buf_puts(b, " |");
         if (d->compare && j > 0)
-            tally__buf_printf(b, " delta [%g%% CI] | p | verdict |", r->opts.confidence * 100);
+            tally__buf_printf(b, " delta [%s] | p | verdict |", ci);
     }
     tally__buf_puts(b, "\n|:---|");
     for (size_t j = 0; j < r->config_count; j++)

@@ -286,6 +286,11 @@ void tally__render_geomean_lines(tally__buf *b, const tally_report *r);
 
 /* The line naming the test(s), alpha, the adjustment and the equivalence margin. */
 void tally__render_method_line(tally__buf *b, const tally_report *r);
+/* The heading of the change's interval: "95% CI", or "adj. CI" when a p-value adjustment moved
+ * each row's interval to its own level (report_util.c). */
+void tally__ci_label(char *out, size_t size, const tally_report *r);
+/* The footer line that says what the delta, the ± and the MDE columns hold. */
+void tally__render_delta_note(tally__buf *b, const tally_report *r);
 
 /* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
  * inconclusive row the runs per side that would settle it (no newline). */

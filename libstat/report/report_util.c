@@ -388,6 +388,7 @@ const char *tally__verdict_word(tally_verdict v)
     case TALLY_VERDICT_INSUFFICIENT: return "insufficient";
     case TALLY_VERDICT_EQUIVALENT: return "equivalent";
     case TALLY_VERDICT_NOT_TESTED: return "not tested";
+    case TALLY_VERDICT_IDENTICAL: return "no change (identical)";
     case TALLY_VERDICT_INCONCLUSIVE: break;
     }
     return "inconclusive";
@@ -458,6 +459,29 @@ static const char *auto_description(tally_statistic stat)
     }
 }
 
+void tally__ci_label(char *out, size_t size, const tally_report *r)
+{
+    if (r->opts.adjust != TALLY_ADJUST_NONE && r->opts.test != TALLY_TEST_MMTESTS_CI &&
+        r->opts.test != TALLY_TEST_NONE)
+        snprintf(out, size, "adj. CI");
+    else
+        snprintf(out, size, "%g%% CI", r->opts.confidence * 100);
+}
+
+void tally__render_delta_note(tally__buf *b, const tally_report *r)
+{
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
+    tally__buf_puts(b, "delta: pct-imp (positive = better) with its ");
+    if (strcmp(ci, "adj. CI") == 0)
+        tally__buf_puts(b, "interval at the row's adjusted level");
+    else
+        tally__buf_printf(b, "%g%% interval", r->opts.confidence * 100);
+    tally__buf_printf(b, "; ± is the half-width of the mean's %g%% interval; MDE: the change the "
+                         "test detects with power %g.\n",
+                      r->opts.confidence * 100, r->opts.power);
+}
+
 void tally__render_method_line(tally__buf *b, const tally_report *r)
 {
     if (r->opts.test == TALLY_TEST_AUTO) {
@@ -477,11 +501,29 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
         tally__buf_puts(b, ")");
     } else {
         tally__buf_printf(b, "%s test", tally_test_name(r->opts.test));
+        if (r->opts.test == TALLY_TEST_MANN_WHITNEY)
+            tally__buf_puts(b, " (its interval: Hodges-Lehmann, of the ratio of locations)");
+        else if (r->opts.test == TALLY_TEST_PRICE_BONETT)
+            tally__buf_puts(b, " (its interval: of the ratio of medians)");
+        else if (r->opts.test != TALLY_TEST_NONE)
+            tally__buf_puts(b, " (its interval: of the ratio of the tested means)");
     }
     tally__buf_printf(b, ", alpha %g", r->opts.alpha);
-    if (r->opts.adjust != TALLY_ADJUST_NONE)
-        tally__buf_printf(b, ", p-values adjusted (%s) across the report",
-                          tally_adjust_name(r->opts.adjust));
+    /* A verdict and its interval agree when the interval's level is 1 - alpha. */
+    if (r->opts.test != TALLY_TEST_NONE && fabs(r->opts.confidence + r->opts.alpha - 1) > 1e-9)
+        tally__buf_printf(b, " (intervals at %g %%, so an interval may exclude no change on a "
+                             "row the test does not reject, or include it on one it does)",
+                          r->opts.confidence * 100);
+    if (r->opts.adjust != TALLY_ADJUST_NONE && r->opts.test != TALLY_TEST_MMTESTS_CI &&
+        r->opts.test != TALLY_TEST_NONE)
+        tally__buf_printf(b, ", p-values adjusted (%s) across the report and each interval of "
+                             "the change at the adjusted level that agrees with its verdict "
+                             "(%s)",
+                          tally_adjust_name(r->opts.adjust),
+                          r->opts.adjust == TALLY_ADJUST_HOLM ? "Holm: the level of its step"
+                          : r->opts.adjust == TALLY_ADJUST_BH
+                              ? "false coverage rate, Benjamini-Yekutieli"
+                              : "Bonferroni: simultaneous");
     if (r->opts.equivalence_pct > 0)
         tally__buf_printf(b, ", equivalence margin ±%g %%", r->opts.equivalence_pct);
     /* The noise profile's margins, once per benchmark (rows are grouped by benchmark). */
@@ -532,6 +574,8 @@ void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp)
                           (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
     else if (cmp->direction_conflict)
         tally__buf_puts(b, "inconclusive (the test disagrees with the shown change)");
+    else if (cmp->verdict == TALLY_VERDICT_IDENTICAL)
+        tally__buf_puts(b, tally__verdict_word(cmp->verdict));
     else
         tally__buf_puts(b, name ? name : "?");
 }
