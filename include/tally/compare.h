@@ -49,8 +49,11 @@ typedef enum tally_verdict {
                                          change lies inside the equivalence margin (TOST). */
     TALLY_VERDICT_NOT_TESTED = 5,   /**< No test concerns this row's statistic (Min, Max,
                                          BAmean under ::TALLY_TEST_AUTO) or ::TALLY_TEST_NONE. */
-    TALLY_VERDICT_IDENTICAL = 6     /**< Both sides constant (at least two runs each) and equal:
+    TALLY_VERDICT_IDENTICAL = 6,    /**< Both sides constant (at least two runs each) and equal:
                                          no change, and nothing to test. */
+    TALLY_VERDICT_WITHIN_NOISE = 7  /**< Significant, but the change lies inside the
+                                         benchmark's calibrated noise floor (a report with a
+                                         noise profile): what identical builds also show. */
 } tally_verdict;
 
 /** How the interval of a comparison's ratio was computed. */
@@ -426,7 +429,7 @@ TALLY_API int tally_adjust_from_name(tally_adjust *out, const char *name);
 TALLY_API const char *tally_interval_method_name(tally_interval_method method);
 
 /** @return "inconclusive", "improvement", "regression", "insufficient", "equivalent",
- *  "not-tested" or "identical"; NULL if unknown. */
+ *  "not-tested", "identical" or "within-noise"; NULL if unknown. */
 TALLY_API const char *tally_verdict_name(tally_verdict verdict);
 
 #ifdef __cplusplus

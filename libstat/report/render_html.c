@@ -726,7 +726,7 @@ static void headline(tally__buf *b, const tally_report *r)
         return;
     tally__buf_puts(b, "<p class=\"headline\">");
     for (size_t j = 1; j < r->config_count; j++) {
-        size_t count[7] = {0, 0, 0, 0, 0, 0, 0}; /* by verdict value */
+        size_t count[8] = {0, 0, 0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (c->compared && (unsigned)c->comparison.verdict < TALLY__COUNT(count))
@@ -743,6 +743,8 @@ static void headline(tally__buf *b, const tally_report *r)
             tally__buf_printf(b, ", %zu not tested", count[TALLY_VERDICT_NOT_TESTED]);
         if (count[TALLY_VERDICT_IDENTICAL])
             tally__buf_printf(b, ", %zu identical", count[TALLY_VERDICT_IDENTICAL]);
+        if (count[TALLY_VERDICT_WITHIN_NOISE])
+            tally__buf_printf(b, ", %zu within noise", count[TALLY_VERDICT_WITHIN_NOISE]);
         if (count[TALLY_VERDICT_INSUFFICIENT])
             tally__buf_printf(b, ", %zu with too few samples", count[TALLY_VERDICT_INSUFFICIENT]);
         double gm;

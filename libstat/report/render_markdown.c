@@ -125,16 +125,13 @@ static void md_verdict(tally__buf *b, const tally__cell *c)
     if (!c->pub.compared)
         return;
     const tally_comparison *cmp = &c->pub.comparison;
-    tally__buf_puts(b, tally_verdict_name(cmp->verdict));
+    int worded = cmp->verdict == TALLY_VERDICT_IDENTICAL ||
+                 cmp->verdict == TALLY_VERDICT_WITHIN_NOISE;
+    tally__buf_puts(b, worded ? tally__verdict_word(cmp->verdict)
+                              : tally_verdict_name(cmp->verdict));
     if ((cmp->verdict == TALLY_VERDICT_INCONCLUSIVE ||
-         cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0) {
-        if (cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
-            tally__buf_printf(b, ": needs ~%zu runs per side to resolve ±%g %%", cmp->runs_needed,
-                              cmp->runs_target_pct);
-        else
-            tally__buf_printf(b, ": more than %zu runs per side to resolve ±%g %%",
-                              (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
-    }
+         cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0)
+        tally__render_runs_needed(b, cmp);
     /* The MDE says what the runs could have seen: news only where no change was shown. */
     if (cmp->mde_defined && !is_change(c))
         tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);

@@ -291,6 +291,9 @@ void tally__render_method_line(tally__buf *b, const tally_report *r);
 void tally__ci_label(char *out, size_t size, const tally_report *r);
 /* The footer line that says what the delta, the ± and the MDE columns hold. */
 void tally__render_delta_note(tally__buf *b, const tally_report *r);
+/* ": needs ~K more runs per side (N in all) to resolve ±X %" for a row with runs_needed, or
+ * that its runs already suffice (report_util.c). */
+void tally__render_runs_needed(tally__buf *b, const tally_comparison *cmp);
 
 /* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
  * inconclusive row the runs per side that would settle it (no newline). */

@@ -263,6 +263,26 @@ static int adjust(tally_report *r)
     return rc;
 }
 
+/* A significant change whose point estimate lies inside the benchmark's calibrated noise floor
+ * is what identical builds also show: within noise, never a regression or an improvement
+ * (after the adjustment, which judges the tests themselves). */
+static void noise_verdicts(tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++) {
+        double floor = r->rows[i].noise_pct;
+        if (!(floor > 0))
+            continue;
+        for (size_t j = 1; j < r->config_count; j++) {
+            tally_comparison *c = &r->rows[i].cells[j].pub.comparison;
+            if (r->rows[i].cells[j].pub.compared && c->ratio_defined &&
+                (c->verdict == TALLY_VERDICT_REGRESSION ||
+                 c->verdict == TALLY_VERDICT_IMPROVEMENT) &&
+                fabs(c->pct_imp) < floor)
+                c->verdict = TALLY_VERDICT_WITHIN_NOISE;
+        }
+    }
+}
+
 int tally__report_compute(tally_report *r)
 {
     for (size_t i = 0; i < r->row_count; i++) {
@@ -286,7 +306,10 @@ int tally__report_compute(tally_report *r)
                 return rc;
         }
     }
-    return adjust(r);
+    int rc = adjust(r);
+    if (rc == TALLY_OK)
+        noise_verdicts(r);
+    return rc;
 }
 
 /* The report must not point into the results once tally_report_new returns. */

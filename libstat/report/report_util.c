@@ -389,6 +389,7 @@ const char *tally__verdict_word(tally_verdict v)
     case TALLY_VERDICT_EQUIVALENT: return "equivalent";
     case TALLY_VERDICT_NOT_TESTED: return "not tested";
     case TALLY_VERDICT_IDENTICAL: return "no change (identical)";
+    case TALLY_VERDICT_WITHIN_NOISE: return "within noise";
     case TALLY_VERDICT_INCONCLUSIVE: break;
     }
     return "inconclusive";
@@ -555,27 +556,42 @@ void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c,
                           tally__median_ci_min_n(c->confidence), nb, nc);
     else
         tally__buf_printf(b, "%s needs >= 2 runs per side, has %zu and %zu", test, nb, nc);
-    if (c->runs_needed > 0 && c->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+    size_t has = nb < nc ? nb : nc;
+    if (c->runs_needed > has && c->runs_needed <= TALLY__RUNS_NEEDED_MAX)
         tally__buf_printf(b, "; ~%zu runs per side would resolve ±%g %%", c->runs_needed,
                           c->runs_target_pct);
+}
+
+void tally__render_runs_needed(tally__buf *b, const tally_comparison *cmp)
+{
+    size_t has = cmp->base_n < cmp->new_n ? cmp->base_n : cmp->new_n;
+    if (cmp->runs_needed > TALLY__RUNS_NEEDED_MAX)
+        tally__buf_printf(b, ": more than %zu runs per side to resolve ±%g %%",
+                          (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
+    else if (cmp->runs_needed > has)
+        tally__buf_printf(b, ": needs ~%zu more runs per side (%zu in all) to resolve ±%g %%",
+                          cmp->runs_needed - has, cmp->runs_needed, cmp->runs_target_pct);
+    else
+        tally__buf_printf(b, ": its runs suffice to detect ±%g %% with power %g (~%zu per side)",
+                          cmp->runs_target_pct, cmp->power, cmp->runs_needed);
 }
 
 void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp)
 {
     const char *name = tally_verdict_name(cmp->verdict);
-    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT) {
         tally__buf_puts(b, "insufficient [1]");
-    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0 &&
-             cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
-        tally__buf_printf(b, "inconclusive: needs ~%zu runs per side to resolve ±%g %%",
-                          cmp->runs_needed, cmp->runs_target_pct);
-    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0)
-        tally__buf_printf(b, "inconclusive: more than %zu runs per side to resolve ±%g %%",
-                          (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
-    else if (cmp->direction_conflict)
+    } else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0) {
+        tally__buf_puts(b, "inconclusive");
+        tally__render_runs_needed(b, cmp);
+    } else if (cmp->direction_conflict)
         tally__buf_puts(b, "inconclusive (the test disagrees with the shown change)");
-    else if (cmp->verdict == TALLY_VERDICT_IDENTICAL)
+    else if (cmp->verdict == TALLY_VERDICT_IDENTICAL || cmp->verdict == TALLY_VERDICT_WITHIN_NOISE)
         tally__buf_puts(b, tally__verdict_word(cmp->verdict));
+    else if (cmp->verdict == TALLY_VERDICT_EQUIVALENT && cmp->equivalence_defined)
+        /* The interval the verdict used (TOST's), which the delta column's does not show. */
+        tally__buf_printf(b, "equivalent: TOST interval [%+.2f, %+.2f] inside ±%g %%",
+                          cmp->equivalence_low, cmp->equivalence_high, cmp->equivalence_pct);
     else
         tally__buf_puts(b, name ? name : "?");
 }

@@ -39,6 +39,7 @@ static const tally__name verdicts[] = {
     { "equivalent", TALLY_VERDICT_EQUIVALENT },
     { "not-tested", TALLY_VERDICT_NOT_TESTED },
     { "identical", TALLY_VERDICT_IDENTICAL },
+    { "within-noise", TALLY_VERDICT_WITHIN_NOISE },
 };
 
 TALLY__NAME_FUNCTIONS(tally_test, tests, "test")
