@@ -749,16 +749,30 @@ static void headline(tally__buf *b, const tally_report *r)
             tally__buf_printf(b, ", %zu with too few samples", count[TALLY_VERDICT_INSUFFICIENT]);
         double gm;
         if (tally__render_geomean(&gm, b, r, j))
-            tally__buf_printf(b, "; geometric mean of ratios (new/base) %.4f", gm);
+            tally__buf_printf(b, "; geometric mean of gains %.4f (&gt; 1 is better)", gm);
         tally__buf_puts(b, ".<br>");
     }
-    double worst = 0;
-    tally_report_worst_regression(&worst, r);
-    if (worst > 0)
-        tally__buf_printf(b, "<span class=\"v-reg\">Worst significant regression: %.2f%%</span>",
-                          worst);
-    else
+    size_t wi = 0, wj = 0;
+    if (tally__worst_regression(&wi, &wj, r)) {
+        const tally__row *row = &r->rows[wi];
+        tally__buf size = TALLY__BUF_INIT;
+        tally__render_regression_size(&size, row, &row->cells[wj].pub.comparison);
+        tally__buf_puts(b, "<span class=\"v-reg\">Worst significant regression: ");
+        if (size.failed)
+            b->failed = 1;
+        else
+            text(b, size.data);
+        tally__buf_dispose(&size);
+        tally__buf_puts(b, " in ");
+        text(b, row->benchmark);
+        tally__buf_puts(b, "/");
+        text(b, row->case_name);
+        tally__buf_puts(b, ", ");
+        text(b, r->configs[wj].label);
+        tally__buf_puts(b, "</span>");
+    } else {
         tally__buf_puts(b, "No significant regression.");
+    }
     tally__buf_puts(b, "</p>\n");
 }
 

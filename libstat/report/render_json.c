@@ -354,6 +354,26 @@ static void render_summary(tally__buf *b, const tally_report *r)
     tally_report_worst_regression(&worst, r);
     tally__buf_puts(b, "  \"worst_regression_pct\": ");
     tally__buf_double(b, worst);
+    /* Where it is and how sure: the row, the configuration, the signed change and its
+     * interval (null when there is no significant regression). */
+    tally__buf_puts(b, ",\n  \"worst_regression\": ");
+    size_t wi = 0, wj = 0;
+    if (tally__worst_regression(&wi, &wj, r)) {
+        const tally__row *row = &r->rows[wi];
+        const tally_comparison *c = &row->cells[wj].pub.comparison;
+        writer w = { b, 1 };
+        tally__buf_puts(b, "{");
+        str(&w, "benchmark", row->benchmark);
+        str(&w, "case", row->case_name);
+        str(&w, "config", r->configs[wj].label);
+        num(&w, "pct_imp", c->pct_imp, 1);
+        num(&w, "ratio", c->ratio, 1);
+        interval(&w, "pct_interval", c->pct_low, c->pct_high, c->interval_defined);
+        num(&w, "confidence", c->confidence, c->interval_defined);
+        tally__buf_puts(b, "}");
+    } else {
+        tally__buf_puts(b, "null");
+    }
     tally__buf_puts(b, "\n");
 }
 

@@ -505,24 +505,20 @@ static void headline(tally__buf *b, const md_doc *d)
                       rest, r->row_count, plural(r->row_count, "row", "rows"),
                       r->config_count - 1,
                       plural(r->config_count - 1, "configuration", "configurations"));
-    /* The worst regression: the lowest pct imp among the regressions. */
-    const tally__row *worst_row = NULL;
-    size_t worst_j = 0;
-    for (size_t i = 0; i < r->row_count; i++)
-        for (size_t j = 1; j < r->config_count; j++) {
-            const tally__cell *c = &r->rows[i].cells[j];
-            if (is_change(c) && c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION &&
-                (worst_row == NULL ||
-                 c->pub.comparison.pct_imp < worst_row->cells[worst_j].pub.comparison.pct_imp)) {
-                worst_row = &r->rows[i];
-                worst_j = j;
-            }
-        }
-    if (worst_row) {
+    size_t worst_i = 0, worst_j = 0;
+    if (tally__worst_regression(&worst_i, &worst_j, r)) {
+        const tally__row *worst_row = &r->rows[worst_i];
         const tally_comparison *cmp = &worst_row->cells[worst_j].pub.comparison;
         tally__buf_printf(b, "- Worst regression: **%+.2f%%**", cmp->pct_imp);
-        if (cmp->interval_defined)
-            tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+        tally__buf t = TALLY__BUF_INIT;
+        tally__render_regression_size(&t, worst_row, cmp);
+        /* The rest of the size (ratio, interval) after the bold percentage. */
+        const char *after = t.data ? strchr(t.data, ' ') : NULL;
+        if (after)
+            tally__buf_puts(b, after);
+        if (t.failed)
+            b->failed = 1;
+        tally__buf_dispose(&t);
         tally__buf_puts(b, " in ");
         md_text(b, worst_row->benchmark);
         tally__buf_puts(b, "/");

@@ -294,6 +294,13 @@ void tally__render_delta_note(tally__buf *b, const tally_report *r);
 /* ": needs ~K more runs per side (N in all) to resolve ±X %" for a row with runs_needed, or
  * that its runs already suffice (report_util.c). */
 void tally__render_runs_needed(tally__buf *b, const tally_comparison *cmp);
+/* The worst significant regression of the report (the lowest pct-imp among the regression
+ * verdicts): its row and configuration; 0 when there is none (report_util.c). */
+int tally__worst_regression(size_t *row, size_t *config, const tally_report *r);
+/* A regression's size for a headline: signed pct-imp, as a ratio too where it is beyond -100 %
+ * ("2.46x slower"), and its interval. */
+void tally__render_regression_size(tally__buf *b, const tally__row *row,
+                                   const tally_comparison *cmp);
 
 /* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
  * inconclusive row the runs per side that would settle it (no newline). */

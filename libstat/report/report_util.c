@@ -469,6 +469,47 @@ void tally__ci_label(char *out, size_t size, const tally_report *r)
         snprintf(out, size, "%g%% CI", r->opts.confidence * 100);
 }
 
+int tally__worst_regression(size_t *row, size_t *config, const tally_report *r)
+{
+    const tally_comparison *worst = NULL;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
+            if (c->compared && c->comparison.verdict == TALLY_VERDICT_REGRESSION &&
+                c->comparison.ratio_defined &&
+                (worst == NULL || c->comparison.pct_imp < worst->pct_imp)) {
+                worst = &c->comparison;
+                *row = i;
+                *config = j;
+            }
+        }
+    return worst != NULL;
+}
+
+/* Units of time, in which a larger value is "slower". */
+static int time_unit(const char *unit)
+{
+    static const char *const units[] = { "s", "ms", "us", "\xc2\xb5s", "ns", "sec", "sec/op",
+                                         "ns/op", "seconds" };
+    for (size_t i = 0; unit && i < TALLY__COUNT(units); i++)
+        if (strcmp(unit, units[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void tally__render_regression_size(tally__buf *b, const tally__row *row,
+                                   const tally_comparison *cmp)
+{
+    tally__buf_printf(b, "%+.2f%%", cmp->pct_imp);
+    /* Beyond -100 % a percentage no longer reads as a size: the new value is that many times
+     * the baseline's (lower is better). */
+    if (cmp->pct_imp <= -100 && cmp->direction == TALLY_LOWER_IS_BETTER)
+        tally__buf_printf(b, " (%.2fx %s)", cmp->ratio,
+                          time_unit(row->unit) ? "slower" : "the baseline");
+    if (cmp->interval_defined)
+        tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+}
+
 void tally__render_delta_note(tally__buf *b, const tally_report *r)
 {
     char ci[32];
