@@ -748,8 +748,17 @@ static void headline(tally__buf *b, const tally_report *r)
         if (count[TALLY_VERDICT_INSUFFICIENT])
             tally__buf_printf(b, ", %zu with too few samples", count[TALLY_VERDICT_INSUFFICIENT]);
         double gm;
-        if (tally__render_geomean(&gm, b, r, j))
+        tally__buf per = TALLY__BUF_INIT;
+        if (tally__render_family_gains(&per, r, j)) {
+            tally__buf_puts(b, "; geometric mean of gains (&gt; 1 is better) per unit: ");
+            if (per.failed)
+                b->failed = 1;
+            else
+                text(b, per.data);
+        } else if (tally__render_geomean(&gm, b, r, j)) {
             tally__buf_printf(b, "; geometric mean of gains %.4f (&gt; 1 is better)", gm);
+        }
+        tally__buf_dispose(&per);
         tally__buf_puts(b, ".<br>");
     }
     size_t wi = 0, wj = 0;

@@ -533,10 +533,16 @@ static void headline(tally__buf *b, const md_doc *d)
         tally_gain gain = { .size = sizeof gain };
         tally__buf_puts(b, "  - ");
         md_text(b, r->configs[j].label);
-        int rc = tally_report_gain(&gain, r, j, NULL);
-        if (rc == TALLY_ENOMEM)
+        tally__buf per = TALLY__BUF_INIT;
+        int rc = tally__render_family_gains(&per, r, j) ? TALLY_ENODATA
+                                                        : tally_report_gain(&gain, r, j, NULL);
+        if (rc == TALLY_ENOMEM || per.failed)
             b->failed = 1;
-        if (rc != TALLY_OK) {
+        if (per.len) {
+            tally_error_clear();
+            tally__buf_puts(b, " per unit: ");
+            md_text(b, per.data);
+        } else if (rc != TALLY_OK) {
             tally_error_clear();
             tally__buf_puts(b, ": n/a");
         } else {
@@ -545,6 +551,7 @@ static void headline(tally__buf *b, const md_doc *d)
                 tally__buf_printf(b, " [%.4f, %.4f]", gain.low, gain.high);
             tally__buf_printf(b, " over %zu %s", gain.rows, plural(gain.rows, "row", "rows"));
         }
+        tally__buf_dispose(&per);
         if (r->config_count > 2) {
             count_verdicts(r, j, &reg, &imp, &rest);
             tally__buf_printf(b, "; %zu %s, %zu %s", reg,

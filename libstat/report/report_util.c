@@ -403,11 +403,13 @@ static void gain_text(tally__buf *b, const tally_gain *g)
     tally__buf_printf(b, " over %zu row%s", g->rows, g->rows == 1 ? "" : "s");
 }
 
-/* The gain of configuration j over `benchmark` (NULL: all) as text, or "n/a". */
-static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
+/* The gain of configuration j over `benchmark` (NULL: all) in the family of row `family`
+ * ((size_t)-1: any) as text, or "n/a". */
+static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char *benchmark,
+                      size_t family)
 {
     tally_gain g = { .size = sizeof g };
-    int rc = tally_report_gain(&g, r, j, benchmark);
+    int rc = tally__report_gain_family(&g, r, j, benchmark, family);
     if (rc == TALLY_OK) {
         gain_text(b, &g);
     } else {
@@ -419,6 +421,47 @@ static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char
     tally__buf_puts(b, "\n");
 }
 
+int tally__render_family_gains(tally__buf *b, const tally_report *r, size_t j)
+{
+    size_t first[64];
+    size_t n = tally__gain_families(first, TALLY__COUNT(first), r, NULL);
+    if (n < 2)
+        return 0;
+    for (size_t f = 0; f < n && f < TALLY__COUNT(first); f++) {
+        tally_gain g = { .size = sizeof g };
+        tally__buf_puts(b, f ? ", " : "");
+        if (tally__report_gain_family(&g, r, j, NULL, first[f]) == TALLY_OK) {
+            tally__buf_printf(b, "%.4f", g.value);
+        } else {
+            tally_error_clear();
+            tally__buf_puts(b, "n/a");
+        }
+        tally__buf_puts(b, " (");
+        tally__family_name(b, &r->rows[first[f]]);
+        tally__buf_puts(b, ")");
+    }
+    return 1;
+}
+
+/* The gain lines of `benchmark` (NULL: "overall"), one per family when it has several. */
+static void family_lines(tally__buf *b, const tally_report *r, size_t j, const char *benchmark,
+                         const char *indent)
+{
+    size_t first[64];
+    size_t n = tally__gain_families(first, TALLY__COUNT(first), r, benchmark);
+    if (n < 2) {
+        tally__buf_printf(b, "%s%s: ", indent, benchmark ? benchmark : "overall");
+        gain_line(b, r, j, benchmark, (size_t)-1);
+        return;
+    }
+    for (size_t f = 0; f < n && f < TALLY__COUNT(first); f++) {
+        tally__buf_printf(b, "%s%s, ", indent, benchmark ? benchmark : "overall");
+        tally__family_name(b, &r->rows[first[f]]);
+        tally__buf_puts(b, ": ");
+        gain_line(b, r, j, benchmark, first[f]);
+    }
+}
+
 void tally__render_geomean_lines(tally__buf *b, const tally_report *r)
 {
     size_t groups = 0, pos = 0;
@@ -428,20 +471,21 @@ void tally__render_geomean_lines(tally__buf *b, const tally_report *r)
     tally__buf_printf(b, "\nGeometric mean of gains (> 1 is better: new/base where higher is "
                          "better, base/new where lower is better) over paired rows, with its "
                          "%g%% interval:\n", r->opts.confidence * 100);
+    size_t families = tally__gain_families(NULL, 0, r, NULL);
     for (size_t j = 1; j < r->config_count; j++) {
-        if (groups < 2) {
+        if (groups < 2 && families < 2) {
             tally__buf_printf(b, "  %s: ", r->configs[j].label);
-            gain_line(b, r, j, NULL);
+            gain_line(b, r, j, NULL, (size_t)-1);
             continue;
         }
         tally__buf_printf(b, "  %s:\n", r->configs[j].label);
         pos = 0;
         while (tally__report_next_group(&g, r, &pos)) {
-            tally__buf_printf(b, "    %s: ", r->rows[g.first].benchmark);
-            gain_line(b, r, j, r->rows[g.first].benchmark);
+            const char *name = r->rows[g.first].benchmark;
+            if (groups > 1)
+                family_lines(b, r, j, name, "    ");
         }
-        tally__buf_puts(b, "    overall: ");
-        gain_line(b, r, j, NULL);
+        family_lines(b, r, j, NULL, "    ");
     }
 }
 
