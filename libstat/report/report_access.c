@@ -189,7 +189,7 @@ size_t tally__gain_families(size_t *first, size_t max, const tally_report *r,
 int tally_report_gain(tally_gain *given, const tally_report *r, size_t config,
                       const char *benchmark)
 {
-    if (r != NULL) {
+    if (r != NULL && config > 0 && config < r->config_count) {
         size_t first[2];
         if (tally__gain_families(first, 2, r, benchmark) > 1) {
             size_t size;
