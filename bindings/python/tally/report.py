@@ -28,7 +28,7 @@ _FRAME_TYPES = {
     "mde_pct": "float64", "runs_needed": "Int64", "runs_target_pct": "float64"}
 
 _VERDICTS = ["baseline", "improvement", "regression", "equivalent", "inconclusive",
-             "insufficient", "not-tested", "missing"]
+             "insufficient", "not-tested", "missing", "identical", "within-noise"]
 
 
 @dataclass(frozen=True)
