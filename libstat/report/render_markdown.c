@@ -540,7 +540,7 @@ static void headline(tally__buf *b, const md_doc *d)
             b->failed = 1;
         if (per.len) {
             tally_error_clear();
-            tally__buf_puts(b, " per unit: ");
+            tally__buf_puts(b, ": per unit ");
             md_text(b, per.data);
         } else if (rc != TALLY_OK) {
             tally_error_clear();

@@ -242,8 +242,8 @@ int tally__report_gain_family(tally_gain *given, const tally_report *r, size_t c
         tally__ksum_add(&logs, row->direction == TALLY_LOWER_IS_BETTER ? -log(ratio) : log(ratio));
         count++;
         const tally_comparison *c = &cur->pub.comparison;
-        if (cur->pub.compared && c->interval != TALLY_INTERVAL_NONE && isfinite(c->log_se) &&
-            c->log_se >= 0) {
+        /* The statistic's own model (log_df > 0), whatever interval the test reports. */
+        if (cur->pub.compared && c->log_df > 0 && isfinite(c->log_se) && c->log_se >= 0) {
             double v = c->log_se * c->log_se;
             var += v;
             if (isfinite(c->log_df))
