@@ -47,8 +47,13 @@ typedef enum tally_verdict {
     TALLY_VERDICT_INSUFFICIENT = 3, /**< Too few samples for the test to reach alpha. */
     TALLY_VERDICT_EQUIVALENT = 4,   /**< Not significant, and the 1 - 2 alpha interval of the
                                          change lies inside the equivalence margin (TOST). */
-    TALLY_VERDICT_NOT_TESTED = 5    /**< No test concerns this row's statistic (Min, Max,
+    TALLY_VERDICT_NOT_TESTED = 5,   /**< No test concerns this row's statistic (Min, Max,
                                          BAmean under ::TALLY_TEST_AUTO) or ::TALLY_TEST_NONE. */
+    TALLY_VERDICT_IDENTICAL = 6,    /**< Both sides constant (at least two runs each) and equal:
+                                         no change, and nothing to test. */
+    TALLY_VERDICT_WITHIN_NOISE = 7  /**< Significant, but the change lies inside the
+                                         benchmark's calibrated noise floor (a report with a
+                                         noise profile): what identical builds also show. */
 } tally_verdict;
 
 /** How the interval of a comparison's ratio was computed. */
@@ -59,14 +64,21 @@ typedef enum tally_interval_method {
     TALLY_INTERVAL_FIELLER_RECIPROCAL = 2, /**< Fieller on the means of 1/x, inverted (HMean). */
     TALLY_INTERVAL_LOG_WELCH = 3,     /**< exp of the Welch interval of mean(log x) differences:
                                            exact for the ratio of geometric means (GMean). */
-    TALLY_INTERVAL_PRICE_BONETT = 4   /**< Price & Bonett (2002) for the ratio of medians. */
+    TALLY_INTERVAL_PRICE_BONETT = 4,  /**< Price & Bonett (2002) for the ratio of medians. */
+    TALLY_INTERVAL_HODGES_LEHMANN = 5 /**< The Hodges-Lehmann interval that inverts the
+                                           Mann-Whitney test (as R's `wilcox.test(conf.int =
+                                           TRUE)`), of the ratio of locations (log scale) or,
+                                           with samples <= 0, of the shift over the baseline's
+                                           statistic. */
 } tally_interval_method;
 
 /** Multiple-comparison adjustment of p-values. */
 typedef enum tally_adjust {
     TALLY_ADJUST_NONE = 0, /**< Raw p-values. */
     TALLY_ADJUST_HOLM = 1, /**< Holm's step-down (family-wise error rate). */
-    TALLY_ADJUST_BH = 2    /**< Benjamini-Hochberg (false discovery rate). */
+    TALLY_ADJUST_BH = 2,   /**< Benjamini-Hochberg (false discovery rate). */
+    TALLY_ADJUST_BONFERRONI = 3 /**< Bonferroni: p times the number of tests (family-wise
+                                     error rate; the simultaneous intervals). */
 } tally_adjust;
 
 /** Options for tally_compare(). Initialise with ::TALLY_COMPARE_OPTIONS_INIT. */
@@ -150,15 +162,23 @@ typedef struct tally_comparison {
     int direction_conflict; /**< 1 when the test was significant in the direction opposite to
                                  the shown change (possible when the test is not the
                                  statistic's own): the verdict is then inconclusive. */
-    tally_interval_method interval; /**< How the interval below was computed. */
+    tally_interval_method interval; /**< How the interval below was computed: the inversion
+                                         of the test that ran (Fieller or log-t with the
+                                         test's own variances and df for Welch and Student,
+                                         Hodges-Lehmann for Mann-Whitney, Price-Bonett), so
+                                         that at level 1 - alpha it excludes a ratio of 1
+                                         exactly when the test rejects; the statistic's own
+                                         model on untested rows. */
     int interval_defined;  /**< 1 when ratio_low..pct_high hold the interval of the change. */
-    double confidence;     /**< Level of that interval (the summary options' confidence). */
+    double confidence;     /**< Level of that interval (the summary options' confidence; in a
+                                report with a p-value adjustment, the row's adjusted level). */
     double ratio_low;      /**< Lower bound of the ratio's interval. */
     double ratio_high;     /**< Upper bound of the ratio's interval. */
     double pct_low;        /**< Lower bound of pct-imp's interval (positive = better). */
     double pct_high;       /**< Upper bound of pct-imp's interval. */
-    double log_se;         /**< Standard error of log(ratio) (delta method for ratios of means
-                                and of HMeans), when interval is not NONE. */
+    double log_se;         /**< Standard error of log(ratio) of the statistic's own model
+                                (delta method for ratios of means and of HMeans), behind the
+                                MDE and the geometric mean of gains; 0 when it has none. */
     double log_df;         /**< Its degrees of freedom (INFINITY for the median's z). */
     double power;          /**< The power the MDE and runs needed refer to. */
     int mde_defined;       /**< 1 when mde_pct holds a value. */
@@ -175,6 +195,8 @@ typedef struct tally_comparison {
     size_t runs_needed;    /**< Runs per side that would detect runs_target_pct with `power`
                                 at alpha, assuming the observed spread; 0 when not computed.
                                 10000001 means more than 10000000. */
+    int identical;         /**< 1 when both sides are constant (n >= 2 each) and equal: the
+                                verdict is then ::TALLY_VERDICT_IDENTICAL. */
 } tally_comparison;
 
 /**
@@ -312,8 +334,9 @@ TALLY_API int tally_mmtests_test(double *t, double *df, double *p, double mean_a
                                  size_t na, double mean_b, double sd_b, size_t nb);
 
 /**
- * Adjust p-values for multiple comparisons, as R's `p.adjust(p, "holm")` (Holm 1979) and
- * `p.adjust(p, "BH")` (Benjamini & Hochberg 1995): monotone in p and capped at 1.
+ * Adjust p-values for multiple comparisons, as R's `p.adjust(p, "holm")` (Holm 1979),
+ * `p.adjust(p, "BH")` (Benjamini & Hochberg 1995) and `p.adjust(p, "bonferroni")`: monotone in p
+ * and capped at 1.
  * @param out receives count adjusted p-values in the input order (may alias p).
  * @param p the raw p-values, each in [0, 1].
  * @param count number of p-values; 0 is accepted (nothing to do).
@@ -394,19 +417,19 @@ TALLY_API const char *tally_test_name(tally_test test);
  *  @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_test_from_name(tally_test *out, const char *name);
 
-/** @return "none", "holm" or "bh"; NULL if unknown. */
+/** @return "none", "holm", "bh" or "bonferroni"; NULL if unknown. */
 TALLY_API const char *tally_adjust_name(tally_adjust method);
 
 /** Parse an adjustment name (case-insensitive; "fdr" and "benjamini-hochberg" mean "bh").
  *  @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_adjust_from_name(tally_adjust *out, const char *name);
 
-/** @return "fieller", "fieller-reciprocal", "log-welch", "price-bonett" or "none"; NULL if
- *  unknown. */
+/** @return "fieller", "fieller-reciprocal", "log-welch", "price-bonett", "hodges-lehmann" or
+ *  "none"; NULL if unknown. */
 TALLY_API const char *tally_interval_method_name(tally_interval_method method);
 
-/** @return "inconclusive", "improvement", "regression", "insufficient", "equivalent" or
- *  "not-tested"; NULL if unknown. */
+/** @return "inconclusive", "improvement", "regression", "insufficient", "equivalent",
+ *  "not-tested", "identical" or "within-noise"; NULL if unknown. */
 TALLY_API const char *tally_verdict_name(tally_verdict verdict);
 
 #ifdef __cplusplus

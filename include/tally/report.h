@@ -301,7 +301,9 @@ TALLY_API int tally_report_new_from_partitions(tally_report **out, const tally_r
  * case, computed where the samples are (a distributed sort; docs/statistics.md, "Partitioned
  * samples"): the mid-rank sum of the baseline's samples in the pool of the baseline's and this
  * configuration's samples of the case, and that pool's tie term sum(t^3 - t). The test is then
- * the one tally_report_new() runs on the samples (tally_mann_whitney_from_ranks()).
+ * the one tally_report_new() runs on the samples (tally_mann_whitney_from_ranks()). Its
+ * interval, Hodges-Lehmann's, needs the pairwise differences of the samples: the rows of such a
+ * report have none (`interval_defined` 0).
  * @param out receives the report; free it with tally_report_free().
  * @param shape as tally_report_new_from_partitions().
  * @param parts as tally_report_new_from_partitions().
@@ -436,8 +438,10 @@ typedef struct tally_gain {
  * @param r the report.
  * @param config the configuration, >= 1.
  * @param benchmark a benchmark name, or NULL for every row.
- * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows, or config 0), ::TALLY_EINVAL,
- *   ::TALLY_ENUMERIC. Thread-safe.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows, config 0, or rows of more than one unit,
+ *   or both of Google Benchmark's real_time and cpu_time: one mean over them would count the
+ *   same runs twice; the reports give one per unit), ::TALLY_EINVAL, ::TALLY_ENUMERIC.
+ *   Thread-safe.
  */
 TALLY_API int tally_report_gain(tally_gain *out, const tally_report *r, size_t config,
                                 const char *benchmark);
@@ -445,7 +449,8 @@ TALLY_API int tally_report_gain(tally_gain *out, const tally_report *r, size_t c
 /**
  * The value of tally_report_gain() over every row: the geometric mean of gains (> 1 = better;
  * new/base on higher-is-better rows, base/new on lower-is-better rows) of configuration j.
- * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows or j = 0), ::TALLY_EINVAL.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows, j = 0, or rows of several units, as
+ *   tally_report_gain()), ::TALLY_EINVAL.
  */
 TALLY_API int tally_report_geomean(double *out, const tally_report *r, size_t config);
 

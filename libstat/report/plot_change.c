@@ -56,6 +56,24 @@ static void mark(tally__buf *b, double x, double y, double size, const tally_com
     }
 }
 
+/* The interval a row's verdict used: the TOST interval (1 - 2 alpha) on rows judged against
+ * the equivalence band (equivalent, or not significant with a margin), else the interval of the
+ * test. 0 when there is none to draw. */
+static int verdict_interval(double *lo, double *hi, const tally_comparison *cmp)
+{
+    if (cmp->equivalence_defined && (cmp->verdict == TALLY_VERDICT_EQUIVALENT ||
+                                     cmp->verdict == TALLY_VERDICT_INCONCLUSIVE)) {
+        *lo = cmp->equivalence_low;
+        *hi = cmp->equivalence_high;
+    } else if (cmp->interval_defined) {
+        *lo = cmp->pct_low;
+        *hi = cmp->pct_high;
+    } else {
+        return 0;
+    }
+    return isfinite(*lo) && isfinite(*hi);
+}
+
 int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group *g)
 {
     if (r->opts.summaries_only || r->config_count < 2)
@@ -64,7 +82,7 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     double margin = r->opts.equivalence_pct > 0 ? r->opts.equivalence_pct : 0;
     double lo = -margin, hi = margin;
     size_t marks = 0;
-    int equivalent = 0, not_tested = 0;
+    int equivalent = 0, not_tested = 0, tost = 0;
     for (size_t i = 0; i < g->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell *c = &r->rows[g->first + i].cells[j];
@@ -73,10 +91,13 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
                 continue;
             lo = fmin(lo, cmp->pct_imp);
             hi = fmax(hi, cmp->pct_imp);
-            if (cmp->interval_defined && isfinite(cmp->pct_low) && isfinite(cmp->pct_high)) {
-                lo = fmin(lo, cmp->pct_low);
-                hi = fmax(hi, cmp->pct_high);
+            double l, h;
+            if (verdict_interval(&l, &h, cmp)) {
+                lo = fmin(lo, l);
+                hi = fmax(hi, h);
             }
+            tost |= cmp->equivalence_defined && (cmp->verdict == TALLY_VERDICT_EQUIVALENT ||
+                                                 cmp->verdict == TALLY_VERDICT_INCONCLUSIVE);
             equivalent |= cmp->verdict == TALLY_VERDICT_EQUIVALENT;
             not_tested |= cmp->verdict == TALLY_VERDICT_NOT_TESTED;
             marks++;
@@ -166,10 +187,11 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
                 continue;
             }
             const tally_comparison *cmp = &c->pub.comparison;
-            int ci = cmp->interval_defined && isfinite(cmp->pct_low) && isfinite(cmp->pct_high);
+            double ci_lo = 0, ci_hi = 0;
+            int ci = verdict_interval(&ci_lo, &ci_hi, cmp);
             if (ci) {
-                double x_lo = tally__svg_scale_map(&x.scale, cmp->pct_low);
-                double x_hi = tally__svg_scale_map(&x.scale, cmp->pct_high);
+                double x_lo = tally__svg_scale_map(&x.scale, ci_lo);
+                double x_hi = tally__svg_scale_map(&x.scale, ci_hi);
                 double cap = fmin(4, row_h / 3);
                 tally__buf_printf(b, "<path class=\"ci %s\" d=\"",
                                   tally__verdict_class(cmp->verdict));
@@ -180,10 +202,8 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
             }
             char tip[512];
             if (g->count <= MARK_TITLES && ci)
-                tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s",
-                                  row->case_name,
-                         cmp->pct_imp, cmp->pct_low, cmp->pct_high,
-                         tally__verdict_word(cmp->verdict));
+                tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s", row->case_name,
+                         cmp->pct_imp, ci_lo, ci_hi, tally__verdict_word(cmp->verdict));
             else if (g->count <= MARK_TITLES)
                 tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name,
                                   cmp->pct_imp,
@@ -216,10 +236,14 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     }
     tally__buf_puts(b, "</g>\n");
     if (margin > 0) {
-        char text[96];
-        tally__snprintf_c(text, sizeof(text),
-                          "band: equivalence margin \xc2\xb1%g %%; bars: %g%% interval",
-                 margin, r->opts.confidence * 100);
+        char text[160];
+        if (tost)
+            tally__snprintf_c(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: %g%% "
+                                         "interval, %g%% (TOST) on rows judged against the band",
+                     margin, r->opts.confidence * 100, 100 * (1 - 2 * r->opts.alpha));
+        else
+            tally__snprintf_c(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: %g%% "
+                                         "interval", margin, r->opts.confidence * 100);
         tally__svg_label(b, "note", left, ly + 18, "start", text);
     }
     tally__svg_close(b);

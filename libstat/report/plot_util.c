@@ -71,6 +71,8 @@ const char *tally__verdict_class(tally_verdict v)
     case TALLY_VERDICT_INSUFFICIENT: return "v-insuf";
     case TALLY_VERDICT_EQUIVALENT: return "v-equiv";
     case TALLY_VERDICT_NOT_TESTED: return "v-nt";
+    case TALLY_VERDICT_IDENTICAL: return "v-same";
+    case TALLY_VERDICT_WITHIN_NOISE: return "v-noise";
     case TALLY_VERDICT_INCONCLUSIVE: break;
     }
     return "v-none";

@@ -259,6 +259,8 @@ static void comparison_cells(tally__buf *b, const tally__cell *c)
 static void compare_table(tally__buf *b, const tally_report *r, const tally_render_options *o,
                           const tally__group *g, int *median_note)
 {
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
     tally__buf_puts(b, "<div class=\"scroll\"><table class=\"compare\"><thead><tr>"
                        "<th class=\"key\" scope=\"col\">case</th>");
     for (size_t j = 0; j < r->config_count; j++) {
@@ -266,10 +268,10 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
         text(b, r->configs[j].label);
         tally__buf_puts(b, "</th><th scope=\"col\">n</th>");
         if (j > 0)
-            tally__buf_printf(b, "<th scope=\"col\">delta [%g%% CI]</th><th scope=\"col\">%s</th>"
+            tally__buf_printf(b, "<th scope=\"col\">delta [%s]</th><th scope=\"col\">%s</th>"
                                  "<th class=\"key\" scope=\"col\">verdict</th>"
                                  "<th scope=\"col\">MDE</th>",
-                              r->opts.confidence * 100, r->opts.adjust ? "p (adj)" : "p");
+                              ci, r->opts.adjust ? "p (adj)" : "p");
     }
     tally__buf_puts(b, "</tr></thead><tbody>\n");
     tally__si si;
@@ -636,10 +638,7 @@ static void footer(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "<footer class=\"notes\">");
     if (compare_mode(r)) {
         tally__render_method_line(&t, r);
-        tally__buf_printf(&t, "delta: pct-imp (positive = better) with its %g%% interval; ± is "
-                              "the half-width of the mean's %g%% interval; MDE: the change the "
-                              "test detects with power %g.\n", r->opts.confidence * 100,
-                          r->opts.confidence * 100, r->opts.power);
+        tally__render_delta_note(&t, r);
     } else {
         tally__buf_printf(&t, "± is the half-width of the %g%% confidence interval ([low, high] "
                               "for the median); spread: the sample SD (the harmonic SD on HMean "
@@ -741,10 +740,10 @@ static void headline(tally__buf *b, const tally_report *r)
         return;
     tally__buf_puts(b, "<p class=\"headline\">");
     for (size_t j = 1; j < r->config_count; j++) {
-        size_t count[6] = {0, 0, 0, 0, 0, 0}; /* by verdict value */
+        size_t count[8] = {0, 0, 0, 0, 0, 0, 0, 0}; /* by verdict value */
         for (size_t i = 0; i < r->row_count; i++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;
-            if (c->compared && (unsigned)c->comparison.verdict < 6)
+            if (c->compared && (unsigned)c->comparison.verdict < TALLY__COUNT(count))
                 count[c->comparison.verdict]++;
         }
         size_t reg = count[TALLY_VERDICT_REGRESSION], imp = count[TALLY_VERDICT_IMPROVEMENT];
@@ -756,20 +755,47 @@ static void headline(tally__buf *b, const tally_report *r)
         tally__buf_printf(b, ", %zu inconclusive", count[TALLY_VERDICT_INCONCLUSIVE]);
         if (count[TALLY_VERDICT_NOT_TESTED])
             tally__buf_printf(b, ", %zu not tested", count[TALLY_VERDICT_NOT_TESTED]);
+        if (count[TALLY_VERDICT_IDENTICAL])
+            tally__buf_printf(b, ", %zu identical", count[TALLY_VERDICT_IDENTICAL]);
+        if (count[TALLY_VERDICT_WITHIN_NOISE])
+            tally__buf_printf(b, ", %zu within noise", count[TALLY_VERDICT_WITHIN_NOISE]);
         if (count[TALLY_VERDICT_INSUFFICIENT])
             tally__buf_printf(b, ", %zu with too few samples", count[TALLY_VERDICT_INSUFFICIENT]);
         double gm;
-        if (tally__render_geomean(&gm, b, r, j))
-            tally__buf_printf(b, "; geometric mean of ratios (new/base) %.4f", gm);
+        tally__buf per = TALLY__BUF_INIT;
+        if (tally__render_family_gains(&per, r, j)) {
+            tally__buf_puts(b, "; geometric mean of gains (&gt; 1 is better) per unit: ");
+            if (per.failed)
+                b->failed = 1;
+            else
+                text(b, per.data);
+        } else if (tally__render_geomean(&gm, b, r, j)) {
+            tally__buf_printf(b, "; geometric mean of gains %.4f (&gt; 1 is better)", gm);
+        }
+        tally__buf_dispose(&per);
         tally__buf_puts(b, ".<br>");
     }
-    double worst = 0;
-    tally_report_worst_regression(&worst, r);
-    if (worst > 0)
-        tally__buf_printf(b, "<span class=\"v-reg\">Worst significant regression: %.2f%%</span>",
-                          worst);
-    else
+    size_t wi = 0, wj = 0;
+    if (tally__worst_regression(&wi, &wj, r)) {
+        const tally__row *row = &r->rows[wi];
+        tally__buf size = TALLY__BUF_INIT;
+        tally__render_regression_size(&size, row, &row->cells[wj].pub.comparison);
+        tally__buf_puts(b, "<span class=\"v-reg\">Worst significant regression: ");
+        if (size.failed)
+            b->failed = 1;
+        else
+            text(b, size.data);
+        tally__buf_dispose(&size);
+        tally__buf_puts(b, " in ");
+        text(b, row->benchmark);
+        tally__buf_puts(b, "/");
+        text(b, row->case_name);
+        tally__buf_puts(b, ", ");
+        text(b, r->configs[wj].label);
+        tally__buf_puts(b, "</span>");
+    } else {
         tally__buf_puts(b, "No significant regression.");
+    }
     tally__buf_puts(b, "</p>\n");
 }
 

@@ -309,10 +309,25 @@ static void render_configs(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "  ],\n");
 }
 
+static void gain_fields(tally__buf *b, const tally_gain *g, int rc);
+
 static void gain_object(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
 {
     tally_gain g = { .size = sizeof g };
     int rc = r->opts.summaries_only ? TALLY_ENODATA : tally_report_gain(&g, r, j, benchmark);
+    gain_fields(b, &g, rc);
+}
+
+static void family_gain_object(tally__buf *b, const tally_report *r, size_t j, size_t family)
+{
+    tally_gain g = { .size = sizeof g };
+    gain_fields(b, &g, tally__report_gain_family(&g, r, j, NULL, family));
+}
+
+/* A gain as a JSON object, or null when rc says there is none. */
+static void gain_fields(tally__buf *b, const tally_gain *gp, int rc)
+{
+    tally_gain g = *gp;
     if (rc == TALLY_ENOMEM)
         b->failed = 1;
     if (rc != TALLY_OK) {
@@ -337,6 +352,26 @@ static void render_summary(tally__buf *b, const tally_report *r)
         str(&w, "configuration", r->configs[j].label);
         key(&w, "overall");
         gain_object(b, r, j, NULL);
+        /* Rows of several units: "overall" is null, a gain per unit instead. */
+        size_t heads[64];
+        size_t families = tally__gain_families(heads, TALLY__COUNT(heads), r, NULL);
+        if (families > 1) {
+            key(&w, "per_unit");
+            tally__buf_puts(b, "[");
+            for (size_t f = 0; f < families && f < TALLY__COUNT(heads); f++) {
+                tally__buf name = TALLY__BUF_INIT;
+                tally__family_name(&name, &r->rows[heads[f]]);
+                writer fw = { b, 1 };
+                tally__buf_puts(b, f ? ", {" : "{");
+                str(&fw, "unit", name.failed ? NULL : name.data);
+                b->failed |= name.failed;
+                tally__buf_dispose(&name);
+                key(&fw, "gain");
+                family_gain_object(b, r, j, heads[f]);
+                tally__buf_puts(b, "}");
+            }
+            tally__buf_puts(b, "]");
+        }
         key(&w, "benchmarks");
         tally__buf_puts(b, "{");
         tally__group g;
@@ -356,6 +391,26 @@ static void render_summary(tally__buf *b, const tally_report *r)
     tally_report_worst_regression(&worst, r);
     tally__buf_puts(b, "  \"worst_regression_pct\": ");
     tally__buf_double(b, worst);
+    /* Where it is and how sure: the row, the configuration, the signed change and its
+     * interval (null when there is no significant regression). */
+    tally__buf_puts(b, ",\n  \"worst_regression\": ");
+    size_t wi = 0, wj = 0;
+    if (tally__worst_regression(&wi, &wj, r)) {
+        const tally__row *row = &r->rows[wi];
+        const tally_comparison *c = &row->cells[wj].pub.comparison;
+        writer w = { b, 1 };
+        tally__buf_puts(b, "{");
+        str(&w, "benchmark", row->benchmark);
+        str(&w, "case", row->case_name);
+        str(&w, "config", r->configs[wj].label);
+        num(&w, "pct_imp", c->pct_imp, 1);
+        num(&w, "ratio", c->ratio, 1);
+        interval(&w, "pct_interval", c->pct_low, c->pct_high, c->interval_defined);
+        num(&w, "confidence", c->confidence, c->interval_defined);
+        tally__buf_puts(b, "}");
+    } else {
+        tally__buf_puts(b, "null");
+    }
     tally__buf_puts(b, "\n");
 }
 

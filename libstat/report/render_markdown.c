@@ -112,16 +112,13 @@ static void md_verdict(tally__buf *b, const tally__cell *c)
     if (!c->pub.compared)
         return;
     const tally_comparison *cmp = &c->pub.comparison;
-    tally__buf_puts(b, tally_verdict_name(cmp->verdict));
+    int worded = cmp->verdict == TALLY_VERDICT_IDENTICAL ||
+                 cmp->verdict == TALLY_VERDICT_WITHIN_NOISE;
+    tally__buf_puts(b, worded ? tally__verdict_word(cmp->verdict)
+                              : tally_verdict_name(cmp->verdict));
     if ((cmp->verdict == TALLY_VERDICT_INCONCLUSIVE ||
-         cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0) {
-        if (cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
-            tally__buf_printf(b, ": needs ~%zu runs per side to resolve ±%g %%", cmp->runs_needed,
-                              cmp->runs_target_pct);
-        else
-            tally__buf_printf(b, ": more than %zu runs per side to resolve ±%g %%",
-                              (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
-    }
+         cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0)
+        tally__render_runs_needed(b, cmp);
     /* The MDE says what the runs could have seen: news only where no change was shown. */
     if (cmp->mde_defined && !is_change(c))
         tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);
@@ -284,6 +281,8 @@ static void group_pieces(md_doc *d, md_group *mg)
     const tally__row *first = &r->rows[mg->g.first];
     tally__buf *b = &d->text;
     size_t start = b->len;
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
     tally__group_si(&mg->si, r, &mg->g);
     tally__buf_puts(b, "### ");
     tally__md_text(b, first->benchmark);
@@ -322,7 +321,7 @@ static void group_pieces(md_doc *d, md_group *mg)
             md_label(b, r->configs[j].label + d->prefix_len);
         tally__buf_puts(b, " |");
         if (d->compare && j > 0)
-            tally__buf_printf(b, " delta [%g%% CI] | p | verdict |", r->opts.confidence * 100);
+            tally__buf_printf(b, " delta [%s] | p | verdict |", ci);
     }
     tally__buf_puts(b, "\n|:---|");
     for (size_t j = 0; j < r->config_count; j++)
@@ -495,24 +494,20 @@ static void headline(tally__buf *b, const md_doc *d)
                       rest, r->row_count, plural(r->row_count, "row", "rows"),
                       r->config_count - 1,
                       plural(r->config_count - 1, "configuration", "configurations"));
-    /* The worst regression: the lowest pct imp among the regressions. */
-    const tally__row *worst_row = NULL;
-    size_t worst_j = 0;
-    for (size_t i = 0; i < r->row_count; i++)
-        for (size_t j = 1; j < r->config_count; j++) {
-            const tally__cell *c = &r->rows[i].cells[j];
-            if (is_change(c) && c->pub.comparison.verdict == TALLY_VERDICT_REGRESSION &&
-                (worst_row == NULL ||
-                 c->pub.comparison.pct_imp < worst_row->cells[worst_j].pub.comparison.pct_imp)) {
-                worst_row = &r->rows[i];
-                worst_j = j;
-            }
-        }
-    if (worst_row) {
+    size_t worst_i = 0, worst_j = 0;
+    if (tally__worst_regression(&worst_i, &worst_j, r)) {
+        const tally__row *worst_row = &r->rows[worst_i];
         const tally_comparison *cmp = &worst_row->cells[worst_j].pub.comparison;
         tally__buf_printf(b, "- Worst regression: **%+.2f%%**", cmp->pct_imp);
-        if (cmp->interval_defined)
-            tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+        tally__buf t = TALLY__BUF_INIT;
+        tally__render_regression_size(&t, worst_row, cmp);
+        /* The rest of the size (ratio, interval) after the bold percentage. */
+        const char *after = t.data ? strchr(t.data, ' ') : NULL;
+        if (after)
+            tally__buf_puts(b, after);
+        if (t.failed)
+            b->failed = 1;
+        tally__buf_dispose(&t);
         tally__buf_puts(b, " in ");
         tally__md_text(b, worst_row->benchmark);
         tally__buf_puts(b, "/");
@@ -527,10 +522,16 @@ static void headline(tally__buf *b, const md_doc *d)
         tally_gain gain = { .size = sizeof gain };
         tally__buf_puts(b, "  - ");
         tally__md_text(b, r->configs[j].label);
-        int rc = tally_report_gain(&gain, r, j, NULL);
-        if (rc == TALLY_ENOMEM)
+        tally__buf per = TALLY__BUF_INIT;
+        int rc = tally__render_family_gains(&per, r, j) ? TALLY_ENODATA
+                                                        : tally_report_gain(&gain, r, j, NULL);
+        if (rc == TALLY_ENOMEM || per.failed)
             b->failed = 1;
-        if (rc != TALLY_OK) {
+        if (per.len) {
+            tally_error_clear();
+            tally__buf_puts(b, ": per unit ");
+            tally__md_text(b, per.data);
+        } else if (rc != TALLY_OK) {
             tally_error_clear();
             tally__buf_puts(b, ": n/a");
         } else {
@@ -539,6 +540,7 @@ static void headline(tally__buf *b, const md_doc *d)
                 tally__buf_printf(b, " [%.4f, %.4f]", gain.low, gain.high);
             tally__buf_printf(b, " over %zu %s", gain.rows, plural(gain.rows, "row", "rows"));
         }
+        tally__buf_dispose(&per);
         if (r->config_count > 2) {
             count_verdicts(r, j, &reg, &imp, &rest);
             tally__buf_printf(b, "; %zu %s, %zu %s", reg,

@@ -141,6 +141,8 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
                       const tally__group *grp, const tally__si *si, int compare,
                       int *median_note)
 {
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
     size_t per_config = compare ? PER_CONFIG : 2;
     g->rows = grp->count + 1;
     g->cols = 1 + 2 + (r->config_count - 1) * per_config;
@@ -158,7 +160,7 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
         set_text(g, 0, col, "%s", r->configs[j].label);
         set_text(g, 0, col + 1, "n");
         if (compare) {
-            set_text(g, 0, col + 2, "delta [%g%% CI]", r->opts.confidence * 100);
+            set_text(g, 0, col + 2, "delta [%s]", ci);
             set_text(g, 0, col + 3, "%s", r->opts.adjust ? "p (adj)" : "p");
             set_text(g, 0, col + 4, "MDE");
             set_text(g, 0, col + 5, "verdict");
@@ -487,10 +489,7 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
     if (compare) {
         tally__buf_puts(b, "\n");
         tally__render_method_line(b, r);
-        tally__buf_printf(b, "delta: pct-imp (positive = better) with its %g%% interval; ± is "
-                          "the half-width of the mean's %g%% interval; MDE: the change the test "
-                          "detects with power %g.\n", r->opts.confidence * 100,
-                          r->opts.confidence * 100, r->opts.power);
+        tally__render_delta_note(b, r);
         if (n->inconclusive && !tally__report_has_margin(r) && !(r->opts.mde_pct > 0))
             tally__buf_puts(b, "inconclusive: neither a change nor equivalence is shown; "
                                "--equivalence PCT or --mde PCT gives the runs needed.\n");

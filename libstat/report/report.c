@@ -104,7 +104,7 @@ static int check_options(const tally_report_options *o)
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "report options: confidence must lie in (0, 1)");
     if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
-        (unsigned)o->adjust > TALLY_ADJUST_BH ||
+        (unsigned)o->adjust > TALLY_ADJUST_BONFERRONI ||
         (unsigned)o->percentile_method > TALLY_PERCENTILE_NEAREST_RANK)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
     if (tally_pair_by_name(o->pair_by) == NULL)

@@ -137,25 +137,99 @@ int tally_report_cell_interval(double *low, double *high, const tally_report *r,
     return TALLY_OK;
 }
 
+/* Google Benchmark's two times of the same runs, told apart by the case name's last part: 1
+ * real_time, 2 cpu_time, 0 neither. */
+static int time_kind(const char *case_name)
+{
+    const char *slash = strrchr(case_name, '/');
+    const char *last = slash ? slash + 1 : case_name;
+    return strcmp(last, "real_time") == 0 ? 1 : strcmp(last, "cpu_time") == 0 ? 2 : 0;
+}
+
+int tally__same_family(const tally__row *a, const tally__row *b)
+{
+    int same_unit = a->unit == NULL || b->unit == NULL ? a->unit == b->unit
+                                                       : strcmp(a->unit, b->unit) == 0;
+    return same_unit && time_kind(a->case_name) == time_kind(b->case_name);
+}
+
+void tally__family_name(tally__buf *b, const tally__row *row)
+{
+    int kind = time_kind(row->case_name);
+    tally__buf_puts(b, row->unit && row->unit[0] ? row->unit : "no unit");
+    if (kind)
+        tally__buf_puts(b, kind == 1 ? " real_time" : " cpu_time");
+}
+
+static int selected(const tally__row *row, const char *benchmark, const tally__row *family)
+{
+    return (benchmark == NULL || strcmp(row->benchmark, benchmark) == 0) &&
+           (family == NULL || tally__same_family(row, family));
+}
+
+size_t tally__gain_families(size_t *first, size_t max, const tally_report *r,
+                            const char *benchmark)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->row_count; i++) {
+        if (!selected(&r->rows[i], benchmark, NULL))
+            continue;
+        size_t k = 0;
+        while (k < n && k < max && !tally__same_family(&r->rows[first[k]], &r->rows[i]))
+            k++;
+        if (k < n)
+            continue;
+        if (n < max)
+            first[n] = i;
+        n++;
+    }
+    return n;
+}
+
 int tally_report_gain(tally_gain *given, const tally_report *r, size_t config,
                       const char *benchmark)
+{
+    if (r != NULL && config > 0 && config < r->config_count) {
+        size_t first[2];
+        if (tally__gain_families(first, 2, r, benchmark) > 1) {
+            size_t size;
+            int rc = tally__result_size(&size, given, "tally_gain");
+            if (rc)
+                return rc;
+            /* Several units (or both of gbench's times) are several measurements of the same
+             * runs more often than not: one mean over them would count those runs twice. */
+            return tally__error(TALLY_ENODATA, "the rows%s%s are in more than one unit ('%s' "
+                                               "and '%s', or gbench's real and CPU times): "
+                                               "their gains are combined per unit",
+                                benchmark ? " of " : "", benchmark ? benchmark : "",
+                                r->rows[first[0]].unit ? r->rows[first[0]].unit : "",
+                                r->rows[first[1]].unit ? r->rows[first[1]].unit : "");
+        }
+    }
+    return tally__report_gain_family(given, r, config, benchmark, (size_t)-1);
+}
+
+int tally__report_gain_family(tally_gain *given, const tally_report *r, size_t config,
+                              const char *benchmark, size_t family_row)
 {
     size_t size;
     tally_gain g, *out = &g;
     int rc = tally__result_begin(&size, given, "tally_gain", &g, sizeof g);
     if (rc)
         return rc;
-    if (r == NULL || config >= r->config_count)
+    if (r == NULL || config >= r->config_count ||
+        (family_row != (size_t)-1 && family_row >= r->row_count))
         return tally__error(TALLY_EINVAL, "tally_report_gain: invalid argument");
     if (config == 0)
         return tally__error(TALLY_ENODATA, "the baseline has no ratio against itself");
+    const tally__row *family = family_row == (size_t)-1 ? NULL : &r->rows[family_row];
     tally__ksum logs = { 0, 0 };
     double var = 0, var2_df = 0;
     size_t count = 0;
     int all_se = 1;
     for (size_t i = 0; i < r->row_count; i++) {
         const tally__row *row = &r->rows[i];
-        if (benchmark && strcmp(row->benchmark, benchmark) != 0)
+        if (!selected(row, benchmark, family))
             continue;
         const tally__cell *base = &row->cells[0], *cur = &row->cells[config];
         if (!base->value_defined || !cur->value_defined || !(base->pub.value > 0) ||
@@ -168,8 +242,8 @@ int tally_report_gain(tally_gain *given, const tally_report *r, size_t config,
         tally__ksum_add(&logs, row->direction == TALLY_LOWER_IS_BETTER ? -log(ratio) : log(ratio));
         count++;
         const tally_comparison *c = &cur->pub.comparison;
-        if (cur->pub.compared && c->interval != TALLY_INTERVAL_NONE && isfinite(c->log_se) &&
-            c->log_se >= 0) {
+        /* The statistic's own model (log_df > 0), whatever interval the test reports. */
+        if (cur->pub.compared && c->log_df > 0 && isfinite(c->log_se) && c->log_se >= 0) {
             double v = c->log_se * c->log_se;
             var += v;
             if (isfinite(c->log_df))

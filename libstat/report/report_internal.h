@@ -315,6 +315,38 @@ void tally__render_geomean_lines(tally__buf *b, const tally_report *r);
 
 /* The line naming the test(s), alpha, the adjustment and the equivalence margin. */
 void tally__render_method_line(tally__buf *b, const tally_report *r);
+/* The heading of the change's interval: "95% CI", or "adj. CI" when a p-value adjustment moved
+ * each row's interval to its own level (report_util.c). */
+void tally__ci_label(char *out, size_t size, const tally_report *r);
+/* The footer line that says what the delta, the ± and the MDE columns hold. */
+void tally__render_delta_note(tally__buf *b, const tally_report *r);
+/* ": needs ~K more runs per side (N in all) to resolve ±X %" for a row with runs_needed, or
+ * that its runs already suffice (report_util.c). */
+void tally__render_runs_needed(tally__buf *b, const tally_comparison *cmp);
+/* The worst significant regression of the report (the lowest pct-imp among the regression
+ * verdicts): its row and configuration; 0 when there is none (report_util.c). */
+int tally__worst_regression(size_t *row, size_t *config, const tally_report *r);
+/* The gain's families (report_access.c): rows of one unit, and of one of gbench's time kinds
+ * (real_time, cpu_time); one geometric mean never spans two, so that runs measured in two
+ * metrics count once (docs/statistics.md, "Geometric mean of gains"). */
+int tally__same_family(const tally__row *a, const tally__row *b);
+/* The family's name: its unit, with " real_time" or " cpu_time". */
+void tally__family_name(tally__buf *b, const tally__row *row);
+/* The number of families among the rows of `benchmark` (NULL: all), the first row of each of
+ * the first `max` into first[]. */
+size_t tally__gain_families(size_t *first, size_t max, const tally_report *r,
+                            const char *benchmark);
+/* tally_report_gain over the rows of `benchmark` (NULL: all) in the family of row family_row
+ * ((size_t)-1: any, unchecked). */
+int tally__report_gain_family(tally_gain *out, const tally_report *r, size_t config,
+                              const char *benchmark, size_t family_row);
+/* "1.0123 (ns real_time), 0.9876 (ns cpu_time)": configuration j's gain per family, as plain
+ * text; 0 (nothing written) when the report has a single family (report_util.c). */
+int tally__render_family_gains(tally__buf *b, const tally_report *r, size_t j);
+/* A regression's size for a headline: signed pct-imp, as a ratio too where it is beyond -100 %
+ * ("2.46x slower"), and its interval. */
+void tally__render_regression_size(tally__buf *b, const tally__row *row,
+                                   const tally_comparison *cmp);
 
 /* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
  * inconclusive row the runs per side that would settle it (no newline). */

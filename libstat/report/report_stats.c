@@ -156,8 +156,9 @@ static int finish_cell(tally__cell *cell, const tally__row *row, const tally_rep
     return TALLY_OK;
 }
 
-static int compare_cell(tally__cell *cell, const tally__cell *base, const tally__row *row,
-                        const tally_report *r, size_t j)
+/* The comparison of a cell with the baseline's, with its change's interval at `confidence`. */
+static int compare_at(tally_comparison *out, const tally__cell *cell, const tally__cell *base,
+                      const tally__row *row, const tally_report *r, double confidence)
 {
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
     co.test = r->opts.test;
@@ -171,9 +172,16 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
     /* Both summaries exist already (summarize_cell, with the same options): only the tests run.
      * Too few samples for the test is compare's call (TALLY_VERDICT_INSUFFICIENT, with the ratio
      * kept): the row gets a footnote rather than a verdict. */
-    int rc = tally__compare_summarized(&cell->pub.comparison, &base->pub.summary, base->samples,
-                                       base->n, &cell->pub.summary, cell->samples, cell->n,
-                                       cell->has_ranks ? cell->ranks : NULL, &co);
+    co.summary.confidence = confidence;
+    return tally__compare_summarized(out, &base->pub.summary, base->samples, base->n,
+                                     &cell->pub.summary, cell->samples, cell->n,
+                                     cell->has_ranks ? cell->ranks : NULL, &co);
+}
+
+static int compare_cell(tally__cell *cell, const tally__cell *base, const tally__row *row,
+                        const tally_report *r, size_t j)
+{
+    int rc = compare_at(&cell->pub.comparison, cell, base, row, r, r->opts.confidence);
     if (rc != TALLY_OK)
         return case_error(rc, row, r, j);
     cell->pub.compared = 1;
@@ -190,8 +198,30 @@ static int tested(const tally__cell_figures *c)
            c->comparison.verdict != TALLY_VERDICT_NOT_TESTED;
 }
 
+/* The change's interval of cell (i, j) at the adjusted level that agrees with its adjusted
+ * verdict: the error rate 1 - confidence scaled as the test's, level / alpha (docs/statistics.md,
+ * "Adjusted intervals"). */
+static int adjusted_interval(tally_report *r, size_t i, size_t j, double level)
+{
+    tally__row *row = &r->rows[i];
+    tally_comparison *c = &row->cells[j].pub.comparison;
+    tally_comparison at;
+    double confidence = 1 - (1 - r->opts.confidence) * (level / r->opts.alpha);
+    int rc = compare_at(&at, &row->cells[j], &row->cells[0], row, r, confidence);
+    if (rc != TALLY_OK)
+        return case_error(rc, row, r, j);
+    c->confidence = confidence;
+    c->interval_defined = at.interval_defined;
+    c->ratio_low = at.ratio_low;
+    c->ratio_high = at.ratio_high;
+    c->pct_low = at.pct_low;
+    c->pct_high = at.pct_high;
+    return TALLY_OK;
+}
+
 /* p-values adjusted across every tested comparison of the report; an adjusted p-value at or
- * above alpha withdraws the significance (and the verdict) of the raw test. */
+ * above alpha withdraws the significance (and the verdict) of the raw test, and every tested
+ * row's interval moves to its adjusted level. */
 static int adjust(tally_report *r)
 {
     if (r->opts.adjust == TALLY_ADJUST_NONE || r->opts.test == TALLY_TEST_MMTESTS_CI ||
@@ -203,32 +233,54 @@ static int adjust(tally_report *r)
             count += (size_t)tested(&r->rows[i].cells[j].pub);
     if (count == 0)
         return TALLY_OK;
-    double *p = tally__reallocarray(NULL, count, sizeof(double));
+    double *p = tally__reallocarray(NULL, 3 * count, sizeof(double));
     if (p == NULL)
         return tally__oom();
+    double *adjusted = p + count, *levels = p + 2 * count;
     size_t k = 0;
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 1; j < r->config_count; j++)
             if (tested(&r->rows[i].cells[j].pub))
                 p[k++] = r->rows[i].cells[j].pub.comparison.p_value;
-    int rc = tally_adjust_pvalues(p, p, count, r->opts.adjust);
-    if (rc != TALLY_OK) {
-        tally__free_mem(p);
-        return rc;
-    }
+    int rc = tally_adjust_pvalues(adjusted, p, count, r->opts.adjust);
+    if (rc == TALLY_OK)
+        rc = tally__adjust_levels(levels, p, count, r->opts.adjust, r->opts.alpha);
     k = 0;
-    for (size_t i = 0; i < r->row_count; i++) {
-        for (size_t j = 1; j < r->config_count; j++) {
+    for (size_t i = 0; i < r->row_count && rc == TALLY_OK; i++) {
+        for (size_t j = 1; j < r->config_count && rc == TALLY_OK; j++) {
             tally__cell_figures *c = &r->rows[i].cells[j].pub;
             if (!tested(c))
                 continue;
-            c->p_adjusted = p[k++];
+            c->p_adjusted = adjusted[k];
             if (c->comparison.significant && c->p_adjusted >= r->opts.alpha)
                 tally__comparison_decide(&c->comparison, 0);
+            if (c->comparison.ratio_defined && c->comparison.interval != TALLY_INTERVAL_NONE)
+                rc = adjusted_interval(r, i, j, levels[k]);
+            k++;
         }
     }
     tally__free_mem(p);
-    return TALLY_OK;
+    return rc;
+}
+
+/* A significant change whose point estimate lies inside the benchmark's calibrated noise floor
+ * is what identical builds also show: within noise, never a regression or an improvement
+ * (after the adjustment, which judges the tests themselves). */
+static void noise_verdicts(tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++) {
+        double floor = r->rows[i].noise_pct;
+        if (!(floor > 0))
+            continue;
+        for (size_t j = 1; j < r->config_count; j++) {
+            tally_comparison *c = &r->rows[i].cells[j].pub.comparison;
+            if (r->rows[i].cells[j].pub.compared && c->ratio_defined &&
+                (c->verdict == TALLY_VERDICT_REGRESSION ||
+                 c->verdict == TALLY_VERDICT_IMPROVEMENT) &&
+                fabs(c->pct_imp) < floor)
+                c->verdict = TALLY_VERDICT_WITHIN_NOISE;
+        }
+    }
 }
 
 int tally__report_compute(tally_report *r)
@@ -254,7 +306,10 @@ int tally__report_compute(tally_report *r)
                 return rc;
         }
     }
-    return adjust(r);
+    int rc = adjust(r);
+    if (rc == TALLY_OK)
+        noise_verdicts(r);
+    return rc;
 }
 
 /* The report must not point into the results once tally_report_new returns. */

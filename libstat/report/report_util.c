@@ -400,6 +400,8 @@ const char *tally__verdict_word(tally_verdict v)
     case TALLY_VERDICT_INSUFFICIENT: return "insufficient";
     case TALLY_VERDICT_EQUIVALENT: return "equivalent";
     case TALLY_VERDICT_NOT_TESTED: return "not tested";
+    case TALLY_VERDICT_IDENTICAL: return "no change (identical)";
+    case TALLY_VERDICT_WITHIN_NOISE: return "within noise";
     case TALLY_VERDICT_INCONCLUSIVE: break;
     }
     return "inconclusive";
@@ -413,11 +415,13 @@ static void gain_text(tally__buf *b, const tally_gain *g)
     tally__buf_printf(b, " over %zu row%s", g->rows, g->rows == 1 ? "" : "s");
 }
 
-/* The gain of configuration j over `benchmark` (NULL: all) as text, or "n/a". */
-static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char *benchmark)
+/* The gain of configuration j over `benchmark` (NULL: all) in the family of row `family`
+ * ((size_t)-1: any) as text, or "n/a". */
+static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char *benchmark,
+                      size_t family)
 {
     tally_gain g = { .size = sizeof g };
-    int rc = tally_report_gain(&g, r, j, benchmark);
+    int rc = tally__report_gain_family(&g, r, j, benchmark, family);
     if (rc == TALLY_OK) {
         gain_text(b, &g);
     } else {
@@ -429,6 +433,47 @@ static void gain_line(tally__buf *b, const tally_report *r, size_t j, const char
     tally__buf_puts(b, "\n");
 }
 
+int tally__render_family_gains(tally__buf *b, const tally_report *r, size_t j)
+{
+    size_t first[64];
+    size_t n = tally__gain_families(first, TALLY__COUNT(first), r, NULL);
+    if (n < 2)
+        return 0;
+    for (size_t f = 0; f < n && f < TALLY__COUNT(first); f++) {
+        tally_gain g = { .size = sizeof g };
+        tally__buf_puts(b, f ? ", " : "");
+        if (tally__report_gain_family(&g, r, j, NULL, first[f]) == TALLY_OK) {
+            tally__buf_printf(b, "%.4f", g.value);
+        } else {
+            tally_error_clear();
+            tally__buf_puts(b, "n/a");
+        }
+        tally__buf_puts(b, " (");
+        tally__family_name(b, &r->rows[first[f]]);
+        tally__buf_puts(b, ")");
+    }
+    return 1;
+}
+
+/* The gain lines of `benchmark` (NULL: "overall"), one per family when it has several. */
+static void family_lines(tally__buf *b, const tally_report *r, size_t j, const char *benchmark,
+                         const char *indent)
+{
+    size_t first[64];
+    size_t n = tally__gain_families(first, TALLY__COUNT(first), r, benchmark);
+    if (n < 2) {
+        tally__buf_printf(b, "%s%s: ", indent, benchmark ? benchmark : "overall");
+        gain_line(b, r, j, benchmark, (size_t)-1);
+        return;
+    }
+    for (size_t f = 0; f < n && f < TALLY__COUNT(first); f++) {
+        tally__buf_printf(b, "%s%s, ", indent, benchmark ? benchmark : "overall");
+        tally__family_name(b, &r->rows[first[f]]);
+        tally__buf_puts(b, ": ");
+        gain_line(b, r, j, benchmark, first[f]);
+    }
+}
+
 void tally__render_geomean_lines(tally__buf *b, const tally_report *r)
 {
     size_t groups = 0, pos = 0;
@@ -438,20 +483,21 @@ void tally__render_geomean_lines(tally__buf *b, const tally_report *r)
     tally__buf_printf(b, "\nGeometric mean of gains (> 1 is better: new/base where higher is "
                          "better, base/new where lower is better) over paired rows, with its "
                          "%g%% interval:\n", r->opts.confidence * 100);
+    size_t families = tally__gain_families(NULL, 0, r, NULL);
     for (size_t j = 1; j < r->config_count; j++) {
-        if (groups < 2) {
+        if (groups < 2 && families < 2) {
             tally__buf_printf(b, "  %s: ", r->configs[j].label);
-            gain_line(b, r, j, NULL);
+            gain_line(b, r, j, NULL, (size_t)-1);
             continue;
         }
         tally__buf_printf(b, "  %s:\n", r->configs[j].label);
         pos = 0;
         while (tally__report_next_group(&g, r, &pos)) {
-            tally__buf_printf(b, "    %s: ", r->rows[g.first].benchmark);
-            gain_line(b, r, j, r->rows[g.first].benchmark);
+            const char *name = r->rows[g.first].benchmark;
+            if (groups > 1)
+                family_lines(b, r, j, name, "    ");
         }
-        tally__buf_puts(b, "    overall: ");
-        gain_line(b, r, j, NULL);
+        family_lines(b, r, j, NULL, "    ");
     }
 }
 
@@ -468,6 +514,70 @@ static const char *auto_description(tally_statistic stat)
     case TALLY_STAT_BAMEAN: return "BAmean: not tested";
     default: return NULL;
     }
+}
+
+void tally__ci_label(char *out, size_t size, const tally_report *r)
+{
+    if (r->opts.adjust != TALLY_ADJUST_NONE && r->opts.test != TALLY_TEST_MMTESTS_CI &&
+        r->opts.test != TALLY_TEST_NONE)
+        snprintf(out, size, "adj. CI");
+    else
+        snprintf(out, size, "%g%% CI", r->opts.confidence * 100);
+}
+
+int tally__worst_regression(size_t *row, size_t *config, const tally_report *r)
+{
+    const tally_comparison *worst = NULL;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
+            if (c->compared && c->comparison.verdict == TALLY_VERDICT_REGRESSION &&
+                c->comparison.ratio_defined &&
+                (worst == NULL || c->comparison.pct_imp < worst->pct_imp)) {
+                worst = &c->comparison;
+                *row = i;
+                *config = j;
+            }
+        }
+    return worst != NULL;
+}
+
+/* Units of time, in which a larger value is "slower". */
+static int time_unit(const char *unit)
+{
+    static const char *const units[] = { "s", "ms", "us", "\xc2\xb5s", "ns", "sec", "sec/op",
+                                         "ns/op", "seconds" };
+    for (size_t i = 0; unit && i < TALLY__COUNT(units); i++)
+        if (strcmp(unit, units[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void tally__render_regression_size(tally__buf *b, const tally__row *row,
+                                   const tally_comparison *cmp)
+{
+    tally__buf_printf(b, "%+.2f%%", cmp->pct_imp);
+    /* Beyond -100 % a percentage no longer reads as a size: the new value is that many times
+     * the baseline's (lower is better). */
+    if (cmp->pct_imp <= -100 && cmp->direction == TALLY_LOWER_IS_BETTER)
+        tally__buf_printf(b, " (%.2fx %s)", cmp->ratio,
+                          time_unit(row->unit) ? "slower" : "the baseline");
+    if (cmp->interval_defined)
+        tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+}
+
+void tally__render_delta_note(tally__buf *b, const tally_report *r)
+{
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
+    tally__buf_puts(b, "delta: pct-imp (positive = better) with its ");
+    if (strcmp(ci, "adj. CI") == 0)
+        tally__buf_puts(b, "interval at the row's adjusted level");
+    else
+        tally__buf_printf(b, "%g%% interval", r->opts.confidence * 100);
+    tally__buf_printf(b, "; ± is the half-width of the mean's %g%% interval; MDE: the change the "
+                         "test detects with power %g.\n",
+                      r->opts.confidence * 100, r->opts.power);
 }
 
 void tally__render_method_line(tally__buf *b, const tally_report *r)
@@ -489,11 +599,29 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
         tally__buf_puts(b, ")");
     } else {
         tally__buf_printf(b, "%s test", tally_test_name(r->opts.test));
+        if (r->opts.test == TALLY_TEST_MANN_WHITNEY)
+            tally__buf_puts(b, " (its interval: Hodges-Lehmann, of the ratio of locations)");
+        else if (r->opts.test == TALLY_TEST_PRICE_BONETT)
+            tally__buf_puts(b, " (its interval: of the ratio of medians)");
+        else if (r->opts.test != TALLY_TEST_NONE)
+            tally__buf_puts(b, " (its interval: of the ratio of the tested means)");
     }
     tally__buf_printf(b, ", alpha %g", r->opts.alpha);
-    if (r->opts.adjust != TALLY_ADJUST_NONE)
-        tally__buf_printf(b, ", p-values adjusted (%s) across the report",
-                          tally_adjust_name(r->opts.adjust));
+    /* A verdict and its interval agree when the interval's level is 1 - alpha. */
+    if (r->opts.test != TALLY_TEST_NONE && fabs(r->opts.confidence + r->opts.alpha - 1) > 1e-9)
+        tally__buf_printf(b, " (intervals at %g %%, so an interval may exclude no change on a "
+                             "row the test does not reject, or include it on one it does)",
+                          r->opts.confidence * 100);
+    if (r->opts.adjust != TALLY_ADJUST_NONE && r->opts.test != TALLY_TEST_MMTESTS_CI &&
+        r->opts.test != TALLY_TEST_NONE)
+        tally__buf_printf(b, ", p-values adjusted (%s) across the report and each interval of "
+                             "the change at the adjusted level that agrees with its verdict "
+                             "(%s)",
+                          tally_adjust_name(r->opts.adjust),
+                          r->opts.adjust == TALLY_ADJUST_HOLM ? "Holm: the level of its step"
+                          : r->opts.adjust == TALLY_ADJUST_BH
+                              ? "false coverage rate, Benjamini-Yekutieli"
+                              : "Bonferroni: simultaneous");
     if (r->opts.equivalence_pct > 0)
         tally__buf_printf(b, ", equivalence margin ±%g %%", r->opts.equivalence_pct);
     /* The noise profile's margins, once per benchmark (rows are grouped by benchmark). */
@@ -525,25 +653,42 @@ void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c,
                           tally__median_ci_min_n(c->confidence), nb, nc);
     else
         tally__buf_printf(b, "%s needs >= 2 runs per side, has %zu and %zu", test, nb, nc);
-    if (c->runs_needed > 0 && c->runs_needed <= TALLY__RUNS_NEEDED_MAX)
+    size_t has = nb < nc ? nb : nc;
+    if (c->runs_needed > has && c->runs_needed <= TALLY__RUNS_NEEDED_MAX)
         tally__buf_printf(b, "; ~%zu runs per side would resolve ±%g %%", c->runs_needed,
                           c->runs_target_pct);
+}
+
+void tally__render_runs_needed(tally__buf *b, const tally_comparison *cmp)
+{
+    size_t has = cmp->base_n < cmp->new_n ? cmp->base_n : cmp->new_n;
+    if (cmp->runs_needed > TALLY__RUNS_NEEDED_MAX)
+        tally__buf_printf(b, ": more than %zu runs per side to resolve ±%g %%",
+                          (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
+    else if (cmp->runs_needed > has)
+        tally__buf_printf(b, ": needs ~%zu more runs per side (%zu in all) to resolve ±%g %%",
+                          cmp->runs_needed - has, cmp->runs_needed, cmp->runs_target_pct);
+    else
+        tally__buf_printf(b, ": its runs suffice to detect ±%g %% with power %g (~%zu per side)",
+                          cmp->runs_target_pct, cmp->power, cmp->runs_needed);
 }
 
 void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp)
 {
     const char *name = tally_verdict_name(cmp->verdict);
-    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
+    if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT) {
         tally__buf_puts(b, "insufficient [1]");
-    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0 &&
-             cmp->runs_needed <= TALLY__RUNS_NEEDED_MAX)
-        tally__buf_printf(b, "inconclusive: needs ~%zu runs per side to resolve ±%g %%",
-                          cmp->runs_needed, cmp->runs_target_pct);
-    else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0)
-        tally__buf_printf(b, "inconclusive: more than %zu runs per side to resolve ±%g %%",
-                          (size_t)TALLY__RUNS_NEEDED_MAX, cmp->runs_target_pct);
-    else if (cmp->direction_conflict)
+    } else if (cmp->verdict == TALLY_VERDICT_INCONCLUSIVE && cmp->runs_needed > 0) {
+        tally__buf_puts(b, "inconclusive");
+        tally__render_runs_needed(b, cmp);
+    } else if (cmp->direction_conflict)
         tally__buf_puts(b, "inconclusive (the test disagrees with the shown change)");
+    else if (cmp->verdict == TALLY_VERDICT_IDENTICAL || cmp->verdict == TALLY_VERDICT_WITHIN_NOISE)
+        tally__buf_puts(b, tally__verdict_word(cmp->verdict));
+    else if (cmp->verdict == TALLY_VERDICT_EQUIVALENT && cmp->equivalence_defined)
+        /* The interval the verdict used (TOST's), which the delta column's does not show. */
+        tally__buf_printf(b, "equivalent: TOST interval [%+.2f, %+.2f] inside ±%g %%",
+                          cmp->equivalence_low, cmp->equivalence_high, cmp->equivalence_pct);
     else
         tally__buf_puts(b, name ? name : "?");
 }

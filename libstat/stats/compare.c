@@ -190,7 +190,7 @@ static int median_side_of(median_side *m, const tally_summary *s)
 /* ---- the change model: what the interval, the MDE and the runs needed are computed from ---- */
 
 typedef enum model_kind { MODEL_NONE, MODEL_FIELLER, MODEL_FIELLER_RECIPROCAL, MODEL_LOG_T,
-                          MODEL_LOG_Z } model_kind;
+                          MODEL_LOG_Z, MODEL_HODGES_LEHMANN } model_kind;
 
 typedef struct change_model {
     model_kind kind;
@@ -201,6 +201,12 @@ typedef struct change_model {
     double D;
     double se, df;   /* of log(ratio) (delta method for Fieller kinds); df infinite for z */
     double vb1, vc1; /* variance of one run on the log-ratio scale, per side */
+    /* Hodges-Lehmann: both sides' values (logs for the ratio when `logs`, else the samples and
+     * the baseline's statistic that turns a shift into a ratio), and the test's exactness. */
+    const double *hb, *hc;
+    size_t nb, nc;
+    int logs, exact;
+    double base_value;
 } change_model;
 
 /* Welch-Satterthwaite df of a sum of two variances of means, from the shares (no overflow). */
@@ -279,6 +285,7 @@ static int model_interval(double *lo, double *hi, const change_model *m, double 
         *lo = expm1(m->D - q * m->se);
         *hi = expm1(m->D + q * m->se);
         return 1;
+    case MODEL_HODGES_LEHMANN:
     case MODEL_NONE:
         break;
     }
@@ -292,6 +299,7 @@ static tally_interval_method method_of(model_kind kind)
     case MODEL_FIELLER_RECIPROCAL: return TALLY_INTERVAL_FIELLER_RECIPROCAL;
     case MODEL_LOG_T: return TALLY_INTERVAL_LOG_WELCH;
     case MODEL_LOG_Z: return TALLY_INTERVAL_PRICE_BONETT;
+    case MODEL_HODGES_LEHMANN: return TALLY_INTERVAL_HODGES_LEHMANN;
     case MODEL_NONE: break;
     }
     return TALLY_INTERVAL_NONE;
@@ -299,12 +307,13 @@ static tally_interval_method method_of(model_kind kind)
 
 void tally__pct_bounds(double *plo, double *phi, double lo, double hi, tally_direction dir)
 {
+    /* + 0.0 turns -0 into +0: a bound of exactly no change prints as 0.00, not -0.00. */
     if (dir == TALLY_HIGHER_IS_BETTER) {
-        *plo = 100 * lo;
-        *phi = 100 * hi;
+        *plo = 100 * lo + 0.0;
+        *phi = 100 * hi + 0.0;
     } else {
-        *plo = -100 * hi;
-        *phi = -100 * lo;
+        *plo = -100 * hi + 0.0;
+        *phi = -100 * lo + 0.0;
     }
 }
 
@@ -495,6 +504,21 @@ static tally_test auto_test(tally_statistic stat)
     }
 }
 
+/* Price and Bonett's model of the log ratio of medians; kind NONE without both medians'
+ * intervals or with a sample <= 0. */
+static void median_model(change_model *m, const inputs *in)
+{
+    median_side b, c;
+    if (!in->positive || !medians_of(&b, &c, in))
+        return;
+    m->kind = MODEL_LOG_Z;
+    m->D = c.log_median - b.log_median;
+    m->se = hypot(b.se, c.se);
+    m->df = INFINITY;
+    m->vb1 = b.se * b.se * (double)in->nb;
+    m->vc1 = c.se * c.se * (double)in->nc;
+}
+
 /* The interval model of the shown statistic; kind NONE when the statistic has none or the sizes
  * are too small. */
 static int build_model(change_model *m, const inputs *in)
@@ -529,43 +553,200 @@ static int build_model(change_model *m, const inputs *in)
                                                         : MODEL_FIELLER_RECIPROCAL);
         return TALLY_OK;
     }
-    case TALLY_STAT_MEDIAN: {
-        median_side b, c;
-        if (!in->positive || !medians_of(&b, &c, in))
-            return TALLY_OK;
-        m->kind = MODEL_LOG_Z;
-        m->D = c.log_median - b.log_median;
-        m->se = hypot(b.se, c.se);
-        m->df = INFINITY;
-        m->vb1 = b.se * b.se * (double)in->nb;
-        m->vc1 = c.se * c.se * (double)in->nc;
+    case TALLY_STAT_MEDIAN:
+        median_model(m, in);
         return TALLY_OK;
-    }
     default:
         return TALLY_OK;
     }
 }
 
-static int fill_interval(tally_comparison *r, const change_model *m, const tally_compare_options *o)
+/* The t-tests' interval of the ratio: Fieller's set {rho : |mc - rho ma| <= q sqrt(vc + rho^2
+ * va)} on the test's scale with the test's own variances and df (Welch: the unpooled ones and
+ * the Welch-Satterthwaite df of the difference, as at rho = 1; Student: the pooled variance and
+ * nb + nc - 2), or exp of the t interval of the log difference; so rho = 1 lies outside exactly
+ * when the test rejects. */
+static int t_interval_model(change_model *m, const inputs *in, tally_test test)
+{
+    if (in->nb < 2 || in->nc < 2)
+        return TALLY_OK;
+    const tally__test_moments *mb, *mc;
+    int available;
+    int rc = stat_moments(&mb, &mc, &available, in);
+    if (rc || !available)
+        return rc;
+    double nb = (double)in->nb, nc = (double)in->nc;
+    double vb = (mb->sd / sqrt(nb)) * (mb->sd / sqrt(nb));
+    double vc = (mc->sd / sqrt(nc)) * (mc->sd / sqrt(nc));
+    double df = welch_df(vb, in->nb, vc, in->nc);
+    if (test == TALLY_TEST_STUDENT) {
+        df = nb + nc - 2;
+        double pooled = hypot(mb->sd * sqrt((nb - 1) / df), mc->sd * sqrt((nc - 1) / df));
+        vb = (pooled / sqrt(nb)) * (pooled / sqrt(nb));
+        vc = (pooled / sqrt(nc)) * (pooled / sqrt(nc));
+    }
+    tally__scale scale = scale_of(in->stat);
+    if (scale == TALLY__SCALE_LOG) {
+        m->kind = MODEL_LOG_T;
+        m->D = mc->centred - mb->centred;
+        m->se = sqrt(vb + vc);
+        m->df = df;
+        return TALLY_OK;
+    }
+    if (!(mb->mean > 0 && mc->mean > 0))
+        return TALLY_OK;
+    fieller_model(m, mb, mc, scale == TALLY__SCALE_X ? MODEL_FIELLER : MODEL_FIELLER_RECIPROCAL);
+    m->va = vb;
+    m->vc = vc;
+    m->df = df;
+    return TALLY_OK;
+}
+
+/* mmtests' rule inverted: Fieller with its means and SDs (harmonic on HMean rows) and
+ * nb + nc - 2 df. */
+static void mmtests_interval_model(change_model *m, const inputs *in)
+{
+    int harmonic = in->stat == TALLY_STAT_HMEAN;
+    if (in->nb < 2 || in->nc < 2 || spread_defined(in->sb, harmonic) ||
+        spread_defined(in->sc, harmonic)) {
+        tally_error_clear();
+        return;
+    }
+    tally__test_moments mb = { .mean = tested_mean(in->sb, harmonic),
+                               .sd = tested_sd(in->sb, harmonic), .n = in->nb },
+                        mc = { .mean = tested_mean(in->sc, harmonic),
+                               .sd = tested_sd(in->sc, harmonic), .n = in->nc };
+    if (!(mb.mean > 0 && mc.mean > 0))
+        return;
+    mb.centred = mb.mean;
+    mc.centred = mc.mean;
+    fieller_model(m, &mb, &mc, MODEL_FIELLER);
+    m->df = (double)(in->nb + in->nc - 2);
+}
+
+/* Mann-Whitney inverted: the Hodges-Lehmann interval of the ratio of locations (of log
+ * current - log base) when every sample is positive, else of the shift as a share of the
+ * baseline's statistic. The logs go into *owned (freed by the caller). Reports of partitioned
+ * samples have no samples: no interval then. */
+static int hl_interval_model(change_model *m, double **owned, const inputs *in, int exact,
+                             double base_value)
+{
+    if (in->base == NULL || in->current == NULL)
+        return TALLY_OK;
+    m->nb = in->nb;
+    m->nc = in->nc;
+    m->exact = exact;
+    if (in->positive) {
+        double *logs = tally__reallocarray(NULL, in->nb + in->nc, sizeof(double));
+        if (logs == NULL)
+            return tally__oom();
+        for (size_t i = 0; i < in->nb; i++)
+            logs[i] = log(in->base[i]);
+        for (size_t i = 0; i < in->nc; i++)
+            logs[in->nb + i] = log(in->current[i]);
+        *owned = logs;
+        m->hb = logs;
+        m->hc = logs + in->nb;
+        m->logs = 1;
+    } else if (base_value > 0) {
+        m->hb = in->base;
+        m->hc = in->current;
+    } else {
+        return TALLY_OK;
+    }
+    m->base_value = base_value;
+    m->kind = MODEL_HODGES_LEHMANN;
+    return TALLY_OK;
+}
+
+/* The interval of the test that decides the verdict (docs/statistics.md, "One verdict, one
+ * interval"): the statistic's own model where the test is the statistic's own, else the
+ * inversion of the test that ran, so that the interval excludes "no change" exactly when the
+ * test rejects at 1 - confidence. Untested rows keep the statistic's model. */
+static int build_interval_model(change_model *m, double **owned, const inputs *in,
+                                const tally_comparison *r, const change_model *own)
+{
+    memset(m, 0, sizeof(*m));
+    m->kind = MODEL_NONE;
+    switch (r->test) {
+    case TALLY_TEST_WELCH:
+    case TALLY_TEST_STUDENT:
+        return t_interval_model(m, in, r->test);
+    case TALLY_TEST_MANN_WHITNEY:
+        return hl_interval_model(m, owned, in, r->exact, r->base_value);
+    case TALLY_TEST_MMTESTS_CI:
+        mmtests_interval_model(m, in);
+        return TALLY_OK;
+    case TALLY_TEST_PRICE_BONETT:
+        median_model(m, in);
+        return TALLY_OK;
+    default:
+        *m = *own;
+        return TALLY_OK;
+    }
+}
+
+/* Bounds of (ratio - 1) at `level` by any model; *bounded 0 when the interval is unbounded. */
+static int interval_at(int *bounded, double *lo, double *hi, const change_model *m, double level)
+{
+    if (m->kind != MODEL_HODGES_LEHMANN) {
+        *bounded = model_interval(lo, hi, m, level);
+        return TALLY_OK;
+    }
+    double estimate, l, h;
+    int rc = tally__hodges_lehmann(&estimate, &l, &h, m->hb, m->nb, m->hc, m->nc, level,
+                                   m->exact);
+    if (rc)
+        return rc;
+    *lo = m->logs ? expm1(l) : l / m->base_value;
+    *hi = m->logs ? expm1(h) : h / m->base_value;
+    *bounded = isfinite(*lo) && isfinite(*hi);
+    return TALLY_OK;
+}
+
+/* The interval at `level` into the comparison (the report calls it again at an adjusted level). */
+static int put_interval(tally_comparison *r, const change_model *im, double level)
 {
     double lo, hi;
-    r->interval = method_of(m->kind);
+    int bounded;
+    int rc = interval_at(&bounded, &lo, &hi, im, level);
+    if (rc)
+        return rc;
+    r->interval_defined = bounded;
+    r->confidence = level;
+    if (bounded) {
+        r->ratio_low = 1 + lo;
+        r->ratio_high = 1 + hi;
+        tally__pct_bounds(&r->pct_low, &r->pct_high, lo, hi, r->direction);
+    }
+    return TALLY_OK;
+}
+
+/* The interval and TOST interval from the interval model `im`, the MDE from the statistic's own
+ * model `m`. */
+static int fill_interval(tally_comparison *r, const change_model *im, const change_model *m,
+                         const tally_compare_options *o)
+{
+    double lo, hi;
+    r->interval = method_of(im->kind);
+    if (im->kind != MODEL_NONE) {
+        int bounded;
+        int rc = put_interval(r, im, o->summary.confidence);
+        if (rc == TALLY_OK && o->equivalence_pct > 0)
+            rc = interval_at(&bounded, &lo, &hi, im, 1 - 2 * o->alpha);
+        if (rc)
+            return rc;
+        if (o->equivalence_pct > 0 && bounded) {
+            r->equivalence_defined = 1;
+            tally__pct_bounds(&r->equivalence_low, &r->equivalence_high, lo, hi, o->direction);
+            r->equivalent = r->equivalence_low > -o->equivalence_pct &&
+                            r->equivalence_high < o->equivalence_pct;
+        }
+    }
     if (m->kind == MODEL_NONE)
         return TALLY_OK;
     r->log_se = m->se;
     r->log_df = m->df;
-    if (model_interval(&lo, &hi, m, o->summary.confidence)) {
-        r->interval_defined = 1;
-        r->ratio_low = 1 + lo;
-        r->ratio_high = 1 + hi;
-        tally__pct_bounds(&r->pct_low, &r->pct_high, lo, hi, o->direction);
-    }
-    if (o->equivalence_pct > 0 && model_interval(&lo, &hi, m, 1 - 2 * o->alpha)) {
-        r->equivalence_defined = 1;
-        tally__pct_bounds(&r->equivalence_low, &r->equivalence_high, lo, hi, o->direction);
-        r->equivalent = r->equivalence_low > -o->equivalence_pct &&
-                        r->equivalence_high < o->equivalence_pct;
-    }
     if (m->se > 0 && isfinite(m->se)) {
         double ncp;
         int rc = tally__mde_ncp(&ncp, m->df, o->alpha, o->power);
@@ -621,6 +802,11 @@ void tally__comparison_decide(tally_comparison *r, int significant)
 {
     if (r->verdict == TALLY_VERDICT_INSUFFICIENT || r->verdict == TALLY_VERDICT_NOT_TESTED)
         return;
+    if (r->identical) {
+        r->significant = 0;
+        r->verdict = TALLY_VERDICT_IDENTICAL;
+        return;
+    }
     r->significant = significant;
     r->direction_conflict = 0;
     if (significant) {
@@ -723,15 +909,21 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     if (!t.ran)
         r.p_value = NAN;
 
-    change_model m;
+    change_model m, im;
+    double *owned = NULL;
     rc = build_model(&m, &in);
+    if (rc == TALLY_OK)
+        rc = build_interval_model(&im, &owned, &in, &r, &m);
     if (rc == TALLY_OK && r.ratio_defined)
-        rc = fill_interval(&r, &m, &o);
+        rc = fill_interval(&r, &im, &m, &o);
+    tally__free_mem(owned);
     if (rc == TALLY_OK)
         rc = fill_runs_needed(&r, &in, &o, &m);
     if (rc)
         return rc;
 
+    r.identical = nb >= 2 && nc >= 2 && is_constant(base_summary) &&
+                  is_constant(current_summary) && base_summary->min == current_summary->min;
     if (r.test == TALLY_TEST_NONE)
         r.verdict = TALLY_VERDICT_NOT_TESTED;
     else if (t.insufficient)

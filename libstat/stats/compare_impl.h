@@ -63,6 +63,20 @@ int tally__mann_whitney_is_exact(double tie_term, size_t na, size_t nb);
 int tally__mann_whitney_splits(double *p, const double *rank, double tie_term, size_t n,
                                size_t kmax);
 
+/* The Hodges-Lehmann estimate of the shift current - base (the median of the nb nc differences)
+ * and its interval at `level` that inverts the two-sided Mann-Whitney test: exact (the test's
+ * exact distribution) or by the normal approximation with continuity correction, as R's
+ * wilcox.test(current, base, conf.int = TRUE, exact = exact) (hodges_lehmann.c). Values finite;
+ * pass logs for the ratio of locations. TALLY_ENODATA (an empty side), TALLY_ENOMEM. */
+int tally__hodges_lehmann(double *estimate, double *low, double *high, const double *base,
+                          size_t nb, const double *current, size_t nc, double level, int exact);
+
+/* The level at which each of count tests must be read for its verdict to be the adjusted one
+ * (`method` of tally_adjust_pvalues at `alpha`): rejected by the adjustment exactly when
+ * p[i] < levels[i] (adjust.c). TALLY_EINVAL as tally_adjust_pvalues, TALLY_ENOMEM. */
+int tally__adjust_levels(double *levels, const double *p, size_t count, tally_adjust method,
+                         double alpha);
+
 /* The smallest two-sided p-value Mann-Whitney can produce for samples of these sizes,
  * min(1, 2 / C(na + nb, na)): the exact test's p for complete separation. */
 double tally__mann_whitney_min_p(size_t na, size_t nb);

@@ -19,6 +19,7 @@ static const tally__name adjustments[] = {
     { "bh", TALLY_ADJUST_BH },
     { "fdr", TALLY_ADJUST_BH },
     { "benjamini-hochberg", TALLY_ADJUST_BH },
+    { "bonferroni", TALLY_ADJUST_BONFERRONI },
 };
 
 static const tally__name intervals[] = {
@@ -27,6 +28,7 @@ static const tally__name intervals[] = {
     { "fieller-reciprocal", TALLY_INTERVAL_FIELLER_RECIPROCAL },
     { "log-welch", TALLY_INTERVAL_LOG_WELCH },
     { "price-bonett", TALLY_INTERVAL_PRICE_BONETT },
+    { "hodges-lehmann", TALLY_INTERVAL_HODGES_LEHMANN },
 };
 
 static const tally__name verdicts[] = {
@@ -36,6 +38,8 @@ static const tally__name verdicts[] = {
     { "insufficient", TALLY_VERDICT_INSUFFICIENT },
     { "equivalent", TALLY_VERDICT_EQUIVALENT },
     { "not-tested", TALLY_VERDICT_NOT_TESTED },
+    { "identical", TALLY_VERDICT_IDENTICAL },
+    { "within-noise", TALLY_VERDICT_WITHIN_NOISE },
 };
 
 TALLY__NAME_FUNCTIONS(tally_test, tests, "test")

@@ -10,6 +10,7 @@ set(TALLY_MODULE_SOURCES
   dip.c
   geomean_ratio.c
   histselect.c
+  hodges_lehmann.c
   mann_whitney.c
   median_ci.c
   mmtests_ci.c

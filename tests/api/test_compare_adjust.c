@@ -1,6 +1,7 @@
 /*
- * Holm and Benjamini-Hochberg adjustments against R, and the name helpers.
- * Expected values: R 4.2.2, p.adjust(p, "holm") and p.adjust(p, "BH"), print(digits = 17).
+ * Holm, Benjamini-Hochberg and Bonferroni adjustments against R, and the name helpers.
+ * Expected values: R 4.2.2, p.adjust(p, "holm"), p.adjust(p, "BH") and
+ * p.adjust(p, "bonferroni"), print(digits = 17).
  */
 #include <math.h>
 
@@ -30,6 +31,10 @@ static void r_reference(void)
     check_all(out, bh, 8);
     CHECK_INT(tally_adjust_pvalues(out, p, 8, TALLY_ADJUST_NONE), TALLY_OK);
     check_all(out, p, 8);
+    /* p.adjust(p, "bonferroni"): 0.08 0.32 0.24 0.04 1 0.32 1 0.0008 */
+    const double bonferroni[] = { 0.08, 0.32, 0.24, 0.04, 1.0, 0.32, 1.0, 0.0008 };
+    CHECK_INT(tally_adjust_pvalues(out, p, 8, TALLY_ADJUST_BONFERRONI), TALLY_OK);
+    check_all(out, bonferroni, 8);
 
     /* q <- c(0.9, 0.02, 0.6, 0.02, 1.0, 0.0): ties, 0 and 1, the cap at 1. */
     const double q[] = { 0.9, 0.02, 0.6, 0.02, 1.0, 0.0 };
@@ -114,7 +119,9 @@ static void names(void)
     CHECK_INT(a, TALLY_ADJUST_BH);
     CHECK_INT(tally_adjust_from_name(&a, "none"), TALLY_OK);
     CHECK_INT(a, TALLY_ADJUST_NONE);
-    CHECK_INT(tally_adjust_from_name(&a, "bonferroni"), TALLY_EINVAL);
+    CHECK_INT(tally_adjust_from_name(&a, "bonferroni"), TALLY_OK);
+    CHECK_INT(a, TALLY_ADJUST_BONFERRONI);
+    CHECK_INT(tally_adjust_from_name(&a, "sidak"), TALLY_EINVAL);
 
     CHECK_STR(tally_verdict_name(TALLY_VERDICT_INCONCLUSIVE), "inconclusive");
     CHECK_STR(tally_verdict_name(TALLY_VERDICT_EQUIVALENT), "equivalent");

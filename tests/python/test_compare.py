@@ -127,11 +127,12 @@ def test_zero_baseline_has_no_ratio():
 
 def test_constant_samples_are_a_deterministic_difference():
     # Hand calculation: both sides constant, means 1 and 2: t = -inf, so p = 0 and the
-    # (lower-is-better) new side is a regression; equal constants give p = 1.
+    # (lower-is-better) new side is a regression; equal constants give p = 1 and read
+    # "identical" (docs/statistics.md, "Verdicts").
     c = tally.compare([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])
     assert c.zero_variance and c.p_value == 0.0 and c.verdict == "regression"
     same = tally.compare([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
-    assert same.zero_variance and same.p_value == 1.0 and same.verdict == "inconclusive"
+    assert same.zero_variance and same.p_value == 1.0 and same.verdict == "identical"
 
 
 def test_p_value_is_none_where_no_test_ran():

@@ -415,8 +415,9 @@ def test_matplotlib_plots_read_on_light_and_dark_pages():
 
 def test_change_plot_intervals_and_equivalence_band():
     # "same" is equal on both sides; with a 10 % margin it is equivalent (TOST), drawn as a
-    # diamond; every compared row has its interval as a bar whose ends sit at the report's
-    # pct_low / pct_high on the panel's axis; the band spans -10 .. +10.
+    # diamond; every compared row has the interval its verdict used as a bar whose ends sit on
+    # the panel's axis at the report's pct_low / pct_high (the test's interval) or, for the
+    # equivalent row, at its TOST interval (equivalence_low / high); the band spans -10 .. +10.
     base = {"slow": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
     new = {"slow": [2.0, 2.01, 1.99, 2.0, 2.0, 2.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
     r = tally.Report(results_of({"base": base, "new": new}), equivalence=10)
@@ -430,7 +431,9 @@ def test_change_plot_intervals_and_equivalence_band():
     cis = [p for p in panel.iter(SVG + "path") if (p.get("class") or "").startswith("ci")]
     assert len(cis) == 2
     for row, ci in zip(r.rows, cis):
-        want_lo, want_hi = row.cells[1].comparison.pct_imp_interval
+        c = row.cells[1].comparison
+        want_lo, want_hi = (c.equivalence_interval if c.verdict == "equivalent"
+                            else c.pct_imp_interval)
         lo, hi = (float(v) for v in re.match(r"M(-?[\d.]+) [\d.]+H(-?[\d.]+)", ci.get("d")).groups())
         assert lo == pytest.approx(px(want_lo), abs=0.15)
         assert hi == pytest.approx(px(want_hi), abs=0.15)

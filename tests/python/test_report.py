@@ -69,7 +69,7 @@ def test_bad_style_and_options(report, csv_file):
     with pytest.raises(TypeError):
         tally.Report([1, 2, 3])
     with pytest.raises(ValueError):
-        tally.Report(tally.load(csv_file), adjust="bonferroni")
+        tally.Report(tally.load(csv_file), adjust="sidak")
     with pytest.raises(TypeError):
         tally.Report(tally.load(csv_file), alpha="0.05")
 

@@ -171,14 +171,19 @@ static void zero_variance(void)
         CHECK_ABS(c.p_value, 1, 0);
         CHECK_INT(c.zero_variance, 1);
         CHECK_INT(c.significant, 0);
-        CHECK_INT(c.verdict, TALLY_VERDICT_NO_CHANGE);
+        /* Both constant and equal: identical (docs/statistics.md, "Verdicts"). */
+        CHECK_INT(c.verdict, TALLY_VERDICT_IDENTICAL);
+        CHECK_INT(c.identical, 1);
     }
     /* Mann-Whitney with all values tied: normal approximation with zero variance, p = 1. */
     const double five[] = { 5.0, 5.0, 5.0, 5.0, 5.0 };
     tally_compare_options o = options(TALLY_TEST_MANN_WHITNEY, TALLY_LOWER_IS_BETTER);
     CHECK_INT(tally_compare(&c, five, 5, five, 5, &o), TALLY_OK);
     CHECK_ABS(c.p_value, 1, 0);
-    CHECK_INT(c.verdict, TALLY_VERDICT_NO_CHANGE);
+    CHECK_INT(c.verdict, TALLY_VERDICT_IDENTICAL);
+    /* The interval of no change is exactly 0 on both sides, never -0. */
+    CHECK(c.interval_defined);
+    CHECK(!signbit(c.pct_low) && !signbit(c.pct_high) && c.pct_low == 0 && c.pct_high == 0);
 }
 
 /* A baseline statistic of 0 has no ratio: flagged, not an error. R t.test(c(-1, 1, 0),

@@ -14,11 +14,12 @@
 #include "tally.h"
 
 /* Fieller's interval as an R function (an implementation independent of tally's, written from
- * the formula in docs/statistics.md):
+ * the formula in docs/statistics.md), with the df of Welch's test (t.test(a, b)$parameter), so
+ * that it excludes 1 exactly when t.test rejects:
  *   fieller <- function(a, b, level) {
  *     ma <- mean(a); mb <- mean(b); va <- var(a)/length(a); vb <- var(b)/length(b)
  *     r <- mb/ma
- *     df <- (vb + r^2*va)^2 / (vb^2/(length(b)-1) + r^4*va^2/(length(a)-1))
+ *     df <- (va + vb)^2 / (va^2/(length(a)-1) + vb^2/(length(b)-1))
  *     q <- qt((1+level)/2, df); g <- q^2*va/ma^2; h <- q/ma*sqrt(vb*(1-g) + r^2*va)
  *     c((r - h)/(1-g), (r + h)/(1-g), df) } */
 static void amean_fieller(void)
@@ -30,20 +31,20 @@ static void amean_fieller(void)
     CHECK_INT(c.interval, TALLY_INTERVAL_FIELLER);
     /* R: t.test(a, b)$p.value = 0.0048187511408092814 */
     CHECK_REL(c.p_value, 0.0048187511408092814, 1e-12);
-    /* R: fieller(a, b, 0.95) = 1.0949233099055360 1.2922224929316082, df 3.9999423443609863 */
-    CHECK_REL(c.ratio_low, 1.0949233099055360, 1e-12);
-    CHECK_REL(c.ratio_high, 1.2922224929316082, 1e-12);
+    /* R: fieller(a, b, 0.95) = 1.0939018115255406 1.2934299502864588, df 3.8900713704941730 */
+    CHECK_REL(c.ratio_low, 1.0939018115255406, 1e-12);
+    CHECK_REL(c.ratio_high, 1.2934299502864588, 1e-12);
     /* pct-imp (lower is better) = (1 - ratio) * 100: the bounds swap. */
-    CHECK_REL(c.pct_low, (1 - 1.2922224929316082) * 100, 1e-11);
-    CHECK_REL(c.pct_high, (1 - 1.0949233099055360) * 100, 1e-11);
+    CHECK_REL(c.pct_low, (1 - 1.2934299502864588) * 100, 1e-11);
+    CHECK_REL(c.pct_high, (1 - 1.0939018115255406) * 100, 1e-11);
     CHECK(c.pct_low < c.pct_imp && c.pct_imp < c.pct_high);
 
-    /* R: fieller(c(10, 10.2, 9.8, 10), c(12, 12.2, 11.8, 12), 0.95) = 1.1690208978672010
-     * 1.2319527420603840 */
+    /* R: fieller(c(10, 10.2, 9.8, 10), c(12, 12.2, 11.8, 12), 0.95) = 1.1692611532456740
+     * 1.2316972097102166 */
     const double x1[] = { 10.0, 10.2, 9.8, 10.0 }, x2[] = { 12.0, 12.2, 11.8, 12.0 };
     CHECK_INT(tally_compare(&c, x1, 4, x2, 4, NULL), TALLY_OK);
-    CHECK_REL(c.ratio_low, 1.1690208978672010, 1e-12);
-    CHECK_REL(c.ratio_high, 1.2319527420603840, 1e-12);
+    CHECK_REL(c.ratio_low, 1.1692611532456740, 1e-12);
+    CHECK_REL(c.ratio_high, 1.2316972097102166, 1e-12);
     CHECK_INT(c.verdict, TALLY_VERDICT_REGRESSION);
 }
 
@@ -59,11 +60,11 @@ static void hmean_reciprocal(void)
     CHECK_INT(c.interval, TALLY_INTERVAL_FIELLER_RECIPROCAL);
     /* R: t.test(1/h1, 1/h2)$p.value = 0.018242687751529405 */
     CHECK_REL(c.p_value, 0.018242687751529405, 1e-12);
-    /* R: f <- fieller(1/h1, 1/h2, 0.95); c(1/f[2], 1/f[1]) = 1.0510812487878372
-     * 1.3698647800090797 */
-    CHECK_REL(c.ratio_low, 1.0510812487878372, 1e-12);
-    CHECK_REL(c.ratio_high, 1.3698647800090797, 1e-12);
-    CHECK_REL(c.pct_low, 5.10812487878372, 1e-10); /* (ratio - 1) * 100, higher is better */
+    /* R: f <- fieller(1/h1, 1/h2, 0.95); c(1/f[2], 1/f[1]) = 1.0478353334001158
+     * 1.3739048455316749 */
+    CHECK_REL(c.ratio_low, 1.0478353334001158, 1e-12);
+    CHECK_REL(c.ratio_high, 1.3739048455316749, 1e-12);
+    CHECK_REL(c.pct_low, 4.78353334001158, 1e-10); /* (ratio - 1) * 100, higher is better */
     CHECK_INT(c.verdict, TALLY_VERDICT_IMPROVEMENT);
     /* Explicit Welch on an HMean row tests 1/x too; Student is the pooled form on 1/x:
      * R: t.test(1/h1, 1/h2, var.equal = TRUE)$p.value = 0.015266106326178934 */

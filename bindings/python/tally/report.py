@@ -28,7 +28,7 @@ _FRAME_TYPES = {
     "mde_pct": "float64", "runs_needed": "Int64", "runs_target_pct": "float64"}
 
 _VERDICTS = ["baseline", "improvement", "regression", "equivalent", "inconclusive",
-             "insufficient", "not-tested", "missing"]
+             "insufficient", "not-tested", "missing", "identical", "within-noise"]
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ class Report(Owner):
     statistic: "default" (each benchmark's preferred statistic, else AMean when lower is better and
     HMean when higher is better) or a statistic name; test: "auto" (the test of each row's
     statistic), "welch", "student", "mann-whitney", "price-bonett", "mmtests-ci", "none";
-    alpha: significance level; adjust: "none", "holm" or "bh"; percentile_method: "linear" or
+    alpha: significance level; adjust: "none", "holm", "bh" or "bonferroni"; percentile_method: "linear" or
     "nearest-rank"; confidence: level of intervals;
     equivalence: margin in percent for "equivalent" verdicts; power: of the MDE and runs needed;
     mde: effect in percent the runs needed refer to (None: the margin);

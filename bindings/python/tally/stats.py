@@ -179,8 +179,10 @@ class Comparison:
     ratio = new_value / base_value of the compared statistic; pct_imp is positive when the new
     samples are better; both are None when the baseline's value is 0 (no ratio exists).
     p_value is None when no test produced one (never 1 in its place).
-    verdict is "improvement", "regression", "equivalent", "inconclusive", "insufficient" or
-    "not-tested". ratio_interval and pct_imp_interval are (low, high) at `confidence` (None when
+    verdict is "improvement", "regression", "equivalent", "inconclusive", "insufficient",
+    "not-tested", "identical" (both sides constant and equal) or "within-noise" (reports with a
+    noise profile). ratio_interval and pct_imp_interval are (low, high) at `confidence`, the
+    interval of the test that ran (Hodges-Lehmann for Mann-Whitney) (None when
     there is none), computed by `interval_method`. mde_pct: the change the test detects with
     `power`; runs_needed: runs per side that would resolve runs_target_pct (None when not
     computed). zero_variance is True when a test met two constant samples: p is then 0 (the
