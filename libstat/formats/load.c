@@ -371,14 +371,16 @@ int tally_load_spec(tally_results *into, const char *spec, const tally_load_opti
         return tally_load_file(into, spec, opts);
     if (eq == spec || eq[1] == '\0')
         return tally__error(TALLY_EINVAL, "input '%s': expected label=path with both parts", spec);
-    tally_load_options with_label = TALLY_LOAD_OPTIONS_INIT;
-    if (opts)
-        with_label = *opts;
+    /* Read through the version reader: a caller's older struct is shorter than ours. */
+    tally_load_options with_label;
+    int rc = tally__options_read(&with_label, opts, &tally_load_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
     char *label = tally__strndup(spec, (size_t)(eq - spec));
     if (label == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     with_label.label = label;
-    int rc = tally_load_file(into, eq + 1, &with_label);
+    rc = tally_load_file(into, eq + 1, &with_label);
     tally__free_mem(label);
     return rc;
 }

@@ -232,24 +232,21 @@ int tally_calibrate(tally_noise **out, const tally_results *results,
         return tally__error(TALLY_EINVAL, "calibration compares two result sets of the same "
                                           "build, or the halves of one: %zu given",
                             sets);
-    if (opts && (opts->version < 1 || opts->version > TALLY_REPORT_OPTIONS_VERSION))
-        return tally__error(TALLY_EINVAL, "tally_report_options: version %u, expected 1 to %d",
-                            opts->version, TALLY_REPORT_OPTIONS_VERSION);
     /* What the A/A rows are tested with (fields of every version); the rest keeps the defaults:
      * no margin, no adjustment across the rows (the observed rate is the per-row false-alarm
      * rate the alpha promises), no noise profile. */
-    tally_report_options o;
-    int rc = tally_report_options_init(&o, TALLY_REPORT_OPTIONS_VERSION);
+    tally_report_options given, o;
+    int rc = tally__report_options_read(&given, opts);
+    if (rc == TALLY_OK)
+        rc = tally_report_options_init(&o, TALLY_REPORT_OPTIONS_VERSION);
     if (rc != TALLY_OK)
         return rc;
-    if (opts) {
-        o.statistic = opts->statistic;
-        o.test = opts->test;
-        o.alpha = opts->alpha;
-        o.percentile_method = opts->percentile_method;
-        o.confidence = opts->confidence;
-        o.filter = opts->filter;
-    }
+    o.statistic = given.statistic;
+    o.test = given.test;
+    o.alpha = given.alpha;
+    o.percentile_method = given.percentile_method;
+    o.confidence = given.confidence;
+    o.filter = given.filter;
     o.omit_samples = 1;
     tally_results *two = NULL;
     if (sets == 1 && (rc = split(&two, results)) != TALLY_OK)

@@ -83,6 +83,11 @@ TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, noise),
                          sizeof(tally_report_options))
 
+int tally__report_options_read(tally_report_options *out, const tally_report_options *given)
+{
+    return tally__options_read(out, given, &tally_report_options_kind);
+}
+
 static int check_options(const tally_report_options *o)
 {
     if (!(o->alpha > 0 && o->alpha < 1))
@@ -113,7 +118,7 @@ static int report_new(tally_report **out, const tally_results *results,
         return tally__error(TALLY_EINVAL, "tally_report_new: NULL argument");
     *out = NULL;
     tally_report_options options;
-    int rc = tally__options_read(&options, opts, &tally_report_options_kind);
+    int rc = tally__report_options_read(&options, opts);
     if (rc == TALLY_OK)
         rc = check_options(&options);
     if (rc != TALLY_OK)

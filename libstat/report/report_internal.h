@@ -95,6 +95,8 @@ struct tally_report {
 };
 
 /* Building a report (tally_report_new in report.c): */
+/* A caller's report options (NULL: the defaults) through the version reader, unchecked. */
+int tally__report_options_read(tally_report_options *out, const tally_report_options *given);
 /* Free what a row owns (not the row itself). */
 void tally__report_free_row(tally__row *row, size_t configs);
 /* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
