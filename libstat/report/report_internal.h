@@ -111,6 +111,9 @@ void tally__report_noise_margins(tally_report *r);
 double tally__row_equivalence_pct(const tally_report *r, const tally__row *row);
 /* 1 when some row has an equivalence margin (the report's or the noise profile's). */
 int tally__report_has_margin(const tally_report *r);
+/* The summary options of a row's cells: its direction, the report's percentile method and
+ * confidence, the other fields at their defaults (report_stats.c). */
+tally_summary_options tally__row_summary_options(const tally_report *r, const tally__row *row);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after

@@ -1139,15 +1139,14 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
 {
     tally_partition_options options;
     const tally_partition_options *o = &options;
+    tally_summary_options so;
     tally__moments m;
     if (out == NULL || all == NULL)
         return tally__error(TALLY_EINVAL, "partition summary: NULL argument");
     *out = NULL;
     int rc = tally__options_read(&options, opts, &tally_partition_options_kind);
-    if (rc == TALLY_OK) {
-        tally_summary_options given = options.summary;
-        rc = tally__read_summary_options(&options.summary, &given);
-    }
+    if (rc == TALLY_OK)
+        rc = tally__read_summary_options(&so, options.summary);
     if (rc != TALLY_OK)
         return rc;
     if (o->bamean_count > TALLY__MAX_EXTRA_CUTS ||
@@ -1173,7 +1172,7 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
     if (p == NULL)
         return tally__oom();
     size_t room = TALLY__OWN_RANKS + 2 * o->percentile_count;
-    p->so = o->summary;
+    p->so = so;
     p->n = tally_accumulator_count(all);
     p->percentile_count = o->percentile_count;
     p->bamean_count = o->bamean_count;

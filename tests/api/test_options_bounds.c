@@ -16,7 +16,8 @@
 #include "check.h"
 #include "tally.h"
 
-/* Two guarded places, for a struct and one it points to: [readable][PROT_NONE] each. */
+/* Two guarded places, for a struct and one it points to (the summary options of the compare
+ * and partition options): [readable][PROT_NONE] each. */
 static unsigned char *guard_base;
 static size_t page;
 
@@ -72,10 +73,19 @@ static void test_summary(void)
     tally_accumulator_free(a);
 }
 
+/* A version-1 summary struct at the second guard, for the options that point to one. */
+static const tally_summary_options *guarded_summary(void)
+{
+    tally_summary_options full;
+    CHECK_INT(tally_summary_options_init(&full, 1), TALLY_OK);
+    return guarded(1, &full, sizeof full);
+}
+
 static void test_partition(void)
 {
     tally_partition_options full;
     CHECK_INT(tally_partition_options_init(&full, 1), TALLY_OK);
+    full.summary = guarded_summary();
     const tally_partition_options *o = guarded(0, &full, sizeof full);
     tally_accumulator *a = NULL;
     CHECK_INT(tally_accumulator_new(&a), TALLY_OK);
@@ -90,6 +100,7 @@ static void test_compare(void)
 {
     tally_compare_options full;
     CHECK_INT(tally_compare_options_init(&full, 1), TALLY_OK);
+    full.summary = guarded_summary();
     const tally_compare_options *o = guarded(0, &full, offsetof(tally_compare_options,
                                                                 equivalence_pct));
     tally_comparison c = { .size = sizeof c };

@@ -1,8 +1,8 @@
 #!/bin/sh
 # .ci/check-conventions must fail on each kind of violation: a copy of the real tree with one
 # deliberate fault at a time (an include that goes up a layer, a printf in the library, an
-# unprefixed public function, a test in the old flat place or a public-API test reaching
-# internals), and pass on the untouched copy.
+# unprefixed public function, an options struct embedded by value, a test in the old flat place
+# or a public-API test reaching internals), and pass on the untouched copy.
 # Usage: check_catches.sh SOURCE_DIR WORK_DIR
 set -eu
 src=$1 work=$2
@@ -23,6 +23,9 @@ expect_fail "printf in the library" 'print: libstat/stats/moments.c:[0-9]*: prin
 fresh
 printf 'TALLY_API int helper(void);\n' >>"$work/include/tally/common.h"
 expect_fail "unprefixed public function" 'prefix: include/tally/common.h:[0-9]*: helper lacks the tally_ prefix'
+fresh
+printf 'typedef struct tally_x_options {\n    unsigned int version;\n    tally_summary_options summary;\n} tally_x_options;\n' >>"$work/include/tally/accum.h"
+expect_fail "an options struct embedded by value" 'options: include/tally/accum.h:[0-9]*: member summary holds a tally_summary_options by value'
 fresh
 mkdir -p "$work/tests/api" "$work/tests/cli/cases"
 printf 'int main(void) { return 0; }\n' >"$work/tests/test_flat.c"
