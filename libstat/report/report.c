@@ -6,21 +6,6 @@
 #include "report/report_internal.h"
 #include "util/options.h"
 
-const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
-
-
-void tally__report_free_row(tally__row *row, size_t configs)
-{
-    tally__free_mem(row->benchmark);
-    tally__free_mem(row->case_name);
-    tally__free_mem(row->unit);
-    if (row->cells)
-        for (size_t j = 0; j < configs; j++)
-            if (!row->cells[j].borrowed)
-                tally__free_mem(row->cells[j].samples);
-    tally__free_mem(row->cells);
-}
-
 void tally_report_free(tally_report *r)
 {
     if (r == NULL)

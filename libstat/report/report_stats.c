@@ -8,6 +8,8 @@
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 
+const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
+
 tally_summary_options tally__row_summary_options(const tally_report *r, const tally__row *row)
 {
     tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
