@@ -146,7 +146,7 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
                   {'U', "unit"}, {'D', "direction"} };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (size_t i = 0; i < COUNT(names); i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK
                                                                               : CLI_EXIT_USAGE;
@@ -281,7 +281,7 @@ int cli_utf8_locale(void)
 {
     /* The locale the user asked for, by the POSIX precedence; the process keeps the C locale. */
     static const char *const vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+    for (size_t i = 0; i < COUNT(vars); i++) {
         const char *v = getenv(vars[i]);
         if (v && *v) {
             const char *dot = strchr(v, '.');

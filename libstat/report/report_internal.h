@@ -33,7 +33,7 @@ typedef struct tally__cell {
     size_t n;
     int value_defined;         /* pub.value holds the row's statistic */
     double spread;             /* stddev, or the harmonic SD on HMean rows */
-    double cv;                 /* 100 * spread / centre (see tally__cell_cv) */
+    double cv;                 /* 100 * spread / centre (finish_cell, report_stats.c) */
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */

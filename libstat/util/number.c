@@ -27,7 +27,7 @@ static const char *digits_end(const char *p, const char *end, int *nonzero)
 static const char *nonfinite_word(const char *p, const char *end)
 {
     static const char *const words[] = { "infinity", "inf", "nan" };
-    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+    for (size_t w = 0; w < TALLY__COUNT(words); w++) {
         size_t n = strlen(words[w]), i = 0;
         while (i < n && p + i < end && (p[i] | 0x20) == words[w][i])
             i++;
