@@ -46,14 +46,18 @@ static void *guarded(int slot, const void *full, size_t size)
     return end - size;
 }
 
+/* The defaults of options TYPE at version 1 in `full`, their first `size` bytes placed at the
+ * guard page of `slot`. */
+#define V1(slot, TYPE, full, size) \
+    (CHECK(TYPE##_init(&(full), 1) == TALLY_OK), (const TYPE *)guarded(slot, &(full), size))
+
 static const double X[] = { 10.1, 10.4, 9.8, 10.0, 10.3, 9.9, 10.2, 10.0, 10.5, 9.7 };
 static const double Y[] = { 11.0, 11.2, 10.8, 11.1, 10.9, 11.3, 11.0, 10.7, 11.2, 11.1 };
 
 static void test_summary(void)
 {
     tally_summary_options full;
-    CHECK_INT(tally_summary_options_init(&full, 1), TALLY_OK);
-    const tally_summary_options *o = guarded(0, &full, sizeof full);
+    const tally_summary_options *o = V1(0, tally_summary_options, full, sizeof full);
     tally_summary s = { .size = sizeof s };
     CHECK_INT(tally_summarize(&s, X, TALLY__COUNT(X), o), TALLY_OK);
     double p = 50, pct;
@@ -77,8 +81,7 @@ static void test_summary(void)
 static const tally_summary_options *guarded_summary(void)
 {
     tally_summary_options full;
-    CHECK_INT(tally_summary_options_init(&full, 1), TALLY_OK);
-    return guarded(1, &full, sizeof full);
+    return V1(1, tally_summary_options, full, sizeof full);
 }
 
 static void test_partition(void)
@@ -101,19 +104,19 @@ static void test_compare(void)
     tally_compare_options full;
     CHECK_INT(tally_compare_options_init(&full, 1), TALLY_OK);
     full.summary = guarded_summary();
-    const tally_compare_options *o = guarded(0, &full, offsetof(tally_compare_options,
-                                                                equivalence_pct));
+    const tally_compare_options *o =
+        guarded(0, &full, offsetof(tally_compare_options, equivalence_pct));
     tally_comparison c = { .size = sizeof c };
     CHECK_INT(tally_compare(&c, X, TALLY__COUNT(X), Y, TALLY__COUNT(Y), o), TALLY_OK);
     tally_summary sb = { .size = sizeof sb }, sc = { .size = sizeof sc };
-    CHECK_INT(tally_compare_summaries(&sb, &sc, X, TALLY__COUNT(X), Y, TALLY__COUNT(Y), o), TALLY_OK);
+    CHECK_INT(tally_compare_summaries(&sb, &sc, X, TALLY__COUNT(X), Y, TALLY__COUNT(Y), o),
+              TALLY_OK);
 }
 
 static void test_diagnose(void)
 {
     tally_diagnose_options full;
-    CHECK_INT(tally_diagnose_options_init(&full, 1), TALLY_OK);
-    const tally_diagnose_options *o = guarded(0, &full, sizeof full);
+    const tally_diagnose_options *o = V1(0, tally_diagnose_options, full, sizeof full);
     tally_diagnostics d = { .size = sizeof d };
     CHECK_INT(tally_diagnose(&d, X, TALLY__COUNT(X), o), TALLY_OK);
 }
@@ -156,8 +159,7 @@ static tally_results *test_load(void)
 static void test_validate(const tally_results *r)
 {
     tally_validate_options full;
-    CHECK_INT(tally_validate_options_init(&full, 1), TALLY_OK);
-    const tally_validate_options *o = guarded(0, &full, sizeof full);
+    const tally_validate_options *o = V1(0, tally_validate_options, full, sizeof full);
     tally_validation *v = NULL;
     CHECK_INT(tally_validate(&v, r, o), TALLY_OK);
     tally_validation_free(v);
@@ -166,9 +168,8 @@ static void test_validate(const tally_results *r)
 static void test_report(const tally_results *r)
 {
     tally_report_options full;
-    CHECK_INT(tally_report_options_init(&full, 1), TALLY_OK);
-    const tally_report_options *o = guarded(0, &full, offsetof(tally_report_options,
-                                                               omit_samples));
+    const tally_report_options *o =
+        V1(0, tally_report_options, full, offsetof(tally_report_options, omit_samples));
     tally_report *rep = NULL;
     CHECK_INT(tally_report_new(&rep, r, o), TALLY_OK);
     /* No summaries: refused after the options are read. */
@@ -183,8 +184,8 @@ static void test_report(const tally_results *r)
     tally_noise_free(noise);
 
     tally_render_options rfull;
-    CHECK_INT(tally_render_options_init(&rfull, 1), TALLY_OK);
-    const tally_render_options *ro = guarded(0, &rfull, offsetof(tally_render_options, histogram));
+    const tally_render_options *ro =
+        V1(0, tally_render_options, rfull, offsetof(tally_render_options, histogram));
     char *text = NULL;
     CHECK_INT(tally_report_render(&text, NULL, rep, ro), TALLY_OK);
     tally_free(text);
@@ -197,8 +198,8 @@ static void test_report(const tally_results *r)
 static void test_runner(void)
 {
     tally_runner_options full;
-    CHECK_INT(tally_runner_options_init(&full, 1), TALLY_OK);
-    const tally_runner_options *o = guarded(0, &full, offsetof(tally_runner_options, force));
+    const tally_runner_options *o =
+        V1(0, tally_runner_options, full, offsetof(tally_runner_options, force));
     tally_runner *runner = NULL;
     /* A build without the runner refuses after reading the options; either way, no crash. */
     int rc = tally_runner_new(&runner, o);
