@@ -147,6 +147,11 @@ static int fill_check_item(void *out)
     return tally_system_check_item_at(out, syscheck, 0);
 }
 
+static int fill_format_info(void *out)
+{
+    return tally_format_info_at(out, 0);
+}
+
 #define FILLER(type, old_field, fn) { #type, sizeof(type), OLD_SIZE(type, old_field), fn, #fn }
 
 static const filler fillers[] = {
@@ -164,6 +169,7 @@ static const filler fillers[] = {
     FILLER(tally_diagnostics, n, fill_report_cell_diagnostics),
     FILLER(tally_noise_benchmark, name, fill_noise_benchmark),
     FILLER(tally_check_item, name, fill_check_item),
+    FILLER(tally_format_info, name, fill_format_info),
 };
 
 /* What every entry point guarantees, whatever the struct. */
