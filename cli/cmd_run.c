@@ -8,7 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cmd_run.h"
 #include "tally.h"
 
@@ -248,6 +247,30 @@ static void print_summary(const char *output, const tally_results *results, cons
     fputc('\n', stderr);
 }
 
+/* When no case holds a run (every run failed), the first failure's reason: the runner keeps
+ * the runs of a case without samples as the set's failed_run.<case>.K (docs/runners.md). */
+static void print_first_failure(const tally_results *results)
+{
+    if (count_cases(results) > 0)
+        return;
+    for (size_t k = 0; k < tally_results_count(results); k++) {
+        const tally_resultset *rs = tally_results_at(results, k);
+        for (size_t i = 0; i < tally_resultset_meta_count(rs); i++) {
+            const char *key, *value;
+            if (tally_resultset_meta_at(&key, &value, rs, i) != TALLY_OK ||
+                strncmp(key, "failed_run.", 11) != 0)
+                continue;
+            const char *dot = strrchr(key, '.');
+            size_t n = strlen(value);
+            while (n > 0 && (value[n - 1] == '\n' || value[n - 1] == ' ' || value[n - 1] == '\r'))
+                n--;
+            fprintf(stderr, "tally run: every run failed; the first, of %.*s: %.*s\n",
+                    (int)(dot - key - 11), key + 11, (int)n, value);
+            return;
+        }
+    }
+}
+
 /* The fewest and most samples of a case over the result sets (adaptive runs). */
 static void sample_range(size_t *lo, size_t *hi, const tally_results *results)
 {
@@ -289,8 +312,16 @@ static int finish_from_journal(const char *output, const char *label, int force)
         fprintf(stderr, "tally run: %s: the result set already exists; replace it with --force\n",
                 output);
     } else if (tally_results_new(&results) != TALLY_OK ||
-               tally_load_file(results, journal, &lo) != TALLY_OK ||
-               tally_results_save(results, output) != TALLY_OK) {
+               tally_load_file(results, journal, &lo) != TALLY_OK) {
+        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+    } else if (tally_results_count(results) > 0 &&
+               tally_resultset_meta_get(tally_results_at(results, 0), "running") != NULL) {
+        /* The journal's lock is held: its sweep goes on, and would write OUT.json itself. */
+        fprintf(stderr,
+                "tally run: %s: the sweep is still running (%s): wait for it, or stop it and "
+                "then --finish\n",
+                journal, tally_resultset_meta_get(tally_results_at(results, 0), "running"));
+    } else if (tally_results_save(results, output) != TALLY_OK) {
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
     } else {
         const tally_resultset *rs = tally_results_at(results, 0);
@@ -624,7 +655,7 @@ int cmd_run(int argc, char **argv)
      * (--resume continues), nothing is left running. A signal found ignored stays ignored
      * (nohup, or a shell's background job), as the caller asked. */
     static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-    enum { NSTOP = COUNT(stop_signals) };
+    enum { NSTOP = sizeof(stop_signals) / sizeof(stop_signals[0]) };
     struct sigaction sa, old[NSTOP];
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -668,8 +699,10 @@ int cmd_run(int argc, char **argv)
             else
                 snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
         }
-        if (took)
+        if (took) {
             print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
+            print_first_failure(results);
+        }
         tally_results_free(results);
         if (failed > 0)
             fprintf(stderr, "tally run: %zu run%s failed: counted per case as failed_runs, "
