@@ -200,6 +200,10 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
  * or CLI_EXIT_USAGE after printing. */
 int cli_report_finish(cli_report_args *args, const char *command);
 
+/* What output format `format` needs and where it goes, from the library's table of renderers
+ * (tally_format_info_at); all zero but `format` for a format the library does not list. */
+tally_format_info cli_format_info(tally_format format);
+
 /* Columns of the terminal on `stream`: $COLUMNS when set, else the terminal's width, else 80. */
 int cli_terminal_width(FILE *stream);
 

@@ -341,7 +341,7 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
                   {'U', "unit"}, {'D', "direction"}, {CLI_DB_OPTION, "db"} };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (size_t i = 0; i < COUNT(names); i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK
                                                                               : CLI_EXIT_USAGE;
@@ -476,7 +476,7 @@ int cli_utf8_locale(void)
 {
     /* The locale the user asked for, by the POSIX precedence; the process keeps the C locale. */
     static const char *const vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+    for (size_t i = 0; i < COUNT(vars); i++) {
         const char *v = getenv(vars[i]);
         if (v && *v) {
             const char *dot = strchr(v, '.');
@@ -488,16 +488,28 @@ int cli_utf8_locale(void)
     return 0;
 }
 
+tally_format_info cli_format_info(tally_format format)
+{
+    for (size_t i = 0; i < tally_format_count(); i++) {
+        tally_format_info f = { .size = sizeof f };
+        if (tally_format_info_at(&f, i) == TALLY_OK && f.format == format)
+            return f;
+    }
+    tally_format_info none = { .size = sizeof none, .format = format };
+    return none;
+}
+
 int cli_report_finish(cli_report_args *args, const char *command)
 {
+    tally_format_info format = cli_format_info(args->render.format);
     int color = cli_color_mode(args->color, stdout);
     if (color < 0)
         return cli_usage_error(command, "--color takes auto, always or never, not '%s'",
                                args->color);
     /* Colour only ever goes to a terminal's text output, never into files. */
-    args->render.color = args->output == NULL && args->render.format == TALLY_FORMAT_TEXT && color;
-    if (args->render.format == TALLY_FORMAT_XLSX && args->output == NULL)
-        return cli_usage_error(command, "--format xlsx needs -o FILE");
+    args->render.color = args->output == NULL && format.terminal && color;
+    if (format.file_only && args->output == NULL)
+        return cli_usage_error(command, "--format %s needs -o FILE", format.name);
     if ((args->render.histogram || args->render.ascii) &&
         args->render.format != TALLY_FORMAT_TEXT)
         return cli_usage_error(command, "--hist and --ascii are for text output (--format text)");
@@ -514,8 +526,7 @@ int cli_report_finish(cli_report_args *args, const char *command)
      * width unless --width says otherwise. */
     if (args->width > 0)
         args->render.fit_width = args->width;
-    else if (args->output == NULL && args->render.format == TALLY_FORMAT_TEXT &&
-             isatty(fileno(stdout)))
+    else if (args->output == NULL && format.terminal && isatty(fileno(stdout)))
         args->render.fit_width = cli_terminal_width(stdout);
     return CLI_EXIT_OK;
 }

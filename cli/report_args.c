@@ -337,10 +337,9 @@ static int build_report(tally_report **out, cli_report_command *cmd, const char 
                         "'tally summary'", configurations);
     }
     cmd->args.report.summaries_only = !cmd->allow_gate;
-    /* Only JSON, XLSX, HTML and histograms show the raw samples: other outputs need no copy. */
-    cmd->args.report.omit_samples = cmd->args.render.format != TALLY_FORMAT_JSON &&
-                                    cmd->args.render.format != TALLY_FORMAT_XLSX &&
-                                    cmd->args.render.format != TALLY_FORMAT_HTML &&
+    /* Only the formats that show the raw samples (the library's table says which) and text
+     * histograms need them: other outputs need no copy. */
+    cmd->args.report.omit_samples = !cli_format_info(cmd->args.render.format).needs_samples &&
                                     !cmd->args.render.histogram;
     rc = tally_report_new(out, results, &cmd->args.report);
     tally_results_free(results);

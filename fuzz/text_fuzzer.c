@@ -44,7 +44,7 @@ static void check_bulk_lines(const char *input, size_t size)
     const char *p = input, *end = input + size;
     while (p < end) {
         const char *at = p;
-        size_t n = tally__number_lines(out, sizeof(out) / sizeof(out[0]), &at, end);
+        size_t n = tally__number_lines(out, TALLY__COUNT(out), &at, end);
         const char *q = p;
         for (size_t i = 0; i < n; i++) {
             const char *nl = memchr(q, '\n', (size_t)(end - q));

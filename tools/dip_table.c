@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "stats/diag_internal.h"
+#include "util/count.h"
 
 static uint64_t s[4];
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -31,7 +32,7 @@ int main(void)
     static const size_t sizes[] = { 10, 11, 12, 13, 14, 15, 17, 20, 25, 30, 40, 50, 70, 100,
                                     150, 200, 300, 500, 1000, 2000 };
     static const double levels[] = { 0.5, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001 };
-    const size_t nlev = sizeof levels / sizeof levels[0];
+    const size_t nlev = TALLY__COUNT(levels);
     uint64_t z = 20261201;
     for (int i = 0; i < 4; i++) {
         z += 0x9e3779b97f4a7c15u;
@@ -44,7 +45,7 @@ int main(void)
     for (size_t l = 0; l < nlev; l++)
         printf(" %g", levels[l]);
     printf(" */\n");
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    for (size_t k = 0; k < TALLY__COUNT(sizes); k++) {
         size_t n = sizes[k], reps = n <= 500 ? 200000 : n <= 1000 ? 60000 : 30000;
         double *x = malloc(n * sizeof *x), *d = malloc(reps * sizeof *d);
         for (size_t r = 0; r < reps; r++) {

@@ -110,7 +110,9 @@ TALLY_API int tally_accumulator_deserialize(tally_accumulator **out, const unsig
  *  ::TALLY_PARTITION_OPTIONS_INIT. */
 typedef struct tally_partition_options {
     unsigned int version;          /**< ::TALLY_PARTITION_OPTIONS_VERSION. */
-    tally_summary_options summary; /**< As for tally_summarize(). */
+    const tally_summary_options *summary; /**< As for tally_summarize() (read at their own
+                                               version, and copied), or NULL for the
+                                               defaults. */
     const double *percentiles;     /**< Extra percentiles in [0, 100] (as
                                         tally_summarize_with_percentiles()), or NULL. */
     size_t percentile_count;       /**< Number of entries of `percentiles`. */
@@ -120,7 +122,7 @@ typedef struct tally_partition_options {
 
 #define TALLY_PARTITION_OPTIONS_VERSION 1
 #define TALLY_PARTITION_OPTIONS_INIT \
-    { TALLY_PARTITION_OPTIONS_VERSION, TALLY_SUMMARY_OPTIONS_INIT, NULL, 0, NULL, 0 }
+    { TALLY_PARTITION_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_PARTITION_OPTIONS_INIT does for the

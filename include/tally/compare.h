@@ -92,9 +92,11 @@ typedef struct tally_compare_options {
                                      (::TALLY_STAT_DEFAULT means AMean here). With the mmtests
                                      rule, HMean also makes the test use the harmonic mean and
                                      harmonic SD, as mmtests does for higher-is-better rows. */
-    tally_summary_options summary; /**< Options for the two summaries; its `direction` is
-                                        replaced by the `direction` above, and its `confidence`
-                                        is also the level of the change's interval. */
+    const tally_summary_options *summary; /**< Options for the two summaries (read at their
+                                        own version), or NULL for the defaults; their
+                                        `direction` is replaced by the `direction` above, and
+                                        their `confidence` is also the level of the change's
+                                        interval. Not retained after the call. */
     double equivalence_pct;     /**< Equivalence margin in percent (> 0), or 0 for none: a
                                      non-significant row whose 1 - 2 alpha interval of pct-imp
                                      lies inside (-margin, +margin) is equivalent. Since
@@ -109,7 +111,7 @@ typedef struct tally_compare_options {
 #define TALLY_COMPARE_OPTIONS_VERSION 2
 #define TALLY_COMPARE_OPTIONS_INIT                                                      \
     { TALLY_COMPARE_OPTIONS_VERSION, TALLY_TEST_AUTO, 0.05, TALLY_LOWER_IS_BETTER,       \
-      TALLY_STAT_AMEAN, TALLY_SUMMARY_OPTIONS_INIT, 0.0, 0.8, 0.0 }
+      TALLY_STAT_AMEAN, NULL, 0.0, 0.8, 0.0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_COMPARE_OPTIONS_INIT does for the

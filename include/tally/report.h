@@ -71,10 +71,12 @@ typedef struct tally_report_options {
     const char *filter;           /**< Keep rows whose "benchmark/case" matches this shell glob; NULL: all. */
     int summaries_only;           /**< 1: no comparisons; every configuration is summarised on its
                                        own (`tally summary`): no cell has `compared` set. */
-    int omit_samples;             /**< 1: the report keeps no copy of the raw samples (only the
-                                       JSON and XLSX outputs show them: JSON then writes
-                                       `"samples": null`, XLSX has no samples sheet), which saves
-                                       a copy of every sample. Since version 2. */
+    int omit_samples;             /**< 1: the report keeps no copy of the raw samples (the
+                                       formats whose tally_format_info says `needs_samples` show
+                                       them: JSON then writes `"samples": null`, XLSX has no
+                                       samples sheet, HTML no distribution or run-order plots;
+                                       text histograms need them too), which saves a copy of
+                                       every sample. Since version 2. */
     double equivalence_pct;       /**< Equivalence margin in percent (0: none); see
                                        tally_compare_options. Since version 3. */
     double power;                 /**< Power of the MDE and runs needed; default 0.8. Since
@@ -548,6 +550,37 @@ TALLY_API const char *tally_format_name(tally_format format);
 
 /** Parse a format name. @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_format_from_name(tally_format *out, const char *name);
+
+/**
+ * What an output format needs of a report and where it can go, as the library's table of
+ * renderers states it: callers (the CLI, the Python package) ask here instead of keeping lists
+ * of their own. A growable result struct like ::tally_summary: set `size` before a call fills it
+ * (`tally_format_info f = { .size = sizeof f };`).
+ */
+typedef struct tally_format_info {
+    size_t size;         /**< Set by the caller to sizeof (tally_format_info); on return, the
+                              bytes the library filled. */
+    tally_format format; /**< The format. */
+    const char *name;    /**< Its name, as tally_format_name(); static storage. */
+    int needs_samples;   /**< 1: the output shows the raw samples (JSON's `samples`, XLSX's
+                              samples sheet, HTML's distribution and run-order plots), which a
+                              report made with `omit_samples` lacks. */
+    int file_only;       /**< 1: only tally_report_write() produces it (a workbook). */
+    int terminal;        /**< 1: meant for a terminal: ANSI colour (`color`) and fitting to its
+                              width (`fit_width`) apply. */
+} tally_format_info;
+
+/** @return the number of output formats (the rows tally_format_info_at() reads). Thread-safe. */
+TALLY_API size_t tally_format_count(void);
+
+/**
+ * Describe output format number `i` (0 to tally_format_count() - 1, in the order of
+ * ::tally_format).
+ * @param out receives the description (its `size` set by the caller).
+ * @param i the row.
+ * @return ::TALLY_OK, or ::TALLY_EINVAL for `i` out of range or a bad `out`. Thread-safe.
+ */
+TALLY_API int tally_format_info_at(tally_format_info *out, size_t i);
 
 /** @return a style's name ("table", "mmtests", "normalized", "pct"), or NULL. */
 TALLY_API const char *tally_style_name(tally_style style);

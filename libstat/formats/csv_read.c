@@ -626,10 +626,35 @@ static int parse_tsv(tally_results *into, const char *data, size_t len, const ch
     return parse_separated(into, data, len, name, '\t', NULL);
 }
 
-int tally__csv_read_input(tally_results *into, tally__chunks *src, const char *name, char sep)
+/* The long-form CSV or TSV read as it arrives (importer.h, read_input). */
+static int read_csv(tally_results *into, tally__chunks *src, const char *name,
+                    const tally_load_options *opts)
 {
-    return parse_separated(into, NULL, 0, name, sep, src);
+    (void)opts;
+    return parse_separated(into, NULL, 0, name, ',', src);
 }
 
-const tally__importer tally__importer_csv = { TALLY_INPUT_CSV, "csv", sniff_csv, parse_csv };
-const tally__importer tally__importer_tsv = { TALLY_INPUT_TSV, "tsv", sniff_tsv, parse_tsv };
+static int read_tsv(tally_results *into, tally__chunks *src, const char *name,
+                    const tally_load_options *opts)
+{
+    (void)opts;
+    return parse_separated(into, NULL, 0, name, '\t', src);
+}
+
+/* Detection reads the whole header line (the preamble before it included): decided once these
+ * first bytes hold its end. */
+static int header_complete(const char *data, size_t len)
+{
+    size_t rest = len;
+    const char *header = tally__csv_after_preamble(data, &rest);
+    return memchr(header, '\n', rest) != NULL;
+}
+
+const tally__importer tally__importer_csv = {
+    .kind = TALLY_INPUT_CSV, .name = "csv", .sniff = sniff_csv, .parse = parse_csv,
+    .read_input = read_csv, .decided_by = header_complete,
+};
+const tally__importer tally__importer_tsv = {
+    .kind = TALLY_INPUT_TSV, .name = "tsv", .sniff = sniff_tsv, .parse = parse_tsv,
+    .read_input = read_tsv, .decided_by = header_complete,
+};

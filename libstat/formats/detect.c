@@ -79,18 +79,6 @@ static int binary(const char *data, size_t len)
     return window > 0 && odd * 10 > window;
 }
 
-/* The importers that read a tool's text output and pass over lines they do not know. */
-static int skips_lines(tally_input_kind kind)
-{
-    switch (kind) {
-    case TALLY_INPUT_HACKBENCH: case TALLY_INPUT_STREAM: case TALLY_INPUT_SCHBENCH:
-    case TALLY_INPUT_NETPERF: case TALLY_INPUT_TBENCH: case TALLY_INPUT_GOTEST:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* ---- files tally recognises but does not read ---- */
 
 /* The top-level keys of a JSON object (or of the first element of a top-level array) in the
@@ -310,7 +298,7 @@ int tally__detect(const tally__importer **out, const char *data, size_t len, con
     }
     shape sh;
     look(&sh, data, len);
-    if (best != NULL && skips_lines(best->kind) && sh.numbers > 0)
+    if (best != NULL && (best->flags & TALLY__IMPORT_SKIPS_LINES) && sh.numbers > 0)
         return tally__error_at(TALLY_EFORMAT, name, sh.first_number, 1,
                                "the file mixes formats: line %lu is a bare number (plain "
                                "numbers), and the file also holds %s output; reading either "

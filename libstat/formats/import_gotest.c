@@ -215,4 +215,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return rc < 0 ? rc : TALLY_OK;
 }
 
-const tally__importer tally__importer_gotest = {TALLY_INPUT_GOTEST, "gotest", sniff, parse};
+const tally__importer tally__importer_gotest = {
+    .kind = TALLY_INPUT_GOTEST, .name = "gotest", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES,
+};

@@ -279,5 +279,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return tally__json_import(into, data, len, name, opts, &result_cut, read_doc);
 }
 
-const tally__importer tally__importer_hyperfine = {TALLY_INPUT_HYPERFINE, "hyperfine", sniff,
-                                                   parse};
+const tally__importer tally__importer_hyperfine = {
+    .kind = TALLY_INPUT_HYPERFINE, .name = "hyperfine", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK,
+};

@@ -220,4 +220,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return tally__json_import(into, data, len, name, opts, &run_cut, read_doc);
 }
 
-const tally__importer tally__importer_pyperf = {TALLY_INPUT_PYPERF, "pyperf", sniff, parse};
+const tally__importer tally__importer_pyperf = {
+    .kind = TALLY_INPUT_PYPERF, .name = "pyperf", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK,
+};

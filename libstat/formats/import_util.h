@@ -11,20 +11,10 @@
 #include "util/json_util.h"
 #include "util/text.h"
 
-/* The importers of this family, registered in importers.c. */
-extern const tally__importer tally__importer_hyperfine;
-extern const tally__importer tally__importer_gbench;
 /* The Google Benchmark importer's cJSON path alone, without its row scanner (the fuzz target
  * checks that both give the same results and messages). */
 int tally__gbench_parse_tree(tally_results *into, const char *data, size_t len, const char *name,
                              const tally_load_options *opts);
-extern const tally__importer tally__importer_pyperf;
-extern const tally__importer tally__importer_gotest;
-extern const tally__importer tally__importer_hackbench;
-extern const tally__importer tally__importer_stream;
-extern const tally__importer tally__importer_schbench;
-extern const tally__importer tally__importer_netperf;
-extern const tally__importer tally__importer_tbench;
 
 /* Create the one result set of an imported file, labelled opts->label or else the file name
  * without directory and extension, with metadata harness=<harness>, and add it to `into`

@@ -13,6 +13,32 @@
  * piece of a file before it decides to read the rest as it arrives. */
 #define TALLY__SNIFF_MAX 65536
 
+/* An input handed over after its first bytes (load.c) to an importer's read_input: buf[0..have) holds them, after any
+ * byte-order mark; buf (cap bytes, a tally__malloc block) is the reader's to refill, move and
+ * grow, and the loader frees it. */
+typedef struct tally__chunks {
+    tally__input *in;
+    char *buf;
+    size_t have;
+    size_t cap;
+    size_t piece; /* bytes to read at a time, at most */
+    unsigned long last_line; /* set by the reader at the end: the number of the input's last line */
+} tally__chunks;
+
+/* What an importer can do (tally__importer.flags), asked by the loader and detection instead of
+ * switches over the kinds. */
+enum {
+    /* The format carries no benchmark names: the importer names its benchmark itself, from
+     * opts->benchmark or a fixed name of its own (load_rename.c renames the others'). */
+    TALLY__IMPORT_NAMES_BENCHMARK = 1 << 0,
+    /* The importer reads its own lines of a tool's output and skips every other line, so a
+     * file that also holds bare numbers is refused as mixed (detect.c). */
+    TALLY__IMPORT_SKIPS_LINES = 1 << 1,
+    /* The samples carry no unit: the caller's `unit` and `direction` apply (plain numbers);
+     * other formats refuse them. */
+    TALLY__IMPORT_TAKES_UNIT = 1 << 2
+};
+
 typedef struct tally__importer {
     tally_input_kind kind;
     const char *name; /* as in tally_input_kind_name(): "csv", "hyperfine", ... */
@@ -30,43 +56,48 @@ typedef struct tally__importer {
      * failure. */
     int (*parse)(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts);
+    /* Optional (NULL: the loader reads the whole input and calls parse): the same parse, with
+     * the same samples and the same first error (UTF-8 check included), of an input read as it
+     * arrives, without a buffer of the whole file. Through tally__chunks_more and
+     * tally__chunks_finish (chunks.c). */
+    int (*read_input)(tally_results *into, tally__chunks *src, const char *name,
+                      const tally_load_options *opts);
+    /* With read_input: whether data[0..len), the first bytes of a longer input that detection
+     * gave to this importer, decide that as the whole input would (detection reads at most
+     * TALLY__SNIFF_MAX bytes, but for what this format allows before its first data line). */
+    int (*decided_by)(const char *data, size_t len);
+    unsigned flags; /* TALLY__IMPORT_* */
 } tally__importer;
 
-/* An input handed over after its first bytes (load.c): buf[0..have) holds them, after any
- * byte-order mark; buf (cap bytes, a tally__malloc block) is the reader's to refill, move and
- * grow, and the loader frees it. */
-typedef struct tally__chunks {
-    tally__input *in;
-    char *buf;
-    size_t have;
-    size_t cap;
-    size_t piece; /* bytes to read at a time, at most */
-    unsigned long last_line; /* set by the reader at the end: the number of the input's last line */
-} tally__chunks;
 
-extern const tally__importer tally__importer_plain;
-
-/* The plain importer read as the input arrives (plain_read.c): the same samples and the same
- * first error as its parse of the whole input, UTF-8 check included, without a buffer of the
- * whole file. */
-int tally__plain_read_input(tally_results *into, tally__chunks *src, const char *name,
-                            const tally_load_options *opts);
-
-/* The long-form CSV (sep ',') or TSV (sep '\t') importer read as the input arrives
- * (csv_read.c), as tally__plain_read_input is for plain numbers. */
-int tally__csv_read_input(tally_results *into, tally__chunks *src, const char *name, char sep);
+/* Every importer, one file each (one list: the registry in importers.c, the tests and the
+ * runner's workloads that reuse a parser name them here). */
+extern const tally__importer tally__importer_native_json; /* native_json_read.c */
+extern const tally__importer tally__importer_hyperfine;   /* import_hyperfine.c ... */
+extern const tally__importer tally__importer_gbench;
+extern const tally__importer tally__importer_pyperf;
+extern const tally__importer tally__importer_gotest;
+extern const tally__importer tally__importer_hackbench;
+extern const tally__importer tally__importer_stream;
+extern const tally__importer tally__importer_schbench;
+extern const tally__importer tally__importer_netperf;
+extern const tally__importer tally__importer_tbench;
+extern const tally__importer tally__importer_journal; /* journal_read.c */
+extern const tally__importer tally__importer_csv;     /* csv_read.c */
+extern const tally__importer tally__importer_tsv;
+extern const tally__importer tally__importer_plain;   /* plain_read.c */
 
 /* For a reader of `src` that failed with `rc`: the rest of the input is read all the same, so
  * that the error reported is the one the whole-input path reports first: a read error or the
  * input limit, then the first invalid UTF-8 byte (which the loader checks before parsing), then
  * rc. buf[0..have) are the first bytes not checked yet, at line `line`, column 1; `check` is 0
- * when rc is itself invalid UTF-8 (or the rest was checked). load.c. */
+ * when rc is itself invalid UTF-8 (or the rest was checked). chunks.c. */
 int tally__chunks_finish(tally__chunks *src, size_t have, unsigned long line, int check, int rc,
                          const char *name);
 
 /* The next read of `src` appended to buf[0..*have), *have counting it: at most src->piece
  * bytes, into a buffer grown first when full, towards room for the longest line accepted and
- * its "\r\n" (TALLY__MAX_LINE + 2 bytes). load.c. */
+ * its "\r\n" (TALLY__MAX_LINE + 2 bytes). chunks.c. */
 int tally__chunks_more(tally__chunks *src, size_t *have);
 
 /* tally_load_file with the sizes of its reads chosen (load.c): the first (detection looks at

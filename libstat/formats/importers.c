@@ -3,11 +3,7 @@
 #include "formats/import_util.h"
 #include "formats/importer.h"
 #include "util/count.h"
-
-extern const tally__importer tally__importer_native_json;
-extern const tally__importer tally__importer_csv;
-extern const tally__importer tally__importer_tsv;
-extern const tally__importer tally__importer_journal;
+#include "util/names.h"
 
 const tally__importer *const tally__importers[] = {
     &tally__importer_native_json,
@@ -27,3 +23,22 @@ const tally__importer *const tally__importers[] = {
 };
 
 const size_t tally__importer_count = TALLY__COUNT(tally__importers);
+
+/* The names of the input kinds: "auto", then the registry's rows, then "native" (another name
+ * for "json"). */
+static const char *kind_row(const void *table, size_t i, int *value)
+{
+    (void)table;
+    if (i == 0) {
+        *value = TALLY_INPUT_AUTO;
+        return "auto";
+    }
+    if (i <= tally__importer_count) {
+        *value = (int)tally__importers[i - 1]->kind;
+        return tally__importers[i - 1]->name;
+    }
+    *value = TALLY_INPUT_NATIVE_JSON;
+    return "native";
+}
+
+TALLY__NAME_FUNCTIONS_ROWS(tally_input_kind, NULL, tally__importer_count + 2, kind_row, "input format")

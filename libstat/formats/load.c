@@ -3,12 +3,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats/csv_tokenizer.h"
 #include "formats/detect.h"
 #include "formats/importer.h"
 #include "formats/load_rename.h"
 #include "util/internal.h"
-#include "util/text.h"
 #include "util/utf8.h"
 #include "util/names.h"
 #include "util/options.h"
@@ -21,25 +19,6 @@
  * (whose fresh pages the kernel would zero first). */
 #define LOAD_FIRST_READ ((size_t)256 << 10)
 #define LOAD_PIECE ((size_t)256 << 10)
-
-/* The names of the input kinds: "auto", then the registry's rows, then "native" (another name
- * for "json"). */
-static const char *kind_row(const void *table, size_t i, int *value)
-{
-    (void)table;
-    if (i == 0) {
-        *value = TALLY_INPUT_AUTO;
-        return "auto";
-    }
-    if (i <= tally__importer_count) {
-        *value = (int)tally__importers[i - 1]->kind;
-        return tally__importers[i - 1]->name;
-    }
-    *value = TALLY_INPUT_NATIVE_JSON;
-    return "native";
-}
-
-TALLY__NAME_FUNCTIONS_ROWS(tally_input_kind, NULL, tally__importer_count + 2, kind_row, "input format")
 
 /* ---- choosing an importer ---- */
 
@@ -164,67 +143,6 @@ static size_t bom_length(const char *data, size_t len)
     return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
-/* ---- inputs read as they arrive ---- */
-
-/* Where line and column move to over p[0..n). */
-static void advance(const char *p, size_t n, unsigned long *line, unsigned long *col)
-{
-    unsigned long l, c;
-    tally__text_position(p, p + n, &l, &c);
-    *col = l == 1 ? *col + c - 1 : c;
-    *line += l - 1;
-}
-
-int tally__chunks_finish(tally__chunks *src, size_t have, unsigned long line, int check, int rc,
-                         const char *name)
-{
-    tally__input *in = src->in;
-    unsigned long col = 1;
-    int utf8_rc = TALLY_OK;
-    for (;;) {
-        size_t done = have;
-        if (check) {
-            size_t ok = tally__utf8_valid_prefix(src->buf, have);
-            if (ok < have && !in->eof && have - ok < 4) {
-                done = ok; /* perhaps a sequence the read cut: seen again with what follows */
-            } else if (ok < have) {
-                advance(src->buf, ok, &line, &col);
-                utf8_rc = tally__utf8_error(name, line, col, (unsigned char)src->buf[ok]);
-                check = 0;
-            }
-            if (check)
-                advance(src->buf, done, &line, &col);
-        }
-        memmove(src->buf, src->buf + done, have - done);
-        have -= done;
-        if (in->eof)
-            break;
-        size_t got = 0;
-        int read_rc = tally__input_read(in, src->buf + have, src->cap - have, &got);
-        if (read_rc != TALLY_OK)
-            return read_rc;
-        have += got;
-    }
-    return utf8_rc != TALLY_OK ? utf8_rc : rc;
-}
-
-int tally__chunks_more(tally__chunks *src, size_t *have)
-{
-    if (*have == src->cap) {
-        size_t grown = src->cap * 2 < TALLY__MAX_LINE + 2 ? src->cap * 2 : TALLY__MAX_LINE + 2;
-        char *bigger = tally__realloc(src->buf, grown);
-        if (bigger == NULL)
-            return tally__oom();
-        src->buf = bigger;
-        src->cap = grown;
-    }
-    size_t got = 0, room = src->cap - *have;
-    int rc = tally__input_read(src->in, src->buf + *have, room < src->piece ? room : src->piece,
-                               &got);
-    *have += got;
-    return rc;
-}
-
 /* ---- a last line without its line end ---- */
 
 /* The text outputs of tools, whose every line ends with a line end when the tool finished. */
@@ -295,19 +213,15 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
         tally_load_options resolved = *opts;
         resolved.kind = imp->kind;
         resolved.label = opts->label ? opts->label : stem;
-        if (src == NULL)
-            rc = imp->parse(fresh, data, len, name, &resolved);
-        else if (imp->kind == TALLY_INPUT_PLAIN)
-            rc = tally__plain_read_input(fresh, src, name, &resolved);
-        else
-            rc = tally__csv_read_input(fresh, src, name, imp->kind == TALLY_INPUT_CSV ? ',' : '\t');
+        rc = src ? imp->read_input(fresh, src, name, &resolved)
+                 : imp->parse(fresh, data, len, name, &resolved);
     }
     if (rc == TALLY_OK && src == NULL)
         rc = cut_last_line_of(fresh, imp->kind, data, len, name);
     else if (rc == TALLY_OK && src->in->eof)
         rc = cut_last_line(fresh, imp->kind, name, src->last_line, 0, src->in->last);
     if (rc == TALLY_OK)
-        rc = tally__load_rename(&fresh, imp->kind, name, opts);
+        rc = tally__load_rename(&fresh, imp, name, opts);
     if (rc == TALLY_OK)
         rc = finish_sets(fresh, into, name, opts->label);
     if (rc == TALLY_OK)
@@ -346,31 +260,22 @@ int tally_load_buffer(tally_results *into, const char *data, size_t len, const c
 }
 
 /* The importer that reads a file whose first bytes are data[0..len) (after any byte-order mark;
- * more follow) as it arrives, or NULL to read it whole: plain numbers and long-form CSV or TSV,
- * the formats whose readers do so. Detection decides from these bytes as from the whole file:
- * every detector reads at most the first TALLY__SNIFF_MAX bytes, but for the CSV header and the
- * blanks before a JSON object, which end before the first number line the plain detector found
- * in its first 4 KiB, or before the end of the CSV header line seen here. */
+ * more follow) as it arrives, or NULL to read it whole: one with a read_input slot, given, or
+ * detected from these bytes when they decide it as the whole file would (its decided_by). */
 static const tally__importer *read_as_it_arrives(const char *data, size_t len,
                                                   size_t first_read,
                                                   const tally_load_options *opts)
 {
-    if (opts->kind == TALLY_INPUT_PLAIN || opts->kind == TALLY_INPUT_CSV ||
-        opts->kind == TALLY_INPUT_TSV)
-        return importer_for(opts->kind);
-    if (opts->kind != TALLY_INPUT_AUTO || first_read <= TALLY__SNIFF_MAX || len <= TALLY__SNIFF_MAX)
-        return NULL;
     const tally__importer *imp = NULL;
+    if (opts->kind != TALLY_INPUT_AUTO) {
+        imp = importer_for(opts->kind);
+        return imp && imp->read_input ? imp : NULL;
+    }
+    if (first_read <= TALLY__SNIFF_MAX || len <= TALLY__SNIFF_MAX)
+        return NULL;
     if (tally__detect(&imp, data, len, "input") != TALLY_OK)
         return NULL;
-    if (imp->kind == TALLY_INPUT_PLAIN)
-        return tally__importer_plain.sniff(data, len) > 0 ? imp : NULL;
-    if (imp->kind == TALLY_INPUT_CSV || imp->kind == TALLY_INPUT_TSV) {
-        size_t rest = len;
-        const char *header = tally__csv_after_preamble(data, &rest);
-        return memchr(header, '\n', rest) ? imp : NULL;
-    }
-    return NULL;
+    return imp->read_input && imp->decided_by(data, len) ? imp : NULL;
 }
 
 int tally__load_file_pieces(tally_results *into, const char *path, const tally_load_options *opts,
@@ -434,14 +339,16 @@ int tally_load_spec(tally_results *into, const char *spec, const tally_load_opti
         return tally_load_file(into, spec, opts);
     if (eq == spec || eq[1] == '\0')
         return tally__error(TALLY_EINVAL, "input '%s': expected label=path with both parts", spec);
-    tally_load_options with_label = TALLY_LOAD_OPTIONS_INIT;
-    if (opts)
-        with_label = *opts;
+    /* Read through the version reader: a caller's older struct is shorter than ours. */
+    tally_load_options with_label;
+    int rc = tally__options_read(&with_label, opts, &tally_load_options_kind);
+    if (rc != TALLY_OK)
+        return rc;
     char *label = tally__strndup(spec, (size_t)(eq - spec));
     if (label == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     with_label.label = label;
-    int rc = tally_load_file(into, eq + 1, &with_label);
+    rc = tally_load_file(into, eq + 1, &with_label);
     tally__free_mem(label);
     return rc;
 }

@@ -9,21 +9,14 @@
 #include "util/internal.h"
 
 /* The formats whose importers use opts->benchmark themselves (docs/importers.md). */
-static int names_benchmark_itself(tally_input_kind kind)
+static int names_benchmark_itself(const tally__importer *imp)
 {
-    switch (kind) {
-    case TALLY_INPUT_PLAIN: case TALLY_INPUT_HYPERFINE: case TALLY_INPUT_PYPERF:
-    case TALLY_INPUT_GOTEST: case TALLY_INPUT_HACKBENCH: case TALLY_INPUT_STREAM:
-    case TALLY_INPUT_SCHBENCH: case TALLY_INPUT_NETPERF: case TALLY_INPUT_TBENCH:
-        return 1;
-    default:
-        return 0;
-    }
+    return (imp->flags & TALLY__IMPORT_NAMES_BENCHMARK) != 0;
 }
 
-static int needs_rebuild(const tally_load_options *o, tally_input_kind kind)
+static int needs_rebuild(const tally_load_options *o, const tally__importer *imp)
 {
-    return (o->benchmark && !names_benchmark_itself(kind)) || o->case_name || o->case_format ||
+    return (o->benchmark && !names_benchmark_itself(imp)) || o->case_name || o->case_format ||
            o->unit || o->direction_given;
 }
 
@@ -117,19 +110,19 @@ static int rebuild_set(tally_results *out, const tally_resultset *rs, const char
     return rc;
 }
 
-int tally__load_rename(tally_results **fresh, tally_input_kind kind, const char *file,
+int tally__load_rename(tally_results **fresh, const tally__importer *imp, const char *file,
                        const tally_load_options *o)
 {
-    if ((o->unit || o->direction_given) && kind != TALLY_INPUT_PLAIN)
+    if ((o->unit || o->direction_given) && !(imp->flags & TALLY__IMPORT_TAKES_UNIT))
         return tally__error_at(TALLY_EINVAL, file, 0, 0,
                                "--unit and --direction describe plain files; this is a %s file, "
                                "which carries its own",
-                               tally_input_kind_name(kind));
-    if (!needs_rebuild(o, kind))
+                               imp->name);
+    if (!needs_rebuild(o, imp))
         return TALLY_OK;
     tally_results *out = NULL;
     int rc = tally_results_new(&out);
-    int rename_benchmark = o->benchmark && !names_benchmark_itself(kind);
+    int rename_benchmark = o->benchmark && !names_benchmark_itself(imp);
     for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(*fresh); i++)
         rc = rebuild_set(out, tally_results_at(*fresh, i), file, o, rename_benchmark);
     if (rc != TALLY_OK) {

@@ -178,8 +178,8 @@ static int parse_plain(tally_results *into, const char *data, size_t len, const 
 
 /* ---- read as it arrives ---- */
 
-int tally__plain_read_input(tally_results *into, tally__chunks *src, const char *name,
-                            const tally_load_options *opts)
+static int read_plain(tally_results *into, tally__chunks *src, const char *name,
+                      const tally_load_options *opts)
 {
     tally__input *in = src->in;
     reader r = { .later = 0 };
@@ -233,5 +233,15 @@ int tally__plain_read_input(tally_results *into, tally__chunks *src, const char 
     return no_numbers(r.cas, name);
 }
 
-const tally__importer tally__importer_plain = { TALLY_INPUT_PLAIN, "plain", sniff_plain,
-                                                parse_plain };
+/* The plain detector decides from the first number line it finds in its first 4 KiB: these
+ * bytes decide when they hold one. */
+static int number_line_seen(const char *data, size_t len)
+{
+    return sniff_plain(data, len) > 0;
+}
+
+const tally__importer tally__importer_plain = {
+    .kind = TALLY_INPUT_PLAIN, .name = "plain", .sniff = sniff_plain, .parse = parse_plain,
+    .read_input = read_plain, .decided_by = number_line_seen,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TAKES_UNIT,
+};

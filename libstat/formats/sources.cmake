@@ -1,5 +1,6 @@
 # Sources of libstat/formats/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  chunks.c
   csv_read.c
   csv_tokenizer.c
   detect.c

@@ -1,5 +1,5 @@
-/* Noise profiles, shared by noise.c (calibration, accessors, the report's margins) and
- * noise_file.c (the JSON file format). */
+/* Noise profiles, shared by noise.c (accessors, the report's margins), calibrate.c (the A/A
+ * calibration) and noise_file.c (the JSON file format). */
 #ifndef TALLY_NOISE_INTERNAL_H
 #define TALLY_NOISE_INTERNAL_H
 

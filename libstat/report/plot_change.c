@@ -223,7 +223,7 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
                                         "too few samples"};
     tally__buf_puts(b, "<g class=\"legend\">");
     double lx = left, ly = bottom + 62;
-    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+    for (size_t k = 0; k < TALLY__COUNT(keys); k++) {
         if ((keys[k] == TALLY_VERDICT_EQUIVALENT && !equivalent) ||
             (keys[k] == TALLY_VERDICT_NOT_TESTED && !not_tested))
             continue;

@@ -6,24 +6,6 @@
 #include "report/report_internal.h"
 #include "util/options.h"
 
-const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
-
-
-void tally__report_free_row(tally__row *row, size_t configs)
-{
-    tally__free_mem(row->benchmark);
-    tally__free_mem(row->case_name);
-    tally__free_mem(row->unit);
-    if (row->cells)
-        for (size_t j = 0; j < configs; j++)
-        {
-            if (!row->cells[j].borrowed)
-                tally__free_mem(row->cells[j].samples);
-            tally__free_mem(row->cells[j].paired_from);
-        }
-    tally__free_mem(row->cells);
-}
-
 void tally_report_free(tally_report *r)
 {
     if (r == NULL)
@@ -97,6 +79,11 @@ TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, case_map),
                          sizeof(tally_report_options))
 
+int tally__report_options_read(tally_report_options *out, const tally_report_options *given)
+{
+    return tally__options_read(out, given, &tally_report_options_kind);
+}
+
 static int check_options(const tally_report_options *o)
 {
     if (!(o->alpha > 0 && o->alpha < 1))
@@ -169,7 +156,7 @@ static int report_new(tally_report **out, const tally_results *results,
         return tally__error(TALLY_EINVAL, "tally_report_new: NULL argument");
     *out = NULL;
     tally_report_options options;
-    int rc = tally__options_read(&options, opts, &tally_report_options_kind);
+    int rc = tally__report_options_read(&options, opts);
     if (rc == TALLY_OK)
         rc = check_options(&options);
     if (rc != TALLY_OK)

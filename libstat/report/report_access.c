@@ -51,6 +51,24 @@ const tally__cell *tally__report_cell_for(size_t *size, const void *out, const c
     return &r->rows[row].cells[config];
 }
 
+int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c)
+{
+    const tally_summary *s = &c->pub.summary;
+    if (!c->pub.present)
+        return 0;
+    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
+        *lo = s->mean_ci_low;
+        *hi = s->mean_ci_high;
+        return 1;
+    }
+    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
+        *lo = s->median_ci_low;
+        *hi = s->median_ci_high;
+        return 1;
+    }
+    return 0;
+}
+
 /* The public figures of cell (row, config) for `fn`, filling the caller's struct of `type`: as
  * tally__report_cell_for. */
 static const tally__cell_figures *figures_for(size_t *size, const void *out, const char *type,

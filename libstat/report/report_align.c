@@ -7,6 +7,20 @@
 #include "report/report_internal.h"
 #include "stats/stats_internal.h"
 
+void tally__report_free_row(tally__row *row, size_t configs)
+{
+    tally__free_mem(row->benchmark);
+    tally__free_mem(row->case_name);
+    tally__free_mem(row->unit);
+    if (row->cells)
+        for (size_t j = 0; j < configs; j++) {
+            if (!row->cells[j].borrowed)
+                tally__free_mem(row->cells[j].samples);
+            tally__free_mem(row->cells[j].paired_from);
+        }
+    tally__free_mem(row->cells);
+}
+
 static int row_is(const tally__row *row, const char *benchmark, const char *case_name)
 {
     return strcmp(row->case_name, case_name) == 0 && strcmp(row->benchmark, benchmark) == 0;

@@ -7,17 +7,18 @@
 #include "report/report_internal.h"
 #include "util/result.h"
 
-/* The comparison options a row's cells are compared with (as report_stats.c uses them). */
-static tally_compare_options compare_options(const tally_report *r, const tally__row *row)
+/* The comparison options a row's cells are compared with (as report_stats.c uses them), their
+ * summary options in *so. */
+static tally_compare_options compare_options(const tally_report *r, const tally__row *row,
+                                             tally_summary_options *so)
 {
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
     co.test = r->opts.test;
     co.alpha = r->opts.alpha;
     co.direction = row->direction;
     co.statistic = row->statistic;
-    co.summary.direction = row->direction;
-    co.summary.percentile_method = r->opts.percentile_method;
-    co.summary.confidence = r->opts.confidence;
+    *so = tally__row_summary_options(r, row);
+    co.summary = so;
     return co;
 }
 
@@ -25,7 +26,7 @@ static tally_compare_options compare_options(const tally_report *r, const tally_
 static int without_outliers(size_t *kept_n, double *kept, unsigned char *flags, const double *x,
                             size_t n, const tally_compare_options *co)
 {
-    int rc = tally_outliers(flags, NULL, x, n, co->summary.mad_threshold, co->summary.tukey_k);
+    int rc = tally_outliers(flags, NULL, x, n, co->summary->mad_threshold, co->summary->tukey_k);
     if (rc != TALLY_OK)
         return rc;
     size_t k = 0;
@@ -56,7 +57,8 @@ static int outlier_influence(tally__cell *cell, const tally__cell *base, const t
     }
     double *kc = kb + nb;
     size_t kbn = 0, kcn = 0;
-    tally_compare_options co = compare_options(r, row);
+    tally_summary_options so;
+    tally_compare_options co = compare_options(r, row, &so);
     int rc = without_outliers(&kbn, kb, flags, base->samples, nb, &co);
     if (rc == TALLY_OK)
         rc = without_outliers(&kcn, kc, flags, cell->samples, nc, &co);

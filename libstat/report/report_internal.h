@@ -9,7 +9,8 @@
 #include "util/internal.h"
 #include "util/si.h"
 
-/* The BAmean-N rows of the mmtests layout, in the order compare-mmtests prints them. */
+/* The BAmean-N rows of the mmtests layout, in the order compare-mmtests prints them
+ * (report_stats.c, which computes them). */
 #define TALLY__BAMEAN_COUNT 3
 extern const double tally__bamean_percents[TALLY__BAMEAN_COUNT];
 
@@ -32,7 +33,7 @@ typedef struct tally__cell {
     size_t n;
     int value_defined;         /* pub.value holds the row's statistic */
     double spread;             /* stddev, or the harmonic SD on HMean rows */
-    double cv;                 /* 100 * spread / centre (see tally__cell_cv) */
+    double cv;                 /* 100 * spread / centre (finish_cell, report_stats.c) */
     int spread_defined;        /* spread and cv hold values */
     int cv_defined;
     double bamean[TALLY__BAMEAN_COUNT]; /* BAmean-50, -95, -99 */
@@ -98,7 +99,9 @@ struct tally_report {
 };
 
 /* Building a report (tally_report_new in report.c): */
-/* Free what a row owns (not the row itself). */
+/* A caller's report options (NULL: the defaults) through the version reader, unchecked. */
+int tally__report_options_read(tally_report_options *out, const tally_report_options *given);
+/* Free what a row owns (not the row itself); report_align.c, which builds the rows. */
 void tally__report_free_row(tally__row *row, size_t configs);
 /* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
  * per case of `results` in order: tally_report_new_from_partitions) the cells take their
@@ -137,6 +140,9 @@ void tally__report_noise_margins(tally_report *r);
 double tally__row_equivalence_pct(const tally_report *r, const tally__row *row);
 /* 1 when some row has an equivalence margin (the report's or the noise profile's). */
 int tally__report_has_margin(const tally_report *r);
+/* The summary options of a row's cells: its direction, the report's percentile method and
+ * confidence, the other fields at their defaults (report_stats.c). */
+tally_summary_options tally__row_summary_options(const tally_report *r, const tally__row *row);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after
@@ -384,7 +390,9 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
 int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_render_options *o);
 
 /* The confidence interval of a cell's statistic when the summary has one (the mean CI on AMean
- * rows, the median CI on Median rows): 1 with the bounds, else 0. */
+ * rows, the median CI on Median rows): 1 with the bounds, else 0. Part of the report model
+ * (report_access.c, beside tally_report_cell_interval), so that the renderers' helpers
+ * (report_util.c) call the model and never the reverse. */
 int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
 
 /* ANSI colour around a compared cell's change in the text styles: green for a significant

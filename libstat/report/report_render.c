@@ -12,6 +12,7 @@
 #include "util/count.h"
 #include "util/names.h"
 #include "util/options.h"
+#include "util/result.h"
 
 static const tally__name formats[] = {
     { "text", TALLY_FORMAT_TEXT }, { "json", TALLY_FORMAT_JSON }, { "csv", TALLY_FORMAT_CSV },
@@ -177,20 +178,61 @@ static int render_text(tally__buf *b, const tally_report *shown, const tally_ren
     return rc;
 }
 
+/* Markdown places its notes itself: they count towards its length limit. */
+static int render_markdown(tally__buf *b, const tally_report *r, const tally_render_options *o)
+{
+    if (o->system && render_system_markdown(b, r) != TALLY_OK)
+        return TALLY_ENOMEM;
+    return tally__render_markdown(b, r, o);
+}
+
+/* The renderers, one row per tally_format in its order: what each needs and where it goes
+ * (tally_format_info_at), and the function that appends it to a buffer (NULL: written to a
+ * file only, by tally_report_write). */
+static const struct renderer {
+    tally_format format;
+    const char *title; /* for messages */
+    int needs_samples, file_only, terminal;
+    int (*render)(tally__buf *b, const tally_report *r, const tally_render_options *o);
+} renderers[] = {
+    { TALLY_FORMAT_TEXT, "text", 0, 0, 1, render_text },
+    { TALLY_FORMAT_JSON, "JSON", 1, 0, 0, tally__render_json },
+    { TALLY_FORMAT_CSV, "CSV", 0, 0, 0, tally__render_csv },
+    { TALLY_FORMAT_MARKDOWN, "Markdown", 0, 0, 0, render_markdown },
+    { TALLY_FORMAT_XLSX, "XLSX", 1, 1, 0, NULL },
+    { TALLY_FORMAT_HTML, "HTML", 1, 0, 0, tally__render_html },
+};
+
+size_t tally_format_count(void)
+{
+    return TALLY__COUNT(renderers);
+}
+
+int tally_format_info_at(tally_format_info *out, size_t i)
+{
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_format_info");
+    if (rc)
+        return rc;
+    if (i >= TALLY__COUNT(renderers))
+        return tally__error(TALLY_EINVAL, "tally_format_info_at: no format %zu (%zu formats)", i,
+                            TALLY__COUNT(renderers));
+    const struct renderer *row = &renderers[i];
+    tally_format_info f = { sizeof f, row->format, tally_format_name(row->format),
+                            row->needs_samples, row->file_only, row->terminal };
+    tally__result_put(out, size, &f, sizeof f);
+    return TALLY_OK;
+}
+
 static int render_to(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
-    switch (o->format) {
-    case TALLY_FORMAT_TEXT: return render_text(b, r, o);
-    case TALLY_FORMAT_HTML: return tally__render_html(b, r, o);
-    case TALLY_FORMAT_JSON: return tally__render_json(b, r, o);
-    case TALLY_FORMAT_CSV: return tally__render_csv(b, r, o);
-    /* Markdown places its notes itself: they count towards its length limit. */
-    case TALLY_FORMAT_MARKDOWN:
-        if (o->system && render_system_markdown(b, r) != TALLY_OK)
-            return TALLY_ENOMEM;
-        return tally__render_markdown(b, r, o);
-    case TALLY_FORMAT_XLSX:
-        return tally__error(TALLY_EINVAL, "XLSX reports can only be written to a file");
+    for (size_t i = 0; i < TALLY__COUNT(renderers); i++) {
+        if (renderers[i].format != o->format)
+            continue;
+        if (renderers[i].render == NULL)
+            return tally__error(TALLY_EINVAL, "%s reports can only be written to a file",
+                                renderers[i].title);
+        return renderers[i].render(b, r, o);
     }
     return tally__error(TALLY_EINVAL, "render options: unknown format or style");
 }

@@ -8,7 +8,9 @@
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 
-static tally_summary_options summary_options(const tally_report *r, const tally__row *row)
+const double tally__bamean_percents[TALLY__BAMEAN_COUNT] = { 50.0, 95.0, 99.0 };
+
+tally_summary_options tally__row_summary_options(const tally_report *r, const tally__row *row)
 {
     tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
     so.direction = row->direction;
@@ -28,7 +30,7 @@ static int case_error(int rc, const tally__row *row, const tally_report *r, size
 static int cell_from_part(tally__cell *cell, const tally__row *row, const tally_report *r,
                           size_t j)
 {
-    tally_summary_options want = summary_options(r, row);
+    tally_summary_options want = tally__row_summary_options(r, row);
     const tally_summary_options *so;
     const double *percents, *bameans;
     size_t count, found = 0;
@@ -97,7 +99,7 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
         cell->part_made = 1;
         return cell_from_part(cell, row, r, j);
     }
-    tally_summary_options so = summary_options(r, row);
+    tally_summary_options so = tally__row_summary_options(r, row);
     /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
     size_t slot[TALLY__BAMEAN_COUNT], extra = 0;
@@ -165,7 +167,8 @@ static int compare_at(tally_comparison *out, const tally__cell *cell, const tall
     co.alpha = r->opts.alpha;
     co.direction = row->direction;
     co.statistic = row->statistic;
-    co.summary = summary_options(r, row);
+    tally_summary_options so = tally__row_summary_options(r, row);
+    co.summary = &so;
     co.equivalence_pct = tally__row_equivalence_pct(r, row);
     co.power = r->opts.power;
     co.mde_pct = r->opts.mde_pct;

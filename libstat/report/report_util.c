@@ -358,24 +358,6 @@ void tally__render_run_notes(tally__buf *b, const tally_report *r, const char *p
     }
 }
 
-int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c)
-{
-    const tally_summary *s = &c->pub.summary;
-    if (!c->pub.present)
-        return 0;
-    if (row->statistic == TALLY_STAT_AMEAN && (s->defined & TALLY_SUMMARY_MEAN_CI)) {
-        *lo = s->mean_ci_low;
-        *hi = s->mean_ci_high;
-        return 1;
-    }
-    if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
-        *lo = s->median_ci_low;
-        *hi = s->median_ci_high;
-        return 1;
-    }
-    return 0;
-}
-
 const char *tally__color_on(const tally__cell *c, int color)
 {
     if (!color || !c->pub.present || !c->pub.compared)

@@ -1,5 +1,6 @@
 # Sources of libstat/report/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
+  calibrate.c
   history.c
   noise.c
   noise_file.c

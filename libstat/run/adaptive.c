@@ -144,7 +144,9 @@ static int compare_cell(tally_comparison *c, const tally__adaptive *a,
     co.direction = cell->direction;
     co.statistic = cell->statistic == TALLY_STAT_DEFAULT ? TALLY_STAT_AMEAN : cell->statistic;
     co.equivalence_pct = a->margin_pct;
-    co.summary.confidence = 1 - a->alpha;
+    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
+    so.confidence = 1 - a->alpha;
+    co.summary = &so;
     c->size = sizeof *c;
     return tally_compare(c, cell->base, cell->nb, cell->x, cell->n, &co);
 }

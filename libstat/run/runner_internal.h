@@ -99,11 +99,8 @@ extern const tally__workload tally__workload_tbench;
 extern const tally__workload tally__workload_iperf3;
 extern const tally__workload tally__workload_netperf;
 
-/* The importers whose parsers the external-tool workloads reuse (import_*.c). */
+/* The importers whose parsers the external-tool workloads reuse: formats/importer.h. */
 struct tally__importer;
-extern const struct tally__importer tally__importer_hackbench;
-extern const struct tally__importer tally__importer_tbench;
-extern const struct tally__importer tally__importer_netperf;
 /* Parse `o->out` with an importer and return its only sample (the last one when the output
  * holds several). */
 /* "Total time: X [sec]" of perf bench sched messaging (workload_perf_messaging.c). */

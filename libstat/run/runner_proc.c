@@ -253,7 +253,7 @@ static void keeper_main(const tally__wl *wl, const char *sweep_value, char *cons
         _exit(1);
     tally__reset_signals(); /* SIGCHLD must not be ignored here, nor the caller's handlers run */
     const int keep[] = { out_w, err_w, report_w, abort_r, wl->server.netns_fd };
-    close_other_fds(keep, sizeof(keep) / sizeof(keep[0]));
+    close_other_fds(keep, TALLY__COUNT(keep));
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     keeper_report rep;
     memset(&rep, 0, sizeof(rep));

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "formats/importer.h"
 #include "run/runner_internal.h"
 
 typedef tally__loopback_cfg np_cfg;

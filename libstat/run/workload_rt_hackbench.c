@@ -3,6 +3,7 @@
  * does not say whether it used pipes or sockets). */
 #include <stdio.h>
 
+#include "formats/importer.h"
 #include "run/runner_internal.h"
 
 typedef struct rth_cfg {

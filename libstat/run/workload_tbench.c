@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "formats/importer.h"
 #include "run/runner_internal.h"
 
 #define TBENCH_PORT 7003

@@ -33,9 +33,9 @@ static int check_options(const tally_compare_options *o)
     if ((int)o->statistic < (int)TALLY_STAT_DEFAULT || (int)o->statistic > (int)TALLY_STAT_BAMEAN)
         return tally__error(TALLY_EINVAL, "compare options: unknown statistic %d",
                             (int)o->statistic);
-    if (!(o->summary.confidence > 0 && o->summary.confidence < 1))
+    if (!(o->summary->confidence > 0 && o->summary->confidence < 1))
         return tally__error(TALLY_EINVAL, "compare options: confidence %g is not in (0, 1)",
-                            o->summary.confidence);
+                            o->summary->confidence);
     if (!(o->power > 0 && o->power < 1))
         return tally__error(TALLY_EINVAL, "compare options: power %g is not in (0, 1)", o->power);
     if (!(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
@@ -731,7 +731,7 @@ static int fill_interval(tally_comparison *r, const change_model *im, const chan
     r->interval = method_of(im->kind);
     if (im->kind != MODEL_NONE) {
         int bounded;
-        int rc = put_interval(r, im, o->summary.confidence);
+        int rc = put_interval(r, im, o->summary->confidence);
         if (rc == TALLY_OK && o->equivalence_pct > 0)
             rc = interval_at(&bounded, &lo, &hi, im, 1 - 2 * o->alpha);
         if (rc)
@@ -830,14 +830,19 @@ void tally__comparison_decide(tally_comparison *r, int significant)
     r->verdict = r->equivalent ? TALLY_VERDICT_EQUIVALENT : TALLY_VERDICT_INCONCLUSIVE;
 }
 
-/* The options (read into *o, any supported version) and the sample counts, as both entry points
- * check them. */
-static int check_call(tally_compare_options *o, const tally_compare_options *given, size_t nb,
-                      size_t nc)
+/* The options (read into *o, any supported version; the summary options they point to, NULL for
+ * the defaults, read into *so at their own version and o->summary pointed at it) and the sample
+ * counts, as both entry points check them. */
+static int check_call(tally_compare_options *o, tally_summary_options *so,
+                      const tally_compare_options *given, size_t nb, size_t nc)
 {
     int rc = tally__options_read(o, given, &tally_compare_options_kind);
     if (rc == TALLY_OK)
+        rc = tally__summary_options_read(so, o->summary);
+    if (rc == TALLY_OK) {
+        o->summary = so;
         rc = check_options(o);
+    }
     if (rc)
         return rc;
     if (nb == 0 || nc == 0)
@@ -854,7 +859,8 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     if (out == NULL || base_summary == NULL || current_summary == NULL)
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
     tally_compare_options o;
-    int rc = check_call(&o, opts, nb, nc);
+    tally_summary_options so;
+    int rc = check_call(&o, &so, opts, nb, nc);
     if (rc)
         return rc;
     /* Only Mann-Whitney needs the samples: the other tests fall back to the summaries when a
@@ -874,7 +880,7 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
     r.new_n = nc;
     r.p_value = NAN;
     r.min_p = NAN;
-    r.confidence = o.summary.confidence;
+    r.confidence = o.summary->confidence;
     r.power = o.power;
     r.equivalence_pct = o.equivalence_pct;
     r.direction = o.direction;
@@ -938,7 +944,7 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
 static int summarize_sides(tally_summary *sb, tally_summary *sc, const double *base, size_t nb,
                            const double *current, size_t nc, const tally_compare_options *o)
 {
-    tally_summary_options so = o->summary;
+    tally_summary_options so = *o->summary;
     so.direction = o->direction;
     int rc = tally__summarize_with_cuts(sb, base, nb, &so, NULL, NULL, 0);
     if (rc == TALLY_OK)
@@ -949,13 +955,13 @@ static int summarize_sides(tally_summary *sb, tally_summary *sc, const double *b
 /* The start of both public entry points: the arguments and options read into *o, checked
  * before summarising so that a bad option is reported as such, not as a summary error
  * (tally__compare_summarized checks again for its other callers); then both sides summarised. */
-static int public_sides(tally_compare_options *o, tally_summary *sb, tally_summary *sc,
-                        const tally_compare_options *opts, const double *base, size_t nb,
-                        const double *current, size_t nc)
+static int public_sides(tally_compare_options *o, tally_summary_options *so, tally_summary *sb,
+                        tally_summary *sc, const tally_compare_options *opts, const double *base,
+                        size_t nb, const double *current, size_t nc)
 {
     if ((base == NULL && nb) || (current == NULL && nc))
         return tally__error(TALLY_EINVAL, "compare: NULL argument");
-    int rc = check_call(o, opts, nb, nc);
+    int rc = check_call(o, so, opts, nb, nc);
     return rc ? rc : summarize_sides(sb, sc, base, nb, current, nc, o);
 }
 
@@ -967,9 +973,10 @@ int tally_compare(tally_comparison *out, const double *base, size_t nb, const do
     if (rc)
         return rc;
     tally_compare_options o;
+    tally_summary_options so;
     tally_summary sb, sc;
     tally_comparison r;
-    rc = public_sides(&o, &sb, &sc, opts, base, nb, current, nc);
+    rc = public_sides(&o, &so, &sb, &sc, opts, base, nb, current, nc);
     if (rc == TALLY_OK)
         rc = tally__compare_summarized(&r, &sb, base, nb, &sc, current, nc, NULL, &o);
     if (rc == TALLY_OK)
@@ -988,8 +995,9 @@ int tally_compare_summaries(tally_summary *base_out, tally_summary *new_out, con
     if (rc)
         return rc;
     tally_compare_options o;
+    tally_summary_options so;
     tally_summary sb, sc;
-    rc = public_sides(&o, &sb, &sc, opts, base, nb, current, nc);
+    rc = public_sides(&o, &so, &sb, &sc, opts, base, nb, current, nc);
     if (rc == TALLY_OK) {
         tally__result_put(base_out, base_size, &sb, sizeof sb);
         tally__result_put(new_out, new_size, &sc, sizeof sc);

@@ -1,649 +1,6 @@
-/* Order statistics of samples spread over partitions, without moving the samples: the histogram
- * selection of histselect.c, with the passes split between the partitions (which count and fetch)
- * and the client (which decides). A selection is a list of groups; a group is the set of values
- * that pass a chain of bucket filters (each "bucket_of(v) == b" for one bucketing of a range),
- * bucketed once more by its own range. A counting round returns each group's bucket counts and
- * extremes, merged by adding; the client finds the buckets holding the wanted ranks and either
- * fetches their samples (few enough) or refines such a bucket into a child group (too many: a few
- * huge outliers squeezed the rest into it). Every bucketing is a monotone function of the value,
- * so every sample of a bucket is >= every sample of the buckets below it: the value selected
- * among a bucket's samples is the exact order statistic, whichever partition holds it.
- *
- * A summary takes three stages: the order statistics of the samples (median, quartiles, median
- * CI bounds, BAmean cuts, percentiles); the MAD (order statistics of the absolute deviations from
- * the type 7 median), whose first round also brings the BAmean sums, the Tukey count and the
- * sum of deviations; and the count of MAD outliers. */
-#include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "util/internal.h"
-#include "stats/select.h"
-#include "util/result.h"
-#include "stats/stats_internal.h"
-#include "stats/wire.h"
-#include "util/options.h"
-
-#define REQUEST_MAGIC "TLYQ"
-#define ANSWER_MAGIC "TLYP"
-#define WIRE_VERSION 1
-#define MAX_BUCKETS 4096
-#define MIN_BUCKETS 16
-#define FETCH_ALL_BELOW 256  /* a set this small sends its samples at once */
-#define FETCH_LIMIT 65536    /* a target bucket holding more samples is refined, not fetched */
-#define MAX_DEPTH 8          /* refinements before fetching whatever the size */
-#define MAX_GROUPS 4096
-#define MAX_CUTS (1 + TALLY__MAX_EXTRA_CUTS)
-
-#define FLAG_SUMS 1u     /* BAmean sums, Tukey count and deviation sum */
-#define FLAG_MADCOUNT 2u /* count of MAD outliers */
-
-enum { GROUP_COUNT = 0, GROUP_FETCH = 1 };
-enum { STAGE_ORDER = 0, STAGE_MAD = 1, STAGE_MADCOUNT = 2, STAGE_DONE = 3 };
-
-/* ---- bucketing ---- */
-
-typedef struct level {
-    double origin, inv; /* bucket = floor((v / 2 - origin) * inv), clamped to [0, buckets) */
-    uint32_t buckets, bucket;
-} level;
-
-static uint32_t bucket_of(const level *l, double v)
-{
-    double t = (v * 0.5 - l->origin) * l->inv;
-    t = t > 0 ? t : 0.0; /* also NaN (inv = 0 and an infinite product cannot occur) */
-    t = t < (double)(l->buckets - 1) ? t : (double)(l->buckets - 1);
-    return (uint32_t)(int)t;
-}
-
-/* A bucketing of [lo, hi] in `buckets` buckets, halved as histselect.c does so that hi - lo
- * cannot overflow. Returns 0 when the range cannot be bucketed (width 0 or below the range of
- * the reciprocal). */
-static int level_make(level *l, double lo, double hi, uint32_t buckets)
-{
-    double width = hi * 0.5 - lo * 0.5;
-    l->origin = lo * 0.5;
-    l->buckets = buckets;
-    l->bucket = 0;
-    l->inv = buckets > 1 ? (double)buckets / width : 0.0;
-    return buckets == 1 || (width > 0 && isfinite(l->inv));
-}
-
-static uint32_t buckets_for(uint64_t count)
-{
-    uint64_t b = count / 16;
-    return (uint32_t)(b < MIN_BUCKETS ? MIN_BUCKETS : b > MAX_BUCKETS ? MAX_BUCKETS : b);
-}
-
-/* ---- requests ---- */
-
-typedef struct group {
-    uint32_t kind, depth;
-    level chain[MAX_DEPTH];
-    level last;
-    uint32_t ntargets;
-    uint32_t *targets; /* GROUP_FETCH: the buckets of `last` to fetch, ascending */
-} group;
-
-typedef struct request {
-    uint32_t flags;
-    tally__value_map map;
-    uint32_t ngroups;
-    group *groups;
-    /* FLAG_SUMS */
-    tally_direction direction;
-    double bamean_scale;
-    uint32_t ncuts;
-    double cuts[MAX_CUTS];
-    tally__outlier_rule rule; /* FLAG_SUMS: scale and fences; FLAG_MADCOUNT: the MAD part too */
-    double dev_scale;
-} request;
-
-static void put_level(tally__buf *b, const level *l)
-{
-    tally__put_f64(b, l->origin);
-    tally__put_f64(b, l->inv);
-    tally__put_u32(b, l->buckets);
-    tally__put_u32(b, l->bucket);
-}
-
-static int get_level(level *l, tally__wire *w)
-{
-    l->origin = tally__get_f64(w);
-    l->inv = tally__get_f64(w);
-    l->buckets = tally__get_u32(w);
-    l->bucket = tally__get_u32(w);
-    return !w->bad && l->buckets >= 1 && l->buckets <= MAX_BUCKETS && l->bucket < l->buckets &&
-           isfinite(l->origin) && isfinite(l->inv) && l->inv >= 0;
-}
-
-static void encode_request(tally__buf *b, const request *q)
-{
-    tally__buf_append(b, REQUEST_MAGIC, 4);
-    tally__put_u32(b, WIRE_VERSION);
-    tally__put_u32(b, q->flags);
-    tally__put_u32(b, (uint32_t)q->map.absdev);
-    tally__put_f64(b, q->map.scale);
-    tally__put_f64(b, q->map.centre);
-    tally__put_u32(b, q->ngroups);
-    for (uint32_t i = 0; i < q->ngroups; i++) {
-        const group *g = &q->groups[i];
-        tally__put_u32(b, g->kind);
-        tally__put_u32(b, g->depth);
-        for (uint32_t d = 0; d < g->depth; d++)
-            put_level(b, &g->chain[d]);
-        put_level(b, &g->last);
-        if (g->kind == GROUP_FETCH) {
-            tally__put_u32(b, g->ntargets);
-            for (uint32_t t = 0; t < g->ntargets; t++)
-                tally__put_u32(b, g->targets[t]);
-        }
-    }
-    if (q->flags & FLAG_SUMS) {
-        tally__put_u32(b, (uint32_t)q->direction);
-        tally__put_f64(b, q->bamean_scale);
-        tally__put_u32(b, q->ncuts);
-        for (uint32_t k = 0; k < q->ncuts; k++)
-            tally__put_f64(b, q->cuts[k]);
-        tally__put_f64(b, q->rule.scale);
-        tally__put_f64(b, q->rule.low_fence);
-        tally__put_f64(b, q->rule.high_fence);
-        tally__put_f64(b, q->dev_scale);
-    }
-    if (q->flags & FLAG_MADCOUNT) {
-        tally__put_f64(b, q->rule.scale);
-        tally__put_f64(b, q->rule.median);
-        tally__put_f64(b, q->rule.spread);
-        tally__put_f64(b, q->rule.score_per_unit);
-        tally__put_f64(b, q->rule.threshold);
-    }
-}
-
-static void free_request(request *q)
-{
-    for (uint32_t i = 0; q->groups && i < q->ngroups; i++)
-        tally__free_mem(q->groups[i].targets);
-    tally__free_mem(q->groups);
-    q->groups = NULL;
-    q->ngroups = 0;
-}
-
-static int bad_request(request *q, const char *what)
-{
-    free_request(q);
-    return tally__error(TALLY_EFORMAT, "not a partition request: %s", what);
-}
-
-static int decode_request(request *q, const unsigned char *data, size_t len)
-{
-    tally__wire w = { data, len, 0 };
-    memset(q, 0, sizeof *q);
-    if (data == NULL || len < 8 || memcmp(data, REQUEST_MAGIC, 4) != 0)
-        return bad_request(q, "bad magic");
-    w.p += 4;
-    w.left -= 4;
-    if (tally__get_u32(&w) != WIRE_VERSION)
-        return bad_request(q, "unknown version");
-    q->flags = tally__get_u32(&w);
-    q->map.absdev = (int)tally__get_u32(&w);
-    q->map.scale = tally__get_f64(&w);
-    q->map.centre = tally__get_f64(&w);
-    q->ngroups = tally__get_u32(&w);
-    if (w.bad || q->ngroups > MAX_GROUPS || (q->flags & ~(FLAG_SUMS | FLAG_MADCOUNT)))
-        return bad_request(q, "bad header");
-    q->groups = tally__calloc(q->ngroups ? q->ngroups : 1, sizeof *q->groups);
-    if (q->groups == NULL) {
-        q->ngroups = 0;
-        return tally__error(TALLY_ENOMEM, "out of memory for a request");
-    }
-    for (uint32_t i = 0; i < q->ngroups; i++) {
-        group *g = &q->groups[i];
-        g->kind = tally__get_u32(&w);
-        g->depth = tally__get_u32(&w);
-        if (w.bad || g->kind > GROUP_FETCH || g->depth > MAX_DEPTH)
-            return bad_request(q, "bad group");
-        for (uint32_t d = 0; d < g->depth; d++)
-            if (!get_level(&g->chain[d], &w))
-                return bad_request(q, "bad level");
-        if (!get_level(&g->last, &w))
-            return bad_request(q, "bad level");
-        if (g->kind == GROUP_FETCH) {
-            g->ntargets = tally__get_u32(&w);
-            if (w.bad || g->ntargets == 0 || g->ntargets > g->last.buckets)
-                return bad_request(q, "bad targets");
-            g->targets = tally__reallocarray(NULL, g->ntargets, sizeof *g->targets);
-            if (g->targets == NULL) {
-                free_request(q);
-                return tally__error(TALLY_ENOMEM, "out of memory for a request");
-            }
-            for (uint32_t t = 0; t < g->ntargets; t++) {
-                g->targets[t] = tally__get_u32(&w);
-                if (g->targets[t] >= g->last.buckets || (t && g->targets[t] <= g->targets[t - 1]))
-                    return bad_request(q, "bad targets");
-            }
-        }
-    }
-    if (q->flags & FLAG_SUMS) {
-        q->direction = (tally_direction)tally__get_u32(&w);
-        q->bamean_scale = tally__get_f64(&w);
-        q->ncuts = tally__get_u32(&w);
-        if (w.bad || q->ncuts > MAX_CUTS)
-            return bad_request(q, "bad sums");
-        for (uint32_t k = 0; k < q->ncuts; k++)
-            q->cuts[k] = tally__get_f64(&w);
-        q->rule.scale = tally__get_f64(&w);
-        q->rule.low_fence = tally__get_f64(&w);
-        q->rule.high_fence = tally__get_f64(&w);
-        q->dev_scale = tally__get_f64(&w);
-    }
-    if (q->flags & FLAG_MADCOUNT) {
-        q->rule.scale = tally__get_f64(&w);
-        q->rule.median = tally__get_f64(&w);
-        q->rule.spread = tally__get_f64(&w);
-        q->rule.score_per_unit = tally__get_f64(&w);
-        q->rule.threshold = tally__get_f64(&w);
-    }
-    if (w.bad || w.left != 0)
-        return bad_request(q, "wrong length");
-    return TALLY_OK;
-}
-
-/* FNV-1a of the request: answers carry it, so answers to different requests never mix. */
-static uint64_t request_hash(const unsigned char *data, size_t len)
-{
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (size_t i = 0; i < len; i++) {
-        h ^= data[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
-/* ---- answers ---- */
-
-typedef struct agroup {
-    uint32_t kind, buckets;
-    double min, max;     /* GROUP_COUNT: extremes of the group's values (+inf, -inf if none) */
-    uint64_t *counts;    /* GROUP_COUNT */
-    uint64_t nvalues;    /* GROUP_FETCH */
-    double *values;
-} agroup;
-
-typedef struct answer {
-    uint64_t hash;
-    uint32_t flags, ngroups;
-    agroup *groups;
-    uint32_t ncuts;
-    uint64_t better[MAX_CUTS];
-    tally__ksum sums[MAX_CUTS];
-    uint64_t tukey;
-    tally__ksum devsum;
-    double devmin, devmax;
-    uint64_t madcount;
-} answer;
-
-static void free_answer(answer *a)
-{
-    for (uint32_t i = 0; a->groups && i < a->ngroups; i++) {
-        tally__free_mem(a->groups[i].counts);
-        tally__free_mem(a->groups[i].values);
-    }
-    tally__free_mem(a->groups);
-    a->groups = NULL;
-    a->ngroups = 0;
-}
-
-static int answer_groups(answer *a, uint32_t ngroups)
-{
-    a->ngroups = ngroups;
-    a->groups = tally__calloc(ngroups ? ngroups : 1, sizeof *a->groups);
-    if (a->groups == NULL) {
-        a->ngroups = 0;
-        return tally__error(TALLY_ENOMEM, "out of memory for a partition answer");
-    }
-    return TALLY_OK;
-}
-
-static void encode_answer(tally__buf *b, const answer *a)
-{
-    tally__buf_append(b, ANSWER_MAGIC, 4);
-    tally__put_u32(b, WIRE_VERSION);
-    tally__put_u64(b, a->hash);
-    tally__put_u32(b, a->flags);
-    tally__put_u32(b, a->ngroups);
-    for (uint32_t i = 0; i < a->ngroups; i++) {
-        const agroup *g = &a->groups[i];
-        tally__put_u32(b, g->kind);
-        if (g->kind == GROUP_COUNT) {
-            tally__put_u32(b, g->buckets);
-            tally__put_f64(b, g->min);
-            tally__put_f64(b, g->max);
-            uint32_t nonzero = 0;
-            for (uint32_t k = 0; k < g->buckets; k++)
-                nonzero += g->counts[k] != 0;
-            /* Sparse (index, count) pairs when they are shorter: one partition's share of a
-             * small case touches few buckets. */
-            int sparse = 4 + 12 * (uint64_t)nonzero < 8 * (uint64_t)g->buckets;
-            tally__put_u32(b, (uint32_t)sparse);
-            if (sparse)
-                tally__put_u32(b, nonzero);
-            for (uint32_t k = 0; k < g->buckets; k++) {
-                if (sparse && g->counts[k] == 0)
-                    continue;
-                if (sparse)
-                    tally__put_u32(b, k);
-                tally__put_u64(b, g->counts[k]);
-            }
-        } else {
-            tally__put_u64(b, g->nvalues);
-            for (uint64_t k = 0; k < g->nvalues; k++)
-                tally__put_f64(b, g->values[k]);
-        }
-    }
-    if (a->flags & FLAG_SUMS) {
-        tally__put_u32(b, a->ncuts);
-        for (uint32_t k = 0; k < a->ncuts; k++) {
-            tally__put_u64(b, a->better[k]);
-            tally__put_f64(b, a->sums[k].sum);
-            tally__put_f64(b, a->sums[k].comp);
-        }
-        tally__put_u64(b, a->tukey);
-        tally__put_f64(b, a->devsum.sum);
-        tally__put_f64(b, a->devsum.comp);
-        tally__put_f64(b, a->devmin);
-        tally__put_f64(b, a->devmax);
-    }
-    if (a->flags & FLAG_MADCOUNT)
-        tally__put_u64(b, a->madcount);
-}
-
-static int bad_answer(answer *a, const char *what)
-{
-    free_answer(a);
-    return tally__error(TALLY_EFORMAT, "not a partition answer: %s", what);
-}
-
-static int decode_answer(answer *a, const unsigned char *data, size_t len)
-{
-    tally__wire w = { data, len, 0 };
-    memset(a, 0, sizeof *a);
-    if (data == NULL || len < 8 || memcmp(data, ANSWER_MAGIC, 4) != 0)
-        return bad_answer(a, "bad magic");
-    w.p += 4;
-    w.left -= 4;
-    if (tally__get_u32(&w) != WIRE_VERSION)
-        return bad_answer(a, "unknown version");
-    a->hash = tally__get_u64(&w);
-    a->flags = tally__get_u32(&w);
-    uint32_t ngroups = tally__get_u32(&w);
-    if (w.bad || ngroups > MAX_GROUPS)
-        return bad_answer(a, "bad header");
-    int rc = answer_groups(a, ngroups);
-    if (rc != TALLY_OK)
-        return rc;
-    for (uint32_t i = 0; i < ngroups; i++) {
-        agroup *g = &a->groups[i];
-        g->kind = tally__get_u32(&w);
-        if (g->kind == GROUP_COUNT) {
-            g->buckets = tally__get_u32(&w);
-            g->min = tally__get_f64(&w);
-            g->max = tally__get_f64(&w);
-            uint32_t sparse = tally__get_u32(&w);
-            if (w.bad || g->buckets == 0 || g->buckets > MAX_BUCKETS || sparse > 1)
-                return bad_answer(a, "bad group");
-            g->counts = tally__calloc(g->buckets, sizeof *g->counts);
-            if (g->counts == NULL) {
-                free_answer(a);
-                return tally__error(TALLY_ENOMEM, "out of memory for a partition answer");
-            }
-            uint32_t entries = sparse ? tally__get_u32(&w) : g->buckets;
-            if (entries > g->buckets)
-                return bad_answer(a, "bad counts");
-            for (uint32_t k = 0; k < entries; k++) {
-                uint32_t at = sparse ? tally__get_u32(&w) : k;
-                if (at >= g->buckets)
-                    return bad_answer(a, "bad counts");
-                g->counts[at] = tally__get_u64(&w);
-            }
-        } else if (g->kind == GROUP_FETCH) {
-            g->nvalues = tally__get_u64(&w);
-            if (w.bad || g->nvalues > w.left / 8)
-                return bad_answer(a, "bad values");
-            g->values = tally__reallocarray(NULL, g->nvalues ? g->nvalues : 1, sizeof(double));
-            if (g->values == NULL) {
-                free_answer(a);
-                return tally__error(TALLY_ENOMEM, "out of memory for %llu samples",
-                                    (unsigned long long)g->nvalues);
-            }
-            for (uint64_t k = 0; k < g->nvalues; k++)
-                g->values[k] = tally__get_f64(&w);
-        } else {
-            return bad_answer(a, "bad group kind");
-        }
-        if (w.bad)
-            return bad_answer(a, "truncated");
-    }
-    if (a->flags & FLAG_SUMS) {
-        a->ncuts = tally__get_u32(&w);
-        if (a->ncuts > MAX_CUTS)
-            return bad_answer(a, "bad sums");
-        for (uint32_t k = 0; k < a->ncuts; k++) {
-            a->better[k] = tally__get_u64(&w);
-            a->sums[k].sum = tally__get_f64(&w);
-            a->sums[k].comp = tally__get_f64(&w);
-        }
-        a->tukey = tally__get_u64(&w);
-        a->devsum.sum = tally__get_f64(&w);
-        a->devsum.comp = tally__get_f64(&w);
-        a->devmin = tally__get_f64(&w);
-        a->devmax = tally__get_f64(&w);
-    }
-    if (a->flags & FLAG_MADCOUNT)
-        a->madcount = tally__get_u64(&w);
-    if (w.bad || w.left != 0)
-        return bad_answer(a, "wrong length");
-    return TALLY_OK;
-}
-
-static int finish_answer(unsigned char **out, size_t *len, answer *a)
-{
-    tally__buf b = TALLY__BUF_INIT;
-    encode_answer(&b, a);
-    free_answer(a);
-    return tally__wire_finish(out, len, &b);
-}
-
-/* ---- the partition's side ---- */
-
-static int passes(const group *g, double v)
-{
-    for (uint32_t d = 0; d < g->depth; d++)
-        if (bucket_of(&g->chain[d], v) != g->chain[d].bucket)
-            return 0;
-    return 1;
-}
-
-static int is_target(const group *g, uint32_t b)
-{
-    size_t lo = 0, hi = g->ntargets;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (g->targets[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < g->ntargets && g->targets[lo] == b;
-}
-
-static int scan_group(agroup *out, const group *g, const tally__value_map *map, const double *x,
-                      size_t n)
-{
-    out->kind = g->kind;
-    if (g->kind == GROUP_COUNT) {
-        out->buckets = g->last.buckets;
-        out->counts = tally__calloc(g->last.buckets, sizeof *out->counts);
-        if (out->counts == NULL)
-            return tally__error(TALLY_ENOMEM, "out of memory for bucket counts");
-        double lo = INFINITY, hi = -INFINITY;
-        if (g->depth == 0 && !map->absdev) {
-            for (size_t i = 0; i < n; i++) {
-                double v = x[i];
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-                out->counts[bucket_of(&g->last, v)]++;
-            }
-        } else {
-            for (size_t i = 0; i < n; i++) {
-                double v = tally__map_value(map, x[i]);
-                if (!passes(g, v))
-                    continue;
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-                out->counts[bucket_of(&g->last, v)]++;
-            }
-        }
-        out->min = lo;
-        out->max = hi;
-        return TALLY_OK;
-    }
-    size_t cap = 0;
-    for (size_t i = 0; i < n; i++) {
-        double v = tally__map_value(map, x[i]);
-        if (!passes(g, v) || !is_target(g, bucket_of(&g->last, v)))
-            continue;
-        if (out->nvalues == cap) {
-            size_t grown = cap ? 2 * cap : 1024;
-            double *p = tally__reallocarray(out->values, grown, sizeof *p);
-            if (p == NULL)
-                return tally__error(TALLY_ENOMEM, "out of memory for %zu samples", grown);
-            out->values = p;
-            cap = grown;
-        }
-        out->values[out->nvalues++] = v;
-    }
-    return TALLY_OK;
-}
-
-static void scan_sums(answer *a, const request *q, const double *x, size_t n)
-{
-    size_t better[MAX_CUTS];
-    a->ncuts = q->ncuts;
-    tally__bamean_scan(better, a->sums, x, n, q->cuts, q->ncuts, q->bamean_scale, q->direction);
-    for (uint32_t k = 0; k < q->ncuts; k++)
-        a->better[k] = better[k];
-    a->tukey = tally__count_tukey_outliers(&q->rule, x, n);
-    tally__ksum k = { 0.0, 0.0 };
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        double d = tally__map_value(&q->map, x[i]);
-        lo = d < lo ? d : lo;
-        hi = d > hi ? d : hi;
-        tally__ksum_add(&k, d * q->dev_scale);
-    }
-    a->devsum = k;
-    a->devmin = lo;
-    a->devmax = hi;
-}
-
-int tally_partition_scan(unsigned char **out, size_t *len, const unsigned char *req,
-                         size_t req_len, const double *x, size_t n)
-{
-    request q;
-    answer a;
-    if (out == NULL || len == NULL || (x == NULL && n > 0))
-        return tally__error(TALLY_EINVAL, "partition scan: NULL argument");
-    int rc = decode_request(&q, req, req_len);
-    if (rc != TALLY_OK)
-        return rc;
-    if (q.flags & FLAG_SUMS && !q.map.absdev) {
-        free_request(&q);
-        return tally__error(TALLY_EFORMAT, "not a partition request: sums without deviations");
-    }
-    memset(&a, 0, sizeof a);
-    a.hash = request_hash(req, req_len);
-    a.flags = q.flags;
-    rc = answer_groups(&a, q.ngroups);
-    for (uint32_t i = 0; rc == TALLY_OK && i < q.ngroups; i++)
-        rc = scan_group(&a.groups[i], &q.groups[i], &q.map, x, n);
-    if (rc == TALLY_OK && (q.flags & FLAG_SUMS))
-        scan_sums(&a, &q, x, n);
-    if (rc == TALLY_OK && (q.flags & FLAG_MADCOUNT))
-        a.madcount = tally__count_mad_outliers(&q.rule, x, NULL, n);
-    free_request(&q);
-    if (rc != TALLY_OK) {
-        free_answer(&a);
-        return rc;
-    }
-    return finish_answer(out, len, &a);
-}
-
-static void ksum_merge(tally__ksum *into, const tally__ksum *k)
-{
-    double t = into->sum + k->sum, bp = t - into->sum;
-    into->comp += (into->sum - (t - bp)) + (k->sum - bp) + k->comp;
-    into->sum = t;
-}
-
-static int merge_group(agroup *g, agroup *o)
-{
-    if (g->kind != o->kind || g->buckets != o->buckets)
-        return tally__error(TALLY_EFORMAT, "partition answers to different requests");
-    if (g->kind == GROUP_COUNT) {
-        for (uint32_t k = 0; k < g->buckets; k++)
-            g->counts[k] += o->counts[k];
-        g->min = o->min < g->min ? o->min : g->min;
-        g->max = o->max > g->max ? o->max : g->max;
-        return TALLY_OK;
-    }
-    if (o->nvalues == 0)
-        return TALLY_OK;
-    double *p = tally__reallocarray(g->values, g->nvalues + o->nvalues, sizeof *p);
-    if (p == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory for %llu samples",
-                            (unsigned long long)(g->nvalues + o->nvalues));
-    memcpy(p + g->nvalues, o->values, o->nvalues * sizeof *p);
-    g->values = p;
-    g->nvalues += o->nvalues;
-    return TALLY_OK;
-}
-
-int tally_partition_merge(unsigned char **out, size_t *len, const unsigned char *x, size_t x_len,
-                          const unsigned char *y, size_t y_len)
-{
-    answer a, b;
-    if (out == NULL || len == NULL)
-        return tally__error(TALLY_EINVAL, "partition merge: NULL argument");
-    int rc = decode_answer(&a, x, x_len);
-    if (rc != TALLY_OK)
-        return rc;
-    if ((rc = decode_answer(&b, y, y_len)) != TALLY_OK) {
-        free_answer(&a);
-        return rc;
-    }
-    if (a.hash != b.hash || a.flags != b.flags || a.ngroups != b.ngroups || a.ncuts != b.ncuts)
-        rc = tally__error(TALLY_EFORMAT, "partition answers to different requests");
-    for (uint32_t i = 0; rc == TALLY_OK && i < a.ngroups; i++)
-        rc = merge_group(&a.groups[i], &b.groups[i]);
-    if (rc == TALLY_OK) {
-        for (uint32_t k = 0; k < a.ncuts; k++) {
-            a.better[k] += b.better[k];
-            ksum_merge(&a.sums[k], &b.sums[k]);
-        }
-        a.tukey += b.tukey;
-        ksum_merge(&a.devsum, &b.devsum);
-        a.devmin = b.devmin < a.devmin ? b.devmin : a.devmin;
-        a.devmax = b.devmax > a.devmax ? b.devmax : a.devmax;
-        a.madcount += b.madcount;
-    }
-    free_answer(&b);
-    if (rc != TALLY_OK) {
-        free_answer(&a);
-        return rc;
-    }
-    return finish_answer(out, len, &a);
-}
+/* The client's side of a partitioned summary (partition_impl.h): what to ask next, the answers
+ * fed back, the summary. */
+#include "stats/partition_impl.h"
 
 /* ---- the client's side ---- */
 
@@ -752,9 +109,9 @@ static int selection_start(selection *s, const tally__value_map *map, size_t n, 
             out[i] = lo;
         return TALLY_OK;
     }
-    int fetch = n <= FETCH_ALL_BELOW || !level_make(&c.g.last, lo, hi, buckets_for(n));
+    int fetch = n <= FETCH_ALL_BELOW || !tally__partition_level_make(&c.g.last, lo, hi, tally__buckets_for(n));
     if (fetch)
-        level_make(&c.g.last, lo, hi, 1);
+        tally__partition_level_make(&c.g.last, lo, hi, 1);
     c.g.kind = fetch ? GROUP_FETCH : GROUP_COUNT;
     c.total = n;
     int rc = ranks_alloc(&c, count, fetch);
@@ -808,7 +165,7 @@ static int refine(cgroup *child, const cgroup *c, const agroup *a, uint32_t b, u
     child->g.chain[c->g.depth] = *l;
     child->g.chain[c->g.depth].bucket = b;
     child->total = count;
-    return lo < hi && level_make(&child->g.last, lo, hi, buckets_for(count));
+    return lo < hi && tally__partition_level_make(&child->g.last, lo, hi, tally__buckets_for(count));
 }
 
 /* A counting group's answer: each rank's bucket; buckets few enough are fetched (one fetch group
@@ -918,7 +275,7 @@ static int feed_fetch(selection *s, const cgroup *c, agroup *a)
     if (rc == TALLY_OK && fill == NULL)
         rc = tally__oom();
     for (uint64_t i = 0; rc == TALLY_OK && i < a->nvalues; i++) {
-        uint32_t b = bucket_of(&c->g.last, a->values[i]);
+        uint32_t b = tally__bucket_of(&c->g.last, a->values[i]);
         size_t lo = 0, hi = c->g.ntargets;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -1018,11 +375,11 @@ static int make_request(tally_partition_summary *p)
     if (p->stage == STAGE_MADCOUNT)
         q.flags |= FLAG_MADCOUNT;
     q.rule = p->rule;
-    encode_request(&b, &q);
+    tally__partition_encode_request(&b, &q);
     tally__free_mem(groups);
     int rc = tally__wire_finish(&p->req, &p->req_len, &b);
     if (rc == TALLY_OK)
-        p->req_hash = request_hash(p->req, p->req_len);
+        p->req_hash = tally__partition_request_hash(p->req, p->req_len);
     return rc;
 }
 
@@ -1078,11 +435,11 @@ int tally_partition_summary_feed(tally_partition_summary *p, const unsigned char
         return tally__error(TALLY_EINVAL, "partition summary: NULL argument");
     if (p->stage == STAGE_DONE)
         return tally__error(TALLY_EINVAL, "partition summary: already complete");
-    int rc = decode_answer(&a, data, len);
+    int rc = tally__partition_decode_answer(&a, data, len);
     if (rc != TALLY_OK)
         return rc;
     if (a.hash != p->req_hash) {
-        free_answer(&a);
+        tally__partition_free_answer(&a);
         return tally__error(TALLY_EFORMAT, "not an answer to the current request");
     }
     if (p->stage == STAGE_MADCOUNT) {
@@ -1119,7 +476,7 @@ int tally_partition_summary_feed(tally_partition_summary *p, const unsigned char
             }
         }
     }
-    free_answer(&a);
+    tally__partition_free_answer(&a);
     if (rc == TALLY_OK)
         rc = make_request(p);
     if (rc != TALLY_OK) {
@@ -1139,15 +496,14 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
 {
     tally_partition_options options;
     const tally_partition_options *o = &options;
+    tally_summary_options so;
     tally__moments m;
     if (out == NULL || all == NULL)
         return tally__error(TALLY_EINVAL, "partition summary: NULL argument");
     *out = NULL;
     int rc = tally__options_read(&options, opts, &tally_partition_options_kind);
-    if (rc == TALLY_OK) {
-        tally_summary_options given = options.summary;
-        rc = tally__read_summary_options(&options.summary, &given);
-    }
+    if (rc == TALLY_OK)
+        rc = tally__read_summary_options(&so, options.summary);
     if (rc != TALLY_OK)
         return rc;
     if (o->bamean_count > TALLY__MAX_EXTRA_CUTS ||
@@ -1173,7 +529,7 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
     if (p == NULL)
         return tally__oom();
     size_t room = TALLY__OWN_RANKS + 2 * o->percentile_count;
-    p->so = o->summary;
+    p->so = so;
     p->n = tally_accumulator_count(all);
     p->percentile_count = o->percentile_count;
     p->bamean_count = o->bamean_count;

@@ -17,6 +17,8 @@ set(TALLY_MODULE_SOURCES
   moments.c
   outliers.c
   partition.c
+  partition_scan.c
+  partition_wire.c
   pct_imp.c
   power.c
   percentile.c

@@ -313,6 +313,8 @@ int tally__summarize_with_cuts(tally_summary *out, const double *x, size_t n,
 /* The caller's summary options (NULL: the defaults; any supported version) into *out, checked:
  * TALLY_EINVAL (recorded) for options tally_summarize() refuses. */
 int tally__read_summary_options(tally_summary_options *out, const tally_summary_options *given);
+/* The same read without the check (a caller that checks some fields with messages of its own). */
+int tally__summary_options_read(tally_summary_options *out, const tally_summary_options *given);
 
 /* The order statistics a summary selects: where each one's ranks sit in the rank list. */
 #define TALLY__MAX_EXTRA_CUTS 4

@@ -268,9 +268,14 @@ void tally__summary_from_moments(tally_summary *out, const tally__moments *m, si
     fill_spread(out, m, confidence);
 }
 
+int tally__summary_options_read(tally_summary_options *out, const tally_summary_options *given)
+{
+    return tally__options_read(out, given, &tally_summary_options_kind);
+}
+
 int tally__read_summary_options(tally_summary_options *out, const tally_summary_options *given)
 {
-    int rc = tally__options_read(out, given, &tally_summary_options_kind);
+    int rc = tally__summary_options_read(out, given);
     return rc == TALLY_OK ? check_options(out) : rc;
 }
 

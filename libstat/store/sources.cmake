@@ -2,6 +2,7 @@
 set(TALLY_MODULE_SOURCES
   db_pg.c
   db_sqlite.c
+  db_value.c
   record.c
   schema.c
   select.c

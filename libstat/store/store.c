@@ -12,24 +12,6 @@
 
 TALLY__OPTIONS_FUNCTIONS(tally_store_options, TALLY_STORE_OPTIONS, sizeof(tally_store_options))
 
-tally__db_value tally__db_int(long long i)
-{
-    tally__db_value v = {TALLY__DB_INT, i, NULL, 0};
-    return v;
-}
-
-tally__db_value tally__db_text(const char *s)
-{
-    tally__db_value v = {s ? TALLY__DB_TEXT : TALLY__DB_NULL, 0, s, s ? strlen(s) : 0};
-    return v;
-}
-
-tally__db_value tally__db_blob(const void *p, size_t len)
-{
-    tally__db_value v = {TALLY__DB_BLOB, 0, p, len};
-    return v;
-}
-
 static int is_pg_url(const char *url)
 {
     return strncmp(url, "postgresql://", 13) == 0 || strncmp(url, "postgres://", 11) == 0;

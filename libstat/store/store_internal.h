@@ -34,6 +34,7 @@ typedef struct tally__db_value {
 } tally__db_value;
 
 /* Constructors for parameter arrays. */
+/* db_value.c: */
 tally__db_value tally__db_int(long long i);
 tally__db_value tally__db_text(const char *s); /* NULL gives TALLY__DB_NULL */
 tally__db_value tally__db_blob(const void *p, size_t len);

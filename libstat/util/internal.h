@@ -176,7 +176,8 @@ void tally__case_commit(tally_case *c, size_t n);
  * frees it. The block is freed on failure too. */
 int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap);
 
-/* ---- numbers: util/number.h (parsing, printing, the C locale) ---- */
+/* ---- numbers: util/number.h (parsing, printing); the C locale: util/locale.h ---- */
+#include "util/locale.h"
 #include "util/number.h"
 
 /* ---- init (init.c) ---- */

@@ -1,54 +1,11 @@
-/* JSON helpers: parse with positions, JSON paths, typed access. */
+/* JSON helpers: parse with positions, typed access (the paths themselves: json_path.c). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/internal.h"
 #include "util/utf8.h"
 #include "util/json_util.h"
-
-void tally__jpath_init(tally__jpath *p)
-{
-    p->text[0] = '$';
-    p->text[1] = '\0';
-    p->len = 1;
-}
-
-static size_t jpath_append(tally__jpath *p, const char *fmt, const char *key, size_t index)
-{
-    size_t mark = p->len;
-    size_t room = sizeof(p->text) - p->len;
-    int n = key ? snprintf(p->text + p->len, room, fmt, key)
-                : snprintf(p->text + p->len, room, fmt, index);
-    if (n < 0 || (size_t)n >= room) {
-        /* A path deeper than the buffer ends in dots (three where there is room) so it is not
-         * read as complete. They go after the mark only: what was there before the step must
-         * survive for tally__jpath_pop to restore it. */
-        size_t end = sizeof(p->text) - 1, at = mark > end - 3 ? mark : end - 3;
-        memset(p->text + at, '.', end - at);
-        p->text[end] = '\0';
-        p->len = end;
-    } else {
-        p->len += (size_t)n;
-    }
-    return mark;
-}
-
-size_t tally__jpath_key(tally__jpath *p, const char *key)
-{
-    int plain = key[0] != '\0';
-    for (const char *c = key; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              *c == '_'))
-            plain = 0;
-    return jpath_append(p, plain ? ".%s" : "[\"%s\"]", key, 0);
-}
-
-size_t tally__jpath_index(tally__jpath *p, size_t index)
-{
-    return jpath_append(p, "[%zu]", NULL, index);
-}
 
 int tally__json_each(const cJSON *array, const char *key, tally__jpath *p,
                      int (*each)(void *ctx, const cJSON *item, tally__jpath *p), void *ctx)
@@ -65,13 +22,6 @@ int tally__json_each(const cJSON *array, const char *key, tally__jpath *p,
     }
     return TALLY_OK;
 }
-
-void tally__jpath_pop(tally__jpath *p, size_t mark)
-{
-    p->len = mark;
-    p->text[mark] = '\0';
-}
-
 
 /* Open brackets before `stop`, and whether the input ends inside a string or an open
  * container: cJSON reports neither cause, only where it gave up. */

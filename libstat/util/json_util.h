@@ -10,7 +10,7 @@
 
 #define TALLY__JSON_PATH_MAX 480
 
-/* A JSON path such as $.benchmarks[2].cases; push returns a mark to pop back to. */
+/* A JSON path such as $.benchmarks[2].cases; push returns a mark to pop back to (json_path.c). */
 typedef struct tally__jpath {
     char text[TALLY__JSON_PATH_MAX];
     size_t len;

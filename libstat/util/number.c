@@ -1,9 +1,7 @@
 /* Number conversion (number.h): the grammar and its limits here, the correctly rounded
  * conversion in fast_float and the shortest digits in Dragonbox (number_cxx.cc). Nothing here
  * reads the process's locale. */
-#include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -29,7 +27,7 @@ static const char *digits_end(const char *p, const char *end, int *nonzero)
 static const char *nonfinite_word(const char *p, const char *end)
 {
     static const char *const words[] = { "infinity", "inf", "nan" };
-    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+    for (size_t w = 0; w < TALLY__COUNT(words); w++) {
         size_t n = strlen(words[w]), i = 0;
         while (i < n && p + i < end && (p[i] | 0x20) == words[w][i])
             i++;
@@ -742,27 +740,4 @@ size_t tally__number_format(char *out, double x)
     }
     *p = '\0';
     return (size_t)(p - out);
-}
-
-static locale_t c_locale = (locale_t)0;
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-
-static void make_c_locale(void)
-{
-    /* glibc returns its static C locale object here, without allocating. */
-    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-}
-
-void *tally__locale_c_begin(void)
-{
-    pthread_once(&c_locale_once, make_c_locale);
-    if (c_locale == (locale_t)0)
-        return NULL;
-    return (void *)uselocale(c_locale);
-}
-
-void tally__locale_c_end(void *previous)
-{
-    if (previous != NULL)
-        uselocale((locale_t)previous);
 }

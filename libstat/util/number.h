@@ -90,12 +90,6 @@ int tally__number_code(tally__number_status st);
  * digits), else d.ddde[+-]XX. "-0" keeps its sign. */
 size_t tally__number_format(char *out, double x);
 
-/* Switch the calling thread to the C locale (uselocale) for printf-family calls with
- * floating-point conversions and for libraries that follow the locale (libxlsxwriter); returns
- * the previous locale (a locale_t) for tally__locale_c_end. Other threads are not affected. */
-void *tally__locale_c_begin(void);
-void tally__locale_c_end(void *previous);
-
 /* ---- the C++ parts (number_cxx.cc), behind plain C entry points ---- */
 
 /* fast_float's from_chars on s[0..len), which the caller has checked to be a decimal of the

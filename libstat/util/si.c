@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/count.h"
 #include "util/si.h"
 
 typedef struct prefix {
@@ -16,7 +17,7 @@ static const prefix prefixes[] = {
     {"p", 1e-12}, {"n", 1e-9}, {"\xc2\xb5", 1e-6}, {"m", 1e-3}, {"", 1},
     {"k", 1e3},   {"M", 1e6},  {"G", 1e9},         {"T", 1e12}, {"P", 1e15},
 };
-#define PREFIX_COUNT (sizeof(prefixes) / sizeof(prefixes[0]))
+#define PREFIX_COUNT TALLY__COUNT(prefixes)
 #define UNIT_INDEX 4 /* prefixes[UNIT_INDEX] is "" */
 
 /* Units written with their prefix in one word: the time units the workloads and importers use,
@@ -83,7 +84,7 @@ void tally__si_choose(tally__si *out, double magnitude, const char *unit)
     /* A time per something keeps its tail: sec/op and ns/op (go test) become µs/op. */
     const char *slash = strchr(unit, '/');
     size_t head = slash && slash[1] != '\0' ? (size_t)(slash - unit) : strlen(unit);
-    for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(time_units); i++) {
         const base_unit *t = &time_units[i];
         if (strlen(t->spelling) != head || strncmp(unit, t->spelling, head) != 0)
             continue;

@@ -6,8 +6,10 @@ set(TALLY_MODULE_SOURCES
   file.c
   init.c
   json_numbers.c
+  json_path.c
   json_split.c
   json_util.c
+  locale.c
   name_index.c
   names.c
   number.c

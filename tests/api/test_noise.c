@@ -207,7 +207,7 @@ static void test_errors(void)
         { "[1]\n", TALLY_EFORMAT, "not a noise profile" },
     };
     const char *path = TALLY_TEST_TMP "/noise-bad.json";
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         write_text(path, cases[i].text);
         tally_noise *noise = NULL;
         CHECK_INT(tally_noise_load(&noise, path), cases[i].code);

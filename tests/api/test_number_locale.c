@@ -93,7 +93,7 @@ static void run_all(run *out, const char *xlsx_path)
         /* the plots' tooltips and axis labels */
         { TALLY_FORMAT_HTML, TALLY_STYLE_TABLE },
     };
-    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+    for (size_t k = 0; k < TALLY__COUNT(kinds); k++) {
         tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
         o.format = kinds[k].f;
         o.style = kinds[k].s;
@@ -160,7 +160,7 @@ int main(void)
                                        0.5, 0.125, 0.30000000000000004, 1.5,
                                        0.5, 0.25, 0.75, 0.005981193679999999,
                                        0.25, 0.5, 0.75 };
-    size_t n_expected = sizeof(expected) / sizeof(expected[0]);
+    size_t n_expected = TALLY__COUNT(expected);
     CHECK_INT(c_run.nvalues, n_expected);
     for (size_t i = 0; i < n_expected && i < c_run.nvalues; i++)
         CHECK(memcmp(&c_run.values[i], &expected[i], sizeof(double)) == 0);

@@ -342,9 +342,54 @@ static void test_huge_values(void)
     tally_results_free(list);
 }
 
+/* The table of formats against the documentation of include/tally/report.h: every format once,
+ * in enum order; JSON (its `samples`), XLSX (its samples sheet) and HTML (its distribution and
+ * run-order plots) need the raw samples; XLSX is written to files only; text alone is for a
+ * terminal. A format that needs no samples renders the same from a report made with
+ * omit_samples. */
+static void test_format_table(tally_report *r)
+{
+    static const struct {
+        tally_format format;
+        const char *name;
+        int samples, file, term;
+    } want[] = {
+        { TALLY_FORMAT_TEXT, "text", 0, 0, 1 },     { TALLY_FORMAT_JSON, "json", 1, 0, 0 },
+        { TALLY_FORMAT_CSV, "csv", 0, 0, 0 },       { TALLY_FORMAT_MARKDOWN, "md", 0, 0, 0 },
+        { TALLY_FORMAT_XLSX, "xlsx", 1, 1, 0 },     { TALLY_FORMAT_HTML, "html", 1, 0, 0 },
+    };
+    CHECK_INT(tally_format_count(), TALLY__COUNT(want));
+    for (size_t i = 0; i < TALLY__COUNT(want); i++) {
+        tally_format_info f = { .size = sizeof f };
+        CHECK_INT(tally_format_info_at(&f, i), TALLY_OK);
+        CHECK_INT(f.format, want[i].format);
+        CHECK_STR(f.name, want[i].name);
+        CHECK_INT(f.needs_samples, want[i].samples);
+        CHECK_INT(f.file_only, want[i].file);
+        CHECK_INT(f.terminal, want[i].term);
+        if (f.file_only || f.needs_samples)
+            continue;
+        tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
+        o.format = f.format;
+        char *with = NULL, *without = NULL;
+        tally_report_options ro = TALLY_REPORT_OPTIONS_INIT;
+        ro.omit_samples = 1;
+        tally_report *lean = fixture_report(&ro);
+        CHECK_INT(tally_report_render(&with, NULL, r, &o), TALLY_OK);
+        CHECK_INT(tally_report_render(&without, NULL, lean, &o), TALLY_OK);
+        CHECK(with && without && strcmp(with, without) == 0);
+        tally_free(with);
+        tally_free(without);
+        tally_report_free(lean);
+    }
+    tally_format_info f = { .size = sizeof f };
+    CHECK_INT(tally_format_info_at(&f, TALLY__COUNT(want)), TALLY_EINVAL);
+}
+
 int main(void)
 {
     tally_report *r = fixture_report(NULL);
+    test_format_table(r);
     test_text_styles(r);
     test_markdown(r);
     test_json(r);

@@ -58,9 +58,11 @@ static tally_partition_summary *summarise(const double *x, size_t n, tally_direc
 {
     static const double cuts[] = { 50, 99 };
     tally_partition_options o = TALLY_PARTITION_OPTIONS_INIT;
-    o.summary.direction = dir;
-    o.summary.percentile_method = ro->percentile_method;
-    o.summary.confidence = ro->confidence;
+    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
+    so.direction = dir;
+    so.percentile_method = ro->percentile_method;
+    so.confidence = ro->confidence;
+    o.summary = &so;
     o.bamean_percents = cuts;
     o.bamean_count = 2;
     size_t cut[5] = { 0, n / 5, n / 2, n - n / 7, n };

@@ -174,6 +174,11 @@ static int fill_history_trend(void *out)
     return tally_history_series_trend(out, history, 0);
 }
 
+static int fill_format_info(void *out)
+{
+    return tally_format_info_at(out, 0);
+}
+
 #define FILLER(type, old_field, fn) { #type, sizeof(type), OLD_SIZE(type, old_field), fn, #fn }
 
 static const filler fillers[] = {
@@ -196,6 +201,7 @@ static const filler fillers[] = {
     FILLER(tally_trend, tested, fill_trend),
     FILLER(tally_history_series, benchmark, fill_history_series),
     FILLER(tally_trend, tested, fill_history_trend),
+    FILLER(tally_format_info, name, fill_format_info),
 };
 
 /* What every entry point guarantees, whatever the struct. */

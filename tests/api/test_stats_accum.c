@@ -321,7 +321,9 @@ static void check_partitioned(const double *x, size_t n, size_t parts, tally_dir
         cut[k] = (size_t)((double)n * ((double)k / (double)parts) * ((double)k / (double)parts));
     cut[parts] = n;
     tally_partition_options o = TALLY_PARTITION_OPTIONS_INIT;
-    o.summary.direction = dir;
+    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
+    so.direction = dir;
+    o.summary = &so;
     o.percentiles = p;
     o.percentile_count = 5;
     o.bamean_percents = cuts;
@@ -330,7 +332,7 @@ static void check_partitioned(const double *x, size_t n, size_t parts, tally_dir
     double pct1[5], pct2[5], bam2[2];
     int rounds = partitioned(&dist, pct2, bam2, x, cut, parts, &o);
     CHECK(rounds > 0);
-    CHECK_INT(tally_summarize_with_percentiles(&one, pct1, x, n, p, 5, &o.summary), TALLY_OK);
+    CHECK_INT(tally_summarize_with_percentiles(&one, pct1, x, n, p, 5, &so), TALLY_OK);
     /* Order statistics: bit for bit. */
     CHECK_INT(dist.n, one.n);
     CHECK_INT(dist.defined, one.defined);

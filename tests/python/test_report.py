@@ -152,3 +152,12 @@ def test_filter_and_summaries_only(csv_file):
     assert [r.case for r in filtered.rows] == ["1-groups"]
     summaries = tally.Report(tally.load(csv_file), summaries_only=True)
     assert all(c.comparison is None for r in summaries.rows for c in r.cells)
+
+
+def test_formats_from_the_library_table():
+    # The table of include/tally/report.h's documentation: JSON, XLSX and HTML show the raw
+    # samples, XLSX is written to files only, text alone is for a terminal.
+    got = {f.name: (f.needs_samples, f.file_only, f.terminal) for f in tally.formats()}
+    assert got == {"text": (False, False, True), "json": (True, False, False),
+                   "csv": (False, False, False), "md": (False, False, False),
+                   "xlsx": (True, True, False), "html": (True, False, False)}

@@ -231,7 +231,7 @@ static void test_row_paths(void)
         {"{\"benchmarks\": [{\"name\": \"a\xff\", \"real_time\": 1, \"cpu_time\": 1}]}", "u8.json",
          TALLY_EPARSE, NULL},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    for (size_t i = 0; i < TALLY__COUNT(refused); i++) {
         tally_results *r;
         CHECK_INT(import_text(&r, imp, refused[i].text, refused[i].name, NULL), refused[i].code);
         if (refused[i].message)

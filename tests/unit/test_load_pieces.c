@@ -574,8 +574,8 @@ static void test_changing_file(void)
         tally_results_new(&r);
         tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
         opts.label = "x";
-        int rc = grow < 2 ? tally__plain_read_input(r, &src, PATH, &opts)
-                          : tally__csv_read_input(r, &src, PATH, ',');
+        const tally__importer *imp = grow < 2 ? &tally__importer_plain : &tally__importer_csv;
+        int rc = imp->read_input(r, &src, PATH, &opts);
         CHECK_INT(rc, TALLY_EIO);
         CHECK_STR(tally_error_last()->message,
                   PATH ": the file changed while it was read (its size or modification time "

@@ -108,7 +108,7 @@ static void compare_from_summaries(void)
 {
     const double base[] = { 1, 2, 3 }, current[] = { 4, 5, 6 };
     tally_compare_options o = TALLY_COMPARE_OPTIONS_INIT;
-    tally_summary_options so = o.summary;
+    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
     so.direction = o.direction;
     tally_summary sb = { .size = sizeof sb }, sc = { .size = sizeof sc };
     CHECK_INT(tally_summarize(&sb, base, 3, &so), TALLY_OK);

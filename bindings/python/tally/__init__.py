@@ -18,7 +18,7 @@ from ._native import ffi as _ffi, lib as _lib, library_path
 from .errors import *  # noqa: F401,F403  (the exception hierarchy is part of the API)
 from .errors import __all__ as _error_names
 from .history import History, history
-from .report import Cell, Report, Row
+from .report import Cell, FormatInfo, Report, Row, formats
 from .results import Benchmark, Case, Results, ResultSet, load, loads
 from .stats import Comparison, Summary, compare, outliers, percentiles, summary
 from .store import Store
@@ -36,4 +36,4 @@ def __getattr__(name):
 
 __all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
            "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check", "Store",
-           "History", "history", "library_path", "__version__"] + list(_error_names)
+           "History", "history", "formats", "FormatInfo", "library_path", "__version__"] + list(_error_names)

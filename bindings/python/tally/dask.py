@@ -510,9 +510,11 @@ def _summary_starts(shape, accs, keys, opts):
         label, bench, _ = key
         better = shape[label]["benchmarks"][bench][1]
         po = new_options("tally_partition_options")
-        po.summary.direction = enum_from_name("direction", better, "better")
-        po.summary.percentile_method = opts.percentile_method
-        po.summary.confidence = opts.confidence
+        so = new_options("tally_summary_options")  # referenced until the summary is made
+        so.direction = enum_from_name("direction", better, "better")
+        so.percentile_method = opts.percentile_method
+        so.confidence = opts.confidence
+        po.summary = so
         po.bamean_percents = cuts
         po.bamean_count = len(_REPORT_CUTS)
         data = accs[key]

@@ -166,6 +166,28 @@ _RENDER_OPTIONS = {
 }
 
 
+
+@dataclass(frozen=True)
+class FormatInfo:
+    """An output format as the library's table of renderers describes it (tally_format_info):
+    needs_samples, the output shows the raw samples (a report made with omit_samples lacks
+    them); file_only, it can only be saved to a file; terminal, colour and width fitting apply."""
+    name: str
+    needs_samples: bool
+    file_only: bool
+    terminal: bool
+
+
+def formats() -> List[FormatInfo]:
+    """Every output format, in the library's order (tally_format_count, tally_format_info_at)."""
+    out = []
+    for i in range(lib.tally_format_count()):
+        f = new_result("tally_format_info")
+        check(lib.tally_format_info_at(f, i))
+        out.append(FormatInfo(ffi.string(f.name).decode(), bool(f.needs_samples),
+                              bool(f.file_only), bool(f.terminal)))
+    return out
+
 class Report(Owner):
     """A comparison report; the first result set is the baseline.
 
@@ -425,7 +447,8 @@ class Report(Owner):
         notebooks display."""
         return self._render("TALLY_FORMAT_HTML", fragment=fragment)
 
-    # File formats save() knows by the file name's extension.
+    # File formats save() knows by the file name's extension (the names come from the library:
+    # formats()).
     _SAVE_FORMATS = {".html": "TALLY_FORMAT_HTML", ".htm": "TALLY_FORMAT_HTML",
                      ".json": "TALLY_FORMAT_JSON", ".csv": "TALLY_FORMAT_CSV",
                      ".md": "TALLY_FORMAT_MARKDOWN", ".txt": "TALLY_FORMAT_TEXT",
@@ -440,8 +463,8 @@ class Report(Owner):
             ext = os.path.splitext(os.fspath(path))[1].lower()
             if ext not in self._SAVE_FORMATS:
                 raise ValueError(f"cannot tell the format of {os.fspath(path)!r} from its "
-                                 f"extension; pass format= (one of html, json, csv, md, text, "
-                                 f"xlsx)")
+                                 f"extension; pass format= (one of "
+                                 f"{', '.join(f.name for f in formats())})")
             opts.format = getattr(lib, self._SAVE_FORMATS[ext])
         else:
             opts.format = enum_from_name("format", format, "format")

@@ -331,9 +331,12 @@ def compare(base: Samples, new: Samples, *, test: Optional[str] = None,
         if value is not None:
             setattr(opts, field, real(value, name))
     # The summaries' direction (which samples BAmean keeps) is the comparison's.
-    opts.summary.direction = opts.direction
-    _summary_options(opts.summary, confidence=confidence, percentile_method=percentile_method,
+    # `so` is referenced here until both calls have returned (the struct only points to it).
+    so = new_options("tally_summary_options")
+    so.direction = opts.direction
+    _summary_options(so, confidence=confidence, percentile_method=percentile_method,
                      bamean_percent=bamean_percent)
+    opts.summary = so
     out = new_result("tally_comparison")
     check(lib.tally_compare(out, xb.ptr, xb.n, xn.ptr, xn.n, opts))
     sb, sn = new_result("tally_summary"), new_result("tally_summary")
