@@ -175,7 +175,7 @@ static int compare_at(tally_comparison *out, const tally__cell *cell, const tall
     /* Both summaries exist already (summarize_cell, with the same options): only the tests run.
      * Too few samples for the test is compare's call (TALLY_VERDICT_INSUFFICIENT, with the ratio
      * kept): the row gets a footnote rather than a verdict. */
-    co.summary.confidence = confidence;
+    so.confidence = confidence;
     return tally__compare_summarized(out, &base->pub.summary, base->samples, base->n,
                                      &cell->pub.summary, cell->samples, cell->n,
                                      cell->has_ranks ? cell->ranks : NULL, &co);
