@@ -107,6 +107,9 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
             return rc;
         }
     }
+    /* What loading split, merged or dropped: never silent. */
+    for (size_t i = 0; i < tally_results_note_count(results); i++)
+        fprintf(stderr, "tally: note: %s\n", tally_results_note_at(results, i));
     *out = results;
     return CLI_EXIT_OK;
 }
@@ -128,6 +131,10 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
         lo->case_format = value;
     } else if (strcmp(name, "unit") == 0) {
         lo->unit = value;
+    } else if (strcmp(name, "config-key") == 0) {
+        if (value[0] == '\0')
+            return cli_usage_error(command, "--config-key needs a key, not ''");
+        lo->config_key = value;
     } else if (strcmp(name, "direction") == 0) {
         if (tally_direction_from_name(&lo->direction, value) != TALLY_OK)
             return cli_usage_error(command, "--direction takes lower or higher, not '%s'", value);
@@ -145,7 +152,7 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         int c;
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
-                  {'U', "unit"}, {'D', "direction"} };
+                  {'U', "unit"}, {'D', "direction"}, {'Q', "config-key"} };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK

@@ -47,6 +47,7 @@ static const struct option report_options[] = {
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
     {"width", required_argument, NULL, 1010},
+    {"baseline", required_argument, NULL, 2801},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -230,7 +231,11 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->fail_on_regression = pct;
             continue;
         }
-        int rc = strchr("BKYUD", c) ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
+        if (c == 2801) {
+            cmd->args.report.baseline = optarg;
+            continue;
+        }
+        int rc = strchr("BKYUDQ", c) ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
                                     : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;

@@ -629,5 +629,9 @@ int tally__csv_read_input(tally_results *into, tally__chunks *src, const char *n
     return parse_separated(into, NULL, 0, name, sep, src);
 }
 
-const tally__importer tally__importer_csv = { TALLY_INPUT_CSV, "csv", sniff_csv, parse_csv };
-const tally__importer tally__importer_tsv = { TALLY_INPUT_TSV, "tsv", sniff_tsv, parse_tsv };
+const tally__importer tally__importer_csv = {
+    .kind = TALLY_INPUT_CSV, .name = "csv", .sniff = sniff_csv, .parse = parse_csv,
+    .configs = "the labels of its label column" };
+const tally__importer tally__importer_tsv = {
+    .kind = TALLY_INPUT_TSV, .name = "tsv", .sniff = sniff_tsv, .parse = parse_tsv,
+    .configs = "the labels of its label column" };

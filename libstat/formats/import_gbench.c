@@ -673,4 +673,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return rc != 1 ? rc : tally__gbench_parse_tree(into, data, len, name, opts);
 }
 
-const tally__importer tally__importer_gbench = {TALLY_INPUT_GBENCH, "gbench", sniff, parse};
+const tally__importer tally__importer_gbench = {.kind = TALLY_INPUT_GBENCH, .name = "gbench",
+                                                .sniff = sniff, .parse = parse};

@@ -66,5 +66,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return tally__import_end(rc, samples, &t.lines, "hackbench 'Time:' lines");
 }
 
-const tally__importer tally__importer_hackbench = {TALLY_INPUT_HACKBENCH, "hackbench", sniff,
-                                                   parse};
+const tally__importer tally__importer_hackbench = {.kind = TALLY_INPUT_HACKBENCH,
+                                                   .name = "hackbench", .sniff = sniff,
+                                                   .parse = parse};

@@ -167,4 +167,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                          TALLY_STAT_AMEAN);
 }
 
-const tally__importer tally__importer_netperf = {TALLY_INPUT_NETPERF, "netperf", sniff, parse};
+const tally__importer tally__importer_netperf = {.kind = TALLY_INPUT_NETPERF, .name = "netperf",
+                                                 .sniff = sniff, .parse = parse};

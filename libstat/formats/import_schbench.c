@@ -213,5 +213,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return flush(&s);
 }
 
-const tally__importer tally__importer_schbench = {TALLY_INPUT_SCHBENCH, "schbench", sniff,
-                                                  parse};
+const tally__importer tally__importer_schbench = {.kind = TALLY_INPUT_SCHBENCH,
+                                                  .name = "schbench", .sniff = sniff,
+                                                  .parse = parse};

@@ -75,4 +75,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                              "STREAM result table (Function    Best Rate MB/s ...)");
 }
 
-const tally__importer tally__importer_stream = {TALLY_INPUT_STREAM, "stream", sniff, parse};
+const tally__importer tally__importer_stream = {.kind = TALLY_INPUT_STREAM, .name = "stream",
+                                                .sniff = sniff, .parse = parse};

@@ -69,4 +69,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                          TALLY_STAT_AMEAN);
 }
 
-const tally__importer tally__importer_tbench = {TALLY_INPUT_TBENCH, "tbench", sniff, parse};
+const tally__importer tally__importer_tbench = {.kind = TALLY_INPUT_TBENCH, .name = "tbench",
+                                                .sniff = sniff, .parse = parse};

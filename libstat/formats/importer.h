@@ -30,6 +30,13 @@ typedef struct tally__importer {
      * failure. */
     int (*parse)(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts);
+    /* Which configurations a file of this format holds (docs/importers.md), in words for
+     * messages ("its labels", "its commands"): NULL when a file is one configuration, labelled
+     * opts->label. */
+    const char *configs;
+    /* 1 when parse reads opts->config_key, the key that separates those configurations; the
+     * loader refuses config_key for the others. */
+    int config_key;
 } tally__importer;
 
 /* An input handed over after its first bytes (load.c): buf[0..have) holds them, after any

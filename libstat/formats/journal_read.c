@@ -629,4 +629,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     return rc;
 }
 
-const tally__importer tally__importer_journal = { TALLY_INPUT_JOURNAL, "journal", sniff, parse };
+const tally__importer tally__importer_journal = { .kind = TALLY_INPUT_JOURNAL, .name = "journal",
+                                                 .sniff = sniff, .parse = parse,
+                                                 .configs = "the labels of its sweep" };

@@ -327,5 +327,6 @@ static int parse_native_json(tally_results *into, const char *data, size_t len, 
     return rc;
 }
 
-const tally__importer tally__importer_native_json = { TALLY_INPUT_NATIVE_JSON, "json",
-                                                      sniff_native_json, parse_native_json };
+const tally__importer tally__importer_native_json = {
+    .kind = TALLY_INPUT_NATIVE_JSON, .name = "json", .sniff = sniff_native_json,
+    .parse = parse_native_json, .configs = "its result sets' labels" };

@@ -231,5 +231,5 @@ int tally__plain_read_input(tally_results *into, tally__chunks *src, const char 
     return no_numbers(r.cas, name);
 }
 
-const tally__importer tally__importer_plain = { TALLY_INPUT_PLAIN, "plain", sniff_plain,
-                                                parse_plain };
+const tally__importer tally__importer_plain = { .kind = TALLY_INPUT_PLAIN, .name = "plain",
+                                                .sniff = sniff_plain, .parse = parse_plain };

@@ -58,6 +58,8 @@ typedef struct tally__row {
     tally_statistic statistic;
     double noise_pct;   /* the noise profile's margin of the benchmark (report option noise),
                            0 when none */
+    int exact;          /* a cell's case carries assume=exact (go test's Unit lines): repeated
+                           runs add no confidence, so the row is compared without a test */
     tally__cell *cells; /* one per configuration */
 } tally__row;
 
@@ -87,6 +89,7 @@ struct tally_report {
                                   to expect_copy */
     char *filter_copy;
     char *expect_copy;
+    size_t baseline_index;     /* the results' index of configuration 0 (opts.baseline) */
     tally__env_diff *env;      /* environment keys that differ (report_env.c) */
     size_t env_count;
     size_t first_shown;        /* a text layout's view (report_fit.c): the configurations
@@ -97,6 +100,10 @@ struct tally_report {
 /* Building a report (tally_report_new in report.c): */
 /* Free what a row owns (not the row itself). */
 void tally__report_free_row(tally__row *row, size_t configs);
+/* The index in the results of the report's configuration j (report.c): the baseline chosen
+ * by opts.baseline first, then the others in their order. */
+size_t tally__report_source(const tally_report *r, size_t j);
+
 /* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
  * per case of `results` in order: tally_report_new_from_partitions) the cells take their
  * summaries from those instead of samples. */

@@ -160,7 +160,7 @@ static int compare_cell(tally__cell *cell, const tally__cell *base, const tally_
                         const tally_report *r, size_t j)
 {
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
-    co.test = r->opts.test;
+    co.test = row->exact ? TALLY_TEST_NONE : r->opts.test;
     co.alpha = r->opts.alpha;
     co.direction = row->direction;
     co.statistic = row->statistic;

@@ -93,6 +93,7 @@ _REPORT_OPTIONS = {
     "mde": ("mde_pct", real),
     "expect_diff": ("expect_diff", lambda v, name: cstring(_keys(v, name), name)),
     "noise": ("noise", lambda v, name: _noise_profile(v, name)),
+    "baseline": ("baseline", cstring),
 }
 
 
@@ -170,7 +171,8 @@ class Report(Owner):
     none, HTML no per-case plots); expect_diff: metadata keys (names or shell globs, a string or
     a list) the configurations are meant to differ in, left out of `environment_differences`;
     noise: a noise profile file (`tally calibrate -o FILE`) whose per-benchmark floors become
-    the equivalence margins and the gate's least counted loss.
+    the equivalence margins and the gate's least counted loss; baseline: the label of the
+    result set the others are compared with (None: the first), as hyperfine's --reference.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
@@ -184,14 +186,14 @@ class Report(Owner):
                  equivalence: Optional[float] = None, power: Optional[float] = None,
                  mde: Optional[float] = None,
                  expect_diff: Union[str, Sequence[str], None] = None,
-                 noise: Optional[PathLike] = None) -> None:
+                 noise: Optional[PathLike] = None, baseline: Optional[str] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
             statistic=statistic, test=test, alpha=alpha, adjust=adjust,
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
-            power=power, mde=mde, expect_diff=expect_diff, noise=noise)
+            power=power, mde=mde, expect_diff=expect_diff, noise=noise, baseline=baseline)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         del keep
