@@ -19,6 +19,8 @@ static const struct {
     {"gbench/error.json", TALLY_INPUT_GBENCH},
     {"pyperf/suite.json", TALLY_INPUT_PYPERF},
     {"gotest/bench.txt", TALLY_INPUT_GOTEST},
+    /* custom units only: the Unit lines say it is go test output */
+    {"gotest/units.txt", TALLY_INPUT_GOTEST},
     {"hackbench/runs.txt", TALLY_INPUT_HACKBENCH},
     {"stream/runs.txt", TALLY_INPUT_STREAM},
     {"schbench/runs.txt", TALLY_INPUT_SCHBENCH},
