@@ -359,36 +359,52 @@ static int observe_result(gotest *g, unsigned long lineno)
     return TALLY_OK;
 }
 
+/* The lines of the file in order: key lines update g->keys, Unit lines go to unit_line when
+ * `units` is set, and each result line (a name and at least one field more) to `result`. The
+ * loop both passes share. */
+static int walk_lines(gotest *g, tally__lines *l, const char *data, size_t len, int units,
+                      int (*result)(gotest *g, const tally__lines *l, const char *line,
+                                    size_t n, void *ctx),
+                      void *ctx)
+{
+    tally__lines_init(l, g->name, data, len);
+    const char *line;
+    size_t n;
+    int rc;
+    while ((rc = tally__lines_next(l, &line, &n)) > 0) {
+        int klen = config_key_len(line, n);
+        tally__field f[2];
+        rc = TALLY_OK;
+        if (klen > 0)
+            rc = key_line(g, line, n, (size_t)klen);
+        else if (units && tally__starts_with(line, n, "Unit") && n > 4 &&
+                 (line[4] == ' ' || line[4] == '\t'))
+            rc = unit_line(g, l, line, n);
+        /* "BenchmarkX" alone is the name printed before a log (go test -v) */
+        else if (is_result_name(line, n) && tally__split_fields(f, 2, line, n) >= 2)
+            rc = result(g, l, line, n, ctx);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return rc < 0 ? rc : TALLY_OK;
+}
+
+static int observe_line(gotest *g, const tally__lines *l, const char *line, size_t n,
+                        void *ctx)
+{
+    (void)line, (void)n, (void)ctx;
+    return observe_result(g, l->lineno);
+}
+
 /* The first pass: the keys, how they change, and the Unit lines. */
 static int survey(gotest *g, const char *data, size_t len)
 {
     tally__lines l;
-    tally__lines_init(&l, g->name, data, len);
-    const char *line;
-    size_t n;
-    int rc;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        int klen = config_key_len(line, n);
-        rc = TALLY_OK;
-        if (klen > 0) {
-            rc = key_line(g, line, n, (size_t)klen);
-        } else if (tally__starts_with(line, n, "Unit") && n > 4 && (line[4] == ' ' ||
-                                                                     line[4] == '\t')) {
-            rc = unit_line(g, &l, line, n);
-        } else if (is_result_name(line, n)) {
-            tally__field f[2];
-            if (tally__split_fields(f, 2, line, n) >= 2)
-                rc = observe_result(g, l.lineno);
-        }
-        if (rc != TALLY_OK)
-            return rc;
-    }
-    if (rc < 0)
-        return rc;
-    if (g->results == 0)
-        return tally__import_none_found(g->name, l.lineno,
-                                        "benchmark result lines (BenchmarkX  N  value unit)");
-    return TALLY_OK;
+    int rc = walk_lines(g, &l, data, len, 1, observe_line, NULL);
+    if (rc == TALLY_OK && g->results == 0)
+        rc = tally__import_none_found(g->name, l.lineno,
+                                      "benchmark result lines (BenchmarkX  N  value unit)");
+    return rc;
 }
 
 /* The keys that separate configurations: opts->config_key ("none", or keys comma-separated),
@@ -480,50 +496,48 @@ static int config_of(tally_resultset **rs, gotest *g, tally_results *into,
     return rc;
 }
 
-/* The second pass: every result line into the configuration of the keys in force, whose
+/* What the second pass reads each result line with. */
+typedef struct reading {
+    tally_results *into;
+    const tally_load_options *opts;
+    int split;       /* a key separates configurations */
+    int qualify;     /* case names carry their package */
+    const char *base; /* the benchmark name's prefix (opts->benchmark), or NULL */
+} reading;
+
+/* A result line of the second pass: into the configuration of the keys in force, whose
  * metadata takes each key's value in force at its first result. */
+static int read_line(gotest *g, const tally__lines *l, const char *line, size_t n, void *ctx)
+{
+    const reading *r = ctx;
+    tally__field f[MAX_FIELDS];
+    size_t nf = tally__split_fields(f, MAX_FIELDS, line, n);
+    tally_resultset *rs = NULL;
+    int rc = config_of(&rs, g, r->into, r->opts, r->split);
+    const char *pkg = NULL;
+    for (size_t i = 0; rc == TALLY_OK && i < g->nkeys; i++) {
+        const key_state *k = &g->keys[i];
+        if (strcmp(k->key, "pkg") == 0)
+            pkg = k->value;
+        if (k->value && tally_resultset_meta_get(rs, k->key) == NULL)
+            rc = tally_resultset_meta_set(rs, k->key, k->value);
+    }
+    return rc == TALLY_OK ? result_line(rs, l, f, nf, pkg, r->qualify, r->base, g) : rc;
+}
+
+/* The second pass: every result line into its configuration. */
 static int read_results(gotest *g, tally_results *into, const char *data, size_t len,
                         const tally_load_options *opts, int qualify)
 {
-    int split = 0;
+    reading r = { into, opts, 0, qualify,
+                  opts && opts->benchmark && opts->benchmark[0] ? opts->benchmark : NULL };
     for (size_t i = 0; i < g->nkeys; i++) {
-        split |= g->keys[i].separates;
+        r.split |= g->keys[i].separates;
         tally__free_mem(g->keys[i].value);
         g->keys[i].value = NULL;
     }
-    const char *base = opts && opts->benchmark && opts->benchmark[0] ? opts->benchmark : NULL;
     tally__lines l;
-    tally__lines_init(&l, g->name, data, len);
-    const char *line;
-    size_t n;
-    int rc;
-    while ((rc = tally__lines_next(&l, &line, &n)) > 0) {
-        int klen = config_key_len(line, n);
-        rc = TALLY_OK;
-        if (klen > 0) {
-            rc = key_line(g, line, n, (size_t)klen);
-        } else if (is_result_name(line, n)) {
-            tally__field f[MAX_FIELDS];
-            size_t nf = tally__split_fields(f, MAX_FIELDS, line, n);
-            if (nf < 2)
-                continue; /* "BenchmarkX" alone: the name printed before a log (go test -v) */
-            tally_resultset *rs = NULL;
-            rc = config_of(&rs, g, into, opts, split);
-            const char *pkg = NULL;
-            for (size_t i = 0; rc == TALLY_OK && i < g->nkeys; i++) {
-                const key_state *k = &g->keys[i];
-                if (strcmp(k->key, "pkg") == 0)
-                    pkg = k->value;
-                if (k->value && tally_resultset_meta_get(rs, k->key) == NULL)
-                    rc = tally_resultset_meta_set(rs, k->key, k->value);
-            }
-            if (rc == TALLY_OK)
-                rc = result_line(rs, &l, f, nf, pkg, qualify, base, g);
-        }
-        if (rc != TALLY_OK)
-            return rc;
-    }
-    return rc < 0 ? rc : TALLY_OK;
+    return walk_lines(g, &l, data, len, 0, read_line, &r);
 }
 
 /* A case whose samples are not all the same number. */

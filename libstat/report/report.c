@@ -157,6 +157,10 @@ static int report_new(tally_report **out, const tally_results *results,
     size_t baseline = 0;
     if ((rc = find_baseline(&baseline, results, options.baseline)) != TALLY_OK)
         return rc;
+    if (rank_sums && baseline != 0)
+        return tally__error(TALLY_EINVAL, "the rank sums are those of the first result set's "
+                                          "samples: it is the baseline of a report from ranked "
+                                          "partitions");
     tally__ensure_init();
 
     tally_report *r = tally__calloc(1, sizeof(*r));
