@@ -116,6 +116,9 @@ void tally__report_noise_margins(tally_report *r);
 double tally__row_equivalence_pct(const tally_report *r, const tally__row *row);
 /* 1 when some row has an equivalence margin (the report's or the noise profile's). */
 int tally__report_has_margin(const tally_report *r);
+/* The footnote of `not-tested` verdicts, naming exact units when a row has one
+ * (report_util.c): the text and the HTML renderers print it. */
+const char *tally__report_not_tested_note(const tally_report *r);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after
