@@ -83,9 +83,11 @@ TALLY_API int tally_load_options_init(tally_load_options *opts, unsigned int ver
  *
  * The format is `opts->kind`, or the best match of every known format's detector. Labels: a
  * format that holds one configuration takes `opts->label`, else the file name without directory
- * and extension; a file that names its configurations (CSV, native JSON) keeps its labels, and
- * `opts->label` renames its result set when it holds exactly one (more than one is
+ * and extension; a file that names its configurations (CSV, native JSON, and the files of
+ * several configurations of hyperfine, go test and pyperf, see `config_key`) keeps its labels,
+ * and `opts->label` renames its result set when it holds exactly one (more than one is
  * ::TALLY_EINVAL). Every loaded result set gets the metadata entry `source_file` = `path`.
+ * How a file was split is noted on `into` (tally_results_note_at()).
  *
  * @param into destination list; unchanged on failure.
  * @param path file to read ("-" is not special here).

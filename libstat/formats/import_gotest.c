@@ -116,6 +116,7 @@ typedef struct gotest {
     config_seen *configs;
     size_t nconfigs, config_cap;
     size_t results;
+    tally_resultset *one; /* the file's one configuration, once made (no key separates) */
 } gotest;
 
 static void gotest_dispose(gotest *g)
@@ -455,8 +456,11 @@ static int choose_config_keys(gotest *g, const tally_load_options *opts)
 static int config_of(tally_resultset **rs, gotest *g, tally_results *into,
                      const tally_load_options *opts, int split)
 {
-    if (!split)
-        return tally__import_begin(rs, into, g->name, opts, "gotest");
+    if (!split) {
+        int rc = g->one ? TALLY_OK : tally__import_begin(&g->one, into, g->name, opts, "gotest");
+        *rs = g->one;
+        return rc;
+    }
     tally__buf label = TALLY__BUF_INIT, sig = TALLY__BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < g->nkeys; i++) {

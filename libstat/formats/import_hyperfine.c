@@ -253,7 +253,7 @@ static char *command_template(const char *command, const cJSON *params)
         tally__buf_dispose(&t);
         t = out;
     }
-    char *text = t.failed || t.data == NULL ? NULL : tally__strdup(t.data);
+    char *text = t.failed ? NULL : tally__strdup(t.data ? t.data : "");
     tally__buf_dispose(&t);
     return text;
 }
@@ -316,6 +316,7 @@ static const cJSON *parameters_of(const cJSON *results, size_t i)
  * result a case named by its parameters or its command, as with --config-key none. */
 static int plan_by_command(reading *r, const cJSON *results, size_t *configs)
 {
+    /* Quadratic in the results: hyperfine files hold tens of them, a long scan thousands. */
     size_t *index = tally__calloc(r->count ? r->count : 1, sizeof *index);
     if (index == NULL)
         return tally__oom();
@@ -357,8 +358,9 @@ static int plan_by_command(reading *r, const cJSON *results, size_t *configs)
                 tally__free_mem(mine);
             }
         }
-        if (rc == TALLY_OK && label == NULL)
-            label = tally__strdup(r->entries[first].command);
+        if (rc == TALLY_OK && label == NULL &&
+            (label = tally__strdup(r->entries[first].command)) == NULL)
+            rc = tally__oom();
         for (size_t i = first; rc == TALLY_OK && i < r->count; i++)
             if (index[i] == k && (r->entries[i].config = tally__strdup(label)) == NULL)
                 rc = tally__oom();
@@ -387,7 +389,7 @@ static int plan_one(reading *r)
                 tally__buf_printf(&c, " (%s)", e->command);
                 break;
             }
-        e->case_name = c.failed ? NULL : tally__strdup(c.data);
+        e->case_name = c.failed ? NULL : tally__strdup(c.data ? c.data : "");
         tally__buf_dispose(&c);
         if (e->case_name == NULL)
             return tally__oom();
@@ -437,6 +439,10 @@ static int one_result(void *ctx, const cJSON *res, tally__jpath *p)
     const char *name = doc->name;
     tally_resultset *rs = NULL;
     tally_benchmark *b = NULL;
+    if (e->config && e->config[0] == '\0')
+        return tally__error_json(TALLY_EPARSE, name, p->text,
+                                 "an empty command cannot label a configuration (name the "
+                                 "commands with -n)");
     int rc = e->config ? tally__import_config(&rs, r->into, e->config, "hyperfine")
                        : TALLY_OK;
     if (rc == TALLY_OK && rs == NULL)

@@ -287,6 +287,14 @@ static void test_errors(void)
               TALLY_EEXISTS);
     CHECK_STR(last_message(),
               "d.json: $.results[1]: command \"a\" appears twice (name the commands with -n)");
+    /* two empty commands: nothing to label their configurations with */
+    CHECK_INT(import_text(&r, imp,
+                          "{\"results\": [{\"command\": \"\", \"times\": [1]}, {\"command\": "
+                          "\"\", \"times\": [2]}]}",
+                          "d.json", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "d.json: $.results[0]: an empty command cannot label a "
+                              "configuration (name the commands with -n)");
     /* wrong kind of file */
     CHECK_INT(import_file(&r, imp, "gbench/repetitions.json", NULL), TALLY_EPARSE);
     CHECK_STR(last_message(), "gbench/repetitions.json: $: missing member \"results\" (an array)");
