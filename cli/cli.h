@@ -38,9 +38,10 @@ int cli_usage_error(const char *command, const char *fmt, ...)
  * name: the library lists the valid ones). */
 int cli_library_usage_error(const char *command);
 
-/* Load every input spec (`path`, `label=path`, `-` or `label=-` for standard input) into a new
- * list, in order, with the load options `lo` for all. Returns CLI_EXIT_OK or prints the error
- * and returns CLI_EXIT_USAGE. */
+/* Load every input spec (`path`, `label=path`, `-` or `label=-` for standard input, `@SELECTION`
+ * or `label=@SELECTION` for result sets of the store that --db or TALLY_DB names) into a new
+ * list, in order, with the load options `lo` for all files. Returns CLI_EXIT_OK or prints the
+ * error and returns CLI_EXIT_USAGE. */
 int cli_load_inputs(tally_results **out, char *const *specs, int count,
                     const tally_load_options *lo);
 
@@ -50,13 +51,17 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value);
 
+/* The getopt_long value of --db (a reading command's store for @selections). */
+#define CLI_DB_OPTION 1900
+
 /* The input options' entries of a getopt_long table, shared by every reading command; their
  * values are the letters cli_input_getopt() takes. */
 #define CLI_INPUT_LONG_OPTIONS                                                                 \
     {"from", required_argument, NULL, 'k'}, {"benchmark", required_argument, NULL, 'B'},       \
     {"case", required_argument, NULL, 'K'}, {"case-format", required_argument, NULL, 'Y'},     \
     {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'},      \
-    {"config-key", required_argument, NULL, 'Q'}
+    {"config-key", required_argument, NULL, 'Q'},                                            \
+    {"db", required_argument, NULL, CLI_DB_OPTION}
 
 /* The `default:` of a reading command's getopt_long loop: cli_input_option() for the value c of
  * a CLI_INPUT_LONG_OPTIONS entry, else "unknown or incomplete option ARG". CLI_EXIT_OK when
@@ -124,6 +129,35 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "                            limit; 'none': no limit), leaving out the least important\n" \
     "                            rows and notes first, and saying so at the top\n"
 
+/* --meta KEY=VALUE stamps, in the order given (a repeated KEY keeps its last value). */
+typedef struct cli_meta {
+    size_t count;
+    const char **keys;   /* into the arguments */
+    const char **values;
+    char **owned;        /* the KEY copies */
+} cli_meta;
+
+/* Parse one --meta argument `arg` (KEY=VALUE, KEY non-empty) into meta. Returns CLI_EXIT_OK, or
+ * CLI_EXIT_USAGE after printing. */
+int cli_meta_option(cli_meta *meta, const char *command, const char *arg);
+
+/* Set every stamp on every result set of `results`. Returns CLI_EXIT_OK or CLI_EXIT_USAGE after
+ * printing. */
+int cli_meta_apply(const cli_meta *meta, tally_results *results);
+
+void cli_meta_free(cli_meta *meta);
+
+/* The store a command reads or writes: `given` (--db), else $TALLY_DB, else NULL. */
+const char *cli_store_location(const char *given);
+
+/* `location` fit to print: a URL without its user, password and parameters. */
+void cli_store_name(char *buf, size_t cap, const char *location);
+
+/* Parse a selection "KEY=VALUE,...,latest" (docs/store.md) into q; the strings point into
+ * `text`, which is modified. Returns CLI_EXIT_OK or CLI_EXIT_USAGE after printing (a usage
+ * error of `command`, or a plain error when `command` is NULL: an input). */
+int cli_store_query_parse(tally_store_query *q, char *text, const char *command);
+
 /* Refuse an output path that is one of the inputs (the same file, by device and inode): exit
  * status CLI_EXIT_USAGE after printing, else CLI_EXIT_OK. */
 int cli_check_output(const char *command, const char *output, char *const *specs, int count);
@@ -176,5 +210,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 
 #endif /* TALLY_CLI_H */

@@ -38,6 +38,63 @@ static void cli_print_unjudged(const tally_report *report)
         fprintf(stderr, "tally:   and %zu more\n", more);
 }
 
+/* What did not pair, on stderr: nothing compared at all, or baseline rows without a partner
+ * (listed, at most 20). With a gate that cannot judge them it fails (status 1) unless
+ * --allow-missing; without one, nothing compared is still said. Returns the new status. */
+static int cli_check_pairing(const tally_report *report, int gate, int allow_missing, int rc)
+{
+    size_t configs = tally_report_config_count(report), compared = 0, missing = 0;
+    for (size_t j = 1; j < configs; j++) {
+        tally_pairing p = { .size = sizeof p };
+        if (tally_report_pairing(&p, report, j) != TALLY_OK)
+            return cli_fail_library();
+        compared += p.compared;
+        missing += p.missing;
+    }
+    const char *base = tally_report_config_label(report, 0);
+    const char *hint = "rows pair by benchmark and case name: --case-map FROM=TO or "
+                       "--pair-by position pairs renamed cases";
+    int fails = gate && !allow_missing;
+    if (compared == 0) {
+        fprintf(stderr, "tally: %snothing compared: no row of %s pairs with a row of %s%s\n",
+                fails ? "" : "warning: ",
+                configs == 2 ? tally_report_config_label(report, 1) : "the other configurations",
+                base,
+                gate ? (fails ? "; the gate cannot judge (--allow-missing to pass)"
+                              : " (--allow-missing)")
+                     : "");
+        fprintf(stderr, "tally:   %s\n", hint);
+        return fails ? CLI_EXIT_FINDING : rc;
+    }
+    if (missing == 0 || !gate)
+        return rc;
+    fprintf(stderr, "tally: %s%zu row%s of %s without a partner%s\n", fails ? "" : "warning: ",
+            missing, missing == 1 ? "" : "s", base,
+            fails ? "; the gate cannot judge them (--allow-missing to pass)"
+                  : " (--allow-missing)");
+    size_t shown = 0;
+    for (size_t i = 0; i < tally_report_row_count(report); i++) {
+        tally_report_row row = { .size = sizeof row };
+        if (tally_report_row_at(&row, report, i) != TALLY_OK)
+            continue;
+        tally_report_cell bc = { .size = sizeof bc };
+        if (tally_report_cell_at(&bc, report, i, 0) != TALLY_OK || !bc.present)
+            continue;
+        for (size_t j = 1; j < configs; j++) {
+            tally_report_cell cell = { .size = sizeof cell };
+            if (tally_report_cell_at(&cell, report, i, j) != TALLY_OK || cell.present)
+                continue;
+            if (shown++ < 20)
+                fprintf(stderr, "tally:   %s has no %s/%s\n", tally_report_config_label(report, j),
+                        row.benchmark, row.case_name);
+        }
+    }
+    if (shown > 20)
+        fprintf(stderr, "tally:   and %zu more\n", shown - 20);
+    fprintf(stderr, "tally:   %s\n", hint);
+    return fails ? CLI_EXIT_FINDING : rc;
+}
+
 static const char compare_help[] =
     "Usage: tally compare [OPTIONS] BASE NEW...\n"
     "       tally compare [OPTIONS] FILE   (one file holding several configurations)\n"
@@ -84,6 +141,14 @@ static const char compare_help[] =
     "      --fail-on-inconclusive\n"
     "                            exit with status 1 when a row is insufficient or\n"
     "                            inconclusive\n"
+    "      --allow-missing       a gate passes although a baseline row has no partner or\n"
+    "                            nothing was compared (still said on stderr)\n"
+    "      --case-map FROM=TO    pair the case FROM of the compared configurations with the\n"
+    "                            baseline's case TO; or s/REGEX/REPL/ (POSIX extended,\n"
+    "                            \\1..\\9 and & in REPL, any punctuation delimiter);\n"
+    "                            repeatable, the first matching rule applies\n"
+    "      --pair-by MODE        name (default: by benchmark and case name) or position\n"
+    "                            (the i-th case of a benchmark with the baseline's i-th)\n"
     CLI_HIST_HELP
     CLI_PRESENTATION_HELP
     CLI_DIAGNOSE_HELP
@@ -93,7 +158,9 @@ static const char compare_help[] =
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 1 a significant regression beyond --fail-on-regression (or,\n"
-    "with --fail-on-inconclusive, a row that cannot be judged), 2 usage or input error.\n";
+    "with --fail-on-inconclusive, a row that cannot be judged; with either gate, nothing\n"
+    "compared or a baseline row without a partner unless --allow-missing), 2 usage or\n"
+    "input error.\n";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -103,7 +170,9 @@ int cmd_compare(int argc, char **argv)
     if (report == NULL)
         return rc;
     int gate = cmd.fail_on_regression >= 0.0 || cmd.fail_on_inconclusive;
-    if (rc == CLI_EXIT_OK && gate) {
+    if (rc == CLI_EXIT_OK)
+        rc = cli_check_pairing(report, gate, cmd.allow_missing, rc);
+    if (rc != CLI_EXIT_USAGE && gate) {
         tally_gate g = { .size = sizeof g };
         double threshold = cmd.fail_on_regression >= 0.0 ? cmd.fail_on_regression : 0.0;
         if (tally_report_gate(&g, report, threshold, cmd.gate_bound) != TALLY_OK)

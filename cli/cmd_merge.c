@@ -23,10 +23,40 @@ static const char merge_help[] =
     "      --from KIND           input kind instead of detection\n"
     CLI_INPUT_OPTIONS_HELP
     "  -o, --output FILE         the merged file to write (required)\n"
-    "      --force               replace FILE when it exists (never an input)\n"
+    "      --force               replace FILE when it exists (never an input), and merge\n"
+    "                            runs recorded on different hosts, kernels or boots (the\n"
+    "                            metadata host, kernel, boot_id), which are otherwise\n"
+    "                            refused\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success, 2 usage or input error.\n";
+
+/* Runs recorded on another host, kernel or boot than those already in `into` (the keys of
+ * tally_run_env_key_at() both record with different values): each key named on stderr with
+ * both values. Returns how many differ. */
+static size_t env_differences(const tally_resultset *into, const tally_resultset *rs,
+                              const char *file, int force)
+{
+    size_t differ = 0;
+    for (size_t i = 0; tally_run_env_key_at(i) != NULL; i++) {
+        const char *key = tally_run_env_key_at(i);
+        const char *have = tally_resultset_meta_get(into, key);
+        const char *add = tally_resultset_meta_get(rs, key);
+        if (have == NULL || add == NULL || strcmp(have, add) == 0)
+            continue;
+        if (differ++ == 0)
+            fprintf(stderr, "tally: %s%s: result set '%s' was recorded elsewhere than the runs "
+                            "merged into it before:\n", force ? "warning: " : "", file,
+                    tally_resultset_label(into));
+        fprintf(stderr, "tally:   %s '%s' here, '%s' before\n", key, add, have);
+    }
+    if (differ > 0)
+        fprintf(stderr, force ? "tally:   merged anyway (--force): their runs are pooled\n"
+                              : "tally:   runs of different hosts, kernels or boots are not "
+                                "pooled silently: compare them as configurations, or merge "
+                                "with --force\n");
+    return differ;
+}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -66,6 +96,9 @@ int cmd_merge(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_usage_error("merge", "missing input files");
+    /* merge joins files of one configuration: each file is one where that pools no samples. */
+    if (lo.config_key == NULL)
+        lo.config_key = "file";
     if (output == NULL)
         return cli_usage_error("merge", "the merged file is needed: -o OUT.json");
     int rc = cli_check_new_output("merge", output, force, argv + optind, argc - optind);
@@ -93,6 +126,10 @@ int cmd_merge(int argc, char **argv)
             const char *name = label ? label : tally_resultset_label(rs);
             const char *source = tally_resultset_meta_get(rs, "source_file");
             tally_resultset *into = tally_results_find(merged, name);
+            if (into != NULL && env_differences(into, rs, argv[i], force) > 0 && !force) {
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
             if (into == NULL) {
                 if (tally_resultset_new(&into, name) != TALLY_OK ||
                     tally_results_add(merged, into) != TALLY_OK) {

@@ -247,6 +247,30 @@ static void print_summary(const char *output, const tally_results *results, cons
     fputc('\n', stderr);
 }
 
+/* When no case holds a run (every run failed), the first failure's reason: the runner keeps
+ * the runs of a case without samples as the set's failed_run.<case>.K (docs/runners.md). */
+static void print_first_failure(const tally_results *results)
+{
+    if (count_cases(results) > 0)
+        return;
+    for (size_t k = 0; k < tally_results_count(results); k++) {
+        const tally_resultset *rs = tally_results_at(results, k);
+        for (size_t i = 0; i < tally_resultset_meta_count(rs); i++) {
+            const char *key, *value;
+            if (tally_resultset_meta_at(&key, &value, rs, i) != TALLY_OK ||
+                strncmp(key, "failed_run.", 11) != 0)
+                continue;
+            const char *dot = strrchr(key, '.');
+            size_t n = strlen(value);
+            while (n > 0 && (value[n - 1] == '\n' || value[n - 1] == ' ' || value[n - 1] == '\r'))
+                n--;
+            fprintf(stderr, "tally run: every run failed; the first, of %.*s: %.*s\n",
+                    (int)(dot - key - 11), key + 11, (int)n, value);
+            return;
+        }
+    }
+}
+
 /* The fewest and most samples of a case over the result sets (adaptive runs). */
 static void sample_range(size_t *lo, size_t *hi, const tally_results *results)
 {
@@ -667,8 +691,10 @@ int cmd_run(int argc, char **argv)
             else
                 snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
         }
-        if (took)
+        if (took) {
             print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
+            print_first_failure(results);
+        }
         tally_results_free(results);
         if (failed > 0)
             fprintf(stderr, "tally run: %zu run%s failed: counted per case as failed_runs, "

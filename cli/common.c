@@ -10,6 +10,10 @@
 
 #include "cli.h"
 
+/* --db of the running command: the store that @SELECTION inputs read. One command runs per
+ * process, so one value. */
+static const char *cli_db;
+
 int cli_fail(const char *fmt, ...)
 {
     va_list ap;
@@ -77,6 +81,180 @@ static int load_stdin(tally_results *results, const char *label, const tally_loa
     return rc == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
 }
 
+const char *cli_store_location(const char *given)
+{
+    if (given && given[0])
+        return given;
+    const char *env = getenv("TALLY_DB");
+    return env && env[0] ? env : NULL;
+}
+
+void cli_store_name(char *buf, size_t cap, const char *location)
+{
+    const char *scheme = strstr(location, "://");
+    if (scheme == NULL) {
+        snprintf(buf, cap, "%s", location);
+        return;
+    }
+    const char *host = scheme + 3;
+    size_t span = strcspn(host, "/?#");
+    for (size_t i = 0; i < span; i++)
+        if (host[i] == '@')
+            host += i + 1, span -= i + 1, i = (size_t)-1;
+    size_t path = strcspn(host, "?#");
+    snprintf(buf, cap, "%.*s%.*s", (int)(scheme + 3 - location), location, (int)path, host);
+}
+
+/* A usage error of `command`, or a plain error (no "Try ...") for an input (command NULL). */
+static int selection_error(const char *command, const char *message)
+{
+    return command ? cli_usage_error(command, "%s", message) : cli_fail("%s", message);
+}
+
+int cli_store_query_parse(tally_store_query *q, char *text, const char *command)
+{
+    char message[512];
+    for (char *item = text, *next; item != NULL; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (item[0] == '\0')
+            continue;
+        char *value = strchr(item, '=');
+        if (value)
+            *value++ = '\0';
+        static const char *const keyed[] = {"branch", "commit", "machine", "label",
+                                            "benchmark", "case", "since", "until"};
+        const char **slot[] = {&q->branch, &q->commit, &q->machine, &q->label,
+                               &q->benchmark, &q->case_name, &q->since, &q->until};
+        size_t k = 0;
+        while (k < COUNT(keyed) && strcmp(item, keyed[k]) != 0)
+            k++;
+        if (k < COUNT(keyed) && value && value[0]) {
+            *slot[k] = value;
+        } else if (strcmp(item, "latest") == 0 && value == NULL) {
+            q->limit = 1;
+        } else if ((strcmp(item, "limit") == 0 || strcmp(item, "id") == 0) && value) {
+            char *end = NULL;
+            long long n = strtoll(value, &end, 10);
+            if (end == value || *end != '\0' || n <= 0) {
+                snprintf(message, sizeof message,
+                         "store selection: %s needs a whole number > 0, not '%s'", item, value);
+                return selection_error(command, message);
+            }
+            if (item[0] == 'l')
+                q->limit = (size_t)n;
+            else
+                q->id = n;
+        } else {
+            snprintf(message, sizeof message,
+                     "store selection: '%s%s%s' is not KEY=VALUE with KEY one of branch, commit, "
+                     "machine, label, benchmark, case, since, until, id, limit, or 'latest'",
+                     item, value ? "=" : "", value ? value : "");
+            return selection_error(command, message);
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* `@SELECTION` or `LABEL=@SELECTION` (LABEL without '='), unless a file of that name exists. */
+static int store_spec(const char *spec)
+{
+    if (access(spec, F_OK) == 0)
+        return 0;
+    const char *eq = strchr(spec, '=');
+    return spec[0] == '@' || (eq && eq != spec && eq[1] == '@');
+}
+
+/* The result sets a store selection names; a LABEL renames the only one. */
+static int load_selection(tally_results *results, const char *spec)
+{
+    const char *at = strchr(spec, '@');
+    const char *location = cli_store_location(cli_db);
+    if (location == NULL)
+        return cli_fail("%s: a store selection needs the store: --db STORE or TALLY_DB", spec);
+    char *text = strdup(at + 1);
+    char *label = at > spec ? strndup(spec, (size_t)(at - spec - 1)) : NULL;
+    if (text == NULL || (at > spec && label == NULL)) {
+        free(text);
+        free(label);
+        return cli_fail("out of memory");
+    }
+    tally_store_query q = TALLY_STORE_QUERY_INIT;
+    tally_store *store = NULL;
+    tally_results *found = NULL;
+    int rc = cli_store_query_parse(&q, text, NULL);
+    if (rc == CLI_EXIT_OK && (tally_store_open(&store, location, NULL) != TALLY_OK ||
+                              tally_results_new(&found) != TALLY_OK ||
+                              tally_store_select(found, store, &q) != TALLY_OK))
+        rc = cli_fail_library();
+    char name[512];
+    cli_store_name(name, sizeof name, location);
+    if (rc == CLI_EXIT_OK && tally_results_count(found) == 0)
+        rc = cli_fail("%s: no result set in %s matches", spec, name);
+    if (rc == CLI_EXIT_OK && label && tally_results_count(found) != 1)
+        rc = cli_fail("%s: %zu result sets in %s match, a label names one (add 'latest' or "
+                      "narrow the selection)", spec, tally_results_count(found), name);
+    if (rc == CLI_EXIT_OK && label &&
+        tally_resultset_set_label(tally_results_at(found, 0), label) != TALLY_OK)
+        rc = cli_fail_library();
+    if (rc == CLI_EXIT_OK && tally_results_merge(results, found) != TALLY_OK)
+        rc = cli_fail("%s: %s", spec, tally_error_last()->message);
+    tally_results_free(found);
+    tally_store_close(store);
+    free(text);
+    free(label);
+    return rc;
+}
+
+int cli_meta_option(cli_meta *meta, const char *command, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (eq == NULL || eq == arg)
+        return cli_usage_error(command, "--meta needs KEY=VALUE, not '%s'", arg);
+    char *key = strndup(arg, (size_t)(eq - arg));
+    const char **keys = realloc(meta->keys, (meta->count + 1) * sizeof *keys);
+    if (keys)
+        meta->keys = keys;
+    const char **values = realloc(meta->values, (meta->count + 1) * sizeof *values);
+    if (values)
+        meta->values = values;
+    char **owned = realloc(meta->owned, (meta->count + 1) * sizeof *owned);
+    if (owned)
+        meta->owned = owned;
+    if (key == NULL || keys == NULL || values == NULL || owned == NULL) {
+        free(key);
+        return cli_fail("out of memory");
+    }
+    meta->owned[meta->count] = key;
+    meta->keys[meta->count] = key;
+    meta->values[meta->count] = eq + 1;
+    meta->count++;
+    return CLI_EXIT_OK;
+}
+
+int cli_meta_apply(const cli_meta *meta, tally_results *results)
+{
+    for (size_t i = 0; i < tally_results_count(results); i++)
+        for (size_t k = 0; k < meta->count; k++)
+            if (tally_resultset_meta_set(tally_results_at(results, i), meta->keys[k],
+                                         meta->values[k]) != TALLY_OK)
+                return cli_fail_library();
+    return CLI_EXIT_OK;
+}
+
+void cli_meta_free(cli_meta *meta)
+{
+    for (size_t i = 0; i < meta->count; i++)
+        free(meta->owned[i]);
+    free(meta->owned);
+    free(meta->keys);
+    free(meta->values);
+    meta->count = 0;
+    meta->owned = NULL;
+    meta->keys = meta->values = NULL;
+}
+
 int cli_load_inputs(tally_results **out, char *const *specs, int count,
                     const tally_load_options *lo)
 {
@@ -84,6 +262,12 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
     tally_results *results = NULL;
     if (tally_results_new(&results) != TALLY_OK)
         return cli_fail_library();
+    /* Several inputs are compared file with file: each is one configuration where that pools
+     * no samples (docs/importers.md, "Configurations inside one file"). */
+    tally_load_options each = *lo;
+    if (count > 1 && each.config_key == NULL)
+        each.config_key = "file";
+    lo = &each;
     int stdin_used = 0;
     for (int i = 0; i < count; i++) {
         const char *spec = specs[i];
@@ -99,6 +283,8 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
                 label[eq - spec] = '\0';
             rc = load_stdin(results, label, lo);
             free(label);
+        } else if (store_spec(spec)) {
+            rc = load_selection(results, spec);
         } else if (tally_load_spec(results, spec, lo) != TALLY_OK) {
             rc = cli_fail_library();
         }
@@ -135,6 +321,11 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
         if (value[0] == '\0')
             return cli_usage_error(command, "--config-key needs a key, not ''");
         lo->config_key = value;
+    } else if (strcmp(name, "db") == 0) {
+        if (value[0] == '\0')
+            return cli_usage_error(command, "--db needs a store: an SQLite file or a "
+                                            "postgresql:// URL");
+        cli_db = value;
     } else if (strcmp(name, "direction") == 0) {
         if (tally_direction_from_name(&lo->direction, value) != TALLY_OK)
             return cli_usage_error(command, "--direction takes lower or higher, not '%s'", value);
@@ -152,7 +343,8 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         int c;
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
-                  {'U', "unit"}, {'D', "direction"}, {'Q', "config-key"} };
+                  {'U', "unit"}, {'D', "direction"}, {'Q', "config-key"},
+                  {CLI_DB_OPTION, "db"} };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK

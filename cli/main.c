@@ -20,6 +20,8 @@ static const command commands[] = {
     {"run", cmd_run, "run a workload N times over a parameter sweep, keeping every run"},
     {"check", cmd_check, "is this machine ready to benchmark? (read-only)"},
     {"calibrate", cmd_calibrate, "measure run-to-run noise (A/A) into a noise profile"},
+    {"record", cmd_record, "store result sets in a results store (SQLite or PostgreSQL)"},
+    {"query", cmd_query, "list or export the result sets of a results store"},
 };
 
 static void usage(FILE *out)

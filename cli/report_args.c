@@ -47,6 +47,9 @@ static const struct option report_options[] = {
     {"print-ratio", no_argument, NULL, 1008},
     {"system", no_argument, NULL, 1009},
     {"width", required_argument, NULL, 1010},
+    {"case-map", required_argument, NULL, 1811},
+    {"pair-by", required_argument, NULL, 1812},
+    {"allow-missing", no_argument, NULL, 1813},
     {"baseline", required_argument, NULL, 2801},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -67,6 +70,9 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->expect_diff_len = 0;
     cmd->per_benchmark_count = 0;
     cmd->noise = NULL;
+    cmd->case_map[0] = '\0';
+    cmd->case_map_len = 0;
+    cmd->allow_missing = 0;
 
     optind = 1;
     opterr = 0;
@@ -86,7 +92,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         for (const struct option *o = report_options; o->name; o++)
             if (o->val == c)
                 name = o->name;
-        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c < 256 && strchr("taAREWMGI", c))))
+        if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c >= 1811 && c <= 1813) ||
+                                 (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
         if (c == 'I') {
             cmd->fail_on_inconclusive = 1;
@@ -121,16 +128,36 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
                 cmd->args.report.power = v;
             continue;
         }
-        if (c == 1002) {
-            /* Repeatable: the keys accumulate into one comma-separated list. */
-            size_t have = cmd->expect_diff_len, add = strlen(optarg);
-            if (have + add + 2 > sizeof cmd->expect_diff)
-                return cli_usage_error(cmd->name, "--expect-diff: too many keys");
+        if (c == 1002 || c == 1811) {
+            /* Repeatable: the keys accumulate into one comma-separated list, the rules of
+             * case_map into one per line. */
+            int keys = c == 1002;
+            if (!keys && strchr(optarg, '\n') != NULL)
+                return cli_usage_error(cmd->name, "--case-map: a rule holds no newline");
+            char *list = keys ? cmd->expect_diff : cmd->case_map;
+            size_t *len = keys ? &cmd->expect_diff_len : &cmd->case_map_len;
+            size_t cap = keys ? sizeof cmd->expect_diff : sizeof cmd->case_map;
+            size_t have = *len, add = strlen(optarg);
+            if (have + add + 2 > cap)
+                return cli_usage_error(cmd->name, "--%s: too many %s", name,
+                                       keys ? "keys" : "rules");
             if (have)
-                cmd->expect_diff[have++] = ',';
-            memcpy(cmd->expect_diff + have, optarg, add + 1);
-            cmd->expect_diff_len = have + add;
-            cmd->args.report.expect_diff = cmd->expect_diff;
+                list[have++] = keys ? ',' : '\n';
+            memcpy(list + have, optarg, add + 1);
+            *len = have + add;
+            if (keys)
+                cmd->args.report.expect_diff = list;
+            else
+                cmd->args.report.case_map = list;
+            continue;
+        }
+        if (c == 1812) {
+            if (tally_pair_by_from_name(&cmd->args.report.pair_by, optarg) != TALLY_OK)
+                return cli_library_usage_error(cmd->name);
+            continue;
+        }
+        if (c == 1813) {
+            cmd->allow_missing = 1;
             continue;
         }
         if (c == 1005) {
@@ -235,8 +262,9 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->args.report.baseline = optarg;
             continue;
         }
-        int rc = strchr("BKYUDQ", c) ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
-                                    : cli_report_option(&cmd->args, cmd->name, name, optarg);
+        int input = c == CLI_DB_OPTION || strchr("BKYUDQ", c);
+        int rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
+                       : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;
     }

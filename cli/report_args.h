@@ -21,6 +21,9 @@ typedef struct cli_report_command {
     struct { const char *key; const char *spec; } per_benchmark[32];
     int per_benchmark_count;
     tally_noise *noise;        /* --noise FILE, owned (freed by cli_build_report) */
+    char case_map[4096];       /* --case-map rules, one per line */
+    size_t case_map_len;
+    int allow_missing;         /* --allow-missing: unpaired rows do not fail a gate */
 } cli_report_command;
 
 /* Parse argv (argv[0] is the subcommand). Returns CLI_EXIT_OK or prints and returns

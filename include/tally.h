@@ -18,5 +18,6 @@
 #include "tally/validate.h"
 #include "tally/runner.h"
 #include "tally/syscheck.h"
+#include "tally/store.h"
 
 #endif /* TALLY_H */

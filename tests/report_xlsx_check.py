@@ -84,7 +84,13 @@ def chart_files(path):
 # ---- report.xlsx: the fixture ----
 path = sys.argv[1]
 wb = openpyxl.load_workbook(path)
-check(wb.sheetnames == ["lat", "tput", "samples", "metadata"], "sheets: %r" % wb.sheetnames)
+check(wb.sheetnames == ["lat", "tput", "samples", "notes", "metadata"], "sheets: %r" % wb.sheetnames)
+# The fixture (tests/test_report_common.h), counted by hand: new lacks lat/b and alone has lat/d;
+# alt has every row of base.
+notes = [r[0] for r in wb["notes"].iter_rows(min_row=2, values_only=True)]
+check(notes[:2] == ["pairing: new against base: 4 compared, 1 missing in new, 1 new in new",
+                    "pairing: alt against base: 5 compared, 0 missing in alt, 0 new in alt"],
+      "pairing notes %r" % notes)
 
 lat = wb["lat"]
 # Row 1: what the numbers are; row 2: each configuration over its columns; row 3: the column
@@ -199,7 +205,8 @@ check(("22", "1") in anchors, "chart beside the table %r" % anchors)
 # ---- report_sweep.xlsx ----
 path = sys.argv[2]
 wb = openpyxl.load_workbook(path)
-check(wb.sheetnames == ["sweep", "many", "samples", "metadata"], "sweep sheets %r" % wb.sheetnames)
+check(wb.sheetnames == ["sweep", "many", "samples", "notes", "metadata"],
+      "sweep sheets %r" % wb.sheetnames)
 sweep = wb["sweep"]
 cases = [sweep.cell(row=i, column=1).value for i in range(4, 10)]
 check(cases == [1, 2, 4, 8, 16, 110], "numeric cases %r" % cases)

@@ -56,7 +56,7 @@ def pettitt(x):
 
 
 wb = openpyxl.load_workbook(diag_path)
-check(wb.sheetnames == ["loop", "diagnostics", "samples", "metadata"],
+check(wb.sheetnames == ["loop", "diagnostics", "samples", "notes", "metadata"],
       "DIAG sheets: %r" % wb.sheetnames)
 ws = wb["diagnostics"]
 head = [c.value for c in ws[1]]
@@ -125,9 +125,12 @@ got = [r[0] for r in wb["notes"].iter_rows(min_row=2, values_only=True)]
 # tests/data/diag/env-base.json records governor performance and boost off, env-new.json
 # powersave and on; their other keys agree. Runs of the same fixture have no diagnostics
 # sheet: 3 runs a side are fewer than the checks need.
-check(len(got) == 3 and got[0].startswith("environment: the configurations were measured "
+# The notes open with how the rows paired: the one case in both files, by hand.
+check(got[0] == "pairing: new against base: 1 compared, 0 missing in new, 0 new in new",
+      "pairing note %r" % got)
+check(len(got) == 4 and got[1].startswith("environment: the configurations were measured "
                                           "differently"), "environment note %r" % got)
-check(got[1:] == ["  governor: base performance; new powersave", "  boost: base off; new on"],
+check(got[2:] == ["  governor: base performance; new powersave", "  boost: base off; new on"],
       "environment keys %r" % got)
 
 if failures:

@@ -30,6 +30,15 @@ expect 0 "resume of a finished sweep" -- hackbench --groups 1,2 --runs 2 --warmu
 expect 0 "exec metric" -- --runs 2 --warmup 0 --metric 'v=([0-9]+)' --unit ops -o "$tmp/ex.json" -- sh -c 'echo v=42'
 expect 1 "failing command" -- --runs 1 --warmup 0 -o "$tmp/fail.json" -- sh -c 'exit 3'
 grep -q "1 run failed" "$tmp/err" || { echo "FAILED: failed-run message"; fail=1; }
+# Every run failed: the first reason at the end (tally summary of such a file: the CLI case
+# summary_all_failed).
+grep -q "^tally run: every run failed; the first, of command: run 1: exit status 3$" "$tmp/err" ||
+    { echo "FAILED: first failure reason"; cat "$tmp/err"; fail=1; }
+# A rate unit without --direction is higher-is-better, as every reader of files takes it.
+expect 0 "exec rate" -- --runs 2 --warmup 0 --metric 'v=([0-9]+)' --unit ops/s -o "$tmp/rate.json" -- sh -c 'echo v=42'
+grep -q '"better": "higher"' "$tmp/rate.json" || { echo "FAILED: ops/s not higher-is-better"; fail=1; }
+expect 0 "exec rate, lower given" -- --runs 2 --warmup 0 --metric 'v=([0-9]+)' --unit ops/s --direction lower -o "$tmp/rate2.json" -- sh -c 'echo v=42'
+grep -q '"better": "lower"' "$tmp/rate2.json" || { echo "FAILED: --direction lower not kept"; fail=1; }
 
 expect 0 "compare two commands" -- --runs 2 --warmup 0 --interleave --metric 'v=([0-9]+)' -o "$tmp/cmp.json" --compare 'a=echo v=1' --compare 'b=echo v=2'
 # header + 2 configurations x 2 runs, alternating a, b, a, b

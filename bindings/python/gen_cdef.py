@@ -8,6 +8,9 @@ accepts `#define NAME 123` only) and the export macro `TALLY_API`. What remains 
 `cffi.FFI.cdef()`. The declarations are therefore never copied by hand: they change when the
 headers change, and the Python tests check that they still describe every exported function.
 
+Blocks under `#ifdef` of a name in DEFINED (the experimental API tier, `TALLY_EXPERIMENTAL_API`)
+are kept: the package binds the experimental functions too (the store).
+
 The options initialisers (`#define TALLY_X_OPTIONS_INIT { ... }`) are dropped like every other
 non-integer macro: the package fills options structs by calling `tally_x_options_init()`.
 
@@ -25,6 +28,8 @@ _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 _INT_DEFINE = re.compile(
     r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(-?(?:0[xX][0-9a-fA-F]+|\d+))[uUlL]*\s*$")
 _DIRECTIVE = re.compile(r"^\s*#\s*(\w+)\s*(.*)$")
+# Macros the package is generated with, as if defined before including tally.h.
+DEFINED = {"TALLY_EXPERIMENTAL_API"}
 
 
 def strip_comments(text):
@@ -74,7 +79,7 @@ def declarations(text):
             directive, rest = m.group(1), m.group(2).strip()
             if directive in ("if", "ifdef", "ifndef"):
                 guard = directive == "ifndef" and is_include_guard(lines, i, rest)
-                stack.append(guard)
+                stack.append(guard or (directive == "ifdef" and rest in DEFINED))
             elif directive in ("elif", "else"):
                 stack[-1] = False
             elif directive == "endif":

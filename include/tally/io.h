@@ -57,8 +57,11 @@ typedef struct tally_load_options {
                                  key-line keys, comma-separated (default: every key but `pkg`
                                  that changes within the file), or `none` (refused when a key
                                  changes); pyperf `name` (each benchmark one configuration) or
-                                 `none` (the default). Other formats: ::TALLY_EINVAL. NULL: the
-                                 format's default. Since version 3. */
+                                 `none` (the default); `file`, for any format: the file is one
+                                 configuration where that pools no samples (hyperfine and pyperf
+                                 as `none`; go test still split by changing keys), what the
+                                 command uses when it reads several files. Other formats:
+                                 ::TALLY_EINVAL. NULL: the format's default. Since version 3. */
 } tally_load_options;
 
 /** Version 2 added `case_name`, `case_format`, `unit`, `direction_given` and `direction`;

@@ -43,6 +43,20 @@ typedef enum tally_style {
 
 typedef struct tally_noise tally_noise; /**< A noise profile (tally/noise.h). */
 
+/** How the cases of a compared configuration find their baseline rows. */
+typedef enum tally_pair_by {
+    TALLY_PAIR_BY_NAME = 0,    /**< By benchmark and case name (after the `case_map` rules). */
+    TALLY_PAIR_BY_POSITION = 1 /**< The i-th case of a benchmark pairs with the baseline's i-th
+                                    case of the benchmark of the same name, whatever their
+                                    names; a case beyond the baseline's count is new. */
+} tally_pair_by;
+
+/** The name of a pairing mode ("name", "position"), or NULL. Thread-safe. */
+TALLY_API const char *tally_pair_by_name(tally_pair_by value);
+/** The pairing mode of a name (ASCII case, `-` and `_` alike). @return ::TALLY_OK or
+ *  ::TALLY_EINVAL ("unknown pairing 'X' (name, position)"). Thread-safe. */
+TALLY_API int tally_pair_by_from_name(tally_pair_by *out, const char *name);
+
 /** Options for tally_report_new(). Initialise with ::TALLY_REPORT_OPTIONS_INIT. */
 typedef struct tally_report_options {
     unsigned int version;         /**< ::TALLY_REPORT_OPTIONS_VERSION. */
@@ -79,22 +93,34 @@ typedef struct tally_report_options {
                                        tally_report_gate() counts. Borrowed during
                                        tally_report_new() only (the margins are copied). Since
                                        version 5. */
+    const char *case_map;         /**< Rules that pair a compared configuration's case with a
+                                       baseline case of another name, one per line, the first
+                                       that matches applying: `FROM=TO` (the case named FROM,
+                                       up to the first '=', pairs with the baseline's TO) or
+                                       `s/REGEX/REPL/` (a POSIX extended regular expression,
+                                       any punctuation delimiter; REPL replaces the first
+                                       match, `\\1`..`\\9` its groups, `&` all of it). They
+                                       rename the cases of every configuration but the
+                                       baseline; the rows keep the baseline's names. NULL:
+                                       none. Copied. Since version 6. */
+    tally_pair_by pair_by;        /**< How cases pair across configurations; default
+                                       ::TALLY_PAIR_BY_NAME. Since version 6. */
     const char *baseline;         /**< The label of the result set to compare the others with
-                                       (as hyperfine's `--reference`); the report's
+                                       (as hyperfine's reference command); the report's
                                        configurations are then it and the others in their
                                        order. NULL: the first result set. A label no result set
                                        has is ::TALLY_ENOTFOUND. Borrowed for the call. Since
-                                       version 6. */
+                                       version 7. */
 } tally_report_options;
 
 /** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
- *  version 4 `expect_diff`, version 5 `noise`, version 6 `baseline`; older versions are still
- *  accepted (with the defaults for what they lack). */
-#define TALLY_REPORT_OPTIONS_VERSION 6
+ *  version 4 `expect_diff`, version 5 `noise`, version 6 `case_map` and `pair_by`, version 7
+ *  `baseline`; older versions are still accepted (with the defaults for what they lack). */
+#define TALLY_REPORT_OPTIONS_VERSION 7
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
       TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL, \
-      NULL }
+      NULL, TALLY_PAIR_BY_NAME, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the
@@ -421,6 +447,38 @@ TALLY_API int tally_report_gain(tally_gain *out, const tally_report *r, size_t c
  * @return ::TALLY_OK, ::TALLY_ENODATA (no paired rows or j = 0), ::TALLY_EINVAL.
  */
 TALLY_API int tally_report_geomean(double *out, const tally_report *r, size_t config);
+
+/**
+ * How the rows of one configuration paired with the baseline's. A growable result struct like
+ * ::tally_summary: set `size` before tally_report_pairing() fills it
+ * (`tally_pairing p = { .size = sizeof p };`).
+ */
+typedef struct tally_pairing {
+    size_t size;     /**< Set by the caller to sizeof (tally_pairing); on return, the bytes the
+                          library filled. */
+    size_t compared; /**< Rows present in both the baseline and the configuration. */
+    size_t missing;  /**< Baseline rows the configuration lacks (no partner). */
+    size_t added;    /**< Rows of the configuration the baseline lacks (new). */
+    size_t renamed;  /**< Compared rows paired under another name (`case_map`, `pair_by`). */
+} tally_pairing;
+
+/**
+ * How the rows of configuration `config` paired with the baseline's (after the report's filter).
+ * @param out receives the counts, up to its `size` (set by the caller).
+ * @param r the report.
+ * @param config the configuration, >= 1.
+ * @return ::TALLY_OK; ::TALLY_EINVAL (NULL, `size` not set, `config` 0 or out of range).
+ *   Thread-safe.
+ */
+TALLY_API int tally_report_pairing(tally_pairing *out, const tally_report *r, size_t config);
+
+/**
+ * The name a cell's case had in its own configuration when it paired with a row of another name
+ * (`case_map`, `pair_by`), else NULL.
+ * @return a string owned by the report, or NULL (also for an index out of range). Thread-safe.
+ */
+TALLY_API const char *tally_report_cell_paired_from(const tally_report *r, size_t row,
+                                                    size_t config);
 
 /** Which end of a regression the CI gate compares with its threshold. */
 typedef enum tally_gate_bound {

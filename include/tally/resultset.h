@@ -89,6 +89,16 @@ TALLY_API int tally_results_merge(tally_results *into, tally_results *from);
  * another unit or direction, the message naming the benchmark and `source`; ::TALLY_ENOMEM.
  * Thread safety: `into` must not be used by another thread meanwhile.
  */
+/**
+ * The result-set metadata keys that say where runs were recorded: "host", "kernel", "boot_id"
+ * (the keys `tally run` records and `tally run --resume` checks). Runs recorded under different
+ * values of one of them are different blocks: `tally merge` refuses to pool them (without
+ * `--force`).
+ * @param i 0, 1, ...
+ * @return the i-th key (static storage), or NULL past the last. Thread-safe.
+ */
+TALLY_API const char *tally_run_env_key_at(size_t i);
+
 TALLY_API int tally_resultset_merge_runs(tally_resultset *into, const tally_resultset *from,
                                          const char *source);
 

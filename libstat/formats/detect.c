@@ -91,6 +91,199 @@ static int skips_lines(tally_input_kind kind)
     }
 }
 
+/* ---- files tally recognises but does not read ---- */
+
+/* The top-level keys of a JSON object (or of the first element of a top-level array) in the
+ * first WINDOW bytes, ", "-separated into `keys`: 1 for an object,
+ * 2 for an array, 0 when the text does not start as JSON. A value is skipped by counting
+ * brackets outside strings; a key cut off by the window ends the list. */
+static size_t skip_blanks(const char *data, size_t i, size_t end)
+{
+    while (i < end && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+        i++;
+    return i;
+}
+
+static int json_top_keys(tally__buf *keys, const char *data, size_t len)
+{
+    size_t end = len < WINDOW ? len : WINDOW, i = 0;
+    int kind = 1;
+    i = skip_blanks(data, i, end);
+    if (i < end && data[i] == '[') {
+        kind = 2;
+        i = skip_blanks(data, i + 1, end);
+    }
+    if (i >= end || data[i] != '{')
+        return kind == 2 && i < end ? 2 : 0;
+    i++;
+    for (int count = 0; i < end;) {
+        i = skip_blanks(data, i, end);
+        if (i >= end || data[i] != '"')
+            break;
+        size_t start = ++i;
+        while (i < end && data[i] != '"')
+            i += data[i] == '\\' ? 2 : 1;
+        if (i >= end)
+            break;
+        tally__buf_printf(keys, "%s%.*s", count++ ? ", " : "", (int)(i - start), data + start);
+        i++;
+        int depth = 0, in_string = 0;
+        for (; i < end; i++) {
+            char c = data[i];
+            if (in_string) {
+                if (c == '\\')
+                    i++;
+                else if (c == '"')
+                    in_string = 0;
+            } else if (c == '"') {
+                in_string = 1;
+            } else if (c == '[' || c == '{') {
+                depth++;
+            } else if (c == ']' || c == '}') {
+                if (depth-- == 0)
+                    return kind;
+            } else if (c == ',' && depth == 0) {
+                i++;
+                break;
+            }
+        }
+    }
+    return kind;
+}
+
+/* perf stat -x SEP: every content line is VALUE,UNIT,EVENT,... with VALUE a number or
+ * "<not counted>" / "<not supported>", and EVENT a name (perf-stat(1), "CSV FORMAT"). */
+static int perf_stat_line(const char *s, size_t n)
+{
+    const char *c1 = memchr(s, ',', n);
+    const char *c2 = c1 ? memchr(c1 + 1, ',', (size_t)(s + n - c1 - 1)) : NULL;
+    const char *c3 = c2 ? memchr(c2 + 1, ',', (size_t)(s + n - c2 - 1)) : NULL;
+    if (c3 == NULL || c3 == c2 + 1)
+        return 0;
+    double v;
+    int value = (c1 > s && tally__parse_double(&v, s, (size_t)(c1 - s)) == TALLY_OK) ||
+                (c1 - s > 5 && memcmp(s, "<not ", 5) == 0);
+    for (const char *e = c2 + 1; value && e < c3; e++)
+        if (!(*e == '-' || *e == '_' || *e == ':' || *e == '/' || *e == '.' ||
+              (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9')))
+            return 0;
+    return value;
+}
+
+static int sniff_perf_stat(const char *data, size_t len)
+{
+    size_t end = len < WINDOW ? len : WINDOW, lines = 0;
+    for (const char *p = data; p < data + end;) {
+        const char *nl = memchr(p, '\n', (size_t)(data + end - p));
+        size_t n = (size_t)((nl ? nl : data + end) - p);
+        const char *s = tally__trim(p, &n);
+        if (n > 0 && s[0] != '#') {
+            if (!perf_stat_line(s, n))
+                return 0;
+            lines++;
+        }
+        p = nl ? nl + 1 : data + end;
+    }
+    return lines > 0;
+}
+
+/* Formats tally recognises but has no importer for, one row each: what the file is, then how
+ * it is recognised (its JSON top-level keys, all present; or its first content line's start;
+ * or a detector), and what to do instead. An importer for one of them replaces its row. */
+typedef struct foreign_format {
+    const char *what;
+    const char *json_keys; /* comma-separated, each a top-level key (an array's first element's) */
+    const char *header;    /* the first line that is neither blank nor a comment starts so */
+    int (*sniff)(const char *data, size_t len);
+    const char *instead;
+} foreign_format;
+
+static const foreign_format foreign_formats[] = {
+    { "perf stat -x output", NULL, NULL, sniff_perf_stat,
+      "time the command with 'tally run exec', or pass the values of one event as plain "
+      "numbers" },
+    { "a hyperfine --export-csv file", NULL, "command,mean,stddev,median,user,system,min,max",
+      NULL, "it holds summaries only: export the runs with hyperfine --export-json" },
+    { "criterion's sample.json", "sampling_mode,iters,times", NULL, NULL, NULL },
+    { "criterion's estimates.json", "mean,median,median_abs_dev,std_dev", NULL, NULL,
+      "it holds summaries only; the samples are in sample.json" },
+    { "pytest-benchmark JSON", "machine_info,benchmarks", NULL, NULL, NULL },
+    { "JMH JSON results", "jmhVersion,benchmark,primaryMetric", NULL, NULL, NULL },
+    { "fio JSON output", "fio version,jobs", NULL, NULL, NULL },
+    { "go test -json output", "Action,Package", NULL, NULL,
+      "tally reads the text of go test -bench (without -json)" },
+};
+
+/* 1 when every key of the comma-separated `want` is among `keys` (", "-separated). */
+static int has_keys(const char *keys, const char *want)
+{
+    for (const char *w = want; *w;) {
+        const char *comma = strchr(w, ',');
+        size_t n = comma ? (size_t)(comma - w) : strlen(w);
+        int found = 0;
+        for (const char *k = keys; *k && !found;) {
+            const char *sep = strstr(k, ", ");
+            size_t m = sep ? (size_t)(sep - k) : strlen(k);
+            found = m == n && memcmp(k, w, n) == 0;
+            k += m + (sep ? 2 : 0);
+        }
+        if (!found)
+            return 0;
+        w += n + (comma != NULL);
+    }
+    return 1;
+}
+
+static int first_line_starts(const char *data, size_t len, const char *prefix)
+{
+    size_t end = len < WINDOW ? len : WINDOW;
+    for (const char *p = data; p < data + end;) {
+        const char *nl = memchr(p, '\n', (size_t)(data + end - p));
+        size_t n = (size_t)((nl ? nl : data + end) - p);
+        const char *s = tally__trim(p, &n);
+        if (n > 0 && s[0] != '#')
+            return n >= strlen(prefix) && memcmp(s, prefix, strlen(prefix)) == 0;
+        p = nl ? nl + 1 : data + end;
+    }
+    return 0;
+}
+
+/* TALLY_EFORMAT naming what the file looks like when it is JSON no importer claimed or a
+ * format of the table above; TALLY_OK when neither. */
+static int refuse_foreign(const char *data, size_t len, const char *name)
+{
+    tally__buf keys = TALLY__BUF_INIT;
+    int json = json_top_keys(&keys, data, len);
+    const char *listed = keys.data ? keys.data : "";
+    int rc = keys.failed ? tally__oom() : TALLY_OK;
+    for (size_t i = 0; rc == TALLY_OK && i < TALLY__COUNT(foreign_formats); i++) {
+        const foreign_format *f = &foreign_formats[i];
+        int match = f->json_keys ? json && has_keys(listed, f->json_keys)
+                    : f->header  ? first_line_starts(data, len, f->header)
+                                 : f->sniff(data, len);
+        if (match)
+            rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
+                                 "looks like %s, which tally does not read%s%s", f->what,
+                                 f->instead ? ": " : "", f->instead ? f->instead : "");
+    }
+    /* The message names the first 12 keys: enough to tell the format. */
+    size_t shown = 0;
+    for (size_t commas = 0; listed[shown] && commas < 12; shown++)
+        commas += listed[shown] == ',';
+    if (listed[shown])
+        shown--;
+    const char *what = json == 2 ? "an array; keys of its first element: " : "top-level keys: ";
+    if (!listed[0])
+        what = json == 2 ? "an array, its first element no object" : "no keys";
+    if (rc == TALLY_OK && json)
+        rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
+                             "JSON, but not a format tally reads (%s%.*s%s); tally reads its own "
+                             "results and the JSON of hyperfine, Google Benchmark and pyperf",
+                             what, (int)shown, listed, listed[shown] ? ", ..." : "");
+    tally__buf_dispose(&keys);
+    return rc;
+}
+
 int tally__detect(const tally__importer **out, const char *data, size_t len, const char *name)
 {
     *out = NULL;
@@ -128,8 +321,11 @@ int tally__detect(const tally__importer **out, const char *data, size_t len, con
         *out = best;
         return TALLY_OK;
     }
-    /* Nothing recognised it outright: the one format it plausibly is reads it, and reports
-     * where it goes wrong. */
+    /* Nothing recognised it outright: a format tally knows but does not read is named; else
+     * the one format it plausibly is reads it, and reports where it goes wrong. */
+    int rc = refuse_foreign(data, len, name);
+    if (rc != TALLY_OK)
+        return rc;
     if (sh.numbers > 0 && sh.numbers * 2 >= sh.content)
         best = importer_for(TALLY_INPUT_PLAIN);
     else if (sh.commas >= 2 && sh.commas >= sh.tabs)
@@ -143,10 +339,10 @@ int tally__detect(const tally__importer **out, const char *data, size_t len, con
     tally__buf known = TALLY__BUF_INIT;
     for (size_t i = 0; i < tally__importer_count; i++)
         tally__buf_printf(&known, "%s%s", i ? ", " : "", tally__importers[i]->name);
-    int rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
-                             "not a recognised input format (known: %s); choose one with --from "
-                             "to see where the file departs from it",
-                             known.data ? known.data : "");
+    rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
+                         "not a recognised input format (known: %s); choose one with --from "
+                         "to see where the file departs from it",
+                         known.data ? known.data : "");
     tally__buf_dispose(&known);
     return rc;
 }

@@ -414,6 +414,9 @@ static int survey(gotest *g, const char *data, size_t len)
 static int choose_config_keys(gotest *g, const tally_load_options *opts)
 {
     const char *given = opts ? opts->config_key : NULL;
+    /* "file": one configuration where that pools nothing; changing keys still split. */
+    if (given && strcmp(given, "file") == 0)
+        given = NULL;
     int none = given && strcmp(given, "none") == 0;
     for (const char *p = given; p && !none && *p;) {
         const char *comma = strchr(p, ',');

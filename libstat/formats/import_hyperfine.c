@@ -493,7 +493,7 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
     const char *key = opts ? opts->config_key : NULL;
     if (rc == TALLY_OK && (key == NULL || strcmp(key, "command") == 0))
         rc = plan_by_command(&r, results, &configs);
-    else if (rc == TALLY_OK && strcmp(key, "none") == 0)
+    else if (rc == TALLY_OK && (strcmp(key, "none") == 0 || strcmp(key, "file") == 0))
         rc = plan_one(&r);
     else if (rc == TALLY_OK)
         rc = plan_by_parameter(&r, r.parameter = key);
@@ -505,7 +505,8 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
     if (rc == TALLY_OK)
         rc = tally__json_each(results, "results", p, one_result, &r);
     tally__buf by = TALLY__BUF_INIT;
-    if (key && strcmp(key, "command") != 0)
+    if (key && strcmp(key, "command") != 0 && strcmp(key, "none") != 0 &&
+        strcmp(key, "file") != 0)
         tally__buf_printf(&by, "the parameter '%s'", key);
     else
         tally__buf_puts(&by, "command");

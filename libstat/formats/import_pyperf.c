@@ -226,6 +226,8 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
         rc = tally__json_object(&fmeta, root, "metadata", 0, name, p);
     const char *key = opts ? opts->config_key : NULL;
     int by_name = key && strcmp(key, "name") == 0;
+    if (key && strcmp(key, "file") == 0)
+        key = NULL; /* the file is one configuration already */
     if (rc == TALLY_ENOTFOUND)
         rc = TALLY_OK;
     if (rc == TALLY_OK && key && !by_name && strcmp(key, "none") != 0)

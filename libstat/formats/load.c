@@ -243,7 +243,8 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
                        size_t len, tally__chunks *src, const char *name,
                        const tally_load_options *opts)
 {
-    if (opts->config_key && !imp->config_key)
+    /* "file" (each file one configuration where that pools nothing) suits every format. */
+    if (opts->config_key && !imp->config_key && strcmp(opts->config_key, "file") != 0)
         return tally__error_at(TALLY_EINVAL, name, 0, 0,
                                "--config-key %s: a %s file %s%s", opts->config_key, imp->name,
                                imp->configs ? "names its configurations by "

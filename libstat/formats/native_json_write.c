@@ -27,19 +27,40 @@ static int case_meta_at(const char **key, const char **value, const void *c, siz
     return tally_case_meta_at(key, value, c, i);
 }
 
-/* `"metadata": {...}` on one line. */
-static void put_metadata(tally__buf *b, const void *owner, size_t count, meta_getter at)
+/* An entry ending in '.' names every key it begins ("store." for "store.id"). */
+static int skipped(const char *key, const char *const *skip)
+{
+    for (; skip && *skip; skip++) {
+        size_t n = strlen(*skip);
+        if (n > 0 && (*skip)[n - 1] == '.' ? strncmp(key, *skip, n) == 0 : strcmp(key, *skip) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* `"metadata": {...}` on one line, leaving out the keys of the NULL-ended list `skip`. */
+static void put_metadata_but(tally__buf *b, const void *owner, size_t count, meta_getter at,
+                             const char *const *skip)
 {
     tally__buf_puts(b, "\"metadata\": {");
+    int first = 1;
     for (size_t i = 0; i < count; i++) {
         const char *key, *value;
         at(&key, &value, owner, i);
-        tally__buf_puts(b, i ? ", " : "");
+        if (skipped(key, skip))
+            continue;
+        tally__buf_puts(b, first ? "" : ", ");
+        first = 0;
         tally__buf_json_string(b, key);
         tally__buf_append(b, ": ", 2);
         tally__buf_json_string(b, value);
     }
     tally__buf_puts(b, "}");
+}
+
+static void put_metadata(tally__buf *b, const void *owner, size_t count, meta_getter at)
+{
+    put_metadata_but(b, owner, count, at, NULL);
 }
 
 static void put_samples(tally__buf *b, const tally_case *c)
@@ -87,12 +108,13 @@ static void put_benchmark(tally__buf *b, const tally_benchmark *bench, int last)
     tally__buf_puts(b, last ? "        }\n" : "        },\n");
 }
 
-static void put_resultset(tally__buf *b, const tally_resultset *rs, int last)
+static void put_resultset(tally__buf *b, const tally_resultset *rs, int last,
+                          const char *const *skip)
 {
     tally__buf_puts(b, "    {\n");
     put_member(b, "      ", "label", tally_resultset_label(rs), 0);
     tally__buf_puts(b, "      ");
-    put_metadata(b, rs, tally_resultset_meta_count(rs), rs_meta_at);
+    put_metadata_but(b, rs, tally_resultset_meta_count(rs), rs_meta_at, skip);
     tally__buf_puts(b, ",\n");
     tally__buf_puts(b, "      \"benchmarks\": [\n");
     size_t n = tally_resultset_benchmark_count(rs);
@@ -138,8 +160,16 @@ int tally_results_to_json(char **out, size_t *len, const tally_results *r)
                       TALLY__NATIVE_FORMAT, TALLY__NATIVE_VERSION);
     size_t n = tally_results_count(r);
     for (size_t i = 0; i < n; i++)
-        put_resultset(&b, tally_results_at(r, i), i + 1 == n);
+        put_resultset(&b, tally_results_at(r, i), i + 1 == n, NULL);
     tally__buf_puts(&b, "  ]\n}\n");
+    return tally__buf_detach(out, len, &b);
+}
+
+int tally__resultset_json(char **out, size_t *len, const tally_resultset *rs,
+                          const char *const *skip_meta)
+{
+    tally__buf b = TALLY__BUF_INIT;
+    put_resultset(&b, rs, 1, skip_meta);
     return tally__buf_detach(out, len, &b);
 }
 

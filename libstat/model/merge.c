@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/merge.h"
 #include "util/internal.h"
+
+const char *const tally__run_env_keys[TALLY__RUN_ENV_KEY_COUNT] = { "host", "kernel", "boot_id" };
+
+const char *tally_run_env_key_at(size_t i)
+{
+    return i < TALLY__RUN_ENV_KEY_COUNT ? tally__run_env_keys[i] : NULL;
+}
 
 static int check_benchmarks(const tally_resultset *into, const tally_resultset *from,
                             const char *source)

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/results_append.h"
 #include "util/internal.h"
 #include "util/name_index.h"
 #include "util/utf8.h"
@@ -551,6 +552,16 @@ int tally_results_add(tally_results *r, tally_resultset *rs)
     if (rc != TALLY_OK)
         return rc;
     r->sets[r->count++] = rs;
+    return TALLY_OK;
+}
+
+int tally__results_append_unique(tally_results *into, tally_resultset **sets, size_t n)
+{
+    int rc = reserve_more((void **)&into->sets, &into->cap, into->count, n, sizeof(*into->sets));
+    if (rc != TALLY_OK)
+        return rc;
+    memcpy(into->sets + into->count, sets, n * sizeof *sets);
+    into->count += n;
     return TALLY_OK;
 }
 

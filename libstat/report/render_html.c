@@ -637,7 +637,9 @@ static void footer(tally__buf *b, const tally_report *r)
     text_lines(b, &t);
     tally__buf_puts(b, "</p>");
     tally__buf_dispose(&t);
+    tally__render_pairing_notes(&t, r, "", 1);
     tally__render_run_notes(&t, r, "");
+    tally__render_block_notes(&t, r, "");
     if (t.len) {
         tally__buf_puts(b, "<p>");
         text_lines(b, &t);
@@ -785,6 +787,20 @@ static void environment(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "</ul></div>\n");
 }
 
+/* Rows that did not pair (or paired under another name), as a warning under the headline: a
+ * headline of 0 regressions means little when the rows it would count are missing. */
+static void pairing_warning(tally__buf *b, const tally_report *r)
+{
+    tally__buf t = TALLY__BUF_INIT;
+    tally__render_pairing_notes(&t, r, "", 0);
+    if (t.len > 0 || t.failed) {
+        tally__buf_puts(b, "<div class=\"warn\" role=\"note\"><p>");
+        text_lines(b, &t);
+        tally__buf_puts(b, "</p></div>\n");
+    }
+    tally__buf_dispose(&t);
+}
+
 static void contents(tally__buf *b, const tally_report *r)
 {
     tally__group g;
@@ -825,6 +841,7 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
     }
     tally__buf_printf(b, "<header><h1>%s</h1>\n", heading);
     headline(b, r);
+    pairing_warning(b, r);
     environment(b, r);
     contents(b, r);
     tally__buf_puts(b, "</header>\n");

@@ -214,6 +214,8 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
     writer w = { b, 1 };
     tally__buf_puts(b, "        {");
     str(&w, "configuration", r->configs[j].label);
+    if (c->paired_from)
+        str(&w, "paired_from", c->paired_from);
     boolean(&w, "present", c->pub.present);
     count(&w, "failed_runs", c->failed_runs);
     if (c->pub.present) {
@@ -380,6 +382,8 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     str(&w, "filter", ro->filter);
     str(&w, "expect_diff", ro->expect_diff);
     boolean(&w, "summaries_only", ro->summaries_only);
+    str(&w, "pair_by", tally_pair_by_name(ro->pair_by));
+    str(&w, "case_map", ro->case_map);
     tally__buf_puts(b, "},\n");
     render_configs(b, r);
     /* Environment keys whose values differ: {key, values: one per configuration or null}. */
@@ -400,6 +404,22 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
                 tally__buf_puts(b, "null");
         }
         tally__buf_puts(b, "]}");
+    }
+    tally__buf_puts(b, "],\n");
+    /* How each compared configuration's rows paired with the baseline's. */
+    tally__buf_puts(b, "  \"pairing\": [");
+    for (size_t j = 1; !ro->summaries_only && j < r->config_count; j++) {
+        tally_pairing p = { .size = sizeof p };
+        if (tally_report_pairing(&p, r, j) != TALLY_OK)
+            b->failed = 1;
+        writer e = { b, 1 };
+        tally__buf_puts(b, j > 1 ? ", {" : "{");
+        str(&e, "configuration", r->configs[j].label);
+        count(&e, "compared", p.compared);
+        count(&e, "missing", p.missing);
+        count(&e, "new", p.added);
+        count(&e, "renamed", p.renamed);
+        tally__buf_puts(b, "}");
     }
     tally__buf_puts(b, "],\n");
     tally__buf_puts(b, "  \"rows\": [\n");

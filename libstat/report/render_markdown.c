@@ -367,8 +367,10 @@ static void tail_pieces(md_doc *d)
         tally__render_missing_notes(&notes, r, &all, "- ");
         tally__buf_puts(&notes, "\n");
     }
+    tally__render_pairing_notes(&notes, r, "- ", 1);
     tally__render_run_notes(&notes, r, "- ");
     tally__render_env_notes(&notes, r, "- ");
+    tally__render_block_notes(&notes, r, "- ");
     tally__render_diag_notes(&notes, r, "- ");
     if (notes.failed)
         d->text.failed = 1;

@@ -589,13 +589,15 @@ static void metadata_sheet(ctx *c, const tally_report *r)
     table_view(c, ws, 1, xr - 1, 2);
 }
 
-/* The notes the text reports end with (partial sets, failed runs, environment differences), one
+/* The notes the text reports end with (pairing, partial sets, failed runs, environment differences), one
  * per row of a "notes" sheet; no sheet when there is nothing to say. */
 static void notes_sheet(ctx *c, const tally_report *r)
 {
     tally__buf notes = TALLY__BUF_INIT;
+    tally__render_pairing_notes(&notes, r, "", 1);
     tally__render_run_notes(&notes, r, "");
     tally__render_env_notes(&notes, r, "");
+    tally__render_block_notes(&notes, r, "");
     if (notes.failed) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "the notes");
         tally__buf_dispose(&notes);

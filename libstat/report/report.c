@@ -16,8 +16,11 @@ void tally__report_free_row(tally__row *row, size_t configs)
     tally__free_mem(row->unit);
     if (row->cells)
         for (size_t j = 0; j < configs; j++)
+        {
             if (!row->cells[j].borrowed)
                 tally__free_mem(row->cells[j].samples);
+            tally__free_mem(row->cells[j].paired_from);
+        }
     tally__free_mem(row->cells);
 }
 
@@ -39,6 +42,7 @@ void tally_report_free(tally_report *r)
     }
     tally__free_mem(r->configs);
     tally__free_mem(r->filter_copy);
+    tally__free_mem(r->case_map_copy);
     tally__report_free_environment(r);
     tally__free_mem(r);
 }
@@ -62,6 +66,15 @@ static int copy_config(tally__config *c, const tally_resultset *rs)
     return TALLY_OK;
 }
 
+/* *field copied into *copy, and pointed at it (NULL stays NULL): 0 when out of memory. */
+static int copy_option(char **copy, const char **field)
+{
+    if (*field != NULL && (*copy = tally__strdup(*field)) == NULL)
+        return 0;
+    *field = *copy;
+    return 1;
+}
+
 static void drop_borrowed(tally_report *r)
 {
     for (size_t i = 0; i < r->row_count; i++)
@@ -75,12 +88,13 @@ static void drop_borrowed(tally_report *r)
 }
 
 /* Version 1 ended before omit_samples, version 2 before equivalence_pct, 3 before expect_diff,
- * 4 before noise, 5 before baseline. */
+ * 4 before noise, 5 before case_map, 6 before baseline. */
 TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, omit_samples),
                          offsetof(tally_report_options, equivalence_pct),
                          offsetof(tally_report_options, expect_diff),
                          offsetof(tally_report_options, noise),
+                         offsetof(tally_report_options, case_map),
                          offsetof(tally_report_options, baseline),
                          sizeof(tally_report_options))
 
@@ -126,6 +140,8 @@ static int check_options(const tally_report_options *o)
         (unsigned)o->adjust > TALLY_ADJUST_BH ||
         (unsigned)o->percentile_method > TALLY_PERCENTILE_NEAREST_RANK)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
+    if (tally_pair_by_name(o->pair_by) == NULL)
+        return tally__error(TALLY_EINVAL, "report options: pair_by out of range");
     if (o->version >= 3 && !(o->power > 0 && o->power < 1))
         return tally__error(TALLY_EINVAL, "report options: power must lie in (0, 1)");
     if (o->version >= 3 && !(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
@@ -135,6 +151,46 @@ static int check_options(const tally_report_options *o)
         return tally__error(TALLY_EINVAL, "report options: the effect for the runs needed must "
                                           "lie in [0, 100) percent");
     return TALLY_OK;
+}
+
+/* TALLY_ENODATA for a report without rows, naming the cases whose every run failed (the
+ * runner keeps them as the result set's failed_runs.<case>, with failed_run.<case>.1 the
+ * first reason: docs/runners.md) so that the reason is not one more command away. */
+static int no_cases(const tally_report *r)
+{
+    tally__buf b = TALLY__BUF_INIT;
+    tally__buf_puts(&b, "the result sets hold no cases");
+    size_t failed = 0;
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__config *cfg = &r->configs[j];
+        for (size_t k = 0; k < cfg->meta_count; k++) {
+            if (strncmp(cfg->meta[k].key, "failed_runs.", 12) != 0)
+                continue;
+            const char *name = cfg->meta[k].key + 12;
+            tally__buf first = TALLY__BUF_INIT;
+            tally__buf_printf(&first, "failed_run.%s.1", name);
+            const char *why = first.data ? tally__report_meta(r, j, first.data) : NULL;
+            if (failed++ == 0)
+                tally__buf_puts(&b, "; every run of these failed:");
+            /* The message holds 1 KiB: five cases, each reason cut at 120 bytes. */
+            if (why == NULL)
+                why = "(no reason recorded)";
+            size_t n = strlen(why);
+            while (n > 0 && (why[n - 1] == '\n' || why[n - 1] == ' ' || why[n - 1] == '\r'))
+                n--;
+            if (failed <= 5)
+                tally__buf_printf(&b, "\n  %s %s: %s run%s failed, the first: %.*s",
+                                  cfg->label, name, cfg->meta[k].value,
+                                  strcmp(cfg->meta[k].value, "1") == 0 ? "" : "s",
+                                  (int)(n < 120 ? n : 120), why);
+            tally__buf_dispose(&first);
+        }
+    }
+    if (failed > 5)
+        tally__buf_printf(&b, "\n  and %zu more", failed - 5);
+    int rc = b.failed ? tally__oom() : tally__error(TALLY_ENODATA, "%s", b.data);
+    tally__buf_dispose(&b);
+    return rc;
 }
 
 static int report_new(tally_report **out, const tally_results *results,
@@ -175,22 +231,13 @@ static int report_new(tally_report **out, const tally_results *results,
         return tally__oom();
     }
     r->config_count = configs;
-    if (options.filter) {
-        r->filter_copy = tally__strdup(options.filter);
-        if (r->filter_copy == NULL) {
-            tally_report_free(r);
-            return tally__oom();
-        }
+    /* The report keeps its own copies of the caller's strings. */
+    if (!copy_option(&r->filter_copy, &r->opts.filter) ||
+        !copy_option(&r->expect_copy, &r->opts.expect_diff) ||
+        !copy_option(&r->case_map_copy, &r->opts.case_map)) {
+        tally_report_free(r);
+        return tally__oom();
     }
-    r->opts.filter = r->filter_copy;
-    if (r->opts.expect_diff) {
-        r->expect_copy = tally__strdup(r->opts.expect_diff);
-        if (r->expect_copy == NULL) {
-            tally_report_free(r);
-            return tally__oom();
-        }
-    }
-    r->opts.expect_diff = r->expect_copy;
     for (size_t j = 0; j < configs && rc == TALLY_OK; j++)
         rc = copy_config(&r->configs[j], tally_results_at(results, tally__report_source(r, j)));
     if (rc == TALLY_OK && parts) {
@@ -209,7 +256,7 @@ static int report_new(tally_report **out, const tally_results *results,
         rc = r->opts.filter
                  ? tally__error(TALLY_ENODATA, "no benchmark/case matches the filter '%s'",
                                 r->opts.filter)
-                 : tally__error(TALLY_ENODATA, "the result sets hold no cases");
+                 : no_cases(r);
     if (rc == TALLY_OK) {
         tally__report_noise_margins(r);
         r->opts.noise = NULL; /* borrowed for this call only */

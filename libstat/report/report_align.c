@@ -157,10 +157,28 @@ static int attach_part(tally__cell *cell, const tally_partition_summary *part, s
 /* Align every case of every result set into rows; with `parts` (one per case of `results`, in
  * order) the cells take their summaries from them instead of samples, and with `rank_sums` and
  * `tie_terms` (the same order) the compared cells their Mann-Whitney ranks. */
-int tally__report_align(tally_report *r, const tally_results *results,
-                        const tally_partition_summary *const *parts, size_t nparts,
-                        const double *rank_sums, const double *tie_terms)
+/* The cell of a compared configuration's case under the row name `name` (its own name
+ * `own` when that differs: paired by the case map or by position), refusing a second case of
+ * the configuration in the same row. */
+static int claim_cell(tally_report *r, size_t index, size_t j, const char *name, const char *own)
 {
+    tally__cell *cell = &r->rows[index].cells[j];
+    if (cell->pub.present)
+        return tally__error(TALLY_EINVAL, "%s pairs two cases of %s with %s/%s: '%s' and '%s'",
+                            r->opts.pair_by == TALLY_PAIR_BY_POSITION ? "pairing by position"
+                                                                      : "the case map",
+                            r->configs[j].label, r->rows[index].benchmark, name,
+                            cell->paired_from ? cell->paired_from : name, own);
+    if (strcmp(name, own) != 0 && (cell->paired_from = tally__strdup(own)) == NULL)
+        return tally__oom();
+    return TALLY_OK;
+}
+
+static int align_all(tally_report *r, const tally_results *results, const tally__pairer *pairer,
+                     tally__buf *scratch, const tally_partition_summary *const *parts,
+                     size_t nparts, const double *rank_sums, const double *tie_terms)
+{
+    const tally_resultset *base = tally_results_at(results, tally__report_source(r, 0));
     for (size_t j = 0; j < r->config_count; j++) {
         size_t source = tally__report_source(r, j);
         const tally_resultset *rs = tally_results_at(results, source);
@@ -177,22 +195,29 @@ int tally__report_align(tally_report *r, const tally_results *results,
             for (size_t ci = 0; ci < tally_benchmark_case_count(b); ci++) {
                 const tally_case *c = tally_benchmark_case_at(b, ci);
                 size_t at = k++;
-                int keep;
-                int rc = matches_filter(r, tally_benchmark_name(b), tally_case_name(c), &keep);
+                const char *name = tally_case_name(c);
+                int rc = j == 0 || r->opts.summaries_only
+                             ? TALLY_OK
+                             : tally__pair_name(&name, scratch, pairer, r, base,
+                                                tally_benchmark_name(b), ci, name);
+                int keep = 0;
+                if (rc == TALLY_OK)
+                    rc = matches_filter(r, tally_benchmark_name(b), name, &keep);
                 if (rc != TALLY_OK)
                     return rc;
                 if (!keep)
                     continue;
                 /* Names are unique within a result set: the baseline finds no earlier row. */
-                long found = j == 0 ? -1
-                                    : find_row(r, tally_benchmark_name(b), tally_case_name(c), hint);
+                long found = j == 0 ? -1 : find_row(r, tally_benchmark_name(b), name, hint);
                 size_t index = 0;
                 if (found < 0) {
-                    rc = add_row(r, b, tally_case_name(c), j == 0, &index);
+                    rc = add_row(r, b, name, j == 0, &index);
                 } else {
                     index = (size_t)found;
                     rc = check_benchmark(&r->rows[index], b, r->configs[j].label);
                 }
+                if (rc == TALLY_OK && j > 0)
+                    rc = claim_cell(r, index, j, name, tally_case_name(c));
                 if (rc == TALLY_OK && parts)
                     rc = at < nparts ? attach_part(&r->rows[index].cells[j], parts[at], at)
                                      : tally__error(TALLY_EINVAL, "%zu partition summaries for "
@@ -215,4 +240,19 @@ int tally__report_align(tally_report *r, const tally_results *results,
         }
     }
     return TALLY_OK;
+}
+
+int tally__report_align(tally_report *r, const tally_results *results,
+                        const tally_partition_summary *const *parts, size_t nparts,
+                        const double *rank_sums, const double *tie_terms)
+{
+    tally__pairer *pairer = NULL;
+    int rc = tally__pairer_new(&pairer, r);
+    if (rc != TALLY_OK)
+        return rc;
+    tally__buf scratch = TALLY__BUF_INIT;
+    rc = align_all(r, results, pairer, &scratch, parts, nparts, rank_sums, tie_terms);
+    tally__buf_dispose(&scratch);
+    tally__pairer_free(pairer);
+    return rc;
 }

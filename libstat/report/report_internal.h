@@ -46,6 +46,8 @@ typedef struct tally__cell {
     double ranks[2];           /* ..._ranked: {mid-rank sum of the baseline in the pool of the
                                   baseline and this cell, tie term} for Mann-Whitney */
     int has_ranks;
+    char *paired_from;         /* the case's own name when it paired with a row of another
+                                  name (report_pair.c), else NULL */
     tally_diagnostics diag;    /* run-order and shape checks (report_diag.c) */
     int diag_defined;          /* diag holds them (the cell's samples were seen) */
 } tally__cell;
@@ -89,6 +91,7 @@ struct tally_report {
                                   to expect_copy */
     char *filter_copy;
     char *expect_copy;
+    char *case_map_copy;       /* opts.case_map points to it */
     size_t baseline_index;     /* the results' index of configuration 0 (opts.baseline) */
     tally__env_diff *env;      /* environment keys that differ (report_env.c) */
     size_t env_count;
@@ -110,6 +113,31 @@ size_t tally__report_source(const tally_report *r, size_t j);
 int tally__report_align(tally_report *r, const tally_results *results,
                         const tally_partition_summary *const *parts, size_t nparts,
                         const double *rank_sums, const double *tie_terms);
+/* Pairing (report_pair.c): the compiled case_map rules of a report being built. */
+typedef struct tally__pairer tally__pairer;
+/* Compile the report's case_map rules (none: *out NULL). TALLY_EINVAL names a bad rule. */
+int tally__pairer_new(tally__pairer **out, const tally_report *r);
+void tally__pairer_free(tally__pairer *p);
+/* The row name a case of configuration j >= 1 pairs under: the baseline's case at the same
+ * position of the benchmark `benchmark` (pair_by position; `base` is the baseline result set),
+ * else the case_map rules' rewrite, else `name` itself. *out is `name` or points into
+ * `scratch`, which the caller disposes. */
+int tally__pair_name(const char **out, tally__buf *scratch, const tally__pairer *p,
+                     const tally_report *r, const tally_resultset *base, const char *benchmark,
+                     size_t position, const char *name);
+/* Append one line per compared configuration saying how its rows paired with the baseline
+ * ("pairing: new against base: 3 compared, 1 missing in new, 2 new in new"), then the cases
+ * paired under another name; `always` 0 says it only when some row is unpaired or renamed
+ * (the seed layouts, which otherwise stay as posted). Nothing for a summary report. */
+void tally__render_pairing_notes(tally__buf *b, const tally_report *r, const char *prefix,
+                                 int always);
+
+/* When a compared configuration was measured in another block than the baseline (another
+ * boot_id, or another sweep's `date`) and no noise profile gave the rows a margin: a line per
+ * such configuration and one saying that the intervals cover only the noise within a block
+ * (report_blocks.c). Nothing otherwise. */
+void tally__render_block_notes(tally__buf *b, const tally_report *r, const char *prefix);
+
 /* Each row's noise_pct from the report option `noise` (noise.c), before the comparisons. */
 void tally__report_noise_margins(tally_report *r);
 /* The equivalence margin of a row: the report's, else the noise profile's of its benchmark. */

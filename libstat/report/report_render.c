@@ -52,16 +52,19 @@ static int read_render_options(tally_render_options *out, const tally_render_opt
     return TALLY_OK;
 }
 
-/* The text layouts and Markdown end with the notes about partial sets and failed runs, and
- * with the diagnostics (the seed layouts, which stay as posted, only when asked). */
+/* The text layouts end with how the rows paired (the seed layouts, which stay as posted, only
+ * when some row did not pair or paired under another name), the notes about partial sets and
+ * failed runs, and the diagnostics (the seed layouts only when asked). */
 static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix,
-                      int diagnose)
+                      int diagnose, int seed)
 {
     if (rc != TALLY_OK)
         return rc;
     tally__buf notes = TALLY__BUF_INIT;
+    tally__render_pairing_notes(&notes, r, prefix, !seed);
     tally__render_run_notes(&notes, r, prefix);
     tally__render_env_notes(&notes, r, prefix);
+    tally__render_block_notes(&notes, r, prefix);
     if (diagnose)
         tally__render_diag_notes(&notes, r, prefix);
     if (notes.len > 0) {
@@ -168,7 +171,8 @@ static int render_text(tally__buf *b, const tally_report *shown, const tally_ren
     }
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
-    rc = with_notes(rc, b, r, "", o->style == TALLY_STYLE_TABLE || o->diagnose);
+    rc = with_notes(rc, b, r, "", o->style == TALLY_STYLE_TABLE || o->diagnose,
+                    o->style != TALLY_STYLE_TABLE);
     tally__report_for_terminal_free(escaped);
     return rc;
 }

@@ -20,10 +20,12 @@ set(TALLY_MODULE_SOURCES
   report.c
   report_access.c
   report_align.c
+  report_blocks.c
   report_display.c
   report_diag.c
   report_env.c
   report_fit.c
+  report_pair.c
   report_render.c
   report_stats.c
   report_util.c

@@ -13,14 +13,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "model/merge.h"
 #include "run/runner_internal.h"
 #include "util/json_util.h"
 
 /* The header members that define the sweep: a resume must match every one. */
 static const char *const identity_keys[] = { "workload", "sweep", "runs", "warmup", "interleave",
                                              "params", "command", "metrics", "adaptive" };
-/* Where the runs were made: a resume elsewhere mixes two machines or kernels. */
-static const char *const env_keys[] = { "host", "kernel", "boot_id" };
 
 static int write_failed(const char *path, int err)
 {
@@ -295,7 +294,7 @@ static int compare_headers(const cJSON *old_h, const cJSON *new_h, const char *p
     if (rc != TALLY_OK || force)
         return rc;
     tally__buf env = TALLY__BUF_INIT;
-    differing(&env, old_h, new_h, env_keys, sizeof(env_keys) / sizeof(*env_keys), "meta");
+    differing(&env, old_h, new_h, tally__run_env_keys, TALLY__RUN_ENV_KEY_COUNT, "meta");
     if (env.len > 0)
         rc = tally__error_at(TALLY_EMISMATCH, path, 1, 1,
                              "the journal was written on host %s, kernel %s, boot %s; this is "
@@ -343,12 +342,13 @@ int tally__journal_resume(tally__journal *j, const char *path, const char *heade
                              strerror(errno));
     if (rc == TALLY_OK) {
         tally__buf diff = TALLY__BUF_INIT;
-        differing(&diff, j->d.header, now, env_keys, sizeof(env_keys) / sizeof(*env_keys), "meta");
+        differing(&diff, j->d.header, now, tally__run_env_keys, TALLY__RUN_ENV_KEY_COUNT, "meta");
         if (diff.len > 0) {
             cJSON *note = cJSON_CreateObject();
             cJSON *on = note ? cJSON_AddObjectToObject(note, "resumed") : NULL;
-            for (size_t i = 0; on && i < sizeof(env_keys) / sizeof(*env_keys); i++)
-                cJSON_AddStringToObject(on, env_keys[i], meta_of(now, env_keys[i]));
+            for (size_t i = 0; on && i < TALLY__RUN_ENV_KEY_COUNT; i++)
+                cJSON_AddStringToObject(on, tally__run_env_keys[i],
+                                        meta_of(now, tally__run_env_keys[i]));
             char *text = on ? cJSON_PrintUnformatted(note) : NULL;
             cJSON_Delete(note);
             tally__buf line = TALLY__BUF_INIT;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/units.h"
 #include "run/runner_internal.h"
 #include "util/text.h"
 
@@ -29,17 +30,22 @@ static int configure(tally__wl *wl, const tally__params *p)
     if (c == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     wl->cfg = c;
-    tally_direction dir = TALLY_LOWER_IS_BETTER;
+    tally_direction dir;
     int rc = tally__param_choice(&c->source, p, "source", sources, SRC_STDOUT);
     if (rc == TALLY_OK)
         rc = tally__param_choice(&c->time, p, "time", times, TIME_WALL);
     if (rc != TALLY_OK)
         return rc;
+    const char *metric = tally__param_get(p, "metric");
+    const char *unit = tally__param_get(p, "unit");
+    if (unit == NULL)
+        unit = metric ? "" : "s";
+    /* Without a direction, the unit's, as every reader of files decides it (ops/s: higher). */
+    dir = tally__direction_for_unit(unit);
     const char *dir_name = tally__param_get(p, "direction");
     if (dir_name != NULL && tally_direction_from_name(&dir, dir_name) != TALLY_OK)
         return tally__error(TALLY_EINVAL, "parameter direction=%s: expected lower or higher",
                             dir_name);
-    const char *metric = tally__param_get(p, "metric");
     if (metric != NULL) {
         if (tally__param_get(p, "time") != NULL)
             return tally__error(TALLY_EINVAL, "give either metric or time, not both");
@@ -55,9 +61,6 @@ static int configure(tally__wl *wl, const tally__params *p)
     const char *stat_name = tally__param_get(p, "statistic");
     if (stat_name != NULL && tally_statistic_from_name(&stat, stat_name) != TALLY_OK)
         return tally__error(TALLY_EINVAL, "parameter statistic=%s: unknown statistic", stat_name);
-    const char *unit = tally__param_get(p, "unit");
-    if (unit == NULL)
-        unit = metric ? "" : "s";
     const char *name = tally__param_get(p, "name");
     if (name == NULL && wl->several) {
         name = "exec";

@@ -14,6 +14,7 @@ set(TALLY_MODULE_SOURCES
   number_cxx.cc
   options.c
   result.c
+  sha256.c
   si.c
   text.c
   utf8.c

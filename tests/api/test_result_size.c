@@ -127,6 +127,11 @@ static int fill_gate(void *out)
     return tally_report_gate(out, report, 0, TALLY_GATE_POINT);
 }
 
+static int fill_pairing(void *out)
+{
+    return tally_report_pairing(out, report, 1);
+}
+
 static int fill_diagnostics(void *out)
 {
     return tally_diagnose(out, x, TALLY__COUNT(x), NULL);
@@ -160,6 +165,7 @@ static const filler fillers[] = {
     FILLER(tally_report_row, case_name, fill_report_row),
     FILLER(tally_gain, value, fill_gain),
     FILLER(tally_gate, regressions, fill_gate),
+    FILLER(tally_pairing, compared, fill_pairing),
     FILLER(tally_diagnostics, n, fill_diagnostics),
     FILLER(tally_diagnostics, n, fill_report_cell_diagnostics),
     FILLER(tally_noise_benchmark, name, fill_noise_benchmark),
@@ -250,6 +256,11 @@ static void older_prefix_values(void)
     tally_gate *gate = prepare(&c, OLD_SIZE(tally_gate, regressions));
     CHECK_INT(fill_gate(gate), TALLY_OK);
     CHECK_INT(gate->regressions, 1);
+
+    /* The one row is in both configurations, by hand. */
+    tally_pairing *pairing = prepare(&c, OLD_SIZE(tally_pairing, compared));
+    CHECK_INT(fill_pairing(pairing), TALLY_OK);
+    CHECK_INT(pairing->compared, 1);
 
     tally_diagnostics *d = prepare(&c, OLD_SIZE(tally_diagnostics, n));
     CHECK_INT(fill_diagnostics(d), TALLY_OK);

@@ -24,6 +24,10 @@ stdin=/dev/null
 [ -f "$case.stdin" ] && stdin="$case.stdin"
 env -i $envs "$tally" "$@" < "$stdin" > "$out.stdout" 2> "$out.stderr"
 echo $? > "$out.status"
+# Messages that name a file written to @OUT@ read the same wherever the build is.
+for kind in stdout stderr; do
+    sed "s|$out_dir|@OUT@|g" "$out.$kind" > "$out.$kind.named" && mv "$out.$kind.named" "$out.$kind"
+done
 
 # Outputs written to @OUT@ are compared as NAME.file when NAME.file exists.
 if [ "${TALLY_UPDATE_GOLDEN:-0}" = 1 ]; then

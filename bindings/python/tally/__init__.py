@@ -8,6 +8,7 @@
     print(report.text(style="mmtests"))
 
     report = tally.dask.report("runs/*.csv")                # the same Report, computed on Dask
+    store = tally.Store("results.db")                       # results store: record, query
 
 See docs/python.md. The C library does the work; calls release the GIL.
 """
@@ -18,6 +19,7 @@ from .errors import __all__ as _error_names
 from .report import Cell, Report, Row
 from .results import Benchmark, Case, Results, ResultSet, load, loads
 from .stats import Comparison, Summary, compare, outliers, percentiles, summary
+from .store import Store
 from .validate import Check, Validation, validate
 
 __version__ = _ffi.string(_lib.tally_version()).decode("ascii")
@@ -31,5 +33,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'tally' has no attribute {name!r}")
 
 __all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
-           "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check",
+           "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check", "Store",
            "library_path", "__version__"] + list(_error_names)

@@ -102,16 +102,21 @@ class _Part:
             self.arrays[key] = values
 
 
-def _part_of_file(path, kind, benchmark):
+def _part_of_results(results, source):
     part = _Part()
-    results = _load(path, kind, benchmark)
     for rs in results:
         label, meta = rs.label, rs.metadata
         for b in rs:
             name, unit, better, stat = b.name, b.unit, b.better, b.statistic
             for c in b:
-                part.add(label, meta, path, name, unit, better, stat, c.name,
+                part.add(label, meta, source, name, unit, better, stat, c.name,
                          numpy.ascontiguousarray(c.samples, dtype=numpy.float64))
+    return part
+
+
+def _part_of_file(path, kind, benchmark):
+    results = _load(path, kind, benchmark)
+    part = _part_of_results(results, path)
     results.close()
     return part
 
@@ -161,13 +166,50 @@ def _empty_frame():
     return clear_known_categories(pandas.DataFrame(data, columns=COLUMNS))
 
 
-def read(paths_or_glob, *, kind=None, benchmark=None):
+def _glob_escaped(name):
+    """A benchmark name as a glob that matches only itself."""
+    return "".join("\\" + ch if ch in "*?[\\" else ch for ch in name)
+
+
+def _frame_of_store(benchmark, url, selection):
+    """One benchmark of a store's selection as a pandas DataFrame with COLUMNS."""
+    import pandas
+    from .store import Store, _scrubbed
+    with Store(url) as store:
+        results = store.query(**dict(selection, benchmark=_glob_escaped(benchmark)))
+    part = _part_of_results(results, _scrubbed(url))
+    results.close()
+    return _frame_of_part(part, pandas)
+
+
+def read(paths_or_glob=None, *, kind=None, benchmark=None, store=None, **selection):
     """A Dask DataFrame of every sample of the files: columns `COLUMNS` (label, benchmark, case,
     run, value, then unit, better, statistic, file, metadata), one partition per file, each
     parsed by the C library on a worker (any format tally.load() reads; kind and benchmark as
-    there). Parse errors name the file, line and column (tally.ParseError)."""
+    there). Parse errors name the file, line and column (tally.ParseError).
+
+    With `store` (a store's location, as for tally.Store) instead of files: the result sets the
+    filters `selection` (and `benchmark`, a glob) select as tally.Store.query() does, one
+    partition per benchmark, each read from the store by a worker; `file` holds the store's
+    location without credentials."""
     _dask()
     import dask.dataframe as dd
+    if store is not None:
+        if paths_or_glob is not None or kind is not None:
+            raise ValueError("tally.dask.read: give files or store=, not both")
+        from .store import Store
+        location = os.fspath(store)
+        with Store(location) as s:
+            names = s.benchmarks(benchmark=benchmark, **selection)
+        if not names:
+            return dd.from_pandas(_empty_frame(), npartitions=1)
+        return dd.from_map(_frame_of_store, names, url=location, selection=selection,
+                           meta=_empty_frame(), enforce_metadata=False,
+                           label="tally-read-store")
+    if selection:
+        raise TypeError(f"tally.dask.read: {sorted(selection)} apply to store= only")
+    if paths_or_glob is None:
+        raise TypeError("tally.dask.read: give files or store=")
     files = _expand(paths_or_glob)
     return dd.from_map(_frame_of_file, files, kind=kind, benchmark=benchmark,
                        meta=_empty_frame(), enforce_metadata=False,

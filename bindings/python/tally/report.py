@@ -93,8 +93,21 @@ _REPORT_OPTIONS = {
     "mde": ("mde_pct", real),
     "expect_diff": ("expect_diff", lambda v, name: cstring(_keys(v, name), name)),
     "noise": ("noise", lambda v, name: _noise_profile(v, name)),
+    "case_map": ("case_map", lambda v, name: cstring(_case_map(v, name), name)),
+    "pair_by": ("pair_by", enum_of("pair_by")),
     "baseline": ("baseline", cstring),
 }
+
+
+def _case_map(value, argname):
+    """The case_map rules, one per line, from a rule string, a list of rules or a dict
+    {FROM: TO} of exact names."""
+    rules = ([f"{k}={v}" for k, v in value.items()] if isinstance(value, dict)
+             else [value] if isinstance(value, str) else list(value))
+    for rule in rules:
+        if not isinstance(rule, str) or "\n" in rule:
+            raise ValueError(f"{argname}: each rule is a str without a newline, not {rule!r}")
+    return "\n".join(rules)
 
 
 def _noise_profile(path, argname):
@@ -171,8 +184,12 @@ class Report(Owner):
     none, HTML no per-case plots); expect_diff: metadata keys (names or shell globs, a string or
     a list) the configurations are meant to differ in, left out of `environment_differences`;
     noise: a noise profile file (`tally calibrate -o FILE`) whose per-benchmark floors become
-    the equivalence margins and the gate's least counted loss; baseline: the label of the
-    result set the others are compared with (None: the first), as hyperfine's --reference.
+    the equivalence margins and the gate's least counted loss;
+    case_map: rules pairing a compared configuration's cases with baseline cases of other
+    names, "FROM=TO" or "s/REGEX/REPL/" (a str, a list of them, or a dict {FROM: TO});
+    pair_by: "name" (the default) or "position" (the i-th case of a benchmark with the
+    baseline's i-th). `pairing()` says how the rows paired. baseline: the label of the result
+    set the others are compared with (None: the first), as hyperfine's reference command.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
@@ -186,14 +203,17 @@ class Report(Owner):
                  equivalence: Optional[float] = None, power: Optional[float] = None,
                  mde: Optional[float] = None,
                  expect_diff: Union[str, Sequence[str], None] = None,
-                 noise: Optional[PathLike] = None, baseline: Optional[str] = None) -> None:
+                 noise: Optional[PathLike] = None,
+                 case_map: Union[str, Sequence[str], Dict[str, str], None] = None,
+                 pair_by: Optional[str] = None, baseline: Optional[str] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
             statistic=statistic, test=test, alpha=alpha, adjust=adjust,
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
-            power=power, mde=mde, expect_diff=expect_diff, noise=noise, baseline=baseline)
+            power=power, mde=mde, expect_diff=expect_diff, noise=noise, case_map=case_map,
+            pair_by=pair_by, baseline=baseline)
         out = ffi.new("tally_report **")
         check(lib.tally_report_new(out, results._handle(), opts))
         del keep
@@ -347,6 +367,16 @@ class Report(Owner):
         return {"gain": out.value,
                 "interval": (out.low, out.high) if out.interval_defined else None,
                 "rows": int(out.rows)}
+
+    def pairing(self, label: Union[str, int]) -> dict:
+        """How the rows of configuration `label` (or its index, >= 1) paired with the
+        baseline's: a dict with "compared" (rows in both), "missing" (baseline rows without a
+        partner), "new" (rows only it has) and "renamed" (compared rows paired under another
+        name by `case_map` or `pair_by`)."""
+        out = new_result("tally_pairing")
+        check(lib.tally_report_pairing(out, self._handle(), self._config_index(label)))
+        return {"compared": int(out.compared), "missing": int(out.missing),
+                "new": int(out.added), "renamed": int(out.renamed)}
 
     @property
     def worst_regression(self) -> float:

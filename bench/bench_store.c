@@ -1,0 +1,119 @@
+/* The results store's speed (docs/store.md, "Speed"): record N result sets of 100 samples each
+ * (4 benchmarks x 1 case x 25 samples, one commit each, one transaction per set as a CI job
+ * records them), then fetch the series of one benchmark's case over all the commits, and print
+ * the query plan of that fetch.
+ *   bench_store STORE [N]    STORE: a new SQLite file or a postgresql:// URL; N default 10000 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/store_internal.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int die(const char *what)
+{
+    fprintf(stderr, "bench_store: %s: %s\n", what, tally_error_last()->message);
+    return 1;
+}
+
+static int plan_row(void *ctx, const tally__db_value *cols, size_t ncols)
+{
+    (void)ctx;
+    /* SQLite: id, parent, notused, detail; PostgreSQL: one text line. */
+    const tally__db_value *detail = &cols[ncols - 1];
+    if (detail->type == TALLY__DB_TEXT)
+        printf("  %s\n", detail->s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs("usage: bench_store STORE [N]\n", stderr);
+        return 2;
+    }
+    long n = argc > 2 ? strtol(argv[2], NULL, 10) : 10000;
+    tally_store *s = NULL;
+    if (tally_store_open(&s, argv[1], NULL) != TALLY_OK)
+        return die("open");
+    unsigned long long seed = 31;
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+        tally_results *r = NULL;
+        tally_resultset *rs = NULL;
+        char text[64];
+        tally_results_new(&r);
+        tally_resultset_new(&rs, "ci");
+        snprintf(text, sizeof text, "%040lx", (unsigned long)i * 2654435761UL);
+        tally_resultset_meta_set(rs, "commit", text);
+        tally_resultset_meta_set(rs, "branch", "main");
+        tally_resultset_meta_set(rs, "machine", "bench");
+        time_t t = 1767225600 + (time_t)i * 600; /* 2026-01-01, a commit every 10 minutes */
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        tally_resultset_meta_set(rs, "time", text);
+        for (int b = 0; b < 4; b++) {
+            tally_benchmark *bench;
+            tally_case *c;
+            char name[16];
+            snprintf(name, sizeof name, "bench%d", b);
+            tally_resultset_benchmark_add(&bench, rs, name, "s", TALLY_LOWER_IS_BETTER);
+            tally_benchmark_case_add(&c, bench, "p50");
+            double x[25];
+            for (int k = 0; k < 25; k++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                x[k] = 1.0 + (double)(seed >> 11) / 9007199254740992.0;
+            }
+            tally_case_append(c, x, 25);
+        }
+        tally_results_add(r, rs);
+        size_t added;
+        if (tally_store_record(&added, s, r) != TALLY_OK)
+            return die("record");
+        tally_results_free(r);
+    }
+    double t1 = now();
+    printf("record: %ld result sets of 100 samples, one transaction each: %.2f s (%.0f sets/s)\n",
+           n, t1 - t0, (double)n / (t1 - t0));
+
+    tally_store_query q = TALLY_STORE_QUERY_INIT;
+    q.benchmark = "bench2";
+    q.case_name = "p50";
+    double best = 1e9, best_cpu = 1e9;
+    size_t sets = 0;
+    for (int rep = 0; rep < 5; rep++) {
+        tally_results *r = NULL;
+        tally_results_new(&r);
+        double a = now(), ac = cpu();
+        if (tally_store_select(r, s, &q) != TALLY_OK)
+            return die("select");
+        double b = now() - a, bc = cpu() - ac;
+        best = b < best ? b : best;
+        best_cpu = bc < best_cpu ? bc : best_cpu;
+        sets = tally_results_count(r);
+        tally_results_free(r);
+    }
+    /* CPU time too: on a shared machine the wall-clock time includes waiting for a core. */
+    printf("series: bench2/p50 over %zu commits (25 samples each): %.1f ms wall, %.1f ms CPU "
+           "(best of 5)\n", sets, best * 1e3, best_cpu * 1e3);
+    printf("plan of the series query:\n");
+    if (tally__store_explain(s, &q, plan_row, NULL) != TALLY_OK)
+        return die("explain");
+    tally_store_close(s);
+    return 0;
+}

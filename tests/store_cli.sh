@@ -1,0 +1,131 @@
+#!/bin/sh
+# The store through the command, on the store TALLY_STORE_URL names (tests/store_db.sh makes an
+# empty one of either back end): record and query, selections as inputs of the reading
+# commands, duplicates, a bad file, 8 concurrent writers x 100 records, SIGKILL mid-record.
+#   store_cli.sh TALLY SCRATCH
+set -u
+tally="$1" scratch="$2"
+db="$TALLY_STORE_URL"
+example="$(dirname "$0")/../docs/examples/hackbench-process-pipes.csv"
+mkdir -p "$scratch"
+failures=0
+fail() { echo "FAILED: $*" >&2; failures=$((failures + 1)); }
+# The number of result sets in the store: the list's lines but its header.
+sets() { "$tally" query --db "$db" "$@" | grep -vc '^id  \|^no result set'; }
+
+# 1. Record, duplicate, query, export.
+"$tally" record --db "$db" --meta commit=c0ffee01 --meta branch=main --meta machine=ci1 \
+    "$example" 2>"$scratch/err" || fail "record"
+grep -q ': 3 result sets recorded, 0 already there' "$scratch/err" || fail "record message: $(cat "$scratch/err")"
+"$tally" record --db "$db" --meta commit=c0ffee01 --meta branch=main --meta machine=ci1 \
+    "$example" 2>"$scratch/err" || fail "record again"
+grep -q ': 0 result sets recorded, 3 already there' "$scratch/err" || fail "duplicate not a no-op: $(cat "$scratch/err")"
+[ "$(sets)" = 3 ] || fail "3 sets expected, found $(sets)"
+# The comparison from the store is the comparison of the file: the same sets in the same order.
+"$tally" compare "$example" >"$scratch/from-file.txt" || fail "compare file"
+"$tally" compare --db "$db" @commit=c0ffee01 >"$scratch/from-store.txt" || fail "compare store"
+cmp -s "$scratch/from-file.txt" "$scratch/from-store.txt" || fail "compare from the store differs"
+# Labelled selections; summary and validate read them too.
+"$tally" compare --db "$db" base=@label=5.14.0-rc3-vanilla new=@label=5.14.0-rc3-alwayswake-v1r1 \
+    >/dev/null || fail "compare labelled selections"
+TALLY_DB="$db" "$tally" summary @branch=main,machine=ci1,latest >/dev/null || fail "summary TALLY_DB"
+# validate reads a harness's own summary from the cases' metadata, kept by the store.
+hyperfine="$(dirname "$0")/data/hyperfine/basic.json"
+"$tally" record --db "$db" --meta branch=hf "$hyperfine" 2>/dev/null || fail "record hyperfine"
+"$tally" validate "$hyperfine" >"$scratch/validate-file.txt" || fail "validate file"
+"$tally" validate --db "$db" @branch=hf >"$scratch/validate-store.txt" || fail "validate store"
+cmp -s "$scratch/validate-file.txt" "$scratch/validate-store.txt" || fail "validate from the store differs"
+# CSV export reads back as the same samples: compare the CSV with the file.
+"$tally" query --db "$db" --commit c0ffee01 --format csv -o "$scratch/export.csv" || fail "csv export"
+"$tally" compare "$scratch/export.csv" >"$scratch/from-csv.txt" || fail "compare csv export"
+cmp -s "$scratch/from-file.txt" "$scratch/from-csv.txt" || fail "csv export differs"
+# JSON export recorded again: nothing new.
+"$tally" query --db "$db" --commit c0ffee01 --format json -o "$scratch/export.json" || fail "json export"
+"$tally" record --db "$db" "$scratch/export.json" 2>"$scratch/err" || fail "record export"
+grep -q ': 0 result sets recorded, 3 already there' "$scratch/err" || fail "export recorded again: $(cat "$scratch/err")"
+# The export into another store (SQLite) keeps the sets' times (their store.time).
+rm -f "$scratch/copy.db"
+"$tally" record --db "$scratch/copy.db" "$scratch/export.json" 2>/dev/null || fail "record export elsewhere"
+"$tally" query --db "$db" --commit c0ffee01 | awk '{print $2}' >"$scratch/times-a"
+"$tally" query --db "$scratch/copy.db" | awk '{print $2}' >"$scratch/times-b"
+cmp -s "$scratch/times-a" "$scratch/times-b" || fail "times differ after a copy through an export"
+
+# 2. Errors: nothing matched, a label for several sets, no store, a bad file (exit 2, located,
+# nothing recorded).
+"$tally" summary --db "$db" @branch=nope 2>"$scratch/err"
+[ $? = 2 ] && grep -q 'no result set in .* matches' "$scratch/err" || fail "empty selection: $(cat "$scratch/err")"
+"$tally" summary --db "$db" x=@branch=main 2>"$scratch/err"
+[ $? = 2 ] && grep -q '3 result sets in .* match, a label names one' "$scratch/err" || fail "label of 3: $(cat "$scratch/err")"
+env -u TALLY_DB "$tally" summary @latest 2>"$scratch/err"
+[ $? = 2 ] && grep -q 'needs the store' "$scratch/err" || fail "selection without a store"
+"$tally" summary --db "$db" @bogus=1 2>"$scratch/err"
+[ $? = 2 ] && grep -q "'bogus=1' is not KEY=VALUE" "$scratch/err" || fail "bad selection key"
+printf 'benchmark,case,config,value\nb,c,new,1.5\nb,c,new,abc\n' >"$scratch/bad.csv"
+printf 'benchmark,case,config,value\nb,c,good,1.5\n' >"$scratch/good.csv"
+"$tally" record --db "$db" "$scratch/good.csv" "$scratch/bad.csv" 2>"$scratch/err"
+[ $? = 2 ] || fail "bad file: exit status"
+grep -q 'bad.csv:3:9: expected a number' "$scratch/err" || fail "bad file: location: $(cat "$scratch/err")"
+# 3 + the two configurations of basic.json (its two commands)
+[ "$(sets)" = 5 ] || fail "bad file recorded something: $(sets) sets"
+"$tally" record --db "$db" --meta nokey "$scratch/good.csv" 2>"$scratch/err"
+[ $? = 2 ] && grep -q -- "--meta needs KEY=VALUE" "$scratch/err" || fail "--meta without ="
+
+# 3. Eight writers at once, 100 records each, every record a distinct set: 800 sets, each once.
+i=1
+while [ $i -le 8 ]; do
+    (
+        j=1
+        while [ $j -le 100 ]; do
+            "$tally" record --db "$db" --meta writer=$i --meta n=$j --meta branch=load \
+                "$scratch/good.csv" 2>>"$scratch/writer-$i.err" || echo "writer $i record $j failed" >>"$scratch/writer-$i.err"
+            j=$((j + 1))
+        done
+    ) &
+    i=$((i + 1))
+done
+wait
+if grep -h 'failed\|tally: ' "$scratch"/writer-*.err | head -n 5 | grep .; then
+    fail "a concurrent writer failed"
+fi
+[ "$(sets --branch load)" = 800 ] || fail "800 sets expected from the writers, found $(sets --branch load)"
+"$tally" query --db "$db" --branch load --format json | /usr/bin/python3 -c '
+import json, sys, collections
+sets = json.load(sys.stdin)["results"]
+seen = collections.Counter((s["metadata"]["writer"], s["metadata"]["n"]) for s in sets)
+want = {(str(i), str(j)) for i in range(1, 9) for j in range(1, 101)}
+assert set(seen) == want and max(seen.values()) == 1, "writers: missing or repeated records"
+' || fail "every (writer, record) once"
+
+# 4. SIGKILL during a record of 400 sets: the store then holds all of them or none.
+/usr/bin/python3 -c '
+import random
+random.seed(31)
+print("benchmark,case,config,value")
+for s in range(400):
+    for c in range(5):
+        for r in range(20):
+            print("big,c%d,set%03d,%.6f" % (c, s, random.uniform(1, 2)))
+' >"$scratch/big.csv"
+none=0 all=0
+for delay in 0.05 0.1 0.2 0.3 0.5; do
+    "$tally" record --db "$db" --meta branch=kill-$delay "$scratch/big.csv" 2>/dev/null &
+    pid=$!
+    sleep "$delay"
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    n="$(sets --branch kill-$delay)"
+    case "$n" in
+    0) none=$((none + 1)) ;;
+    400) "$tally" query --db "$db" --branch kill-$delay --format csv | grep -c ',big\|^big' >"$scratch/rows"
+         [ "$(cat "$scratch/rows")" = 40000 ] || fail "kill after $delay s: 400 sets but $(cat "$scratch/rows") samples"
+         all=$((all + 1)) ;;
+    *) fail "kill after $delay s: $n of 400 sets in the store" ;;
+    esac
+done
+echo "store_cli: SIGKILL during a record: $none times nothing stored, $all times all 400 sets"
+# The store is still usable after the kills.
+"$tally" record --db "$db" --meta branch=after "$scratch/good.csv" 2>/dev/null || fail "record after kills"
+[ "$(sets --branch after)" = 1 ] || fail "record after kills: not stored"
+
+[ "$failures" = 0 ] && echo "store_cli: all checks passed"
+[ "$failures" = 0 ]
