@@ -53,8 +53,8 @@ char *cli_read_all(FILE *in, size_t *length);
 int cli_load_inputs(tally_results **out, char *const *specs, int count,
                     const tally_load_options *lo);
 
-/* Parse one input option (--from, --benchmark, --case, --case-format, --unit, --direction, by
- * long name) into lo. Returns 1 when handled, 0 when not an input option, or CLI_EXIT_USAGE
+/* Parse one input option (--from, --benchmark, --case, --case-format, --unit, --direction,
+ * --config-key, by long name) into lo. Returns 1 when handled, 0 when not an input option, or CLI_EXIT_USAGE
  * (after printing) for a bad value. */
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value);
@@ -67,7 +67,8 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
 #define CLI_INPUT_LONG_OPTIONS                                                                 \
     {"from", required_argument, NULL, 'k'}, {"benchmark", required_argument, NULL, 'B'},       \
     {"case", required_argument, NULL, 'K'}, {"case-format", required_argument, NULL, 'Y'},     \
-    {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'},       \
+    {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'},      \
+    {"config-key", required_argument, NULL, 'Q'},                                            \
     {"db", required_argument, NULL, CLI_DB_OPTION}
 
 /* The `default:` of a reading command's getopt_long loop: cli_input_option() for the value c of
@@ -84,7 +85,11 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
     "      --case-format FMT     rename every case, {} is its name ('{}-workers')\n"          \
     "      --unit UNIT           plain files: the unit of the numbers\n"                      \
     "      --direction DIR       plain files: lower or higher is better (default from\n"      \
-    "                            the unit: rates such as MB/s are higher)\n"
+    "                            the unit: rates such as MB/s are higher)\n"                 \
+    "      --config-key KEY      what separates the configurations of one file: hyperfine\n"  \
+    "                            'command' (default) or a parameter; go test key-line\n"     \
+    "                            keys (default: those that change); pyperf 'name'; or\n"      \
+    "                            'none' (the file is one configuration)\n"
 
 /* Help lines of the presentation options of the text styles, shared by compare and summary. */
 #define CLI_PRESENTATION_HELP                                                                  \

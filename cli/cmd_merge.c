@@ -103,6 +103,9 @@ int cmd_merge(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_usage_error("merge", "missing input files");
+    /* merge joins files of one configuration: each file is one where that pools no samples. */
+    if (lo.config_key == NULL)
+        lo.config_key = "file";
     if (output == NULL)
         return cli_usage_error("merge", "the merged file is needed: -o OUT.json");
     int rc = cli_check_new_output("merge", output, force, argv + optind, argc - optind);
@@ -116,6 +119,15 @@ int cmd_merge(int argc, char **argv)
     for (int i = optind; rc == CLI_EXIT_OK && i < argc; i++) {
         tally_results *one = NULL;
         rc = cli_load_inputs(&one, argv + i, 1, &lo);
+        /* Configurations of one file are measured under different settings: one label for all
+         * would pool their samples. */
+        if (rc == CLI_EXIT_OK && label && tally_results_count(one) > 1)
+            rc = cli_fail("merge: %s holds %zu configurations ('%s', '%s'%s): --label %s would "
+                          "pool their samples; merge without --label (each configuration keeps "
+                          "its own)", argv[i], tally_results_count(one),
+                          tally_resultset_label(tally_results_at(one, 0)),
+                          tally_resultset_label(tally_results_at(one, 1)),
+                          tally_results_count(one) > 2 ? ", ..." : "", label);
         for (size_t k = 0; rc == CLI_EXIT_OK && k < tally_results_count(one); k++) {
             const tally_resultset *rs = tally_results_at(one, k);
             const char *name = label ? label : tally_resultset_label(rs);

@@ -18,6 +18,7 @@ static const char summary_help[] =
     "      --confidence C        confidence level of intervals (default 0.95)\n"
     "      --percentile METHOD   linear (default, R type 7) or nearest-rank\n"
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
+    "      --baseline LABEL      show configuration LABEL first\n"
     "      --from KIND           input kind instead of detection\n"
     CLI_INPUT_OPTIONS_HELP
     "      --color WHEN          auto (default), always, never\n"

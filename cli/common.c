@@ -272,6 +272,12 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
     tally_results *results = NULL;
     if (tally_results_new(&results) != TALLY_OK)
         return cli_fail_library();
+    /* Several inputs are compared file with file: each is one configuration where that pools
+     * no samples (docs/importers.md, "Configurations inside one file"). */
+    tally_load_options each = *lo;
+    if (count > 1 && each.config_key == NULL)
+        each.config_key = "file";
+    lo = &each;
     int stdin_used = 0;
     for (int i = 0; i < count; i++) {
         const char *spec = specs[i];
@@ -297,6 +303,9 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
             return rc;
         }
     }
+    /* What loading split, merged or dropped: never silent. */
+    for (size_t i = 0; i < tally_results_note_count(results); i++)
+        fprintf(stderr, "tally: note: %s\n", tally_results_note_at(results, i));
     *out = results;
     return CLI_EXIT_OK;
 }
@@ -318,6 +327,10 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
         lo->case_format = value;
     } else if (strcmp(name, "unit") == 0) {
         lo->unit = value;
+    } else if (strcmp(name, "config-key") == 0) {
+        if (value[0] == '\0')
+            return cli_usage_error(command, "--config-key needs a key, not ''");
+        lo->config_key = value;
     } else if (strcmp(name, "db") == 0) {
         if (value[0] == '\0')
             return cli_usage_error(command, "--db needs a store: an SQLite file or a "
@@ -340,7 +353,8 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         int c;
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
-                  {'U', "unit"}, {'D', "direction"}, {CLI_DB_OPTION, "db"} };
+                  {'U', "unit"}, {'D', "direction"}, {'Q', "config-key"},
+                  {CLI_DB_OPTION, "db"} };
     for (size_t i = 0; i < COUNT(names); i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK

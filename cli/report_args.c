@@ -51,6 +51,7 @@ static const struct option report_options[] = {
     {"case-map", required_argument, NULL, 1811},
     {"pair-by", required_argument, NULL, 1812},
     {"allow-missing", no_argument, NULL, 1813},
+    {"baseline", required_argument, NULL, 2801},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -268,7 +269,11 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             cmd->fail_on_regression = pct;
             continue;
         }
-        int input = c == CLI_DB_OPTION || strchr("BKYUD", c);
+        if (c == 2801) {
+            cmd->args.report.baseline = optarg;
+            continue;
+        }
+        int input = c == CLI_DB_OPTION || strchr("BKYUDQ", c);
         int rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
                        : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)

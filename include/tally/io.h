@@ -50,12 +50,26 @@ typedef struct tally_load_options {
     const char *unit;      /**< Plain files: the unit of the samples (default none). Other formats carry their own: ::TALLY_EINVAL. */
     int direction_given;   /**< Non-zero: plain files take `direction` (default: from the unit, docs/formats.md). Other formats: ::TALLY_EINVAL. */
     tally_direction direction; /**< See `direction_given`. */
+    const char *config_key; /**< What separates the configurations of a file that holds several
+                                 (docs/importers.md): hyperfine `command` (each command one
+                                 configuration, the default), a parameter's name, or `none` (the
+                                 file is one configuration, each result a case); go test the
+                                 key-line keys, comma-separated (default: every key but `pkg`
+                                 that changes within the file), or `none` (refused when a key
+                                 changes); pyperf `name` (each benchmark one configuration) or
+                                 `none` (the default); `file`, for any format: the file is one
+                                 configuration where that pools no samples (hyperfine and pyperf
+                                 as `none`; go test still split by changing keys), what the
+                                 command uses when it reads several files. Other formats:
+                                 ::TALLY_EINVAL. NULL: the format's default. Since version 3. */
 } tally_load_options;
 
-#define TALLY_LOAD_OPTIONS_VERSION 2
+/** Version 2 added `case_name`, `case_format`, `unit`, `direction_given` and `direction`;
+ *  version 3 `config_key`. */
+#define TALLY_LOAD_OPTIONS_VERSION 3
 #define TALLY_LOAD_OPTIONS_INIT \
     { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
-      TALLY_LOWER_IS_BETTER }
+      TALLY_LOWER_IS_BETTER, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_LOAD_OPTIONS_INIT does for the
@@ -72,9 +86,11 @@ TALLY_API int tally_load_options_init(tally_load_options *opts, unsigned int ver
  *
  * The format is `opts->kind`, or the best match of every known format's detector. Labels: a
  * format that holds one configuration takes `opts->label`, else the file name without directory
- * and extension; a file that names its configurations (CSV, native JSON) keeps its labels, and
- * `opts->label` renames its result set when it holds exactly one (more than one is
+ * and extension; a file that names its configurations (CSV, native JSON, and the files of
+ * several configurations of hyperfine, go test and pyperf, see `config_key`) keeps its labels,
+ * and `opts->label` renames its result set when it holds exactly one (more than one is
  * ::TALLY_EINVAL). Every loaded result set gets the metadata entry `source_file` = `path`.
+ * How a file was split is noted on `into` (tally_results_note_at()).
  *
  * @param into destination list; unchanged on failure.
  * @param path file to read ("-" is not special here).

@@ -107,16 +107,22 @@ typedef struct tally_report_options {
                                        none. Copied. Since version 6. */
     tally_pair_by pair_by;        /**< How cases pair across configurations; default
                                        ::TALLY_PAIR_BY_NAME. Since version 6. */
+    const char *baseline;         /**< The label of the result set to compare the others with
+                                       (as hyperfine's reference command); the report's
+                                       configurations are then it and the others in their
+                                       order. NULL: the first result set. A label no result set
+                                       has is ::TALLY_ENOTFOUND. Borrowed for the call. Since
+                                       version 7. */
 } tally_report_options;
 
 /** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
- *  version 4 `expect_diff`, version 5 `noise`, version 6 `case_map` and `pair_by`; older
- *  versions are still accepted (with the defaults for what they lack). */
-#define TALLY_REPORT_OPTIONS_VERSION 6
+ *  version 4 `expect_diff`, version 5 `noise`, version 6 `case_map` and `pair_by`, version 7
+ *  `baseline`; older versions are still accepted (with the defaults for what they lack). */
+#define TALLY_REPORT_OPTIONS_VERSION 7
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
       TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL, \
-      NULL, TALLY_PAIR_BY_NAME }
+      NULL, TALLY_PAIR_BY_NAME, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the

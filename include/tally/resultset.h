@@ -51,7 +51,25 @@ TALLY_API tally_resultset *tally_results_find(const tally_results *r, const char
 TALLY_API int tally_results_add(tally_results *r, tally_resultset *rs);
 
 /**
- * Move every result set of `from` to the end of `into`, all or nothing.
+ * Record a note on the list: what loading split, merged or dropped that a reader of the output
+ * must know (a file split into configurations by a key, a metric declared exact that varies).
+ * The loaders add them; tally_results_merge() moves them along with the result sets; the
+ * command prints each on standard error.
+ * @param note the text, copied; without a trailing newline.
+ * @return ::TALLY_OK, ::TALLY_EINVAL (NULL argument), ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_results_note_add(tally_results *r, const char *note);
+
+/** @return the number of notes of the list (0 for NULL). */
+TALLY_API size_t tally_results_note_count(const tally_results *r);
+
+/** @return note i (borrowed, valid until the list changes or is freed), or NULL when out of
+ *  range. */
+TALLY_API const char *tally_results_note_at(const tally_results *r, size_t i);
+
+/**
+ * Move every result set of `from` to the end of `into`, all or nothing, and its notes after
+ * those of `into`.
  * @return ::TALLY_OK (from is left empty), ::TALLY_EEXISTS (nothing moved), ::TALLY_ENOMEM.
  */
 TALLY_API int tally_results_merge(tally_results *into, tally_results *from);

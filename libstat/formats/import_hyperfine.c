@@ -1,7 +1,11 @@
 /* hyperfine --export-json: {"results": [{"command", "mean", "stddev", "median", "user", "system",
  * "min", "max", "times": [...], "exit_codes": [...], "parameters": {...}}, ...]}.
  * The times (seconds) are the samples; the summary is kept as reported.* case metadata for
- * tally_validate(). */
+ * tally_validate(). The commands are the configurations (`hyperfine 'cmd A' 'cmd B'` holds the
+ * two things to compare), each labelled by its command (or -n name); the results of one command
+ * over a parameter scan are cases of its configuration, named by their parameter values. A file
+ * of one command is one configuration, labelled as the caller says. opts->config_key chooses
+ * otherwise: a parameter's values as the configurations, or none (each result a case). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -200,52 +204,269 @@ static int read_times(tally_case *c, tally__json_doc *doc, const cJSON *res, tal
     return tally__case_adopt(c, x, n, cap);
 }
 
-/* What one_result needs of the file. */
+/* One element of $.results as the first pass sees it: where it goes. */
+typedef struct entry {
+    const char *command;
+    char *params;      /* "delay=1,mode=a", or NULL without "parameters" */
+    char *config;      /* the label of its configuration, or NULL: the file's one */
+    char *case_name;
+} entry;
+
+/* What both passes over $.results need. */
 typedef struct reading {
-    tally_benchmark *b;
+    tally_results *into;
     tally__json_doc *doc;
+    const tally_load_options *opts;
+    entry *entries;
+    size_t count;
+    size_t at;
+    const char *parameter; /* the config key when it is a parameter, else NULL */
 } reading;
 
-/* One element of $.results: a command, its case. */
-static int one_result(void *ctx, const cJSON *res, tally__jpath *p)
+/* "sleep 0.00{delay}" from "sleep 0.001" and {"delay": "1"}: the command before hyperfine put
+ * the parameter values in, so that the results of one command over a scan share a label. */
+static char *command_template(const char *command, const cJSON *params)
 {
-    tally_benchmark *b = ((reading *)ctx)->b;
-    tally__json_doc *doc = ((reading *)ctx)->doc;
-    const char *name = doc->name;
-    const char *command;
-    int rc = tally__json_string(&command, res, "command", 1, name, p);
+    tally__buf t = TALLY__BUF_INIT;
+    tally__buf_puts(&t, command);
+    const cJSON *v;
+    cJSON_ArrayForEach(v, params) {
+        char num[32];
+        const char *value = v->valuestring;
+        if (cJSON_IsNumber(v)) {
+            tally__number_format(num, v->valuedouble);
+            value = num;
+        }
+        if (value == NULL || value[0] == '\0' || t.data == NULL)
+            continue;
+        tally__buf out = TALLY__BUF_INIT;
+        size_t vlen = strlen(value);
+        for (const char *p = t.data; *p;) {
+            if (strncmp(p, value, vlen) == 0) {
+                tally__buf_printf(&out, "{%s}", v->string);
+                p += vlen;
+            } else {
+                tally__buf_append(&out, p, 1);
+                p++;
+            }
+        }
+        tally__buf_dispose(&t);
+        t = out;
+    }
+    char *text = t.failed ? NULL : tally__strdup(t.data ? t.data : "");
+    tally__buf_dispose(&t);
+    return text;
+}
+
+/* The first pass: a result's command and parameters. */
+static int plan_result(void *ctx, const cJSON *res, tally__jpath *p)
+{
+    reading *r = ctx;
+    entry *e = &r->entries[r->at++];
+    const char *name = r->doc->name;
+    int rc = tally__json_string(&e->command, res, "command", 1, name, p);
     if (rc != TALLY_OK)
         return rc;
     const cJSON *params;
     rc = tally__json_object(&params, res, "parameters", 0, name, p);
-    if (rc != TALLY_OK && rc != TALLY_ENOTFOUND)
+    if (rc == TALLY_ENOTFOUND)
+        return TALLY_OK;
+    if (rc != TALLY_OK)
         return rc;
-    rc = TALLY_OK;
-    tally__buf casename = TALLY__BUF_INIT;
-    if (params) {
-        size_t mark = tally__jpath_key(p, "parameters");
-        rc = parameter_text(&casename, params, name, p);
-        tally__jpath_pop(p, mark);
-        /* Several commands scanned over the same values: tell them apart by command. */
-        if (rc == TALLY_OK && tally_benchmark_case_find(b, casename.data))
-            tally__buf_printf(&casename, " (%s)", command);
-    } else {
-        tally__buf_puts(&casename, command);
+    tally__buf text = TALLY__BUF_INIT;
+    size_t mark = tally__jpath_key(p, "parameters");
+    rc = parameter_text(&text, params, name, p);
+    tally__jpath_pop(p, mark);
+    if (rc == TALLY_OK && (e->params = tally__strdup(text.data)) == NULL)
+        rc = tally__oom();
+    tally__buf_dispose(&text);
+    return rc;
+}
+
+/* Parameter `key` of e->params ("delay=1,mode=a"), into `value`; the rest into `rest`. 0 when
+ * the result has no such parameter. */
+static int split_parameter(tally__buf *value, tally__buf *rest, const entry *e, const char *key)
+{
+    int found = 0;
+    size_t klen = strlen(key);
+    for (const char *p = e->params; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            tally__buf_append(value, p + klen + 1, n - klen - 1);
+            found = 1;
+        } else {
+            if (rest->len)
+                tally__buf_puts(rest, ",");
+            tally__buf_append(rest, p, n);
+        }
+        p = comma ? comma + 1 : p + n;
     }
-    if (rc == TALLY_OK && casename.failed)
-        rc = tally__error(TALLY_ENOMEM, "out of memory");
+    return found;
+}
+
+static const cJSON *parameters_of(const cJSON *results, size_t i)
+{
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, (int)i), "parameters");
+}
+
+/* Configurations by command: the k-th result with a given parameter text (or the k-th without
+ * parameters) belongs to the k-th command, whichever order hyperfine wrote them in (it runs
+ * each parameter value for every command). One command: the file's one configuration, each
+ * result a case named by its parameters or its command, as with --config-key none. */
+static int plan_by_command(reading *r, const cJSON *results, size_t *configs)
+{
+    /* Quadratic in the results: hyperfine files hold tens of them, a long scan thousands. */
+    size_t *index = tally__calloc(r->count ? r->count : 1, sizeof *index);
+    if (index == NULL)
+        return tally__oom();
+    *configs = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        for (size_t j = 0; j < i; j++) {
+            const char *a = r->entries[i].params, *b = r->entries[j].params;
+            if ((a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0))
+                index[i]++;
+        }
+        if (index[i] + 1 > *configs)
+            *configs = index[i] + 1;
+    }
+    int rc = TALLY_OK;
+    for (size_t k = 0; rc == TALLY_OK && k < *configs && *configs > 1; k++) {
+        /* Its label: the command of its first result, as a template over the parameters when
+         * that template fits every result of the configuration (else a value also occurs
+         * elsewhere in the command, and the first command names it as it is). */
+        size_t first = 0;
+        while (index[first] != k)
+            first++;
+        char *label = NULL;
+        for (size_t i = first; i < r->count; i++) {
+            if (index[i] != k || r->entries[i].params == NULL)
+                continue;
+            char *mine = command_template(r->entries[i].command, parameters_of(results, i));
+            if (mine == NULL) {
+                rc = tally__oom();
+                break;
+            }
+            if (label == NULL) {
+                label = mine;
+            } else if (strcmp(label, mine) != 0) {
+                tally__free_mem(mine);
+                tally__free_mem(label);
+                label = NULL;
+                break;
+            } else {
+                tally__free_mem(mine);
+            }
+        }
+        if (rc == TALLY_OK && label == NULL &&
+            (label = tally__strdup(r->entries[first].command)) == NULL)
+            rc = tally__oom();
+        for (size_t i = first; rc == TALLY_OK && i < r->count; i++)
+            if (index[i] == k && (r->entries[i].config = tally__strdup(label)) == NULL)
+                rc = tally__oom();
+        tally__free_mem(label);
+    }
+    tally__free_mem(index);
+    for (size_t i = 0; rc == TALLY_OK && i < r->count; i++) {
+        entry *e = &r->entries[i];
+        const char *c = e->params ? e->params : *configs > 1 ? "all" : e->command;
+        if ((e->case_name = tally__strdup(c)) == NULL)
+            rc = tally__oom();
+    }
+    return rc;
+}
+
+/* --config-key none: one configuration, each result a case (its parameters, else its
+ * command); several commands scanned over the same values are told apart by command. */
+static int plan_one(reading *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        entry *e = &r->entries[i];
+        tally__buf c = TALLY__BUF_INIT;
+        tally__buf_puts(&c, e->params ? e->params : e->command);
+        for (size_t j = 0; e->params && j < i; j++)
+            if (r->entries[j].params && strcmp(r->entries[j].params, e->params) == 0) {
+                tally__buf_printf(&c, " (%s)", e->command);
+                break;
+            }
+        e->case_name = c.failed ? NULL : tally__strdup(c.data ? c.data : "");
+        tally__buf_dispose(&c);
+        if (e->case_name == NULL)
+            return tally__oom();
+    }
+    return TALLY_OK;
+}
+
+/* --config-key PARAM: the parameter's values are the configurations, the other parameters the
+ * cases ("all" when there are none). */
+static int plan_by_parameter(reading *r, const char *key)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        entry *e = &r->entries[i];
+        tally__buf value = TALLY__BUF_INIT, rest = TALLY__BUF_INIT;
+        int found = split_parameter(&value, &rest, e, key);
+        int rc = TALLY_OK;
+        if (!found) {
+            char path[64];
+            snprintf(path, sizeof path, "$.results[%zu]", i);
+            rc = tally__error_json(TALLY_ENOTFOUND, r->doc->name, path,
+                                   "--config-key %s: the result of \"%s\" has no parameter "
+                                   "'%s' (a hyperfine file's configurations are its "
+                                   "commands, one of its parameters, or none)",
+                                   key, e->command, key);
+        } else if (value.failed || rest.failed) {
+            rc = tally__oom();
+        } else {
+            e->config = tally__strndup(value.data ? value.data : "", value.len);
+            e->case_name = tally__strdup(rest.len ? rest.data : "all");
+            if (e->config == NULL || e->case_name == NULL)
+                rc = tally__oom();
+        }
+        tally__buf_dispose(&value);
+        tally__buf_dispose(&rest);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
+/* The second pass: one element of $.results, a case of its configuration. */
+static int one_result(void *ctx, const cJSON *res, tally__jpath *p)
+{
+    reading *r = ctx;
+    const entry *e = &r->entries[r->at++];
+    tally__json_doc *doc = r->doc;
+    const char *name = doc->name;
+    tally_resultset *rs = NULL;
+    tally_benchmark *b = NULL;
+    if (e->config && e->config[0] == '\0')
+        return tally__error_json(TALLY_EPARSE, name, p->text,
+                                 "an empty command cannot label a configuration (name the "
+                                 "commands with -n)");
+    int rc = e->config ? tally__import_config(&rs, r->into, e->config, "hyperfine")
+                       : TALLY_OK;
+    if (rc == TALLY_OK && rs == NULL)
+        rs = tally_results_at(r->into, 0);
+    if (rc == TALLY_OK && (b = tally_resultset_benchmark_at(rs, 0)) == NULL)
+        rc = tally_resultset_benchmark_add(&b, rs, tally__import_name(r->opts, "hyperfine"),
+                                           "s", TALLY_LOWER_IS_BETTER);
     tally_case *c = NULL;
-    if (rc == TALLY_OK && tally_benchmark_case_find(b, casename.data))
+    if (rc == TALLY_OK && tally_benchmark_case_find(b, e->case_name) && r->parameter)
+        rc = tally__error_json(TALLY_EEXISTS, name, p->text,
+                               "\"%s\" is a second command of configuration '%s', case '%s': "
+                               "with --config-key %s the other parameters must tell the "
+                               "commands apart", e->command, e->config, e->case_name,
+                               r->parameter);
+    else if (rc == TALLY_OK && tally_benchmark_case_find(b, e->case_name))
         rc = tally__error_json(TALLY_EEXISTS, name, p->text,
                                "command \"%s\" appears twice (name the commands with -n)",
-                               casename.data);
+                               e->command);
     if (rc == TALLY_OK)
-        rc = tally_benchmark_case_add(&c, b, casename.data);
-    tally__buf_dispose(&casename);
+        rc = tally_benchmark_case_add(&c, b, e->case_name);
     if (rc == TALLY_OK)
         rc = read_times(c, doc, res, p);
-    if (rc == TALLY_OK && params)
-        rc = tally_case_meta_set(c, "command", command);
+    if (rc == TALLY_OK && (e->params || e->config))
+        rc = tally_case_meta_set(c, "command", e->command);
     if (rc == TALLY_OK)
         rc = keep_exit_codes(c, doc, res, p);
     if (rc == TALLY_OK)
@@ -261,15 +482,43 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
     int rc = tally__json_array(&results, doc->root, "results", 1, name, p);
     if (rc == TALLY_OK && cJSON_GetArraySize(results) == 0)
         rc = tally__error_json(TALLY_ENODATA, name, "$.results", "no results (empty list)");
+    if (rc != TALLY_OK)
+        return rc;
+    reading r = { into, doc, opts, NULL, (size_t)cJSON_GetArraySize(results), 0, NULL };
+    r.entries = tally__calloc(r.count, sizeof *r.entries);
+    if (r.entries == NULL)
+        return tally__oom();
+    rc = tally__json_each(results, "results", p, plan_result, &r);
+    size_t configs = 1;
+    const char *key = opts ? opts->config_key : NULL;
+    if (rc == TALLY_OK && (key == NULL || strcmp(key, "command") == 0))
+        rc = plan_by_command(&r, results, &configs);
+    else if (rc == TALLY_OK && (strcmp(key, "none") == 0 || strcmp(key, "file") == 0))
+        rc = plan_one(&r);
+    else if (rc == TALLY_OK)
+        rc = plan_by_parameter(&r, r.parameter = key);
     tally_resultset *rs = NULL;
-    reading r = { NULL, doc };
-    if (rc == TALLY_OK)
+    /* One configuration: the file's, labelled as the caller says. */
+    if (rc == TALLY_OK && configs == 1 && r.count > 0 && r.entries[0].config == NULL)
         rc = tally__import_begin(&rs, into, name, opts, "hyperfine");
-    if (rc == TALLY_OK)
-        rc = tally_resultset_benchmark_add(&r.b, rs, tally__import_name(opts, "hyperfine"), "s",
-                                           TALLY_LOWER_IS_BETTER);
+    r.at = 0;
     if (rc == TALLY_OK)
         rc = tally__json_each(results, "results", p, one_result, &r);
+    tally__buf by = TALLY__BUF_INIT;
+    if (key && strcmp(key, "command") != 0 && strcmp(key, "none") != 0 &&
+        strcmp(key, "file") != 0)
+        tally__buf_printf(&by, "the parameter '%s'", key);
+    else
+        tally__buf_puts(&by, "command");
+    if (rc == TALLY_OK)
+        rc = by.failed ? tally__oom() : tally__import_note_split(into, name, by.data);
+    tally__buf_dispose(&by);
+    for (size_t i = 0; i < r.count; i++) {
+        tally__free_mem(r.entries[i].params);
+        tally__free_mem(r.entries[i].config);
+        tally__free_mem(r.entries[i].case_name);
+    }
+    tally__free_mem(r.entries);
     return rc;
 }
 
@@ -282,4 +531,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 const tally__importer tally__importer_hyperfine = {
     .kind = TALLY_INPUT_HYPERFINE, .name = "hyperfine", .sniff = sniff, .parse = parse,
     .flags = TALLY__IMPORT_NAMES_BENCHMARK,
+    .configs = "its commands", .config_key = 1,
 };

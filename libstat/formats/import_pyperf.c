@@ -5,7 +5,9 @@
  * runs (warmups only, no values) too. Each pyperf benchmark is a case of one tally benchmark per
  * unit ("pyperf" for seconds, "pyperf (byte)", "pyperf (integer)"), so the benchmarks of a
  * suite line up as rows of one table. A benchmark's metadata overrides the file's common
- * metadata, as in pyperf. */
+ * metadata, as in pyperf. With opts->config_key "name" each benchmark is a configuration
+ * instead, labelled by its name, its values the case "all" (benchmarks of one file compared
+ * with each other, as `pyperf compare_to` compares files). */
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +63,22 @@ static int lookup(const char **out, const cJSON *bmeta, const cJSON *fmeta, cons
     return rc;
 }
 
+/* The file's common metadata onto a result set. */
+static int file_metadata(tally_resultset *rs, const cJSON *fmeta)
+{
+    int rc = TALLY_OK;
+    const cJSON *v;
+    if (fmeta == NULL)
+        return TALLY_OK;
+    cJSON_ArrayForEach(v, fmeta) {
+        char num[32];
+        const char *text;
+        if (rc == TALLY_OK && scalar_text(num, v, &text))
+            rc = tally_resultset_meta_set(rs, v->string, text);
+    }
+    return rc;
+}
+
 /* The values of every run, read straight from the text (util/json_split.h). */
 static const char *const run_prefix[] = { "benchmarks", "*", "runs", "*", NULL };
 static const char *const run_values[] = { "values", NULL };
@@ -96,7 +114,8 @@ static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tal
 
 /* What one_benchmark needs of the file. */
 typedef struct reading {
-    tally_resultset *rs;
+    tally_results *into;
+    tally_resultset *rs; /* the file's one configuration, or NULL: one per benchmark */
     tally__json_doc *doc;
     const cJSON *fmeta; /* the file's metadata, or NULL */
     const char *base;   /* the benchmark name's prefix */
@@ -148,12 +167,20 @@ static int one_benchmark(void *ctx, const cJSON *bench, tally__jpath *p)
         return rc;
     tally_benchmark *b;
     tally_case *c;
+    const char *casename = rs ? bname : "all";
+    if (rs == NULL && tally_results_find(r->into, bname))
+        return tally__error_json(TALLY_EEXISTS, name, p->text, "benchmark \"%s\" appears twice",
+                                 bname);
+    if (rs == NULL && (rc = tally__import_config(&rs, r->into, bname, "pyperf")) == TALLY_OK)
+        rc = file_metadata(rs, fmeta);
+    if (rc != TALLY_OK)
+        return rc;
     rc = tally__import_benchmark(&b, rs, bench_name, tunit, TALLY_LOWER_IS_BETTER);
-    if (rc == TALLY_OK && tally_benchmark_case_find(b, bname))
+    if (rc == TALLY_OK && tally_benchmark_case_find(b, casename))
         return tally__error_json(TALLY_EEXISTS, name, p->text, "benchmark \"%s\" appears twice",
                                  bname);
     if (rc == TALLY_OK)
-        rc = tally_benchmark_case_add(&c, b, bname);
+        rc = tally_benchmark_case_add(&c, b, casename);
     if (rc != TALLY_OK)
         return rc;
     size_t calibration = 0;
@@ -197,20 +224,25 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
         rc = tally__error_json(TALLY_ENODATA, name, "$.benchmarks", "no benchmarks");
     if (rc == TALLY_OK)
         rc = tally__json_object(&fmeta, root, "metadata", 0, name, p);
-    if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
+    const char *key = opts ? opts->config_key : NULL;
+    int by_name = key && strcmp(key, "name") == 0;
+    if (key && strcmp(key, "file") == 0)
+        key = NULL; /* the file is one configuration already */
+    if (rc == TALLY_ENOTFOUND)
+        rc = TALLY_OK;
+    if (rc == TALLY_OK && key && !by_name && strcmp(key, "none") != 0)
+        rc = tally__error_at(TALLY_EINVAL, name, 0, 0,
+                             "--config-key %s: a pyperf file's configurations are its "
+                             "benchmarks (name) or the file (none)", key);
+    if (rc == TALLY_OK && !by_name)
         rc = tally__import_begin(&rs, into, name, opts, "pyperf");
-    if (rc == TALLY_OK && fmeta) {
-        const cJSON *v;
-        cJSON_ArrayForEach(v, fmeta) {
-            char num[32];
-            const char *text;
-            if (rc == TALLY_OK && scalar_text(num, v, &text))
-                rc = tally_resultset_meta_set(rs, v->string, text);
-        }
-    }
-    reading r = { rs, doc, fmeta, tally__import_name(opts, "pyperf") };
+    if (rc == TALLY_OK && rs)
+        rc = file_metadata(rs, fmeta);
+    reading r = { into, rs, doc, fmeta, tally__import_name(opts, "pyperf") };
     if (rc == TALLY_OK)
         rc = tally__json_each(list, "benchmarks", p, one_benchmark, &r);
+    if (rc == TALLY_OK)
+        rc = tally__import_note_split(into, name, "benchmark name");
     return rc;
 }
 
@@ -223,4 +255,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 const tally__importer tally__importer_pyperf = {
     .kind = TALLY_INPUT_PYPERF, .name = "pyperf", .sniff = sniff, .parse = parse,
     .flags = TALLY__IMPORT_NAMES_BENCHMARK,
+    .configs = "its benchmarks (with the config key name)", .config_key = 1,
 };

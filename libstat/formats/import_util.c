@@ -24,9 +24,19 @@ int tally__import_begin(tally_resultset **out, tally_results *into, const char *
     }
     if (label == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
+    int rc = tally__import_config(out, into, label, harness);
+    tally__free_mem(label);
+    return rc;
+}
+
+int tally__import_config(tally_resultset **out, tally_results *into, const char *label,
+                         const char *harness)
+{
+    *out = tally_results_find(into, label);
+    if (*out)
+        return TALLY_OK;
     tally_resultset *rs = NULL;
     int rc = tally_resultset_new(&rs, label);
-    tally__free_mem(label);
     if (rc == TALLY_OK)
         rc = tally_resultset_meta_set(rs, "harness", harness);
     if (rc == TALLY_OK)
@@ -37,6 +47,26 @@ int tally__import_begin(tally_resultset **out, tally_results *into, const char *
     }
     *out = rs;
     return TALLY_OK;
+}
+
+int tally__import_config_key_is(const tally_load_options *opts, const char *key)
+{
+    return opts && opts->config_key && strcmp(opts->config_key, key) == 0;
+}
+
+int tally__import_note_split(tally_results *into, const char *name, const char *by)
+{
+    size_t count = tally_results_count(into);
+    if (count < 2)
+        return TALLY_OK;
+    tally__buf note = TALLY__BUF_INIT;
+    tally__buf_printf(&note, "%s: %zu configurations by %s:", name, count, by);
+    for (size_t i = 0; i < count; i++)
+        tally__buf_printf(&note, "%s '%s'", i ? "," : "",
+                          tally_resultset_label(tally_results_at(into, i)));
+    int rc = note.failed ? tally__oom() : tally_results_note_add(into, note.data);
+    tally__buf_dispose(&note);
+    return rc;
 }
 
 const char *tally__import_name(const tally_load_options *opts, const char *fallback)

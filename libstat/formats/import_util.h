@@ -22,6 +22,19 @@ int tally__gbench_parse_tree(tally_results *into, const char *data, size_t len, 
 int tally__import_begin(tally_resultset **out, tally_results *into, const char *name,
                         const tally_load_options *opts, const char *harness);
 
+/* The result set labelled `label` in `into`, added (with metadata harness=<harness>) when there
+ * is none yet: the importers that split a file into configurations (docs/importers.md). */
+int tally__import_config(tally_resultset **out, tally_results *into, const char *label,
+                         const char *harness);
+
+/* 1 when the caller's opts->config_key is `key`. */
+int tally__import_config_key_is(const tally_load_options *opts, const char *key);
+
+/* When `into` (a fresh list: one file's sets) holds several configurations, the note
+ * "NAME: N configurations by BY: 'a', 'b'" on it, so that the output says how the file was
+ * split. */
+int tally__import_note_split(tally_results *into, const char *name, const char *by);
+
 /* opts->benchmark when given, else `fallback`. */
 const char *tally__import_name(const tally_load_options *opts, const char *fallback);
 

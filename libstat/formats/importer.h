@@ -67,6 +67,13 @@ typedef struct tally__importer {
      * TALLY__SNIFF_MAX bytes, but for what this format allows before its first data line). */
     int (*decided_by)(const char *data, size_t len);
     unsigned flags; /* TALLY__IMPORT_* */
+    /* Which configurations a file of this format holds (docs/importers.md), in words for
+     * messages ("its labels", "its commands"): NULL when a file is one configuration, labelled
+     * opts->label. */
+    const char *configs;
+    /* 1 when parse reads opts->config_key, the key that separates those configurations; the
+     * loader refuses config_key for the others. */
+    int config_key;
 } tally__importer;
 
 

@@ -642,4 +642,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 
 const tally__importer tally__importer_journal = {
     .kind = TALLY_INPUT_JOURNAL, .name = "journal", .sniff = sniff, .parse = parse,
+    .configs = "the labels of its sweep",
 };

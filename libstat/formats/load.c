@@ -65,9 +65,10 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
-/* Version 1 ended before case_name. */
+/* Version 1 ended before case_name, version 2 before config_key. */
 TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS,
-                         offsetof(tally_load_options, case_name), sizeof(tally_load_options))
+                         offsetof(tally_load_options, case_name),
+                         offsetof(tally_load_options, config_key), sizeof(tally_load_options))
 
 static int check_options(const tally_load_options *opts)
 {
@@ -78,6 +79,8 @@ static int check_options(const tally_load_options *opts)
         return tally__error(TALLY_EINVAL, "tally_load_options: empty label");
     if (opts->benchmark && opts->benchmark[0] == '\0')
         return tally__error(TALLY_EINVAL, "tally_load_options: empty benchmark name");
+    if (opts->config_key && opts->config_key[0] == '\0')
+        return tally__error(TALLY_EINVAL, "tally_load_options: empty config_key");
     if ((opts->case_name && opts->case_name[0] == '\0') ||
         (opts->case_format && strstr(opts->case_format, "{}") == NULL))
         return tally__error(TALLY_EINVAL, "tally_load_options: an empty case name, or a case "
@@ -103,13 +106,17 @@ static const tally__importer *choose_importer(const char *data, size_t len, cons
 
 /* Apply the caller's label and record the source, then refuse labels already in `into`. */
 static int finish_sets(tally_results *fresh, const tally_results *into, const char *name,
-                       const char *label)
+                       const char *label, const tally__importer *imp)
 {
     size_t count = tally_results_count(fresh);
     if (label && count != 1)
         return tally__error_at(TALLY_EINVAL, name, 0, 0,
-                               "a label ('%s') was given but the file holds %zu configurations",
-                               label, count);
+                               "a label ('%s') was given but the file holds %zu configurations "
+                               "(%s)%s",
+                               label, count, imp->configs ? imp->configs : "",
+                               imp->config_key ? "; --config-key none reads it as one "
+                                                 "configuration when that pools no samples"
+                                               : "");
     for (size_t i = 0; i < count; i++) {
         tally_resultset *rs = tally_results_at(fresh, i);
         int rc = label ? tally_resultset_set_label(rs, label) : TALLY_OK;
@@ -121,10 +128,15 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
         if (taken) {
             const char *other = tally_resultset_meta_get(taken, SOURCE_KEY);
             return tally__error_at(TALLY_EEXISTS, name, 0, 0,
-                                   "result set label '%s' is already taken by %s%s%s",
+                                   "result set label '%s' is already taken by %s%s%s%s",
                                    tally_resultset_label(rs), other ? "'" : "",
                                    other ? other : "a result set loaded earlier",
-                                   other ? "'" : "");
+                                   other ? "'" : "",
+                                   imp->config_key && count > 1
+                                       ? " (the file's configurations are its own; "
+                                         "--config-key none reads each file as one where that "
+                                         "pools no samples)"
+                                       : "");
         }
     }
     return TALLY_OK;
@@ -204,6 +216,13 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
                        size_t len, tally__chunks *src, const char *name,
                        const tally_load_options *opts)
 {
+    /* "file" (each file one configuration where that pools nothing) suits every format. */
+    if (opts->config_key && !imp->config_key && strcmp(opts->config_key, "file") != 0)
+        return tally__error_at(TALLY_EINVAL, name, 0, 0,
+                               "--config-key %s: a %s file %s%s", opts->config_key, imp->name,
+                               imp->configs ? "names its configurations by "
+                                            : "is one configuration",
+                               imp->configs ? imp->configs : "");
     char *stem = stem_of(name);
     tally_results *fresh = NULL;
     if (stem == NULL)
@@ -223,7 +242,7 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
     if (rc == TALLY_OK)
         rc = tally__load_rename(&fresh, imp, name, opts);
     if (rc == TALLY_OK)
-        rc = finish_sets(fresh, into, name, opts->label);
+        rc = finish_sets(fresh, into, name, opts->label, imp);
     if (rc == TALLY_OK)
         rc = tally_results_merge(into, fresh);
     tally_results_free(fresh);

@@ -330,4 +330,5 @@ static int parse_native_json(tally_results *into, const char *data, size_t len, 
 const tally__importer tally__importer_native_json = {
     .kind = TALLY_INPUT_NATIVE_JSON, .name = "json", .sniff = sniff_native_json,
     .parse = parse_native_json,
+    .configs = "its result sets' labels",
 };

@@ -52,6 +52,10 @@ struct tally_results {
     tally_resultset **sets;
     size_t count;
     size_t cap;
+    /* What loading merged, split or dropped (tally_results_note_add), in order. */
+    char **notes;
+    size_t note_count;
+    size_t note_cap;
 };
 
 /* Make room for `extra` more elements in a growable array: the capacity doubles (at least 8),
@@ -490,7 +494,34 @@ void tally_results_free(tally_results *r)
     for (size_t i = 0; i < r->count; i++)
         tally_resultset_free(r->sets[i]);
     tally__free_mem(r->sets);
+    for (size_t i = 0; i < r->note_count; i++)
+        tally__free_mem(r->notes[i]);
+    tally__free_mem(r->notes);
     tally__free_mem(r);
+}
+
+int tally_results_note_add(tally_results *r, const char *note)
+{
+    if (r == NULL || note == NULL)
+        return tally__error(TALLY_EINVAL, "tally_results_note_add: NULL argument");
+    int rc = reserve_more((void **)&r->notes, &r->note_cap, r->note_count, 1, sizeof(char *));
+    if (rc != TALLY_OK)
+        return rc;
+    char *copy = tally__strdup(note);
+    if (copy == NULL)
+        return tally__oom();
+    r->notes[r->note_count++] = copy;
+    return TALLY_OK;
+}
+
+size_t tally_results_note_count(const tally_results *r)
+{
+    return r ? r->note_count : 0;
+}
+
+const char *tally_results_note_at(const tally_results *r, size_t i)
+{
+    return r && i < r->note_count ? r->notes[i] : NULL;
 }
 
 size_t tally_results_count(const tally_results *r)
@@ -554,9 +585,18 @@ int tally_results_merge(tally_results *into, tally_results *from)
         into->sets = grown;
         into->cap = need;
     }
+    int rc = reserve_more((void **)&into->notes, &into->note_cap, into->note_count,
+                          from->note_count, sizeof(char *));
+    if (rc != TALLY_OK)
+        return rc;
     if (from->count > 0) /* from->sets may be NULL then, and memcpy must not see NULL */
         memcpy(into->sets + into->count, from->sets, from->count * sizeof(*from->sets));
     into->count = need;
     from->count = 0;
+    /* The notes say what loading did to these sets: they travel with them. */
+    if (from->note_count > 0)
+        memcpy(into->notes + into->note_count, from->notes, from->note_count * sizeof(char *));
+    into->note_count += from->note_count;
+    from->note_count = 0;
     return TALLY_OK;
 }

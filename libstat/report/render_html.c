@@ -582,8 +582,7 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
         tally__buf_puts(b, "<p class=\"notes\">inconclusive: neither a change nor equivalence "
                            "is shown; --equivalence PCT or --mde PCT gives the runs needed.</p>\n");
     if (not_tested)
-        tally__buf_puts(b, "<p class=\"notes\">not-tested: no test concerns this statistic "
-                           "(docs/statistics.md).</p>\n");
+        tally__buf_printf(b, "<p class=\"notes\">%s.</p>\n", tally__report_not_tested_note(r));
     if (!insufficient && !missing && !median_note)
         return;
     tally__buf_puts(b, "<div class=\"notes\">");

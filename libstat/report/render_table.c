@@ -494,8 +494,7 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
             tally__buf_puts(b, "inconclusive: neither a change nor equivalence is shown; "
                                "--equivalence PCT or --mde PCT gives the runs needed.\n");
         if (n->not_tested)
-            tally__buf_puts(b, "not-tested: no test concerns this statistic "
-                               "(docs/statistics.md).\n");
+            tally__buf_printf(b, "%s.\n", tally__report_not_tested_note(r));
     }
     if (r->opts.summaries_only)
         tally__buf_printf(b, "\n± is the half-width of the %g%% confidence interval ([low, high] "

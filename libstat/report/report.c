@@ -70,18 +70,51 @@ static void drop_borrowed(tally_report *r)
 }
 
 /* Version 1 ended before omit_samples, version 2 before equivalence_pct, 3 before expect_diff,
- * 4 before noise, 5 before case_map. */
+ * 4 before noise, 5 before case_map, 6 before baseline. */
 TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
                          offsetof(tally_report_options, omit_samples),
                          offsetof(tally_report_options, equivalence_pct),
                          offsetof(tally_report_options, expect_diff),
                          offsetof(tally_report_options, noise),
                          offsetof(tally_report_options, case_map),
+                         offsetof(tally_report_options, baseline),
                          sizeof(tally_report_options))
 
 int tally__report_options_read(tally_report_options *out, const tally_report_options *given)
 {
     return tally__options_read(out, given, &tally_report_options_kind);
+}
+
+/* The index in `results` of the report's configuration j: the chosen baseline first, then the
+ * others in their order. */
+size_t tally__report_source(const tally_report *r, size_t j)
+{
+    size_t b = r->baseline_index;
+    return j == 0 ? b : j <= b ? j - 1 : j;
+}
+
+/* The index of the result set labelled opts->baseline (0 without one). */
+static int find_baseline(size_t *out, const tally_results *results, const char *label)
+{
+    *out = 0;
+    if (label == NULL)
+        return TALLY_OK;
+    size_t count = tally_results_count(results);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(tally_resultset_label(tally_results_at(results, i)), label) == 0) {
+            *out = i;
+            return TALLY_OK;
+        }
+    tally__buf known = TALLY__BUF_INIT;
+    for (size_t i = 0; i < count; i++)
+        tally__buf_printf(&known, "%s'%s'", i ? ", " : "",
+                          tally_resultset_label(tally_results_at(results, i)));
+    int rc = known.failed ? tally__oom()
+                          : tally__error(TALLY_ENOTFOUND, "baseline '%s': no configuration of "
+                                                          "that label (the configurations: %s)",
+                                         label, known.data);
+    tally__buf_dispose(&known);
+    return rc;
 }
 
 static int check_options(const tally_report_options *o)
@@ -164,12 +197,21 @@ static int report_new(tally_report **out, const tally_results *results,
     size_t configs = tally_results_count(results);
     if (configs == 0)
         return tally__error(TALLY_ENODATA, "no result sets to report");
+    size_t baseline = 0;
+    if ((rc = find_baseline(&baseline, results, options.baseline)) != TALLY_OK)
+        return rc;
+    if (rank_sums && baseline != 0)
+        return tally__error(TALLY_EINVAL, "the rank sums are those of the first result set's "
+                                          "samples: it is the baseline of a report from ranked "
+                                          "partitions");
     tally__ensure_init();
 
     tally_report *r = tally__calloc(1, sizeof(*r));
     if (r == NULL)
         return tally__oom();
     r->opts = options;
+    r->opts.baseline = NULL; /* borrowed for this call only; the labels are copied */
+    r->baseline_index = baseline;
     r->configs = tally__calloc(configs, sizeof(*r->configs));
     if (r->configs == NULL) {
         tally_report_free(r);
@@ -184,7 +226,7 @@ static int report_new(tally_report **out, const tally_results *results,
         return tally__oom();
     }
     for (size_t j = 0; j < configs && rc == TALLY_OK; j++)
-        rc = copy_config(&r->configs[j], tally_results_at(results, j));
+        rc = copy_config(&r->configs[j], tally_results_at(results, tally__report_source(r, j)));
     if (rc == TALLY_OK && parts) {
         r->opts.omit_samples = 1;
         if (r->opts.test == TALLY_TEST_MANN_WHITNEY && rank_sums == NULL)

@@ -192,10 +192,17 @@ static int align_all(tally_report *r, const tally_results *results, const tally_
                      tally__buf *scratch, const tally_partition_summary *const *parts,
                      size_t nparts, const double *rank_sums, const double *tie_terms)
 {
-    size_t k = 0;
-    const tally_resultset *base = tally_results_at(results, 0);
+    const tally_resultset *base = tally_results_at(results, tally__report_source(r, 0));
     for (size_t j = 0; j < r->config_count; j++) {
-        const tally_resultset *rs = tally_results_at(results, j);
+        size_t source = tally__report_source(r, j);
+        const tally_resultset *rs = tally_results_at(results, source);
+        /* `parts` and the ranks follow the cases in the results' own order. */
+        size_t k = 0;
+        for (size_t s = 0; s < source; s++) {
+            const tally_resultset *before = tally_results_at(results, s);
+            for (size_t bi = 0; bi < tally_resultset_benchmark_count(before); bi++)
+                k += tally_benchmark_case_count(tally_resultset_benchmark_at(before, bi));
+        }
         size_t hint = 0;
         for (size_t bi = 0; bi < tally_resultset_benchmark_count(rs); bi++) {
             const tally_benchmark *b = tally_resultset_benchmark_at(rs, bi);
@@ -231,6 +238,9 @@ static int align_all(tally_report *r, const tally_results *results, const tally_
                                                                   "more cases", nparts);
                 else if (rc == TALLY_OK)
                     rc = copy_case(&r->rows[index].cells[j], c, r->opts.omit_samples);
+                const char *assume = tally_case_meta_get(c, "assume");
+                if (assume && strcmp(assume, "exact") == 0)
+                    r->rows[index].exact = 1;
                 if (rc == TALLY_OK && parts && rank_sums && j > 0) {
                     tally__cell *cell = &r->rows[index].cells[j];
                     cell->ranks[0] = rank_sums[at];

@@ -61,6 +61,8 @@ typedef struct tally__row {
     tally_statistic statistic;
     double noise_pct;   /* the noise profile's margin of the benchmark (report option noise),
                            0 when none */
+    int exact;          /* a cell's case carries assume=exact (go test's Unit lines): repeated
+                           runs add no confidence, so the row is compared without a test */
     tally__cell *cells; /* one per configuration */
 } tally__row;
 
@@ -91,6 +93,7 @@ struct tally_report {
     char *filter_copy;
     char *expect_copy;
     char *case_map_copy;       /* opts.case_map points to it */
+    size_t baseline_index;     /* the results' index of configuration 0 (opts.baseline) */
     tally__env_diff *env;      /* environment keys that differ (report_env.c) */
     size_t env_count;
     size_t first_shown;        /* a text layout's view (report_fit.c): the configurations
@@ -103,6 +106,10 @@ struct tally_report {
 int tally__report_options_read(tally_report_options *out, const tally_report_options *given);
 /* Free what a row owns (not the row itself); report_align.c, which builds the rows. */
 void tally__report_free_row(tally__row *row, size_t configs);
+/* The index in the results of the report's configuration j (report.c): the baseline chosen
+ * by opts.baseline first, then the others in their order. */
+size_t tally__report_source(const tally_report *r, size_t j);
+
 /* Align every case of every result set into rows (report_align.c); with `parts` (nparts, one
  * per case of `results` in order: tally_report_new_from_partitions) the cells take their
  * summaries from those instead of samples. */
@@ -143,6 +150,9 @@ int tally__report_has_margin(const tally_report *r);
 /* The summary options of a row's cells: its direction, the report's percentile method and
  * confidence, the other fields at their defaults (report_stats.c). */
 tally_summary_options tally__row_summary_options(const tally_report *r, const tally__row *row);
+/* The footnote of `not-tested` verdicts, naming exact units when a row has one
+ * (report_util.c): the text and the HTML renderers print it. */
+const char *tally__report_not_tested_note(const tally_report *r);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after

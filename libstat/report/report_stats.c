@@ -163,7 +163,7 @@ static int compare_at(tally_comparison *out, const tally__cell *cell, const tall
                       const tally__row *row, const tally_report *r, double confidence)
 {
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
-    co.test = r->opts.test;
+    co.test = row->exact ? TALLY_TEST_NONE : r->opts.test;
     co.alpha = r->opts.alpha;
     co.direction = row->direction;
     co.statistic = row->statistic;

@@ -58,6 +58,15 @@ int tally__render_groups(tally__buf *b, const tally_report *r, const char *separ
     return tally__each_group(b, r, separator, fitted_group, &s);
 }
 
+const char *tally__report_not_tested_note(const tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        if (r->rows[i].exact)
+            return "not-tested: no test concerns this statistic, or the unit is exact "
+                   "(assume=exact: repeated runs add no confidence; docs/importers.md)";
+    return "not-tested: no test concerns this statistic (docs/statistics.md)";
+}
+
 const char *tally__report_meta(const tally_report *r, size_t config, const char *key)
 {
     const tally__config *c = &r->configs[config];

@@ -327,6 +327,10 @@ int main(void)
     ro = (tally_report_options)TALLY_REPORT_OPTIONS_INIT;
     ro.statistic = TALLY_STAT_BAMEAN;
     check_same(ro);
+    /* Another baseline: the partitions still follow the result sets' own order. */
+    ro = (tally_report_options)TALLY_REPORT_OPTIONS_INIT;
+    ro.baseline = "new";
+    check_same(ro);
     /* Mann-Whitney from the pooled ranks: the same p-values as on the samples. */
     ro = (tally_report_options)TALLY_REPORT_OPTIONS_INIT;
     ro.test = TALLY_TEST_MANN_WHITNEY;

@@ -19,6 +19,8 @@ static const struct {
     {"gbench/error.json", TALLY_INPUT_GBENCH},
     {"pyperf/suite.json", TALLY_INPUT_PYPERF},
     {"gotest/bench.txt", TALLY_INPUT_GOTEST},
+    /* custom units only: the Unit lines say it is go test output */
+    {"gotest/units.txt", TALLY_INPUT_GOTEST},
     {"hackbench/runs.txt", TALLY_INPUT_HACKBENCH},
     {"stream/runs.txt", TALLY_INPUT_STREAM},
     {"schbench/runs.txt", TALLY_INPUT_SCHBENCH},
@@ -67,6 +69,9 @@ static void test_load(void)
         snprintf(label, sizeof label, "set%zu", i);
         tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
         opts.label = label;
+        /* A label names a file's one configuration: hyperfine's commands are then its cases. */
+        if (files[i].kind == TALLY_INPUT_HYPERFINE)
+            opts.config_key = "none";
         int rc = tally_load_file(r, path, &opts);
         if (files[i].kind == TALLY_INPUT_GBENCH && (i == 5 || i == 6)) {
             /* aggregates only / error_occurred: refused, and nothing added */

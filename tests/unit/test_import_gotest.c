@@ -107,10 +107,134 @@ static void test_sniff(void)
     CHECK_INT(imp->sniff("Benchmarks are fun\n", 19), 0);
 }
 
+/* Case `casename` of benchmark `bench` in the configuration labelled `label`. */
+static tally_case *case_in(const tally_results *r, const char *label, const char *bench,
+                           const char *casename)
+{
+    tally_resultset *rs = tally_results_find(r, label);
+    tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
+    return b ? tally_benchmark_case_find(b, casename) : NULL;
+}
+
+/* notes.txt: two runs of go1.19.8 concatenated after "note: before" and "note: after" lines
+ * (tests/data/gotest/README.md). Expected samples read off the file by hand. */
+static void test_configurations(void)
+{
+    tally_results *r;
+    CHECK_INT(import_file(&r, imp, "gotest/notes.txt", NULL), TALLY_OK);
+    if (!r)
+        return;
+    /* benchstat's model: the key values in force make the configuration; only note changes. */
+    CHECK_INT(tally_results_count(r), 2);
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 0)), "before");
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 1)), "after");
+    CHECK_STR(tally_resultset_meta_get(tally_results_at(r, 1), "note"), "after");
+    CHECK_STR(tally_resultset_meta_get(tally_results_at(r, 1), "goos"), "linux");
+    /* 5 runs each, never 10 pooled: before 379.8 ... 718.0 ns/op, after 1487 ... 1024 ns/op */
+    tally_case *c = case_in(r, "before", "sec/op", "FloatSub-2");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    CHECK_REL(tally_case_samples(c)[0], 379.8e-9, 1e-15);
+    CHECK_REL(tally_case_samples(c)[4], 718.0e-9, 1e-15);
+    c = case_in(r, "after", "sec/op", "FloatSub-2");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    CHECK_REL(tally_case_samples(c)[0], 1487e-9, 1e-15);
+    CHECK_REL(tally_case_samples(c)[4], 1024e-9, 1e-15);
+    CHECK_INT(tally_case_sample_count(case_in(r, "after", "B/op", "Alloc-2")), 5);
+    CHECK_STR(tally_results_note_at(r, 0), "gotest/notes.txt: 2 configurations by the key "
+                                           "'note': 'before', 'after'");
+    tally_results_free(r);
+
+    /* The key named: the same split; two keys: both values label. */
+    tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
+    o.config_key = "note,goos";
+    CHECK_INT(import_file(&r, imp, "gotest/notes.txt", &o), TALLY_OK);
+    CHECK_STR(r ? tally_resultset_label(tally_results_at(r, 1)) : NULL, "after, linux");
+    tally_results_free(r);
+    /* A key that changes but does not separate would pool: refused where it changes (line 23,
+     * the first result line after "note: after"). */
+    o.config_key = "none";
+    CHECK_INT(import_file(&r, imp, "gotest/notes.txt", &o), TALLY_EMISMATCH);
+    CHECK_STR(last_message(), "gotest/notes.txt:23:1: key 'note' changes within the file (this "
+                              "result line is measured under another value than the first): "
+                              "reading it as one configuration would pool samples measured under "
+                              "different values; leave --config-key out to split the file by "
+                              "it");
+    o.config_key = "goos";
+    CHECK_INT(import_file(&r, imp, "gotest/notes.txt", &o), TALLY_EMISMATCH);
+    o.config_key = "commit";
+    CHECK_INT(import_file(&r, imp, "gotest/notes.txt", &o), TALLY_ENOTFOUND);
+    CHECK_STR(last_message(), "gotest/notes.txt: --config-key: no key line 'commit' in the file "
+                              "(its keys: note, goos, goarch, pkg, cpu)");
+
+    /* A key set only after the first results: those ran without it; "key:" removes it. */
+    CHECK_INT(import_text(&r, imp,
+                          "BenchmarkA 1 10 ns/op\nnote: x\nBenchmarkA 1 20 ns/op\nnote:\n"
+                          "BenchmarkA 1 30 ns/op\n",
+                          "late.txt", NULL),
+              TALLY_OK);
+    CHECK_INT(r ? tally_results_count(r) : 0, 2);
+    c = case_in(r, "(no note)", "sec/op", "A");
+    CHECK_INT(tally_case_sample_count(c), 2); /* 10 and 30 ns/op */
+    CHECK_REL(tally_case_samples(c)[1], 30e-9, 1e-15);
+    CHECK_INT(tally_case_sample_count(case_in(r, "x", "sec/op", "A")), 1);
+    tally_results_free(r);
+}
+
+/* Unit lines (golang.org/design/14313-benchmark-format, golang.org/x/perf/benchfmt). */
+static void test_units(void)
+{
+    tally_results *r;
+    CHECK_INT(import_file(&r, imp, "gotest/exact.txt", NULL), TALLY_OK);
+    if (!r)
+        return;
+    CHECK_STR(tally_case_meta_get(case_in(r, "before", "B/op", "Alloc-2"), "assume"), "exact");
+    CHECK(tally_case_meta_get(case_in(r, "before", "sec/op", "Alloc-2"), "assume") == NULL);
+    CHECK_INT(tally_results_note_count(r), 3);
+    CHECK_STR(tally_results_note_at(r, 0), "gotest/exact.txt:1: unit 'B/op' is exact "
+                                           "(assume=exact): its rows are compared without a "
+                                           "significance test");
+    tally_results_free(r);
+    /* One B/op value edited by hand (64 -> 72): flagged, naming the case. */
+    CHECK_INT(import_file(&r, imp, "gotest/exact_varies.txt", NULL), TALLY_OK);
+    CHECK_STR(r ? tally_results_note_at(r, 0) : NULL,
+              "gotest/exact_varies.txt:1: warning: unit 'B/op' is declared exact (assume=exact) "
+              "but its samples vary in 1 case: 'Alloc-2' in 'after'; its rows are compared "
+              "without a significance test");
+    tally_results_free(r);
+    /* better= sets the direction of custom units; a unit is tidied as the results are. */
+    CHECK_INT(import_file(&r, imp, "gotest/units.txt", NULL), TALLY_OK);
+    tally_resultset *rs = r ? tally_results_at(r, 0) : NULL;
+    CHECK_INT(tally_benchmark_direction(tally_resultset_benchmark_find(rs, "frames/sec")),
+              TALLY_HIGHER_IS_BETTER);
+    CHECK_INT(tally_benchmark_direction(tally_resultset_benchmark_find(rs, "bytes")),
+              TALLY_LOWER_IS_BETTER);
+    tally_results_free(r);
+    CHECK_INT(import_text(&r, imp, "Unit ns/op better=higher\nBenchmarkA 1 10 ns/op\n", "u.txt",
+                          NULL),
+              TALLY_OK);
+    CHECK_INT(tally_benchmark_direction(tally_resultset_benchmark_find(tally_results_at(r, 0),
+                                                                       "sec/op")),
+              TALLY_HIGHER_IS_BETTER);
+    tally_results_free(r);
+    /* Bad Unit lines. */
+    CHECK_INT(import_text(&r, imp, "Unit B/op better=more\nBenchmarkA 1 10 B/op\n", "u.txt", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "u.txt:1:18: expected higher or lower, found 'more'");
+    CHECK_INT(import_text(&r, imp, "Unit B/op assume=exact\nUnit B/op assume=nothing\n"
+                                   "BenchmarkA 1 10 B/op\n", "u.txt", NULL),
+              TALLY_EMISMATCH);
+    CHECK_STR(last_message(), "u.txt:2:11: unit 'B/op': assume=nothing conflicts with line 1");
+    CHECK_INT(import_text(&r, imp, "Unit B/op exact\nBenchmarkA 1 10 B/op\n", "u.txt", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "u.txt:1:11: expected key=value on a Unit line, found 'exact'");
+}
+
 int main(void)
 {
     test_bench();
     test_packages();
+    test_configurations();
+    test_units();
     test_errors();
     test_sniff();
     return check_summary();

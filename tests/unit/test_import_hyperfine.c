@@ -16,21 +16,36 @@ static double meta_number(const tally_case *c, const char *key)
     return v ? strtod(v, NULL) : -1;
 }
 
+/* Case `casename` of benchmark `bench` in the configuration labelled `label`. */
+static tally_case *case_in(const tally_results *r, const char *label, const char *bench,
+                           const char *casename)
+{
+    tally_resultset *rs = tally_results_find(r, label);
+    tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, bench) : NULL;
+    return b ? tally_benchmark_case_find(b, casename) : NULL;
+}
+
 static void test_basic(void)
 {
     tally_results *r;
     CHECK_INT(import_file(&r, imp, "hyperfine/basic.json", NULL), TALLY_OK);
     if (!r)
         return;
+    /* `hyperfine 'sleep 0.01' 'true'`: two commands, two configurations of one case each. */
+    CHECK_INT(tally_results_count(r), 2);
     tally_resultset *rs = tally_results_at(r, 0);
-    CHECK_STR(tally_resultset_label(rs), "basic");
+    CHECK_STR(tally_resultset_label(rs), "sleep 0.01");
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 1)), "true");
     CHECK_STR(tally_resultset_meta_get(rs, "harness"), "hyperfine");
     tally_benchmark *b = tally_resultset_benchmark_find(rs, "hyperfine");
     CHECK(b != NULL);
     CHECK_STR(tally_benchmark_unit(b), "s");
     CHECK_INT(tally_benchmark_direction(b), TALLY_LOWER_IS_BETTER);
-    CHECK_INT(tally_benchmark_case_count(b), 2);
-    tally_case *c = find_case(r, "hyperfine", "sleep 0.01");
+    CHECK_INT(tally_benchmark_case_count(b), 1);
+    CHECK_INT(tally_results_note_count(r), 1);
+    CHECK_STR(tally_results_note_at(r, 0),
+              "hyperfine/basic.json: 2 configurations by command: 'sleep 0.01', 'true'");
+    tally_case *c = case_in(r, "sleep 0.01", "hyperfine", "all");
     CHECK_INT(tally_case_sample_count(c), 5);
     /* "times": [0.014450323040000001, ..., 0.014482895039999999] */
     CHECK(tally_case_samples(c)[0] == 0.014450323040000001);
@@ -43,9 +58,9 @@ static void test_basic(void)
     CHECK(meta_number(c, "user") == 0.00306684);
     CHECK(meta_number(c, "system") == 0.00148606);
     CHECK_STR(tally_case_meta_get(c, "exit_codes"), "0,0,0,0,0");
-    CHECK(tally_case_meta_get(c, "command") == NULL);
+    CHECK_STR(tally_case_meta_get(c, "command"), "sleep 0.01");
     /* "true" runs so fast that hyperfine measured 0.0: zero is a valid sample. */
-    c = find_case(r, "hyperfine", "true");
+    c = case_in(r, "true", "hyperfine", "all");
     CHECK_INT(tally_case_sample_count(c), 5);
     CHECK(tally_case_samples(c)[0] == 0.0009640570400000002);
     CHECK(tally_case_samples(c)[4] == 0.0);
@@ -82,16 +97,89 @@ static void test_parameters(void)
     CHECK_INT(tally_benchmark_case_count(tally_resultset_benchmark_at(tally_results_at(r, 0), 0)), 4);
     tally_results_free(r);
 
-    /* The same values scanned for two commands: the command tells the cases apart. */
-    CHECK_INT(import_text(&r, imp,
-                          "{\"results\": [{\"command\": \"a 1\", \"times\": [1], \"parameters\": "
-                          "{\"n\": \"1\"}}, {\"command\": \"b 1\", \"times\": [2], "
-                          "\"parameters\": {\"n\": 1}}]}",
-                          "two.json", NULL),
-              TALLY_OK);
+    /* The same values scanned for two commands: two configurations, labelled by the commands
+     * with the value put back ("a 1" with n=1 -> "a {n}"), the values their cases. */
+    static const char two[] =
+        "{\"results\": [{\"command\": \"a 1\", \"times\": [1], \"parameters\": "
+        "{\"n\": \"1\"}}, {\"command\": \"b 1\", \"times\": [2], "
+        "\"parameters\": {\"n\": 1}}]}";
+    CHECK_INT(import_text(&r, imp, two, "two.json", NULL), TALLY_OK);
+    CHECK_INT(tally_results_count(r), 2);
+    CHECK(case_in(r, "a {n}", "hyperfine", "n=1") != NULL);
+    CHECK(case_in(r, "b {n}", "hyperfine", "n=1") != NULL);
+    tally_results_free(r);
+    /* --config-key none: one configuration, the command tells the cases apart. */
+    tally_load_options none = TALLY_LOAD_OPTIONS_INIT;
+    none.label = "two";
+    none.config_key = "none";
+    CHECK_INT(import_text(&r, imp, two, "two.json", &none), TALLY_OK);
+    CHECK_INT(tally_results_count(r), 1);
     CHECK(find_case(r, "hyperfine", "n=1") != NULL);
     CHECK(find_case(r, "hyperfine", "n=1 (b 1)") != NULL);
+    CHECK_INT(tally_results_note_count(r), 0);
     tally_results_free(r);
+}
+
+/* Files of hyperfine 1.15.0 (tests/data/hyperfine/README.md) with several commands. */
+static void test_configurations(void)
+{
+    tally_results *r;
+    /* -n short 'sleep 0.001' -n long 'sleep 0.003': the names label the configurations. */
+    CHECK_INT(import_file(&r, imp, "hyperfine/names.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    CHECK_INT(tally_results_count(r), 2);
+    tally_case *c = case_in(r, "long", "hyperfine", "all");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    /* names.json: "long" "times"[0] and [4], read off the file */
+    CHECK(tally_case_samples(c)[0] == 0.005766247);
+    CHECK(tally_case_samples(c)[4] == 0.004539676);
+    tally_results_free(r);
+
+    /* -L ms 3,5 'sleep 0.00{ms}' 'sleep 0.01{ms}': hyperfine writes a value's results for
+     * every command before the next value; 2 commands x 2 values -> 2 configurations x 2 cases,
+     * each case its own result's times (no pooling: 5 samples each). */
+    CHECK_INT(import_file(&r, imp, "hyperfine/scan2.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    CHECK_INT(tally_results_count(r), 2);
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 0)), "sleep 0.00{ms}");
+    CHECK_STR(tally_resultset_label(tally_results_at(r, 1)), "sleep 0.01{ms}");
+    c = case_in(r, "sleep 0.01{ms}", "hyperfine", "ms=5");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    CHECK_STR(tally_case_meta_get(c, "command"), "sleep 0.015");
+    /* scan2.json: $.results[3].times[0], the result of "sleep 0.015" */
+    CHECK(tally_case_samples(c)[0] == 0.023949786);
+    CHECK_INT(tally_case_sample_count(case_in(r, "sleep 0.00{ms}", "hyperfine", "ms=3")), 5);
+    tally_results_free(r);
+
+    /* A parameter as the key: its values the configurations, the others the cases. */
+    tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
+    o.config_key = "mode";
+    CHECK_INT(import_file(&r, imp, "hyperfine/list.json", &o), TALLY_OK);
+    if (!r)
+        return;
+    CHECK_INT(tally_results_count(r), 2);
+    c = case_in(r, "b", "hyperfine", "n=2");
+    CHECK_INT(tally_case_sample_count(c), 3);
+    CHECK_STR(tally_case_meta_get(c, "command"), "sleep 0.002 # b");
+    CHECK(case_in(r, "a", "hyperfine", "n=1") != NULL);
+    CHECK_STR(tally_results_note_at(r, 0),
+              "hyperfine/list.json: 2 configurations by the parameter 'mode': 'a', 'b'");
+    tally_results_free(r);
+
+    /* Two commands per value of the key would pool: refused. */
+    o.config_key = "ms";
+    CHECK_INT(import_file(&r, imp, "hyperfine/scan2.json", &o), TALLY_EEXISTS);
+    CHECK_STR(last_message(), "hyperfine/scan2.json: $.results[1]: \"sleep 0.013\" is a second "
+                              "command of configuration '3', case 'all': with --config-key ms "
+                              "the other parameters must tell the commands apart");
+    o.config_key = "delay";
+    CHECK_INT(import_file(&r, imp, "hyperfine/list.json", &o), TALLY_ENOTFOUND);
+    CHECK_STR(last_message(), "hyperfine/list.json: $.results[0]: --config-key delay: the result "
+                              "of \"sleep 0.001 # a\" has no parameter 'delay' (a hyperfine "
+                              "file's configurations are its commands, one of its parameters, "
+                              "or none)");
 }
 
 static void test_exit_codes(void)
@@ -199,6 +287,14 @@ static void test_errors(void)
               TALLY_EEXISTS);
     CHECK_STR(last_message(),
               "d.json: $.results[1]: command \"a\" appears twice (name the commands with -n)");
+    /* two empty commands: nothing to label their configurations with */
+    CHECK_INT(import_text(&r, imp,
+                          "{\"results\": [{\"command\": \"\", \"times\": [1]}, {\"command\": "
+                          "\"\", \"times\": [2]}]}",
+                          "d.json", NULL),
+              TALLY_EPARSE);
+    CHECK_STR(last_message(), "d.json: $.results[0]: an empty command cannot label a "
+                              "configuration (name the commands with -n)");
     /* wrong kind of file */
     CHECK_INT(import_file(&r, imp, "gbench/repetitions.json", NULL), TALLY_EPARSE);
     CHECK_STR(last_message(), "gbench/repetitions.json: $: missing member \"results\" (an array)");
@@ -221,6 +317,7 @@ int main(void)
 {
     test_basic();
     test_parameters();
+    test_configurations();
     test_exit_codes();
     test_errors();
     test_sniff();

@@ -123,9 +123,43 @@ static void test_sniff(void)
     CHECK(imp->sniff("{\"benchmarks\": [], \"context\": {}}", 33) == 0);
 }
 
+/* two.json (written by hand from pyperf's documented format, tests/data/pyperf/README.md):
+ * with config_key "name" each benchmark is a configuration, its values the case "all". */
+static void test_configurations(void)
+{
+    tally_results *r;
+    tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
+    o.config_key = "name";
+    CHECK_INT(import_file(&r, imp, "pyperf/two.json", &o), TALLY_OK);
+    if (!r)
+        return;
+    CHECK_INT(tally_results_count(r), 2);
+    tally_resultset *rs = tally_results_find(r, "sort-tuple");
+    CHECK(rs != NULL);
+    CHECK_STR(rs ? tally_resultset_meta_get(rs, "hostname") : NULL, "bench1");
+    tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, "pyperf") : NULL;
+    tally_case *c = b ? tally_benchmark_case_find(b, "all") : NULL;
+    /* the values of both runs in order: 0.0008 0.0009 0.0008, 0.0009 0.0008 0.0008 */
+    CHECK_INT(c ? tally_case_sample_count(c) : 0, 6);
+    CHECK(c && tally_case_samples(c)[3] == 0.0009);
+    CHECK_STR(tally_results_note_at(r, 0), "pyperf/two.json: 2 configurations by benchmark "
+                                           "name: 'sort-list', 'sort-tuple'");
+    tally_results_free(r);
+    /* The default: one configuration, the benchmarks its cases. */
+    CHECK_INT(import_file(&r, imp, "pyperf/two.json", NULL), TALLY_OK);
+    CHECK_INT(r ? tally_results_count(r) : 0, 1);
+    CHECK(find_case(r, "pyperf", "sort-list") != NULL);
+    tally_results_free(r);
+    o.config_key = "unit";
+    CHECK_INT(import_file(&r, imp, "pyperf/two.json", &o), TALLY_EINVAL);
+    CHECK_STR(last_message(), "pyperf/two.json: --config-key unit: a pyperf file's "
+                              "configurations are its benchmarks (name) or the file (none)");
+}
+
 int main(void)
 {
     test_suite();
+    test_configurations();
     test_errors();
     test_sniff();
     return check_summary();

@@ -128,13 +128,13 @@ static void test_labels_and_specs(void)
     CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/csv/two-configs.csv", &opts), TALLY_EINVAL);
     CHECK_STR(tally_error_last()->message,
               TALLY_TEST_DATA "/csv/two-configs.csv: a label ('two') was given but the file holds "
-                              "2 configurations");
+                              "2 configurations (the labels of its label column)");
     opts.label = "";
     CHECK_INT(tally_load_buffer(r, one, sizeof(one) - 1, "one.csv", &opts), TALLY_EINVAL);
     opts.label = NULL;
     opts.version = 99;
     CHECK_INT(tally_load_buffer(r, one, sizeof(one) - 1, "one.csv", &opts), TALLY_EINVAL);
-    CHECK_STR(tally_error_last()->message, "tally_load_options: version 99, expected 1 to 2");
+    CHECK_STR(tally_error_last()->message, "tally_load_options: version 99, expected 1 to 3");
     CHECK_INT(tally_results_count(r), 1);
     tally_results_free(r);
 }

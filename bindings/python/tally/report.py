@@ -95,6 +95,7 @@ _REPORT_OPTIONS = {
     "noise": ("noise", lambda v, name: _noise_profile(v, name)),
     "case_map": ("case_map", lambda v, name: cstring(_case_map(v, name), name)),
     "pair_by": ("pair_by", enum_of("pair_by")),
+    "baseline": ("baseline", cstring),
 }
 
 
@@ -209,7 +210,8 @@ class Report(Owner):
     case_map: rules pairing a compared configuration's cases with baseline cases of other
     names, "FROM=TO" or "s/REGEX/REPL/" (a str, a list of them, or a dict {FROM: TO});
     pair_by: "name" (the default) or "position" (the i-th case of a benchmark with the
-    baseline's i-th). `pairing()` says how the rows paired.
+    baseline's i-th). `pairing()` says how the rows paired. baseline: the label of the result
+    set the others are compared with (None: the first), as hyperfine's reference command.
     The report copies what it needs: `results` may be freed afterwards.
     """
 
@@ -225,7 +227,7 @@ class Report(Owner):
                  expect_diff: Union[str, Sequence[str], None] = None,
                  noise: Optional[PathLike] = None,
                  case_map: Union[str, Sequence[str], Dict[str, str], None] = None,
-                 pair_by: Optional[str] = None) -> None:
+                 pair_by: Optional[str] = None, baseline: Optional[str] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
@@ -233,7 +235,7 @@ class Report(Owner):
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
             power=power, mde=mde, expect_diff=expect_diff, noise=noise, case_map=case_map,
-            pair_by=pair_by)
+            pair_by=pair_by, baseline=baseline)
         out = ffi.new("tally_report **")
         with results._use() as handle:
             check(lib.tally_report_new(out, handle, opts))
