@@ -1,5 +1,5 @@
-/* The history model (history.c) shared with its renderers (render_history.c, plot_history.c,
- * render_history_html.c). A history owns copies of everything it shows. */
+/* The history model (history.c) shared with its renderers (history_render.c, plot_history.c,
+ * history_html.c). A history owns copies of everything it shows. */
 #ifndef TALLY_HISTORY_INTERNAL_H
 #define TALLY_HISTORY_INTERNAL_H
 
@@ -40,7 +40,7 @@ struct tally_history {
 /* The first point of the window the gate and the Markdown look at (opts.recent). */
 size_t tally__history_recent_start(const tally_history *h, size_t recent);
 
-/* Renderers (render_history.c, render_history_html.c). */
+/* Renderers (history_render.c, history_html.c). */
 int tally__history_text(tally__buf *b, const tally_history *h);
 int tally__history_json(tally__buf *b, const tally_history *h);
 int tally__history_csv(tally__buf *b, const tally_history *h);

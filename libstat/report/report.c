@@ -85,14 +85,6 @@ int tally__report_options_read(tally_report_options *out, const tally_report_opt
     return tally__options_read(out, given, &tally_report_options_kind);
 }
 
-/* The index in `results` of the report's configuration j: the chosen baseline first, then the
- * others in their order. */
-size_t tally__report_source(const tally_report *r, size_t j)
-{
-    size_t b = r->baseline_index;
-    return j == 0 ? b : j <= b ? j - 1 : j;
-}
-
 /* The index of the result set labelled opts->baseline (0 without one). */
 static int find_baseline(size_t *out, const tally_results *results, const char *label)
 {

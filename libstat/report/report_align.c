@@ -7,6 +7,14 @@
 #include "report/report_internal.h"
 #include "stats/stats_internal.h"
 
+/* The index in `results` of the report's configuration j: the chosen baseline first, then the
+ * others in their order. */
+size_t tally__report_source(const tally_report *r, size_t j)
+{
+    size_t b = r->baseline_index;
+    return j == 0 ? b : j <= b ? j - 1 : j;
+}
+
 void tally__report_free_row(tally__row *row, size_t configs)
 {
     tally__free_mem(row->benchmark);

@@ -106,7 +106,7 @@ struct tally_report {
 int tally__report_options_read(tally_report_options *out, const tally_report_options *given);
 /* Free what a row owns (not the row itself); report_align.c, which builds the rows. */
 void tally__report_free_row(tally__row *row, size_t configs);
-/* The index in the results of the report's configuration j (report.c): the baseline chosen
+/* The index in the results of the report's configuration j (report_align.c): the baseline chosen
  * by opts.baseline first, then the others in their order. */
 size_t tally__report_source(const tally_report *r, size_t j);
 
@@ -382,7 +382,7 @@ void tally__csv_text(tally__buf *b, int *first, const char *s);
  * breaks as spaces (report_util.c). */
 void tally__md_text(tally__buf *b, const char *s);
 
-/* The HTML report's document around a body (render_html.c): the doctype, the title (escaped)
+/* The HTML document around a report or a history (html_page.c): the doctype, the title (escaped)
  * and the stylesheet, or with `fragment` only the scoped `<div>` and its stylesheet; closed by
  * tally__html_close(). */
 void tally__html_open(tally__buf *b, int fragment, const char *title);

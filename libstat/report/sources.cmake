@@ -2,6 +2,9 @@
 set(TALLY_MODULE_SOURCES
   calibrate.c
   history.c
+  history_html.c
+  history_render.c
+  html_page.c
   noise.c
   noise_file.c
   plot_change.c
@@ -12,8 +15,6 @@ set(TALLY_MODULE_SOURCES
   plot_util.c
   render_csv.c
   render_hist.c
-  render_history.c
-  render_history_html.c
   render_html.c
   render_json.c
   render_markdown.c

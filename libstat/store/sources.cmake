@@ -7,4 +7,6 @@ set(TALLY_MODULE_SOURCES
   schema.c
   select.c
   store.c
+  transaction.c
+  url.c
 )

@@ -78,7 +78,7 @@ struct tally_store {
 
 /* Run `body(store, ctx)` inside one transaction, committing when it returns TALLY_OK and
  * rolling back otherwise; a TALLY_EBUSY from any step rolls back and runs it all again, up to
- * opts.retries attempts, with a growing randomised pause between them (store.c). */
+ * opts.retries attempts, with a growing randomised pause between them (transaction.c). */
 int tally__store_transaction(tally_store *store, int exclusive,
                              int (*body)(tally_store *store, void *ctx), void *ctx);
 
@@ -96,7 +96,9 @@ int tally__store_open_at(tally_store **out, const char *url, const tally_store_o
 int tally__store_explain(tally_store *store, const tally_store_query *query,
                          tally__db_row_fn row, void *ctx);
 
-/* `url` with any password replaced by "***", into buf (always NUL-terminated) (store.c). */
+/* Whether `url` names a PostgreSQL database (postgresql:// or postgres://) (url.c). */
+int tally__store_is_pg_url(const char *url);
+/* `url` with any password replaced by "***", into buf (always NUL-terminated) (url.c). */
 void tally__store_scrub_url(char *buf, size_t cap, const char *url);
 
 /* The metadata a selected set carries from the store: store.id, store.time (the key time),
