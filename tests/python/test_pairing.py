@@ -13,7 +13,8 @@ from conftest import results_of
 def hyperfine(source_dir, *names):
     results = tally.Results()
     for label, name in names:
-        results.load(source_dir / "tests" / "data" / "hyperfine" / name, label=label)
+        results.load(source_dir / "tests" / "data" / "hyperfine" / name, label=label,
+                     config_key="file")
     return results
 
 

@@ -48,7 +48,7 @@ class History(Owner):
 
     _kind = "History"
 
-    __slots__ = ("_ptr", "__weakref__")
+    __slots__ = ("_ptr", "_guard", "_calls", "_closing", "__weakref__")
 
     def __init__(self, results: Results, *, order_by: Optional[str] = None,
                  commits: Optional[Sequence[str]] = None, filter: Optional[str] = None,
@@ -85,8 +85,9 @@ class History(Owner):
         if confidence is not None:
             opts.confidence = real(confidence, "confidence")
         out = ffi.new("tally_history **")
-        check(lib.tally_history_new(out, results._handle(), opts))
-        self._ptr = ffi.gc(out[0], lib.tally_history_free)
+        with results._use() as handle:  # the results stay open while the history copies them
+            check(lib.tally_history_new(out, handle, opts))
+        self._own(out[0], lib.tally_history_free)
 
     # ---- points and series ----
 
