@@ -1,8 +1,6 @@
 # The Python package's pytest suite, run against the package staged in the build tree
 # (bindings/python/CMakeLists.txt) and the freshly built libtally.
 if(TALLY_BUILD_PYTHON AND EXISTS "${PROJECT_SOURCE_DIR}/bindings/python/CMakeLists.txt")
-  set(TALLY_PYTHON_EXECUTABLE "/usr/bin/python3" CACHE FILEPATH
-      "Python interpreter the package is generated, installed and tested for")
   set(_tally_py_env
       "PYTHONPATH=${PROJECT_BINARY_DIR}/bindings/python"
       "TALLY_LIBRARY=$<TARGET_FILE:tally>"

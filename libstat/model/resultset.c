@@ -557,6 +557,8 @@ int tally_results_add(tally_results *r, tally_resultset *rs)
 
 int tally__results_append_unique(tally_results *into, tally_resultset **sets, size_t n)
 {
+    if (n == 0)
+        return TALLY_OK; /* sets may be NULL then, which memcpy does not take */
     int rc = reserve_more((void **)&into->sets, &into->cap, into->count, n, sizeof(*into->sets));
     if (rc != TALLY_OK)
         return rc;
