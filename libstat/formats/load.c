@@ -302,6 +302,9 @@ int tally__load_file_pieces(tally_results *into, const char *path, const tally_l
 {
     if (into == NULL || path == NULL || path[0] == '\0')
         return tally__error(TALLY_EINVAL, "tally_load_file: NULL or empty argument");
+    /* The first read holds all that the UTF-16 check looks at, as a whole read does. */
+    if (first_read < TALLY__UTF16_WINDOW)
+        first_read = TALLY__UTF16_WINDOW;
     tally__input in;
     int rc = tally__input_open(&in, path);
     if (rc != TALLY_OK)

@@ -72,7 +72,8 @@ static const char *utf16_order(const unsigned char *p, size_t len)
         return "UTF-16LE";
     if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)
         return "UTF-16BE";
-    size_t n = len < 64 ? len & ~(size_t)1 : 64, zero_odd = 0, zero_even = 0;
+    size_t n = len < TALLY__UTF16_WINDOW ? len & ~(size_t)1 : TALLY__UTF16_WINDOW;
+    size_t zero_odd = 0, zero_even = 0;
     for (size_t i = 0; i < n; i += 2) {
         zero_even += p[i] == 0 && p[i + 1] != 0;
         zero_odd += p[i + 1] == 0 && p[i] != 0;

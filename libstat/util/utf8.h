@@ -20,6 +20,9 @@ int tally__check_utf8(const char *data, size_t len, const char *name);
 /* TALLY_EPARSE with the iconv command that converts it when data[0..len) (a file's first bytes)
  * is UTF-16 text: a byte-order mark (FF FE, FE FF), or ASCII text with a NUL byte after (or
  * before) each character. TALLY_OK otherwise. */
+/* How many first bytes tally__check_not_utf16 looks at: a reader that checks an input as it
+ * arrives reads at least this much before it checks, so that it decides as a whole read would. */
+#define TALLY__UTF16_WINDOW 64
 int tally__check_not_utf16(const char *data, size_t len, const char *name);
 
 /* The same for data[0..len) that starts a line, numbered first_line. */

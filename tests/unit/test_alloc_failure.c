@@ -565,12 +565,13 @@ static const load_case load_tbench = { TALLY_INPUT_TBENCH, "tbench/runs.txt", NU
 /* ---- native JSON ---- */
 
 /* A list read from real files (several result sets, metadata, case metadata). */
-static void load_files(fixture *f, const char *const *files, size_t count);
+static void load_files(fixture *f, const char *const *files, size_t count,
+                       const tally_load_options *opts);
 
 static void setup_loaded_list(fixture *f)
 {
     static const char *const files[] = { "csv/two-configs.csv", "hyperfine/basic.json" };
-    load_files(f, files, 2);
+    load_files(f, files, 2, NULL);
 }
 
 static int call_to_json(fixture *f)
@@ -610,14 +611,15 @@ static void untouched_no_file(const fixture *f, const char *name)
 
 /* ---- validation of harness summaries ---- */
 
-static void load_files(fixture *f, const char *const *files, size_t count)
+static void load_files(fixture *f, const char *const *files, size_t count,
+                       const tally_load_options *opts)
 {
     if (tally_results_new(&f->list) != TALLY_OK)
         exit(1);
     for (size_t i = 0; i < count; i++) {
         char path[1024];
         snprintf(path, sizeof(path), "%s/%s", TALLY_TEST_DATA, files[i]);
-        if (tally_load_file(f->list, path, NULL) != TALLY_OK) {
+        if (tally_load_file(f->list, path, opts) != TALLY_OK) {
             fprintf(stderr, "set-up failed: %s\n", tally_error_last()->message);
             exit(1);
         }
@@ -627,7 +629,11 @@ static void load_files(fixture *f, const char *const *files, size_t count)
 static void setup_validate(fixture *f)
 {
     static const char *const files[] = { "hyperfine/basic.json", "hyperfine/disagree.json" };
-    load_files(f, files, 2);
+    /* Each file one configuration, as the command reads several files: both hold the same
+     * commands, which would otherwise be two configurations of the same labels. */
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    lo.config_key = "file";
+    load_files(f, files, 2, &lo);
 }
 
 static int call_validate(fixture *f)
@@ -646,7 +652,7 @@ static void untouched_validation(const fixture *f, const char *name)
 static void setup_report_inputs(fixture *f)
 {
     static const char *const files[] = { "csv/two-configs.csv", "json/example.json" };
-    load_files(f, files, 2);
+    load_files(f, files, 2, NULL);
 }
 
 typedef struct report_case {
