@@ -288,8 +288,9 @@ int tally__create_temp(char **tmp_out, int *fd_out, const char *path)
 /* The temporary files a killed write left beside `target`: `BASE.tmp.<pid>.<12 hex digits>`
  * (tally__create_temp's pattern, nothing else), regular, ours, of a process that no longer
  * exists on this machine. Removed before the next write of the same file, so that they neither
- * pile up nor look like an output. Best effort: a directory that cannot be read is left. */
-static void remove_stale_temps(const char *target)
+ * pile up nor look like an output. Best effort: a directory that cannot be read is left; only
+ * running out of memory is an error (TALLY_ENOMEM), as for any step of a write. */
+static int remove_stale_temps(const char *target)
 {
     const char *slash = strrchr(target, '/');
     const char *base = slash ? slash + 1 : target;
@@ -298,14 +299,14 @@ static void remove_stale_temps(const char *target)
                 : slash == target ? tally__strdup("/")
                                   : tally__strndup(target, (size_t)(slash - target));
     if (dir == NULL)
-        return;
+        return tally__error(TALLY_ENOMEM, "out of memory");
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     tally__free_mem(dir);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (d == NULL) {
         if (dfd >= 0)
             close(dfd);
-        return;
+        return TALLY_OK;
     }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -327,6 +328,7 @@ static void remove_stale_temps(const char *target)
         (void)unlinkat(dfd, name, 0);
     }
     closedir(d);
+    return TALLY_OK;
 }
 
 /* Outputs. A regular file (or a name not taken yet) is replaced atomically: a temporary file
@@ -441,7 +443,9 @@ int tally__output_open(tally__output *o, const char *path)
         target = o->resolved;
     }
     o->target = target;
-    remove_stale_temps(target);
+    int rc = remove_stale_temps(target);
+    if (rc != TALLY_OK)
+        return rc;
     if (stat(target, &o->old) == 0)
         o->had_old = S_ISREG(o->old.st_mode);
     return tally__create_temp(&o->tmp, &o->fd, target);
@@ -512,8 +516,9 @@ int tally__output_stage(tally__output *o, const char **file)
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
     int fd = -1;
-    remove_stale_temps(base.data);
-    int rc = tally__create_temp(&o->stage, &fd, base.data);
+    int rc = remove_stale_temps(base.data);
+    if (rc == TALLY_OK)
+        rc = tally__create_temp(&o->stage, &fd, base.data);
     tally__buf_dispose(&base);
     if (rc != TALLY_OK)
         return rc;
