@@ -363,6 +363,11 @@ int tally__render_family_gains(tally__buf *b, const tally_report *r, size_t j);
  * ("2.46x slower"), and its interval. */
 void tally__render_regression_size(tally__buf *b, const tally__row *row,
                                    const tally_comparison *cmp);
+/* A change as a factor, where that reads better than a percentage: " (2.46x slower)",
+ * " (1.80x faster)" for times, " (3.10x higher)" / " (2.00x lower)" otherwise, when new and
+ * base differ by at least `min_factor` (e.g. 1.5); nothing otherwise. */
+void tally__render_change_factor(tally__buf *b, const tally__row *row,
+                                 const tally_comparison *cmp, double min_factor);
 
 /* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
  * inconclusive row the runs per side that would settle it (no newline). */

@@ -557,6 +557,19 @@ void tally__render_regression_size(tally__buf *b, const tally__row *row,
         tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
 }
 
+void tally__render_change_factor(tally__buf *b, const tally__row *row,
+                                 const tally_comparison *cmp, double min_factor)
+{
+    if (!cmp->ratio_defined || !(cmp->ratio > 0) || !isfinite(cmp->ratio))
+        return;
+    double factor = cmp->ratio >= 1 ? cmp->ratio : 1 / cmp->ratio;
+    if (factor < min_factor)
+        return;
+    const char *word = time_unit(row->unit) ? (cmp->ratio > 1 ? "slower" : "faster")
+                                            : (cmp->ratio > 1 ? "higher" : "lower");
+    tally__buf_printf(b, " (%.2fx %s)", factor, word);
+}
+
 void tally__render_delta_note(tally__buf *b, const tally_report *r)
 {
     char ci[32];
