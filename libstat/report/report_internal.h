@@ -187,6 +187,11 @@ typedef struct tally__group {
 
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
+/* The bytes of the case names of group g that every one of them starts with, up to and
+ * including its last separator (`/`, `-`, `_`, `:`, `.` or a space), when every name keeps
+ * something after it and the group has two cases or more: `CRC32/` of `CRC32/poly=IEEE/...`.
+ * Plots and Markdown tables show the names without it and say so once. 0: none. */
+size_t tally__case_prefix(const tally_report *r, const tally__group *g);
 
 /* The group loop of every renderer that walks the groups in order: each(b, r, group, ctx) for
  * every group, `separator` between two, stopping at the first error (returned); then

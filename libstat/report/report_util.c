@@ -736,3 +736,24 @@ void tally__csv_text(tally__buf *b, int *first, const char *s)
     }
     tally__buf_puts(b, "\"");
 }
+
+size_t tally__case_prefix(const tally_report *r, const tally__group *g)
+{
+    if (g->count < 2)
+        return 0;
+    const char *first = r->rows[g->first].case_name;
+    size_t n = strlen(first);
+    for (size_t i = g->first + 1; i < g->first + g->count && n > 0; i++) {
+        const char *name = r->rows[i].case_name;
+        size_t k = 0;
+        while (k < n && name[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && !strchr("/-_:. ", first[n - 1]))
+        n--;
+    for (size_t i = g->first; i < g->first + g->count && n > 0; i++)
+        if (r->rows[i].case_name[n] == '\0')
+            return 0;
+    return n;
+}
