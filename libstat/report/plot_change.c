@@ -207,6 +207,10 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     /* At least +-1 % on either side, and room around the outermost marks. */
     lo = fmin(lo, -0.01);
     hi = fmax(hi, 0.01);
+    /* Changes all on one side still leave the other a tenth of the axis: 0 is not its edge. */
+    double span = hi - lo;
+    lo = fmin(lo, -0.1 * span);
+    hi = fmax(hi, 0.1 * span);
     double pad = (hi - lo) * 0.04;
     lo -= pad;
     hi += pad;

@@ -30,6 +30,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The number of a case named by one key=number part ("level=3" of hyperfine's parameter scan)
+ * with the key every case of the group has: the key is that of the first case. */
+static int keyed_number(double *out, const char *name, const char *first)
+{
+    const char *eq = strchr(first, '=');
+    if (eq == NULL || strchr(first, '/') != NULL || strchr(name, '/') != NULL)
+        return 0;
+    size_t klen = (size_t)(eq - first) + 1;
+    return strncmp(name, first, klen) == 0 && tally__case_number(out, name + klen) &&
+           strspn(name + klen, "0123456789.-") == strlen(name + klen);
+}
+
 static int build_xmap(xmap *m, const tally_report *r, const tally__group *g)
 {
     m->x = tally__calloc(g->count * 2, sizeof(double));
@@ -38,6 +50,12 @@ static int build_xmap(xmap *m, const tally_report *r, const tally__group *g)
     m->sweep = g->count >= 2;
     for (size_t i = 0; i < g->count && m->sweep; i++)
         m->sweep = tally__case_number(&m->x[i], r->rows[g->first + i].case_name);
+    if (!m->sweep && g->count >= 2) {
+        m->sweep = 1;
+        for (size_t i = 0; i < g->count && m->sweep; i++)
+            m->sweep = keyed_number(&m->x[i], r->rows[g->first + i].case_name,
+                                    r->rows[g->first].case_name);
+    }
     if (m->sweep) {
         double *sorted = m->x + g->count;
         memcpy(sorted, m->x, g->count * sizeof(double));
