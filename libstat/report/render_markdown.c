@@ -6,6 +6,7 @@
  * The document never exceeds `max_length` bytes (GitHub's 65,536-character limit for a
  * comment by default): a longer one leaves out the rows without a significant change, then
  * notes, then the mildest changes, and says what it left out at the top. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,8 @@
  * cell) and fold the others into <details>, as `only_changed` does: 180 rows of five
  * configurations would be a 7,000 px comment. */
 #define MD_ROW_BUDGET 30
-/* The characters a table row may take to fit GitHub's comment column (912 px, of which about
- * 880 px for the table, at about 7.5 px per character of the 14 px font with the cells'
- * padding counted as the "| " separators). */
-#define MD_COLUMN_CHARS 104
+/* The width a table may take in GitHub's comment column: 912 px less the comment's padding. */
+#define MD_COLUMN_PX 880.0
 /* GitHub refuses a comment longer than 65,536 characters; a UTF-8 byte is at most one
  * character (or one UTF-16 unit), so a document of at most that many bytes always fits. */
 #define GITHUB_COMMENT_LIMIT 65536
@@ -209,15 +208,18 @@ typedef struct md_doc {
     int p_left_out;          /* some block's table leaves out the p column to fit it */
 } md_doc;
 
-/* Characters of a table line as a reader sees them: no Markdown bold marks, no word joiners,
- * an emoji as two, and of a cell holding lines (`<br>`) its longest line. */
-static size_t visible_chars(const char *s, size_t len)
+/* The width in px a table line takes in GitHub's comment: 8 px per character as a reader sees
+ * it (no Markdown bold marks, no word joiners, an emoji as two, of a cell holding lines (`<br>`)
+ * its longest line; digits of the 14 px font are 7.5-8.5 px wide) and 27 px of padding and
+ * border per cell. */
+static double row_px(const char *s, size_t len)
 {
-    size_t n = 0, line = 0, cell = 0;
+    size_t chars = 0, cells = 0, line = 0, cell = 0;
     for (size_t k = 0; k < len; k++) {
         unsigned char c = (unsigned char)s[k];
         if (c == '|' || c == '\n') {
-            n += (line > cell ? line : cell) + (c == '|');
+            chars += line > cell ? line : cell;
+            cells += c == '|';
             line = cell = 0;
             continue;
         }
@@ -236,7 +238,12 @@ static size_t visible_chars(const char *s, size_t len)
         }
         line += c >= 0xF0 ? 2 : 1;
     }
-    return n + (line > cell ? line : cell);
+    chars += line > cell ? line : cell;
+    /* A line "| a | b |" has one separator more than cells, and a space either side of each
+     * cell's text, which the padding stands for. */
+    size_t n = cells > 0 ? cells - 1 : 0;
+    double text = (double)chars - 2.0 * (double)n;
+    return 8.0 * (text > 0 ? text : 0) + 27.0 * (double)n;
 }
 
 static piece piece_end(md_doc *d, size_t start)
@@ -522,19 +529,19 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
                 mg->no_mde = level >= 1;
                 mg->split = level >= 2;
                 mg->no_p = level >= 3;
-                size_t rows_at = d->text.len, widest = 0;
+                size_t rows_at = d->text.len;
+                double widest = 0;
                 for (size_t i = g.first; i < g.first + g.count; i++) {
                     size_t start = d->text.len;
                     row_line(d, mg, i, &cell);
-                    size_t w = visible_chars(d->text.data ? d->text.data + start : "",
-                                             d->text.len - start);
-                    widest = w > widest ? w : widest;
+                    widest = fmax(widest, row_px(d->text.data ? d->text.data + start : "",
+                                                 d->text.len - start));
                 }
                 if (d->text.failed)
                     break;
                 d->text.len = rows_at;
                 d->text.data[rows_at] = '\0';
-                if (widest <= MD_COLUMN_CHARS)
+                if (widest <= MD_COLUMN_PX)
                     break;
             }
             d->mde_left_out |= mg->no_mde;
