@@ -9,32 +9,33 @@
  * column). The HTML leaves out the per-case plots (omit_samples), which the layouts do not
  * change, to keep the files small.
  */
+#include <unistd.h>
+
 #include "test_report_common.h"
 
-/* tests/data/layouts/NAME, found next to the harness header as golden_path does. */
-static void data_path(char *out, size_t size, const char *name)
+/* tests/data/layouts/, found next to the harness header as golden_path does. The inputs are
+ * loaded from there by their bare names, so the goldens (which show each file's name) are the
+ * same in every checkout. */
+static void data_dir(char *out, size_t size)
 {
     char golden[1024];
     golden_path(golden, sizeof golden, "");
-    /* ".../tests/golden/report/" -> ".../tests/data/layouts/NAME" */
+    /* ".../tests/golden/report/" -> ".../tests/data/layouts" */
     size_t len = strlen(golden) - strlen("golden/report/");
-    snprintf(out, size, "%.*sdata/layouts/%s", (int)len, golden, name);
+    snprintf(out, size, "%.*sdata/layouts", (int)len, golden);
 }
 
 static tally_report *report_of(const char *const *specs, size_t n, int omit_samples)
 {
     tally_results *list;
     CHECK_INT(tally_results_new(&list), TALLY_OK);
-    for (size_t i = 0; i < n; i++) {
-        char spec[1200], path[1024];
-        const char *eq = strchr(specs[i], '=');
-        data_path(path, sizeof path, eq ? eq + 1 : specs[i]);
-        if (eq)
-            snprintf(spec, sizeof spec, "%.*s=%s", (int)(eq - specs[i]), specs[i], path);
-        else
-            snprintf(spec, sizeof spec, "%s", path);
-        CHECK_INT(tally_load_spec(list, spec, NULL), TALLY_OK);
-    }
+    char here[1024], dir[1024];
+    CHECK(getcwd(here, sizeof here) != NULL);
+    data_dir(dir, sizeof dir);
+    CHECK_INT(chdir(dir), 0);
+    for (size_t i = 0; i < n; i++)
+        CHECK_INT(tally_load_spec(list, specs[i], NULL), TALLY_OK);
+    CHECK_INT(chdir(here), 0);
     tally_report_options ro = TALLY_REPORT_OPTIONS_INIT;
     ro.omit_samples = omit_samples;
     tally_report *r = NULL;
