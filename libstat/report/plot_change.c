@@ -1,5 +1,8 @@
 /* The change plot of a benchmark: pct-imp of every case against the baseline, a panel per
- * compared configuration; the mark's shape and colour tell the verdict. */
+ * compared configuration; the mark's shape and colour tell the verdict. The change axis is the
+ * logarithm of the gain (base/new where lower is better, new/base where higher is), labelled
+ * in percent: 2x slower (-100 %) and 2x faster (+50 %) lie equally far from 0, and one -600 %
+ * row does not squash the -2 to -15 % ones onto the zero line. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +14,8 @@
 #define PANEL_GAP 30.0
 #define MIN_PANEL 150.0
 #define MARK_TITLES 100 /* up to this many cases, every mark has its own tooltip */
+#define LABEL_MAX 240.0 /* case labels longer than this (px) are shortened in the middle */
+#define TICK_MAX 24     /* candidate ticks of the change axis */
 
 /* A mark: a filled dot for a significant change, a filled diamond for an equivalent one, a
  * ring for an inconclusive or untested one, a square for too few samples: the shape says what
@@ -74,59 +79,186 @@ static int verdict_interval(double *lo, double *hi, const tally_comparison *cmp)
     return isfinite(*lo) && isfinite(*hi);
 }
 
+/* A change in percent (positive is better) as the position on the change axis: the log of the
+ * gain. A change beyond what a gain can express (-100 % of higher-is-better, +100 % of
+ * lower-is-better, or beyond an interval's unbounded end) is infinite; callers clamp it. */
+static double gain_log(double pct, tally_direction dir)
+{
+    double ratio = dir == TALLY_HIGHER_IS_BETTER ? 1 + pct / 100 : 1 - pct / 100; /* new/base */
+    if (!(ratio > 0))
+        return dir == TALLY_HIGHER_IS_BETTER ? -INFINITY : INFINITY;
+    return dir == TALLY_HIGHER_IS_BETTER ? log(ratio) : -log(ratio);
+}
+
+static double clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Ticks of the change axis on [d0, d1] (log gain) mapped to [r0, r1] px: 0 and percentages of
+ * either sign that fall inside, the roundest first (1, 10, 100 and 50 times a power of ten,
+ * then 5, then 2, 20 and 75, 90, 95, 99 on the side bounded by -100 % or +100 %), each kept
+ * when its label keeps clear of those already kept. Returns the count, in axis order; `values`
+ * holds positions, `text` the labels ("-100", "50"). */
+static size_t change_ticks(double *values, char (*text)[16], double d0, double d1, double r0,
+                           double r1, tally_direction dir)
+{
+    static const double mags[] = { 1, 10, 100, 1000, 10000, 50, 0.1, 5, 500, 5000, 0.5, 2, 20,
+                                   200, 2000, 20000, 0.2, 75, 90, 95, 99 };
+    double px_per = (r1 - r0) / (d1 - d0);
+    size_t n = 0;
+    values[n] = 0;
+    tally__snprintf_c(text[n++], sizeof(text[0]), "0");
+    for (size_t k = 0; k < TALLY__COUNT(mags); k++)
+        for (int sign = -1; sign <= 1 && n < TICK_MAX; sign += 2) {
+            double pct = sign * mags[k];
+            /* 75 .. 99 only where the side is bounded: they are the gains 4x .. 100x there. */
+            int bounded = dir == TALLY_HIGHER_IS_BETTER ? sign < 0 : sign > 0;
+            if (mags[k] >= 75 && mags[k] < 100 && !bounded)
+                continue;
+            double v = gain_log(pct, dir);
+            if (!isfinite(v) || v < d0 || v > d1)
+                continue;
+            char label[16];
+            tally__snprintf_c(label, sizeof(label), "%g", pct);
+            int clear = 1;
+            for (size_t e = 0; e < n && clear; e++) {
+                double room = (tally__svg_text_width(label, 11) +
+                               tally__svg_text_width(text[e], 11)) / 2 + 8;
+                clear = fabs(v - values[e]) * px_per >= room;
+            }
+            if (!clear)
+                continue;
+            /* Insert in axis order. */
+            size_t at = n;
+            while (at > 0 && values[at - 1] > v) {
+                values[at] = values[at - 1];
+                memcpy(text[at], text[at - 1], sizeof(text[0]));
+                at--;
+            }
+            values[at] = v;
+            memcpy(text[at], label, sizeof(label));
+            n++;
+        }
+    return n;
+}
+
+/* The legend's marks: every verdict a mark can show, in words. */
+static const tally_verdict keys[] = {TALLY_VERDICT_IMPROVEMENT, TALLY_VERDICT_REGRESSION,
+                                   TALLY_VERDICT_EQUIVALENT, TALLY_VERDICT_INCONCLUSIVE,
+                                   TALLY_VERDICT_NOT_TESTED, TALLY_VERDICT_INSUFFICIENT,
+                                   TALLY_VERDICT_IDENTICAL, TALLY_VERDICT_WITHIN_NOISE};
+static const char *const words[] = {"significant improvement", "significant regression",
+                                  "equivalent", "inconclusive", "not tested",
+                                  "too few samples", "no change (identical)",
+                                  "within noise"};
+
+/* Whether the legend shows key k: the rarer verdicts only when a mark has them. */
+static int legend_shows(size_t k, const int *present)
+{
+    return present[keys[k]];
+}
+
 int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group *g)
 {
     if (r->opts.summaries_only || r->config_count < 2)
         return 0;
+    tally_direction dir = r->rows[g->first].direction;
     /* The axis always shows 0 (no change) and the equivalence margin when there is one. */
     double margin = r->opts.equivalence_pct > 0 ? r->opts.equivalence_pct : 0;
-    double lo = -margin, hi = margin;
+    double lo = fmin(gain_log(-margin, dir), gain_log(margin, dir));
+    double hi = fmax(gain_log(-margin, dir), gain_log(margin, dir));
     size_t marks = 0;
-    int equivalent = 0, not_tested = 0, tost = 0;
+    int tost = 0;
+    int present[16] = {0}; /* by verdict value: a mark has it */
+    present[TALLY_VERDICT_IMPROVEMENT] = present[TALLY_VERDICT_REGRESSION] = 1;
+    present[TALLY_VERDICT_INCONCLUSIVE] = present[TALLY_VERDICT_INSUFFICIENT] = 1;
     for (size_t i = 0; i < g->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell *c = &r->rows[g->first + i].cells[j];
             const tally_comparison *cmp = &c->pub.comparison;
             if (!c->pub.compared || !cmp->ratio_defined)
                 continue;
-            lo = fmin(lo, cmp->pct_imp);
-            hi = fmax(hi, cmp->pct_imp);
+            double v = gain_log(cmp->pct_imp, cmp->direction);
+            if (isfinite(v)) {
+                lo = fmin(lo, v);
+                hi = fmax(hi, v);
+            }
             double l, h;
             if (verdict_interval(&l, &h, cmp)) {
-                lo = fmin(lo, l);
-                hi = fmax(hi, h);
+                double a = gain_log(l, cmp->direction), z = gain_log(h, cmp->direction);
+                if (isfinite(a)) {
+                    lo = fmin(lo, a);
+                    hi = fmax(hi, a);
+                }
+                if (isfinite(z)) {
+                    lo = fmin(lo, z);
+                    hi = fmax(hi, z);
+                }
             }
             tost |= cmp->equivalence_defined && (cmp->verdict == TALLY_VERDICT_EQUIVALENT ||
                                                  cmp->verdict == TALLY_VERDICT_INCONCLUSIVE);
-            equivalent |= cmp->verdict == TALLY_VERDICT_EQUIVALENT;
-            not_tested |= cmp->verdict == TALLY_VERDICT_NOT_TESTED;
+            if ((unsigned)cmp->verdict < TALLY__COUNT(present))
+                present[cmp->verdict] = 1;
             marks++;
         }
     if (marks == 0)
         return 0;
+    /* At least +-1 % on either side, and room around the outermost marks. */
+    lo = fmin(lo, -0.01);
+    hi = fmax(hi, 0.01);
+    double pad = (hi - lo) * 0.04;
+    lo -= pad;
+    hi += pad;
     size_t panels = r->config_count - 1;
     /* Row height per case: every case a labelled row up to ~40 cases, then thinner rows (down to
      * 3 px: 300 cases in 900 px) with every k-th case labelled. */
     double row_h = fmin(20, fmax(3, 600.0 / (double)g->count));
     size_t stride = row_h >= 14 ? 1 : (size_t)ceil(15.0 / row_h);
+    /* The labels without the cases' common prefix (named once above them), long ones shortened
+     * in the middle; the column is as wide as the widest shown label. */
+    size_t prefix = tally__case_prefix(r, g);
     double label_w = 0;
-    for (size_t i = 0; i < g->count; i += stride)
-        label_w = fmax(label_w, tally__svg_text_width(r->rows[g->first + i].case_name, 11));
-    double left = fmin(fmax(label_w, 30), 180) + 12;
-    double width = fmax(TALLY__PLOT_WIDTH, left + (double)panels * (MIN_PANEL + PANEL_GAP));
+    for (size_t i = 0; i < g->count; i += stride) {
+        char shown[256];
+        tally__plot_shorten(shown, sizeof(shown), r->rows[g->first + i].case_name + prefix,
+                            LABEL_MAX, 11);
+        label_w = fmax(label_w, tally__svg_text_width(shown, 11));
+    }
+    double left = fmax(label_w, 30) + 12;
+    /* A single panel gets the room of the plot's usual width whatever the labels take. */
+    double min_panel = panels == 1 ? TALLY__PLOT_WIDTH - 200 : MIN_PANEL;
+    double width = fmax(TALLY__PLOT_WIDTH, left + (double)panels * (min_panel + PANEL_GAP));
     double panel_w = (width - left - RIGHT - PANEL_GAP * (double)(panels - 1)) / (double)panels;
     double bottom = TOP + row_h * (double)g->count;
-    double height = bottom + (r->opts.equivalence_pct > 0 ? 92 : 74);
+    /* The legend wraps into rows within the plot's width. */
+    size_t legend_rows = 1;
+    double lx = left;
+    for (size_t k = 0; k < TALLY__COUNT(keys); k++) {
+        double w = 14 + tally__svg_text_width(words[k], 12) + 18;
+        if (!legend_shows(k, present))
+            continue;
+        if (lx + w > width - RIGHT && lx > left) {
+            lx = left;
+            legend_rows++;
+        }
+        lx += w;
+    }
+    double height = bottom + 74 + 18 * (double)(legend_rows - 1) + (margin > 0 ? 18 : 0);
     double size = fmin(5, fmax(2, row_h / 3));
 
-    tally__ticks ticks;
-    tally__nice_ticks(&ticks, lo, hi, panels > 2 ? 4 : 6);
+    double tick_values[TICK_MAX];
+    char tick_text[TICK_MAX][16];
+    const char *tick_labels[TICK_MAX];
+    size_t nticks = change_ticks(tick_values, tick_text, lo, hi, 0, panel_w, dir);
+    for (size_t k = 0; k < nticks; k++)
+        tick_labels[k] = tick_text[k];
 
     tally__buf desc = TALLY__BUF_INIT;
     tally__buf_printf(&desc, "Change of %s against the baseline %s per case, in percent, "
-                             "positive is better: a filled dot is a significant improvement "
-                             "(green) or regression (red), a ring no significant change, a "
-                             "square too few samples for the test.",
+                             "positive is better, on a logarithmic scale of the ratio: a filled "
+                             "dot is a significant improvement (green) or regression (red), a "
+                             "ring no significant change, a square too few samples for the test.",
                       r->rows[g->first].benchmark, r->configs[0].label);
     for (size_t j = 1; j < r->config_count; j++) {
         size_t imp = 0, reg = 0, none = 0, insuf = 0;
@@ -146,11 +278,32 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
     }
     tally__plot_open(b, "plot-change", width, height, "Change against the baseline", &desc);
 
-    /* Case labels on the left, shared by the panels. */
+    /* Case labels on the left, shared by the panels; the common prefix above them. */
     tally__buf_puts(b, "<g class=\"cases\">");
-    for (size_t i = 0; i < g->count; i += stride)
-        tally__svg_label(b, "row-label", left - 8, TOP + row_h * ((double)i + 0.5) + 4, "end",
-                         r->rows[g->first + i].case_name);
+    if (prefix > 0) {
+        char *head = tally__strndup(r->rows[g->first].case_name, prefix);
+        if (head == NULL) {
+            b->failed = 1;
+        } else {
+            tally__buf lead = TALLY__BUF_INIT;
+            tally__buf_printf(&lead, "%s\xe2\x80\xa6", head);
+            char shown[256];
+            tally__plot_shorten(shown, sizeof(shown), lead.data ? lead.data : "", left - 8, 11);
+            tally__plot_case_label(b, "prefix-label", left - 8, TOP - 10, "end", shown,
+                                   lead.data ? lead.data : "", 0);
+            if (lead.failed)
+                b->failed = 1;
+            tally__buf_dispose(&lead);
+            tally__free_mem(head);
+        }
+    }
+    for (size_t i = 0; i < g->count; i += stride) {
+        const char *name = r->rows[g->first + i].case_name;
+        char shown[256];
+        tally__plot_shorten(shown, sizeof(shown), name + prefix, LABEL_MAX, 11);
+        tally__plot_case_label(b, "row-label", left - 8, TOP + row_h * ((double)i + 0.5) + 4,
+                               "end", shown, name, 0);
+    }
     tally__buf_puts(b, "</g>\n");
 
     for (size_t p = 0; p < panels; p++) {
@@ -158,19 +311,21 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
         double x0 = left + (double)p * (panel_w + PANEL_GAP);
         tally__axis x;
         memset(&x, 0, sizeof(x));
-        x.ticks = ticks;
-        x.scale = (tally__svg_scale){ticks.lo, ticks.hi, x0, x0 + panel_w, 0};
+        x.scale = (tally__svg_scale){lo, hi, x0, x0 + panel_w, 0};
+        x.values = tick_values;
+        x.labels = tick_labels;
+        x.value_count = nticks;
         x.pos = bottom;
         x.grid = bottom - TOP;
         x.unit = "%";
-        x.title = "change, positive is better";
+        x.title = "change, positive is better, log-ratio scale";
         x.title_pos = bottom + 34;
         tally__buf_printf(b, "<g class=\"panel\">");
         tally__svg_label(b, "panel-label", x0 + panel_w / 2, TOP - 10, "middle",
                          r->configs[j].label);
         if (margin > 0) /* the equivalence band under everything else */
-            tally__svg_rect(b, "band", tally__svg_scale_map(&x.scale, -margin), TOP,
-                            tally__svg_scale_map(&x.scale, margin), bottom);
+            tally__svg_rect(b, "band", tally__svg_scale_map(&x.scale, gain_log(-margin, dir)), TOP,
+                            tally__svg_scale_map(&x.scale, gain_log(margin, dir)), bottom);
         tally__svg_axis(b, &x);
         tally__svg_path_open(b, "zero");
         tally__svg_vline(b, tally__svg_scale_map(&x.scale, 0), TOP, bottom);
@@ -190,8 +345,11 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
             double ci_lo = 0, ci_hi = 0;
             int ci = verdict_interval(&ci_lo, &ci_hi, cmp);
             if (ci) {
-                double x_lo = tally__svg_scale_map(&x.scale, ci_lo);
-                double x_hi = tally__svg_scale_map(&x.scale, ci_hi);
+                /* An end beyond the axis (an unbounded ratio interval) stops at its edge. */
+                double x_lo = tally__svg_scale_map(
+                    &x.scale, clamp(gain_log(ci_lo, cmp->direction), lo, hi));
+                double x_hi = tally__svg_scale_map(
+                    &x.scale, clamp(gain_log(ci_hi, cmp->direction), lo, hi));
                 double cap = fmin(4, row_h / 3);
                 tally__buf_printf(b, "<path class=\"ci %s\" d=\"",
                                   tally__verdict_class(cmp->verdict));
@@ -208,31 +366,31 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
                 tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name,
                                   cmp->pct_imp,
                          tally__verdict_word(cmp->verdict));
-            mark(b, tally__svg_scale_map(&x.scale, cmp->pct_imp), yc, size, cmp,
-                 g->count <= MARK_TITLES ? tip : NULL);
+            mark(b, tally__svg_scale_map(&x.scale, clamp(gain_log(cmp->pct_imp, cmp->direction),
+                                                         lo, hi)),
+                 yc, size, cmp, g->count <= MARK_TITLES ? tip : NULL);
         }
         tally__buf_puts(b, "</g>\n");
     }
-    /* Legend: the marks and their meaning in words (equivalent and not tested when present),
-     * the interval and the margin's band. */
-    static const tally_verdict keys[] = {TALLY_VERDICT_IMPROVEMENT, TALLY_VERDICT_REGRESSION,
-                                         TALLY_VERDICT_EQUIVALENT, TALLY_VERDICT_INCONCLUSIVE,
-                                         TALLY_VERDICT_NOT_TESTED, TALLY_VERDICT_INSUFFICIENT};
-    static const char *const words[] = {"significant improvement", "significant regression",
-                                        "equivalent", "inconclusive", "not tested",
-                                        "too few samples"};
+    /* Legend: the marks and their meaning in words (equivalent, not tested, identical and
+     * within noise when present), the interval and the margin's band. */
     tally__buf_puts(b, "<g class=\"legend\">");
-    double lx = left, ly = bottom + 62;
+    lx = left;
+    double ly = bottom + 62;
     for (size_t k = 0; k < TALLY__COUNT(keys); k++) {
-        if ((keys[k] == TALLY_VERDICT_EQUIVALENT && !equivalent) ||
-            (keys[k] == TALLY_VERDICT_NOT_TESTED && !not_tested))
+        if (!legend_shows(k, present))
             continue;
+        double w = 14 + tally__svg_text_width(words[k], 12) + 18;
+        if (lx + w > width - RIGHT && lx > left) { /* wrap rather than run off the plot */
+            lx = left;
+            ly += 18;
+        }
         tally_comparison key;
         memset(&key, 0, sizeof(key));
         key.verdict = keys[k];
         mark(b, lx + 5, ly - 4, 4, &key, NULL);
         tally__svg_label(b, "legend-label", lx + 14, ly, "start", words[k]);
-        lx += 14 + tally__svg_text_width(words[k], 12) + 18;
+        lx += w;
     }
     tally__buf_puts(b, "</g>\n");
     if (margin > 0) {

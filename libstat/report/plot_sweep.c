@@ -12,6 +12,8 @@
 #define RIGHT 16.0
 #define PLOT_HEIGHT 220.0
 #define LEGEND_ROW 18.0
+#define CASE_BAND 16.0  /* px per named case at least: room for its upright label */
+#define LABEL_MAX 230.0 /* named cases' labels longer than this (px) are shortened */
 
 /* Where the cases go on the x axis: their numbers when every case is named by a distinct
  * number (a sweep), logarithmic when the numbers grow geometrically (1, 2, 4, 8, 16); else
@@ -66,10 +68,29 @@ static int build_xmap(xmap *m, const tally_report *r, const tally__group *g)
     return 1;
 }
 
+/* The labels of named cases, upwards below the x axis at their ticks (every k-th when the
+ * columns are narrower than a label's height), without the common prefix, which the axis title
+ * names; shortened ones carry the full name as a tooltip. */
+static void rotated_labels(tally__buf *b, const tally_report *r, const tally__group *g,
+                           const tally__axis *x, size_t prefix)
+{
+    double band = (x->scale.r1 - x->scale.r0) / (double)(g->count + 1);
+    size_t stride = band >= 13 ? 1 : (size_t)ceil(13 / band);
+    tally__buf_puts(b, "<g class=\"case-labels\">");
+    for (size_t i = 0; i < g->count; i += stride) {
+        const char *name = r->rows[g->first + i].case_name;
+        char shown[256];
+        tally__plot_shorten(shown, sizeof(shown), name + prefix, LABEL_MAX, 11);
+        double at = tally__svg_scale_map(&x->scale, (double)(i + 1));
+        tally__plot_case_label(b, "tick-label", at + 4, x->pos + 8, "end", shown, name, 1);
+    }
+    tally__buf_puts(b, "</g>\n");
+}
+
 int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *g)
 {
     const tally__row *first = &r->rows[g->first];
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = INFINITY, hi = -INFINITY, vmin = INFINITY;
     size_t values = 0;
     for (size_t i = 0; i < g->count; i++) {
         const tally__row *row = &r->rows[g->first + i];
@@ -79,6 +100,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
                 continue;
             double l, h;
             values++;
+            vmin = fmin(vmin, c->pub.value);
             lo = fmin(lo, c->pub.value);
             hi = fmax(hi, c->pub.value);
             if (tally__cell_interval(&l, &h, row, c)) {
@@ -89,12 +111,28 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     }
     if (values == 0)
         return 0;
+    /* Statistics of positive data never go below 0: an interval reaching below is cut at 0. */
+    if (vmin >= 0)
+        lo = fmax(lo, 0);
     xmap m;
     if (!build_xmap(&m, r, g)) {
         b->failed = 1;
         return 0;
     }
-    double width = TALLY__PLOT_WIDTH;
+    /* Named cases: every case a column of at least CASE_BAND px, labelled upwards along it
+     * without the common prefix, shortened in the middle to LABEL_MAX. */
+    size_t prefix = m.sweep ? 0 : tally__case_prefix(r, g);
+    double width = m.sweep ? TALLY__PLOT_WIDTH
+                           : fmax(TALLY__PLOT_WIDTH,
+                                  LEFT + RIGHT + CASE_BAND * (double)(g->count + 1));
+    double label_h = 0;
+    if (!m.sweep)
+        for (size_t i = 0; i < g->count; i++) {
+            char shown[256];
+            tally__plot_shorten(shown, sizeof(shown), r->rows[g->first + i].case_name + prefix,
+                                LABEL_MAX, 11);
+            label_h = fmax(label_h, tally__svg_text_width(shown, 11));
+        }
     /* Legend: a line sample and the label of each configuration, wrapped into rows. */
     size_t legend_rows = 1;
     double lx = LEFT;
@@ -108,7 +146,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     }
     double top = LEGEND_ROW * (double)legend_rows + 8;
     double bottom = top + PLOT_HEIGHT;
-    double height = bottom + 44;
+    double height = bottom + 44 + (m.sweep ? 0 : label_h);
 
     tally__axis y;
     memset(&y, 0, sizeof(y));
@@ -119,7 +157,11 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     tally__group_si(&si, r, g);
     /* A geometric sweep whose values span more than an order of magnitude gets a logarithmic
      * value axis too (hackbench times double with the groups): every case stays readable. */
-    int ylog = m.log && lo > 0 && hi / lo >= 20;
+    /* Named cases of very different sizes (4 ns to 900 us) too: on a linear axis most would
+     * sit on its floor. */
+    int ylog = (m.log && lo > 0 && hi / lo >= 20) || (!m.sweep && vmin > 0 && hi / vmin >= 20);
+    if (ylog)
+        lo = fmax(lo, vmin / 2); /* an interval reaching 0 or below ends at the axis' floor */
     double yvalues[3 * 40];
     char ylabel_text[3 * 40][32];
     const char *ylabels[3 * 40];
@@ -129,21 +171,32 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         double d0 = lo / 1.15, d1 = hi * 1.15;
         y.ticks.lo = d0;
         y.ticks.hi = d1;
-        static const double mant[3] = {1, 2, 5};
-        for (int e = (int)floor(log10(d0)); e <= (int)ceil(log10(d1)) && ycount < 3 * 40; e++)
-            for (int k = 0; k < 3 && ycount < 3 * 40; k++) {
+        y.scale = (tally__svg_scale){d0, d1, bottom, top, 1};
+        /* 1, 5 and 2 times the powers of ten, in that order, each where it keeps 14 px from
+         * the ticks already kept; labelled in the table's prefix, computed from the exponent
+         * so that 1e-7 s reads "100" ns, not "99.99999999". */
+        static const double mant[3] = {1, 5, 2};
+        int shift = (int)lround(log10(si.factor));
+        for (int k = 0; k < 3; k++)
+            for (int e = (int)floor(log10(d0)); e <= (int)ceil(log10(d1)) && ycount < 3 * 40;
+                 e++) {
                 double v = mant[k] * pow(10, e);
                 if (v < d0 || v > d1)
                     continue;
+                double at = tally__svg_scale_map(&y.scale, v);
+                int clear = 1;
+                for (size_t t = 0; t < ycount && clear; t++)
+                    clear = fabs(tally__svg_scale_map(&y.scale, yvalues[t]) - at) >= 14;
+                if (!clear)
+                    continue;
                 yvalues[ycount] = v;
-                tally__number_format(ylabel_text[ycount], v / si.factor);
+                tally__number_format(ylabel_text[ycount], mant[k] * pow(10, e - shift));
                 ylabels[ycount] = ylabel_text[ycount];
                 ycount++;
             }
         y.values = yvalues;
         y.labels = ylabels;
         y.value_count = ycount;
-        y.scale = (tally__svg_scale){d0, d1, bottom, top, 1};
         snprintf(ytitle, sizeof(ytitle), "%s, log scale", tally__stat_title(first->statistic));
     } else {
         tally__nice_ticks(&y.ticks, lo, hi, 6);
@@ -171,8 +224,15 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     x.scale = (tally__svg_scale){m.log ? xlo / 1.15 : xlo - pad, m.log ? xhi * 1.15 : xhi + pad,
                              LEFT, width - RIGHT, m.log};
     x.pos = bottom;
-    x.title = tally__report_case_label(r, first->benchmark);
-    x.title_pos = bottom + 36;
+    char xtitle[192];
+    tally__case_axis_title(xtitle, sizeof(xtitle), r, g);
+    if (prefix > 0) { /* the part every name shares, left out of the labels */
+        size_t at = strlen(xtitle);
+        tally__snprintf_c(xtitle + at, sizeof(xtitle) - at, " (cases %.*s\xe2\x80\xa6)",
+                          (int)(prefix < 64 ? prefix : 64), first->case_name);
+    }
+    x.title = xtitle;
+    x.title_pos = bottom + 36 + (m.sweep ? 0 : label_h);
     /* The cases in x order (insertion sort: a few dozen cases, a few hundred at most). */
     size_t *order = tally__calloc(g->count, sizeof(size_t));
     size_t nlabels = 0;
@@ -194,34 +254,21 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         }
         order[k] = i;
     }
-    /* A case is labelled when its tick keeps clear of the last labelled one (names get the
-     * room of their text, names cut to 8 or 14 characters): crowded cases of a sweep (1, 4, 7
-     * on an axis to 296) or hundreds of named cases show every k-th label only. */
-    size_t max_name = g->count > 6 ? 8 : 14;
+    /* A sweep's case is labelled when its tick keeps clear of the last labelled one (crowded
+     * cases such as 1, 4, 7 on an axis to 296 show every k-th label only); named cases get a
+     * tick each and their labels are drawn upwards below the axis (rotated_labels). */
     double last = -INFINITY;
     for (size_t k = 0; k < g->count; k++) {
         size_t i = order[k];
-        const char *name = r->rows[g->first + i].case_name;
-        char text[64];
-        if (m.sweep)
-            tally__number_format(text, m.x[i]);
-        else {
-            /* Long names are cut: the table and the case sections carry them whole. */
-            size_t bytes = 0, chars = 0;
-            while (name[bytes] && chars < max_name) {
-                bytes++;
-                while ((name[bytes] & 0xC0) == 0x80)
-                    bytes++;
-                chars++;
-            }
-            snprintf(text, sizeof(text), "%.*s%s", (int)bytes, name,
-                     name[bytes] ? "\xe2\x80\xa6" : "");
-        }
+        char text[64] = "";
         double at = tally__svg_scale_map(&x.scale, m.x[i]);
-        double room = tally__svg_text_width(text, 11) + 8;
-        if (at - last < room)
-            continue;
-        last = at;
+        if (m.sweep) {
+            tally__number_format(text, m.x[i]);
+            double room = tally__svg_text_width(text, 11) + 8;
+            if (at - last < room)
+                continue;
+            last = at;
+        }
         tick_values[nlabels] = m.x[i];
         labels[nlabels] = tally__strdup(text);
         if (labels[nlabels++] == NULL)
@@ -264,6 +311,8 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
                      m.sweep ? "Statistic across the sweep" : "Statistic per case", &desc);
     tally__svg_axis(b, &y);
     tally__svg_axis(b, &x);
+    if (!m.sweep)
+        rotated_labels(b, r, g, &x, prefix);
 
     /* Legend. */
     tally__buf_puts(b, "<g class=\"legend\">");
@@ -321,6 +370,9 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
             if (!c->value_defined || !tally__cell_interval(&l, &h, row, c))
                 continue;
             double px = tally__svg_scale_map(&x.scale, m.x[i]) + dx;
+            /* An interval beyond the axis (below 0, or below a log axis' floor) ends at it. */
+            l = fmin(fmax(l, y.scale.d0), y.scale.d1);
+            h = fmin(fmax(h, y.scale.d0), y.scale.d1);
             double yl = tally__svg_scale_map(&y.scale, l), yh = tally__svg_scale_map(&y.scale, h);
             tally__svg_vline(b, px, yl, yh);
             tally__svg_hline(b, px - 3, px + 3, yl);
