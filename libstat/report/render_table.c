@@ -502,8 +502,10 @@ static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
             if (build_compact(&cg, g, r, grp, j, level, prefix, suffix) == TALLY_OK) {
                 if (j > 1)
                     tally__buf_puts(b, "\n");
+                size_t title = b->len;
                 tally__buf_printf(b, "%s against %s:\n", r->configs[j].label,
                                   r->configs[0].label);
+                tally__reflow(b, title, (size_t)width);
                 print_columns(b, &cg, color, 1, cols, ncols);
             } else {
                 b->failed = 1;
