@@ -771,8 +771,9 @@ size_t tally__case_suffix(const tally_report *r, const tally__group *g, size_t p
             k++;
         n = k;
     }
-    /* From a separator on: "-2" of "align=0-2", "-streams" of "4-streams". */
-    while (n > 0 && !strchr("/-_:. ", first[len - n]))
+    /* From a separator on: "-2" of "align=0-2", "-streams" of "4-streams"; never from a
+     * "." (the ".5" of "0.5" and "1.5") or a "_" (the "_time" of "real_time", "cpu_time"). */
+    while (n > 0 && !strchr("/-: ", first[len - n]))
         n--;
     for (size_t i = g->first; i < g->first + g->count && n > 0; i++)
         if (strlen(r->rows[i].case_name) <= prefix + n)
