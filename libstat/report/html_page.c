@@ -36,9 +36,9 @@ static const char css[] =
     /* The case column stays in view while a wide table scrolls sideways. */
     ".tally-report table.compare th.key:first-child{position:sticky;left:0;z-index:1;"
     "box-shadow:1px 0 0 var(--line)}"
-    /* A plot keeps a readable size on a narrow screen and scrolls instead of shrinking its
-     * text (a 640-unit plot at 400 px would set 12 px labels in 7 px). */
-    ".tally-report figure>.scroll>svg.plot{min-width:560px}"
+    /* A plot keeps its size (its labels 11-12 px) on a narrow screen and scrolls sideways
+     * instead of shrinking (a 640 px plot at 400 px would set 12 px labels in 7 px). */
+    ".tally-report figure>.scroll>svg.plot{max-width:none}"
     ".tally-report ol.changes{margin:.3em 0 .6em;padding-left:1.6em;max-width:1000px}"
     ".tally-report ol.changes li{margin:.1em 0}"
     ".tally-report ol.changes .v-reg{color:var(--reg);font-weight:600}"

@@ -317,9 +317,7 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
         x.value_count = nticks;
         x.pos = bottom;
         x.grid = bottom - TOP;
-        x.unit = "%";
-        x.title = "change, positive is better, log-ratio scale";
-        x.title_pos = bottom + 34;
+        /* One title under all the panels (written after them). */
         tally__buf_printf(b, "<g class=\"panel\">");
         tally__svg_label(b, "panel-label", x0 + panel_w / 2, TOP - 10, "middle",
                          r->configs[j].label);
@@ -372,6 +370,10 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
         }
         tally__buf_puts(b, "</g>\n");
     }
+    tally__buf_puts(b, "<g class=\"axis x-title\">");
+    tally__svg_label(b, "axis-title", (left + width - RIGHT) / 2, bottom + 34, "middle",
+                     "change, positive is better (%, log-ratio scale)");
+    tally__buf_puts(b, "</g>\n");
     /* Legend: the marks and their meaning in words (equivalent, not tested, identical and
      * within noise when present), the interval and the margin's band. */
     tally__buf_puts(b, "<g class=\"legend\">");

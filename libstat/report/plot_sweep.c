@@ -103,7 +103,8 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
             vmin = fmin(vmin, c->pub.value);
             lo = fmin(lo, c->pub.value);
             hi = fmax(hi, c->pub.value);
-            if (tally__cell_interval(&l, &h, row, c)) {
+            if (tally__cell_interval(&l, &h, row, c) ||
+                tally__cell_hmean_interval(&l, &h, row, c, r->opts.confidence)) {
                 lo = fmin(lo, l);
                 hi = fmax(hi, h);
             }
@@ -367,7 +368,9 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
             const tally__row *row = &r->rows[g->first + i];
             const tally__cell *c = &row->cells[j];
             double l, h;
-            if (!c->value_defined || !tally__cell_interval(&l, &h, row, c))
+            if (!c->value_defined || !(tally__cell_interval(&l, &h, row, c) ||
+                                       tally__cell_hmean_interval(&l, &h, row, c,
+                                                                  r->opts.confidence)))
                 continue;
             double px = tally__svg_scale_map(&x.scale, m.x[i]) + dx;
             /* An interval beyond the axis (below 0, or below a log axis' floor) ends at it. */

@@ -53,8 +53,8 @@ static void text_lines(tally__buf *b, const tally__buf *t)
 /* A cell's value as the text table writes it (tally__render_cell_value): ± the mean CI's
  * half-width on AMean rows, the median's [low, high] on Median rows ([3] when n is too small
  * for it), in the group's prefixed unit. */
-static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c,
-                       const tally__numfmt *f, int *median_note)
+static void value_cell(tally__buf *b, const tally_report *r, const tally__row *row,
+                       const tally__cell *c, const tally__numfmt *f, int *median_note)
 {
     if (!c->pub.present) {
         tally__buf_puts(b, "<td class=\"missing\">missing [2]</td>");
@@ -62,6 +62,15 @@ static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *
     }
     tally__buf_puts(b, "<td>");
     int interval = tally__render_cell_value(b, f, row, c, NULL);
+    double lo, hi;
+    if (!interval && c->value_defined &&
+        tally__cell_hmean_interval(&lo, &hi, row, c, r->opts.confidence)) {
+        tally__buf_puts(b, " [");
+        tally__buf_number(b, f, lo);
+        tally__buf_puts(b, ", ");
+        tally__buf_number(b, f, hi);
+        tally__buf_puts(b, "]");
+    }
     if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
         *median_note = 1;
         tally__buf_puts(b, " [3]");
@@ -78,10 +87,10 @@ static void number_cell(tally__buf *b, const tally__numfmt *f, double x)
 }
 
 /* The value, then n (empty when missing). */
-static void value_cells(tally__buf *b, const tally__row *row, const tally__cell *c,
-                        const tally__numfmt *f, int *median_note)
+static void value_cells(tally__buf *b, const tally_report *r, const tally__row *row,
+                        const tally__cell *c, const tally__numfmt *f, int *median_note)
 {
-    value_cell(b, row, c, f, median_note);
+    value_cell(b, r, row, c, f, median_note);
     if (c->pub.present)
         tally__buf_printf(b, "<td>%zu</td>", c->n);
     else
@@ -148,7 +157,7 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
         text(b, row->case_name);
         tally__buf_puts(b, "</th>");
         for (size_t j = 0; j < r->config_count; j++) {
-            value_cells(b, row, &row->cells[j], &f, median_note);
+            value_cells(b, r, row, &row->cells[j], &f, median_note);
             if (j > 0)
                 comparison_cells(b, &row->cells[j]);
         }
@@ -190,7 +199,7 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                 continue;
             }
             tally__buf_printf(b, "<td>%zu</td>", s->n);
-            value_cell(b, row, c, &f, median_note);
+            value_cell(b, r, row, c, &f, median_note);
             number_cell(b, &f, s->min);
             number_cell(b, &f, s->median);
             number_cell(b, &f, s->max);
@@ -277,9 +286,20 @@ static void facts(tally__buf *b, const tally_report *r, const tally__group *g)
     for (size_t i = g->first; i < g->first + g->count && !ci; i++)
         for (size_t j = 0; j < r->config_count && !ci; j++)
             ci = tally__cell_interval(&lo, &hi, &r->rows[i], &r->rows[i].cells[j]);
-    if (ci)
+    int hci = 0;
+    for (size_t i = g->first; i < g->first + g->count && !hci; i++)
+        for (size_t j = 0; j < r->config_count && !hci; j++)
+            hci = tally__cell_hmean_interval(&lo, &hi, &r->rows[i], &r->rows[i].cells[j],
+                                             r->opts.confidence);
+    if (ci && first->statistic == TALLY_STAT_AMEAN)
         tally__buf_printf(b, ", ± the half-width of its %g%% confidence interval",
                           r->opts.confidence * 100);
+    else if (ci)
+        tally__buf_printf(b, ", [low, high] its %g%% confidence interval",
+                          r->opts.confidence * 100);
+    else if (hci)
+        tally__buf_printf(b, ", [low, high] its %g%% confidence interval (the t interval of "
+                             "the mean of 1/x, inverted)", r->opts.confidence * 100);
     tally__buf_puts(b, "</dd>");
     if (compare_mode(r)) {
         tally__buf_printf(b, "<dt>test</dt><dd>%s</dd><dt>alpha</dt><dd>%g</dd>"

@@ -19,6 +19,15 @@
 #define MARK_REGRESSION "🔴"
 #define MARK_INSUFFICIENT "❔"
 #define NBSP "\xc2\xa0"
+#define WORD_JOINER "\xe2\x81\xa0"
+/* Tables longer than this many rows keep the rows with a significant change (or a missing
+ * cell) and fold the others into <details>, as `only_changed` does: 180 rows of five
+ * configurations would be a 7,000 px comment. */
+#define MD_ROW_BUDGET 30
+/* The characters a table row may take to fit GitHub's comment column (912 px, of which about
+ * 880 px for the table, at about 7.5 px per character of the 14 px font with the cells'
+ * padding counted as the "| " separators). */
+#define MD_COLUMN_CHARS 104
 /* GitHub refuses a comment longer than 65,536 characters; a UTF-8 byte is at most one
  * character (or one UTF-16 unit), so a document of at most that many bytes always fits. */
 #define GITHUB_COMMENT_LIMIT 65536
@@ -45,6 +54,25 @@ static void md_nowrap(tally__buf *b, tally__buf *cell)
     cell->failed = 0;
 }
 
+/* A case name held in `cell`, kept on one line: spaces as no-break spaces, and a word joiner
+ * (U+2060, invisible) after each hyphen and slash, where a browser would break
+ * (`poly=Castagnoli/size=32768/align=1-` / `2`); `cell` is reset. */
+static void md_case(tally__buf *b, tally__buf *cell)
+{
+    if (cell->failed)
+        b->failed = 1;
+    for (size_t k = 0; k < cell->len; k++) {
+        if (cell->data[k] == ' ')
+            tally__buf_puts(b, NBSP);
+        else
+            tally__buf_append(b, cell->data + k, 1);
+        if (cell->data[k] == '-' || cell->data[k] == '/')
+            tally__buf_puts(b, WORD_JOINER);
+    }
+    cell->len = 0;
+    cell->failed = 0;
+}
+
 /* The value as every human format shows it (tally__render_cell_value: the row's decimals in
  * the benchmark's unit prefix, named once in its unit line). */
 /* A configuration's name as a column header: a browser may break a name after a hyphen
@@ -59,7 +87,7 @@ static void md_label(tally__buf *b, const char *label)
     for (size_t k = 0; k < text.len; k++) {
         tally__buf_append(b, text.data + k, 1);
         if (text.data[k] == '-')
-            tally__buf_puts(b, "\xe2\x81\xa0");
+            tally__buf_puts(b, WORD_JOINER);
     }
     tally__buf_dispose(&text);
 }
@@ -74,7 +102,7 @@ static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c,
     tally__render_cell_value(b, f, row, c, NULL);
 }
 
-static void md_delta(tally__buf *b, const tally__cell *c)
+static void md_delta(tally__buf *b, const tally__cell *c, int split)
 {
     if (!c->pub.compared)
         return;
@@ -86,7 +114,7 @@ static void md_delta(tally__buf *b, const tally__cell *c)
     int bold = cmp->verdict == TALLY_VERDICT_REGRESSION ||
                cmp->verdict == TALLY_VERDICT_IMPROVEMENT;
     tally__buf_printf(b, bold ? "**%+.2f%%**" : "%+.2f%%", cmp->pct_imp);
-    if (cmp->interval_defined)
+    if (cmp->interval_defined && !split)
         tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
     if (cmp->verdict == TALLY_VERDICT_REGRESSION)
         tally__buf_puts(b, " " MARK_REGRESSION);
@@ -94,6 +122,8 @@ static void md_delta(tally__buf *b, const tally__cell *c)
         tally__buf_puts(b, " " MARK_IMPROVEMENT);
     else if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
         tally__buf_puts(b, " " MARK_INSUFFICIENT " [1]");
+    if (cmp->interval_defined && split)
+        tally__buf_printf(b, "<br>[%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
 }
 
 static void md_p(tally__buf *b, const tally__cell *c)
@@ -107,7 +137,7 @@ static void md_p(tally__buf *b, const tally__cell *c)
 }
 
 /* The verdict, with the runs needed for inconclusive rows and the MDE. */
-static void md_verdict(tally__buf *b, const tally__cell *c)
+static void md_verdict(tally__buf *b, const tally__cell *c, int mde)
 {
     if (!c->pub.compared)
         return;
@@ -120,7 +150,7 @@ static void md_verdict(tally__buf *b, const tally__cell *c)
          cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0)
         tally__render_runs_needed(b, cmp);
     /* The MDE says what the runs could have seen: news only where no change was shown. */
-    if (cmp->mde_defined && !is_change(c))
+    if (mde && cmp->mde_defined && !is_change(c))
         tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);
 }
 
@@ -139,6 +169,9 @@ typedef struct md_group {
     piece thead; /* the table's header and alignment lines */
     size_t changed, unchanged;
     tally__si si; /* the unit prefix of its values */
+    size_t prefix; /* bytes of the common prefix its case names are shown without */
+    int no_mde;    /* its verdicts leave out the MDE, so that the table fits the column */
+    int split;     /* and its deltas put the interval on a line of its own */
 } md_group;
 
 /* Importance of a row when the document must be shortened: regressions first, the worst
@@ -170,7 +203,38 @@ typedef struct md_doc {
     size_t changed_total;
     size_t prefix_len;       /* column headers leave out this common prefix of the labels */
     int short_headers;       /* some block's headers read "base" and "new" */
+    int mde_left_out;        /* some block's verdicts leave out the MDE to fit the column */
 } md_doc;
+
+/* Characters of a table line as a reader sees them: no Markdown bold marks, no word joiners,
+ * an emoji as two, and of a cell holding lines (`<br>`) its longest line. */
+static size_t visible_chars(const char *s, size_t len)
+{
+    size_t n = 0, line = 0, cell = 0;
+    for (size_t k = 0; k < len; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c == '|' || c == '\n') {
+            n += (line > cell ? line : cell) + (c == '|');
+            line = cell = 0;
+            continue;
+        }
+        if (c == '<' && k + 3 < len && memcmp(s + k, "<br>", 4) == 0) {
+            cell = line > cell ? line : cell;
+            line = 0;
+            k += 3;
+            continue;
+        }
+        if (c == '*' || (c & 0xC0) == 0x80)
+            continue;
+        if (c == 0xE2 && k + 2 < len && (unsigned char)s[k + 1] == 0x81 &&
+            (unsigned char)s[k + 2] == 0xA0) {
+            k += 2;
+            continue;
+        }
+        line += c >= 0xF0 ? 2 : 1;
+    }
+    return n + (line > cell ? line : cell);
+}
 
 static piece piece_end(md_doc *d, size_t start)
 {
@@ -250,8 +314,8 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
     tally__numfmt f;
     tally__row_numfmt(&f, r, row, &mg->si, d->o->precision);
     tally__buf_puts(b, "| ");
-    tally__md_text(cell, row->case_name);
-    md_nowrap(b, cell);
+    tally__md_text(cell, row->case_name + mg->prefix);
+    md_case(b, cell);
     tally__buf_puts(b, " |");
     for (size_t j = 0; j < r->config_count; j++) {
         if (!block_shows(mg, j))
@@ -262,12 +326,12 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
         tally__buf_puts(b, " |");
         if (d->compare && j > 0) {
             tally__buf_puts(b, " ");
-            md_delta(cell, &row->cells[j]);
+            md_delta(cell, &row->cells[j], mg->split);
             md_nowrap(b, cell);
             tally__buf_puts(b, " | ");
             md_p(b, &row->cells[j]);
             tally__buf_puts(b, " | ");
-            md_verdict(cell, &row->cells[j]);
+            md_verdict(cell, &row->cells[j], !mg->no_mde);
             md_nowrap(b, cell);
             tally__buf_puts(b, " |");
         }
@@ -291,9 +355,22 @@ static void group_pieces(md_doc *d, md_group *mg)
         tally__md_text(b, mg->si.unit);
         tally__buf_puts(b, ", ");
     }
-    tally__buf_printf(b, "%s is better, %s\n\n",
+    tally__buf_printf(b, "%s is better, %s",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
+    mg->prefix = tally__case_prefix(r, &mg->g);
+    if (mg->prefix > 0) {
+        char *lead = tally__strndup(first->case_name, mg->prefix);
+        if (lead == NULL) {
+            b->failed = 1;
+        } else {
+            tally__buf_puts(b, "; cases without their common prefix `");
+            tally__buf_puts(b, lead); /* in a code span: no Markdown escapes */
+            tally__buf_puts(b, "`");
+            tally__free_mem(lead);
+        }
+    }
+    tally__buf_puts(b, "\n\n");
     mg->head = piece_end(d, start);
     start = b->len;
     int short_headers = block_short_headers(d, mg);
@@ -397,7 +474,9 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
     d->r = r;
     d->o = o;
     d->compare = !r->opts.summaries_only && r->config_count > 1;
-    d->fold = d->compare && o->only_changed;
+    d->fold = d->compare && (o->only_changed || r->row_count * (r->config_count > 2
+                                                                   ? r->config_count - 1
+                                                                   : 1) > MD_ROW_BUDGET);
     d->prefix_len = common_prefix(r);
     size_t blocks = d->compare && r->config_count > 2 ? r->config_count - 1 : 1;
     d->item_count = r->row_count * blocks;
@@ -420,6 +499,27 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
             mg->config = blocks > 1 ? k + 1 : 0;
             mg->first_item = item;
             group_pieces(d, mg);
+            /* Rows wider than the column are written again without the MDE, then also with
+             * the delta's interval on a line of its own (a third of the delta's width). */
+            for (int level = 0; level < 3; level++) {
+                mg->no_mde = level >= 1;
+                mg->split = level >= 2;
+                size_t rows_at = d->text.len, widest = 0;
+                for (size_t i = g.first; i < g.first + g.count; i++) {
+                    size_t start = d->text.len;
+                    row_line(d, mg, i, &cell);
+                    size_t w = visible_chars(d->text.data ? d->text.data + start : "",
+                                             d->text.len - start);
+                    widest = w > widest ? w : widest;
+                }
+                if (d->text.failed)
+                    break;
+                d->text.len = rows_at;
+                d->text.data[rows_at] = '\0';
+                if (widest <= MD_COLUMN_CHARS)
+                    break;
+            }
+            d->mde_left_out |= mg->no_mde;
             for (size_t i = g.first; i < g.first + g.count; i++, item++) {
                 d->item_row[item] = i;
                 d->group_of[item] = d->group_count;
@@ -661,6 +761,9 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
                              "delta: positive is better · ",
                           MARK_IMPROVEMENT, MARK_REGRESSION);
         headers_note(b, d, " · ");
+        if (d->mde_left_out)
+            tally__buf_puts(b, "MDE left out of wide tables to fit the column (`--format html` "
+                               "or `csv` has it) · ");
         tally__render_method_line(b, r);
     } else {
         headers_note(b, d, ".\n");

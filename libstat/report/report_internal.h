@@ -424,6 +424,12 @@ int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_r
  * (report_access.c, beside tally_report_cell_interval), so that the renderers' helpers
  * (report_util.c) call the model and never the reverse. */
 int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+/* The interval of an HMean cell at `confidence`: the t interval of the mean of 1/x (the scale
+ * the HMean t-test uses), inverted, [1 / (1/H + t s / sqrt n), 1 / (1/H - t s / sqrt n)]; 0 on
+ * other rows, with n < 2, or when the interval of 1/x reaches 0 (report_access.c). The text
+ * styles keep HMean cells without an interval; the HTML report shows this one. */
+int tally__cell_hmean_interval(double *lo, double *hi, const tally__row *row,
+                               const tally__cell *c, double confidence);
 
 /* ANSI colour around a compared cell's change in the text styles: green for a significant
  * improvement, red for a significant regression, "" otherwise or when `color` is 0. */
