@@ -49,6 +49,20 @@ static const char *cell_str(const grid *g, size_t k)
     return g->text[k] ? g->text[k] : "";
 }
 
+/* Empty cells for `rows` x `cols`; out of memory is recorded (free_grid frees what was made). */
+static int alloc_grid(grid *g, size_t rows, size_t cols)
+{
+    g->rows = rows;
+    g->cols = cols;
+    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
+    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
+    g->width = tally__calloc(g->cols, sizeof(*g->width));
+    if (!g->text || !g->verdict || !g->width)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    return TALLY_OK;
+}
+
 /* Footnote marks of the table. */
 #define NOTE_INSUFFICIENT "[1]"
 #define NOTE_MISSING "[2]"
@@ -138,14 +152,8 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
     char ci[32];
     tally__ci_label(ci, sizeof ci, r);
     size_t per_config = compare ? PER_CONFIG : 2;
-    g->rows = grp->count + 1;
-    g->cols = 1 + 2 + (r->config_count - 1) * per_config;
-    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
-    g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
-    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
-    g->width = tally__calloc(g->cols, sizeof(*g->width));
-    if (!g->text || !g->verdict || !g->width)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+    if (alloc_grid(g, grp->count + 1, 1 + 2 + (r->config_count - 1) * per_config) != TALLY_OK)
+        return TALLY_ENOMEM;
     set_text(g, 0, 0, "case");
     set_text(g, 0, 1, "%s", r->configs[0].label);
     set_text(g, 0, 2, "n");
@@ -224,14 +232,8 @@ static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const ta
 static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,
                               const tally__group *grp, const tally__si *si, size_t config)
 {
-    g->rows = grp->count + 1;
-    g->cols = SUMMARY_COLS;
-    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
-    g->rows = g->text ? g->rows : 0;
-    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
-    g->width = tally__calloc(g->cols, sizeof(*g->width));
-    if (!g->text || !g->verdict || !g->width)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+    if (alloc_grid(g, grp->count + 1, SUMMARY_COLS) != TALLY_OK)
+        return TALLY_ENOMEM;
     const tally__row *first = &r->rows[grp->first];
     for (size_t c = 0; c < SUMMARY_COLS; c++)
         set_text(g, 0, c, "%s", summary_headers[c] ? summary_headers[c]
@@ -385,14 +387,8 @@ static int build_compact(grid *cg, const grid *g, const tally_report *r, const t
                          size_t j, int level, size_t prefix, size_t suffix)
 {
     memset(cg, 0, sizeof(*cg));
-    cg->rows = g->rows;
-    cg->cols = 3 + PER_CONFIG;
-    cg->text = tally__calloc(cg->rows * cg->cols, sizeof(*cg->text));
-    cg->rows = cg->text ? cg->rows : 0;
-    cg->verdict = tally__calloc(cg->rows * cg->cols, sizeof(*cg->verdict));
-    cg->width = tally__calloc(cg->cols, sizeof(*cg->width));
-    if (!cg->text || !cg->verdict || !cg->width)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+    if (alloc_grid(cg, g->rows, 3 + PER_CONFIG) != TALLY_OK)
+        return TALLY_ENOMEM;
     size_t src = 3 + (j - 1) * PER_CONFIG;
     for (size_t i = 0; i < cg->rows; i++) {
         for (size_t k = 0; k < cg->cols; k++) {
