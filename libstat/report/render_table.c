@@ -401,8 +401,7 @@ static int build_compact(grid *cg, const grid *g, const tally_report *r, const t
                          name + strlen(name) - suffix);
             } else if (k == 0 && i > 0 && level >= COMPACT_PREFIX && prefix + suffix > 0) {
                 set_text(cg, i, k, "%.*s", (int)(strlen(text) - prefix - suffix), text + prefix);
-            }
-            else if ((k == 1 || k == 3) && i > 0 && level >= COMPACT_BARE)
+            } else if ((k == 1 || k == 3) && i > 0 && level >= COMPACT_BARE)
                 set_text(cg, i, k, "%.*s", (int)bare_value(text), text);
             else if (g->text[from])
                 set_text(cg, i, k, "%s", text);
