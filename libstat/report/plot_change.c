@@ -153,112 +153,133 @@ static const char *const words[] = {"significant improvement", "significant regr
                                   "too few samples", "no change (identical)",
                                   "within noise"};
 
-/* Whether the legend shows key k: the rarer verdicts only when a mark has them. */
-static int legend_shows(size_t k, const int *present)
+/* What the change plot's parts share: the axis' domain (log gain) and the geometry. */
+typedef struct layout {
+    tally_direction dir;
+    double margin;         /* the equivalence margin in %, 0 without */
+    double lo, hi;         /* the change axis' domain */
+    int tost;              /* a row was judged against the band */
+    int present[16];       /* by verdict value: the legend shows it */
+    size_t marks;
+    size_t prefix;         /* bytes of the case names' common prefix */
+    double row_h, size;    /* a case's row height, a mark's radius */
+    size_t stride;         /* every k-th case labelled */
+    double left, width, panel_w, bottom, height;
+} layout;
+
+static void widen(layout *L, double v)
 {
-    return present[keys[k]];
+    if (isfinite(v)) {
+        L->lo = fmin(L->lo, v);
+        L->hi = fmax(L->hi, v);
+    }
 }
 
-int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group *g)
+/* The axis' domain over every mark and interval (and the margin), with room on both sides of
+ * 0; the verdicts present. */
+static void domain(layout *L, const tally_report *r, const tally__group *g)
 {
-    if (r->opts.summaries_only || r->config_count < 2)
-        return 0;
-    tally_direction dir = r->rows[g->first].direction;
+    L->dir = r->rows[g->first].direction;
     /* The axis always shows 0 (no change) and the equivalence margin when there is one. */
-    double margin = r->opts.equivalence_pct > 0 ? r->opts.equivalence_pct : 0;
-    double lo = fmin(gain_log(-margin, dir), gain_log(margin, dir));
-    double hi = fmax(gain_log(-margin, dir), gain_log(margin, dir));
-    size_t marks = 0;
-    int tost = 0;
-    int present[16] = {0}; /* by verdict value: a mark has it */
-    present[TALLY_VERDICT_IMPROVEMENT] = present[TALLY_VERDICT_REGRESSION] = 1;
-    present[TALLY_VERDICT_INCONCLUSIVE] = present[TALLY_VERDICT_INSUFFICIENT] = 1;
+    L->margin = r->opts.equivalence_pct > 0 ? r->opts.equivalence_pct : 0;
+    L->lo = fmin(gain_log(-L->margin, L->dir), gain_log(L->margin, L->dir));
+    L->hi = fmax(gain_log(-L->margin, L->dir), gain_log(L->margin, L->dir));
+    L->present[TALLY_VERDICT_IMPROVEMENT] = L->present[TALLY_VERDICT_REGRESSION] = 1;
+    L->present[TALLY_VERDICT_INCONCLUSIVE] = L->present[TALLY_VERDICT_INSUFFICIENT] = 1;
     for (size_t i = 0; i < g->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell *c = &r->rows[g->first + i].cells[j];
             const tally_comparison *cmp = &c->pub.comparison;
             if (!c->pub.compared || !cmp->ratio_defined)
                 continue;
-            double v = gain_log(cmp->pct_imp, cmp->direction);
-            if (isfinite(v)) {
-                lo = fmin(lo, v);
-                hi = fmax(hi, v);
-            }
+            widen(L, gain_log(cmp->pct_imp, cmp->direction));
             double l, h;
             if (verdict_interval(&l, &h, cmp)) {
-                double a = gain_log(l, cmp->direction), z = gain_log(h, cmp->direction);
-                if (isfinite(a)) {
-                    lo = fmin(lo, a);
-                    hi = fmax(hi, a);
-                }
-                if (isfinite(z)) {
-                    lo = fmin(lo, z);
-                    hi = fmax(hi, z);
-                }
+                widen(L, gain_log(l, cmp->direction));
+                widen(L, gain_log(h, cmp->direction));
             }
-            tost |= cmp->equivalence_defined && (cmp->verdict == TALLY_VERDICT_EQUIVALENT ||
-                                                 cmp->verdict == TALLY_VERDICT_INCONCLUSIVE);
-            if ((unsigned)cmp->verdict < TALLY__COUNT(present))
-                present[cmp->verdict] = 1;
-            marks++;
+            L->tost |= cmp->equivalence_defined && (cmp->verdict == TALLY_VERDICT_EQUIVALENT ||
+                                                    cmp->verdict == TALLY_VERDICT_INCONCLUSIVE);
+            if ((unsigned)cmp->verdict < TALLY__COUNT(L->present))
+                L->present[cmp->verdict] = 1;
+            L->marks++;
         }
-    if (marks == 0)
-        return 0;
     /* At least +-1 % on either side, and room around the outermost marks. */
-    lo = fmin(lo, -0.01);
-    hi = fmax(hi, 0.01);
-    double pad = (hi - lo) * 0.04;
-    lo -= pad;
-    hi += pad;
-    size_t panels = r->config_count - 1;
-    /* Row height per case: every case a labelled row up to ~40 cases, then thinner rows (down to
-     * 3 px: 300 cases in 900 px) with every k-th case labelled. */
-    double row_h = fmin(20, fmax(3, 600.0 / (double)g->count));
-    size_t stride = row_h >= 14 ? 1 : (size_t)ceil(15.0 / row_h);
-    /* The labels without the cases' common prefix (named once above them), long ones shortened
-     * in the middle; the column is as wide as the widest shown label. */
-    size_t prefix = tally__case_prefix(r, g);
-    double label_w = 0;
-    for (size_t i = 0; i < g->count; i += stride) {
-        char shown[256];
-        tally__plot_shorten(shown, sizeof(shown), r->rows[g->first + i].case_name + prefix,
-                            LABEL_MAX, 11);
-        label_w = fmax(label_w, tally__svg_text_width(shown, 11));
-    }
-    double left = fmax(label_w, 30) + 12;
-    /* A single panel gets the room of the plot's usual width whatever the labels take. */
-    double min_panel = panels == 1 ? TALLY__PLOT_WIDTH - 200 : MIN_PANEL;
-    double width = fmax(TALLY__PLOT_WIDTH, left + (double)panels * (min_panel + PANEL_GAP));
-    double panel_w = (width - left - RIGHT - PANEL_GAP * (double)(panels - 1)) / (double)panels;
-    double bottom = TOP + row_h * (double)g->count;
-    /* The legend wraps into rows within the plot's width. */
-    size_t legend_rows = 1;
-    double lx = left;
+    L->lo = fmin(L->lo, -0.01);
+    L->hi = fmax(L->hi, 0.01);
+    /* Changes all on one side still leave the other a tenth of the axis: 0 is not its edge. */
+    double span = L->hi - L->lo;
+    L->lo = fmin(L->lo, -0.1 * span);
+    L->hi = fmax(L->hi, 0.1 * span);
+    double pad = (L->hi - L->lo) * 0.04;
+    L->lo -= pad;
+    L->hi += pad;
+}
+
+/* Rows of the legend wrapped within the plot's width; with draw, the legend itself. */
+static size_t legend(tally__buf *b, const layout *L, int draw)
+{
+    size_t rows = 1;
+    double lx = L->left, ly = L->bottom + 62;
+    if (draw)
+        tally__buf_puts(b, "<g class=\"legend\">");
     for (size_t k = 0; k < TALLY__COUNT(keys); k++) {
-        double w = 14 + tally__svg_text_width(words[k], 12) + 18;
-        if (!legend_shows(k, present))
+        if (!L->present[keys[k]])
             continue;
-        if (lx + w > width - RIGHT && lx > left) {
-            lx = left;
-            legend_rows++;
+        double w = 14 + tally__svg_text_width(words[k], 12) + 18;
+        if (lx + w > L->width - RIGHT && lx > L->left) { /* wrap rather than run off the plot */
+            lx = L->left;
+            ly += 18;
+            rows++;
+        }
+        if (draw) {
+            tally_comparison key;
+            memset(&key, 0, sizeof(key));
+            key.verdict = keys[k];
+            mark(b, lx + 5, ly - 4, 4, &key, NULL);
+            tally__svg_label(b, "legend-label", lx + 14, ly, "start", words[k]);
         }
         lx += w;
     }
-    double height = bottom + 74 + 18 * (double)(legend_rows - 1) + (margin > 0 ? 18 : 0);
-    double size = fmin(5, fmax(2, row_h / 3));
+    if (draw)
+        tally__buf_puts(b, "</g>\n");
+    return rows;
+}
 
-    double tick_values[TICK_MAX];
-    char tick_text[TICK_MAX][16];
-    const char *tick_labels[TICK_MAX];
-    size_t nticks = change_ticks(tick_values, tick_text, lo, hi, 0, panel_w, dir);
-    for (size_t k = 0; k < nticks; k++)
-        tick_labels[k] = tick_text[k];
+/* Rows, the label column (as wide as the widest shown label), panels and the height. */
+static void geometry(layout *L, const tally_report *r, const tally__group *g)
+{
+    size_t panels = r->config_count - 1;
+    /* Row height per case: every case a labelled row up to ~40 cases, then thinner rows (down to
+     * 3 px: 300 cases in 900 px) with every k-th case labelled. */
+    L->row_h = fmin(20, fmax(3, 600.0 / (double)g->count));
+    L->stride = L->row_h >= 14 ? 1 : (size_t)ceil(15.0 / L->row_h);
+    L->size = fmin(5, fmax(2, L->row_h / 3));
+    /* The labels without the cases' common prefix (named once above them), long ones shortened
+     * in the middle. */
+    L->prefix = tally__case_prefix(r, g);
+    double label_w = 0;
+    for (size_t i = 0; i < g->count; i += L->stride) {
+        char shown[256];
+        tally__plot_shorten(shown, sizeof(shown), r->rows[g->first + i].case_name + L->prefix,
+                            LABEL_MAX, 11);
+        label_w = fmax(label_w, tally__svg_text_width(shown, 11));
+    }
+    L->left = fmax(label_w, 30) + 12;
+    /* A single panel gets the room of the plot's usual width whatever the labels take. */
+    double min_panel = panels == 1 ? TALLY__PLOT_WIDTH - 200 : MIN_PANEL;
+    L->width = fmax(TALLY__PLOT_WIDTH, L->left + (double)panels * (min_panel + PANEL_GAP));
+    L->panel_w = (L->width - L->left - RIGHT - PANEL_GAP * (double)(panels - 1)) / (double)panels;
+    L->bottom = TOP + L->row_h * (double)g->count;
+    L->height = L->bottom + 74 + 18 * (double)(legend(NULL, L, 0) - 1) + (L->margin > 0 ? 18 : 0);
+}
 
-    tally__buf desc = TALLY__BUF_INIT;
-    tally__buf_printf(&desc, "Change of %s against the baseline %s per case, in percent, "
-                             "positive is better, on a logarithmic scale of the ratio: a filled "
-                             "dot is a significant improvement (green) or regression (red), a "
-                             "ring no significant change, a square too few samples for the test.",
+static void describe(tally__buf *desc, const tally_report *r, const tally__group *g)
+{
+    tally__buf_printf(desc, "Change of %s against the baseline %s per case, in percent, "
+                            "positive is better, on a logarithmic scale of the ratio: a filled "
+                            "dot is a significant improvement (green) or regression (red), a "
+                            "ring no significant change, a square too few samples for the test.",
                       r->rows[g->first].benchmark, r->configs[0].label);
     for (size_t j = 1; j < r->config_count; j++) {
         size_t imp = 0, reg = 0, none = 0, insuf = 0;
@@ -272,139 +293,146 @@ int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group 
             insuf += v == TALLY_VERDICT_INSUFFICIENT;
             none += v == TALLY_VERDICT_NO_CHANGE;
         }
-        tally__buf_printf(&desc, " %s: %zu improvements, %zu regressions, %zu without "
-                                 "significant change, %zu with too few samples.",
+        tally__buf_printf(desc, " %s: %zu improvements, %zu regressions, %zu without "
+                                "significant change, %zu with too few samples.",
                           r->configs[j].label, imp, reg, none, insuf);
     }
-    tally__plot_open(b, "plot-change", width, height, "Change against the baseline", &desc);
+}
 
-    /* Case labels on the left, shared by the panels; the common prefix above them. */
+/* Case labels on the left, shared by the panels; the common prefix above them. */
+static void case_labels(tally__buf *b, const layout *L, const tally_report *r,
+                        const tally__group *g)
+{
     tally__buf_puts(b, "<g class=\"cases\">");
-    if (prefix > 0) {
-        char *head = tally__strndup(r->rows[g->first].case_name, prefix);
-        if (head == NULL) {
+    if (L->prefix > 0) {
+        tally__buf lead = TALLY__BUF_INIT;
+        tally__buf_printf(&lead, "%.*s\xe2\x80\xa6", (int)L->prefix, r->rows[g->first].case_name);
+        if (lead.failed) {
             b->failed = 1;
         } else {
-            tally__buf lead = TALLY__BUF_INIT;
-            tally__buf_printf(&lead, "%s\xe2\x80\xa6", head);
             char shown[256];
-            tally__plot_shorten(shown, sizeof(shown), lead.data ? lead.data : "", left - 8, 11);
-            tally__plot_case_label(b, "prefix-label", left - 8, TOP - 10, "end", shown,
-                                   lead.data ? lead.data : "", 0);
-            if (lead.failed)
-                b->failed = 1;
-            tally__buf_dispose(&lead);
-            tally__free_mem(head);
+            tally__plot_shorten(shown, sizeof(shown), lead.data, L->left - 8, 11);
+            tally__plot_case_label(b, "prefix-label", L->left - 8, TOP - 10, "end", shown,
+                                   lead.data, 0);
         }
+        tally__buf_dispose(&lead);
     }
-    for (size_t i = 0; i < g->count; i += stride) {
+    for (size_t i = 0; i < g->count; i += L->stride) {
         const char *name = r->rows[g->first + i].case_name;
         char shown[256];
-        tally__plot_shorten(shown, sizeof(shown), name + prefix, LABEL_MAX, 11);
-        tally__plot_case_label(b, "row-label", left - 8, TOP + row_h * ((double)i + 0.5) + 4,
-                               "end", shown, name, 0);
+        tally__plot_shorten(shown, sizeof(shown), name + L->prefix, LABEL_MAX, 11);
+        tally__plot_case_label(b, "row-label", L->left - 8,
+                               TOP + L->row_h * ((double)i + 0.5) + 4, "end", shown, name, 0);
     }
     tally__buf_puts(b, "</g>\n");
+}
 
-    for (size_t p = 0; p < panels; p++) {
-        size_t j = p + 1;
-        double x0 = left + (double)p * (panel_w + PANEL_GAP);
-        tally__axis x;
-        memset(&x, 0, sizeof(x));
-        x.scale = (tally__svg_scale){lo, hi, x0, x0 + panel_w, 0};
-        x.values = tick_values;
-        x.labels = tick_labels;
-        x.value_count = nticks;
-        x.pos = bottom;
-        x.grid = bottom - TOP;
-        /* One title under all the panels (written after them). */
-        tally__buf_printf(b, "<g class=\"panel\">");
-        tally__svg_label(b, "panel-label", x0 + panel_w / 2, TOP - 10, "middle",
-                         r->configs[j].label);
-        if (margin > 0) /* the equivalence band under everything else */
-            tally__svg_rect(b, "band", tally__svg_scale_map(&x.scale, gain_log(-margin, dir)), TOP,
-                            tally__svg_scale_map(&x.scale, gain_log(margin, dir)), bottom);
-        tally__svg_axis(b, &x);
-        tally__svg_path_open(b, "zero");
-        tally__svg_vline(b, tally__svg_scale_map(&x.scale, 0), TOP, bottom);
+/* One case's interval bar and mark in a panel on scale x. */
+static void case_mark(tally__buf *b, const layout *L, const tally__svg_scale *x,
+                      const tally__row *row, const tally_comparison *cmp, double yc, int tips)
+{
+    double ci_lo = 0, ci_hi = 0;
+    int ci = verdict_interval(&ci_lo, &ci_hi, cmp);
+    if (ci) {
+        /* An end beyond the axis (an unbounded ratio interval) stops at its edge. */
+        double x_lo = tally__svg_scale_map(x, clamp(gain_log(ci_lo, cmp->direction), L->lo, L->hi));
+        double x_hi = tally__svg_scale_map(x, clamp(gain_log(ci_hi, cmp->direction), L->lo, L->hi));
+        double cap = fmin(4, L->row_h / 3);
+        tally__buf_printf(b, "<path class=\"ci %s\" d=\"", tally__verdict_class(cmp->verdict));
+        tally__svg_hline(b, x_lo, x_hi, yc);
+        tally__svg_vline(b, x_lo, yc - cap, yc + cap);
+        tally__svg_vline(b, x_hi, yc - cap, yc + cap);
         tally__svg_path_close(b);
-        for (size_t i = 0; i < g->count; i++) {
-            const tally__row *row = &r->rows[g->first + i];
-            const tally__cell *c = &row->cells[j];
-            double yc = TOP + row_h * ((double)i + 0.5);
-            if (!c->pub.compared || !c->pub.comparison.ratio_defined) {
-                if (row_h >= 12)
-                    tally__svg_label(b, "note", x0 + 4, yc + 4, "start",
-                                     c->pub.present && row->cells[0].pub.present ? "n/a"
-                                                                                 : "missing");
-                continue;
-            }
-            const tally_comparison *cmp = &c->pub.comparison;
-            double ci_lo = 0, ci_hi = 0;
-            int ci = verdict_interval(&ci_lo, &ci_hi, cmp);
-            if (ci) {
-                /* An end beyond the axis (an unbounded ratio interval) stops at its edge. */
-                double x_lo = tally__svg_scale_map(
-                    &x.scale, clamp(gain_log(ci_lo, cmp->direction), lo, hi));
-                double x_hi = tally__svg_scale_map(
-                    &x.scale, clamp(gain_log(ci_hi, cmp->direction), lo, hi));
-                double cap = fmin(4, row_h / 3);
-                tally__buf_printf(b, "<path class=\"ci %s\" d=\"",
-                                  tally__verdict_class(cmp->verdict));
-                tally__svg_hline(b, x_lo, x_hi, yc);
-                tally__svg_vline(b, x_lo, yc - cap, yc + cap);
-                tally__svg_vline(b, x_hi, yc - cap, yc + cap);
-                tally__svg_path_close(b);
-            }
-            char tip[512];
-            if (g->count <= MARK_TITLES && ci)
-                tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s", row->case_name,
-                         cmp->pct_imp, ci_lo, ci_hi, tally__verdict_word(cmp->verdict));
-            else if (g->count <= MARK_TITLES)
-                tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name,
-                                  cmp->pct_imp,
-                         tally__verdict_word(cmp->verdict));
-            mark(b, tally__svg_scale_map(&x.scale, clamp(gain_log(cmp->pct_imp, cmp->direction),
-                                                         lo, hi)),
-                 yc, size, cmp, g->count <= MARK_TITLES ? tip : NULL);
-        }
-        tally__buf_puts(b, "</g>\n");
     }
+    char tip[512];
+    if (ci)
+        tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%% [%+.2f, %+.2f], %s", row->case_name,
+                          cmp->pct_imp, ci_lo, ci_hi, tally__verdict_word(cmp->verdict));
+    else
+        tally__snprintf_c(tip, sizeof(tip), "%s: %+.2f%%, %s", row->case_name, cmp->pct_imp,
+                          tally__verdict_word(cmp->verdict));
+    double at = clamp(gain_log(cmp->pct_imp, cmp->direction), L->lo, L->hi);
+    mark(b, tally__svg_scale_map(x, at), yc, L->size, cmp, tips ? tip : NULL);
+}
+
+/* The panel of configuration j: its label, the band, the axis, the zero line and the marks. */
+static void panel(tally__buf *b, const layout *L, const tally_report *r, const tally__group *g,
+                  size_t j, const tally__axis *ticks)
+{
+    double x0 = L->left + (double)(j - 1) * (L->panel_w + PANEL_GAP);
+    tally__axis x = *ticks;
+    x.scale = (tally__svg_scale){L->lo, L->hi, x0, x0 + L->panel_w, 0};
+    tally__buf_printf(b, "<g class=\"panel\">");
+    tally__svg_label(b, "panel-label", x0 + L->panel_w / 2, TOP - 10, "middle",
+                     r->configs[j].label);
+    if (L->margin > 0) /* the equivalence band under everything else */
+        tally__svg_rect(b, "band", tally__svg_scale_map(&x.scale, gain_log(-L->margin, L->dir)),
+                        TOP, tally__svg_scale_map(&x.scale, gain_log(L->margin, L->dir)),
+                        L->bottom);
+    tally__svg_axis(b, &x);
+    tally__svg_path_open(b, "zero");
+    tally__svg_vline(b, tally__svg_scale_map(&x.scale, 0), TOP, L->bottom);
+    tally__svg_path_close(b);
+    for (size_t i = 0; i < g->count; i++) {
+        const tally__row *row = &r->rows[g->first + i];
+        const tally__cell *c = &row->cells[j];
+        double yc = TOP + L->row_h * ((double)i + 0.5);
+        if (c->pub.compared && c->pub.comparison.ratio_defined)
+            case_mark(b, L, &x.scale, row, &c->pub.comparison, yc, g->count <= MARK_TITLES);
+        else if (L->row_h >= 12)
+            tally__svg_label(b, "note", x0 + 4, yc + 4, "start",
+                             c->pub.present && row->cells[0].pub.present ? "n/a" : "missing");
+    }
+    tally__buf_puts(b, "</g>\n");
+}
+
+int tally__plot_change(tally__buf *b, const tally_report *r, const tally__group *g)
+{
+    if (r->opts.summaries_only || r->config_count < 2)
+        return 0;
+    layout L;
+    memset(&L, 0, sizeof(L));
+    domain(&L, r, g);
+    if (L.marks == 0)
+        return 0;
+    geometry(&L, r, g);
+
+    double tick_values[TICK_MAX];
+    char tick_text[TICK_MAX][16];
+    const char *tick_labels[TICK_MAX];
+    tally__axis x; /* the panels' axis without its scale; one title under all the panels */
+    memset(&x, 0, sizeof(x));
+    x.value_count = change_ticks(tick_values, tick_text, L.lo, L.hi, 0, L.panel_w, L.dir);
+    for (size_t k = 0; k < x.value_count; k++)
+        tick_labels[k] = tick_text[k];
+    x.values = tick_values;
+    x.labels = tick_labels;
+    x.pos = L.bottom;
+    x.grid = L.bottom - TOP;
+
+    tally__buf desc = TALLY__BUF_INIT;
+    describe(&desc, r, g);
+    tally__plot_open(b, "plot-change", L.width, L.height, "Change against the baseline", &desc);
+    case_labels(b, &L, r, g);
+    for (size_t j = 1; j < r->config_count; j++)
+        panel(b, &L, r, g, j, &x);
     tally__buf_puts(b, "<g class=\"axis x-title\">");
-    tally__svg_label(b, "axis-title", (left + width - RIGHT) / 2, bottom + 34, "middle",
+    tally__svg_label(b, "axis-title", (L.left + L.width - RIGHT) / 2, L.bottom + 34, "middle",
                      "change, positive is better (%, log-ratio scale)");
     tally__buf_puts(b, "</g>\n");
     /* Legend: the marks and their meaning in words (equivalent, not tested, identical and
      * within noise when present), the interval and the margin's band. */
-    tally__buf_puts(b, "<g class=\"legend\">");
-    lx = left;
-    double ly = bottom + 62;
-    for (size_t k = 0; k < TALLY__COUNT(keys); k++) {
-        if (!legend_shows(k, present))
-            continue;
-        double w = 14 + tally__svg_text_width(words[k], 12) + 18;
-        if (lx + w > width - RIGHT && lx > left) { /* wrap rather than run off the plot */
-            lx = left;
-            ly += 18;
-        }
-        tally_comparison key;
-        memset(&key, 0, sizeof(key));
-        key.verdict = keys[k];
-        mark(b, lx + 5, ly - 4, 4, &key, NULL);
-        tally__svg_label(b, "legend-label", lx + 14, ly, "start", words[k]);
-        lx += w;
-    }
-    tally__buf_puts(b, "</g>\n");
-    if (margin > 0) {
+    size_t rows = legend(b, &L, 1);
+    if (L.margin > 0) {
         char text[160];
-        if (tost)
-            tally__snprintf_c(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: %g%% "
-                                         "interval, %g%% (TOST) on rows judged against the band",
-                     margin, r->opts.confidence * 100, 100 * (1 - 2 * r->opts.alpha));
+        if (L.tost)
+            tally__snprintf_c(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: "
+                              "%g%% interval, %g%% (TOST) on rows judged against the band",
+                              L.margin, r->opts.confidence * 100, 100 * (1 - 2 * r->opts.alpha));
         else
-            tally__snprintf_c(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: %g%% "
-                                         "interval", margin, r->opts.confidence * 100);
-        tally__svg_label(b, "note", left, ly + 18, "start", text);
+            tally__snprintf_c(text, sizeof(text), "band: equivalence margin \xc2\xb1%g %%; bars: "
+                              "%g%% interval", L.margin, r->opts.confidence * 100);
+        tally__svg_label(b, "note", L.left, L.bottom + 62 + 18 * (double)rows, "start", text);
     }
     tally__svg_close(b);
     return 1;

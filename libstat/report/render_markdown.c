@@ -6,6 +6,7 @@
  * The document never exceeds `max_length` bytes (GitHub's 65,536-character limit for a
  * comment by default): a longer one leaves out the rows without a significant change, then
  * notes, then the mildest changes, and says what it left out at the top. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,8 @@
  * cell) and fold the others into <details>, as `only_changed` does: 180 rows of five
  * configurations would be a 7,000 px comment. */
 #define MD_ROW_BUDGET 30
-/* The characters a table row may take to fit GitHub's comment column (912 px, of which about
- * 880 px for the table, at about 7.5 px per character of the 14 px font with the cells'
- * padding counted as the "| " separators). */
-#define MD_COLUMN_CHARS 104
+/* The width a table may take in GitHub's comment column: 912 px less the comment's padding. */
+#define MD_COLUMN_PX 880.0
 /* GitHub refuses a comment longer than 65,536 characters; a UTF-8 byte is at most one
  * character (or one UTF-16 unit), so a document of at most that many bytes always fits. */
 #define GITHUB_COMMENT_LIMIT 65536
@@ -172,6 +171,8 @@ typedef struct md_group {
     size_t prefix; /* bytes of the common prefix its case names are shown without */
     int no_mde;    /* its verdicts leave out the MDE, so that the table fits the column */
     int split;     /* and its deltas put the interval on a line of its own */
+    int no_p;      /* and it has no p column */
+    int short_headers; /* its headers read "base" and "new" */
 } md_group;
 
 /* Importance of a row when the document must be shortened: regressions first, the worst
@@ -204,17 +205,21 @@ typedef struct md_doc {
     size_t prefix_len;       /* column headers leave out this common prefix of the labels */
     int short_headers;       /* some block's headers read "base" and "new" */
     int mde_left_out;        /* some block's verdicts leave out the MDE to fit the column */
+    int p_left_out;          /* some block's table leaves out the p column to fit it */
 } md_doc;
 
-/* Characters of a table line as a reader sees them: no Markdown bold marks, no word joiners,
- * an emoji as two, and of a cell holding lines (`<br>`) its longest line. */
-static size_t visible_chars(const char *s, size_t len)
+/* The width in px a table line takes in GitHub's comment: 8 px per character as a reader sees
+ * it (no Markdown bold marks, no word joiners, an emoji as two, of a cell holding lines (`<br>`)
+ * its longest line; digits of the 14 px font are 7.5-8.5 px wide) and 27 px of padding and
+ * border per cell. */
+static double row_px(const char *s, size_t len)
 {
-    size_t n = 0, line = 0, cell = 0;
+    size_t chars = 0, cells = 0, line = 0, cell = 0;
     for (size_t k = 0; k < len; k++) {
         unsigned char c = (unsigned char)s[k];
         if (c == '|' || c == '\n') {
-            n += (line > cell ? line : cell) + (c == '|');
+            chars += line > cell ? line : cell;
+            cells += c == '|';
             line = cell = 0;
             continue;
         }
@@ -233,7 +238,12 @@ static size_t visible_chars(const char *s, size_t len)
         }
         line += c >= 0xF0 ? 2 : 1;
     }
-    return n + (line > cell ? line : cell);
+    chars += line > cell ? line : cell;
+    /* A line "| a | b |" has one separator more than cells, and a space either side of each
+     * cell's text, which the padding stands for. */
+    size_t n = cells > 0 ? cells - 1 : 0;
+    double text = (double)chars - 2.0 * (double)n;
+    return 8.0 * (text > 0 ? text : 0) + 27.0 * (double)n;
 }
 
 static piece piece_end(md_doc *d, size_t start)
@@ -329,8 +339,10 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
             md_delta(cell, &row->cells[j], mg->split);
             md_nowrap(b, cell);
             tally__buf_puts(b, " | ");
-            md_p(b, &row->cells[j]);
-            tally__buf_puts(b, " | ");
+            if (!mg->no_p) {
+                md_p(b, &row->cells[j]);
+                tally__buf_puts(b, " | ");
+            }
             md_verdict(cell, &row->cells[j], !mg->no_mde);
             md_nowrap(b, cell);
             tally__buf_puts(b, " |");
@@ -339,14 +351,44 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
     tally__buf_end_line(b);
 }
 
+/* The table's header and alignment lines, as a piece of its own (written again when the
+ * rows drop a column to fit). */
+static void write_thead(md_doc *d, md_group *mg)
+{
+    const tally_report *r = d->r;
+    tally__buf *b = &d->text;
+    size_t start = b->len;
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
+    tally__buf_puts(b, "| case |");
+    for (size_t j = 0; j < r->config_count; j++) {
+        if (!block_shows(mg, j))
+            continue;
+        tally__buf_puts(b, " ");
+        if (mg->short_headers)
+            tally__buf_puts(b, j == 0 ? "base" : "new");
+        else
+            md_label(b, r->configs[j].label + d->prefix_len);
+        tally__buf_puts(b, " |");
+        if (d->compare && j > 0)
+            tally__buf_printf(b, " delta [%s] |%s verdict |", ci, mg->no_p ? "" : " p |");
+    }
+    tally__buf_puts(b, "\n|:---|");
+    for (size_t j = 0; j < r->config_count; j++)
+        if (block_shows(mg, j))
+            tally__buf_puts(b, d->compare && j > 0 ? (mg->no_p ? "---:|---:|:---|"
+                                                               : "---:|---:|---:|:---|")
+                                                   : "---:|");
+    tally__buf_puts(b, "\n");
+    mg->thead = piece_end(d, start);
+}
+
 static void group_pieces(md_doc *d, md_group *mg)
 {
     const tally_report *r = d->r;
     const tally__row *first = &r->rows[mg->g.first];
     tally__buf *b = &d->text;
     size_t start = b->len;
-    char ci[32];
-    tally__ci_label(ci, sizeof ci, r);
     tally__group_si(&mg->si, r, &mg->g);
     tally__buf_puts(b, "### ");
     tally__md_text(b, first->benchmark);
@@ -386,26 +428,8 @@ static void group_pieces(md_doc *d, md_group *mg)
         tally__buf_puts(b, "\n\n");
     }
     mg->sub = piece_end(d, start);
-    start = b->len;
-    tally__buf_puts(b, "| case |");
-    for (size_t j = 0; j < r->config_count; j++) {
-        if (!block_shows(mg, j))
-            continue;
-        tally__buf_puts(b, " ");
-        if (short_headers)
-            tally__buf_puts(b, j == 0 ? "base" : "new");
-        else
-            md_label(b, r->configs[j].label + d->prefix_len);
-        tally__buf_puts(b, " |");
-        if (d->compare && j > 0)
-            tally__buf_printf(b, " delta [%s] | p | verdict |", ci);
-    }
-    tally__buf_puts(b, "\n|:---|");
-    for (size_t j = 0; j < r->config_count; j++)
-        if (block_shows(mg, j))
-            tally__buf_puts(b, d->compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
-    tally__buf_puts(b, "\n");
-    mg->thead = piece_end(d, start);
+    mg->short_headers = short_headers;
+    write_thead(d, mg);
 }
 
 /* The footnotes and notes, one piece per line. A line that is not a list item right after
@@ -501,25 +525,29 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
             group_pieces(d, mg);
             /* Rows wider than the column are written again without the MDE, then also with
              * the delta's interval on a line of its own (a third of the delta's width). */
-            for (int level = 0; level < 3; level++) {
+            for (int level = 0; level < 4; level++) {
                 mg->no_mde = level >= 1;
                 mg->split = level >= 2;
-                size_t rows_at = d->text.len, widest = 0;
+                mg->no_p = level >= 3;
+                size_t rows_at = d->text.len;
+                double widest = 0;
                 for (size_t i = g.first; i < g.first + g.count; i++) {
                     size_t start = d->text.len;
                     row_line(d, mg, i, &cell);
-                    size_t w = visible_chars(d->text.data ? d->text.data + start : "",
-                                             d->text.len - start);
-                    widest = w > widest ? w : widest;
+                    widest = fmax(widest, row_px(d->text.data ? d->text.data + start : "",
+                                                 d->text.len - start));
                 }
                 if (d->text.failed)
                     break;
                 d->text.len = rows_at;
                 d->text.data[rows_at] = '\0';
-                if (widest <= MD_COLUMN_CHARS)
+                if (widest <= MD_COLUMN_PX)
                     break;
             }
             d->mde_left_out |= mg->no_mde;
+            d->p_left_out |= mg->no_p;
+            if (mg->no_p) /* the header without the p column, after the rows' scratch */
+                write_thead(d, mg);
             for (size_t i = g.first; i < g.first + g.count; i++, item++) {
                 d->item_row[item] = i;
                 d->group_of[item] = d->group_count;
@@ -762,8 +790,9 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
                           MARK_IMPROVEMENT, MARK_REGRESSION);
         headers_note(b, d, " · ");
         if (d->mde_left_out)
-            tally__buf_puts(b, "MDE left out of wide tables to fit the column (`--format html` "
-                               "or `csv` has it) · ");
+            tally__buf_printf(b, "%s left out of wide tables to fit the column (`--format html` "
+                                 "or `csv` has %s) · ",
+                              d->p_left_out ? "MDE and p" : "MDE", d->p_left_out ? "them" : "it");
         tally__render_method_line(b, r);
     } else {
         headers_note(b, d, ".\n");
