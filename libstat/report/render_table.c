@@ -257,9 +257,10 @@ static void free_grid(grid *g)
     tally__free_mem(g->width);
 }
 
-/* Print the columns `cols` (ncols of them, in order; NULL: all) of every grid row. */
-static void print_columns(tally__buf *b, const grid *g, int color, int compare,
-                          const size_t *cols, size_t ncols)
+/* Print the columns `cols` (ncols of them, in order; NULL: all) of every grid row; with
+ * `case_line`, the first column on a line of its own above the others, which are indented. */
+static void print_columns_as(tally__buf *b, const grid *g, int color, int compare,
+                             const size_t *cols, size_t ncols, int case_line)
 {
     if (cols == NULL)
         ncols = g->cols;
@@ -267,6 +268,12 @@ static void print_columns(tally__buf *b, const grid *g, int color, int compare,
         for (size_t k = 0; k < ncols; k++) {
             size_t c = cols ? cols[k] : k;
             const char *text = cell_str(g, i * g->cols + c);
+            if (case_line && k == 0) {
+                tally__buf_puts(b, text);
+                tally__buf_end_line(b);
+                tally__buf_puts(b, "  ");
+                continue;
+            }
             size_t pad = g->width[c] - display_width(text);
             /* The case and the verdict are words: left-aligned; numbers right-aligned. */
             align a = c == 0 || (compare && c >= 3 && (c - 3) % PER_CONFIG == 5) ? LEFT : RIGHT;
@@ -275,7 +282,7 @@ static void print_columns(tally__buf *b, const grid *g, int color, int compare,
                              : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
                              : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
                                                               : "";
-            if (k > 0)
+            if (k > (case_line ? 1u : 0u))
                 tally__buf_puts(b, "  ");
             /* The last column of a line is not padded: no trailing blanks. */
             if (a == RIGHT)
@@ -286,6 +293,12 @@ static void print_columns(tally__buf *b, const grid *g, int color, int compare,
         }
         tally__buf_end_line(b);
     }
+}
+
+static void print_columns(tally__buf *b, const grid *g, int color, int compare,
+                          const size_t *cols, size_t ncols)
+{
+    print_columns_as(b, g, color, compare, cols, ncols, 0);
 }
 
 static void print_grid(tally__buf *b, const grid *g, int color, int compare)
@@ -343,8 +356,13 @@ static void print_row_blocks(tally__buf *b, const grid *g, const tally_report *r
  * columns left out when every cell of the benchmark holds the same number of runs (said once
  * above the tables), p and MDE folded into one column; the case names without the prefix and
  * suffix they all share (named in the case column's title, "CRC32/…-2"); the values without their interval (the
- * delta's interval remains); the changes with 3 significant digits. */
-enum { COMPACT_FOLD = 1, COMPACT_PREFIX, COMPACT_BARE, COMPACT_SHORT, COMPACT_LEVELS };
+ * delta's interval remains); the changes with 3 significant digits; each case name on a line
+ * of its own above its figures (long names: go's sub-benchmarks at 80 columns). */
+enum {
+    COMPACT_FOLD = 1, COMPACT_PREFIX, COMPACT_BARE, COMPACT_SHORT,
+    COMPACT_CASE_LINE, /* the short table with each case on a line of its own above its row */
+    COMPACT_LEVELS
+};
 
 /* The number of runs of every cell of the group when it is the same everywhere, else 0. */
 static size_t same_n(const tally_report *r, const tally__group *grp)
@@ -485,7 +503,10 @@ static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
                 b->failed = 1;
                 return 1;
             }
-            fits = columns_width(&cg, cols, ncols) <= (size_t)width;
+            /* On a line of its own, the case takes no column (its name may still be wider). */
+            fits = level == COMPACT_CASE_LINE
+                       ? 2 + columns_width(&cg, cols + 1, ncols - 1) <= (size_t)width
+                       : columns_width(&cg, cols, ncols) <= (size_t)width;
             free_grid(&cg);
         }
         if (!fits)
@@ -501,7 +522,7 @@ static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
                 tally__buf_printf(b, "%s against %s:\n", r->configs[j].label,
                                   r->configs[0].label);
                 tally__reflow(b, title, (size_t)width);
-                print_columns(b, &cg, color, 1, cols, ncols);
+                print_columns_as(b, &cg, color, 1, cols, ncols, level == COMPACT_CASE_LINE);
             } else {
                 b->failed = 1;
             }
