@@ -352,16 +352,29 @@ static void print_row_blocks(tally__buf *b, const grid *g, const tally_report *r
     }
 }
 
-/* The steps that make a configuration's table narrower, each keeping the ones before: the n
- * columns left out when every cell of the benchmark holds the same number of runs (said once
- * above the tables), p and MDE folded into one column; the case names without the prefix and
- * suffix they all share (named in the case column's title, "CRC32/…-2"); the values without their interval (the
- * delta's interval remains); the changes with 3 significant digits; each case name on a line
- * of its own above its figures (long names: go's sub-benchmarks at 80 columns). */
+/* What makes a configuration's table narrower: the n columns left out when every cell of the
+ * benchmark holds the same number of runs (said once above the tables) and p and MDE folded
+ * into one column (always); the case names without the prefix and suffix they all share (named
+ * in the case column's title, "CRC32/…-2"); the values without their interval (the delta's
+ * interval remains); the changes with 3 significant digits; each case name on a line of its own
+ * above its figures (long names: go's sub-benchmarks at 80 columns). */
 enum {
-    COMPACT_FOLD = 1, COMPACT_PREFIX, COMPACT_BARE, COMPACT_SHORT,
-    COMPACT_CASE_LINE, /* the short table with each case on a line of its own above its row */
-    COMPACT_LEVELS
+    COMPACT_PREFIX = 1,
+    COMPACT_BARE = 2,
+    COMPACT_SHORT = 4,
+    COMPACT_CASE_LINE = 8,
+};
+
+/* The steps tried in order, the first whose tables all fit being printed: each gives up a
+ * little more, and a case on its own line first keeps the figures whole again. */
+static const unsigned compact_steps[] = {
+    0,
+    COMPACT_PREFIX,
+    COMPACT_PREFIX | COMPACT_BARE,
+    COMPACT_PREFIX | COMPACT_BARE | COMPACT_SHORT,
+    COMPACT_CASE_LINE | COMPACT_PREFIX,
+    COMPACT_CASE_LINE | COMPACT_PREFIX | COMPACT_BARE,
+    COMPACT_CASE_LINE | COMPACT_PREFIX | COMPACT_BARE | COMPACT_SHORT,
 };
 
 /* The number of runs of every cell of the group when it is the same everywhere, else 0. */
@@ -399,10 +412,10 @@ static size_t bare_value(const char *text)
 }
 
 /* The table of compared configuration j (columns as one configuration of the full grid: case,
- * baseline value, n, value, n, delta, p, MDE, verdict) made narrower by the steps up to
- * `level`; `prefix`, `suffix`: the bytes every case name starts and ends with. */
+ * baseline value, n, value, n, delta, p, MDE, verdict) made narrower by the steps in
+ * `level` (COMPACT_*); `prefix`, `suffix`: the bytes every case name starts and ends with. */
 static int build_compact(grid *cg, const grid *g, const tally_report *r, const tally__group *grp,
-                         size_t j, int level, size_t prefix, size_t suffix)
+                         size_t j, unsigned level, size_t prefix, size_t suffix)
 {
     memset(cg, 0, sizeof(*cg));
     if (alloc_grid(cg, g->rows, 3 + PER_CONFIG) != TALLY_OK)
@@ -413,13 +426,13 @@ static int build_compact(grid *cg, const grid *g, const tally_report *r, const t
             size_t from = i * g->cols + (k < 3 ? k : src + k - 3);
             const char *text = cell_str(g, from);
             cg->verdict[i * cg->cols + k] = g->verdict[from];
-            if (k == 0 && i == 0 && level >= COMPACT_PREFIX && prefix + suffix > 0) {
+            if (k == 0 && i == 0 && (level & COMPACT_PREFIX) && prefix + suffix > 0) {
                 const char *name = r->rows[grp->first].case_name;
                 set_text(cg, i, k, "%.*s\xe2\x80\xa6%s", (int)prefix, name,
                          name + strlen(name) - suffix);
-            } else if (k == 0 && i > 0 && level >= COMPACT_PREFIX && prefix + suffix > 0) {
+            } else if (k == 0 && i > 0 && (level & COMPACT_PREFIX) && prefix + suffix > 0) {
                 set_text(cg, i, k, "%.*s", (int)(strlen(text) - prefix - suffix), text + prefix);
-            } else if ((k == 1 || k == 3) && i > 0 && level >= COMPACT_BARE)
+            } else if ((k == 1 || k == 3) && i > 0 && (level & COMPACT_BARE))
                 set_text(cg, i, k, "%.*s", (int)bare_value(text), text);
             else if (g->text[from])
                 set_text(cg, i, k, "%s", text);
@@ -436,7 +449,7 @@ static int build_compact(grid *cg, const grid *g, const tally_report *r, const t
             continue;
         const tally_comparison *cmp = &c->pub.comparison;
         tally__buf t = TALLY__BUF_INIT;
-        if (level >= COMPACT_SHORT && cmp->ratio_defined) {
+        if ((level & COMPACT_SHORT) && cmp->ratio_defined) {
             short_pct(&t, cmp->pct_imp);
             tally__buf_puts(&t, "%");
             if (cmp->interval_defined) {
@@ -452,12 +465,12 @@ static int build_compact(grid *cg, const grid *g, const tally_report *r, const t
         }
         /* p and MDE in one cell: "0.0332 ±4.07%"; without an MDE the p alone. Shortened:
          * p with 3 decimals, the MDE with 2 significant digits ("0.033 ±4.1%"). */
-        if (level >= COMPACT_SHORT && cmp->p_defined)
+        if ((level & COMPACT_SHORT) && cmp->p_defined)
             tally__buf_printf(&t, c->pub.p_adjusted < 0.001 ? "<0.001" : "%.3f",
                               c->pub.p_adjusted);
         else
             tally__buf_puts(&t, cell_str(g, i * g->cols + src + 3));
-        if (cmp->mde_defined && level >= COMPACT_SHORT)
+        if (cmp->mde_defined && (level & COMPACT_SHORT))
             tally__buf_printf(&t, " \xc2\xb1%.*f%%", cmp->mde_pct < 9.95 ? 1 : 0, cmp->mde_pct);
         else if (cmp->mde_defined)
             tally__buf_printf(&t, " \xc2\xb1%.2f%%", cmp->mde_pct);
@@ -483,7 +496,7 @@ static size_t compact_columns(size_t *cols, int drop_n)
     return n;
 }
 
-/* The compact per-configuration tables at the first level at which every one fits `width`;
+/* The compact per-configuration tables at the first step at which every one fits `width`;
  * 0 (nothing printed) when none does. */
 static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
                          const tally__group *grp, int color, int width)
@@ -492,8 +505,11 @@ static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
     size_t suffix = tally__case_suffix(r, grp, prefix);
     size_t cols[3 + PER_CONFIG];
     size_t ncols = compact_columns(cols, runs > 0);
-    for (int level = COMPACT_FOLD; level < COMPACT_LEVELS; level++) {
-        if (level == COMPACT_PREFIX && prefix + suffix == 0)
+    for (size_t step = 0; step < TALLY__COUNT(compact_steps); step++) {
+        unsigned level = compact_steps[step];
+        /* Without a shared prefix or suffix, a step that cuts them is the one before. */
+        unsigned cut = ~(unsigned)COMPACT_PREFIX;
+        if (step > 0 && prefix + suffix == 0 && (level & cut) == (compact_steps[step - 1] & cut))
             continue;
         int fits = 1;
         for (size_t j = 1; j < r->config_count && fits; j++) {
@@ -504,7 +520,7 @@ static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
                 return 1;
             }
             /* On a line of its own, the case takes no column (its name may still be wider). */
-            fits = level == COMPACT_CASE_LINE
+            fits = (level & COMPACT_CASE_LINE)
                        ? 2 + columns_width(&cg, cols + 1, ncols - 1) <= (size_t)width
                        : columns_width(&cg, cols, ncols) <= (size_t)width;
             free_grid(&cg);
@@ -522,7 +538,8 @@ static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
                 tally__buf_printf(b, "%s against %s:\n", r->configs[j].label,
                                   r->configs[0].label);
                 tally__reflow(b, title, (size_t)width);
-                print_columns_as(b, &cg, color, 1, cols, ncols, level == COMPACT_CASE_LINE);
+                print_columns_as(b, &cg, color, 1, cols, ncols,
+                                 (level & COMPACT_CASE_LINE) != 0);
             } else {
                 b->failed = 1;
             }
