@@ -97,15 +97,16 @@ lat = wb["lat"]
 # headers; the cases from row 4. Columns: A case; B base, C CV; D new, E CV, F pct imp, G and
 # H its interval, I p, J verdict, K MDE, L runs needed; M alt ... U.
 title = lat["A1"].value
-check(title.startswith("lat: us, lower is better, AMean; "), "title %r" % title)
+# The unit as every format shows it: us with the SI symbol, µs.
+check(title.startswith("lat: \u00b5s, lower is better, AMean; "), "title %r" % title)
 check("alpha 0.05" in title and "Baseline: base" in title, "title %r" % title)
 check([lat[c + "2"].value for c in "BDM"] == ["base", "new", "alt"], "configuration row")
 check(lat["D2"].alignment.horizontal == "centerContinuous", "configuration centred across")
 check(lat["E2"].alignment.horizontal == "centerContinuous", "configuration spans its columns")
 header = [c.value for c in lat[3]]
 per = ["pct imp", "low 95%", "high 95%", "p", "verdict", "MDE", "runs needed"]
-check(header == ["case", "AMean (us)", "CV", "AMean (us)", "CV"] + per +
-      ["AMean (us)", "CV"] + per, "lat header: %r" % header)
+check(header == ["case", "AMean (\u00b5s)", "CV", "AMean (\u00b5s)", "CV"] + per +
+      ["AMean (\u00b5s)", "CV"] + per, "lat header: %r" % header)
 check([lat.cell(row=i, column=1).value for i in range(4, 8)] == ["a", "b", "c", "d"], "cases")
 # lat/a: base mean (10 + 10.2 + 9.8 + 10) / 4 = 10; new 12; pct imp (1 - 12/10) * 100 = -20 %,
 # stored as the fraction -0.2 under a signed percent format.
@@ -151,9 +152,11 @@ check(("F4:J7", "expression", ['$J4="improvement"']) in rules, "improvement rule
 check(("O4:S7", "expression", ['$S4="regression"']) in rules, "alt rule")
 
 tput = wb["tput"]
-check(tput["A1"].value.startswith("tput: MB/s, higher is better, HMean; "), "tput title")
-# tput/x HMean 4 / (1/100 + 1/110 + 1/90 + 1/100) = 99.49748743718592 (scipy.stats.hmean)
-check(close(tput["B4"].value, 99.49748743718592), "tput B4 %r" % tput["B4"].value)
+# Bytes in binary prefixes, as the text and HTML show them: MB/s (10^6 B/s) as MiB/s.
+check(tput["A1"].value.startswith("tput: MiB/s, higher is better, HMean; "), "tput title")
+# tput/x HMean 4 / (1/100 + 1/110 + 1/90 + 1/100) = 99.49748743718592 MB/s (scipy.stats.hmean),
+# times 10^6 / 2^20 = 0.95367431640625: 94.88819831579774 MiB/s.
+check(close(tput["B4"].value, 99.49748743718592 * 1e6 / 2 ** 20), "tput B4 %r" % tput["B4"].value)
 # An HMean row has no interval: 4 significant digits of its largest value (119.58): 1 decimal.
 check(tput["B4"].number_format == "0.0", "tput format %r" % tput["B4"].number_format)
 check(tput["J5"].value == "insufficient", "tput/y verdict %r" % tput["J5"].value)
@@ -164,8 +167,8 @@ check(rows[0] == ("benchmark", "case", "configuration", "run", "value", "unit", 
       "samples header %r" % (rows[0],))
 # lat: a 3 x 4, b 3 + 3, c 3 x 3, d 2; tput: x 3 x 4, y 3 x 1 -> 44 runs.
 check(len(rows) == 45, "samples rows %d" % len(rows))
-check(rows[1] == ("lat", "a", "base", 1, 10.0, "us", "lower"), "first sample %r" % (rows[1],))
-check(rows[2] == ("lat", "a", "base", 2, 10.2, "us", "lower"), "second sample %r" % (rows[2],))
+check(rows[1] == ("lat", "a", "base", 1, 10.0, "\u00b5s", "lower"), "first sample %r" % (rows[1],))
+check(rows[2] == ("lat", "a", "base", 2, 10.2, "\u00b5s", "lower"), "second sample %r" % (rows[2],))
 check_widths(samples, 1, "samples")
 check_view(samples, "B2", "A1:G45", "$1:$1", "$A$1:$G$45", "samples")
 
@@ -176,15 +179,26 @@ check(("(report)", "test", "auto") in meta, "report options")
 check_widths(wb["metadata"], 1, "metadata")
 
 charts, drawings = chart_files(path)
-# Per benchmark sheet a line chart of the values across the cases and a column chart of pct imp
-# (openpyxl drops charts on load: read the XML).
+# Per benchmark sheet a chart of the values across the cases and one of pct imp (openpyxl drops
+# charts on load: read the XML). lat's cases are named (a, b, c, d): horizontal bars, never a
+# line joining them, every label shown, the first case on top, the legend above the plot.
 check(len(charts) == 4, "charts %d" % len(charts))
 line, bars = charts[0], charts[1]
-check("<c:lineChart>" in line, "first chart is a line chart")
+check("<c:barChart>" in line and '<c:barDir val="bar"/>' in line, "named cases as bars")
+check("<c:lineChart>" not in line, "no line across named cases")
+check('<c:tickLblSkip val="1"/>' in line, "every case labelled")
+check('<c:orientation val="maxMin"/>' in line, "first case on top")
+check('<c:legendPos val="t"/>' in line and '<c:legendPos val="t"/>' in bars, "legend on top")
+# One colour per configuration in both charts, the HTML palette's (palette.h): base C0
+# #0072b2, new C1 #d55e00, alt C2 #009e73; the change chart has new and alt only.
+colours = lambda xml: [re.search(r'srgbClr val="([0-9A-F]{6})"', ser).group(1)
+                       for ser in xml.split("<c:ser>")[1:]]
+check(colours(line) == ["0072B2", "D55E00", "009E73"], "value colours %r" % colours(line))
+check(colours(bars) == ["D55E00", "009E73"], "change colours %r" % colours(bars))
 for col in "BDM":
     check("<c:f>'lat'!$%s$4:$%s$7</c:f>" % (col, col) in line, "line series %s" % col)
 check("<c:f>'lat'!$A$4:$A$7</c:f>" in line, "line categories")
-check(">case<" in line and ">AMean (us)<" in line, "line axis titles")
+check(">case<" in line and ">AMean (\u00b5s)<" in line, "line axis titles")
 check("<c:barChart>" in bars, "second chart is a column chart")
 check("<c:f>'lat'!$F$4:$F$7</c:f>" in bars and "<c:f>'lat'!$O$4:$O$7</c:f>" in bars,
       "bar series")
@@ -231,7 +245,8 @@ check_widths(sweep, 3, "sweep")
 check_view(sweep, "B4", "A3:L9", "$1:$3", "$A$1:$L$9", "sweep")
 many = wb["many"]
 check("No charts: 60 cases" in many["A1"].value, "many title %r" % many["A1"].value)
-check(many["A1"].value.startswith("many: MB/s, higher is better, HMean"), "many title")
+# many's values are about 1 MB/s = 10^6 / 1024 = 976.6 KiB/s: below 1 MiB/s, hence KiB/s.
+check(many["A1"].value.startswith("many: KiB/s, higher is better, HMean"), "many title")
 samples = wb["samples"]
 check(samples["B2"].value == 1, "samples numeric case %r" % samples["B2"].value)
 check(samples.column_dimensions["C"].width >= len("5.14.0-rc3-alwayswake-v1r1"),
@@ -242,6 +257,9 @@ charts, drawings = chart_files(path)
 check(len(charts) == 2, "sweep charts %d" % len(charts))
 check(len(drawings) == 1, "one sheet with drawings")
 check("<c:f>'sweep'!$A$4:$A$9</c:f>" in charts[0], "sweep categories")
+# Numeric cases (a sweep) read left to right: a line per configuration, columns of changes.
+check("<c:lineChart>" in charts[0], "sweep values as lines")
+check('<c:barDir val="col"/>' in charts[1], "sweep changes as columns")
 # Every change is -50 %: the value axis still reaches 0, in whole steps of 10 % (nice ticks of
 # [-0.5, 0]: span 0.5, step 0.1).
 check('<c:max val="0"/>' in charts[1] and '<c:min val="-0.5"/>' in charts[1] and

@@ -2,6 +2,7 @@
  * configuration of block characters (Unicode eighths, or ASCII), all configurations of a case
  * binned on one shared range so their positions compare, within the given width. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/plot.h"
@@ -37,8 +38,8 @@ static void put_cut(tally__buf *b, const char *s, size_t max)
 }
 
 static void render_case(tally__buf *b, const tally_report *r, const tally_render_options *o,
-                        const tally__row *row, size_t *counts, size_t bars, size_t label_w,
-                        size_t width)
+                        const tally__row *row, const tally__si *si, size_t *counts, size_t bars,
+                        size_t label_w, size_t width)
 {
     const char *const *levels = o->ascii ? ascii_levels : unicode_levels;
     double lo, hi;
@@ -91,9 +92,17 @@ static void render_case(tally__buf *b, const tally_report *r, const tally_render
         tally__buf_end_line(b);
     }
     /* The range under the bars: its low end at the left edge, its high end at the right. */
+    /* In the prefixed unit and with the decimals of the table above (the benchmark's unit,
+     * the row's digits), so "4400 ms" of the table is not "4.400 s" here. */
+    tally__numfmt f;
+    tally__row_numfmt(&f, r, row, si, o->precision);
     char a[80], z[80];
-    tally__si_format(a, sizeof(a), lo, 4, row->unit);
-    tally__si_format(z, sizeof(z), hi, 4, row->unit);
+    size_t la = tally__numfmt_number(a, sizeof(a), &f, lo);
+    size_t lz = tally__numfmt_number(z, sizeof(z), &f, hi);
+    if (f.si.unit[0]) {
+        snprintf(a + la, sizeof(a) - la, " %s", f.si.unit);
+        snprintf(z + lz, sizeof(z) - lz, " %s", f.si.unit);
+    }
     size_t start = 2 + label_w + 1, wa = display_width(a), wz = display_width(z);
     tally__buf_pad(b, start);
     tally__buf_puts(b, a);
@@ -128,9 +137,15 @@ int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_r
     if (counts == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
     tally__buf_puts(b, "\nDistributions (runs per bin):\n");
-    for (size_t i = 0; i < r->row_count; i++) {
-        tally__buf_puts(b, "\n");
-        render_case(b, r, o, &r->rows[i], counts, bars, label_w, width);
+    size_t pos = 0;
+    tally__group g;
+    while (tally__report_next_group(&g, r, &pos)) {
+        tally__si si;
+        tally__group_si(&si, r, &g);
+        for (size_t i = g.first; i < g.first + g.count; i++) {
+            tally__buf_puts(b, "\n");
+            render_case(b, r, o, &r->rows[i], &si, counts, bars, label_w, width);
+        }
     }
     tally__free_mem(counts);
     return b->failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;

@@ -26,14 +26,6 @@ static size_t display_width(const char *s)
     return w;
 }
 
-/* Columns of the first n bytes of s (UTF-8 lead bytes). */
-static size_t display_width_n(const char *s, size_t n)
-{
-    size_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        w += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return w;
-}
 
 /* Set the text of a cell (formatted like printf). */
 static void TALLY__PRINTF(4, 5) set_text(grid *g, size_t row, size_t col, const char *fmt, ...)
@@ -55,6 +47,20 @@ static void TALLY__PRINTF(4, 5) set_text(grid *g, size_t row, size_t col, const 
 static const char *cell_str(const grid *g, size_t k)
 {
     return g->text[k] ? g->text[k] : "";
+}
+
+/* Empty cells for `rows` x `cols`; out of memory is recorded (free_grid frees what was made). */
+static int alloc_grid(grid *g, size_t rows, size_t cols)
+{
+    g->rows = rows;
+    g->cols = cols;
+    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
+    g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
+    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
+    g->width = tally__calloc(g->cols, sizeof(*g->width));
+    if (!g->text || !g->verdict || !g->width)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    return TALLY_OK;
 }
 
 /* Footnote marks of the table. */
@@ -118,6 +124,8 @@ static void fill_comparison(grid *g, size_t gr, size_t col, const tally__cell *c
         set_text(g, gr, col + 2, "-");
     /* The verdict last: an inconclusive row's runs needed make it the longest cell. */
     verdict_cell(g, gr, col + 3, cmp);
+    /* The delta takes the verdict's colour too: the size of a regression reads red. */
+    g->verdict[gr * g->cols + col] = cmp->verdict;
     g->verdict[gr * g->cols + col + 3] = cmp->verdict;
 }
 
@@ -144,14 +152,8 @@ static int build_grid(grid *g, const tally_report *r, const tally_render_options
     char ci[32];
     tally__ci_label(ci, sizeof ci, r);
     size_t per_config = compare ? PER_CONFIG : 2;
-    g->rows = grp->count + 1;
-    g->cols = 1 + 2 + (r->config_count - 1) * per_config;
-    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
-    g->rows = g->text ? g->rows : 0; /* free_grid walks rows * cols */
-    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
-    g->width = tally__calloc(g->cols, sizeof(*g->width));
-    if (!g->text || !g->verdict || !g->width)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+    if (alloc_grid(g, grp->count + 1, 1 + 2 + (r->config_count - 1) * per_config) != TALLY_OK)
+        return TALLY_ENOMEM;
     set_text(g, 0, 0, "case");
     set_text(g, 0, 1, "%s", r->configs[0].label);
     set_text(g, 0, 2, "n");
@@ -230,14 +232,8 @@ static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const ta
 static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,
                               const tally__group *grp, const tally__si *si, size_t config)
 {
-    g->rows = grp->count + 1;
-    g->cols = SUMMARY_COLS;
-    g->text = tally__calloc(g->rows * g->cols, sizeof(*g->text));
-    g->rows = g->text ? g->rows : 0;
-    g->verdict = tally__calloc(g->rows * g->cols, sizeof(*g->verdict));
-    g->width = tally__calloc(g->cols, sizeof(*g->width));
-    if (!g->text || !g->verdict || !g->width)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+    if (alloc_grid(g, grp->count + 1, SUMMARY_COLS) != TALLY_OK)
+        return TALLY_ENOMEM;
     const tally__row *first = &r->rows[grp->first];
     for (size_t c = 0; c < SUMMARY_COLS; c++)
         set_text(g, 0, c, "%s", summary_headers[c] ? summary_headers[c]
@@ -261,9 +257,10 @@ static void free_grid(grid *g)
     tally__free_mem(g->width);
 }
 
-/* Print the columns `cols` (ncols of them, in order; NULL: all) of every grid row. */
-static void print_columns(tally__buf *b, const grid *g, int color, int compare,
-                          const size_t *cols, size_t ncols)
+/* Print the columns `cols` (ncols of them, in order; NULL: all) of every grid row; with
+ * `case_line`, the first column on a line of its own above the others, which are indented. */
+static void print_columns_as(tally__buf *b, const grid *g, int color, int compare,
+                             const size_t *cols, size_t ncols, int case_line)
 {
     if (cols == NULL)
         ncols = g->cols;
@@ -271,6 +268,12 @@ static void print_columns(tally__buf *b, const grid *g, int color, int compare,
         for (size_t k = 0; k < ncols; k++) {
             size_t c = cols ? cols[k] : k;
             const char *text = cell_str(g, i * g->cols + c);
+            if (case_line && k == 0) {
+                tally__buf_puts(b, text);
+                tally__buf_end_line(b);
+                tally__buf_puts(b, "  ");
+                continue;
+            }
             size_t pad = g->width[c] - display_width(text);
             /* The case and the verdict are words: left-aligned; numbers right-aligned. */
             align a = c == 0 || (compare && c >= 3 && (c - 3) % PER_CONFIG == 5) ? LEFT : RIGHT;
@@ -279,7 +282,7 @@ static void print_columns(tally__buf *b, const grid *g, int color, int compare,
                              : v == TALLY_VERDICT_REGRESSION  ? "\033[31m"
                              : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
                                                               : "";
-            if (k > 0)
+            if (k > (case_line ? 1u : 0u))
                 tally__buf_puts(b, "  ");
             /* The last column of a line is not padded: no trailing blanks. */
             if (a == RIGHT)
@@ -290,6 +293,12 @@ static void print_columns(tally__buf *b, const grid *g, int color, int compare,
         }
         tally__buf_end_line(b);
     }
+}
+
+static void print_columns(tally__buf *b, const grid *g, int color, int compare,
+                          const size_t *cols, size_t ncols)
+{
+    print_columns_as(b, g, color, compare, cols, ncols, 0);
 }
 
 static void print_grid(tally__buf *b, const grid *g, int color, int compare)
@@ -334,20 +343,219 @@ static void print_row_blocks(tally__buf *b, const grid *g, const tally_report *r
                              : v == TALLY_VERDICT_IMPROVEMENT ? "\033[32m"
                                                               : "";
             /* The p column's title says whether p-values are adjusted: "p (adj)". */
-            tally__buf_printf(b, "    delta %s, %s %s, MDE %s, %s%s%s\n",
-                              cell_str(g, i * g->cols + col + 2), cell_str(g, col + 3),
-                              cell_str(g, i * g->cols + col + 3),
+            tally__buf_printf(b, "    delta %s%s%s, %s %s, MDE %s, %s%s%s\n", on,
+                              cell_str(g, i * g->cols + col + 2), on[0] ? "\033[0m" : "",
+                              cell_str(g, col + 3), cell_str(g, i * g->cols + col + 3),
                               cell_str(g, i * g->cols + col + 4), on,
                               cell_str(g, i * g->cols + col + 5), on[0] ? "\033[0m" : "");
         }
     }
 }
 
+/* What makes a configuration's table narrower: the n columns left out when every cell of the
+ * benchmark holds the same number of runs (said once above the tables) and p and MDE folded
+ * into one column (always); the case names without the prefix and suffix they all share (named
+ * in the case column's title, "CRC32/…-2"); the values without their interval (the delta's
+ * interval remains); the changes with 3 significant digits; each case name on a line of its own
+ * above its figures (long names: go's sub-benchmarks at 80 columns). */
+enum {
+    COMPACT_PREFIX = 1,
+    COMPACT_BARE = 2,
+    COMPACT_SHORT = 4,
+    COMPACT_CASE_LINE = 8,
+};
+
+/* The steps tried in order, the first whose tables all fit being printed: each gives up a
+ * little more, and a case on its own line first keeps the figures whole again. */
+static const unsigned compact_steps[] = {
+    0,
+    COMPACT_PREFIX,
+    COMPACT_PREFIX | COMPACT_BARE,
+    COMPACT_PREFIX | COMPACT_BARE | COMPACT_SHORT,
+    COMPACT_CASE_LINE | COMPACT_PREFIX,
+    COMPACT_CASE_LINE | COMPACT_PREFIX | COMPACT_BARE,
+    COMPACT_CASE_LINE | COMPACT_PREFIX | COMPACT_BARE | COMPACT_SHORT,
+};
+
+/* The number of runs of every cell of the group when it is the same everywhere, else 0. */
+static size_t same_n(const tally_report *r, const tally__group *grp)
+{
+    size_t n = 0;
+    for (size_t i = grp->first; i < grp->first + grp->count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *c = &r->rows[i].cells[j];
+            if (!c->pub.present || (n != 0 && c->n != n))
+                return 0;
+            n = c->n;
+        }
+    return n;
+}
+
+/* A percentage with 3 significant digits (at least the units): +4.73, -58.7, -588. */
+static void short_pct(tally__buf *b, double x)
+{
+    double a = x < 0 ? -x : x;
+    tally__buf_printf(b, "%+.*f", a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2, x);
+}
+
+/* A value cell without its interval: "196.2 ± 4.1" and "12.3 [11.0, 13.5]" give the value;
+ * "missing [2]" and a value with a footnote mark stay as they are. */
+static size_t bare_value(const char *text)
+{
+    const char *pm = strstr(text, " \xc2\xb1 ");
+    if (pm)
+        return (size_t)(pm - text);
+    const char *open = strstr(text, " [");
+    if (open && strchr(open, ',') && (open[2] == '-' || (open[2] >= '0' && open[2] <= '9')))
+        return (size_t)(open - text);
+    return strlen(text);
+}
+
+/* The table of compared configuration j (columns as one configuration of the full grid: case,
+ * baseline value, n, value, n, delta, p, MDE, verdict) made narrower by the steps in
+ * `level` (COMPACT_*); `prefix`, `suffix`: the bytes every case name starts and ends with. */
+static int build_compact(grid *cg, const grid *g, const tally_report *r, const tally__group *grp,
+                         size_t j, unsigned level, size_t prefix, size_t suffix)
+{
+    memset(cg, 0, sizeof(*cg));
+    if (alloc_grid(cg, g->rows, 3 + PER_CONFIG) != TALLY_OK)
+        return TALLY_ENOMEM;
+    size_t src = 3 + (j - 1) * PER_CONFIG;
+    for (size_t i = 0; i < cg->rows; i++) {
+        for (size_t k = 0; k < cg->cols; k++) {
+            size_t from = i * g->cols + (k < 3 ? k : src + k - 3);
+            const char *text = cell_str(g, from);
+            cg->verdict[i * cg->cols + k] = g->verdict[from];
+            if (k == 0 && i == 0 && (level & COMPACT_PREFIX) && prefix + suffix > 0) {
+                const char *name = r->rows[grp->first].case_name;
+                set_text(cg, i, k, "%.*s\xe2\x80\xa6%s", (int)prefix, name,
+                         name + strlen(name) - suffix);
+            } else if (k == 0 && i > 0 && (level & COMPACT_PREFIX) && prefix + suffix > 0) {
+                set_text(cg, i, k, "%.*s", (int)(strlen(text) - prefix - suffix), text + prefix);
+            } else if ((k == 1 || k == 3) && i > 0 && (level & COMPACT_BARE))
+                set_text(cg, i, k, "%.*s", (int)bare_value(text), text);
+            else if (g->text[from])
+                set_text(cg, i, k, "%s", text);
+        }
+        if (i == 0) {
+            /* The configurations are named above the table: short titles over the values. */
+            set_text(cg, 0, 1, "base");
+            set_text(cg, 0, 3, "new");
+            set_text(cg, 0, 6, "%s, MDE", cell_str(g, src + 3));
+            continue;
+        }
+        const tally__cell *c = &r->rows[grp->first + i - 1].cells[j];
+        if (!c->pub.compared)
+            continue;
+        const tally_comparison *cmp = &c->pub.comparison;
+        tally__buf t = TALLY__BUF_INIT;
+        if ((level & COMPACT_SHORT) && cmp->ratio_defined) {
+            short_pct(&t, cmp->pct_imp);
+            tally__buf_puts(&t, "%");
+            if (cmp->interval_defined) {
+                tally__buf_puts(&t, " [");
+                short_pct(&t, cmp->pct_low);
+                tally__buf_puts(&t, ", ");
+                short_pct(&t, cmp->pct_high);
+                tally__buf_puts(&t, "]");
+            }
+            if (!t.failed)
+                set_text(cg, i, 5, "%s", t.data);
+            t.len = 0;
+        }
+        /* p and MDE in one cell: "0.0332 ±4.07%"; without an MDE the p alone. Shortened:
+         * p with 3 decimals, the MDE with 2 significant digits ("0.033 ±4.1%"). */
+        if ((level & COMPACT_SHORT) && cmp->p_defined)
+            tally__buf_printf(&t, c->pub.p_adjusted < 0.001 ? "<0.001" : "%.3f",
+                              c->pub.p_adjusted);
+        else
+            tally__buf_puts(&t, cell_str(g, i * g->cols + src + 3));
+        if (cmp->mde_defined && (level & COMPACT_SHORT))
+            tally__buf_printf(&t, " \xc2\xb1%.*f%%", cmp->mde_pct < 9.95 ? 1 : 0, cmp->mde_pct);
+        else if (cmp->mde_defined)
+            tally__buf_printf(&t, " \xc2\xb1%.2f%%", cmp->mde_pct);
+        if (t.failed)
+            cg->failed = 1;
+        else
+            set_text(cg, i, 6, "%s", t.data);
+        tally__buf_dispose(&t);
+    }
+    return finish_grid(cg);
+}
+
+static void free_grid(grid *g);
+
+/* The columns of a compact table: n only when it varies, MDE folded into p's. */
+static size_t compact_columns(size_t *cols, int drop_n)
+{
+    static const size_t all[] = {0, 1, 2, 3, 4, 5, 6, 8};
+    size_t n = 0;
+    for (size_t k = 0; k < TALLY__COUNT(all); k++)
+        if (!(drop_n && (all[k] == 2 || all[k] == 4)))
+            cols[n++] = all[k];
+    return n;
+}
+
+/* The compact per-configuration tables at the first step at which every one fits `width`;
+ * 0 (nothing printed) when none does. */
+static int print_compact(tally__buf *b, const grid *g, const tally_report *r,
+                         const tally__group *grp, int color, int width)
+{
+    size_t runs = same_n(r, grp), prefix = tally__case_prefix(r, grp);
+    size_t suffix = tally__case_suffix(r, grp, prefix);
+    size_t cols[3 + PER_CONFIG];
+    size_t ncols = compact_columns(cols, runs > 0);
+    for (size_t step = 0; step < TALLY__COUNT(compact_steps); step++) {
+        unsigned level = compact_steps[step];
+        /* Without a shared prefix or suffix, a step that cuts them is the one before. */
+        unsigned cut = ~(unsigned)COMPACT_PREFIX;
+        if (step > 0 && prefix + suffix == 0 && (level & cut) == (compact_steps[step - 1] & cut))
+            continue;
+        int fits = 1;
+        for (size_t j = 1; j < r->config_count && fits; j++) {
+            grid cg;
+            if (build_compact(&cg, g, r, grp, j, level, prefix, suffix) != TALLY_OK) {
+                free_grid(&cg);
+                b->failed = 1;
+                return 1;
+            }
+            /* On a line of its own, the case takes no column (its name may still be wider). */
+            fits = (level & COMPACT_CASE_LINE)
+                       ? 2 + columns_width(&cg, cols + 1, ncols - 1) <= (size_t)width
+                       : columns_width(&cg, cols, ncols) <= (size_t)width;
+            free_grid(&cg);
+        }
+        if (!fits)
+            continue;
+        if (runs > 0)
+            tally__buf_printf(b, "n = %zu runs in every cell\n", runs);
+        for (size_t j = 1; j < r->config_count; j++) {
+            grid cg;
+            if (build_compact(&cg, g, r, grp, j, level, prefix, suffix) == TALLY_OK) {
+                if (j > 1)
+                    tally__buf_puts(b, "\n");
+                size_t title = b->len;
+                tally__buf_printf(b, "%s against %s:\n", r->configs[j].label,
+                                  r->configs[0].label);
+                tally__reflow(b, title, (size_t)width);
+                print_columns_as(b, &cg, color, 1, cols, ncols,
+                                 (level & COMPACT_CASE_LINE) != 0);
+            } else {
+                b->failed = 1;
+            }
+            free_grid(&cg);
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* The comparison table within `width` columns (0: no limit): whole when it fits, else one
- * block per compared configuration (case, baseline, that configuration), else one block per
- * row. Never a line the terminal would wrap, as far as the case names and verdicts allow. */
-static void print_fitted(tally__buf *b, const grid *g, const tally_report *r, int color,
-                         int width)
+ * block per compared configuration (case, baseline, that configuration), else those blocks
+ * made compact, else one block per row. Never a line the terminal would wrap, as far as the
+ * case names and verdicts allow. */
+static void print_fitted(tally__buf *b, const grid *g, const tally_report *r,
+                         const tally__group *grp, int color, int width)
 {
     if (width <= 0 || columns_width(g, NULL, g->cols) <= (size_t)width ||
         r->config_count < 2) {
@@ -363,7 +571,8 @@ static void print_fitted(tally__buf *b, const grid *g, const tally_report *r, in
         fits = columns_width(g, cols, TALLY__COUNT(cols)) <= (size_t)width;
     }
     if (!fits) {
-        print_row_blocks(b, g, r, color);
+        if (!print_compact(b, g, r, grp, color, width))
+            print_row_blocks(b, g, r, color);
         return;
     }
     for (size_t j = 1; j < r->config_count; j++) {
@@ -416,8 +625,6 @@ static void insufficient_note(notes *n, const tally_report *r, const tally__row 
     tally__buf_puts(b, "\n");
 }
 
-static void reflow(tally__buf *b, size_t start, size_t width);
-
 /* What render_group needs besides the group: the options and the notes it adds to. */
 typedef struct table_ctx {
     const tally_render_options *o;
@@ -439,7 +646,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
     if (o->fit_width > 0)
-        reflow(b, title, (size_t)o->fit_width);
+        tally__reflow(b, title, (size_t)o->fit_width);
     grid g;
     memset(&g, 0, sizeof(g));
     if (r->opts.summaries_only) {
@@ -457,7 +664,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     }
     int rc = build_grid(&g, r, o, grp, &si, compare, &n->median_ci);
     if (rc == TALLY_OK)
-        print_fitted(b, &g, r, o->color, compare ? o->fit_width : 0);
+        print_fitted(b, &g, r, grp, o->color, compare ? o->fit_width : 0);
     for (size_t i = grp->first; i < grp->first + grp->count; i++)
         for (size_t j = 1; j < r->config_count; j++) {
             const tally__cell_figures *c = &r->rows[i].cells[j].pub;
@@ -483,7 +690,21 @@ static int any_missing(const tally_report *r)
     return 0;
 }
 
-static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
+/* The headline HTML, Markdown and JSON give too: the worst significant regression, signed,
+ * with its interval (and as a ratio beyond -100 %), and where it is. */
+static void worst_regression(tally__buf *b, const tally_report *r, int color)
+{
+    size_t wi = 0, wj = 0;
+    if (!tally__worst_regression(&wi, &wj, r))
+        return;
+    const tally__row *row = &r->rows[wi];
+    tally__buf_printf(b, "\n%sWorst significant regression: ", color ? "\033[31m" : "");
+    tally__render_regression_size(b, row, &row->cells[wj].pub.comparison);
+    tally__buf_printf(b, " in %s/%s, %s%s\n", row->benchmark, row->case_name,
+                      r->configs[wj].label, color ? "\033[0m" : "");
+}
+
+static void render_footer(tally__buf *b, const tally_report *r, const notes *n, int color)
 {
     int compare = !r->opts.summaries_only && r->config_count > 1;
     if (compare) {
@@ -518,48 +739,8 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
                           tally__median_ci_min_n(r->opts.confidence));
     if (!compare)
         return;
+    worst_regression(b, r, color);
     tally__render_geomean_lines(b, r);
-}
-
-/* Break the lines from b->data[start] that are wider than `width` at spaces, continuing
- * them indented by two: the footer's sentences then never wrap in the terminal. A word longer
- * than the line stays whole. */
-static void reflow(tally__buf *b, size_t start, size_t width)
-{
-    if (b->failed || b->len <= start || width < 20)
-        return;
-    tally__buf out = TALLY__BUF_INIT;
-    const char *p = b->data + start, *end = b->data + b->len;
-    while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        const char *stop = eol ? eol : end;
-        size_t indent = 0, col = 0;
-        while (stop - p > 0 && display_width_n(p, (size_t)(stop - p)) + col > width) {
-            /* The last space that keeps the piece within the width. */
-            const char *cut = NULL;
-            for (const char *q = p; q < stop; q++)
-                if (*q == ' ' && q > p && display_width_n(p, (size_t)(q - p)) + col <= width)
-                    cut = q;
-            if (cut == NULL)
-                break;
-            tally__buf_append(&out, p, (size_t)(cut - p));
-            tally__buf_puts(&out, "\n");
-            p = cut + 1;
-            indent = 2;
-            tally__buf_pad(&out, indent);
-            col = indent;
-        }
-        tally__buf_append(&out, p, (size_t)(stop - p));
-        if (eol)
-            tally__buf_puts(&out, "\n");
-        p = eol ? eol + 1 : end;
-    }
-    b->len = start;
-    if (out.failed)
-        b->failed = 1;
-    else
-        tally__buf_append(b, out.data ? out.data : "", out.len);
-    tally__buf_dispose(&out);
 }
 
 int tally__render_table(tally__buf *b, const tally_report *r, const tally_render_options *o)
@@ -574,9 +755,9 @@ int tally__render_table(tally__buf *b, const tally_report *r, const tally_render
         return rc;
     }
     size_t footer = b->len;
-    render_footer(b, r, &n);
+    render_footer(b, r, &n, o->color);
     if (o->fit_width > 0)
-        reflow(b, footer, (size_t)o->fit_width);
+        tally__reflow(b, footer, (size_t)o->fit_width);
     int failed = b->failed || n.detail.failed;
     tally__buf_dispose(&n.detail);
     return failed ? tally__error(TALLY_ENOMEM, "out of memory") : TALLY_OK;

@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "report/report_internal.h"
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
+#include "report/palette.h"
 #include "report/svg.h"
 #include "report/xlsx_api.h"
 
@@ -132,14 +134,20 @@ static void put_num(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, dou
 
 /* A case name that is a plain decimal number (`1`, `16`, `0.5`) is written as a number, so
  * that sorting orders 1, 12, 110 by value; anything else (`1-groups`, `16 clients`) as text. */
+static int number_name(double *x, const char *name)
+{
+    const char *stop = NULL;
+    size_t len = strlen(name);
+    return len > 0 && len < 24 && strspn(name, "0123456789.-") == len &&
+           tally__number_scan(x, &stop, name, name + len, TALLY__NUMBER_JSON) ==
+               TALLY__NUMBER_OK &&
+           stop == name + len;
+}
+
 static void put_case(ctx *c, lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *name)
 {
     double x;
-    const char *stop = NULL;
-    size_t len = strlen(name);
-    if (len > 0 && len < 24 && strspn(name, "0123456789.-") == len &&
-        tally__number_scan(&x, &stop, name, name + len, TALLY__NUMBER_JSON) == TALLY__NUMBER_OK &&
-        stop == name + len)
+    if (number_name(&x, name))
         put_num(c, ws, row, col, x, NULL);
     else
         put_str(c, ws, row, col, name, NULL);
@@ -267,9 +275,40 @@ static int is_significant(const tally__cell *cell)
  * made an unreadable comb) and the table, sorted or filtered, says more. */
 #define CHART_CASES_MAX 50
 
-/* Series colours, one per compared configuration (cycled): Excel's default palette. */
-static const lxw_color_t series_colours[] = { 0x4472C4, 0xED7D31, 0xA5A5A5, 0xFFC000,
-                                              0x5B9BD5, 0x70AD47 };
+/* The colour of configuration j in every chart: the HTML report's (palette.h), so that one
+ * configuration has one colour in both charts of a sheet and in the HTML. */
+static lxw_color_t config_colour(size_t j)
+{
+    static const char *const palette[TALLY__PALETTE_SIZE] = {
+        TALLY__PALETTE_C0, TALLY__PALETTE_C1, TALLY__PALETTE_C2, TALLY__PALETTE_C3,
+        TALLY__PALETTE_C4, TALLY__PALETTE_C5, TALLY__PALETTE_C6, TALLY__PALETTE_C7,
+    };
+    return (lxw_color_t)strtoul(palette[j % TALLY__PALETTE_SIZE] + 1, NULL, 16);
+}
+
+/* Whether every case of the group is named by a number: the cases sweep a parameter (clients,
+ * groups, sizes), which a line may join in order; named cases are separate things, drawn as
+ * bars with their names beside them. */
+static int swept_cases(const tally_report *r, const tally__group *g)
+{
+    double x;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        if (!number_name(&x, r->rows[i].case_name))
+            return 0;
+    return 1;
+}
+
+/* A bar chart's axes are those of a column chart turned: libxlsxwriter's x_axis is then the
+ * value axis (horizontal) and y_axis the categories. */
+static lxw_chart_axis *category_axis(lxw_chart *chart)
+{
+    return chart->type == LXW_CHART_BAR ? chart->y_axis : chart->x_axis;
+}
+
+static lxw_chart_axis *value_axis(lxw_chart *chart)
+{
+    return chart->type == LXW_CHART_BAR ? chart->x_axis : chart->y_axis;
+}
 
 static lxw_chart *new_chart(ctx *c, uint8_t type, const char *title, const char *x_title,
                             const char *y_title, const char *y_format)
@@ -280,12 +319,25 @@ static lxw_chart *new_chart(ctx *c, uint8_t type, const char *title, const char 
         return NULL;
     }
     c->x.chart_title_set_name(chart, title);
-    c->x.chart_axis_set_name(chart->x_axis, x_title);
-    c->x.chart_axis_set_name(chart->y_axis, y_title);
-    c->x.chart_axis_set_num_format(chart->y_axis, y_format);
-    /* Category labels at the bottom of the plot, never across bars that go below zero. */
-    c->x.chart_axis_set_label_position(chart->x_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
-    c->x.chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+    c->x.chart_axis_set_name(category_axis(chart), x_title);
+    c->x.chart_axis_set_name(value_axis(chart), y_title);
+    c->x.chart_axis_set_num_format(value_axis(chart), y_format);
+    /* Category labels at the low end of the value axis, never across bars that go below zero;
+     * in a bar chart (named cases) the categories run down its left side, the first case on
+     * top as in the table. */
+    c->x.chart_axis_set_label_position(category_axis(chart), LXW_CHART_AXIS_LABEL_POSITION_LOW);
+    if (type == LXW_CHART_BAR) {
+        /* Every case named (a spreadsheet otherwise skips every other label when they are
+         * crowded), in a 9-point font: the chart is made tall enough for them. */
+        lxw_chart_font small;
+        memset(&small, 0, sizeof(small));
+        small.size = 9;
+        c->x.chart_axis_set_reverse(category_axis(chart));
+        c->x.chart_axis_set_interval_unit(category_axis(chart), 1);
+        c->x.chart_axis_set_num_font(category_axis(chart), &small);
+    }
+    /* The legend above the plot: outside it and away from the case labels. */
+    c->x.chart_legend_set_position(chart, LXW_CHART_LEGEND_TOP);
     return chart;
 }
 
@@ -306,21 +358,31 @@ static lxw_chart_series *add_series(ctx *c, lxw_chart *chart, const char *sheet,
     return series;
 }
 
-/* Beside the table: the row statistic of every configuration across the cases (a line each),
- * and below it the pct imp of each compared configuration with its significant bars solid
- * and the others pale. */
+/* The height in pixels of a chart of `cases` categories with `series` series: Excel's default
+ * 288 px, taller for named cases drawn as horizontal bars: 14 px a case (a 9-point label)
+ * plus 4 px per series, so 36 long-named cases keep every label level and apart. */
+static double chart_height(int bars, size_t cases, size_t series)
+{
+    double want = bars ? 100 + (double)cases * (14 + 4 * (double)series) : 288;
+    return want < 288 ? 288 : want;
+}
+
+/* Beside the table: the row statistic of every configuration across the cases, and below it
+ * the pct imp of each compared configuration with its significant bars solid and the others
+ * pale. Swept cases (numbers) read left to right, the statistic as a line per configuration;
+ * named cases as horizontal bars with their names level at the left, never joined by a line.
+ * Configuration j has the colour palette.h gives it, in both charts. */
 static void benchmark_charts(ctx *c, lxw_worksheet *ws, const char *sheet, const tally_report *r,
-                             const tally__group *g, int compare, lxw_col_t beside)
+                             const tally__group *g, int compare, lxw_col_t beside,
+                             const char *value_head)
 {
     const tally__row *first = &r->rows[g->first];
-    char title[256], axis[160];
-    if (first->unit[0])
-        snprintf(axis, sizeof(axis), "%s (%s)", tally__stat_title(first->statistic), first->unit);
-    else
-        snprintf(axis, sizeof(axis), "%s", tally__stat_title(first->statistic));
-    snprintf(title, sizeof(title), "%s per case (%s is better)", axis,
+    int bars = !swept_cases(r, g);
+    char title[256];
+    snprintf(title, sizeof(title), "%s per case (%s is better)", value_head,
              first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower");
-    lxw_chart *sweep = new_chart(c, LXW_CHART_LINE, title, "case", axis, "General");
+    lxw_chart *sweep = new_chart(c, bars ? LXW_CHART_BAR : LXW_CHART_LINE, title, "case",
+                                 value_head, "General");
     if (sweep == NULL)
         return;
     for (size_t j = 0; j < r->config_count; j++) {
@@ -328,21 +390,48 @@ static void benchmark_charts(ctx *c, lxw_worksheet *ws, const char *sheet, const
             add_series(c, sweep, sheet, g->count, config_col(r, j, compare), r->configs[j].label);
         if (s == NULL)
             return;
-        c->x.chart_series_set_marker_type(s, LXW_CHART_MARKER_CIRCLE);
+        lxw_chart_fill fill = { config_colour(j), 0, 0 };
+        lxw_chart_line line = { config_colour(j), 0, bars ? 0.75f : 1.5f, 0, 0 };
+        c->x.chart_series_set_line(s, &line);
+        if (bars) {
+            c->x.chart_series_set_fill(s, &fill);
+        } else {
+            c->x.chart_series_set_marker_type(s, LXW_CHART_MARKER_CIRCLE);
+            c->x.chart_series_set_fill(s, &fill);
+        }
     }
+    if (bars)
+        c->x.chart_set_series_gap(sweep, 60);
+    /* Named cases whose values span more than two decades (a 15-byte and a 32 kB checksum) on
+     * a logarithmic axis, so the small ones are not flattened onto zero. */
+    double vmin = 0, vmax = 0;
+    for (size_t i = g->first; i < g->first + g->count; i++)
+        for (size_t j = 0; j < r->config_count; j++) {
+            const tally__cell *cell = &r->rows[i].cells[j];
+            double v = cell->pub.value;
+            if (!cell->pub.present || !cell->value_defined || !(v > 0))
+                continue;
+            vmin = vmin == 0 || v < vmin ? v : vmin;
+            vmax = v > vmax ? v : vmax;
+        }
+    if (bars && vmin > 0 && vmax / vmin > 100)
+        c->x.chart_axis_set_log_base(value_axis(sweep), 10);
     lxw_chart_options place;
     memset(&place, 0, sizeof(place));
     place.x_offset = 8;
     place.y_offset = 4;
-    place.x_scale = 1.5;
-    place.y_scale = 1.1;
+    /* Named cases need room for their labels beside the bars. */
+    place.x_scale = bars ? 2.0 : 1.5;
+    double height = chart_height(bars, g->count, r->config_count);
+    place.y_scale = height / 288;
     if (c->err == LXW_NO_ERROR)
         note(c, c->x.worksheet_insert_chart_opt(ws, GROUP_ROW, beside, sweep, &place), "a chart");
     if (!compare)
         return;
     snprintf(title, sizeof(title), "Change against %s (solid: significant)", r->configs[0].label);
-    lxw_chart *bars = new_chart(c, LXW_CHART_COLUMN, title, "case", "pct imp (+ is better)", "0%");
-    if (bars == NULL)
+    lxw_chart *change = new_chart(c, bars ? LXW_CHART_BAR : LXW_CHART_COLUMN, title, "case",
+                                  "pct imp (+ is better)", "0%");
+    if (change == NULL)
         return;
     lxw_chart_point *points = tally__calloc(g->count + 1, sizeof(*points));
     lxw_chart_point **list = tally__calloc(g->count + 1, sizeof(*list));
@@ -368,13 +457,13 @@ static void benchmark_charts(ctx *c, lxw_worksheet *ws, const char *sheet, const
         /* Whole nice steps (the HTML plots' ticks), so the labels read 10%, 20%, ... */
         tally__ticks t;
         tally__nice_ticks(&t, lo, hi, 6);
-        c->x.chart_axis_set_min(bars->y_axis, t.lo + 0.0); /* + 0.0: never "-0" */
-        c->x.chart_axis_set_max(bars->y_axis, t.hi + 0.0);
-        c->x.chart_axis_set_major_unit(bars->y_axis, t.step);
+        c->x.chart_axis_set_min(value_axis(change), t.lo + 0.0); /* + 0.0: never "-0" */
+        c->x.chart_axis_set_max(value_axis(change), t.hi + 0.0);
+        c->x.chart_axis_set_major_unit(value_axis(change), t.step);
     }
     for (size_t j = 1; j < r->config_count && c->err == LXW_NO_ERROR; j++) {
-        lxw_color_t colour = series_colours[(j - 1) % TALLY__COUNT(series_colours)];
-        lxw_chart_series *s = add_series(c, bars, sheet, g->count,
+        lxw_color_t colour = config_colour(j);
+        lxw_chart_series *s = add_series(c, change, sheet, g->count,
                                          config_col(r, j, compare) + 2, r->configs[j].label);
         if (s == NULL)
             break;
@@ -394,10 +483,14 @@ static void benchmark_charts(ctx *c, lxw_worksheet *ws, const char *sheet, const
     }
     tally__free_mem(points);
     tally__free_mem(list);
+    if (bars)
+        c->x.chart_set_series_gap(change, 60);
     place.y_offset = 24;
+    place.y_scale = chart_height(bars, g->count, r->config_count - 1) / 288;
+    /* Below the first chart: its height in rows of Excel's default 20 px, and one more. */
+    lxw_row_t below = GROUP_ROW + (lxw_row_t)(height / 20) + 1;
     if (c->err == LXW_NO_ERROR)
-        note(c, c->x.worksheet_insert_chart_opt(ws, GROUP_ROW + 17, beside, bars, &place),
-             "a chart");
+        note(c, c->x.worksheet_insert_chart_opt(ws, below, beside, change, &place), "a chart");
 }
 
 static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g)
@@ -412,10 +505,14 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
                          (compare && r->config_count > 1 ? COMPARED_COLUMNS : 2) - 1;
     int charts = g->count >= 2 && g->count <= CHART_CASES_MAX;
 
+    /* Values in the benchmark's prefixed unit, as every other format shows them (go's sec/op
+     * as ns/op, B/s as MiB/s): the group's prefix, chosen as the text table chooses it. */
+    tally__si si;
+    tally__group_si(&si, r, g);
     /* The title row: what the numbers are. */
     tally__buf t = TALLY__BUF_INIT;
-    tally__buf_printf(&t, "%s: %s%s%s is better, %s", first->benchmark, first->unit,
-                      first->unit[0] ? ", " : "",
+    tally__buf_printf(&t, "%s: %s%s%s is better, %s", first->benchmark, si.unit,
+                      si.unit[0] ? ", " : "",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
     if (compare) {
@@ -446,9 +543,9 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
     }
 
     char value_head[160], low[32], high[32];
-    if (first->unit[0])
+    if (si.unit[0])
         snprintf(value_head, sizeof(value_head), "%s (%s)", tally__stat_title(first->statistic),
-                 first->unit);
+                 si.unit);
     else
         snprintf(value_head, sizeof(value_head), "%s", tally__stat_title(first->statistic));
     snprintf(low, sizeof(low), "low %g%%", r->opts.confidence * 100);
@@ -471,10 +568,9 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
         const tally__row *row = &r->rows[g->first + i];
         lxw_row_t xr = (lxw_row_t)(FIRST_DATA_ROW + i);
         /* The decimals every human format shows (the row's narrowest interval with 2
-         * significant digits), in the unit as given: a cell holds the number itself. */
-        tally__si plain = { 1.0, "" };
+         * significant digits) in the benchmark's prefixed unit. */
         tally__numfmt nf;
-        tally__row_numfmt(&nf, r, row, &plain, c->o->precision);
+        tally__row_numfmt(&nf, r, row, &si, c->o->precision);
         lxw_format *vf = numfmt_format(c, &nf);
         put_case(c, ws, xr, 0, row->case_name);
         for (size_t j = 0; j < r->config_count; j++) {
@@ -486,7 +582,7 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
                 continue;
             }
             if (cell->value_defined)
-                put_num(c, ws, xr, col, cell->pub.value, vf);
+                put_num(c, ws, xr, col, cell->pub.value / nf.si.factor, vf);
             /* Percentages are stored as fractions under a percent format: 0.0473 shows 4.73%. */
             if (cell->cv_defined)
                 put_num(c, ws, xr, col + 1, cell->cv / 100, c->cv_fmt);
@@ -535,7 +631,7 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
             colour_rule(c, ws, last_row, col + 2, col + 6, "improvement", c->green);
         }
     if (charts)
-        benchmark_charts(c, ws, sheet, r, g, compare, last_col + 2);
+        benchmark_charts(c, ws, sheet, r, g, compare, last_col + 2, value_head);
 }
 
 static void samples_sheet(ctx *c, const tally_report *r)
@@ -548,9 +644,15 @@ static void samples_sheet(ctx *c, const tally_report *r)
     for (lxw_col_t k = 0; k < TALLY__COUNT(head); k++)
         put_str(c, ws, 0, k, head[k], c->bold);
     lxw_row_t xr = 1;
+    size_t pos = 0;
+    tally__group g = { 0, 0 };
+    tally__si si = { 1.0, "" };
     for (size_t i = 0; i < r->row_count; i++) {
         const tally__row *row = &r->rows[i];
         const char *better = row->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower";
+        /* In the unit of the benchmark's sheet. */
+        if (i >= g.first + g.count && tally__report_next_group(&g, r, &pos))
+            tally__group_si(&si, r, &g);
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *cell = &row->cells[j];
             for (size_t k = 0; k < cell->n && c->err == LXW_NO_ERROR; k++, xr++) {
@@ -558,8 +660,8 @@ static void samples_sheet(ctx *c, const tally_report *r)
                 put_case(c, ws, xr, 1, row->case_name);
                 put_str(c, ws, xr, 2, r->configs[j].label, NULL);
                 put_num(c, ws, xr, 3, (double)(k + 1), NULL);
-                put_num(c, ws, xr, 4, cell->samples[k], NULL);
-                put_str(c, ws, xr, 5, row->unit, NULL);
+                put_num(c, ws, xr, 4, cell->samples[k] / si.factor, NULL);
+                put_str(c, ws, xr, 5, si.unit, NULL);
                 put_str(c, ws, xr, 6, better, NULL);
             }
         }

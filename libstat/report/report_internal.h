@@ -195,6 +195,16 @@ int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos
  * something after it and the group has two cases or more: `CRC32/` of `CRC32/poly=IEEE/...`.
  * Plots and Markdown tables show the names without it and say so once. 0: none. */
 size_t tally__case_prefix(const tally_report *r, const tally__group *g);
+/* The same at the other end: the bytes every case name of group g ends with, from a separator
+ * on, that leave every name something after its first `prefix` bytes: `-2` (go's GOMAXPROCS) of
+ * `CRC32/poly=IEEE/size=15/align=0-2`, `-streams` of `1-streams` ... `16-streams`. 0: none. */
+size_t tally__case_suffix(const tally_report *r, const tally__group *g, size_t prefix);
+
+/* Break the lines from b->data[start] that are wider than `width` columns (colour codes do not
+ * count) at spaces, each continuation indented two columns more than its line: the footers,
+ * notes and legends of the text layouts then never wrap in the terminal. A word longer than
+ * the line stays whole; a width below 20 leaves the text as it is. */
+void tally__reflow(tally__buf *b, size_t start, size_t width);
 
 /* The group loop of every renderer that walks the groups in order: each(b, r, group, ctx) for
  * every group, `separator` between two, stopping at the first error (returned); then

@@ -51,7 +51,7 @@ int tally__render_options_read(tally_render_options *out, const tally_render_opt
  * when some row did not pair or paired under another name), the notes about partial sets and
  * failed runs, and the diagnostics (the seed layouts only when asked). */
 static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *prefix,
-                      int diagnose, int seed)
+                      int diagnose, int seed, int width)
 {
     if (rc != TALLY_OK)
         return rc;
@@ -64,7 +64,11 @@ static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *
         tally__render_diag_notes(&notes, r, prefix);
     if (notes.len > 0) {
         tally__buf_puts(b, "\n");
+        size_t start = b->len;
         tally__buf_append(b, notes.data, notes.len);
+        /* Within the terminal's width like the tables above them. */
+        if (width > 0)
+            tally__reflow(b, start, (size_t)width);
     }
     rc = notes.failed ? tally__oom() : TALLY_OK;
     tally__buf_dispose(&notes);
@@ -167,7 +171,7 @@ static int render_text(tally__buf *b, const tally_report *shown, const tally_ren
     if (rc == TALLY_OK && o->histogram)
         rc = tally__render_histograms(b, r, o);
     rc = with_notes(rc, b, r, "", o->style == TALLY_STYLE_TABLE || o->diagnose,
-                    o->style != TALLY_STYLE_TABLE);
+                    o->style != TALLY_STYLE_TABLE, o->fit_width);
     tally__report_for_terminal_free(escaped);
     return rc;
 }

@@ -757,3 +757,80 @@ size_t tally__case_prefix(const tally_report *r, const tally__group *g)
             return 0;
     return n;
 }
+
+size_t tally__case_suffix(const tally_report *r, const tally__group *g, size_t prefix)
+{
+    if (g->count < 2)
+        return 0;
+    const char *first = r->rows[g->first].case_name;
+    size_t len = strlen(first), n = len - prefix;
+    for (size_t i = g->first + 1; i < g->first + g->count && n > 0; i++) {
+        const char *name = r->rows[i].case_name;
+        size_t ln = strlen(name), k = 0;
+        while (k < n && k < ln - prefix && name[ln - 1 - k] == first[len - 1 - k])
+            k++;
+        n = k;
+    }
+    /* From a separator on: "-2" of "align=0-2", "-streams" of "4-streams"; never from a
+     * "." (the ".5" of "0.5" and "1.5") or a "_" (the "_time" of "real_time", "cpu_time"). */
+    while (n > 0 && !strchr("/-: ", first[len - n]))
+        n--;
+    for (size_t i = g->first; i < g->first + g->count && n > 0; i++)
+        if (strlen(r->rows[i].case_name) <= prefix + n)
+            return 0;
+    return n;
+}
+
+/* Columns of the first n bytes of s: UTF-8 lead bytes, colour codes (ESC [ ... m) left out. */
+static size_t shown_width(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\033' && i + 1 < n && s[i + 1] == '[') {
+            while (i < n && s[i] != 'm')
+                i++;
+            continue;
+        }
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    }
+    return w;
+}
+
+void tally__reflow(tally__buf *b, size_t start, size_t width)
+{
+    if (b->failed || b->len <= start || width < 20)
+        return;
+    tally__buf out = TALLY__BUF_INIT;
+    const char *p = b->data + start, *end = b->data + b->len;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = eol ? eol : end;
+        /* A continuation goes two columns further in than its line: a note's detail lines
+         * ("    bench/case, config: ...") keep reading as one item. */
+        size_t lead = strspn(p, " "), indent = 0;
+        while (stop - p > 0 && shown_width(p, (size_t)(stop - p)) + indent > width) {
+            /* The last space that keeps the piece within the width (past the indentation). */
+            const char *cut = NULL;
+            for (const char *q = p + (indent ? 0 : lead); q < stop; q++)
+                if (*q == ' ' && q > p && shown_width(p, (size_t)(q - p)) + indent <= width)
+                    cut = q;
+            if (cut == NULL)
+                break;
+            tally__buf_append(&out, p, (size_t)(cut - p));
+            tally__buf_puts(&out, "\n");
+            p = cut + 1;
+            indent = lead + 2 < width / 2 ? lead + 2 : 2;
+            tally__buf_pad(&out, indent);
+        }
+        tally__buf_append(&out, p, (size_t)(stop - p));
+        if (eol)
+            tally__buf_puts(&out, "\n");
+        p = eol ? eol + 1 : end;
+    }
+    b->len = start;
+    if (out.failed)
+        b->failed = 1;
+    else
+        tally__buf_append(b, out.data ? out.data : "", out.len);
+    tally__buf_dispose(&out);
+}

@@ -40,6 +40,9 @@ static const struct {
     ENTRY(chart_series_set_line), ENTRY(chart_series_set_points),
     ENTRY(chart_axis_set_name), ENTRY(chart_axis_set_num_format), ENTRY(chart_axis_set_min), ENTRY(chart_axis_set_max), ENTRY(chart_axis_set_major_unit),
     ENTRY(chart_axis_set_label_position), ENTRY(chart_legend_set_position),
+    ENTRY(chart_axis_set_reverse), ENTRY(chart_set_series_gap),
+    ENTRY(chart_axis_set_interval_unit), ENTRY(chart_axis_set_log_base),
+    ENTRY(chart_axis_set_num_font),
     ENTRY(lxw_strerror), ENTRY(inflateInit2_), ENTRY(inflate), ENTRY(inflateEnd), ENTRY(crc32),
 };
 

@@ -50,6 +50,11 @@ typedef struct tally__xlsx_api {
     __typeof__(&chart_axis_set_major_unit) chart_axis_set_major_unit;
     __typeof__(&chart_axis_set_label_position) chart_axis_set_label_position;
     __typeof__(&chart_legend_set_position) chart_legend_set_position;
+    __typeof__(&chart_axis_set_reverse) chart_axis_set_reverse;
+    __typeof__(&chart_set_series_gap) chart_set_series_gap;
+    __typeof__(&chart_axis_set_interval_unit) chart_axis_set_interval_unit;
+    __typeof__(&chart_axis_set_log_base) chart_axis_set_log_base;
+    __typeof__(&chart_axis_set_num_font) chart_axis_set_num_font;
     __typeof__(&lxw_strerror) lxw_strerror;
     /* zlib, which libxlsxwriter loads (through minizip): the written workbook is read back. */
     __typeof__(&inflateInit2_) inflateInit2_;

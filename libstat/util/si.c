@@ -39,28 +39,126 @@ static const base_unit time_units[] = {
     {"nsec", 1e-9, "s", 1, UNIT_INDEX},
 };
 
-/* A prefix letter in front of B, b or Hz (optionally followed by "/s" or "/sec"). */
-static int prefixed_base(double *base, const char **rest, const char *unit)
+/* Binary prefixes for bytes (IEC 80000-13), as benchstat shows B/op and B/s: 1.15 GiB, not
+ * 1.23 GB. */
+static const prefix binary_prefixes[] = {
+    {"", 1}, {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0},
+    {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0},
+};
+
+/* Words a prefix joins without a space, as people write them: kops/s, Mreq/s, GFLOPS, kIOPS.
+ * Any other word keeps the prefix apart ("54 k trans/s"). */
+static const char *const count_words[] = {
+    "op", "ops", "iops", "IOPS", "req", "reqs", "flop", "flops", "FLOP", "FLOPS",
+    "msg", "msgs", "pkt", "pkts", "txn", "txns",
+};
+
+typedef enum unit_kind { UNIT_OTHER, UNIT_BYTES, UNIT_BITS, UNIT_HERTZ, UNIT_COUNT } unit_kind;
+
+/* A unit read as [prefix] word [tail]: "MB/s" is 10^6 times the base "B" with the tail "/s";
+ * "KiB" 1024 times "B"; "Mbit/s" 10^6 times "bit"; "kops/s" 10^3 times "ops". */
+typedef struct parsed_unit {
+    unit_kind kind;
+    double base;      /* the size of one unit in its base word */
+    const char *word; /* the base word as written ("B", "bytes", "bit", "Hz", "ops") */
+    size_t word_len;
+    const char *tail; /* what follows the word: "", "/s", "/op" */
+} parsed_unit;
+
+static size_t word_length(const char *s)
+{
+    size_t n = 0;
+    while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z'))
+        n++;
+    return n;
+}
+
+static int word_is(const char *w, size_t n, const char *const *list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strlen(list[i]) == n && strncmp(w, list[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The kind of a bare word (no prefix): bytes, bits, hertz, a count word, or none. */
+static unit_kind word_kind(const char *w, size_t n)
+{
+    static const char *const bytes[] = {"B", "byte", "bytes", "Byte", "Bytes"};
+    static const char *const bits[] = {"b", "bit", "bits", "bps"};
+    if (word_is(w, n, bytes, TALLY__COUNT(bytes)))
+        return UNIT_BYTES;
+    if (word_is(w, n, bits, TALLY__COUNT(bits)))
+        return UNIT_BITS;
+    if (n == 2 && strncmp(w, "Hz", 2) == 0)
+        return UNIT_HERTZ;
+    if (word_is(w, n, count_words, TALLY__COUNT(count_words)))
+        return UNIT_COUNT;
+    return UNIT_OTHER;
+}
+
+/* Whether `unit` is [prefix] word [/tail] of a kind that takes prefixes in one word. */
+static int parse_unit(parsed_unit *u, const char *unit)
 {
     static const char letters[] = "kKMGTP";
     static const double factors[] = {1e3, 1e3, 1e6, 1e9, 1e12, 1e15};
-    const char *p = unit;
-    *base = 1;
-    const char *hit = p[0] ? strchr(letters, p[0]) : NULL;
-    if (hit && (p[1] == 'B' || p[1] == 'b' || strncmp(p + 1, "Hz", 2) == 0)) {
-        *base = factors[hit - letters];
-        p++;
+    size_t n = word_length(unit);
+    const char *tail = unit + n;
+    /* Only a tail of "/something" keeps the word whole: B/s, B/op (go test), kB/sec. */
+    if (n == 0 || (*tail != '\0' && !(tail[0] == '/' && tail[1] != '\0')))
+        return 0;
+    u->base = 1;
+    u->word = unit;
+    u->word_len = n;
+    u->tail = tail;
+    u->kind = word_kind(unit, n);
+    if (u->kind != UNIT_OTHER)
+        return 1;
+    const char *hit = n > 1 ? strchr(letters, unit[0]) : NULL;
+    if (hit == NULL)
+        return 0;
+    /* A binary prefix: KiB, MiB, GiB. */
+    if (n > 2 && unit[1] == 'i' && word_kind(unit + 2, n - 2) == UNIT_BYTES && hit != letters) {
+        u->base = binary_prefixes[hit - letters].factor;
+        u->word = unit + 2;
+        u->word_len = n - 2;
+        u->kind = UNIT_BYTES;
+        return 1;
     }
-    /* Per-something units keep their tail: B/s, B/op (go test), kB/sec. */
-    if (p[0] == 'B' || p[0] == 'b') {
-        *rest = p;
-        return p[1] == '\0' || (p[1] == '/' && p[2] != '\0');
-    }
-    if (strncmp(p, "Hz", 2) == 0) {
-        *rest = p;
-        return p[2] == '\0';
+    u->kind = word_kind(unit + 1, n - 1);
+    if (u->kind == UNIT_OTHER)
+        return 0;
+    u->base = factors[hit - letters];
+    u->word = unit + 1;
+    u->word_len = n - 1;
+    return 1;
+}
+
+/* A unit whose head (before any '/') has a part, split at '-', that counts bytes ("a-bytes",
+ * "bytes-allocated"): benchstat's rule for binary prefixes. The prefix then stands apart. */
+static int counts_bytes(const char *unit)
+{
+    const char *end = strchr(unit, '/');
+    if (end == NULL)
+        end = unit + strlen(unit);
+    for (const char *p = unit; p < end;) {
+        const char *dash = memchr(p, '-', (size_t)(end - p));
+        const char *stop = dash ? dash : end;
+        if (word_length(p) == (size_t)(stop - p) && word_kind(p, (size_t)(stop - p)) == UNIT_BYTES)
+            return 1;
+        p = stop + 1;
     }
     return 0;
+}
+
+/* The largest binary prefix not above `magnitude` (bytes). */
+static size_t pick_binary(double magnitude)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < TALLY__COUNT(binary_prefixes); i++)
+        if (magnitude >= binary_prefixes[i].factor * (1 - 1e-12))
+            k = i;
+    return k;
 }
 
 /* The largest prefix in [lowest, highest] not above `magnitude` (the lowest when all are). */
@@ -94,15 +192,31 @@ void tally__si_choose(tally__si *out, double magnitude, const char *unit)
                  unit + head);
         return;
     }
-    double base;
-    const char *rest;
-    if (prefixed_base(&base, &rest, unit)) {
-        int k = pick(magnitude * base, UNIT_INDEX, (int)PREFIX_COUNT - 1);
-        out->factor = prefixes[k].factor / base;
-        snprintf(out->unit, sizeof(out->unit), "%s%s", prefixes[k].name, rest);
+    parsed_unit u;
+    if (parse_unit(&u, unit)) {
+        if (u.kind == UNIT_BYTES) {
+            size_t k = pick_binary(magnitude * u.base);
+            out->factor = binary_prefixes[k].factor / u.base;
+            /* "bytes" with a prefix reads as "GiB"; alone it stays as written. */
+            int symbol = k > 0 || u.base != 1;
+            snprintf(out->unit, sizeof(out->unit), "%s%.*s%s", binary_prefixes[k].name,
+                     symbol ? 1 : (int)u.word_len, symbol ? "B" : u.word, u.tail);
+            return;
+        }
+        int k = pick(magnitude * u.base, UNIT_INDEX, (int)PREFIX_COUNT - 1);
+        out->factor = prefixes[k].factor / u.base;
+        snprintf(out->unit, sizeof(out->unit), "%s%.*s%s", prefixes[k].name, (int)u.word_len,
+                 u.word, u.tail);
         return;
     }
-    /* Any other unit (trans/s, ops, a plain count): the prefix as a word of its own, only
+    if (counts_bytes(unit)) {
+        size_t k = pick_binary(magnitude);
+        out->factor = binary_prefixes[k].factor;
+        if (k > 0)
+            snprintf(out->unit, sizeof(out->unit), "%s %s", binary_prefixes[k].name, unit);
+        return;
+    }
+    /* Any other unit (trans/s, a plain count): the prefix as a word of its own, only
      * upwards (a count of 0.5 stays 0.5, not 500 m). */
     int k = pick(magnitude, UNIT_INDEX, (int)PREFIX_COUNT - 1);
     out->factor = prefixes[k].factor;

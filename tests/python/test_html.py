@@ -576,4 +576,6 @@ def test_hmean_cells_carry_their_interval():
                                 better="higher", unit="MB/s"))
     assert r.rows[0].statistic == "hmean"
     html = r.to_html()
-    assert "<td>3.333 [1.940, 11.828]</td>" in html  # the row's 3 decimals
+    # MB/s (10^6 B/s) shows in MiB/s, times 10^6 / 2^20 = 0.95367431640625: 3.3333 -> 3.179,
+    # 1.94005 -> 1.850, 11.82769 (1 / (0.3 - 0.21545)) -> 11.27979, 11.280; the row's 3 decimals.
+    assert "<td>3.179 [1.850, 11.280]</td>" in html

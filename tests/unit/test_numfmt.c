@@ -47,12 +47,13 @@ static void test_prefix_and_digits(void)
     /* 54000 trans/s: "54.00 k trans/s" (the prefix a word of its own). */
     shown(t, sizeof t, 54000, 0, "trans/s", -1, 54000);
     check_text(t, "54.00 k trans/s", __LINE__);
-    /* 1.2313e9 B/s = 1.231 GB/s (4 significant digits). */
+    /* Bytes take binary prefixes (benchstat's choice): 1.2313e9 B/s / 2^30 = 1.14674 GiB/s,
+     * 4 significant digits 1.147. */
     shown(t, sizeof t, 1231300000, 0, "B/s", -1, 1231300000);
-    check_text(t, "1.231 GB/s", __LINE__);
-    /* go test's B/op keeps its tail: 2048 B/op = 2.048 kB/op. */
+    check_text(t, "1.147 GiB/s", __LINE__);
+    /* go test's B/op keeps its tail: 2048 B/op = 2048 / 1024 = 2.000 KiB/op. */
     shown(t, sizeof t, 2048, 0, "B/op", -1, 2048);
-    check_text(t, "2.048 kB/op", __LINE__);
+    check_text(t, "2.000 KiB/op", __LINE__);
     /* hyperfine's `true`: 0.000412 s = 412.0 µs. */
     shown(t, sizeof t, 0.000412, 0, "s", -1, 0.000412);
     check_text(t, "412.0 \xc2\xb5s", __LINE__);
@@ -78,16 +79,16 @@ static void test_spread(void)
     shown(t, sizeof t, 27.15e-6, 0.0312e-6, "s", -1, 27.15e-6);
     check_text(t, "27.150 \xc2\xb5s", __LINE__);
     /* A spread wider than the value: 2 digits of 250 would be 0 decimals, but the value keeps
-     * 3 significant digits: 1.50 (decimals 2) in MB/s. */
+     * 3 significant digits. 1.5 MB/s = 1.5e6 / 2^20 = 1.4305 MiB/s: 1.43 (decimals 2). */
     shown(t, sizeof t, 1.5, 250, "MB/s", -1, 1.5);
-    check_text(t, "1.50 MB/s", __LINE__);
-    /* A tiny spread does not earn more than 7 significant digits: 450.4000 (4 decimals) for
-     * a spread of 1e-9. */
+    check_text(t, "1.43 MiB/s", __LINE__);
+    /* A tiny spread does not earn more than 7 significant digits: 450.4 MB/s = 450.4e6 / 2^20
+     * = 429.534912 MiB/s, 429.5349 (4 decimals) for a spread of 1e-9. */
     shown(t, sizeof t, 450.4, 1e-9, "MB/s", -1, 450.4);
-    check_text(t, "450.4000 MB/s", __LINE__);
-    /* An unknown spread (NaN, 0, negative) gives the 4 significant digits. */
+    check_text(t, "429.5349 MiB/s", __LINE__);
+    /* An unknown spread (NaN, 0, negative) gives the 4 significant digits: 429.5. */
     shown(t, sizeof t, 450.4, 0.0 / 0.0, "MB/s", -1, 450.4);
-    check_text(t, "450.4 MB/s", __LINE__);
+    check_text(t, "429.5 MiB/s", __LINE__);
 }
 
 static void test_precision_and_edges(void)
@@ -134,12 +135,75 @@ static void test_locale(void)
     setlocale(LC_NUMERIC, "C");
 }
 
+/* Prefixes compose with the unit they join (issue: "k Mbit/s", "G a-bytes"): each expected
+ * text is the value divided by the prefix, worked out by hand. */
+static void test_prefix_composition(void)
+{
+    char t[96];
+    /* iperf3: 9400 Mbit/s = 9.4e9 bit/s = 9.400 Gbit/s, not "9.400 k Mbit/s". */
+    shown(t, sizeof t, 9400, 0, "Mbit/s", -1, 9400);
+    check_text(t, "9.400 Gbit/s", __LINE__);
+    /* 940 Mbit/s stays in Mbit/s: 940.0 (4 significant digits). */
+    shown(t, sizeof t, 940, 0, "Mbit/s", -1, 940);
+    check_text(t, "940.0 Mbit/s", __LINE__);
+    /* Mbps keeps its spelling: 12500 Mbps = 12.50 Gbps. */
+    shown(t, sizeof t, 12500, 0, "Mbps", -1, 12500);
+    check_text(t, "12.50 Gbps", __LINE__);
+    /* A count word joins its prefix: 54000 ops/s = 54.00 kops/s; 2.5e6 req/s = 2.500 Mreq/s;
+     * an already prefixed one is rescaled: 3200 kops/s = 3.200 Mops/s. */
+    shown(t, sizeof t, 54000, 0, "ops/s", -1, 54000);
+    check_text(t, "54.00 kops/s", __LINE__);
+    shown(t, sizeof t, 2.5e6, 0, "req/s", -1, 2.5e6);
+    check_text(t, "2.500 Mreq/s", __LINE__);
+    shown(t, sizeof t, 3200, 0, "kops/s", -1, 3200);
+    check_text(t, "3.200 Mops/s", __LINE__);
+    /* Hertz: 2.4e9 Hz = 2.400 GHz; 2400 MHz = 2.400 GHz. */
+    shown(t, sizeof t, 2.4e9, 0, "Hz", -1, 2.4e9);
+    check_text(t, "2.400 GHz", __LINE__);
+    shown(t, sizeof t, 2400, 0, "MHz", -1, 2400);
+    check_text(t, "2.400 GHz", __LINE__);
+    /* Bytes, binary: 1234567890 bytes / 2^30 = 1.14978 GiB -> 1.150 GiB (the word "bytes"
+     * becomes the symbol B once prefixed); 512 bytes stay "bytes". */
+    shown(t, sizeof t, 1234567890, 0, "bytes", -1, 1234567890);
+    check_text(t, "1.150 GiB", __LINE__);
+    shown(t, sizeof t, 512, 0, "bytes", -1, 512);
+    check_text(t, "512.0 bytes", __LINE__);
+    /* go test's MB/s is 10^6 B/s: 320033788 B/s / 2^20 = 305.208 MiB/s -> 305.2 MiB/s, the
+     * same whether the file said B/s or MB/s (320.033788 MB/s). */
+    shown(t, sizeof t, 320033788, 0, "B/s", -1, 320033788);
+    check_text(t, "305.2 MiB/s", __LINE__);
+    shown(t, sizeof t, 320.033788, 0, "MB/s", -1, 320.033788);
+    check_text(t, "305.2 MiB/s", __LINE__);
+    /* An input already in a binary prefix: 5 TiB = 5 * 2^40 B = 5.000 TiB. */
+    shown(t, sizeof t, 5, 0, "TiB", -1, 5);
+    check_text(t, "5.000 TiB", __LINE__);
+    /* 2048 KiB = 2^21 B = 2.000 MiB. */
+    shown(t, sizeof t, 2048, 0, "KiB", -1, 2048);
+    check_text(t, "2.000 MiB", __LINE__);
+    /* A compound byte unit (benchstat: a part "bytes" before the '/') takes a binary prefix
+     * as a word of its own: 1234567890 a-bytes = 1.150 Gi a-bytes, never "G a-bytes". */
+    shown(t, sizeof t, 1234567890, 0, "a-bytes", -1, 1234567890);
+    check_text(t, "1.150 Gi a-bytes", __LINE__);
+    shown(t, sizeof t, 3072, 0, "bytes-allocated/op", -1, 3072);
+    check_text(t, "3.000 Ki bytes-allocated/op", __LINE__); /* 3072 / 1024 */
+    /* Any other word keeps a separate SI prefix: 54000 trans/s = 54.00 k trans/s; a word that
+     * merely starts with a prefix letter is not read as prefixed: 5000 Mangos = 5.000 k Mangos. */
+    shown(t, sizeof t, 54000, 0, "trans/s", -1, 54000);
+    check_text(t, "54.00 k trans/s", __LINE__);
+    shown(t, sizeof t, 5000, 0, "Mangos", -1, 5000);
+    check_text(t, "5.000 k Mangos", __LINE__);
+    /* Bits and counts are only prefixed upwards: 0.5 ops stays 0.5000 ops. */
+    shown(t, sizeof t, 0.5, 0, "ops", -1, 0.5);
+    check_text(t, "0.5000 ops", __LINE__);
+}
+
 int main(void)
 {
     test_sig_decimals();
     test_prefix_and_digits();
     test_spread();
     test_precision_and_edges();
+    test_prefix_composition();
     test_locale();
     return check_summary();
 }

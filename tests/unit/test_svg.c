@@ -70,12 +70,12 @@ static void test_si(void)
     tally__si_choose(&si, 40, "usec"); /* 40 us stays us, written with the SI symbol */
     CHECK(strcmp(si.unit, "\xc2\xb5s") == 0);
     CHECK_REL(si.factor, 1, 1e-12);
-    tally__si_choose(&si, 1.2e9, "B/s"); /* 1.2 GB/s */
-    CHECK(strcmp(si.unit, "GB/s") == 0);
-    CHECK_REL(si.factor, 1e9, 1e-12);
-    tally__si_choose(&si, 45000, "MB/s"); /* 45000 MB/s = 45 GB/s */
-    CHECK(strcmp(si.unit, "GB/s") == 0);
-    CHECK_REL(si.factor, 1e3, 1e-12);
+    tally__si_choose(&si, 1.2e9, "B/s"); /* bytes, binary: 1.2e9 / 2^30 = 1.118 GiB/s */
+    CHECK(strcmp(si.unit, "GiB/s") == 0);
+    CHECK_REL(si.factor, 1073741824.0, 1e-12);
+    tally__si_choose(&si, 45000, "MB/s"); /* 45000 MB/s = 4.5e10 / 2^30 = 41.9 GiB/s */
+    CHECK(strcmp(si.unit, "GiB/s") == 0);
+    CHECK_REL(si.factor, 1073741824.0 / 1e6, 1e-12); /* shown = MB/s value / (2^30 / 10^6) */
     tally__si_choose(&si, 54000, "trans/s"); /* a unit without prefixes: "k trans/s" */
     CHECK(strcmp(si.unit, "k trans/s") == 0);
     CHECK_REL(si.factor, 1e3, 1e-12);
