@@ -8,6 +8,8 @@
 #ifndef TALLY_STATS_H
 #define TALLY_STATS_H
 
+#include <stdint.h>
+
 #include "common.h"
 
 #ifdef __cplusplus
@@ -35,7 +37,12 @@ typedef enum tally_statistic {
 /** How a percentile is interpolated. */
 typedef enum tally_percentile_method {
     TALLY_PERCENTILE_LINEAR = 0,      /**< Linear between closest ranks: R type 7, numpy default. */
-    TALLY_PERCENTILE_NEAREST_RANK = 1 /**< Smallest x with at least p % of samples <= x. */
+    TALLY_PERCENTILE_NEAREST_RANK = 1, /**< Smallest x with at least p % of samples <= x (R
+                                            type 1). */
+    TALLY_PERCENTILE_HARRELL_DAVIS = 2 /**< Harrell & Davis (1982): the mean of all order
+                                            statistics weighted by a Beta(p (n + 1), (1 - p)
+                                            (n + 1)) distribution; smooth, for percentile rows
+                                            (a summary's median stays R type 7 with it). */
 } tally_percentile_method;
 
 /** Options for tally_summarize(). Initialise with ::TALLY_SUMMARY_OPTIONS_INIT. */
@@ -235,6 +242,51 @@ TALLY_API int tally_percentiles(double *out, const double *x, size_t n, const do
 TALLY_API int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p,
                                         size_t count, tally_percentile_method method);
 
+#ifdef TALLY_EXPERIMENTAL_API
+/**
+ * Percentiles of a sample held as ascending values with counts (a histogram's bucket values and
+ * request counts), or of plain sorted samples (counts NULL): the k-th smallest value is the one
+ * whose bucket holds rank k of the cumulative counts, so a histogram gives exactly what the
+ * samples it stands for would give (docs/statistics.md, "Percentiles"). Reentrant; thread-safe.
+ * @param out receives count values, out[i] for p[i].
+ * @param values len values, ascending (equal values allowed), finite; not modified.
+ * @param counts len counts (0 allowed), or NULL for every value counting once; their sum at most
+ *   2^53.
+ * @param len number of values.
+ * @param p percentiles in [0, 100].
+ * @param count number of percentiles.
+ * @param method ::TALLY_PERCENTILE_LINEAR (R type 7), ::TALLY_PERCENTILE_NEAREST_RANK (type 1)
+ *   or ::TALLY_PERCENTILE_HARRELL_DAVIS.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no values, or every count 0), ::TALLY_ENONFINITE,
+ *   ::TALLY_EINVAL (values not ascending, p outside [0, 100], unknown method, NULL), ::TALLY_ENOMEM,
+ *   ::TALLY_ENUMERIC (the Harrell-Davis weights failed).
+ */
+TALLY_API int tally_weighted_percentiles(double *out, const double *values,
+                                         const uint64_t *counts, size_t len, const double *p,
+                                         size_t count, tally_percentile_method method);
+
+/**
+ * The distribution-free interval of the p-th percentile from order statistics, as
+ * `scipy.stats.quantile_test(x, q, p).confidence_interval()` (two-sided): the widest pair
+ * [x_(l), x_(u)] whose tails under Binomial(n, p / 100) each stay within (1 - confidence) / 2,
+ * and the level it reaches, at least `confidence`. The values are taken as independent draws:
+ * for requests pooled from several runs use the report's cluster bootstrap instead.
+ * Reentrant; thread-safe.
+ * @param low receives x_(l).
+ * @param high receives x_(u).
+ * @param level receives the exact coverage 1 - P(B < l) - P(B >= u).
+ * @param values, counts, len the sample, as for tally_weighted_percentiles().
+ * @param p the percentile, in (0, 100).
+ * @param confidence in (0, 1).
+ * @return ::TALLY_OK; ::TALLY_ENODATA when n is too small for the level at this p (e.g. p99 needs
+ *   at least 368 values at 95 %: 0.99^n <= 0.025), with the least n in the message; otherwise as
+ *   tally_weighted_percentiles().
+ */
+TALLY_API int tally_percentile_interval(double *low, double *high, double *level,
+                                        const double *values, const uint64_t *counts, size_t len,
+                                        double p, double confidence);
+#endif
+
 /**
  * Flag outliers without removing them.
  * @param mad_flags if not NULL, n bytes set to 1 where |0.6745 (x - median) / MAD| > mad_threshold
@@ -275,10 +327,11 @@ TALLY_API const char *tally_direction_name(tally_direction direction);
  *  ::TALLY_EINVAL. */
 TALLY_API int tally_direction_from_name(tally_direction *out, const char *name);
 
-/** @return "linear" or "nearest-rank", or NULL for an unknown value. */
+/** @return "linear", "nearest-rank" or "harrell-davis", or NULL for an unknown value. */
 TALLY_API const char *tally_percentile_method_name(tally_percentile_method method);
 
-/** Parse "linear" or "nearest-rank" (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
+/** Parse "linear" (also "type7"), "nearest-rank" (also "nearest", "type1") or "harrell-davis"
+ *  (also "hd"), case-insensitive. @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_percentile_method_from_name(tally_percentile_method *out, const char *name);
 
 /**
