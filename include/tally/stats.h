@@ -31,7 +31,11 @@ typedef enum tally_statistic {
     TALLY_STAT_MEDIAN = 4,  /**< Median (R type 7). */
     TALLY_STAT_MIN = 5,     /**< Smallest sample. */
     TALLY_STAT_MAX = 6,     /**< Largest sample. */
-    TALLY_STAT_BAMEAN = 7   /**< Mean of the best N % of samples (mmtests BAmean-N). */
+    TALLY_STAT_BAMEAN = 7,  /**< Mean of the best N % of samples (mmtests BAmean-N). */
+    TALLY_STAT_PERCENTILE = 8 /**< The p-th percentile, p from the options (`percentile` of
+                                   ::tally_summary_options and ::tally_report_options), by the
+                                   options' percentile method; named "pNN" ("p99", "p99.9"):
+                                   tally_statistic_parse(). */
 } tally_statistic;
 
 /** How a percentile is interpolated. */
@@ -56,11 +60,15 @@ typedef struct tally_summary_options {
     double bamean_percent;                     /**< N of BAmean-N, in (0, 100]; default 95. */
     double mad_threshold;                      /**< Modified z-score cut-off, > 0; default 3.5. */
     double tukey_k;                            /**< Tukey fence factor, >= 0; default 1.5. */
+    double percentile;                         /**< p of the summary's percentile fields, in
+                                                    (0, 100), by `percentile_method`; 0 (the
+                                                    default): none. */
 } tally_summary_options;
 
 #define TALLY_SUMMARY_OPTIONS_VERSION 1
 #define TALLY_SUMMARY_OPTIONS_INIT \
-    { TALLY_SUMMARY_OPTIONS_VERSION, TALLY_LOWER_IS_BETTER, TALLY_PERCENTILE_LINEAR, 0.95, 95.0, 3.5, 1.5 }
+    { TALLY_SUMMARY_OPTIONS_VERSION, TALLY_LOWER_IS_BETTER, TALLY_PERCENTILE_LINEAR, 0.95, 95.0, \
+      3.5, 1.5, 0.0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_SUMMARY_OPTIONS_INIT does for the
@@ -81,7 +89,12 @@ typedef enum tally_summary_field {
                                       95 %). */
     TALLY_SUMMARY_CV = 16,       /**< cv (stddev defined and amean != 0). */
     TALLY_SUMMARY_HSTDDEV = 32,  /**< hstddev and hcv (all samples > 0 and n >= 2). */
-    TALLY_SUMMARY_MEAN_CI = 64   /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
+    TALLY_SUMMARY_MEAN_CI = 64,  /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
+    TALLY_SUMMARY_PERCENTILE = 128, /**< percentile and percentile_value (the options asked for
+                                         a percentile). */
+    TALLY_SUMMARY_PERCENTILE_CI = 256 /**< percentile_ci_low, _high, _level (n large enough for
+                                           the level at this p: 6 for p50, 36 for p90, 368 for
+                                           p99 at 95 %). */
 } tally_summary_field;
 
 /**
@@ -119,6 +132,13 @@ typedef struct tally_summary {
                                 (at least one), best as decided by the options' direction. */
     size_t outliers_mad;   /**< Samples whose modified z-score exceeds the threshold. */
     size_t outliers_tukey; /**< Samples outside Tukey's fences. */
+    double percentile;     /**< The p (percent) of the percentile fields; 0 when none was asked
+                                for. */
+    double percentile_value; /**< The p-th percentile by the options' method. */
+    double percentile_ci_low;  /**< Distribution-free (order-statistic) interval of the
+                                    percentile, lower bound (docs/statistics.md). */
+    double percentile_ci_high; /**< Its upper bound. */
+    double percentile_ci_level; /**< Its achieved confidence (>= requested). */
 } tally_summary;
 
 /**
@@ -314,11 +334,36 @@ TALLY_API int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flag
 TALLY_API int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat);
 
 /** @return a statistic's name ("amean", "hmean", "gmean", "median", "min", "max", "bamean",
- *  "default"), or NULL for an unknown value. */
+ *  "default", "percentile"; a percentile row is named "pNN" by tally_statistic_label()), or NULL
+ *  for an unknown value. */
 TALLY_API const char *tally_statistic_name(tally_statistic stat);
 
 /** Parse a statistic name (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_statistic_from_name(tally_statistic *out, const char *name);
+
+/**
+ * Parse a statistic as the CLI's `--statistic` takes it: a name of tally_statistic_from_name(),
+ * or "pNN" ("p50", "p99", "p99.9"; also "P99"), a percentile with NN a decimal number in
+ * (0, 100). Thread-safe.
+ * @param stat receives the statistic (::TALLY_STAT_PERCENTILE for "pNN").
+ * @param percentile receives NN for a percentile, else 0.
+ * @param name the text.
+ * @return ::TALLY_OK or ::TALLY_EINVAL (the message lists the names and "pNN").
+ */
+TALLY_API int tally_statistic_parse(tally_statistic *stat, double *percentile, const char *name);
+
+/**
+ * The name of a statistic as tally_statistic_parse() reads it back: "p99", "p99.9" for
+ * ::TALLY_STAT_PERCENTILE (the shortest decimal of `percentile`), else tally_statistic_name().
+ * Thread-safe.
+ * @param buf receives the NUL-terminated name (truncated to size - 1 bytes).
+ * @param size its size; 32 bytes hold every name.
+ * @param stat the statistic.
+ * @param percentile its p for ::TALLY_STAT_PERCENTILE, in (0, 100).
+ * @return ::TALLY_OK, ::TALLY_EINVAL (unknown statistic, p out of range, NULL or size 0).
+ */
+TALLY_API int tally_statistic_label(char *buf, size_t size, tally_statistic stat,
+                                    double percentile);
 
 /** @return "lower" or "higher", or NULL. */
 TALLY_API const char *tally_direction_name(tally_direction direction);
