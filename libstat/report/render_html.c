@@ -416,6 +416,10 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
         case_figure(b, r, row, &si, tally__plot_distribution,
             "Every run (dots) over the quartile box of each configuration; the thick line is the "
             "median, whiskers reach 1.5 times the interquartile range.");
+        case_figure(b, r, row, &si, tally__plot_spectrum,
+            "The percentile spectrum: each configuration's percentiles of its runs against "
+            "1 / (1 - p), so the tail spreads out to the right; the shaded band is each "
+            "percentile's distribution-free interval where the runs give one.");
         case_figure(b, r, row, &si, tally__plot_runs,
             "The same runs in the order they ran: a trend or a warm-up shows as a slope or a "
             "step; a dashed line marks a warm-up or a step the checks found.");
