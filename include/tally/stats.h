@@ -375,7 +375,7 @@ TALLY_API int tally_direction_from_name(tally_direction *out, const char *name);
 /** @return "linear", "nearest-rank" or "harrell-davis", or NULL for an unknown value. */
 TALLY_API const char *tally_percentile_method_name(tally_percentile_method method);
 
-/** Parse "linear" (also "type7"), "nearest-rank" (also "nearest", "type1") or "harrell-davis"
+/** Parse "linear" (also "type7"), "nearest-rank" (also "type1") or "harrell-davis"
  *  (also "hd"), case-insensitive. @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_percentile_method_from_name(tally_percentile_method *out, const char *name);
 

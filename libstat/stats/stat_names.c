@@ -28,7 +28,6 @@ static const tally__name percentile_methods[] = {
     { "nearest-rank", TALLY_PERCENTILE_NEAREST_RANK },
     { "harrell-davis", TALLY_PERCENTILE_HARRELL_DAVIS },
     { "type7", TALLY_PERCENTILE_LINEAR },
-    { "nearest", TALLY_PERCENTILE_NEAREST_RANK },
     { "type1", TALLY_PERCENTILE_NEAREST_RANK },
     { "hd", TALLY_PERCENTILE_HARRELL_DAVIS },
 };

@@ -49,7 +49,7 @@ def test_compare_percentile_row():
     y = [((i * 37) % 101) / 7 for i in range(1, 51)]
     z = [1.1 * v + 0.3 for v in y]
     c = tally.compare(y, z, statistic="p90")
-    assert c.statistic == "p90"
+    assert c.statistic_name == "p90"
     assert c.ratio == pytest.approx(1.1232558139534887, rel=1e-13)
     assert c.test == "price-bonett"
     assert c.verdict == "inconclusive"
@@ -69,3 +69,22 @@ def test_report_percentile_rows(tmp_path):
     assert "p50 by harrell-davis" in r.text()
     with pytest.raises(tally.InvalidArgument):
         tally.Report(tally.load(str(csv)), statistic="p100")
+
+
+def test_spectrum_plot(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    csv = tmp_path / "lat.csv"
+    rows = ["benchmark,case,config,value,unit,better"]
+    for cfg, scale in (("base", 1.0), ("new", 1.2)):
+        rows += [f"lat,get,{cfg},{scale * (1 + (i * 37) % 101 / 50):.4f},ms,lower"
+                 for i in range(1, 51)]
+    csv.write_text("\n".join(rows) + "\n")
+    r = tally.Report(tally.load(str(csv)), statistic="p90")
+    ax = r.plot("spectrum")
+    # One line per configuration, to p98 (1 - 1/50): x = log10(50)
+    lines = ax.get_lines()
+    assert len(lines) == 2
+    assert max(lines[0].get_xdata()) == pytest.approx(1.625)  # the last 1/8 step <= log10(50)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["50%", "90%", "99%"]
+    ax.figure.savefig(tmp_path / "spectrum.png")

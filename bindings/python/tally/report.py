@@ -580,9 +580,11 @@ class Report(Owner):
              theme: str = "auto") -> "matplotlib.axes.Axes":
         """Draw one of the HTML report's plots with matplotlib and return the Axes: "distribution"
         (a case's runs per configuration over a box), "runs" (a case's runs in run order),
-        "sweep" (the statistic per case with its interval) or "change" (pct-imp per case, the
-        marker telling the verdict). benchmark: its name (default: the first); case: for the
-        first two kinds (default: the first case); ax: an existing Axes, else a new figure.
+        "sweep" (the statistic per case with its interval), "change" (pct-imp per case, the
+        marker telling the verdict) or "spectrum" (a case's percentiles against 1 / (1 - p),
+        HdrHistogram style, with order-statistic bands, by the report's percentile method).
+        benchmark: its name (default: the first); case: for "distribution", "runs" and
+        "spectrum" (default: the first case); ax: an existing Axes, else a new figure.
         theme: "auto" (default) draws on a transparent background in colours that read on
         light and dark notebook themes alike (an Axes passed in keeps its own look, only the
         marks take those colours); "light" or "dark" paint an opaque background to match."""
