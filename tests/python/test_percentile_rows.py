@@ -88,3 +88,17 @@ def test_spectrum_plot(tmp_path):
     assert max(lines[0].get_xdata()) == pytest.approx(1.625)  # the last 1/8 step <= log10(50)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["50%", "90%", "99%"]
     ax.figure.savefig(tmp_path / "spectrum.png")
+
+
+def test_html_spectrum_only_on_percentile_rows(tmp_path):
+    csv = tmp_path / "lat.csv"
+    rows = ["benchmark,case,config,value,unit,better"]
+    for cfg in ("base", "new"):
+        rows += [f"lat,get,{cfg},{1 + i / 10:.2f},ms,lower" for i in range(20)]
+    csv.write_text("\n".join(rows) + "\n")
+    results = tally.load(str(csv))
+    page = tally.Report(results, statistic="p90").to_html()
+    # one plot per case; its description names the method and the band's level
+    assert page.count('class="plot plot-spectrum"') == 1
+    assert "Percentile spectrum of lat get by linear" in page
+    assert "plot-spectrum" not in tally.Report(results, statistic="median").to_html()
