@@ -182,7 +182,8 @@ TALLY_API int tally_summarize_with_percentiles(tally_summary *out, double *pct, 
 /**
  * tally_summarize() that never copies the samples, for samples too large to hold twice: where
  * tally_summarize() would select in a scratch copy, this selects in the caller's buffer. The
- * summary equals tally_summarize()'s bit for bit.
+ * summary equals tally_summarize()'s bit for bit. A Harrell-Davis percentile (`percentile` > 0
+ * with that method) weighs every sample and takes a sorted copy even here.
  * Reentrant; thread-safe as long as no other thread uses x.
  * @param out receives the summary (its `size` set by the caller); zeroed first, so on failure
  *   it holds n = 0 and no flags.
