@@ -24,6 +24,14 @@ int tally__plot_distribution(tally__buf *b, const tally_report *r, const tally__
 int tally__plot_runs(tally__buf *b, const tally_report *r, const tally__row *row,
                      const tally__si *si);
 
+/* The percentile spectrum of one case of a percentile row (HdrHistogram style): per
+ * configuration its percentiles from the minimum to 1 - 1/n against 1 / (1 - p) on a log axis
+ * labelled 50 %, 90 %, 99 %, ..., by the report's method, with the band of the order-statistic
+ * interval at each p where the runs give one (plot_spectrum.c). Returns as
+ * tally__plot_distribution; 0 also for rows of other statistics. */
+int tally__plot_spectrum(tally__buf *b, const tally_report *r, const tally__row *row,
+                         const tally__si *si);
+
 /* The row statistic of a benchmark against its case with the confidence interval, in the
  * benchmark's SI prefix (tally__group_si, as the table), one line per configuration (a sweep: cases named by numbers such as "4", "16-clients", on a numeric,
  * logarithmic when geometric, axis), or dots per case for named cases. Returns 1 when drawn,

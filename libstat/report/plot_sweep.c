@@ -230,11 +230,11 @@ static void value_axis_make(value_axis *v, const tally_report *r, const tally__g
     if (ylog) {
         /* an interval reaching 0 or below ends at the axis' floor */
         log_ticks(v, fmax(lo, vmin / 2), hi, bottom, top);
-        snprintf(v->title, sizeof(v->title), "%s, log scale", tally__stat_title(first->statistic));
+        snprintf(v->title, sizeof(v->title), "%s, log scale", first->stat_title);
     } else {
         tally__nice_ticks(&v->y.ticks, lo, hi, 6);
         v->y.scale = (tally__svg_scale){v->y.ticks.lo, v->y.ticks.hi, bottom, top, 0};
-        snprintf(v->title, sizeof(v->title), "%s", tally__stat_title(first->statistic));
+        snprintf(v->title, sizeof(v->title), "%s", first->stat_title);
     }
     v->y.pos = LEFT;
     v->y.grid = width - RIGHT - LEFT;
@@ -251,7 +251,7 @@ static void describe(tally__buf *desc, const tally_report *r, const tally__group
     const tally__row *first = &r->rows[g->first];
     tally__buf_printf(desc, "%s of %s per %s%s, one %s per configuration, with %g%% confidence "
                             "intervals where the statistic has one.",
-                      tally__stat_title(first->statistic), first->benchmark,
+                      first->stat_title, first->benchmark,
                       tally__report_case_label(r, first->benchmark),
                       m->log ? " (logarithmic axis)" : "", m->sweep ? "line" : "set of dots",
                       r->opts.confidence * 100);

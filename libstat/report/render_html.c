@@ -71,7 +71,8 @@ static void value_cell(tally__buf *b, const tally_report *r, const tally__row *r
         tally__buf_number(b, f, hi);
         tally__buf_puts(b, "]");
     }
-    if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
+    if (c->value_defined && !interval &&
+        (row->statistic == TALLY_STAT_MEDIAN || row->statistic == TALLY_STAT_PERCENTILE)) {
         *median_note = 1;
         tally__buf_puts(b, " [3]");
     }
@@ -182,7 +183,7 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                              "<th scope=\"col\">max</th><th scope=\"col\">spread</th>"
                              "<th scope=\"col\">CV%%</th><th scope=\"col\">outliers</th>"
                              "</tr></thead><tbody>\n",
-                          tally__stat_title(first->statistic));
+                          first->stat_title);
         for (size_t i = g->first; i < g->first + g->count; i++) {
             const tally__row *row = &r->rows[i];
             const tally__cell *c = &row->cells[j];
@@ -280,7 +281,7 @@ static void facts(tally__buf *b, const tally_report *r, const tally__group *g)
     text(b, si.unit[0] ? si.unit : "(none)");
     tally__buf_printf(b, "</dd><dt>better</dt><dd>%s is better</dd><dt>statistic</dt><dd>%s",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                      tally__stat_title(first->statistic));
+                      first->stat_title);
     double lo, hi;
     int ci = 0;
     for (size_t i = g->first; i < g->first + g->count && !ci; i++)
@@ -437,6 +438,10 @@ static void cases(tally__buf *b, const tally_report *r, const tally__group *g)
         case_figure(b, r, row, &si, tally__plot_distribution,
             "Every run (dots) over the quartile box of each configuration; the thick line is the "
             "median, whiskers reach 1.5 times the interquartile range.");
+        case_figure(b, r, row, &si, tally__plot_spectrum,
+            "The percentile spectrum: each configuration's percentiles of its runs against "
+            "1 / (1 - p), so the tail spreads out to the right; the shaded band is each "
+            "percentile's distribution-free interval where the runs give one.");
         case_figure(b, r, row, &si, tally__plot_runs,
             "The same runs in the order they ran: a trend or a warm-up shows as a slope or a "
             "step; a dashed line marks a warm-up or a step the checks found.");
@@ -478,7 +483,8 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
                 if (!c->compared || c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT)
                     continue;
                 tally__buf reason = TALLY__BUF_INIT;
-                tally__render_insufficient_reason(&reason, &c->comparison, r->opts.alpha);
+                tally__render_insufficient_reason(&reason, &r->rows[i], &c->comparison,
+                                                  r->opts.alpha);
                 tally__buf_puts(b, "<li>");
                 text(b, r->rows[i].case_name);
                 tally__buf_puts(b, ", ");
@@ -506,10 +512,13 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
             }
         tally__buf_puts(b, "</ul>");
     }
-    if (median_note)
-        tally__buf_printf(b, "<p>[3] no %g%% interval of the median: it needs n &gt;= %zu "
-                             "(order statistics).</p>", r->opts.confidence * 100,
-                          tally__median_ci_min_n(r->opts.confidence));
+    if (median_note) {
+        char what[40];
+        size_t need = tally__order_ci_need(what, sizeof what, &r->rows[g->first],
+                                           r->opts.confidence);
+        tally__buf_printf(b, "<p>[3] no %g%% interval of %s: it needs n &gt;= %zu "
+                             "(order statistics).</p>", r->opts.confidence * 100, what, need);
+    }
     tally__buf_puts(b, "</div>\n");
 }
 

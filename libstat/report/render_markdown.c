@@ -394,7 +394,7 @@ static void group_pieces(md_doc *d, md_group *mg)
     }
     tally__buf_printf(b, "%s is better, %s",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                      tally__stat_title(first->statistic));
+                      first->stat_title);
     mg->prefix = tally__case_prefix(r, &mg->g);
     if (mg->prefix > 0) {
         char *lead = tally__strndup(first->case_name, mg->prefix);

@@ -11,6 +11,7 @@ set(TALLY_MODULE_SOURCES
   plot_dist.c
   plot_history.c
   plot_runs.c
+  plot_spectrum.c
   plot_sweep.c
   plot_util.c
   render_csv.c

@@ -187,16 +187,31 @@ static void test_summary_value(void)
 
 static void test_names(void)
 {
-    static const char *const names[] = { "default", "amean", "hmean", "gmean",
-                                         "median",  "min",   "max",   "bamean" };
+    static const char *const names[] = { "default", "amean", "hmean", "gmean",     "median",
+                                         "min",     "max",   "bamean", "percentile" };
     tally_statistic st;
     tally_direction d;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         CHECK_STR(tally_statistic_name((tally_statistic)i), names[i]);
         CHECK_INT(tally_statistic_from_name(&st, names[i]), TALLY_OK);
         CHECK_INT(st, i);
     }
-    CHECK(tally_statistic_name((tally_statistic)8) == NULL);
+    CHECK(tally_statistic_name((tally_statistic)9) == NULL);
+    /* pNN through tally_statistic_parse and back through tally_statistic_label (by hand). */
+    double pct;
+    CHECK_INT(tally_statistic_parse(&st, &pct, "p99.9"), TALLY_OK);
+    CHECK_INT(st, TALLY_STAT_PERCENTILE);
+    CHECK(pct == 99.9);
+    char label[32];
+    CHECK_INT(tally_statistic_label(label, sizeof label, st, pct), TALLY_OK);
+    CHECK_STR(label, "p99.9");
+    CHECK_INT(tally_statistic_parse(&st, &pct, "median"), TALLY_OK);
+    CHECK_INT(st, TALLY_STAT_MEDIAN);
+    CHECK(pct == 0);
+    CHECK_INT(tally_statistic_parse(&st, &pct, "p100"), TALLY_EINVAL);
+    CHECK_INT(tally_statistic_parse(&st, &pct, "p0"), TALLY_EINVAL);
+    CHECK_INT(tally_statistic_parse(&st, &pct, "p9x"), TALLY_EINVAL);
+    CHECK_INT(tally_statistic_parse(&st, &pct, "percentile"), TALLY_EINVAL);
     CHECK(tally_statistic_name((tally_statistic)-1) == NULL);
     CHECK_INT(tally_statistic_from_name(&st, "HMean"), TALLY_OK);
     CHECK_INT(st, TALLY_STAT_HMEAN);

@@ -20,7 +20,8 @@ from .errors import __all__ as _error_names
 from .history import History, history
 from .report import Cell, FormatInfo, Report, Row, formats
 from .results import Benchmark, Case, Results, ResultSet, load, loads
-from .stats import Comparison, Summary, compare, outliers, percentiles, summary
+from .stats import (Comparison, Summary, compare, outliers, percentile_interval, percentiles,
+                    summary)
 from .store import Store
 from .validate import Check, Validation, validate
 
@@ -34,6 +35,6 @@ def __getattr__(name):
         return importlib.import_module(".dask", __name__)
     raise AttributeError(f"module 'tally' has no attribute {name!r}")
 
-__all__ = ["summary", "percentiles", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
+__all__ = ["summary", "percentiles", "percentile_interval", "outliers", "compare", "load", "loads", "validate", "Report", "Summary", "Comparison",
            "Results", "ResultSet", "Benchmark", "Case", "Row", "Cell", "Validation", "Check", "Store",
            "History", "history", "formats", "FormatInfo", "library_path", "__version__"] + list(_error_names)

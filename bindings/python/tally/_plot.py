@@ -4,7 +4,7 @@ its JSON rendering); the HTML report (`Report.to_html()`) stays the one full imp
 
 import json
 
-KINDS = ("distribution", "runs", "sweep", "change")
+KINDS = ("distribution", "runs", "sweep", "change", "spectrum")
 THEMES = ("auto", "light", "dark")
 
 # Colours that read on a white page and on the dark themes of JupyterLab (#111111), VS Code
@@ -78,6 +78,45 @@ def _samples(report, row):
     return [[] for _ in row.cells]
 
 
+def _spectrum(ax, report, row, samples, labels):
+    """The HTML report's percentile spectrum (plot_spectrum.c): each configuration's
+    percentiles against log10(1 / (1 - p)), p from 0 to 1 - 1/n in steps of 1/8 decade, with
+    the band of the order-statistic interval where the runs give one."""
+    import math
+
+    from .stats import percentile_interval, percentiles
+    from .errors import NotEnoughData
+    options = json.loads(report.to_json())["options"]
+    method, confidence = options["percentile_method"], options["confidence"]
+    top = 1
+    for j, (label, s) in enumerate(zip(labels, samples)):
+        if len(s) < 2:
+            continue
+        last = math.log10(len(s))
+        xs = [k / 8 for k in range(0, 49) if k / 8 <= last + 1e-9]
+        ps = [100 * (1 - 10 ** -x) for x in xs]
+        colour = PALETTE[j % len(PALETTE)]
+        ax.plot(xs, percentiles(s, ps, method=method), color=colour, label=label)
+        band = []
+        for x, p in zip(xs, ps):
+            try:
+                if p > 0:
+                    band.append((x,) + percentile_interval(s, p, confidence=confidence)[:2])
+            except NotEnoughData:
+                pass  # too few runs to bound this percentile
+        if len(band) >= 2:
+            ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
+                            color=colour, alpha=0.15, linewidth=0)
+        top = max(top, math.ceil(last - 1e-9))
+    ticks = [math.log10(2)] + list(range(1, top + 1))
+    names = ["50%"] + [f"{100 - 10 ** (2 - d):g}%" for d in range(1, top + 1)]
+    ax.set_xticks(ticks, names)
+    ax.set_xlim(0, top)
+    ax.set_xlabel(f"percentile (axis: 1 / (1 - p), logarithmic; {method})")
+    ax.set_ylabel(f"value{_unit(row)}")
+    ax.legend()
+
+
 def plot(report, kind, benchmark, case, ax, theme="auto"):
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -96,12 +135,14 @@ def _draw(report, kind, benchmark, case, ax, theme):
     foreground = _THEMES[theme][1]
     rows = _rows(report, benchmark)
     labels = report.labels
-    if kind in ("distribution", "runs"):
+    if kind in ("distribution", "runs", "spectrum"):
         row = rows[0] if case is None else next((r for r in rows if r.case == case), None)
         if row is None:
             raise KeyError(f"no case {case!r} in benchmark {rows[0].benchmark!r}")
         samples = _samples(report, row)
-        if kind == "distribution":
+        if kind == "spectrum":
+            _spectrum(ax, report, row, samples, labels)
+        elif kind == "distribution":
             present = [i for i, s in enumerate(samples) if s]
             lines = {"color": foreground}
             ax.boxplot([samples[i] for i in present], vert=False, positions=present,

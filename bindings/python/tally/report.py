@@ -79,7 +79,8 @@ def _keys(value, argname):
 # here (tests/python/test_report_options.py checks it against the struct); None leaves the
 # default tally_report_options_init() wrote. Converters returning str are passed as C strings.
 _REPORT_OPTIONS = {
-    "statistic": ("statistic", enum_of("statistic")),
+    "statistic": ("statistic", lambda v, name: _statistic(v, name)[0]),
+    "percentile": ("percentile", real),
     "test": ("test", enum_of("test")),
     "alpha": ("alpha", real),
     "adjust": ("adjust", enum_of("adjust")),
@@ -117,9 +118,23 @@ def _noise_profile(path, argname):
     return ffi.gc(out[0], lib.tally_noise_free)
 
 
+def _statistic(value, argname):
+    """(enum value, percentile) of a statistic name or "pNN" (tally_statistic_parse)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{argname} must be a str, not {type(value).__name__}")
+    stat = ffi.new("tally_statistic *")
+    p = ffi.new("double *")
+    check(lib.tally_statistic_parse(stat, p, value.encode()))
+    return stat[0], p[0]
+
+
 def _report_options(**values):
     """tally_report_options from Report's keyword arguments (None: the library's default), and
-    the C strings they point to (keep both alive while the options are used)."""
+    the C strings they point to (keep both alive while the options are used). A statistic "pNN"
+    also sets the percentile (unless given)."""
+    if values.get("statistic") is not None and values.get("percentile") is None:
+        p = _statistic(values["statistic"], "statistic")[1]
+        values["percentile"] = p if p > 0 else None
     opts = new_options("tally_report_options")
     return opts, fill_options(opts, _REPORT_OPTIONS, values)
 
@@ -195,10 +210,11 @@ class Report(Owner):
     Every option left at None takes the library's default (tally_report_options_init; the values
     are listed in docs/python.md).
     statistic: "default" (each benchmark's preferred statistic, else AMean when lower is better and
-    HMean when higher is better) or a statistic name; test: "auto" (the test of each row's
-    statistic), "welch", "student", "mann-whitney", "price-bonett", "mmtests-ci", "none";
-    alpha: significance level; adjust: "none", "holm", "bh" or "bonferroni"; percentile_method: "linear" or
-    "nearest-rank"; confidence: level of intervals;
+    HMean when higher is better), a statistic name, or "pNN" for a percentile ("p50", "p99",
+    "p99.9": it also sets `percentile`, the p of percentile rows); test: "auto" (the test of
+    each row's statistic), "welch", "student", "mann-whitney", "price-bonett", "mmtests-ci", "none";
+    alpha: significance level; adjust: "none", "holm", "bh" or "bonferroni"; percentile_method: "linear",
+    "nearest-rank" or "harrell-davis" ("hd"); confidence: level of intervals;
     equivalence: margin in percent for "equivalent" verdicts; power: of the MDE and runs needed;
     mde: effect in percent the runs needed refer to (None: the margin);
     filter: a shell glob on "benchmark/case"; summaries_only: summarise every configuration on
@@ -227,7 +243,8 @@ class Report(Owner):
                  expect_diff: Union[str, Sequence[str], None] = None,
                  noise: Optional[PathLike] = None,
                  case_map: Union[str, Sequence[str], Dict[str, str], None] = None,
-                 pair_by: Optional[str] = None, baseline: Optional[str] = None) -> None:
+                 pair_by: Optional[str] = None, baseline: Optional[str] = None,
+                 percentile: Optional[float] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
@@ -235,7 +252,7 @@ class Report(Owner):
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
             power=power, mde=mde, expect_diff=expect_diff, noise=noise, case_map=case_map,
-            pair_by=pair_by, baseline=baseline)
+            pair_by=pair_by, baseline=baseline, percentile=percentile)
         out = ffi.new("tally_report **")
         with results._use() as handle:
             check(lib.tally_report_new(out, handle, opts))
@@ -281,6 +298,10 @@ class Report(Owner):
             check(lib.tally_report_row_at(row, r, i))
             better = enum_name("direction", row.direction)
             stat = enum_name("statistic", row.statistic)
+            if row.statistic == lib.TALLY_STAT_PERCENTILE:
+                label = ffi.new("char[]", 32)
+                check(lib.tally_statistic_label(label, 32, row.statistic, row.percentile))
+                stat = ffi.string(label).decode()
             cells = []
             for j, label in enumerate(labels):
                 check(lib.tally_report_cell_at(cell, r, i, j))
@@ -559,9 +580,11 @@ class Report(Owner):
              theme: str = "auto") -> "matplotlib.axes.Axes":
         """Draw one of the HTML report's plots with matplotlib and return the Axes: "distribution"
         (a case's runs per configuration over a box), "runs" (a case's runs in run order),
-        "sweep" (the statistic per case with its interval) or "change" (pct-imp per case, the
-        marker telling the verdict). benchmark: its name (default: the first); case: for the
-        first two kinds (default: the first case); ax: an existing Axes, else a new figure.
+        "sweep" (the statistic per case with its interval), "change" (pct-imp per case, the
+        marker telling the verdict) or "spectrum" (a case's percentiles against 1 / (1 - p),
+        HdrHistogram style, with order-statistic bands, by the report's percentile method).
+        benchmark: its name (default: the first); case: for "distribution", "runs" and
+        "spectrum" (default: the first case); ax: an existing Axes, else a new figure.
         theme: "auto" (default) draws on a transparent background in colours that read on
         light and dark notebook themes alike (an Axes passed in keeps its own look, only the
         marks take those colours); "light" or "dark" paint an opaque background to match."""

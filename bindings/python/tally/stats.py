@@ -110,20 +110,58 @@ def _summary_options(opts, direction=None, confidence=None, percentile_method=No
 Samples = Iterable[float]
 
 
+def _counts(counts, n):
+    """counts as a cffi uint64_t array of n, or NULL for None."""
+    if counts is None:
+        return ffi.NULL
+    c = [int(v) for v in counts]
+    if len(c) != n:
+        raise ValueError(f"counts has {len(c)} entries, values {n}")
+    if any(v < 0 for v in c):
+        raise ValueError("counts must be >= 0")
+    return ffi.new("uint64_t[]", c or [0])
+
+
 def percentiles(samples: Samples, p: Union[float, Sequence[float]], *,
-                method: Optional[str] = None) -> Union[float, List[float]]:
+                method: Optional[str] = None,
+                counts: Optional[Sequence[int]] = None) -> Union[float, List[float]]:
     """Percentiles p (a number or a sequence of numbers in [0, 100]) of the samples, as a float or
-    a list of floats. method: "linear" (R type 7, numpy's default) or "nearest-rank" (the
-    smallest sample with at least p % of the samples at or below it); None: the library's
-    default (tally_summary_options_init)."""
+    a list of floats. method: "linear" (R type 7, numpy's default), "nearest-rank" (the
+    smallest sample with at least p % of the samples at or below it) or "harrell-davis" ("hd");
+    None: the library's default (tally_summary_options_init). counts: a histogram's counts, one
+    per sample: `samples` are then its ascending bucket values, each standing for its count of
+    values (tally_weighted_percentiles: exactly what the expanded samples give)."""
     x = as_doubles(samples)
     single = isinstance(p, numbers.Real) and not isinstance(p, bool)
     ps = as_doubles([p] if single else p, "p")
     opts = new_options("tally_summary_options")
     _summary_options(opts, percentile_method=method)
     out = ffi.new("double[]", max(ps.n, 1))
-    check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, opts.percentile_method))
+    if counts is None:
+        check(lib.tally_percentiles(out, x.ptr, x.n, ps.ptr, ps.n, opts.percentile_method))
+    else:
+        c = _counts(counts, x.n)
+        check(lib.tally_weighted_percentiles(out, x.ptr, c, x.n, ps.ptr, ps.n,
+                                             opts.percentile_method))
     return out[0] if single else list(out[0:ps.n])
+
+
+def percentile_interval(samples: Samples, p: float, *, confidence: Optional[float] = None,
+                        counts: Optional[Sequence[int]] = None) -> Tuple[float, float, float]:
+    """The distribution-free interval of the p-th percentile from order statistics, as
+    scipy.stats.quantile_test(...).confidence_interval(): (low, high, level), level the exact
+    coverage reached (>= confidence, default 0.95). The samples are sorted here unless counts
+    are given (then they are a histogram's ascending values, as for percentiles()). Raises
+    tally.NotEnoughData when there are too few values for the level at this p (p99 needs 368
+    at 95 %)."""
+    values = sorted(float(v) for v in samples) if counts is None else samples
+    x = as_doubles(values)
+    c = _counts(counts, x.n)
+    lo, hi, level = ffi.new("double *"), ffi.new("double *"), ffi.new("double *")
+    check(lib.tally_percentile_interval(lo, hi, level, x.ptr, c, x.n, real(p, "p"),
+                                        0.95 if confidence is None
+                                        else real(confidence, "confidence")))
+    return lo[0], hi[0], level[0]
 
 
 def outliers(samples: Samples, *, mad_threshold: Optional[float] = None,
@@ -312,7 +350,8 @@ def compare(base: Samples, new: Samples, *, test: Optional[str] = None,
     "price-bonett", "mmtests-ci" or "none".
     alpha: significance level in (0, 1). better: "lower" or "higher".
     statistic: the centre compared by ratio and pct_imp ("amean", "hmean", "gmean", "median",
-    "min", "max", "bamean"). confidence: level of the change's interval.
+    "min", "max", "bamean", or "pNN" for a percentile: "p50", "p99", "p99.9", tested by
+    Price-Bonett on the log ratio of percentiles). confidence: level of the change's interval.
     equivalence: margin in percent (a non-significant row whose 1 - 2 alpha interval lies
     inside +-margin is "equivalent"); power: of the MDE and runs needed; mde: the effect in
     percent the runs needed refer to (None: the margin).
@@ -320,8 +359,16 @@ def compare(base: Samples, new: Samples, *, test: Optional[str] = None,
     xb = as_doubles(base, "base")
     xn = as_doubles(new, "new")
     opts = new_options("tally_compare_options")
-    for name, kind, value in (("test", "test", test), ("direction", "direction", better),
-                              ("statistic", "statistic", statistic)):
+    label, pct = None, 0.0
+    if statistic is not None:
+        if not isinstance(statistic, str):
+            raise TypeError(f"statistic must be a str, not {type(statistic).__name__}")
+        stat, p = ffi.new("tally_statistic *"), ffi.new("double *")
+        check(lib.tally_statistic_parse(stat, p, statistic.encode()))
+        opts.statistic, pct = stat[0], p[0]
+        if pct > 0:
+            label = f"p{pct:g}"
+    for name, kind, value in (("test", "test", test), ("direction", "direction", better)):
         if value is not None:
             setattr(opts, name, enum_from_name(kind, value, "better" if kind == "direction"
                                                else name))
@@ -336,11 +383,12 @@ def compare(base: Samples, new: Samples, *, test: Optional[str] = None,
     so.direction = opts.direction
     _summary_options(so, confidence=confidence, percentile_method=percentile_method,
                      bamean_percent=bamean_percent)
+    so.percentile = pct
     opts.summary = so
     out = new_result("tally_comparison")
     check(lib.tally_compare(out, xb.ptr, xb.n, xn.ptr, xn.n, opts))
     sb, sn = new_result("tally_summary"), new_result("tally_summary")
     check(lib.tally_compare_summaries(sb, sn, xb.ptr, xb.n, xn.ptr, xn.n, opts))
     return Comparison._from_c(out, Summary._from_c(sb), Summary._from_c(sn),
-                              enum_name("statistic", opts.statistic),
+                              label or enum_name("statistic", opts.statistic),
                               enum_name("direction", opts.direction), opts.alpha)
