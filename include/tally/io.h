@@ -22,9 +22,9 @@ extern "C" {
 
 /**
  * Kind of input file. The constants below are the formats of the first releases; every format
- * the library reads has a kind, numbered from 1 without a gap: the formats added since follow
- * ::TALLY_INPUT_JOURNAL in the order of the library's importer registry, have no constant, and
- * may be numbered differently by another version of the library. Select one by its name with
+ * the library reads has a kind, numbered from 1 without a gap: the formats added since have no
+ * constant, follow the last constant in the order of the library's importer registry, and may
+ * be numbered differently by another version of the library. Select one by its name with
  * tally_input_kind_from_name() ("fio", as `--from` takes it) and keep its name, not its number;
  * tally_input_kind_name() returns NULL after the last kind.
  */
