@@ -20,7 +20,14 @@
 extern "C" {
 #endif
 
-/** Kind of input file. */
+/**
+ * Kind of input file. The constants below are the formats of the first releases; every format
+ * the library reads has a kind, numbered from 1 without a gap: the formats added since have no
+ * constant, follow the last constant in the order of the library's importer registry, and may
+ * be numbered differently by another version of the library. Select one by its name with
+ * tally_input_kind_from_name() ("fio", as `--from` takes it) and keep its name, not its number;
+ * tally_input_kind_name() returns NULL after the last kind.
+ */
 typedef enum tally_input_kind {
     TALLY_INPUT_AUTO = 0,        /**< Detect from the content. */
     TALLY_INPUT_NATIVE_JSON = 1, /**< tally's own JSON result sets (docs/formats.md). */
@@ -128,9 +135,10 @@ TALLY_API int tally_load_spec(tally_results *into, const char *spec, const tally
 TALLY_API int tally_detect_kind(tally_input_kind *out, const char *data, size_t len);
 
 /**
- * The short name of an input kind, as the command line's `--input-format` takes it: "auto",
+ * The short name of an input kind, as the command line's `--from` takes it: "auto",
  * "json" (native), "csv", "tsv", "plain", "hyperfine", "gbench", "pyperf", "gotest", "hackbench",
- * "stream", "schbench", "netperf", "tbench".
+ * "stream", "schbench", "netperf", "tbench", "journal", then the names of the formats added since
+ * (docs/importers.md).
  * @return a string with static storage, or NULL for an unknown value. Thread-safe.
  */
 TALLY_API const char *tally_input_kind_name(tally_input_kind kind);
