@@ -36,7 +36,12 @@ typedef enum tally_input_kind {
     TALLY_INPUT_SCHBENCH = 11,   /**< schbench output. */
     TALLY_INPUT_NETPERF = 12,    /**< netperf TCP_RR output. */
     TALLY_INPUT_TBENCH = 13,     /**< tbench (dbench) output. */
-    TALLY_INPUT_JOURNAL = 14     /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
+    TALLY_INPUT_JOURNAL = 14,    /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
+    TALLY_INPUT_HDRLOG = 15,     /**< HdrHistogram interval log (`.hlog`), histogram runs. */
+    TALLY_INPUT_HGRM = 16,       /**< HdrHistogram percentile distribution text (`.hgrm`). */
+    TALLY_INPUT_FIO = 17,        /**< fio --output-format=json or json+. */
+    TALLY_INPUT_FIO_HIST = 18,   /**< fio --write_hist_log histogram log. */
+    TALLY_INPUT_WRK2 = 19        /**< wrk2 --latency detailed percentile spectrum. */
 } tally_input_kind;
 
 /** Options for tally_load_file(). Initialise with ::TALLY_LOAD_OPTIONS_INIT. */
@@ -62,6 +67,16 @@ typedef struct tally_load_options {
                                  as `none`; go test still split by changing keys), what the
                                  command uses when it reads several files. Other formats:
                                  ::TALLY_EINVAL. NULL: the format's default. Since version 3. */
+    int time_range_given;  /**< Non-zero: latency logs of intervals (HdrHistogram logs, fio
+                                histogram logs) keep only the intervals that start from
+                                `time_start` to before `time_end`, in seconds since the log's
+                                start (docs/importers.md); a note says how many were kept. Other
+                                formats: ::TALLY_EINVAL. */
+    double time_start;     /**< See `time_range_given`; >= 0. */
+    double time_end;       /**< See `time_range_given`; > `time_start`, may be infinity. */
+    int interval_runs;     /**< Latency logs of intervals: non-zero makes each interval a run of
+                                its own; 0 (the default) pools a log's intervals into one run.
+                                Other formats: ::TALLY_EINVAL. */
 } tally_load_options;
 
 /** Version 2 added `case_name`, `case_format`, `unit`, `direction_given` and `direction`;
@@ -69,7 +84,7 @@ typedef struct tally_load_options {
 #define TALLY_LOAD_OPTIONS_VERSION 3
 #define TALLY_LOAD_OPTIONS_INIT \
     { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
-      TALLY_LOWER_IS_BETTER, NULL }
+      TALLY_LOWER_IS_BETTER, NULL, 0, 0.0, 0.0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_LOAD_OPTIONS_INIT does for the

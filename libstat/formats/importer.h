@@ -36,7 +36,10 @@ enum {
     TALLY__IMPORT_SKIPS_LINES = 1 << 1,
     /* The samples carry no unit: the caller's `unit` and `direction` apply (plain numbers);
      * other formats refuse them. */
-    TALLY__IMPORT_TAKES_UNIT = 1 << 2
+    TALLY__IMPORT_TAKES_UNIT = 1 << 2,
+    /* The format is a log of intervals: the caller's time range and interval_runs apply; other
+     * formats refuse them. */
+    TALLY__IMPORT_INTERVALS = 1 << 3
 };
 
 typedef struct tally__importer {
@@ -89,6 +92,7 @@ extern const tally__importer tally__importer_stream;
 extern const tally__importer tally__importer_schbench;
 extern const tally__importer tally__importer_netperf;
 extern const tally__importer tally__importer_tbench;
+extern const tally__importer tally__importer_hdrlog;
 extern const tally__importer tally__importer_journal; /* journal_read.c */
 extern const tally__importer tally__importer_csv;     /* csv_read.c */
 extern const tally__importer tally__importer_tsv;

@@ -4,9 +4,11 @@ set(TALLY_MODULE_SOURCES
   csv_read.c
   csv_tokenizer.c
   detect.c
+  hdr_decode.c
   import_gbench.c
   import_gotest.c
   import_hackbench.c
+  import_hdrlog.c
   import_hyperfine.c
   import_netperf.c
   import_pyperf.c
