@@ -665,7 +665,7 @@ int cmd_run(int argc, char **argv)
      * (--resume continues), nothing is left running. A signal found ignored stays ignored
      * (nohup, or a shell's background job), as the caller asked. */
     static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-    enum { NSTOP = sizeof(stop_signals) / sizeof(stop_signals[0]) };
+    enum { NSTOP = COUNT(stop_signals) };
     struct sigaction sa, old[NSTOP];
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;

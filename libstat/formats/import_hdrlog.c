@@ -276,6 +276,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_hdrlog = {
-    .kind = TALLY_INPUT_HDRLOG, .name = "hdrlog", .sniff = sniff, .parse = parse,
+    .name = "hdrlog", .sniff = sniff, .parse = parse,
     .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TAKES_UNIT | TALLY__IMPORT_INTERVALS,
 };
