@@ -467,7 +467,8 @@ int cli_report_option(cli_report_args *args, const char *command, const char *na
         if (tally_format_from_name(&args->render.format, value) != TALLY_OK)
             return cli_library_usage_error(command);
     } else if (strcmp(name, "statistic") == 0) {
-        if (tally_statistic_from_name(&args->report.statistic, value) != TALLY_OK)
+        if (tally_statistic_parse(&args->report.statistic, &args->report.percentile, value) !=
+            TALLY_OK)
             return cli_library_usage_error(command);
     } else if (strcmp(name, "test") == 0) {
         if (tally_test_from_name(&args->report.test, value) != TALLY_OK)

@@ -113,6 +113,9 @@ typedef struct tally_report_options {
                                        order. NULL: the first result set. A label no result set
                                        has is ::TALLY_ENOTFOUND. Borrowed for the call. Since
                                        version 7. */
+    double percentile;            /**< p of ::TALLY_STAT_PERCENTILE rows, in (0, 100) (the
+                                       statistic "p99" is ::TALLY_STAT_PERCENTILE with 99 here:
+                                       tally_statistic_parse()); 0 (the default) otherwise. */
 } tally_report_options;
 
 /** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
@@ -122,7 +125,7 @@ typedef struct tally_report_options {
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
       TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL, \
-      NULL, TALLY_PAIR_BY_NAME, NULL }
+      NULL, TALLY_PAIR_BY_NAME, NULL, 0.0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the
@@ -235,6 +238,7 @@ typedef struct tally_report_row {
     const char *unit;          /**< Unit ("" when none). */
     tally_direction direction; /**< Which way is better. */
     tally_statistic statistic; /**< The statistic compared in this row (never DEFAULT). */
+    double percentile;         /**< Its p for ::TALLY_STAT_PERCENTILE rows, else 0. */
 } tally_report_row;
 
 /**

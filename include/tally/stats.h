@@ -8,6 +8,8 @@
 #ifndef TALLY_STATS_H
 #define TALLY_STATS_H
 
+#include <stdint.h>
+
 #include "common.h"
 
 #ifdef __cplusplus
@@ -29,13 +31,22 @@ typedef enum tally_statistic {
     TALLY_STAT_MEDIAN = 4,  /**< Median (R type 7). */
     TALLY_STAT_MIN = 5,     /**< Smallest sample. */
     TALLY_STAT_MAX = 6,     /**< Largest sample. */
-    TALLY_STAT_BAMEAN = 7   /**< Mean of the best N % of samples (mmtests BAmean-N). */
+    TALLY_STAT_BAMEAN = 7,  /**< Mean of the best N % of samples (mmtests BAmean-N). */
+    TALLY_STAT_PERCENTILE = 8 /**< The p-th percentile, p from the options (`percentile` of
+                                   ::tally_summary_options and ::tally_report_options), by the
+                                   options' percentile method; named "pNN" ("p99", "p99.9"):
+                                   tally_statistic_parse(). */
 } tally_statistic;
 
 /** How a percentile is interpolated. */
 typedef enum tally_percentile_method {
     TALLY_PERCENTILE_LINEAR = 0,      /**< Linear between closest ranks: R type 7, numpy default. */
-    TALLY_PERCENTILE_NEAREST_RANK = 1 /**< Smallest x with at least p % of samples <= x. */
+    TALLY_PERCENTILE_NEAREST_RANK = 1, /**< Smallest x with at least p % of samples <= x (R
+                                            type 1). */
+    TALLY_PERCENTILE_HARRELL_DAVIS = 2 /**< Harrell & Davis (1982): the mean of all order
+                                            statistics weighted by a Beta(p (n + 1), (1 - p)
+                                            (n + 1)) distribution; smooth, for percentile rows
+                                            (a summary's median stays R type 7 with it). */
 } tally_percentile_method;
 
 /** Options for tally_summarize(). Initialise with ::TALLY_SUMMARY_OPTIONS_INIT. */
@@ -49,11 +60,15 @@ typedef struct tally_summary_options {
     double bamean_percent;                     /**< N of BAmean-N, in (0, 100]; default 95. */
     double mad_threshold;                      /**< Modified z-score cut-off, > 0; default 3.5. */
     double tukey_k;                            /**< Tukey fence factor, >= 0; default 1.5. */
+    double percentile;                         /**< p of the summary's percentile fields, in
+                                                    (0, 100), by `percentile_method`; 0 (the
+                                                    default): none. */
 } tally_summary_options;
 
 #define TALLY_SUMMARY_OPTIONS_VERSION 1
 #define TALLY_SUMMARY_OPTIONS_INIT \
-    { TALLY_SUMMARY_OPTIONS_VERSION, TALLY_LOWER_IS_BETTER, TALLY_PERCENTILE_LINEAR, 0.95, 95.0, 3.5, 1.5 }
+    { TALLY_SUMMARY_OPTIONS_VERSION, TALLY_LOWER_IS_BETTER, TALLY_PERCENTILE_LINEAR, 0.95, 95.0, \
+      3.5, 1.5, 0.0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_SUMMARY_OPTIONS_INIT does for the
@@ -74,7 +89,12 @@ typedef enum tally_summary_field {
                                       95 %). */
     TALLY_SUMMARY_CV = 16,       /**< cv (stddev defined and amean != 0). */
     TALLY_SUMMARY_HSTDDEV = 32,  /**< hstddev and hcv (all samples > 0 and n >= 2). */
-    TALLY_SUMMARY_MEAN_CI = 64   /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
+    TALLY_SUMMARY_MEAN_CI = 64,  /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
+    TALLY_SUMMARY_PERCENTILE = 128, /**< percentile and percentile_value (the options asked for
+                                         a percentile). */
+    TALLY_SUMMARY_PERCENTILE_CI = 256 /**< percentile_ci_low, _high, _level (n large enough for
+                                           the level at this p: 6 for p50, 36 for p90, 368 for
+                                           p99 at 95 %). */
 } tally_summary_field;
 
 /**
@@ -112,6 +132,13 @@ typedef struct tally_summary {
                                 (at least one), best as decided by the options' direction. */
     size_t outliers_mad;   /**< Samples whose modified z-score exceeds the threshold. */
     size_t outliers_tukey; /**< Samples outside Tukey's fences. */
+    double percentile;     /**< The p (percent) of the percentile fields; 0 when none was asked
+                                for. */
+    double percentile_value; /**< The p-th percentile by the options' method. */
+    double percentile_ci_low;  /**< Distribution-free (order-statistic) interval of the
+                                    percentile, lower bound (docs/statistics.md). */
+    double percentile_ci_high; /**< Its upper bound. */
+    double percentile_ci_level; /**< Its achieved confidence (>= requested). */
 } tally_summary;
 
 /**
@@ -235,6 +262,51 @@ TALLY_API int tally_percentiles(double *out, const double *x, size_t n, const do
 TALLY_API int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p,
                                         size_t count, tally_percentile_method method);
 
+#ifdef TALLY_EXPERIMENTAL_API
+/**
+ * Percentiles of a sample held as ascending values with counts (a histogram's bucket values and
+ * request counts), or of plain sorted samples (counts NULL): the k-th smallest value is the one
+ * whose bucket holds rank k of the cumulative counts, so a histogram gives exactly what the
+ * samples it stands for would give (docs/statistics.md, "Percentiles"). Reentrant; thread-safe.
+ * @param out receives count values, out[i] for p[i].
+ * @param values len values, ascending (equal values allowed), finite; not modified.
+ * @param counts len counts (0 allowed), or NULL for every value counting once; their sum at most
+ *   2^53.
+ * @param len number of values.
+ * @param p percentiles in [0, 100].
+ * @param count number of percentiles.
+ * @param method ::TALLY_PERCENTILE_LINEAR (R type 7), ::TALLY_PERCENTILE_NEAREST_RANK (type 1)
+ *   or ::TALLY_PERCENTILE_HARRELL_DAVIS.
+ * @return ::TALLY_OK, ::TALLY_ENODATA (no values, or every count 0), ::TALLY_ENONFINITE,
+ *   ::TALLY_EINVAL (values not ascending, p outside [0, 100], unknown method, NULL), ::TALLY_ENOMEM,
+ *   ::TALLY_ENUMERIC (the Harrell-Davis weights failed).
+ */
+TALLY_API int tally_weighted_percentiles(double *out, const double *values,
+                                         const uint64_t *counts, size_t len, const double *p,
+                                         size_t count, tally_percentile_method method);
+
+/**
+ * The distribution-free interval of the p-th percentile from order statistics, as
+ * `scipy.stats.quantile_test(x, q, p).confidence_interval()` (two-sided): the widest pair
+ * [x_(l), x_(u)] whose tails under Binomial(n, p / 100) each stay within (1 - confidence) / 2,
+ * and the level it reaches, at least `confidence`. The values are taken as independent draws:
+ * for requests pooled from several runs use the report's cluster bootstrap instead.
+ * Reentrant; thread-safe.
+ * @param low receives x_(l).
+ * @param high receives x_(u).
+ * @param level receives the exact coverage 1 - P(B < l) - P(B >= u).
+ * @param values, counts, len the sample, as for tally_weighted_percentiles().
+ * @param p the percentile, in (0, 100).
+ * @param confidence in (0, 1).
+ * @return ::TALLY_OK; ::TALLY_ENODATA when n is too small for the level at this p (e.g. p99 needs
+ *   at least 368 values at 95 %: 0.99^n <= 0.025), with the least n in the message; otherwise as
+ *   tally_weighted_percentiles().
+ */
+TALLY_API int tally_percentile_interval(double *low, double *high, double *level,
+                                        const double *values, const uint64_t *counts, size_t len,
+                                        double p, double confidence);
+#endif
+
 /**
  * Flag outliers without removing them.
  * @param mad_flags if not NULL, n bytes set to 1 where |0.6745 (x - median) / MAD| > mad_threshold
@@ -262,11 +334,36 @@ TALLY_API int tally_outliers(unsigned char *mad_flags, unsigned char *tukey_flag
 TALLY_API int tally_summary_value(double *out, const tally_summary *s, tally_statistic stat);
 
 /** @return a statistic's name ("amean", "hmean", "gmean", "median", "min", "max", "bamean",
- *  "default"), or NULL for an unknown value. */
+ *  "default", "percentile"; a percentile row is named "pNN" by tally_statistic_label()), or NULL
+ *  for an unknown value. */
 TALLY_API const char *tally_statistic_name(tally_statistic stat);
 
 /** Parse a statistic name (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_statistic_from_name(tally_statistic *out, const char *name);
+
+/**
+ * Parse a statistic as the CLI's `--statistic` takes it: a name of tally_statistic_from_name(),
+ * or "pNN" ("p50", "p99", "p99.9"; also "P99"), a percentile with NN a decimal number in
+ * (0, 100). Thread-safe.
+ * @param stat receives the statistic (::TALLY_STAT_PERCENTILE for "pNN").
+ * @param percentile receives NN for a percentile, else 0.
+ * @param name the text.
+ * @return ::TALLY_OK or ::TALLY_EINVAL (the message lists the names and "pNN").
+ */
+TALLY_API int tally_statistic_parse(tally_statistic *stat, double *percentile, const char *name);
+
+/**
+ * The name of a statistic as tally_statistic_parse() reads it back: "p99", "p99.9" for
+ * ::TALLY_STAT_PERCENTILE (the shortest decimal of `percentile`), else tally_statistic_name().
+ * Thread-safe.
+ * @param buf receives the NUL-terminated name (truncated to size - 1 bytes).
+ * @param size its size; 32 bytes hold every name.
+ * @param stat the statistic.
+ * @param percentile its p for ::TALLY_STAT_PERCENTILE, in (0, 100).
+ * @return ::TALLY_OK, ::TALLY_EINVAL (unknown statistic, p out of range, NULL or size 0).
+ */
+TALLY_API int tally_statistic_label(char *buf, size_t size, tally_statistic stat,
+                                    double percentile);
 
 /** @return "lower" or "higher", or NULL. */
 TALLY_API const char *tally_direction_name(tally_direction direction);
@@ -275,10 +372,11 @@ TALLY_API const char *tally_direction_name(tally_direction direction);
  *  ::TALLY_EINVAL. */
 TALLY_API int tally_direction_from_name(tally_direction *out, const char *name);
 
-/** @return "linear" or "nearest-rank", or NULL for an unknown value. */
+/** @return "linear", "nearest-rank" or "harrell-davis", or NULL for an unknown value. */
 TALLY_API const char *tally_percentile_method_name(tally_percentile_method method);
 
-/** Parse "linear" or "nearest-rank" (case-insensitive). @return ::TALLY_OK or ::TALLY_EINVAL. */
+/** Parse "linear" (also "type7"), "nearest-rank" (also "nearest", "type1") or "harrell-davis"
+ *  (also "hd"), case-insensitive. @return ::TALLY_OK or ::TALLY_EINVAL. */
 TALLY_API int tally_percentile_method_from_name(tally_percentile_method *out, const char *name);
 
 /**

@@ -144,11 +144,11 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
         y.labels = ylabels;
         y.value_count = ycount;
         y.scale = (tally__svg_scale){d0, d1, bottom, top, 1};
-        snprintf(ytitle, sizeof(ytitle), "%s, log scale", tally__stat_title(first->statistic));
+        snprintf(ytitle, sizeof(ytitle), "%s, log scale", first->stat_title);
     } else {
         tally__nice_ticks(&y.ticks, lo, hi, 6);
         y.scale = (tally__svg_scale){y.ticks.lo, y.ticks.hi, bottom, top, 0};
-        snprintf(ytitle, sizeof(ytitle), "%s", tally__stat_title(first->statistic));
+        snprintf(ytitle, sizeof(ytitle), "%s", first->stat_title);
     }
     y.pos = LEFT;
     y.grid = width - RIGHT - LEFT;
@@ -234,7 +234,7 @@ int tally__plot_sweep(tally__buf *b, const tally_report *r, const tally__group *
     tally__buf desc = TALLY__BUF_INIT;
     tally__buf_printf(&desc, "%s of %s per %s%s, one %s per configuration, with %g%% confidence "
                              "intervals where the statistic has one.",
-                      tally__stat_title(first->statistic), first->benchmark,
+                      first->stat_title, first->benchmark,
                       tally__report_case_label(r, first->benchmark),
                       m.log ? " (logarithmic axis)" : "", m.sweep ? "line" : "set of dots",
                       r->opts.confidence * 100);

@@ -45,7 +45,7 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     tally__csv_text(b, &f, r->configs[j].label);
     tally__csv_text(b, &f, row->unit);
     tally__csv_text(b, &f, tally_direction_name(row->direction));
-    tally__csv_text(b, &f, tally_statistic_name(row->statistic));
+    tally__csv_text(b, &f, row->stat_name);
     tally__csv_text(b, &f, p ? "1" : "0");
     if (p)
         count_field(b, &f, s->n);
@@ -159,8 +159,22 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         b->failed = 1;
     tally__csv_text(b, &f, both.failed ? "" : both.data ? both.data : "");
     tally__buf_dispose(&both);
+    if (r->opts.statistic == TALLY_STAT_PERCENTILE) {
+        unsigned pc = d & TALLY_SUMMARY_PERCENTILE_CI;
+        num_field(b, &f, s->percentile_ci_low, pc);
+        num_field(b, &f, s->percentile_ci_high, pc);
+        num_field(b, &f, s->percentile_ci_level, pc);
+        tally__csv_text(b, &f, tally_percentile_method_name(r->opts.percentile_method));
+    }
     tally__buf_puts(b, "\r\n");
 }
+
+/* Columns of a report of percentile rows only, after the others (so that every other report's
+ * columns stay as they were): the order-statistic interval of the percentile, its level, and
+ * the method the value was estimated by. */
+static const char *const percentile_columns[] = {
+    "percentile_ci_low", "percentile_ci_high", "percentile_ci_level", "percentile_method",
+};
 
 int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
@@ -168,6 +182,9 @@ int tally__render_csv(tally__buf *b, const tally_report *r, const tally_render_o
     int f = 1;
     for (size_t k = 0; k < TALLY__COUNT(columns); k++)
         tally__csv_text(b, &f, columns[k]);
+    for (size_t k = 0; r->opts.statistic == TALLY_STAT_PERCENTILE &&
+                       k < TALLY__COUNT(percentile_columns); k++)
+        tally__csv_text(b, &f, percentile_columns[k]);
     tally__buf_puts(b, "\r\n");
     for (size_t i = 0; i < r->row_count; i++)
         for (size_t j = 0; j < r->config_count; j++)

@@ -60,7 +60,8 @@ static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *
     }
     tally__buf_puts(b, "<td>");
     int interval = tally__render_cell_value(b, f, row, c, NULL);
-    if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
+    if (c->value_defined && !interval &&
+        (row->statistic == TALLY_STAT_MEDIAN || row->statistic == TALLY_STAT_PERCENTILE)) {
         *median_note = 1;
         tally__buf_puts(b, " [3]");
     }
@@ -171,7 +172,7 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                              "<th scope=\"col\">max</th><th scope=\"col\">spread</th>"
                              "<th scope=\"col\">CV%%</th><th scope=\"col\">outliers</th>"
                              "</tr></thead><tbody>\n",
-                          tally__stat_title(first->statistic));
+                          first->stat_title);
         for (size_t i = g->first; i < g->first + g->count; i++) {
             const tally__row *row = &r->rows[i];
             const tally__cell *c = &row->cells[j];
@@ -269,7 +270,7 @@ static void facts(tally__buf *b, const tally_report *r, const tally__group *g)
     text(b, si.unit[0] ? si.unit : "(none)");
     tally__buf_printf(b, "</dd><dt>better</dt><dd>%s is better</dd><dt>statistic</dt><dd>%s",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                      tally__stat_title(first->statistic));
+                      first->stat_title);
     double lo, hi;
     int ci = 0;
     for (size_t i = g->first; i < g->first + g->count && !ci; i++)
@@ -456,7 +457,8 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
                 if (!c->compared || c->comparison.verdict != TALLY_VERDICT_INSUFFICIENT)
                     continue;
                 tally__buf reason = TALLY__BUF_INIT;
-                tally__render_insufficient_reason(&reason, &c->comparison, r->opts.alpha);
+                tally__render_insufficient_reason(&reason, &r->rows[i], &c->comparison,
+                                                  r->opts.alpha);
                 tally__buf_puts(b, "<li>");
                 text(b, r->rows[i].case_name);
                 tally__buf_puts(b, ", ");
@@ -484,10 +486,13 @@ static void group_notes(tally__buf *b, const tally_report *r, const tally__group
             }
         tally__buf_puts(b, "</ul>");
     }
-    if (median_note)
-        tally__buf_printf(b, "<p>[3] no %g%% interval of the median: it needs n &gt;= %zu "
-                             "(order statistics).</p>", r->opts.confidence * 100,
-                          tally__median_ci_min_n(r->opts.confidence));
+    if (median_note) {
+        char what[40];
+        size_t need = tally__order_ci_need(what, sizeof what, &r->rows[g->first],
+                                           r->opts.confidence);
+        tally__buf_printf(b, "<p>[3] no %g%% interval of %s: it needs n &gt;= %zu "
+                             "(order statistics).</p>", r->opts.confidence * 100, what, need);
+    }
     tally__buf_puts(b, "</div>\n");
 }
 

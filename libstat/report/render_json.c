@@ -237,6 +237,15 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         interval(&w, "mean_ci", s->mean_ci_low, s->mean_ci_high, d & TALLY_SUMMARY_MEAN_CI);
         interval(&w, "median_ci", s->median_ci_low, s->median_ci_high, d & TALLY_SUMMARY_MEDIAN_CI);
         num(&w, "median_ci_level", s->median_ci_level, d & TALLY_SUMMARY_MEDIAN_CI);
+        if (d & TALLY_SUMMARY_PERCENTILE) {
+            /* Only on percentile rows, so that other reports keep their members. */
+            num(&w, "percentile", s->percentile, 1);
+            num(&w, "percentile_value", s->percentile_value, 1);
+            interval(&w, "percentile_ci", s->percentile_ci_low, s->percentile_ci_high,
+                     d & TALLY_SUMMARY_PERCENTILE_CI);
+            num(&w, "percentile_ci_level", s->percentile_ci_level,
+                d & TALLY_SUMMARY_PERCENTILE_CI);
+        }
         for (int k = 0; k < TALLY__BAMEAN_COUNT; k++) {
             char name[32];
             snprintf(name, sizeof(name), "bamean_%d", (int)tally__bamean_percents[k]);
@@ -277,7 +286,7 @@ static void render_row(tally__buf *b, const tally_report *r, const tally__row *r
     str(&w, "case", row->case_name);
     str(&w, "unit", row->unit);
     str(&w, "direction", tally_direction_name(row->direction));
-    str(&w, "statistic", tally_statistic_name(row->statistic));
+    str(&w, "statistic", row->stat_name);
     key(&w, "cells");
     tally__buf_puts(b, "[\n");
     for (size_t j = 0; j < r->config_count; j++) {
@@ -424,7 +433,9 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     key(&w, "version");
     tally__buf_puts(b, "2,\n  \"options\": {");
     w.first = 1;
-    str(&w, "statistic", tally_statistic_name(ro->statistic));
+    char stat[32];
+    tally_statistic_label(stat, sizeof stat, ro->statistic, ro->percentile);
+    str(&w, "statistic", stat);
     str(&w, "test", tally_test_name(ro->test));
     num(&w, "alpha", ro->alpha, 1);
     str(&w, "adjust", tally_adjust_name(ro->adjust));

@@ -293,7 +293,7 @@ static void group_pieces(md_doc *d, md_group *mg)
     }
     tally__buf_printf(b, "%s is better, %s\n\n",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                      tally__stat_title(first->statistic));
+                      first->stat_title);
     mg->head = piece_end(d, start);
     start = b->len;
     int short_headers = block_short_headers(d, mg);

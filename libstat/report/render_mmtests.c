@@ -29,9 +29,10 @@ typedef struct widths {
     int prec;  /* decimals of the values */
 } widths;
 
-static const char *centre_title(tally_statistic s)
+static const char *centre_title(const tally__row *row)
 {
-    switch (s) {
+    switch (row->statistic) {
+    case TALLY_STAT_PERCENTILE: return row->stat_title; /* "p99": mmtests has no such row */
     case TALLY_STAT_HMEAN: return "Hmean";
     case TALLY_STAT_GMEAN: return "Gmean";
     case TALLY_STAT_MEDIAN: return "Median";
@@ -42,13 +43,14 @@ static const char *centre_title(tally_statistic s)
 /* Min, the centre (Amean, Hmean, ...), Stddev, CoeffVar, Max, BAmean-50/95/99 (with
  * `harmonic`, where higher is better: BHmean-N, the harmonic mean of the best), as
  * compare-mmtests prints them. A centre that is itself Min, Max or BAmean has no extra row. */
-static size_t build_rows(stat_row *rows, tally_statistic centre, int harmonic)
+static size_t build_rows(stat_row *rows, const tally__row *first, int harmonic)
 {
+    tally_statistic centre = first->statistic;
     size_t n = 0;
     rows[n++] = (stat_row){ ROW_MIN, 0, 0, "Min" };
     if (centre != TALLY_STAT_MIN && centre != TALLY_STAT_MAX && centre != TALLY_STAT_BAMEAN) {
         rows[n] = (stat_row){ ROW_CENTRE, 0, 0, "" };
-        strcpy(rows[n++].title, centre_title(centre));
+        snprintf(rows[n++].title, sizeof(rows[0].title), "%.15s", centre_title(first));
     }
     rows[n++] = (stat_row){ ROW_STDDEV, 0, 0, "Stddev" };
     rows[n++] = (stat_row){ ROW_COEFFVAR, 0, 0, "CoeffVar" };
@@ -303,7 +305,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
             if (r->rows[i].cells[j].pub.present && !r->rows[i].cells[j].bhmean_defined &&
                 r->rows[i].cells[j].part_made)
                 harmonic = 0;
-    size_t nrows = build_rows(rows, first->statistic, harmonic);
+    size_t nrows = build_rows(rows, first, harmonic);
     const stat_row *compared = NULL;
     for (size_t s = 0; s < nrows && compared == NULL; s++)
         if (is_compared_row(&rows[s], first->statistic))

@@ -134,7 +134,7 @@ static void render_group(tally__buf *b, const tally_report *r, const tally__grou
     tally__buf_printf(b, "Units         : Normalized%s%s\n", units[0] ? " " : "", units);
     tally__buf_printf(b, "Interpretation: %s is better\n",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "Higher" : "Lower");
-    tally__buf_printf(b, "Statistic     : %s\n%.*s\n", tally__stat_title(first->statistic),
+    tally__buf_printf(b, "Statistic     : %s\n%.*s\n", first->stat_title,
                       rule, RULE);
     render_header(b, r, tally__shown_case_label(r, o, first->benchmark), case_width, &w);
     for (size_t i = g->first; i < g->first + g->count; i++) {

@@ -71,7 +71,8 @@ static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
     }
     tally__buf text = TALLY__BUF_INIT;
     int interval = tally__render_cell_value(&text, f, row, c, NULL);
-    if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
+    if (c->value_defined && !interval &&
+        (row->statistic == TALLY_STAT_MEDIAN || row->statistic == TALLY_STAT_PERCENTILE)) {
         tally__buf_puts(&text, " " NOTE_MEDIAN_CI);
         *median_note = 1;
     }
@@ -241,7 +242,7 @@ static int build_summary_grid(grid *g, const tally_report *r, const tally_render
     const tally__row *first = &r->rows[grp->first];
     for (size_t c = 0; c < SUMMARY_COLS; c++)
         set_text(g, 0, c, "%s", summary_headers[c] ? summary_headers[c]
-                                                   : tally__stat_title(first->statistic));
+                                                   : first->stat_title);
     for (size_t i = 0; i < grp->count; i++) {
         const tally__row *row = &r->rows[grp->first + i];
         tally__numfmt f;
@@ -412,7 +413,7 @@ static void insufficient_note(notes *n, const tally_report *r, const tally__row 
     const tally_comparison *c = &row->cells[j].pub.comparison;
     tally__buf *b = &n->detail;
     tally__buf_printf(b, "    %s/%s, %s: ", row->benchmark, row->case_name, r->configs[j].label);
-    tally__render_insufficient_reason(b, c, r->opts.alpha);
+    tally__render_insufficient_reason(b, row, c, r->opts.alpha);
     tally__buf_puts(b, "\n");
 }
 
@@ -437,7 +438,7 @@ static int render_group(tally__buf *b, const tally_report *r, const tally__group
     tally__group_si(&si, r, grp);
     tally__buf_printf(b, " (%s%s%s is better; %s)\n", si.unit, si.unit[0] ? ", " : "",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                      tally__stat_title(first->statistic));
+                      first->stat_title);
     if (o->fit_width > 0)
         reflow(b, title, (size_t)o->fit_width);
     grid g;
@@ -512,10 +513,12 @@ static void render_footer(tally__buf *b, const tally_report *r, const notes *n)
         tally__group g = { 0, r->row_count };
         tally__render_missing_notes(b, r, &g, "    ");
     }
-    if (n->median_ci)
-        tally__buf_printf(b, NOTE_MEDIAN_CI " no %g%% interval of the median: it needs n >= %zu "
-                          "(order statistics).\n", r->opts.confidence * 100,
-                          tally__median_ci_min_n(r->opts.confidence));
+    if (n->median_ci) {
+        char what[40];
+        size_t need = tally__order_ci_need(what, sizeof what, &r->rows[0], r->opts.confidence);
+        tally__buf_printf(b, NOTE_MEDIAN_CI " no %g%% interval of %s: it needs n >= %zu "
+                          "(order statistics).\n", r->opts.confidence * 100, what, need);
+    }
     if (!compare)
         return;
     tally__render_geomean_lines(b, r);

@@ -315,9 +315,9 @@ static void benchmark_charts(ctx *c, lxw_worksheet *ws, const char *sheet, const
     const tally__row *first = &r->rows[g->first];
     char title[256], axis[160];
     if (first->unit[0])
-        snprintf(axis, sizeof(axis), "%s (%s)", tally__stat_title(first->statistic), first->unit);
+        snprintf(axis, sizeof(axis), "%s (%s)", first->stat_title, first->unit);
     else
-        snprintf(axis, sizeof(axis), "%s", tally__stat_title(first->statistic));
+        snprintf(axis, sizeof(axis), "%s", first->stat_title);
     snprintf(title, sizeof(title), "%s per case (%s is better)", axis,
              first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower");
     lxw_chart *sweep = new_chart(c, LXW_CHART_LINE, title, "case", axis, "General");
@@ -417,7 +417,7 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
     tally__buf_printf(&t, "%s: %s%s%s is better, %s", first->benchmark, first->unit,
                       first->unit[0] ? ", " : "",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
-                      tally__stat_title(first->statistic));
+                      first->stat_title);
     if (compare) {
         tally__buf_puts(&t, "; ");
         tally__render_method_line(&t, r);
@@ -447,10 +447,10 @@ static void benchmark_sheet(ctx *c, const tally_report *r, const tally__group *g
 
     char value_head[160], low[32], high[32];
     if (first->unit[0])
-        snprintf(value_head, sizeof(value_head), "%s (%s)", tally__stat_title(first->statistic),
+        snprintf(value_head, sizeof(value_head), "%s (%s)", first->stat_title,
                  first->unit);
     else
-        snprintf(value_head, sizeof(value_head), "%s", tally__stat_title(first->statistic));
+        snprintf(value_head, sizeof(value_head), "%s", first->stat_title);
     snprintf(low, sizeof(low), "low %g%%", r->opts.confidence * 100);
     snprintf(high, sizeof(high), "high %g%%", r->opts.confidence * 100);
     const char *p_head = r->opts.adjust != TALLY_ADJUST_NONE ? "p (adjusted)" : "p";
@@ -577,14 +577,15 @@ static void metadata_sheet(ctx *c, const tally_report *r)
     put_str(c, ws, 0, 1, "key", c->bold);
     put_str(c, ws, 0, 2, "value", c->bold);
     lxw_row_t xr = 1;
-    char alpha[32], confidence[32], margin[32], power[32], mde[32];
+    char alpha[32], confidence[32], margin[32], power[32], mde[32], stat[32];
+    tally_statistic_label(stat, sizeof stat, r->opts.statistic, r->opts.percentile);
     tally__number_format(alpha, r->opts.alpha);
     tally__number_format(confidence, r->opts.confidence);
     tally__number_format(margin, r->opts.equivalence_pct);
     tally__number_format(power, r->opts.power);
     tally__number_format(mde, r->opts.mde_pct);
     const char *options[][2] = {
-        { "statistic", tally_statistic_name(r->opts.statistic) },
+        { "statistic", stat },
         { "test", tally_test_name(r->opts.test) },
         { "alpha", alpha },
         { "adjust", tally_adjust_name(r->opts.adjust) },

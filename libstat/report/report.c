@@ -115,10 +115,15 @@ static int check_options(const tally_report_options *o)
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "report options: confidence must lie in (0, 1)");
-    if ((unsigned)o->statistic > TALLY_STAT_BAMEAN || (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
+    if ((unsigned)o->statistic > TALLY_STAT_PERCENTILE ||
+        (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
         (unsigned)o->adjust > TALLY_ADJUST_BONFERRONI ||
-        (unsigned)o->percentile_method > TALLY_PERCENTILE_NEAREST_RANK)
+        (unsigned)o->percentile_method > TALLY_PERCENTILE_HARRELL_DAVIS)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
+    if (o->statistic == TALLY_STAT_PERCENTILE ? !(o->percentile > 0 && o->percentile < 100)
+                                              : o->percentile != 0)
+        return tally__error(TALLY_EINVAL, "report options: percentile %g: a percentile row needs "
+                                          "one in (0, 100), other statistics 0", o->percentile);
     if (tally_pair_by_name(o->pair_by) == NULL)
         return tally__error(TALLY_EINVAL, "report options: pair_by out of range");
     if (o->version >= 3 && !(o->power > 0 && o->power < 1))

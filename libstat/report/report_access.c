@@ -33,7 +33,7 @@ int tally_report_row_at(tally_report_row *out, const tally_report *r, size_t i)
         return tally__error(TALLY_EINVAL, "tally_report_row_at: row %zu out of range", i);
     const tally__row *row = &r->rows[i];
     tally_report_row full = { sizeof full, row->benchmark, row->case_name, row->unit,
-                              row->direction, row->statistic };
+                              row->direction, row->statistic, row->percentile };
     tally__result_put(out, size, &full, sizeof full);
     return TALLY_OK;
 }
@@ -64,6 +64,11 @@ int tally__cell_interval(double *lo, double *hi, const tally__row *row, const ta
     if (row->statistic == TALLY_STAT_MEDIAN && (s->defined & TALLY_SUMMARY_MEDIAN_CI)) {
         *lo = s->median_ci_low;
         *hi = s->median_ci_high;
+        return 1;
+    }
+    if (row->statistic == TALLY_STAT_PERCENTILE && (s->defined & TALLY_SUMMARY_PERCENTILE_CI)) {
+        *lo = s->percentile_ci_low;
+        *hi = s->percentile_ci_high;
         return 1;
     }
     return 0;
@@ -151,7 +156,7 @@ int tally_report_cell_interval(double *low, double *high, const tally_report *r,
                             row);
     if (!tally__cell_interval(low, high, &r->rows[row], c))
         return tally__error(TALLY_ENODATA, "row %zu, configuration %zu: no interval of %s",
-                            row, config, tally__stat_title(r->rows[row].statistic));
+                            row, config, r->rows[row].stat_title);
     return TALLY_OK;
 }
 

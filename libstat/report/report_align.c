@@ -1,6 +1,7 @@
 /* Row alignment: every case of every result set into rows keyed by (benchmark, case), in the
  * baseline's order, filtered, with the samples each cell summarises. */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,11 @@ static int add_row(tally_report *r, const tally_benchmark *b, const char *case_n
     }
     row.direction = tally_benchmark_direction(b);
     row.statistic = row_statistic(r, b);
+    row.percentile = row.statistic == TALLY_STAT_PERCENTILE ? r->opts.percentile : 0;
+    tally_statistic_label(row.stat_name, sizeof row.stat_name, row.statistic, row.percentile);
+    snprintf(row.stat_title, sizeof row.stat_title, "%s",
+             row.statistic == TALLY_STAT_PERCENTILE ? row.stat_name
+                                                    : tally__stat_title(row.statistic));
     /* The baseline's rows come in its own order; later ones join their benchmark's rows. */
     size_t pos = baseline ? r->row_count : insert_position(r, row.benchmark);
     memmove(&r->rows[pos + 1], &r->rows[pos], (r->row_count - pos) * sizeof(*r->rows));

@@ -59,6 +59,9 @@ typedef struct tally__row {
     char *unit;
     tally_direction direction;
     tally_statistic statistic;
+    double percentile;  /* p of a TALLY_STAT_PERCENTILE row, else 0 */
+    char stat_name[32]; /* the statistic as files name it: "amean", "p99" */
+    char stat_title[32]; /* as tables title it: "AMean", "p99" */
     double noise_pct;   /* the noise profile's margin of the benchmark (report option noise),
                            0 when none */
     int exact;          /* a cell's case carries assume=exact (go test's Unit lines): repeated
@@ -368,8 +371,13 @@ void tally__render_regression_size(tally__buf *b, const tally__row *row,
  * inconclusive row the runs per side that would settle it (no newline). */
 void tally__render_verdict_text(tally__buf *b, const tally_comparison *cmp);
 
-/* Why a comparison is insufficient, computed from its test and sizes (no newline). */
-void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha);
+/* Why a comparison of a row is insufficient, computed from its test and sizes (no newline). */
+void tally__render_insufficient_reason(tally__buf *b, const tally__row *row,
+                                       const tally_comparison *c, double alpha);
+
+/* The order statistic whose distribution-free interval a row shows ("the median", "p99") into
+ * what, and the fewest runs that give it at `confidence` (0: more than 2^32). */
+size_t tally__order_ci_need(char *what, size_t size, const tally__row *row, double confidence);
 
 /* The renderers: each appends the whole report to `b`; errors are recorded and returned. */
 /* CSV fields (report_util.c): the separator before every field but the first (*first is then

@@ -16,6 +16,7 @@ tally_summary_options tally__row_summary_options(const tally_report *r, const ta
     so.direction = row->direction;
     so.percentile_method = r->opts.percentile_method;
     so.confidence = r->opts.confidence;
+    so.percentile = row->statistic == TALLY_STAT_PERCENTILE ? r->opts.percentile : 0;
     return so;
 }
 
@@ -39,6 +40,7 @@ static int cell_from_part(tally__cell *cell, const tally__row *row, const tally_
     int same = so->direction == want.direction &&
                so->percentile_method == want.percentile_method &&
                so->confidence == want.confidence && so->bamean_percent == want.bamean_percent &&
+               so->percentile == want.percentile &&
                so->mad_threshold == want.mad_threshold && so->tukey_k == want.tukey_k;
     for (size_t k = 0; k < TALLY__BAMEAN_COUNT; k++) {
         if (tally__bamean_percents[k] == so->bamean_percent) {
@@ -130,7 +132,7 @@ static int finish_cell(tally__cell *cell, const tally__row *row, const tally_rep
     if (rc != TALLY_OK)
         return tally__error(TALLY_EDOMAIN, "%s/%s in '%s': %s is undefined for these samples",
                             row->benchmark, row->case_name, r->configs[j].label,
-                            tally__stat_title(row->statistic));
+                            row->stat_title);
     cell->value_defined = 1;
 
     /* The spread and CV follow the statistic in use: the harmonic SD on HMean rows, the sample

@@ -6,6 +6,7 @@
 #include "report/report_internal.h"
 #include "util/utf8.h"
 #include "stats/compare_impl.h"
+#include "stats/quantile.h"
 #include "stats/stats_internal.h"
 
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos)
@@ -244,7 +245,8 @@ void tally__row_numfmt(tally__numfmt *f, const tally_report *r, const tally__row
             magnitude = fabs(c->pub.value);
         if (tally__cell_interval(&lo, &hi, row, c) && hi > lo && isfinite(hi - lo)) {
             /* The half-width: for the median's asymmetric interval, the nearer side. */
-            double half = row->statistic == TALLY_STAT_MEDIAN
+            double half = row->statistic == TALLY_STAT_MEDIAN ||
+                                  row->statistic == TALLY_STAT_PERCENTILE
                               ? fmin(c->pub.value - lo, hi - c->pub.value)
                               : (hi - lo) / 2;
             if (half > 0 && (narrowest == 0 || half < narrowest))
@@ -503,6 +505,7 @@ static const char *auto_description(tally_statistic stat)
     case TALLY_STAT_MIN: return "Min: not tested";
     case TALLY_STAT_MAX: return "Max: not tested";
     case TALLY_STAT_BAMEAN: return "BAmean: not tested";
+    case TALLY_STAT_PERCENTILE: return "percentiles: Price-Bonett";
     default: return NULL;
     }
 }
@@ -571,6 +574,14 @@ void tally__render_delta_note(tally__buf *b, const tally_report *r)
                       r->opts.confidence * 100, r->opts.power);
 }
 
+static const tally__row *first_percentile_row(const tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        if (r->rows[i].statistic == TALLY_STAT_PERCENTILE)
+            return &r->rows[i];
+    return NULL;
+}
+
 void tally__render_method_line(tally__buf *b, const tally_report *r)
 {
     if (r->opts.test == TALLY_TEST_AUTO) {
@@ -584,7 +595,14 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
             const char *d = (seen >> s) & 1u ? auto_description((tally_statistic)s) : NULL;
             if (d == NULL)
                 continue;
-            tally__buf_printf(b, "%s%s", first ? "" : "; ", d);
+            if (s == TALLY_STAT_PERCENTILE)
+                /* One p per report: its rows name it and the method that estimates it. */
+                tally__buf_printf(b, "%s%s by %s: Price-Bonett on the log ratio, order-statistic "
+                                     "intervals",
+                                  first ? "" : "; ", first_percentile_row(r)->stat_name,
+                                  tally_percentile_method_name(r->opts.percentile_method));
+            else
+                tally__buf_printf(b, "%s%s", first ? "" : "; ", d);
             first = 0;
         }
         tally__buf_puts(b, ")");
@@ -631,17 +649,33 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, ".\n");
 }
 
-void tally__render_insufficient_reason(tally__buf *b, const tally_comparison *c, double alpha)
+size_t tally__order_ci_need(char *what, size_t size, const tally__row *row, double confidence)
+{
+    if (row->statistic == TALLY_STAT_PERCENTILE) {
+        snprintf(what, size, "%s", row->stat_name);
+        return (size_t)tally__percentile_ci_min_n(row->percentile, confidence);
+    }
+    snprintf(what, size, "the median");
+    return tally__median_ci_min_n(confidence);
+}
+
+void tally__render_insufficient_reason(tally__buf *b, const tally__row *row,
+                                       const tally_comparison *c, double alpha)
 {
     size_t nb = c->base_n, nc = c->new_n;
     const char *test = tally_test_name(c->test);
+    char what[40];
+    size_t need = tally__order_ci_need(what, sizeof what, row, c->confidence);
     if (c->test == TALLY_TEST_MANN_WHITNEY)
         tally__buf_printf(b, "%s with %zu and %zu runs reaches p = %.4g at best, not below "
                              "alpha %g", test, nb, nc, c->min_p, alpha);
+    else if (c->test == TALLY_TEST_PRICE_BONETT && row->statistic == TALLY_STAT_PERCENTILE)
+        tally__buf_printf(b, "%s needs the %g%% distribution-free interval of each side's %s, "
+                             "so >= %zu runs per side, has %zu and %zu", test,
+                          c->confidence * 100, what, need, nb, nc);
     else if (c->test == TALLY_TEST_PRICE_BONETT)
         tally__buf_printf(b, "%s needs the %g%% interval of each median, so >= %zu runs per "
-                             "side, has %zu and %zu", test, c->confidence * 100,
-                          tally__median_ci_min_n(c->confidence), nb, nc);
+                             "side, has %zu and %zu", test, c->confidence * 100, need, nb, nc);
     else
         tally__buf_printf(b, "%s needs >= 2 runs per side, has %zu and %zu", test, nb, nc);
     size_t has = nb < nc ? nb : nc;

@@ -30,9 +30,13 @@ static int check_options(const tally_compare_options *o)
     if (o->direction != TALLY_LOWER_IS_BETTER && o->direction != TALLY_HIGHER_IS_BETTER)
         return tally__error(TALLY_EINVAL, "compare options: unknown direction %d",
                             (int)o->direction);
-    if ((int)o->statistic < (int)TALLY_STAT_DEFAULT || (int)o->statistic > (int)TALLY_STAT_BAMEAN)
+    if ((int)o->statistic < (int)TALLY_STAT_DEFAULT ||
+        (int)o->statistic > (int)TALLY_STAT_PERCENTILE)
         return tally__error(TALLY_EINVAL, "compare options: unknown statistic %d",
                             (int)o->statistic);
+    if (o->statistic == TALLY_STAT_PERCENTILE && !(o->summary->percentile > 0))
+        return tally__error(TALLY_EINVAL, "compare options: a percentile row needs the summary "
+                                          "options' percentile in (0, 100)");
     if (!(o->summary->confidence > 0 && o->summary->confidence < 1))
         return tally__error(TALLY_EINVAL, "compare options: confidence %g is not in (0, 1)",
                             o->summary->confidence);
@@ -175,15 +179,23 @@ typedef struct median_side {
  * (2002) construction; they fix k = round(n/2 - sqrt(n)), tally takes the k of the interval at
  * the report's confidence (the same k at 95 % for most n, e.g. 19), so that a report of
  * partitioned samples, which has these order statistics but no samples, gets the same test.
- * Returns 0 when the summary has no such interval (too few samples for the level).
+ * A percentile row takes the same construction from its percentile's equal-tailed interval
+ * (tally__percentile_ci_ranks): the SE of the log percentile (docs/statistics.md, "Percentile
+ * rows"). Returns 0 when the summary has no such interval (too few samples for the level).
  */
-static int median_side_of(median_side *m, const tally_summary *s)
+static int median_side_of(median_side *m, const tally_summary *s, tally_statistic stat)
 {
-    if (!(s->defined & TALLY_SUMMARY_MEDIAN_CI) || !(s->median_ci_low > 0) || !(s->median > 0))
+    int pct = stat == TALLY_STAT_PERCENTILE;
+    unsigned int flag = pct ? TALLY_SUMMARY_PERCENTILE_CI : TALLY_SUMMARY_MEDIAN_CI;
+    double lo = pct ? s->percentile_ci_low : s->median_ci_low;
+    double hi = pct ? s->percentile_ci_high : s->median_ci_high;
+    double level = pct ? s->percentile_ci_level : s->median_ci_level;
+    double centre = pct ? s->percentile_value : s->median;
+    if (!(s->defined & flag) || !(lo > 0) || !(centre > 0))
         return 0;
-    double z = gsl_cdf_ugaussian_Qinv((1 - s->median_ci_level) / 2);
-    m->log_median = log(s->median);
-    m->se = log(s->median_ci_high / s->median_ci_low) / (2 * z);
+    double z = gsl_cdf_ugaussian_Qinv((1 - level) / 2);
+    m->log_median = log(centre);
+    m->se = log(hi / lo) / (2 * z);
     return isfinite(m->se) && m->se >= 0;
 }
 
@@ -402,7 +414,7 @@ static int stat_moments(const tally__test_moments **mb, const tally__test_moment
 /* Both sides' log medians and SEs; 0 when a side has no interval of its median. */
 static int medians_of(median_side *b, median_side *c, const inputs *in)
 {
-    return median_side_of(b, in->sb) && median_side_of(c, in->sc);
+    return median_side_of(b, in->sb, in->stat) && median_side_of(c, in->sc, in->stat);
 }
 
 static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, tally_test test)
@@ -432,7 +444,8 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
         r->test = test;
         if (!in->positive)
             return tally__error(TALLY_EDOMAIN, "compare: the Price-Bonett test of the ratio of "
-                                               "medians needs samples > 0");
+                                               "%s needs samples > 0",
+                                in->stat == TALLY_STAT_PERCENTILE ? "percentiles" : "medians");
         median_side b, c;
         if (!medians_of(&b, &c, in)) {
             out->insufficient = 1; /* no interval of a median at this level: too few samples */
@@ -498,6 +511,7 @@ static tally_test auto_test(tally_statistic stat)
     case TALLY_STAT_GMEAN:
         return TALLY_TEST_WELCH;
     case TALLY_STAT_MEDIAN:
+    case TALLY_STAT_PERCENTILE:
         return TALLY_TEST_PRICE_BONETT;
     default:
         return TALLY_TEST_NONE;
@@ -554,6 +568,7 @@ static int build_model(change_model *m, const inputs *in)
         return TALLY_OK;
     }
     case TALLY_STAT_MEDIAN:
+    case TALLY_STAT_PERCENTILE:
         median_model(m, in);
         return TALLY_OK;
     default:
@@ -787,7 +802,8 @@ static int fill_runs_needed(tally_comparison *r, const inputs *in, const tally_c
     if (!(vb + vc > 0))
         return TALLY_OK;
     int rc = tally__runs_needed(&r->runs_needed, log1p(r->runs_target_pct / 100), vb, vc,
-                                m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN,
+                                m->kind == MODEL_LOG_Z || in->stat == TALLY_STAT_MEDIAN ||
+                                    in->stat == TALLY_STAT_PERCENTILE,
                                 o->alpha, o->power);
     /* As for the MDE: no convergence leaves the runs needed unknown (0). */
     if (rc == TALLY_ENUMERIC) {

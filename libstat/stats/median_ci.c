@@ -1,49 +1,21 @@
-/* Distribution-free confidence interval of the median from order statistics. The number of
- * samples below the population median is Binomial(n, 1/2), so [x_(k), x_(n-k+1)] (1-based)
- * covers the median with probability 1 - 2 P(B <= k - 1), whatever the distribution. This is
- * the interval benchstat reports; tally always takes the symmetric pair. */
+/* Distribution-free confidence interval of the median from order statistics: the percentile
+ * interval of quantile.c at p = 50. The number of samples below the population median is
+ * Binomial(n, 1/2), so [x_(k), x_(n-k+1)] (1-based) covers the median with probability
+ * 1 - 2 P(B <= k - 1), whatever the distribution; the equal-tailed pair is this symmetric one.
+ * This is the interval benchstat reports. */
 #include <math.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "util/internal.h"
+#include "stats/quantile.h"
 #include "stats/stats_internal.h"
-
-static double coverage(size_t k, size_t n)
-{
-    return 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned int)(k - 1), 0.5, (unsigned int)n);
-}
 
 int tally__median_ci_ranks(size_t *lo, size_t *hi, double *level, size_t n, double confidence)
 {
-    size_t best, low, high;
-    double c;
-
-    tally__ensure_init();
-    /* gsl_cdf_binomial_P takes unsigned int trials. */
-    if (n < 2 || n > 0xffffffffu)
+    uint64_t l, h;
+    if (!tally__percentile_ci_ranks(&l, &h, level, n, 50, confidence))
         return 0;
-    c = coverage(1, n);
-    if (!(c >= confidence) || !isfinite(c))
-        return 0;
-    /* Coverage falls as k grows: binary-search the largest k still reaching the level. */
-    best = 1;
-    low = 2;
-    high = (n + 1) / 2;
-    while (low <= high) {
-        size_t mid = low + (high - low) / 2;
-        double cm = coverage(mid, n);
-        if (isfinite(cm) && cm >= confidence) {
-            best = mid;
-            c = cm;
-            low = mid + 1;
-        } else {
-            high = mid - 1;
-        }
-    }
-    *lo = best - 1;
-    *hi = n - best;
-    *level = c;
+    *lo = (size_t)l;
+    *hi = (size_t)h;
     return 1;
 }
 

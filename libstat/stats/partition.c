@@ -506,6 +506,11 @@ int tally_partition_summary_new(tally_partition_summary **out, const tally_accum
         rc = tally__read_summary_options(&so, options.summary);
     if (rc != TALLY_OK)
         return rc;
+    /* The partition scan finds order statistics by rank; Harrell-Davis weighs all of them. */
+    if (so.percentile_method == TALLY_PERCENTILE_HARRELL_DAVIS)
+        return tally__error(TALLY_EINVAL, "partition summary: the Harrell-Davis method needs "
+                                          "every sample in one place (use linear or "
+                                          "nearest-rank)");
     if (o->bamean_count > TALLY__MAX_EXTRA_CUTS ||
         (o->bamean_count && o->bamean_percents == NULL) ||
         (o->percentile_count && o->percentiles == NULL))

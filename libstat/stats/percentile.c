@@ -1,64 +1,14 @@
-/* Percentiles by selection. Linear interpolation between closest ranks is Hyndman & Fan's
- * definition 7 (R's default, numpy's "linear"); nearest rank is their definition 1. */
+/* Percentiles of unsorted samples by selection (the ranks and the interpolation of Hyndman &
+ * Fan's definitions 7 and 1 are quantile.c's), and the public entry points of the weighted
+ * quantile core. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "util/internal.h"
+#include "stats/quantile.h"
 #include "stats/select.h"
 #include "stats/stats_internal.h"
-
-/* Type 7 position: h = (n - 1) p / 100 on 0-based ranks. p * (n - 1) is exact for integer p and
- * any realistic n, so percentiles that fall on a sample (p = 25 with n = 5) hit it exactly. */
-static double linear_position(size_t n, double p)
-{
-    return p * (double)(n - 1) / 100.0;
-}
-
-/* Type 1: the smallest x with at least p % of the samples <= x: rank ceil(n p / 100), >= 1. */
-static size_t nearest_rank(size_t n, double p)
-{
-    double r = ceil(p * (double)n / 100.0);
-    if (r < 1)
-        return 0;
-    if (r > (double)n)
-        return n - 1;
-    return (size_t)r - 1;
-}
-
-size_t tally__percentile_ranks(size_t ranks[2], size_t n, double p, tally_percentile_method method)
-{
-    if (method == TALLY_PERCENTILE_NEAREST_RANK) {
-        ranks[0] = nearest_rank(n, p);
-        return 1;
-    }
-    double h = linear_position(n, p);
-    size_t j = (size_t)floor(h);
-    if (j >= n - 1) {
-        ranks[0] = n - 1;
-        return 1;
-    }
-    ranks[0] = j;
-    if (h == (double)j)
-        return 1;
-    ranks[1] = j + 1;
-    return 2;
-}
-
-double tally__percentile_from(const double *v, size_t n, double p, tally_percentile_method method)
-{
-    if (method == TALLY_PERCENTILE_NEAREST_RANK)
-        return v[0];
-    double h = linear_position(n, p);
-    size_t j = (size_t)floor(h);
-    if (j >= n - 1)
-        return v[0];
-    double g = h - (double)j, a = v[0];
-    if (g == 0 || a == v[1])
-        return a;
-    /* R's form: a weighted sum cannot overflow the way a + g (b - a) can near DBL_MAX. */
-    return (1 - g) * a + g * v[1];
-}
 
 /* Checks shared by both entry points; recorded. */
 static int check_percentile_args(const double *out, const double *x, size_t n, const double *p,
@@ -72,7 +22,8 @@ static int check_percentile_args(const double *out, const double *x, size_t n, c
         return TALLY_OK;
     if (!out || !p)
         return tally__error(TALLY_EINVAL, "percentile output or input pointer is NULL");
-    if (method != TALLY_PERCENTILE_LINEAR && method != TALLY_PERCENTILE_NEAREST_RANK)
+    if (method != TALLY_PERCENTILE_LINEAR && method != TALLY_PERCENTILE_NEAREST_RANK &&
+        method != TALLY_PERCENTILE_HARRELL_DAVIS)
         return tally__error(TALLY_EINVAL, "unknown percentile method %d", (int)method);
     for (size_t i = 0; i < count; i++)
         if (!(p[i] >= 0 && p[i] <= 100))
@@ -91,6 +42,17 @@ static int percentiles_of(double *out, const double *x, double *inplace, size_t 
     int rc = check_percentile_args(out, x, n, p, count, method, &lo, &hi);
     if (rc != TALLY_OK || count == 0)
         return rc;
+    if (method == TALLY_PERCENTILE_HARRELL_DAVIS) {
+        /* Every order statistic carries weight: a sorted copy, whatever the caller's call. */
+        tally__wsample s;
+        double *sorted;
+        rc = tally__wsample_sorted_copy(&s, &sorted, x, n);
+        for (size_t i = 0; rc == TALLY_OK && i < count; i++)
+            rc = tally__wsample_percentile(&out[i], &s, p[i], method);
+        tally__wsample_free(&s);
+        tally__free_mem(sorted);
+        return rc;
+    }
     size_t *ranks = tally__malloc(2 * count * sizeof *ranks), nranks = 0;
     double *values = tally__malloc(2 * count * sizeof *values);
     static const tally__value_map identity = TALLY__IDENTITY_MAP;
@@ -125,4 +87,39 @@ int tally_percentiles_inplace(double *out, double *x, size_t n, const double *p,
                               tally_percentile_method method)
 {
     return percentiles_of(out, x, x, n, p, count, method);
+}
+
+int tally_weighted_percentiles(double *out, const double *values, const uint64_t *counts,
+                               size_t len, const double *p, size_t count,
+                               tally_percentile_method method)
+{
+    tally__wsample s;
+    if (count > 0 && (!out || !p))
+        return tally__error(TALLY_EINVAL, "percentile output or input pointer is NULL");
+    int rc = tally__wsample_init(&s, values, counts, len);
+    for (size_t i = 0; rc == TALLY_OK && i < count; i++)
+        rc = tally__wsample_percentile(&out[i], &s, p[i], method);
+    tally__wsample_free(&s);
+    return rc;
+}
+
+int tally_percentile_interval(double *low, double *high, double *level, const double *values,
+                              const uint64_t *counts, size_t len, double p, double confidence)
+{
+    tally__wsample s;
+    if (!low || !high || !level)
+        return tally__error(TALLY_EINVAL, "percentile interval output pointer is NULL");
+    if (!(p > 0 && p < 100))
+        return tally__error(TALLY_EINVAL, "percentile %g is outside (0, 100)", p);
+    if (!(confidence > 0 && confidence < 1))
+        return tally__error(TALLY_EINVAL, "confidence %g must lie in (0, 1)", confidence);
+    int rc = tally__wsample_init(&s, values, counts, len);
+    if (rc == TALLY_OK && !tally__wsample_percentile_ci(low, high, level, &s, p, confidence)) {
+        uint64_t need = tally__percentile_ci_min_n(p, confidence);
+        rc = tally__error(TALLY_ENODATA, "%llu values cannot bound the %g-th percentile at %g %%: "
+                                         "that needs at least %llu",
+                          (unsigned long long)s.n, p, 100 * confidence, (unsigned long long)need);
+    }
+    tally__wsample_free(&s);
+    return rc;
 }

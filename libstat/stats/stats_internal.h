@@ -318,12 +318,17 @@ int tally__summary_options_read(tally_summary_options *out, const tally_summary_
 
 /* The order statistics a summary selects: where each one's ranks sit in the rank list. */
 #define TALLY__MAX_EXTRA_CUTS 4
-#define TALLY__OWN_RANKS (11 + TALLY__MAX_EXTRA_CUTS) /* ranks without extra percentiles */
+#define TALLY__OWN_RANKS (15 + TALLY__MAX_EXTRA_CUTS) /* ranks without extra percentiles */
 typedef struct tally__order_plan {
     size_t n, best, ci_lo, ci_hi, count;
     double ci_level;
     int has_ci;
     size_t at_median, at_median7, at_q1, at_q3, at_cut, at_ci, at_extra, at_pct;
+    /* The options' percentile (o->percentile > 0): its ranks (none for Harrell-Davis, which
+     * summary.c takes from a sorted copy) and its interval's. */
+    int has_row_pct, has_row_ci;
+    size_t at_row_pct, at_row_ci, row_ci_lo, row_ci_hi;
+    double row_ci_level;
 } tally__order_plan;
 
 /* What the selected values give before the passes that need them (BAmean sums, outliers). */
@@ -335,7 +340,8 @@ typedef struct tally__order_values {
 
 /* The ranks of n samples' summary into rank[] (room for TALLY__OWN_RANKS + 2 * pct_count):
  * median, type 7 median and quartiles, BAmean cut, median CI bounds, extra_count extra BAmean
- * cuts (<= TALLY__MAX_EXTRA_CUTS), pct_count percentiles; p->count is their number. */
+ * cuts (<= TALLY__MAX_EXTRA_CUTS), pct_count percentiles, the options' percentile and its
+ * interval's bounds; p->count is their number. */
 void tally__order_plan_make(tally__order_plan *p, size_t *rank, size_t n,
                             const tally_summary_options *o, const double *extra_percents,
                             size_t extra_count, const double *pct, size_t pct_count);

@@ -12,6 +12,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "util/internal.h"
+#include "stats/quantile.h"
 #include "stats/stats_internal.h"
 #include "util/result.h"
 #include "util/options.h"
@@ -23,9 +24,13 @@ static int check_options(const tally_summary_options *o)
     if (o->direction != TALLY_LOWER_IS_BETTER && o->direction != TALLY_HIGHER_IS_BETTER)
         return tally__error(TALLY_EINVAL, "unknown direction %d", (int)o->direction);
     if (o->percentile_method != TALLY_PERCENTILE_LINEAR &&
-        o->percentile_method != TALLY_PERCENTILE_NEAREST_RANK)
+        o->percentile_method != TALLY_PERCENTILE_NEAREST_RANK &&
+        o->percentile_method != TALLY_PERCENTILE_HARRELL_DAVIS)
         return tally__error(TALLY_EINVAL, "unknown percentile method %d",
                             (int)o->percentile_method);
+    if (!(o->percentile == 0 || (o->percentile > 0 && o->percentile < 100)))
+        return tally__error(TALLY_EINVAL, "percentile %g must lie in (0, 100) (0: none)",
+                            o->percentile);
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "confidence %g must lie in (0, 1)", o->confidence);
     if (!(o->bamean_percent > 0 && o->bamean_percent <= 100))
@@ -92,6 +97,13 @@ typedef struct rank_list {
     double own_values[OWN_RANKS], *values;
 } rank_list;
 
+/* The method of the median field and of the percentiles selected by rank: Harrell-Davis
+ * weighs every order statistic, so under it they stay type 7 (docs/statistics.md). */
+static tally_percentile_method ranked_method(tally_percentile_method m)
+{
+    return m == TALLY_PERCENTILE_HARRELL_DAVIS ? TALLY_PERCENTILE_LINEAR : m;
+}
+
 static size_t add_percentile(tally__order_plan *p, size_t *rank, double q,
                              tally_percentile_method method)
 {
@@ -108,7 +120,7 @@ void tally__order_plan_make(tally__order_plan *p, size_t *rank, size_t n,
     p->n = n;
     p->best = tally__bamean_count(n, o->bamean_percent);
     p->has_ci = tally__median_ci_ranks(&p->ci_lo, &p->ci_hi, &p->ci_level, n, o->confidence);
-    p->at_median = add_percentile(p, rank, 50, o->percentile_method);
+    p->at_median = add_percentile(p, rank, 50, ranked_method(o->percentile_method));
     p->at_median7 = add_percentile(p, rank, 50, TALLY_PERCENTILE_LINEAR);
     p->at_q1 = add_percentile(p, rank, 25, TALLY_PERCENTILE_LINEAR);
     p->at_q3 = add_percentile(p, rank, 75, TALLY_PERCENTILE_LINEAR);
@@ -125,7 +137,22 @@ void tally__order_plan_make(tally__order_plan *p, size_t *rank, size_t n,
                                               o->direction);
     p->at_pct = p->count;
     for (size_t k = 0; k < pct_count; k++)
-        add_percentile(p, rank, pct[k], o->percentile_method);
+        add_percentile(p, rank, pct[k], ranked_method(o->percentile_method));
+    if (o->percentile > 0) {
+        p->has_row_pct = o->percentile_method != TALLY_PERCENTILE_HARRELL_DAVIS;
+        if (p->has_row_pct)
+            p->at_row_pct = add_percentile(p, rank, o->percentile, o->percentile_method);
+        uint64_t lo, hi;
+        p->has_row_ci = tally__percentile_ci_ranks(&lo, &hi, &p->row_ci_level, n, o->percentile,
+                                                   o->confidence);
+        if (p->has_row_ci) {
+            p->row_ci_lo = (size_t)lo;
+            p->row_ci_hi = (size_t)hi;
+            p->at_row_ci = p->count;
+            rank[p->count++] = p->row_ci_lo;
+            rank[p->count++] = p->row_ci_hi;
+        }
+    }
 }
 
 void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
@@ -135,11 +162,24 @@ void tally__order_plan_finish(tally__order_values *out, tally_summary *s,
                               double *pct_out)
 {
     size_t n = p->n;
-    s->median = tally__percentile_from(v + p->at_median, n, 50, o->percentile_method);
+    tally_percentile_method m = ranked_method(o->percentile_method);
+    s->median = tally__percentile_from(v + p->at_median, n, 50, m);
     for (size_t k = 0, at = p->at_pct; k < pct_count; k++) {
-        pct_out[k] = tally__percentile_from(v + at, n, pct[k], o->percentile_method);
+        pct_out[k] = tally__percentile_from(v + at, n, pct[k], m);
         size_t ranks[2];
-        at += tally__percentile_ranks(ranks, n, pct[k], o->percentile_method);
+        at += tally__percentile_ranks(ranks, n, pct[k], m);
+    }
+    if (o->percentile > 0) {
+        s->percentile = o->percentile;
+        s->defined |= TALLY_SUMMARY_PERCENTILE;
+        if (p->has_row_pct)
+            s->percentile_value = tally__percentile_from(v + p->at_row_pct, n, o->percentile, m);
+    }
+    if (p->has_row_ci) {
+        s->percentile_ci_low = v[p->at_row_ci];
+        s->percentile_ci_high = v[p->at_row_ci + 1];
+        s->percentile_ci_level = p->row_ci_level;
+        s->defined |= TALLY_SUMMARY_PERCENTILE_CI;
     }
     out->q1 = tally__percentile_from(v + p->at_q1, n, 25, TALLY_PERCENTILE_LINEAR);
     out->q3 = tally__percentile_from(v + p->at_q3, n, 75, TALLY_PERCENTILE_LINEAR);
@@ -279,6 +319,23 @@ int tally__read_summary_options(tally_summary_options *out, const tally_summary_
     return rc == TALLY_OK ? check_options(out) : rc;
 }
 
+/* Harrell-Davis percentiles from a sorted copy: the options' own into *row (when asked for), and
+ * p[0..count) into pct. */
+static int harrell_davis_values(double *row, double *pct, const double *x, size_t n,
+                                const tally_summary_options *o, const double *p, size_t count)
+{
+    tally__wsample ws;
+    double *sorted;
+    int rc = tally__wsample_sorted_copy(&ws, &sorted, x, n);
+    if (rc == TALLY_OK && row)
+        rc = tally__wsample_percentile(row, &ws, o->percentile, TALLY_PERCENTILE_HARRELL_DAVIS);
+    for (size_t k = 0; rc == TALLY_OK && k < count; k++)
+        rc = tally__wsample_percentile(&pct[k], &ws, p[k], TALLY_PERCENTILE_HARRELL_DAVIS);
+    tally__wsample_free(&ws);
+    tally__free_mem(sorted);
+    return rc;
+}
+
 /* inplace: x itself for tally_summarize_inplace (the selections may then reorder it), NULL. */
 static int summarize_full(tally_summary *out, const double *x, double *inplace, size_t n,
                      const tally_summary_options *opts, const extra_cuts *extra)
@@ -311,8 +368,20 @@ static int summarize_full(tally_summary *out, const double *x, double *inplace, 
                                 extra->pct_count);
         }
     }
+    /* Harrell-Davis weighs every order statistic: from a sorted copy, the row's percentile
+     * taken before the selections may reorder an in-place caller's array; the caller's
+     * percentiles (never in place) replace the selection's type 7 values after it. */
+    int hd = o->percentile_method == TALLY_PERCENTILE_HARRELL_DAVIS;
+    double hd_row = 0;
+    if (hd && o->percentile > 0)
+        rc = harrell_davis_values(&hd_row, NULL, x, n, o, NULL, 0);
     tally__scratch_init(&scratch, inplace);
-    rc = fill_order_statistics(out, x, &scratch, o, extra, &list);
+    if (rc == TALLY_OK)
+        rc = fill_order_statistics(out, x, &scratch, o, extra, &list);
+    if (rc == TALLY_OK && hd && o->percentile > 0)
+        out->percentile_value = hd_row;
+    if (rc == TALLY_OK && hd && extra->pct_count > 0)
+        rc = harrell_davis_values(NULL, extra->pct, x, n, o, extra->p, extra->pct_count);
     tally__scratch_free(&scratch);
     if (list.rank != list.own) {
         tally__free_mem(list.rank);
@@ -410,6 +479,8 @@ static size_t value_end(tally_statistic stat)
         return END(max);
     case TALLY_STAT_BAMEAN:
         return END(bamean);
+    case TALLY_STAT_PERCENTILE:
+        return END(percentile_value);
     default:
         return END(amean);
     }
@@ -460,6 +531,12 @@ int tally__summary_value(double *out, const tally_summary *s, tally_statistic st
         return TALLY_OK;
     case TALLY_STAT_BAMEAN:
         *out = s->bamean;
+        return TALLY_OK;
+    case TALLY_STAT_PERCENTILE:
+        if (!(s->defined & TALLY_SUMMARY_PERCENTILE))
+            return tally__error(TALLY_EINVAL, "the summary holds no percentile (its options' "
+                                              "percentile was 0)");
+        *out = s->percentile_value;
         return TALLY_OK;
     }
     return tally__error(TALLY_EINVAL, "unknown statistic %d", (int)stat);

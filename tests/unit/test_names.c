@@ -62,7 +62,8 @@ static void check_messages(void)
     CHECK_INT(tally_statistic_from_name(&s, "mode"), TALLY_EINVAL);
     CHECK_INT(s, TALLY_STAT_MIN); /* unchanged on failure */
     CHECK_STR(tally_error_last()->message,
-              "unknown statistic 'mode' (amean, hmean, gmean, median, min, max, bamean, default)");
+              "unknown statistic 'mode' (amean, hmean, gmean, median, min, max, bamean, default, "
+              "percentile)");
     tally_adjust a;
     CHECK_INT(tally_adjust_from_name(&a, "sidak"), TALLY_EINVAL);
     CHECK_STR(tally_error_last()->message,
