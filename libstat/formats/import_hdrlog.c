@@ -263,6 +263,11 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     }
     if (rc == TALLY_OK && s->intervals == 0)
         rc = tally__import_none_found(name, l.lineno, "HdrHistogram interval lines");
+    if (rc == TALLY_OK && s->kept == 0)
+        rc = tally__error_at(TALLY_ENODATA, name, 0, 0,
+                             "none of the %zu intervals starts within the time range %g to %g s "
+                             "after the log's start",
+                             s->intervals, opts->time_start, opts->time_end);
     for (size_t i = 0; rc == TALLY_OK && i < s->ntags; i++)
         if (tally_case_histogram_count(s->tags[i].c) == 0)
             rc = tally__error_at(TALLY_ENODATA, name, 0, 0,

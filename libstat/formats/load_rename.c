@@ -132,6 +132,9 @@ int tally__load_rename(tally_results **fresh, const tally__importer *imp, const 
     int rename_benchmark = o->benchmark && !names_benchmark_itself(imp);
     for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(*fresh); i++)
         rc = rebuild_set(out, tally_results_at(*fresh, i), file, o, rename_benchmark);
+    /* What the importer noted (a split, pooled intervals) stays said after renaming. */
+    for (size_t i = 0; rc == TALLY_OK && i < tally_results_note_count(*fresh); i++)
+        rc = tally_results_note_add(out, tally_results_note_at(*fresh, i));
     if (rc != TALLY_OK) {
         tally_results_free(out);
         return rc;
