@@ -235,7 +235,9 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
         return tally__oom();
     *s = zero;
     s->name = name;
-    s->opts = opts;
+    /* The loader always passes options; a direct caller (the tests) may not. */
+    static const tally_load_options defaults = TALLY_LOAD_OPTIONS_INIT;
+    s->opts = opts = opts ? opts : &defaults;
     tally_resultset *rs;
     int rc = tally__import_begin(&rs, into, name, opts, "hdrhistogram");
     if (rc == TALLY_OK)
