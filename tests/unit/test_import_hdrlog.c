@@ -277,6 +277,11 @@ static void test_tags_runs_and_range(void)
                                                "exact to within 0");
         tally_results_free(r);
     }
+    o.time_start = 10;
+    o.time_end = 20; /* after the last interval: nothing kept is an error, not an empty run */
+    CHECK_INT(import_text(&r, &tally__importer_hdrlog, log, "t.hlog", &o), TALLY_ENODATA);
+    CHECK_STR(last_message(), "t.hlog: none of the 4 intervals starts within the time range 10 "
+                              "to 20 s after the log's start");
     o.time_range_given = 0;
     r = load_log(log, &o);
     CHECK(r != NULL);
