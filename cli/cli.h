@@ -56,13 +56,16 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
                     const tally_load_options *lo);
 
 /* Parse one input option (--from, --benchmark, --case, --case-format, --unit, --direction,
- * --config-key, by long name) into lo. Returns 1 when handled, 0 when not an input option, or CLI_EXIT_USAGE
+ * --config-key, --time-range, --interval-runs, by long name) into lo. Returns 1 when handled, 0 when not an input option, or CLI_EXIT_USAGE
  * (after printing) for a bad value. */
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value);
 
 /* The getopt_long value of --db (a reading command's store for @selections). */
 #define CLI_DB_OPTION 1900
+/* The getopt_long values of the latency logs' --time-range and --interval-runs. */
+#define CLI_TIME_RANGE_OPTION 1901
+#define CLI_INTERVAL_RUNS_OPTION 1902
 
 /* The input options' entries of a getopt_long table, shared by every reading command; their
  * values are the letters cli_input_getopt() takes. */
@@ -71,6 +74,8 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
     {"case", required_argument, NULL, 'K'}, {"case-format", required_argument, NULL, 'Y'},     \
     {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'},      \
     {"config-key", required_argument, NULL, 'Q'},                                            \
+    {"time-range", required_argument, NULL, CLI_TIME_RANGE_OPTION},                          \
+    {"interval-runs", no_argument, NULL, CLI_INTERVAL_RUNS_OPTION},                          \
     {"db", required_argument, NULL, CLI_DB_OPTION}
 
 /* The `default:` of a reading command's getopt_long loop: cli_input_option() for the value c of
@@ -101,7 +106,11 @@ void cli_help(const char *help);
     "      --config-key KEY      what separates the configurations of one file: hyperfine\n"  \
     "                            'command' (default) or a parameter; go test key-line\n"     \
     "                            keys (default: those that change); pyperf 'name'; or\n"      \
-    "                            'none' (the file is one configuration)\n"
+    "                            'none' (the file is one configuration)\n"                  \
+    "      --time-range A:B      latency logs (HdrHistogram, fio histogram logs): keep the\n" \
+    "                            intervals starting A to B seconds into the log (either\n"  \
+    "                            may be empty: '60:', ':300')\n"                            \
+    "      --interval-runs       latency logs: each interval a run (default: one run)\n"
 
 /* Help lines of the presentation options of the text styles, shared by compare and summary. */
 #define CLI_PRESENTATION_HELP                                                                  \

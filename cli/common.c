@@ -1,6 +1,7 @@
 /* Error printing, input loading, colour choice and report output shared by the subcommands. */
 #include <errno.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +345,31 @@ void cli_help(const char *help)
     fputs(mark + strlen(CLI_INPUT_KINDS_MARK), stdout);
 }
 
+/* --time-range A:B, seconds into the log; an empty A is 0, an empty B no end. */
+static int time_range_option(tally_load_options *lo, const char *command, const char *value)
+{
+    const char *colon = strchr(value, ':');
+    double a = 0, b = INFINITY;
+    char *end = NULL;
+    int ok = colon != NULL;
+    if (ok && colon != value) {
+        a = strtod(value, &end);
+        ok = end == colon;
+    }
+    if (ok && colon[1] != '\0') {
+        b = strtod(colon + 1, &end);
+        ok = *end == '\0';
+    }
+    if (!ok || !(a >= 0) || !(b > a))
+        return cli_usage_error(command, "--time-range takes START:END in seconds, 0 <= START < "
+                                        "END, either may be empty ('60:', ':300'), not '%s'",
+                               value);
+    lo->time_range_given = 1;
+    lo->time_start = a;
+    lo->time_end = b;
+    return 1;
+}
+
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value)
 {
@@ -365,6 +391,10 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
         if (value[0] == '\0')
             return cli_usage_error(command, "--config-key needs a key, not ''");
         lo->config_key = value;
+    } else if (strcmp(name, "time-range") == 0) {
+        return time_range_option(lo, command, value);
+    } else if (strcmp(name, "interval-runs") == 0) {
+        lo->interval_runs = 1;
     } else if (strcmp(name, "db") == 0) {
         if (value[0] == '\0')
             return cli_usage_error(command, "--db needs a store: an SQLite file or a "
@@ -388,7 +418,8 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
                   {'U', "unit"}, {'D', "direction"}, {'Q', "config-key"},
-                  {CLI_DB_OPTION, "db"} };
+                  {CLI_TIME_RANGE_OPTION, "time-range"},
+                  {CLI_INTERVAL_RUNS_OPTION, "interval-runs"}, {CLI_DB_OPTION, "db"} };
     for (size_t i = 0; i < COUNT(names); i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK

@@ -51,6 +51,21 @@ static int cases_equal(const tally_case *a, const tally_case *b, char *why, size
     /* Bit-identical, so -0.0 and 0.0 differ and a rounding slip cannot hide. */
     if (n > 0 && memcmp(tally_case_samples(a), tally_case_samples(b), n * sizeof(double)) != 0)
         return differ(why, size, "case '%s': samples differ", name);
+    size_t h = tally_case_histogram_count(a);
+    if (h != tally_case_histogram_count(b))
+        return differ(why, size, "case '%s': %zu vs %zu histogram runs", name, h,
+                      tally_case_histogram_count(b));
+    for (size_t i = 0; i < h; i++) {
+        const double *va, *vb;
+        const uint64_t *ka, *kb;
+        size_t na, nb;
+        double ra, rb;
+        tally_case_histogram_at(&va, &ka, &na, &ra, a, i);
+        tally_case_histogram_at(&vb, &kb, &nb, &rb, b, i);
+        if (na != nb || memcmp(&ra, &rb, sizeof ra) != 0 ||
+            memcmp(va, vb, na * sizeof *va) != 0 || memcmp(ka, kb, na * sizeof *ka) != 0)
+            return differ(why, size, "case '%s': histogram run %zu differs", name, i + 1);
+    }
     size_t m = tally_case_meta_count(a);
     if (m != tally_case_meta_count(b))
         return differ(why, size, "case '%s': %zu vs %zu metadata entries", name, m,

@@ -69,6 +69,16 @@ typedef struct tally_load_options {
                                  as `none`; go test still split by changing keys), what the
                                  command uses when it reads several files. Other formats:
                                  ::TALLY_EINVAL. NULL: the format's default. */
+    int time_range_given;  /**< Non-zero: latency logs of intervals (HdrHistogram logs, fio
+                                histogram logs) keep only the intervals that start from
+                                `time_start` to before `time_end`, in seconds since the log's
+                                start (docs/importers.md); a note says how many were kept. Other
+                                formats: ::TALLY_EINVAL. */
+    double time_start;     /**< See `time_range_given`; >= 0. */
+    double time_end;       /**< See `time_range_given`; > `time_start`, may be infinity. */
+    int interval_runs;     /**< Latency logs of intervals: non-zero makes each interval a run of
+                                its own; 0 (the default) pools a log's intervals into one run.
+                                Other formats: ::TALLY_EINVAL. */
 } tally_load_options;
 
 /** Version 1: the first released layout. A later version appends fields; a caller's older
@@ -76,7 +86,7 @@ typedef struct tally_load_options {
 #define TALLY_LOAD_OPTIONS_VERSION 1
 #define TALLY_LOAD_OPTIONS_INIT \
     { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
-      TALLY_LOWER_IS_BETTER, NULL }
+      TALLY_LOWER_IS_BETTER, NULL, 0, 0.0, 0.0, 0 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_LOAD_OPTIONS_INIT does for the

@@ -15,6 +15,8 @@
 #ifndef TALLY_RESULTSET_H
 #define TALLY_RESULTSET_H
 
+#include <stdint.h>
+
 #include "common.h"
 #include "stats.h"
 
@@ -215,6 +217,49 @@ TALLY_API int tally_case_meta_at(const char **key, const char **value, const tal
  * @return ::TALLY_OK, ::TALLY_ENONFINITE, ::TALLY_ENOMEM.
  */
 TALLY_API int tally_case_append(tally_case *c, const double *x, size_t n);
+
+/* Experimental API (docs/releasing.md, "API tiers"): runs held as histograms.
+ * Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
+#ifdef TALLY_EXPERIMENTAL_API
+
+/**
+ * Append one run held as a histogram of its requests (a latency tool's buckets), all or
+ * nothing: a run of 10^8 requests costs its bucket count, not 10^8 doubles. A case holds either
+ * single values (tally_case_append()) or histogram runs, never both; its tally_case_sample_count()
+ * is 0 when it holds histograms. docs/formats.md, "Histogram runs".
+ * @param c the case.
+ * @param values the bucket values (each bucket's highest equivalent value for HdrHistogram),
+ *   finite and strictly ascending; copied.
+ * @param counts the requests in each bucket, each > 0 (empty buckets are left out), adding up
+ *   to at most 2^64 - 1; copied.
+ * @param n the number of buckets, at least 1.
+ * @param resolution how far a request may lie from its bucket's value (the bucket width):
+ *   statistics of the run are exact to within it; 0 when the values are exact.
+ * @return ::TALLY_OK; ::TALLY_EMISMATCH (the case holds single values); ::TALLY_ENONFINITE;
+ *   ::TALLY_ENODATA (n = 0); ::TALLY_ELIMIT (counts overflow); ::TALLY_EINVAL (NULL, values not
+ *   ascending, a zero count, a negative or non-finite resolution); ::TALLY_ENOMEM.
+ */
+TALLY_API int tally_case_histogram_append(tally_case *c, const double *values,
+                                          const uint64_t *counts, size_t n, double resolution);
+
+/** @return the number of runs the case holds as histograms (0 for NULL or a case of single
+ *  values). */
+TALLY_API size_t tally_case_histogram_count(const tally_case *c);
+
+/**
+ * Read histogram run i of a case (borrowed arrays, valid until the case changes or is freed).
+ * @param values receives the bucket values, ascending; may be NULL.
+ * @param counts receives the counts; may be NULL.
+ * @param n receives the bucket count; may be NULL.
+ * @param resolution receives the run's resolution (0: exact values); may be NULL.
+ * @param c the case.
+ * @param i 0 to tally_case_histogram_count() - 1.
+ * @return ::TALLY_OK or ::TALLY_EINVAL (NULL case, i out of range).
+ */
+TALLY_API int tally_case_histogram_at(const double **values, const uint64_t **counts, size_t *n,
+                                      double *resolution, const tally_case *c, size_t i);
+
+#endif /* TALLY_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

@@ -108,6 +108,63 @@ int tally__import_sample(tally_resultset *rs, const char *bench, const char *uni
     return rc;
 }
 
+int tally__buckets_add(tally__buckets *b, const double *values, const uint64_t *counts, size_t n,
+                       double resolution)
+{
+    if (n > SIZE_MAX / 2 - b->n)
+        return tally__oom();
+    size_t need = b->n + n;
+    double *v = tally__reallocarray(NULL, need ? need : 1, sizeof *v);
+    uint64_t *k = tally__reallocarray(NULL, need ? need : 1, sizeof *k);
+    if (v == NULL || k == NULL) {
+        tally__free_mem(v);
+        tally__free_mem(k);
+        return tally__oom();
+    }
+    size_t i = 0, j = 0, m = 0;
+    while (i < b->n || j < n) {
+        if (j == n || (i < b->n && b->values[i] < values[j])) {
+            v[m] = b->values[i];
+            k[m++] = b->counts[i++];
+        } else if (i == b->n || values[j] < b->values[i]) {
+            v[m] = values[j];
+            k[m++] = counts[j++];
+        } else {
+            if (counts[j] > UINT64_MAX - b->counts[i]) {
+                tally__free_mem(v);
+                tally__free_mem(k);
+                return tally__error(TALLY_ELIMIT, "histogram counts add up to more than 2^64 - 1");
+            }
+            v[m] = values[j];
+            k[m++] = b->counts[i++] + counts[j++];
+        }
+    }
+    tally__free_mem(b->values);
+    tally__free_mem(b->counts);
+    b->values = v;
+    b->counts = k;
+    b->n = m;
+    b->cap = need;
+    if (resolution > b->resolution)
+        b->resolution = resolution;
+    return TALLY_OK;
+}
+
+int tally__buckets_flush(tally__buckets *b, tally_case *c)
+{
+    int rc = b->n ? tally_case_histogram_append(c, b->values, b->counts, b->n, b->resolution)
+                  : TALLY_OK;
+    tally__buckets_free(b);
+    return rc;
+}
+
+void tally__buckets_free(tally__buckets *b)
+{
+    tally__free_mem(b->values);
+    tally__free_mem(b->counts);
+    memset(b, 0, sizeof *b);
+}
+
 int tally__import_meta_number(tally_case *c, const char *key, double value)
 {
     char text[32];

@@ -110,6 +110,26 @@ int tally__json_import(tally_results *into, const char *data, size_t len, const 
                        int (*read)(tally_results *into, tally__json_doc *doc,
                                    const tally_load_options *opts, tally__jpath *p));
 
+/* A run's histogram built from several (the intervals of a latency log pooled into one run):
+ * bucket values ascending with their counts, the widest resolution of its parts. */
+typedef struct tally__buckets {
+    double *values;
+    uint64_t *counts;
+    size_t n, cap;
+    double resolution;
+} tally__buckets;
+
+/* Add the n buckets values[]/counts[] (values strictly ascending, counts > 0) to `b`: counts of
+ * an equal value add up, the others are merged in order. TALLY_ELIMIT when a count would pass
+ * 2^64 - 1 (recorded without a position: the caller's message says where), TALLY_ENOMEM. */
+int tally__buckets_add(tally__buckets *b, const double *values, const uint64_t *counts, size_t n,
+                       double resolution);
+
+/* Append `b` as one histogram run of case `c` (nothing when b is empty) and empty it. */
+int tally__buckets_flush(tally__buckets *b, tally_case *c);
+
+void tally__buckets_free(tally__buckets *b);
+
 /* The fields of a line a line importer keeps: more than any of their lines needs. */
 #define TALLY__LINE_FIELDS 16
 

@@ -43,7 +43,10 @@ enum {
     TALLY__IMPORT_TOOL_TEXT = 1 << 3,
     /* Text lines often written by hand (CSV, TSV, plain numbers): a last line without a line
      * end is read, with a warning in the metadata of every result set of the file (load.c). */
-    TALLY__IMPORT_TEXT_LINES = 1 << 4
+    TALLY__IMPORT_TEXT_LINES = 1 << 4,
+    /* The format is a log of intervals: the caller's time range and interval_runs apply; other
+     * formats refuse them. */
+    TALLY__IMPORT_INTERVALS = 1 << 5
 };
 
 typedef struct tally__importer {

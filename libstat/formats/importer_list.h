@@ -13,6 +13,8 @@ TALLY__IMPORTER(stream)
 TALLY__IMPORTER(schbench)
 TALLY__IMPORTER(netperf)
 TALLY__IMPORTER(tbench)
+TALLY__IMPORTER(hdrlog)      /* import_hdrlog.c */
+TALLY__IMPORTER(hgrm)
 TALLY__IMPORTER(journal)     /* journal_read.c */
 TALLY__IMPORTER(csv)         /* csv_read.c */
 TALLY__IMPORTER(tsv)

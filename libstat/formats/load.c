@@ -70,6 +70,9 @@ static int check_options(const tally_load_options *opts)
         return tally__error(TALLY_EINVAL, "tally_load_options: empty benchmark name");
     if (opts->config_key && opts->config_key[0] == '\0')
         return tally__error(TALLY_EINVAL, "tally_load_options: empty config_key");
+    if (opts->time_range_given && !(opts->time_start >= 0 && opts->time_end > opts->time_start))
+        return tally__error(TALLY_EINVAL, "tally_load_options: a time range needs 0 <= start < "
+                                          "end, not %g to %g", opts->time_start, opts->time_end);
     if ((opts->case_name && opts->case_name[0] == '\0') ||
         (opts->case_format && strstr(opts->case_format, "{}") == NULL))
         return tally__error(TALLY_EINVAL, "tally_load_options: an empty case name, or a case "

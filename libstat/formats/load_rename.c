@@ -50,6 +50,8 @@ static int copy_case(tally_benchmark *to, const tally_case *c, const char *name,
     int rc = tally_benchmark_case_add(&nc, to, name);
     if (rc == TALLY_OK)
         rc = tally_case_append(nc, tally_case_samples(c), tally_case_sample_count(c));
+    if (rc == TALLY_OK)
+        rc = tally__case_histograms_copy(nc, c);
     for (size_t i = 0; rc == TALLY_OK && i < tally_case_meta_count(c); i++) {
         const char *k, *v;
         rc = tally_case_meta_at(&k, &v, c, i);
@@ -118,6 +120,11 @@ int tally__load_rename(tally_results **fresh, const tally__importer *imp, const 
                                "--unit and --direction describe plain files; this is a %s file, "
                                "which carries its own",
                                imp->name);
+    if ((o->time_range_given || o->interval_runs) && !(imp->flags & TALLY__IMPORT_INTERVALS))
+        return tally__error_at(TALLY_EINVAL, file, 0, 0,
+                               "--time-range and --interval-runs select the intervals of latency "
+                               "logs (HdrHistogram, fio histogram logs); this is a %s file",
+                               imp->name);
     if (!needs_rebuild(o, imp))
         return TALLY_OK;
     tally_results *out = NULL;
@@ -125,6 +132,9 @@ int tally__load_rename(tally_results **fresh, const tally__importer *imp, const 
     int rename_benchmark = o->benchmark && !names_benchmark_itself(imp);
     for (size_t i = 0; rc == TALLY_OK && i < tally_results_count(*fresh); i++)
         rc = rebuild_set(out, tally_results_at(*fresh, i), file, o, rename_benchmark);
+    /* What the importer noted (a split, pooled intervals) stays said after renaming. */
+    for (size_t i = 0; rc == TALLY_OK && i < tally_results_note_count(*fresh); i++)
+        rc = tally_results_note_add(out, tally_results_note_at(*fresh, i));
     if (rc != TALLY_OK) {
         tally_results_free(out);
         return rc;

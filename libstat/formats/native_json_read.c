@@ -147,6 +147,80 @@ static int read_samples(reader *r, const cJSON *case_obj, tally_case *c)
     return rc;
 }
 
+/* A count must be a whole number above 0 that a double holds exactly (2^53): beyond that the
+ * text would not be the count read. */
+#define MAX_EXACT_COUNT 9007199254740992.0
+
+static int read_bucket(double *value, uint64_t *count, reader *r, const cJSON *values,
+                       const cJSON *counts, size_t i)
+{
+    size_t mark = tally__jpath_key(&r->path, "values");
+    tally__jpath_index(&r->path, i);
+    int rc = tally__json_finite(value, cJSON_GetArrayItem(values, (int)i), r->name, &r->path);
+    tally__jpath_pop(&r->path, mark);
+    if (rc != TALLY_OK)
+        return rc;
+    mark = tally__jpath_key(&r->path, "counts");
+    tally__jpath_index(&r->path, i);
+    const cJSON *item = cJSON_GetArrayItem(counts, (int)i);
+    if (!cJSON_IsNumber(item))
+        rc = tally__error_json(TALLY_EPARSE, r->name, r->path.text, "expected a count, found %s",
+                               tally__json_type_name(item));
+    else if (!(item->valuedouble >= 1 && item->valuedouble <= MAX_EXACT_COUNT) ||
+             item->valuedouble != (double)(uint64_t)item->valuedouble)
+        rc = tally__error_json(TALLY_EPARSE, r->name, r->path.text,
+                               "expected a whole count from 1 to 2^53, found %.17g",
+                               item->valuedouble);
+    else
+        *count = (uint64_t)item->valuedouble;
+    tally__jpath_pop(&r->path, mark);
+    return rc;
+}
+
+static int read_histogram(reader *r, const cJSON *obj, void *c)
+{
+    double resolution;
+    const cJSON *values, *counts;
+    int rc = tally__json_number(&resolution, obj, "resolution", 1, r->name, &r->path);
+    if (rc == TALLY_OK && !(resolution >= 0))
+        rc = fail_at_key(r, TALLY_EPARSE, "resolution", "expected a resolution >= 0, found %.17g",
+                         resolution);
+    if (rc == TALLY_OK)
+        rc = tally__json_array(&values, obj, "values", 1, r->name, &r->path);
+    if (rc == TALLY_OK)
+        rc = tally__json_array(&counts, obj, "counts", 1, r->name, &r->path);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t n = (size_t)cJSON_GetArraySize(values);
+    if (n == 0)
+        return fail_at_key(r, TALLY_ENODATA, "values", "expected at least one bucket");
+    if ((size_t)cJSON_GetArraySize(counts) != n)
+        return fail_at_key(r, TALLY_EPARSE, "counts", "expected %zu counts, one per value, found %d",
+                           n, cJSON_GetArraySize(counts));
+    double *x = tally__reallocarray(NULL, n, sizeof *x);
+    uint64_t *k = tally__reallocarray(NULL, n, sizeof *k);
+    rc = x && k ? TALLY_OK : tally__oom();
+    for (size_t i = 0; rc == TALLY_OK && i < n; i++) {
+        rc = read_bucket(&x[i], &k[i], r, values, counts, i);
+        if (rc == TALLY_OK && i > 0 && !(x[i] > x[i - 1])) {
+            size_t mark = tally__jpath_key(&r->path, "values");
+            tally__jpath_index(&r->path, i);
+            rc = tally__error_json(TALLY_EPARSE, r->name, r->path.text,
+                                   "bucket values must ascend: %.17g follows %.17g", x[i],
+                                   x[i - 1]);
+            tally__jpath_pop(&r->path, mark);
+        }
+    }
+    if (rc == TALLY_OK)
+        rc = tally_case_histogram_append(c, x, k, n, resolution);
+    tally__free_mem(x);
+    tally__free_mem(k);
+    return rc;
+}
+
+static int for_each(reader *r, const cJSON *obj, const char *key, void *parent,
+                    int (*read_one)(reader *r, const cJSON *item, void *parent));
+
 static int read_case(reader *r, const cJSON *obj, tally_benchmark *b)
 {
     const char *name;
@@ -160,7 +234,16 @@ static int read_case(reader *r, const cJSON *obj, tally_benchmark *b)
         return rc;
     if ((rc = read_metadata(r, obj, c, set_case_meta)) != TALLY_OK)
         return rc;
-    return read_samples(r, obj, c);
+    int has_samples = cJSON_GetObjectItemCaseSensitive(obj, "samples") != NULL;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "histograms") == NULL)
+        return read_samples(r, obj, c);
+    if (has_samples)
+        return fail_at_key(r, TALLY_EPARSE, "histograms",
+                           "a case holds \"samples\" or \"histograms\", not both");
+    rc = for_each(r, obj, "histograms", c, read_histogram);
+    if (rc == TALLY_OK && tally_case_histogram_count(c) == 0)
+        rc = fail_at_key(r, TALLY_ENODATA, "histograms", "expected at least one histogram");
+    return rc;
 }
 
 static int read_direction(tally_direction *out, reader *r, const cJSON *obj, const char *unit)

@@ -63,11 +63,9 @@ static void put_metadata(tally__buf *b, const void *owner, size_t count, meta_ge
     put_metadata_but(b, owner, count, at, NULL);
 }
 
-static void put_samples(tally__buf *b, const tally_case *c)
+static void put_numbers(tally__buf *b, const double *x, size_t n)
 {
-    const double *x = tally_case_samples(c);
-    size_t n = tally_case_sample_count(c);
-    tally__buf_puts(b, "\"samples\": [");
+    tally__buf_puts(b, "[");
     for (size_t i = 0; i < n; i++) {
         char num[32];
         tally__number_format(num, x[i]);
@@ -76,6 +74,38 @@ static void put_samples(tally__buf *b, const tally_case *c)
         tally__buf_puts(b, num);
     }
     tally__buf_puts(b, "]");
+}
+
+/* One object per run: {"resolution": R, "values": [...], "counts": [...]} (docs/formats.md). */
+static void put_histograms(tally__buf *b, const tally_case *c)
+{
+    tally__buf_puts(b, "\"histograms\": [");
+    for (size_t i = 0; i < tally_case_histogram_count(c); i++) {
+        const double *values;
+        const uint64_t *counts;
+        size_t n;
+        double resolution;
+        tally_case_histogram_at(&values, &counts, &n, &resolution, c, i);
+        char num[32];
+        tally__number_format(num, resolution);
+        tally__buf_printf(b, "%s{\"resolution\": %s, \"values\": ", i ? ", " : "", num);
+        put_numbers(b, values, n);
+        tally__buf_puts(b, ", \"counts\": [");
+        for (size_t j = 0; j < n; j++)
+            tally__buf_printf(b, j ? ", %llu" : "%llu", (unsigned long long)counts[j]);
+        tally__buf_puts(b, "]}");
+    }
+    tally__buf_puts(b, "]");
+}
+
+static void put_samples(tally__buf *b, const tally_case *c)
+{
+    if (tally_case_histogram_count(c) > 0) {
+        put_histograms(b, c);
+        return;
+    }
+    tally__buf_puts(b, "\"samples\": ");
+    put_numbers(b, tally_case_samples(c), tally_case_sample_count(c));
 }
 
 static void put_case(tally__buf *b, const tally_case *c, int last)
@@ -133,7 +163,7 @@ static int check_writable(const tally_results *r)
             const tally_benchmark *bench = tally_resultset_benchmark_at(rs, j);
             for (size_t k = 0; k < tally_benchmark_case_count(bench); k++) {
                 const tally_case *c = tally_benchmark_case_at(bench, k);
-                if (tally_case_sample_count(c) == 0)
+                if (tally_case_sample_count(c) == 0 && tally_case_histogram_count(c) == 0)
                     return tally__error(TALLY_ENODATA,
                                         "result set '%s', benchmark '%s', case '%s' has no samples",
                                         tally_resultset_label(rs), tally_benchmark_name(bench),

@@ -4,6 +4,7 @@ set(TALLY_MODULE_SOURCES
   csv_read.c
   csv_tokenizer.c
   detect.c
+  hdr_decode.c
   importers.c
   journal_read.c
   load.c

@@ -78,8 +78,12 @@ static int set_meta_printf(tally_resultset *rs, tally_case *c, const char *value
 
 static int merge_case(tally_case *ic, const tally_case *fc, unsigned long n, const char *source)
 {
-    size_t before = tally_case_sample_count(ic), add = tally_case_sample_count(fc);
-    int rc = tally_case_append(ic, tally_case_samples(fc), add);
+    /* A run is a single value or a histogram: a case holds one kind, so one of the counts is 0. */
+    size_t before = tally_case_sample_count(ic) + tally_case_histogram_count(ic);
+    size_t add = tally_case_sample_count(fc) + tally_case_histogram_count(fc);
+    int rc = tally_case_append(ic, tally_case_samples(fc), tally_case_sample_count(fc));
+    if (rc == TALLY_OK)
+        rc = tally__case_histograms_copy(ic, fc);
     if (rc == TALLY_OK && add > 0) {
         char range[160];
         snprintf(range, sizeof(range), "%zu-%zu from ", before + 1, before + add);

@@ -20,12 +20,25 @@ typedef struct meta_list {
     size_t cap;
 } meta_list;
 
+/* One run held as a histogram: bucket values strictly ascending with their counts. */
+typedef struct case_hist {
+    double *values;
+    uint64_t *counts;
+    size_t n;
+    double resolution;
+} case_hist;
+
 struct tally_case {
     char *name;
     double *samples;
     size_t count;
     size_t cap;
     meta_list meta;
+    /* The runs of a case of histograms (tally_case_histogram_append); such a case holds no
+     * single values (count == 0), and a case of single values none of these. */
+    case_hist *hists;
+    size_t hist_count;
+    size_t hist_cap;
 };
 
 struct tally_benchmark {
@@ -161,6 +174,11 @@ static void case_free(tally_case *c)
     tally__free_mem(c->name);
     tally__free_mem(c->samples);
     meta_free(&c->meta);
+    for (size_t i = 0; i < c->hist_count; i++) {
+        tally__free_mem(c->hists[i].values);
+        tally__free_mem(c->hists[i].counts);
+    }
+    tally__free_mem(c->hists);
     tally__free_mem(c);
 }
 
@@ -238,6 +256,10 @@ int tally_case_append(tally_case *c, const double *x, size_t n)
 {
     if (c == NULL || (x == NULL && n > 0))
         return tally__error(TALLY_EINVAL, "tally_case_append: NULL argument");
+    if (c->hist_count > 0 && n > 0)
+        return tally__error(TALLY_EMISMATCH,
+                            "case '%s' holds histograms: single values cannot join its runs",
+                            c->name);
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
             return tally__error(TALLY_ENONFINITE, "case '%s': sample %zu is not finite", c->name,
@@ -249,6 +271,109 @@ int tally_case_append(tally_case *c, const double *x, size_t n)
         memcpy(c->samples + c->count, x, n * sizeof(double));
     c->count += n;
     return TALLY_OK;
+}
+
+size_t tally_case_histogram_count(const tally_case *c)
+{
+    return c ? c->hist_count : 0;
+}
+
+int tally_case_histogram_at(const double **values, const uint64_t **counts, size_t *n,
+                            double *resolution, const tally_case *c, size_t i)
+{
+    if (c == NULL || i >= c->hist_count)
+        return tally__error(TALLY_EINVAL, "histogram index %zu out of range", i);
+    const case_hist *h = &c->hists[i];
+    if (values)
+        *values = h->values;
+    if (counts)
+        *counts = h->counts;
+    if (n)
+        *n = h->n;
+    if (resolution)
+        *resolution = h->resolution;
+    return TALLY_OK;
+}
+
+/* Why each bound: a bucket value must be finite like any sample; ascending and distinct so that
+ * every reader can walk the buckets as sorted values without sorting (the weighted quantiles);
+ * a zero count is an empty bucket, which the format's writers leave out; the total must fit in
+ * a uint64_t so that the sums over a run stay exact. */
+static int check_histogram(const tally_case *c, const double *values, const uint64_t *counts,
+                           size_t n, double resolution)
+{
+    if (!(resolution >= 0) || !isfinite(resolution))
+        return tally__error(TALLY_EINVAL, "case '%s': histogram resolution %g is not a finite "
+                            "value >= 0", c->name, resolution);
+    if (n == 0)
+        return tally__error(TALLY_ENODATA, "case '%s': a histogram needs at least one bucket",
+                            c->name);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(values[i]))
+            return tally__error(TALLY_ENONFINITE, "case '%s': histogram bucket %zu: value is not "
+                                "finite", c->name, i + 1);
+        if (i > 0 && !(values[i] > values[i - 1]))
+            return tally__error(TALLY_EINVAL, "case '%s': histogram bucket %zu: value %.17g is not "
+                                "above the previous bucket's %.17g", c->name, i + 1, values[i],
+                                values[i - 1]);
+        if (counts[i] == 0)
+            return tally__error(TALLY_EINVAL, "case '%s': histogram bucket %zu: count 0 (leave "
+                                "empty buckets out)", c->name, i + 1);
+        if (counts[i] > UINT64_MAX - total)
+            return tally__error(TALLY_ELIMIT, "case '%s': histogram counts add up to more than "
+                                "2^64 - 1", c->name);
+        total += counts[i];
+    }
+    return TALLY_OK;
+}
+
+int tally_case_histogram_append(tally_case *c, const double *values, const uint64_t *counts,
+                                size_t n, double resolution)
+{
+    if (c == NULL || (n > 0 && (values == NULL || counts == NULL)))
+        return tally__error(TALLY_EINVAL, "tally_case_histogram_append: NULL argument");
+    if (c->count > 0)
+        return tally__error(TALLY_EMISMATCH,
+                            "case '%s' holds single values: a histogram cannot join its runs",
+                            c->name);
+    int rc = check_histogram(c, values, counts, n, resolution);
+    if (rc != TALLY_OK)
+        return rc;
+    void *hists = c->hists;
+    rc = reserve_one(&hists, &c->hist_cap, c->hist_count, sizeof(case_hist));
+    c->hists = hists;
+    if (rc != TALLY_OK)
+        return rc;
+    case_hist h = { tally__reallocarray(NULL, n, sizeof(double)),
+                    tally__reallocarray(NULL, n, sizeof(uint64_t)),
+                    n, resolution };
+    if (h.values == NULL || h.counts == NULL) {
+        tally__free_mem(h.values);
+        tally__free_mem(h.counts);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
+    memcpy(h.values, values, n * sizeof(double));
+    memcpy(h.counts, counts, n * sizeof(uint64_t));
+    c->hists[c->hist_count++] = h;
+    return TALLY_OK;
+}
+
+int tally__case_histograms_copy(tally_case *into, const tally_case *from)
+{
+    size_t before = into->hist_count;
+    int rc = TALLY_OK;
+    for (size_t i = 0; rc == TALLY_OK && i < from->hist_count; i++) {
+        const case_hist *h = &from->hists[i];
+        rc = tally_case_histogram_append(into, h->values, h->counts, h->n, h->resolution);
+    }
+    if (rc != TALLY_OK)
+        while (into->hist_count > before) {
+            into->hist_count--;
+            tally__free_mem(into->hists[into->hist_count].values);
+            tally__free_mem(into->hists[into->hist_count].counts);
+        }
+    return rc;
 }
 
 /* ---- benchmark ---- */

@@ -22,6 +22,7 @@ set(TALLY_MODULE_SOURCES
   pct_imp.c
   power.c
   percentile.c
+  histogram.c
   quantile.c
   sample.c
   select.c

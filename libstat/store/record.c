@@ -189,13 +189,23 @@ static int prepare(char (*hashes)[65], const tally_results *r)
         const tally_resultset *rs = tally_results_at(r, i);
         for (size_t j = 0; j < tally_resultset_benchmark_count(rs); j++) {
             const tally_benchmark *b = tally_resultset_benchmark_at(rs, j);
-            for (size_t k = 0; k < tally_benchmark_case_count(b); k++)
+            for (size_t k = 0; k < tally_benchmark_case_count(b); k++) {
+                /* The store's schema holds single values per case; a histogram run would be
+                 * dropped, so it is refused whole instead. */
+                if (tally_case_histogram_count(tally_benchmark_case_at(b, k)) > 0)
+                    return tally__error(TALLY_EMISMATCH,
+                                        "result set '%s', benchmark '%s', case '%s' holds "
+                                        "histogram runs, which the store does not hold: "
+                                        "nothing recorded",
+                                        tally_resultset_label(rs), tally_benchmark_name(b),
+                                        tally_case_name(tally_benchmark_case_at(b, k)));
                 if (tally_case_sample_count(tally_benchmark_case_at(b, k)) == 0)
                     return tally__error(TALLY_ENODATA,
                                         "result set '%s', benchmark '%s', case '%s' has no "
                                         "samples: nothing recorded",
                                         tally_resultset_label(rs), tally_benchmark_name(b),
                                         tally_case_name(tally_benchmark_case_at(b, k)));
+            }
         }
         char *json;
         size_t len;

@@ -175,6 +175,9 @@ void tally__case_commit(tally_case *c, size_t n);
  * block: a case without samples keeps it as its storage (no copy), another appends a copy and
  * frees it. The block is freed on failure too. */
 int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap);
+/* Append copies of every histogram run of `from` to `into`, all or nothing (renaming and merging
+ * carry a case's histograms along with its single values). */
+int tally__case_histograms_copy(tally_case *into, const tally_case *from);
 
 /* ---- numbers: util/number.h (parsing, printing); the C locale: util/locale.h ---- */
 #include "util/locale.h"

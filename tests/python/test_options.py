@@ -78,8 +78,10 @@ def test_rendering_reaches_every_render_option():
 
 def test_load_reaches_every_load_option():
     targets = {field for field, _ in results_module._LOAD_OPTIONS.values()}
-    # direction_given is set together with the direction (better=...).
-    assert targets == set(fields("tally_load_options")) - {"version", "direction_given"}
+    # direction_given is set together with the direction (better=...), time_range_given with
+    # time_start or time_end.
+    assert targets == set(fields("tally_load_options")) - {"version", "direction_given",
+                                                           "time_range_given"}
     assert set(results_module._LOAD_OPTIONS) <= set(
         inspect.signature(tally.Results.load).parameters)
 

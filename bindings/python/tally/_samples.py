@@ -112,3 +112,34 @@ def to_array(ptr, n):
         raw = ffi.buffer(ptr, n * ffi.sizeof("double"))
         return numpy.frombuffer(raw, dtype=numpy.float64).copy()
     return list(ffi.unpack(ptr, n))
+
+
+def as_counts(counts, n, argname="counts"):
+    """A fresh C array of `n` uint64_t from a sequence of whole numbers (a histogram's counts,
+    one per bucket value). TypeError for non-integers, ValueError for a wrong length or a count
+    outside 0 to 2^64 - 1; the library refuses zero counts with its own message."""
+    if counts is None or isinstance(counts, (str, bytes, bytearray)):
+        raise TypeError(f"{argname} must be a sequence of whole numbers")
+    items = []
+    for i, c in enumerate(counts):
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+            if isinstance(c, float) and c.is_integer():
+                c = int(c)
+            else:
+                raise TypeError(f"{argname}[{i}] is {c!r}: counts must be whole numbers")
+        if not 0 <= int(c) < 2**64:
+            raise ValueError(f"{argname}[{i}] is {c}: counts must lie in 0 to 2^64 - 1")
+        items.append(int(c))
+    if len(items) != n:
+        raise ValueError(f"{argname} has {len(items)} counts for {n} values: one count per value")
+    return ffi.new("uint64_t[]", items or [0])
+
+
+def counts_to_array(ptr, n):
+    """A copy of n uint64_t at ptr: a numpy uint64 array when numpy is available, else a list."""
+    if numpy is not None:
+        if n == 0:
+            return numpy.empty(0, dtype=numpy.uint64)
+        raw = ffi.buffer(ptr, n * ffi.sizeof("uint64_t"))
+        return numpy.frombuffer(raw, dtype=numpy.uint64).copy()
+    return [int(x) for x in ffi.unpack(ptr, n)] if n else []

@@ -7,7 +7,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _html
 from ._native import check, enum_from_name, enum_name, ffi, lib, new_options, new_result, real
-from ._samples import as_doubles
+from ._samples import as_counts, as_doubles
 
 
 @dataclass(frozen=True, repr=False)
@@ -194,13 +194,28 @@ def summary(samples: Samples, *, direction: Optional[str] = None,
     outlier rules (see outliers()).
     percentiles: a sequence of percentages in [0, 100] (e.g. (90, 99)), taken in the summary's
     own selection; the result's `percentiles` maps each to its value.
+    A histogram is given as a pair `(values, counts)`: bucket values strictly ascending and their
+    whole counts (a run of 10^8 requests in its buckets, as Case.histograms holds them); the
+    summary is that of the requests it stands for (tally_histogram_summarize, n the total count).
     Raises NotEnoughData for no samples, NonFiniteError for NaN/inf, TypeError for non-numbers.
     """
-    x = as_doubles(samples)
     opts = new_options("tally_summary_options")
     _summary_options(opts, direction, confidence, percentile_method, bamean_percent,
                      mad_threshold, tukey_k)
     out = new_result("tally_summary")
+    if _is_histogram(samples):
+        values = as_doubles(samples[0], "values")
+        counts = as_counts(samples[1], values.n)
+        check(lib.tally_histogram_summarize(out, values.ptr, counts, values.n, opts))
+        if percentiles is None:
+            return Summary._from_c(out)
+        ps = as_doubles(percentiles, "percentiles")
+        got = ffi.new("double[]", max(ps.n, 1))
+        check(lib.tally_weighted_percentiles(got, values.ptr, counts, values.n, ps.ptr, ps.n,
+                                             opts.percentile_method))
+        return replace(Summary._from_c(out),
+                       percentiles={ps.ptr[i]: got[i] for i in range(ps.n)})
+    x = as_doubles(samples)
     if percentiles is None:
         check(lib.tally_summarize(out, x.ptr, x.n, opts))
         return Summary._from_c(out)
@@ -208,6 +223,13 @@ def summary(samples: Samples, *, direction: Optional[str] = None,
     values = ffi.new("double[]", max(ps.n, 1))
     check(lib.tally_summarize_with_percentiles(out, values, x.ptr, x.n, ps.ptr, ps.n, opts))
     return replace(Summary._from_c(out), percentiles={ps.ptr[i]: values[i] for i in range(ps.n)})
+
+
+def _is_histogram(samples) -> bool:
+    """A pair (values, counts) of two sequences, which no sequence of numbers can be."""
+    return (isinstance(samples, tuple) and len(samples) == 2 and
+            all(not isinstance(part, (str, bytes, numbers.Number)) and hasattr(part, "__len__")
+                for part in samples))
 
 
 @dataclass(frozen=True, repr=False)

@@ -1,0 +1,16 @@
+/*
+ * HdrHistogram interval logs (base64 of zlib-compressed V0, V1 and V2 histograms),
+ * loaded by tally_load_buffer() with the kind given explicitly.
+ * Invariants (fuzz_load_checked, docs/fuzzing.md): an accepted input round-trips through the
+ * native JSON writer and reader to the same model and its summaries are finite; a rejected one
+ * leaves a message and the destination list unchanged.
+ */
+#include "fuzz_support.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tally_results_free(fuzz_load_checked(fuzz_kind("hdrlog"), data, size));
+    return 0;
+}
