@@ -2,7 +2,9 @@
  * (4 benchmarks x 1 case x 25 samples, one commit each, one transaction per set as a CI job
  * records them), then fetch the series of one benchmark's case over all the commits, and print
  * the query plan of that fetch.
- *   bench_store STORE [N]    STORE: a new SQLite file or a postgresql:// URL; N default 10000 */
+ *   bench_store STORE [N]          STORE: a new SQLite file or a postgresql:// URL; N default 10000
+ *   bench_store --fetch STORE      only the fetch and its plan, on a store filled by a first run
+ *                                  (profilers: callgrind sees the fetch alone) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +44,14 @@ static int plan_row(void *ctx, const tally__db_value *cols, size_t ncols)
 
 int main(int argc, char **argv)
 {
+    int fetch_only = argc > 1 && strcmp(argv[1], "--fetch") == 0;
+    argv += fetch_only;
+    argc -= fetch_only;
     if (argc < 2) {
-        fputs("usage: bench_store STORE [N]\n", stderr);
+        fputs("usage: bench_store STORE [N] | bench_store --fetch STORE\n", stderr);
         return 2;
     }
-    long n = argc > 2 ? strtol(argv[2], NULL, 10) : 10000;
+    long n = fetch_only ? 0 : argc > 2 ? strtol(argv[2], NULL, 10) : 10000;
     tally_store *s = NULL;
     if (tally_store_open(&s, argv[1], NULL) != TALLY_OK)
         return die("open");
@@ -88,7 +93,8 @@ int main(int argc, char **argv)
         tally_results_free(r);
     }
     double t1 = now();
-    printf("record: %ld result sets of 100 samples, one transaction each: %.2f s (%.0f sets/s)\n",
+    if (!fetch_only)
+        printf("record: %ld result sets of 100 samples, one transaction each: %.2f s (%.0f sets/s)\n",
            n, t1 - t0, (double)n / (t1 - t0));
 
     tally_store_query q = TALLY_STORE_QUERY_INIT;

@@ -50,6 +50,19 @@ rm -f "$scratch/copy.db"
 "$tally" query --db "$scratch/copy.db" | awk '{print $2}' >"$scratch/times-b"
 cmp -s "$scratch/times-a" "$scratch/times-b" || fail "times differ after a copy through an export"
 
+# A value with commas (and a quote) is written in double quotes, a quote inside doubled.
+"$tally" record --db "$db" --meta 'branch=feat,x"y' --meta commit=c0ffee02 "$scratch/export.json" \
+    2>"$scratch/err" || fail "record a branch with commas"
+grep -q ': 3 result sets recorded, 0 already there' "$scratch/err" || fail "comma branch: $(cat "$scratch/err")"
+[ "$(sets --select 'branch="feat,x""y",label=5.14.0-rc3-vanilla')" = 1 ] \
+    || fail "quoted branch with a comma: $(sets --select 'branch="feat,x""y",label=5.14.0-rc3-vanilla')"
+"$tally" summary --db "$db" 'x=@"branch=feat,x""y",latest' >/dev/null 2>"$scratch/err" \
+    || fail "a whole quoted item in an input selection: $(cat "$scratch/err")"
+[ "$(sets --branch 'feat,x"y')" = 3 ] || fail "--branch with a comma"
+"$tally" summary --db "$db" '@branch="feat,x' 2>"$scratch/err"
+[ $? = 2 ] && grep -q "column 8: a quoted value without its closing quote" "$scratch/err" \
+    || fail "unterminated quote: $(cat "$scratch/err")"
+
 # 2. Errors: nothing matched, a label for several sets, no store, a bad file (exit 2, located,
 # nothing recorded).
 "$tally" summary --db "$db" @branch=nope 2>"$scratch/err"
@@ -65,8 +78,8 @@ printf 'benchmark,case,config,value\nb,c,good,1.5\n' >"$scratch/good.csv"
 "$tally" record --db "$db" "$scratch/good.csv" "$scratch/bad.csv" 2>"$scratch/err"
 [ $? = 2 ] || fail "bad file: exit status"
 grep -q 'bad.csv:3:9: expected a number' "$scratch/err" || fail "bad file: location: $(cat "$scratch/err")"
-# 3 + the two configurations of basic.json (its two commands)
-[ "$(sets)" = 5 ] || fail "bad file recorded something: $(sets) sets"
+# 3 + the two configurations of basic.json (its two commands) + the 3 of the comma branch
+[ "$(sets)" = 8 ] || fail "bad file recorded something: $(sets) sets"
 "$tally" record --db "$db" --meta nokey "$scratch/good.csv" 2>"$scratch/err"
 [ $? = 2 ] && grep -q -- "--meta needs KEY=VALUE" "$scratch/err" || fail "--meta without ="
 
