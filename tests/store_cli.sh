@@ -39,6 +39,20 @@ cmp -s "$scratch/validate-file.txt" "$scratch/validate-store.txt" || fail "valid
 "$tally" query --db "$db" --commit c0ffee01 --format csv -o "$scratch/export.csv" || fail "csv export"
 "$tally" compare "$scratch/export.csv" >"$scratch/from-csv.txt" || fail "compare csv export"
 cmp -s "$scratch/from-file.txt" "$scratch/from-csv.txt" || fail "csv export differs"
+# -o writes every format atomically: a new file renamed over the old one (another inode), never
+# written in place; a write that fails (a full device) is exit 2 and says why.
+for format in csv list json; do
+    printf 'old\n' >"$scratch/out.$format"
+    before="$(stat -c %i "$scratch/out.$format")"
+    "$tally" query --db "$db" --commit c0ffee01 --format "$format" -o "$scratch/out.$format" \
+        || fail "query -o $format"
+    [ "$(stat -c %i "$scratch/out.$format")" != "$before" ] || fail "query -o $format: written in place"
+    "$tally" query --db "$db" --commit c0ffee01 --format "$format" | cmp -s - "$scratch/out.$format" \
+        || fail "query -o $format: not the output"
+    "$tally" query --db "$db" --commit c0ffee01 --format "$format" -o /dev/full 2>"$scratch/err"
+    [ $? = 2 ] && grep -q 'No space left on device' "$scratch/err" || fail "query -o /dev/full: $(cat "$scratch/err")"
+done
+ls -a "$scratch" | grep -q '\.tmp\.' && fail "query -o left a temporary file"
 # JSON export recorded again: nothing new.
 "$tally" query --db "$db" --commit c0ffee01 --format json -o "$scratch/export.json" || fail "json export"
 "$tally" record --db "$db" "$scratch/export.json" 2>"$scratch/err" || fail "record export"
