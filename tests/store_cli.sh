@@ -77,6 +77,22 @@ grep -q ': 3 result sets recorded, 0 already there' "$scratch/err" || fail "comm
 [ $? = 2 ] && grep -q "column 8: a quoted value without its closing quote" "$scratch/err" \
     || fail "unterminated quote: $(cat "$scratch/err")"
 
+# history reads its series from the store: six commits recorded one by one (as CI does) give
+# the history of the six files.
+for i in 1 2 3 4 5 6; do
+    "$tally" record --db "$db" --meta branch=hist "$(dirname "$0")/data/history/p$i.json" 2>/dev/null \
+        || fail "record history point $i"
+done
+"$tally" history "$(dirname "$0")"/data/history/p?.json >"$scratch/history-files.txt" || fail "history files"
+"$tally" history --db "$db" @branch=hist >"$scratch/history-store.txt" || fail "history store"
+cmp -s "$scratch/history-files.txt" "$scratch/history-store.txt" || fail "history from the store differs"
+# A run journal (an interrupted sweep) is recorded like any input, and summarised the same.
+journal="$(dirname "$0")/cli/data/interrupted.json.journal"
+"$tally" record --db "$db" --meta branch=journal "$journal" 2>/dev/null || fail "record a journal"
+"$tally" summary "$journal" >"$scratch/journal-file.txt" 2>/dev/null || fail "summary journal"
+"$tally" summary --db "$db" @branch=journal >"$scratch/journal-store.txt" 2>/dev/null || fail "summary journal store"
+cmp -s "$scratch/journal-file.txt" "$scratch/journal-store.txt" || fail "journal from the store differs: $(diff "$scratch/journal-file.txt" "$scratch/journal-store.txt" | head -5)"
+
 # 2. Errors: nothing matched, a label for several sets, no store, a bad file (exit 2, located,
 # nothing recorded).
 "$tally" summary --db "$db" @branch=nope 2>"$scratch/err"
@@ -92,8 +108,9 @@ printf 'benchmark,case,config,value\nb,c,good,1.5\n' >"$scratch/good.csv"
 "$tally" record --db "$db" "$scratch/good.csv" "$scratch/bad.csv" 2>"$scratch/err"
 [ $? = 2 ] || fail "bad file: exit status"
 grep -q 'bad.csv:3:9: expected a number' "$scratch/err" || fail "bad file: location: $(cat "$scratch/err")"
-# 3 + the two configurations of basic.json (its two commands) + the 3 of the comma branch
-[ "$(sets)" = 8 ] || fail "bad file recorded something: $(sets) sets"
+# 3 + the two configurations of basic.json (its two commands) + the 3 of the comma branch + the 6
+# history points + the journal's
+[ "$(sets)" = 15 ] || fail "bad file recorded something: $(sets) sets"
 "$tally" record --db "$db" --meta nokey "$scratch/good.csv" 2>"$scratch/err"
 [ $? = 2 ] && grep -q -- "--meta needs KEY=VALUE" "$scratch/err" || fail "--meta without ="
 
