@@ -223,6 +223,27 @@ static int bisect_verdict(const tally_report *report, double pct)
     return BISECT_GOOD;
 }
 
+/* The gate's worst regression, signed, with its interval, as a factor beyond -100 % (where a
+ * percentage of loss no longer reads as one), and where it is: "-153.94% [-274.70, -80.66]
+ * (2.54x slower): hyperfine ./b1/app in pr". */
+static void print_worst(const tally_report *report, const tally_gate *g)
+{
+    tally_report_row row = {.size = sizeof row};
+    tally_comparison cmp = {.size = sizeof cmp};
+    if (g->worst_config == 0 || tally_report_row_at(&row, report, g->worst_row) != TALLY_OK ||
+        tally_report_cell_comparison(&cmp, report, g->worst_row, g->worst_config) != TALLY_OK) {
+        fprintf(stderr, "%.2f%%\n", g->worst_pct);
+        return;
+    }
+    fprintf(stderr, "%+.2f%%", cmp.pct_imp);
+    if (cmp.interval_defined)
+        fprintf(stderr, " [%+.2f, %+.2f]", cmp.pct_low, cmp.pct_high);
+    if (cmp.pct_imp <= -100.0)
+        fprintf(stderr, " (%.2fx slower)", 1.0 - cmp.pct_imp / 100.0);
+    fprintf(stderr, ": %s %s in %s\n", row.benchmark, row.case_name,
+            tally_report_config_label(report, g->worst_config));
+}
+
 int cmd_compare(int argc, char **argv)
 {
     cli_report_command cmd = {.name = "compare", .allow_gate = 1};
@@ -248,8 +269,9 @@ int cmd_compare(int argc, char **argv)
                                                                 : "";
         if (cmd.fail_on_regression >= 0.0 && g.regressions > 0) {
             fprintf(stderr, "tally: %zu significant regression%s beyond --fail-on-regression "
-                            "%.2f%%%s, the worst %.2f%%\n", g.regressions,
-                    g.regressions == 1 ? "" : "s", cmd.fail_on_regression, measure, g.worst_pct);
+                            "%.2f%%%s, the worst ", g.regressions,
+                    g.regressions == 1 ? "" : "s", cmd.fail_on_regression, measure);
+            print_worst(report, &g);
             rc = CLI_EXIT_FINDING;
         }
         size_t unjudged = g.insufficient + g.inconclusive + g.not_tested;

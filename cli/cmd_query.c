@@ -1,7 +1,6 @@
 /* tally query: list or export the result sets of a results store (docs/store.md). */
 #define _GNU_SOURCE
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,64 +30,11 @@ static const char query_help[] =
     "Options:\n"
     "      --db STORE            an SQLite file or a postgresql:// URL (default $TALLY_DB)\n"
     "  -f, --format FORMAT       list (default: one line per set), json, csv\n"
-    "  -o, --output FILE         write to FILE (atomically for json) instead of standard\n"
-    "                            output\n"
+    "  -o, --output FILE         write to FILE (atomically) instead of standard output\n"
     "  -h, --help                show this help\n"
     "\n"
     "Exit status: 0 success (also when nothing matched: the list says so), 2 usage or\n"
     "input error.\n";
-
-/* Text that strtod reads back as exactly x, as short as %.15g..%.17g allow. */
-static void shortest(char *buf, size_t cap, double x)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, cap, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            return;
-    }
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void write_csv(FILE *f, const tally_results *r)
-{
-    fputs("benchmark,case,config,value,unit,better\n", f);
-    for (size_t i = 0; i < tally_results_count(r); i++) {
-        const tally_resultset *rs = tally_results_at(r, i);
-        for (size_t j = 0; j < tally_resultset_benchmark_count(rs); j++) {
-            const tally_benchmark *b = tally_resultset_benchmark_at(rs, j);
-            for (size_t k = 0; k < tally_benchmark_case_count(b); k++) {
-                const tally_case *c = tally_benchmark_case_at(b, k);
-                const double *x = tally_case_samples(c);
-                for (size_t s = 0; s < tally_case_sample_count(c); s++) {
-                    char num[40];
-                    shortest(num, sizeof num, x[s]);
-                    csv_field(f, tally_benchmark_name(b));
-                    fputc(',', f);
-                    csv_field(f, tally_case_name(c));
-                    fputc(',', f);
-                    csv_field(f, tally_resultset_label(rs));
-                    fprintf(f, ",%s,", num);
-                    csv_field(f, tally_benchmark_unit(b));
-                    fprintf(f, ",%s\n", tally_direction_name(tally_benchmark_direction(b)));
-                }
-            }
-        }
-    }
-}
 
 static const char *meta_or(const tally_resultset *rs, const char *key, const char *fallback)
 {
@@ -96,6 +42,7 @@ static const char *meta_or(const tally_resultset *rs, const char *key, const cha
     return v ? v : fallback;
 }
 
+/* The list: one line per set. */
 static void write_list(FILE *f, const tally_results *r)
 {
     if (tally_results_count(r) == 0) {
@@ -121,30 +68,41 @@ static void write_list(FILE *f, const tally_results *r)
     }
 }
 
+/* The whole output in memory, then to standard output or, atomically like every output of
+ * tally, to the file: an error leaves no partial file (and an old one as it was). */
 static int emit(const tally_results *r, const char *format, const char *output)
 {
-    if (strcmp(format, "json") == 0 && output)
-        return tally_results_save(r, output) == TALLY_OK ? CLI_EXIT_OK : cli_fail_library();
+    char *text = NULL;
+    size_t len = 0;
+    int rc = TALLY_OK;
     if (strcmp(format, "json") == 0) {
-        char *json = NULL;
-        size_t len = 0;
-        if (tally_results_to_json(&json, &len, r) != TALLY_OK)
-            return cli_fail_library();
-        int bad = fwrite(json, 1, len, stdout) != len || fflush(stdout) != 0;
-        tally_free(json);
-        return bad ? cli_fail("cannot write to standard output") : CLI_EXIT_OK;
-    }
-    FILE *f = output ? fopen(output, "w") : stdout;
-    if (f == NULL)
-        return cli_fail("cannot write %s", output);
-    if (strcmp(format, "csv") == 0)
-        write_csv(f, r);
-    else
+        rc = tally_results_to_json(&text, &len, r);
+    } else if (strcmp(format, "csv") == 0) {
+        rc = tally_results_to_csv(&text, &len, r);
+    } else {
+        FILE *f = open_memstream(&text, &len);
+        if (f == NULL)
+            return cli_fail("out of memory");
         write_list(f, r);
-    int bad = ferror(f) || fflush(f) != 0;
-    if (output)
-        bad |= fclose(f) != 0;
-    return bad ? cli_fail("cannot write %s", output ? output : "to standard output") : CLI_EXIT_OK;
+        if (fclose(f) != 0)
+            return cli_fail("out of memory");
+    }
+    if (rc != TALLY_OK)
+        return cli_fail_library();
+    int bad;
+    if (output) {
+        bad = tally_file_write(output, text, len) != TALLY_OK ? cli_fail_library() : CLI_EXIT_OK;
+    } else {
+        bad = fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0
+                  ? cli_fail("cannot write to standard output")
+                  : CLI_EXIT_OK;
+    }
+    /* The list comes from open_memstream (free), the others from the library (tally_free). */
+    if (strcmp(format, "json") == 0 || strcmp(format, "csv") == 0)
+        tally_free(text);
+    else
+        free(text);
+    return bad;
 }
 
 static int whole_number(size_t *out, const char *option, const char *value)

@@ -122,13 +122,62 @@ static int selection_error(const char *command, const char *message)
     return command ? cli_usage_error(command, "%s", message) : cli_fail("%s", message);
 }
 
+/* The next item of a selection, unquoted in place: `"..."` around a value (or a whole item)
+ * keeps its commas, `""` inside is one quote, as in CSV. *cursor moves past the item and its
+ * comma; NULL after the last. Returns 0, or the 1-based column of a malformed quote with *why
+ * saying what is wrong there. */
+static size_t next_item(char **item, char **cursor, const char *text, const char **why)
+{
+    char *in = *cursor, *out = *cursor;
+    *item = in;
+    int quoted = 0;
+    size_t opened = 0;
+    for (;; in++) {
+        if (*in == '"' && quoted && in[1] == '"') {
+            *out++ = '"';
+            in++;
+        } else if (*in == '"' && quoted) {
+            quoted = 0;
+            *why = "text after a quoted value (a quote inside it is written \"\")";
+            if (in[1] != ',' && in[1] != '\0')
+                return (size_t)(in + 1 - text) + 1;
+        } else if (*in == '"') {
+            /* A quote opens a value only where one starts: after '=' or at the item's start. */
+            *why = "a quote inside an unquoted value (quote the whole value: KEY=\"...\")";
+            if (in != *item && in[-1] != '=')
+                return (size_t)(in - text) + 1;
+            quoted = 1;
+            opened = (size_t)(in - text) + 1;
+        } else if (*in == '\0' && quoted) {
+            *why = "a quoted value without its closing quote";
+            return opened;
+        } else if ((*in == ',' && !quoted) || *in == '\0') {
+            *cursor = *in ? in + 1 : NULL;
+            *out = '\0';
+            return 0;
+        } else {
+            *out++ = *in;
+        }
+    }
+}
+
 int cli_store_query_parse(tally_store_query *q, char *text, const char *command)
 {
     char message[512];
-    for (char *item = text, *next; item != NULL; item = next) {
-        next = strchr(item, ',');
-        if (next)
-            *next++ = '\0';
+    /* Columns count in the text as the user wrote it: parsing unquotes it in place. */
+    char *written = strdup(text);
+    if (written == NULL)
+        return cli_fail("out of memory");
+    int rc = CLI_EXIT_OK;
+    for (char *cursor = text, *item; rc == CLI_EXIT_OK && cursor != NULL;) {
+        const char *why = NULL;
+        size_t bad = next_item(&item, &cursor, text, &why);
+        if (bad) {
+            snprintf(message, sizeof message, "store selection '%s', column %zu: %s", written,
+                     bad, why);
+            rc = selection_error(command, message);
+            break;
+        }
         if (item[0] == '\0')
             continue;
         char *value = strchr(item, '=');
@@ -151,21 +200,22 @@ int cli_store_query_parse(tally_store_query *q, char *text, const char *command)
             if (end == value || *end != '\0' || n <= 0) {
                 snprintf(message, sizeof message,
                          "store selection: %s needs a whole number > 0, not '%s'", item, value);
-                return selection_error(command, message);
-            }
-            if (item[0] == 'l')
+                rc = selection_error(command, message);
+            } else if (item[0] == 'l') {
                 q->limit = (size_t)n;
-            else
+            } else {
                 q->id = n;
+            }
         } else {
             snprintf(message, sizeof message,
                      "store selection: '%s%s%s' is not KEY=VALUE with KEY one of branch, commit, "
                      "machine, label, benchmark, case, since, until, id, limit, or 'latest'",
                      item, value ? "=" : "", value ? value : "");
-            return selection_error(command, message);
+            rc = selection_error(command, message);
         }
     }
-    return CLI_EXIT_OK;
+    free(written);
+    return rc;
 }
 
 /* `@SELECTION` or `LABEL=@SELECTION` (LABEL without '='), unless a file of that name exists. */

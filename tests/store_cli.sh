@@ -39,6 +39,20 @@ cmp -s "$scratch/validate-file.txt" "$scratch/validate-store.txt" || fail "valid
 "$tally" query --db "$db" --commit c0ffee01 --format csv -o "$scratch/export.csv" || fail "csv export"
 "$tally" compare "$scratch/export.csv" >"$scratch/from-csv.txt" || fail "compare csv export"
 cmp -s "$scratch/from-file.txt" "$scratch/from-csv.txt" || fail "csv export differs"
+# -o writes every format atomically: a new file renamed over the old one (another inode), never
+# written in place; a write that fails (a full device) is exit 2 and says why.
+for format in csv list json; do
+    printf 'old\n' >"$scratch/out.$format"
+    before="$(stat -c %i "$scratch/out.$format")"
+    "$tally" query --db "$db" --commit c0ffee01 --format "$format" -o "$scratch/out.$format" \
+        || fail "query -o $format"
+    [ "$(stat -c %i "$scratch/out.$format")" != "$before" ] || fail "query -o $format: written in place"
+    "$tally" query --db "$db" --commit c0ffee01 --format "$format" | cmp -s - "$scratch/out.$format" \
+        || fail "query -o $format: not the output"
+    "$tally" query --db "$db" --commit c0ffee01 --format "$format" -o /dev/full 2>"$scratch/err"
+    [ $? = 2 ] && grep -q 'No space left on device' "$scratch/err" || fail "query -o /dev/full: $(cat "$scratch/err")"
+done
+ls -a "$scratch" | grep -q '\.tmp\.' && fail "query -o left a temporary file"
 # JSON export recorded again: nothing new.
 "$tally" query --db "$db" --commit c0ffee01 --format json -o "$scratch/export.json" || fail "json export"
 "$tally" record --db "$db" "$scratch/export.json" 2>"$scratch/err" || fail "record export"
@@ -49,6 +63,35 @@ rm -f "$scratch/copy.db"
 "$tally" query --db "$db" --commit c0ffee01 | awk '{print $2}' >"$scratch/times-a"
 "$tally" query --db "$scratch/copy.db" | awk '{print $2}' >"$scratch/times-b"
 cmp -s "$scratch/times-a" "$scratch/times-b" || fail "times differ after a copy through an export"
+
+# A value with commas (and a quote) is written in double quotes, a quote inside doubled.
+"$tally" record --db "$db" --meta 'branch=feat,x"y' --meta commit=c0ffee02 "$scratch/export.json" \
+    2>"$scratch/err" || fail "record a branch with commas"
+grep -q ': 3 result sets recorded, 0 already there' "$scratch/err" || fail "comma branch: $(cat "$scratch/err")"
+[ "$(sets --select 'branch="feat,x""y",label=5.14.0-rc3-vanilla')" = 1 ] \
+    || fail "quoted branch with a comma: $(sets --select 'branch="feat,x""y",label=5.14.0-rc3-vanilla')"
+"$tally" summary --db "$db" 'x=@"branch=feat,x""y",latest' >/dev/null 2>"$scratch/err" \
+    || fail "a whole quoted item in an input selection: $(cat "$scratch/err")"
+[ "$(sets --branch 'feat,x"y')" = 3 ] || fail "--branch with a comma"
+"$tally" summary --db "$db" '@branch="feat,x' 2>"$scratch/err"
+[ $? = 2 ] && grep -q "column 8: a quoted value without its closing quote" "$scratch/err" \
+    || fail "unterminated quote: $(cat "$scratch/err")"
+
+# history reads its series from the store: six commits recorded one by one (as CI does) give
+# the history of the six files.
+for i in 1 2 3 4 5 6; do
+    "$tally" record --db "$db" --meta branch=hist "$(dirname "$0")/data/history/p$i.json" 2>/dev/null \
+        || fail "record history point $i"
+done
+"$tally" history "$(dirname "$0")"/data/history/p?.json >"$scratch/history-files.txt" || fail "history files"
+"$tally" history --db "$db" @branch=hist >"$scratch/history-store.txt" || fail "history store"
+cmp -s "$scratch/history-files.txt" "$scratch/history-store.txt" || fail "history from the store differs"
+# A run journal (an interrupted sweep) is recorded like any input, and summarised the same.
+journal="$(dirname "$0")/cli/data/interrupted.json.journal"
+"$tally" record --db "$db" --meta branch=journal "$journal" 2>/dev/null || fail "record a journal"
+"$tally" summary "$journal" >"$scratch/journal-file.txt" 2>/dev/null || fail "summary journal"
+"$tally" summary --db "$db" @branch=journal >"$scratch/journal-store.txt" 2>/dev/null || fail "summary journal store"
+cmp -s "$scratch/journal-file.txt" "$scratch/journal-store.txt" || fail "journal from the store differs: $(diff "$scratch/journal-file.txt" "$scratch/journal-store.txt" | head -5)"
 
 # 2. Errors: nothing matched, a label for several sets, no store, a bad file (exit 2, located,
 # nothing recorded).
@@ -65,8 +108,9 @@ printf 'benchmark,case,config,value\nb,c,good,1.5\n' >"$scratch/good.csv"
 "$tally" record --db "$db" "$scratch/good.csv" "$scratch/bad.csv" 2>"$scratch/err"
 [ $? = 2 ] || fail "bad file: exit status"
 grep -q 'bad.csv:3:9: expected a number' "$scratch/err" || fail "bad file: location: $(cat "$scratch/err")"
-# 3 + the two configurations of basic.json (its two commands)
-[ "$(sets)" = 5 ] || fail "bad file recorded something: $(sets) sets"
+# 3 + the two configurations of basic.json (its two commands) + the 3 of the comma branch + the 6
+# history points + the journal's
+[ "$(sets)" = 15 ] || fail "bad file recorded something: $(sets) sets"
 "$tally" record --db "$db" --meta nokey "$scratch/good.csv" 2>"$scratch/err"
 [ $? = 2 ] && grep -q -- "--meta needs KEY=VALUE" "$scratch/err" || fail "--meta without ="
 

@@ -177,6 +177,36 @@ TALLY_API int tally_results_to_json(char **out, size_t *len, const tally_results
  */
 TALLY_API int tally_results_save(const tally_results *r, const char *path);
 
+/* Experimental API (docs/releasing.md, "API tiers"): may change in any release, without a
+ * SONAME bump. Define TALLY_EXPERIMENTAL_API before including tally.h to use it. */
+#ifdef TALLY_EXPERIMENTAL_API
+
+/**
+ * Serialise result sets as long-form CSV, one row per sample:
+ * `benchmark,case,config,value,unit,better` (docs/formats.md, "CSV"), which tally's CSV reader
+ * reads back into the same samples (doubles as the shortest text that round-trips; fields with
+ * a comma, quote or line break quoted, RFC 4180). Metadata is not part of it.
+ * @param out receives a NUL-terminated buffer to release with tally_free(); NULL on failure.
+ * @param len receives its length without the NUL; may be NULL.
+ * @param r the list to write; not modified.
+ * @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_ENOMEM. Not thread-safe with writers of the list.
+ */
+TALLY_API int tally_results_to_csv(char **out, size_t *len, const tally_results *r);
+
+/**
+ * Write bytes to a file atomically, as every output of tally is written: a temporary file in
+ * the same directory, flushed, then renamed over `path`, which holds its old contents or the
+ * whole new file, never a part; a failed write leaves no temporary file behind.
+ * @param path the file to write; an empty path is ::TALLY_EINVAL.
+ * @param data the bytes; may be NULL when `len` is 0.
+ * @param len their count.
+ * @return ::TALLY_OK, ::TALLY_EINVAL, ::TALLY_EIO (the message names the path and the cause),
+ *   ::TALLY_ENOMEM. Thread-safe for distinct paths.
+ */
+TALLY_API int tally_file_write(const char *path, const void *data, size_t len);
+
+#endif /* TALLY_EXPERIMENTAL_API */
+
 #ifdef __cplusplus
 }
 #endif

@@ -506,6 +506,10 @@ typedef struct tally_gate {
     size_t insufficient;  /**< Compared rows with too few samples to be judged. */
     size_t inconclusive;  /**< Compared rows neither shown changed nor equivalent. */
     size_t not_tested;    /**< Compared rows without a test. */
+    size_t worst_row;     /**< The row (tally_report_row_at()) of the worst regression counted;
+                               meaningful when `worst_config` is not 0. */
+    size_t worst_config;  /**< The configuration of that regression (>= 1); 0 when there is none,
+                               or the library is older than this field. */
 } tally_gate;
 
 /**

@@ -84,8 +84,58 @@ static const char *const run_prefix[] = { "benchmarks", "*", "runs", "*", NULL }
 static const char *const run_values[] = { "values", NULL };
 static const tally__json_cut run_cut = { run_prefix, run_values };
 
+/* The time span of the measured runs: pyperf stamps each run with its local start time,
+ * `"date": "2026-11-29 21:10:01.500002"`. Kept as `first_run` and `last_run` on the result set
+ * ('T' between date and time, as ISO 8601 writes it), the report tells from them whether two
+ * configurations' runs interleaved or came in separate blocks (report/report_blocks.c). A date
+ * of another shape is not guessed at: that run adds nothing to the span. */
+typedef struct span {
+    char first[40], last[40];
+} span;
+
+static void span_add(span *sp, const cJSON *run)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(run, "metadata");
+    const cJSON *date = meta ? cJSON_GetObjectItemCaseSensitive(meta, "date") : NULL;
+    if (!cJSON_IsString(date))
+        return;
+    static const char shape[] = "dddd-dd-dd dd:dd:dd";
+    const char *d = date->valuestring;
+    size_t len = strlen(d);
+    if (len < sizeof shape - 1 || len >= sizeof sp->first)
+        return;
+    for (size_t i = 0; i < sizeof shape - 1; i++) {
+        int ok = shape[i] == 'd' ? d[i] >= '0' && d[i] <= '9'
+                                 : d[i] == shape[i] || (i == 10 && d[i] == 'T');
+        if (!ok)
+            return;
+    }
+    char text[sizeof sp->first];
+    memcpy(text, d, len + 1);
+    text[10] = 'T';
+    if (sp->first[0] == '\0' || strcmp(text, sp->first) < 0)
+        memcpy(sp->first, text, len + 1);
+    if (strcmp(text, sp->last) > 0)
+        memcpy(sp->last, text, len + 1);
+}
+
+/* The span onto the result set, widening the one its other benchmarks gave. */
+static int span_keep(tally_resultset *rs, const span *sp)
+{
+    if (sp->first[0] == '\0')
+        return TALLY_OK;
+    const char *first = tally_resultset_meta_get(rs, "first_run");
+    const char *last = tally_resultset_meta_get(rs, "last_run");
+    int rc = TALLY_OK;
+    if (first == NULL || strcmp(sp->first, first) < 0)
+        rc = tally_resultset_meta_set(rs, "first_run", sp->first);
+    if (rc == TALLY_OK && (last == NULL || strcmp(sp->last, last) > 0))
+        rc = tally_resultset_meta_set(rs, "last_run", sp->last);
+    return rc;
+}
+
 static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tally__jpath *p,
-                     size_t *calibration)
+                     size_t *calibration, span *sp)
 {
     size_t j = 0;
     const cJSON *run;
@@ -104,6 +154,7 @@ static int read_runs(tally_case *c, tally__json_doc *doc, const cJSON *runs, tal
             tally__free_mem(x);
         } else if (rc == TALLY_OK) {
             rc = tally__case_adopt(c, x, n, cap); /* takes x */
+            span_add(sp, run);
         }
         tally__jpath_pop(p, mark);
         if (rc != TALLY_OK)
@@ -184,8 +235,11 @@ static int one_benchmark(void *ctx, const cJSON *bench, tally__jpath *p)
     if (rc != TALLY_OK)
         return rc;
     size_t calibration = 0;
+    span sp = { "", "" };
     size_t mark = tally__jpath_key(p, "runs");
-    rc = read_runs(c, doc, runs, p, &calibration);
+    rc = read_runs(c, doc, runs, p, &calibration, &sp);
+    if (rc == TALLY_OK)
+        rc = span_keep(rs, &sp);
     if (rc == TALLY_OK && tally_case_sample_count(c) == 0)
         rc = tally__error_json(TALLY_ENODATA, name, p->text,
                                "no run with values (empty sample list)");

@@ -2,6 +2,7 @@
 set(TALLY_MODULE_SOURCES
   chunks.c
   csv_read.c
+  csv_write.c
   csv_tokenizer.c
   detect.c
   hdr_decode.c

@@ -218,6 +218,9 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         str(&w, "paired_from", c->paired_from);
     boolean(&w, "present", c->pub.present);
     count(&w, "failed_runs", c->failed_runs);
+    /* Only on the rows of an exact unit: whether this cell's samples contradict it. */
+    if (row->exact && c->pub.present)
+        boolean(&w, "exact_varies", tally__cell_exact_varies(row, c));
     if (c->pub.present) {
         unsigned d = s->defined;
         count(&w, "n", s->n);

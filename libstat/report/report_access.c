@@ -362,8 +362,11 @@ int tally_report_gate(tally_gate *given, const tally_report *r, double threshold
                 double floor = r->rows[i].noise_pct;
                 if (loss > threshold_pct && loss > floor) {
                     out->regressions++;
-                    if (loss > out->worst_pct)
+                    if (loss > out->worst_pct || out->worst_config == 0) {
                         out->worst_pct = loss;
+                        out->worst_row = i;
+                        out->worst_config = j;
+                    }
                 }
                 break;
             }

@@ -147,6 +147,13 @@ void tally__render_pairing_notes(tally__buf *b, const tally_report *r, const cha
  * (report_blocks.c). Nothing otherwise. */
 void tally__render_block_notes(tally__buf *b, const tally_report *r, const char *prefix);
 
+/* Whether a cell of an exact row (assume=exact) holds samples that differ (report_exact.c). */
+int tally__cell_exact_varies(const tally__row *row, const tally__cell *c);
+/* A line per exact unit whose samples vary in some cell, naming up to three of them: such rows
+ * are compared without a test, so a difference may be only that variation (report_exact.c).
+ * Nothing otherwise. */
+void tally__render_exact_notes(tally__buf *b, const tally_report *r, const char *prefix);
+
 /* Each row's noise_pct from the report option `noise` (noise.c), before the comparisons. */
 void tally__report_noise_margins(tally_report *r);
 /* The equivalence margin of a row: the report's, else the noise profile's of its benchmark. */

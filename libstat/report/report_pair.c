@@ -97,6 +97,17 @@ static int compile_rule(rule *out, const char *text, size_t len)
         return TALLY_OK;
     }
     const char *eq = memchr(text, '=', len);
+    if (eq == NULL && len >= 4 && text[0] == 's' && text[1] == text[len - 1] &&
+        strchr("!#%,/:;@|~", text[1]) != NULL) {
+        /* s/a\/b/c/ as sed would take it: the delimiter inside REGEX or REPL. */
+        size_t count = 0;
+        for (size_t i = 1; i < len; i++)
+            count += text[i] == text[1];
+        return tally__error(TALLY_EINVAL, "case map rule '%.*s': its delimiter '%c' occurs %zu "
+                                          "times, not 3 (no escapes): take one that REGEX and "
+                                          "REPL do not hold, as in s#REGEX#REPL#", (int)len, text,
+                            text[1], count);
+    }
     if (eq == NULL || eq == text || eq == text + len - 1)
         return tally__error(TALLY_EINVAL, "case map rule '%.*s': expected FROM=TO or "
                                           "s/REGEX/REPL/", (int)len, text);

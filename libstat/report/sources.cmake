@@ -30,6 +30,7 @@ set(TALLY_MODULE_SOURCES
   report_blocks.c
   report_display.c
   report_diag.c
+  report_exact.c
   report_env.c
   report_fit.c
   report_pair.c

@@ -943,9 +943,11 @@ int tally__compare_summarized(tally_comparison *out, const tally_summary *base_s
 
     r.identical = nb >= 2 && nc >= 2 && is_constant(base_summary) &&
                   is_constant(current_summary) && base_summary->min == current_summary->min;
-    if (r.test == TALLY_TEST_NONE)
+    /* Two constant, equal sides are identical whatever test there is or is not (an exact unit's
+     * rows have none): no change, said as a fact rather than "not tested". */
+    if (r.test == TALLY_TEST_NONE && !r.identical)
         r.verdict = TALLY_VERDICT_NOT_TESTED;
-    else if (t.insufficient)
+    else if (t.insufficient && !r.identical)
         r.verdict = TALLY_VERDICT_INSUFFICIENT;
     else
         tally__comparison_decide(&r, r.p_value < o.alpha);

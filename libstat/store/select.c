@@ -218,12 +218,20 @@ static int case_meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
     return c ? tally_case_meta_set(c, cols[3].s, cols[4].s) : TALLY_OK;
 }
 
-static int run(selection *sel, tally_store *st, const char *head, const char *tail,
-               tally__db_row_fn fn, void *ctx)
+/* head, the selection's condition, tail. The set query (set_column NULL) takes the WHERE
+ * clause over result_set r as it is; the others select by their set column, through the same
+ * clause as a subquery, and with no condition at all when the selection has none (a series over
+ * every set reads only the benchmark and case tables). */
+static int run(selection *sel, tally_store *st, const char *head, const char *set_column,
+               const char *tail, tally__db_row_fn fn, void *ctx)
 {
     tally__buf sql = TALLY__BUF_INIT;
     tally__buf_puts(&sql, head);
-    tally__buf_puts(&sql, sel->where.len ? sel->where.data : "");
+    if (sel->where.len && set_column)
+        tally__buf_printf(&sql, " WHERE %s IN (SELECT r.id FROM result_set r%s)", set_column,
+                          sel->where.data);
+    else if (sel->where.len)
+        tally__buf_puts(&sql, sel->where.data);
     tally__buf_puts(&sql, tail);
     if (sql.failed) {
         tally__buf_dispose(&sql);
@@ -258,7 +266,7 @@ static int load_data(selection *sel, tally_store *st, const char *head, const ch
     size_t saved = sel->nparams;
     data_conditions(&tail, sel->params, &sel->nparams, &sel->q, sel->where.len == 0);
     tally__buf_puts(&tail, order);
-    int rc = tail.failed ? tally__oom() : run(sel, st, head, tail.data, fn, ctx);
+    int rc = tail.failed ? tally__oom() : run(sel, st, head, "b.set_id", tail.data, fn, ctx);
     tally__buf_dispose(&tail);
     sel->nparams = saved;
     return rc;
@@ -359,10 +367,10 @@ static int label_sets(selection *sel, tally_results *into)
 
 /* The query of the benchmarks and cases with their samples (the one the series indexes
  * serve), before its WHERE clause. */
-static const char data_head[] = "SELECT r.id, b.name, b.unit, b.direction, b.statistic, c.name, "
-                                "c.n, c.samples FROM result_set r JOIN benchmark b ON "
-                                "b.set_id = r.id JOIN case_result c ON c.benchmark_id = b.id";
-static const char data_order[] = " ORDER BY r.id, b.position, c.position";
+static const char data_head[] = "SELECT b.set_id, b.name, b.unit, b.direction, b.statistic, "
+                                "c.name, c.n, c.samples FROM benchmark b JOIN case_result c ON "
+                                "c.benchmark_id = b.id";
+static const char data_order[] = " ORDER BY b.set_id, b.position, c.position";
 
 static int any_row(void *ctx, const tally__db_value *cols, size_t ncols)
 {
@@ -385,8 +393,8 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
     build_where(sel);
     if (sel->where.failed)
         return tally__oom();
-    int rc = run(sel, st, "SELECT r.id, r.label, r.commit_id, r.time, r.recorded FROM result_set r", " ORDER BY r.time, r.id",
-                 set_row, sel);
+    int rc = run(sel, st, "SELECT r.id, r.label, r.commit_id, r.time, r.recorded FROM result_set r",
+                 NULL, " ORDER BY r.time, r.id", set_row, sel);
     if (rc != TALLY_OK)
         return rc;
     sel->by_id = tally__calloc(sel->count + 1, sizeof *sel->by_id);
@@ -402,8 +410,7 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
     qsort(sel->by_id, sel->count, sizeof *sel->by_id, by_id_cmp);
     if (sel->count == 0)
         return TALLY_OK;
-    rc = run(sel, st, "SELECT m.set_id, m.key, m.value FROM result_set r "
-                      "JOIN set_meta m ON m.set_id = r.id",
+    rc = run(sel, st, "SELECT m.set_id, m.key, m.value FROM set_meta m", "m.set_id",
              " ORDER BY m.set_id, m.position", meta_row, sel);
     if (rc == TALLY_OK)
         rc = load_data(sel, st, data_head, series_order(&sel->q), data_row, sel);
@@ -414,8 +421,7 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
                             &any_case_meta);
     if (rc == TALLY_OK && any_case_meta)
         rc = load_data(sel, st,
-                       "SELECT r.id, b.name, c.name, m.key, m.value FROM result_set r "
-                       "JOIN benchmark b ON b.set_id = r.id "
+                       "SELECT b.set_id, b.name, c.name, m.key, m.value FROM benchmark b "
                        "JOIN case_result c ON c.benchmark_id = b.id "
                        "JOIN case_meta m ON m.case_id = c.id",
                        " ORDER BY m.case_id, m.position", case_meta_row, sel);
@@ -476,8 +482,7 @@ int tally_store_benchmark_names(char **out, size_t *len, tally_store *store,
     names_ctx n = {&sel.q, TALLY__BUF_INIT};
     rc = sel.where.failed ? tally__oom()
                           : load_data(&sel, store,
-                                      "SELECT DISTINCT b.name FROM result_set r "
-                                      "JOIN benchmark b ON b.set_id = r.id "
+                                      "SELECT DISTINCT b.name FROM benchmark b "
                                       "JOIN case_result c ON c.benchmark_id = b.id",
                                       " ORDER BY b.name", name_row, &n);
     tally__buf_dispose(&sel.where);

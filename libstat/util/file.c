@@ -630,3 +630,12 @@ int tally__write_file_atomic(const char *path, const char *data, size_t len)
     tally__output_abort(&o);
     return rc;
 }
+
+int tally_file_write(const char *path, const void *data, size_t len)
+{
+    if (path == NULL || (data == NULL && len > 0))
+        return tally__error(TALLY_EINVAL, "tally_file_write: NULL argument");
+    if (path[0] == '\0')
+        return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
+    return tally__write_file_atomic(path, len ? data : "", len);
+}

@@ -101,6 +101,8 @@ static void test_full_device_reported(void)
     tally_results *list = build_fixture();
     CHECK_INT(tally_results_save(list, link_path), TALLY_EIO);
     CHECK(strstr(tally_error_last()->message, "No space left on device") != NULL);
+    CHECK_INT(tally_file_write(link_path, "x,y\n", 4), TALLY_EIO);
+    CHECK(strstr(tally_error_last()->message, "No space left on device") != NULL);
     tally_results_free(list);
     struct stat st;
     CHECK(lstat(link_path, &st) == 0 && S_ISLNK(st.st_mode));
@@ -236,6 +238,59 @@ static void test_xlsx_row_limit(void)
     tally_results_free(list);
 }
 
+/* Result sets as long-form CSV: the rows written by hand from the set below (a comma and a
+ * quote in names quoted per RFC 4180, the samples' shortest texts: 0.1 and 1e-300 read back as
+ * the same doubles, 2.5 exact), then read back by tally's CSV reader into the same samples; an
+ * existing file is replaced whole, and a failed write leaves it as it was. */
+static void test_results_csv(void)
+{
+    tally_results *list = NULL;
+    tally_resultset *rs = NULL;
+    tally_benchmark *b = NULL;
+    tally_case *c = NULL;
+    CHECK_INT(tally_results_new(&list), TALLY_OK);
+    CHECK_INT(tally_resultset_new(&rs, "base, \"old\""), TALLY_OK);
+    CHECK_INT(tally_resultset_benchmark_add(&b, rs, "sort", "s", TALLY_LOWER_IS_BETTER), TALLY_OK);
+    CHECK_INT(tally_benchmark_case_add(&c, b, "n=1,000"), TALLY_OK);
+    const double x[] = { 0.1, 2.5, 1e-300 };
+    CHECK_INT(tally_case_append(c, x, 3), TALLY_OK);
+    CHECK_INT(tally_results_add(list, rs), TALLY_OK);
+    char *text = NULL;
+    size_t len = 0;
+    CHECK_INT(tally_results_to_csv(&text, &len, list), TALLY_OK);
+    static const char want[] = "benchmark,case,config,value,unit,better\n"
+                               "sort,\"n=1,000\",\"base, \"\"old\"\"\",0.1,s,lower\n"
+                               "sort,\"n=1,000\",\"base, \"\"old\"\"\",2.5,s,lower\n"
+                               "sort,\"n=1,000\",\"base, \"\"old\"\"\",1e-300,s,lower\n";
+    CHECK_STR(text, want);
+    CHECK_INT((long)len, (long)strlen(want));
+    char path[256];
+    fresh_path(path, sizeof(path), "export.csv");
+    CHECK_INT(tally_file_write(path, "old contents\n", 13), TALLY_OK);
+    CHECK_INT(tally_file_write(path, text, len), TALLY_OK);
+    tally_results *back = NULL;
+    CHECK_INT(tally_results_new(&back), TALLY_OK);
+    CHECK_INT(tally_load_file(back, path, NULL), TALLY_OK);
+    const tally_case *got = tally_benchmark_case_find(
+        tally_resultset_benchmark_find(tally_results_find(back, "base, \"old\""), "sort"),
+        "n=1,000");
+    CHECK(got != NULL && tally_case_sample_count(got) == 3);
+    for (size_t i = 0; got && i < 3; i++)
+        CHECK(tally_case_samples(got)[i] == x[i]);
+    /* A write that cannot happen (a directory in the way) keeps the old file whole. */
+    char blocked[300];
+    snprintf(blocked, sizeof(blocked), "%s/inside", path);
+    CHECK_INT(tally_file_write(blocked, text, len), TALLY_EIO);
+    CHECK(strstr(tally_error_last()->message, blocked) != NULL);
+    CHECK_INT(tally_file_write("", text, len), TALLY_EINVAL);
+    CHECK_INT(tally_results_to_csv(NULL, NULL, list), TALLY_EINVAL);
+    CHECK(!temp_files_left());
+    unlink(path);
+    tally_free(text);
+    tally_results_free(back);
+    tally_results_free(list);
+}
+
 int main(void)
 {
     mkdir(DIR_, 0755);
@@ -246,5 +301,6 @@ int main(void)
     test_mode_and_owner_kept();
     test_bad_paths();
     test_xlsx_row_limit();
+    test_results_csv();
     return check_summary();
 }

@@ -37,6 +37,21 @@ static void test_suite(void)
     CHECK(tally_case_samples(c)[0] == 10567680);
     CHECK(tally_case_samples(c)[3] == 10567680);
     CHECK(tally_case_meta_get(c, "calibration_runs") == NULL);
+    /* The span of the measured runs, from the runs' dates in the file: the calibration run
+     * (21:10:01.100001) measured nothing; the first with values began 21:10:01.500002, the last
+     * (peak memory's second) 21:10:02.300005; ' ' written as 'T'. */
+    CHECK_STR(tally_resultset_meta_get(rs, "first_run"), "2026-11-29T21:10:01.500002");
+    CHECK_STR(tally_resultset_meta_get(rs, "last_run"), "2026-11-29T21:10:02.300005");
+    tally_results_free(r);
+
+    /* A date of another shape is not guessed at: no span. */
+    CHECK_INT(import_text(&r, imp,
+                          "{\"version\": \"1.0\", \"benchmarks\": [{\"metadata\": {\"name\": "
+                          "\"x\"}, \"runs\": [{\"metadata\": {\"date\": \"Mon 10:00\"}, "
+                          "\"values\": [3, 4]}]}]}",
+                          "odd.json", NULL),
+              TALLY_OK);
+    CHECK(r && tally_resultset_meta_get(tally_results_at(r, 0), "first_run") == NULL);
     tally_results_free(r);
 
     /* name and unit from the file's common metadata (a one-benchmark file) */
