@@ -36,7 +36,13 @@ typedef enum tally_input_kind {
     TALLY_INPUT_SCHBENCH = 11,   /**< schbench output. */
     TALLY_INPUT_NETPERF = 12,    /**< netperf TCP_RR output. */
     TALLY_INPUT_TBENCH = 13,     /**< tbench (dbench) output. */
-    TALLY_INPUT_JOURNAL = 14     /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
+    TALLY_INPUT_JOURNAL = 14,    /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
+    TALLY_INPUT_PERF_STAT = 15,  /**< perf stat -x, or -j output (docs/importers.md). */
+    TALLY_INPUT_SYSBENCH = 16,   /**< sysbench text output. */
+    TALLY_INPUT_PGBENCH = 17,    /**< pgbench text output. */
+    TALLY_INPUT_PGBENCH_LOG = 18, /**< pgbench -l per-transaction log. */
+    TALLY_INPUT_K6 = 19,         /**< k6 --summary-export JSON. */
+    TALLY_INPUT_HYPERFINE_CSV = 20 /**< hyperfine --export-csv (summaries only). */
 } tally_input_kind;
 
 /** Options for tally_load_file(). Initialise with ::TALLY_LOAD_OPTIONS_INIT. */

@@ -89,6 +89,12 @@ extern const tally__importer tally__importer_stream;
 extern const tally__importer tally__importer_schbench;
 extern const tally__importer tally__importer_netperf;
 extern const tally__importer tally__importer_tbench;
+extern const tally__importer tally__importer_perf_stat;
+extern const tally__importer tally__importer_sysbench;
+extern const tally__importer tally__importer_pgbench;
+extern const tally__importer tally__importer_pgbench_log;
+extern const tally__importer tally__importer_k6;
+extern const tally__importer tally__importer_hyperfine_csv;
 extern const tally__importer tally__importer_journal; /* journal_read.c */
 extern const tally__importer tally__importer_csv;     /* csv_read.c */
 extern const tally__importer tally__importer_tsv;

@@ -16,6 +16,7 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_schbench,
     &tally__importer_netperf,
     &tally__importer_tbench,
+    &tally__importer_perf_stat,
     &tally__importer_journal,
     &tally__importer_csv,
     &tally__importer_tsv,

@@ -9,6 +9,7 @@ set(TALLY_MODULE_SOURCES
   import_hackbench.c
   import_hyperfine.c
   import_netperf.c
+  import_perf_stat.c
   import_pyperf.c
   import_schbench.c
   import_stream.c
