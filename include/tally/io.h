@@ -68,14 +68,33 @@ typedef struct tally_load_options {
                                  as `none`; go test still split by changing keys), what the
                                  command uses when it reads several files. Other formats:
                                  ::TALLY_EINVAL. NULL: the format's default. Since version 3. */
+    size_t runs;            /**< The number of runs each summary of a file summarises, for the
+                                 formats that write summaries without saying it (hyperfine
+                                 --export-csv: its --runs); 0: not given (such a file is then
+                                 refused). Other formats: ::TALLY_EINVAL. Since version 4. */
+    const char *samples_path; /**< Any JSON file (docs/importers.md, "JSON paths"): the path of
+                                 the sample arrays, e.g. `$.benchmarks[*].stats.data`; reads the
+                                 file with the generic JSON reader (kind auto or json). NULL:
+                                 none. Since version 4. */
+    const char *case_path;  /**< With `samples_path`: the path of the case names, one per sample
+                                 array (`$.benchmarks[*].name`); NULL: the arrays are cases
+                                 "1", "2", ... Since version 4. */
+    const char *unit_path;  /**< With `samples_path`: the path of the unit, one for the file or
+                                 one per sample array; NULL: `unit` (or none). Since version 4. */
+    const char *columns;    /**< CSV/TSV files of any header (docs/importers.md, "Column
+                                 mapping"): `case=COL,value=COL[,config=COL][,benchmark=COL]
+                                 [,unit=COL]`, each COL a header name; the unit and direction
+                                 may also come from `unit` and `direction`. NULL: the long-form
+                                 header. Since version 4. */
 } tally_load_options;
 
 /** Version 2 added `case_name`, `case_format`, `unit`, `direction_given` and `direction`;
- *  version 3 `config_key`. */
-#define TALLY_LOAD_OPTIONS_VERSION 3
+ *  version 3 `config_key`; version 4 `runs`, `samples_path`, `case_path`, `unit_path` and
+ *  `columns`. */
+#define TALLY_LOAD_OPTIONS_VERSION 4
 #define TALLY_LOAD_OPTIONS_INIT \
     { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
-      TALLY_LOWER_IS_BETTER, NULL }
+      TALLY_LOWER_IS_BETTER, NULL, 0, NULL, NULL, NULL, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_LOAD_OPTIONS_INIT does for the

@@ -36,7 +36,10 @@ enum {
     TALLY__IMPORT_SKIPS_LINES = 1 << 1,
     /* The samples carry no unit: the caller's `unit` and `direction` apply (plain numbers);
      * other formats refuse them. */
-    TALLY__IMPORT_TAKES_UNIT = 1 << 2
+    TALLY__IMPORT_TAKES_UNIT = 1 << 2,
+    /* The file holds summaries without their run count: the caller's `runs` gives it (hyperfine
+     * CSV); other formats refuse it. */
+    TALLY__IMPORT_TAKES_RUNS = 1 << 3
 };
 
 typedef struct tally__importer {

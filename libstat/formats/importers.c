@@ -8,6 +8,7 @@
 const tally__importer *const tally__importers[] = {
     &tally__importer_native_json,
     &tally__importer_hyperfine,
+    &tally__importer_hyperfine_csv,
     &tally__importer_gbench,
     &tally__importer_pyperf,
     &tally__importer_gotest,

@@ -65,10 +65,11 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
-/* Version 1 ended before case_name, version 2 before config_key. */
+/* Version 1 ended before case_name, version 2 before config_key, version 3 before runs. */
 TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS,
                          offsetof(tally_load_options, case_name),
-                         offsetof(tally_load_options, config_key), sizeof(tally_load_options))
+                         offsetof(tally_load_options, config_key),
+                         offsetof(tally_load_options, runs), sizeof(tally_load_options))
 
 static int check_options(const tally_load_options *opts)
 {
@@ -223,6 +224,10 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
                                imp->configs ? "names its configurations by "
                                             : "is one configuration",
                                imp->configs ? imp->configs : "");
+    if (opts->runs && !(imp->flags & TALLY__IMPORT_TAKES_RUNS))
+        return tally__error_at(TALLY_EINVAL, name, 0, 0,
+                               "--runs %zu: a %s file says how many runs it holds", opts->runs,
+                               imp->name);
     char *stem = stem_of(name);
     tally_results *fresh = NULL;
     if (stem == NULL)

@@ -8,6 +8,7 @@ set(TALLY_MODULE_SOURCES
   import_gotest.c
   import_hackbench.c
   import_hyperfine.c
+  import_hyperfine_csv.c
   import_netperf.c
   import_perf_stat.c
   import_pyperf.c
