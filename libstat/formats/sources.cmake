@@ -11,9 +11,12 @@ set(TALLY_MODULE_SOURCES
   import_hyperfine_csv.c
   import_netperf.c
   import_perf_stat.c
+  import_pgbench.c
+  import_pgbench_log.c
   import_pyperf.c
   import_schbench.c
   import_stream.c
+  import_sysbench.c
   import_tbench.c
   import_util.c
   importers.c
