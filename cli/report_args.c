@@ -293,7 +293,7 @@ static int build_report(tally_report **out, cli_report_command *cmd, const char 
     if (rc != CLI_EXIT_OK)
         return rc;
     if (cmd->help) {
-        fputs(help, stdout);
+        cli_help(help);
         return CLI_EXIT_OK;
     }
     if (cmd->input_count < 1)

@@ -217,7 +217,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_hyperfine_csv = {
-    .kind = TALLY_INPUT_HYPERFINE_CSV, .name = "hyperfine-csv", .sniff = sniff, .parse = parse,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TAKES_RUNS,
+    .name = "hyperfine-csv", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TAKES_RUNS | TALLY__IMPORT_TEXT_LINES,
     .configs = "its commands", .config_key = 1,
 };

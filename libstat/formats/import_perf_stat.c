@@ -493,5 +493,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_perf_stat = {
-    .kind = TALLY_INPUT_PERF_STAT, .name = "perf-stat", .sniff = sniff, .parse = parse,
+    .name = "perf-stat", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_TOOL_TEXT,
 };

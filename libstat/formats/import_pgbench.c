@@ -190,6 +190,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_pgbench = {
-    .kind = TALLY_INPUT_PGBENCH, .name = "pgbench", .sniff = sniff, .parse = parse,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES,
+    .name = "pgbench", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES | TALLY__IMPORT_TOOL_TEXT,
 };

@@ -105,6 +105,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_pgbench_log = {
-    .kind = TALLY_INPUT_PGBENCH_LOG, .name = "pgbench-log", .sniff = sniff, .parse = parse,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK,
+    .name = "pgbench-log", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TOOL_TEXT,
 };

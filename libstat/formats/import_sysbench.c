@@ -222,6 +222,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_sysbench = {
-    .kind = TALLY_INPUT_SYSBENCH, .name = "sysbench", .sniff = sniff, .parse = parse,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES,
+    .name = "sysbench", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES | TALLY__IMPORT_TOOL_TEXT,
 };

@@ -293,9 +293,9 @@ static void test_hyperfine_csv(void)
     tally_results *r;
     tally_results_new(&r);
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
-    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/hyperfine/export.csv", &lo), TALLY_EINVAL);
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/hyperfine-csv/export.csv", &lo), TALLY_EINVAL);
     lo.runs = 5;
-    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/hyperfine/export.csv", &lo), TALLY_OK);
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/hyperfine-csv/export.csv", &lo), TALLY_OK);
     CHECK_INT(tally_results_count(r), 2);
     tally_report *rep = report_of(r, TALLY_TEST_AUTO);
     tally_comparison cmp = { .size = sizeof cmp };

@@ -1,0 +1,24 @@
+/* The registry of importers: one row per importer, in detection-priority order (on equal sniff
+ * scores the earlier row wins): formats with an unambiguous signature first, the permissive ones
+ * (CSV, plain numbers) last. TALLY__IMPORTER(NAME) names the descriptor tally__importer_NAME,
+ * defined in the importer's own file. No include guard: importer.h includes this list to declare
+ * every descriptor and importers.c to build the table, each with its own TALLY__IMPORTER. */
+TALLY__IMPORTER(native_json) /* native_json_read.c */
+TALLY__IMPORTER(hyperfine)   /* import_hyperfine.c, and so on */
+TALLY__IMPORTER(hyperfine_csv)
+TALLY__IMPORTER(gbench)
+TALLY__IMPORTER(pyperf)
+TALLY__IMPORTER(gotest)
+TALLY__IMPORTER(hackbench)
+TALLY__IMPORTER(stream)
+TALLY__IMPORTER(schbench)
+TALLY__IMPORTER(netperf)
+TALLY__IMPORTER(tbench)
+TALLY__IMPORTER(perf_stat)
+TALLY__IMPORTER(sysbench)
+TALLY__IMPORTER(pgbench)
+TALLY__IMPORTER(pgbench_log)
+TALLY__IMPORTER(journal)     /* journal_read.c */
+TALLY__IMPORTER(csv)         /* csv_read.c */
+TALLY__IMPORTER(tsv)
+TALLY__IMPORTER(plain)       /* plain_read.c */
