@@ -8,6 +8,7 @@ TALLY__IMPORTER(hyperfine)   /* import_hyperfine.c, and so on */
 TALLY__IMPORTER(hyperfine_csv)
 TALLY__IMPORTER(gbench)
 TALLY__IMPORTER(pyperf)
+TALLY__IMPORTER(k6)
 TALLY__IMPORTER(gotest)
 TALLY__IMPORTER(hackbench)
 TALLY__IMPORTER(stream)
