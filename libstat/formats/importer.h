@@ -46,7 +46,10 @@ enum {
     TALLY__IMPORT_TEXT_LINES = 1 << 4,
     /* The file holds summaries without their run count: the caller's `runs` gives it (hyperfine
      * CSV); other formats refuse it. */
-    TALLY__IMPORT_TAKES_RUNS = 1 << 5
+    TALLY__IMPORT_TAKES_RUNS = 1 << 5,
+    /* The caller's `columns` maps any header onto the format's columns (CSV, TSV); other
+     * formats refuse it. With it, `unit` and `direction` apply as for plain numbers. */
+    TALLY__IMPORT_TAKES_COLUMNS = 1 << 6
 };
 
 /* The last tally_input_kind that include/tally/io.h names. An importer added since leaves its

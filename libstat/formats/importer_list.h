@@ -19,6 +19,7 @@ TALLY__IMPORTER(perf_stat)
 TALLY__IMPORTER(sysbench)
 TALLY__IMPORTER(pgbench)
 TALLY__IMPORTER(pgbench_log)
+TALLY__IMPORTER(json_path)
 TALLY__IMPORTER(journal)     /* journal_read.c */
 TALLY__IMPORTER(csv)         /* csv_read.c */
 TALLY__IMPORTER(tsv)
