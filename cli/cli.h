@@ -13,8 +13,10 @@
 /* Exit statuses, the same for every subcommand. */
 enum {
     CLI_EXIT_OK = 0,       /* success */
-    CLI_EXIT_FINDING = 1,  /* a gate tripped: significant regression, validation disagreement */
-    CLI_EXIT_USAGE = 2     /* bad usage or bad input: message on stderr */
+    CLI_EXIT_FINDING = 1,  /* a gate tripped: significant regression, validation disagreement;
+                              runs of a sweep failed (counted in its output) */
+    CLI_EXIT_USAGE = 2,    /* bad usage or bad input: message on stderr */
+    CLI_EXIT_INTERRUPTED = 130 /* a signal ended the work (128 + SIGINT); what was done is kept */
 };
 
 /* Print "tally: <message>" on stderr; return CLI_EXIT_USAGE. */
