@@ -187,7 +187,7 @@ static int place_rows(tally_results *into, const table *t, const char *name,
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    if (opts->runs == 0)
+    if (opts == NULL || opts->runs == 0)
         return tally__error_at(TALLY_EINVAL, name, 1, 1,
                                "a hyperfine CSV export holds each command's mean and SD but not "
                                "how many runs they summarise: give them (--runs N, hyperfine's "

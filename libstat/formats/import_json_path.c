@@ -296,7 +296,7 @@ static int read_unit(char *unit, size_t room, const cJSON *root, size_t cases, c
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    if (opts->samples_path == NULL)
+    if (opts == NULL || opts->samples_path == NULL)
         return tally__error_at(TALLY_EINVAL, name, 0, 0,
                                "the json-path reader needs the samples' path (--samples PATH, "
                                "load option samples_path)");

@@ -39,13 +39,19 @@ typedef struct reader {
     size_t held, cap;
 } reader;
 
+/* The benchmark "pgbench-WHAT", or the caller's --benchmark for the tps. */
+static void bench_name(char *bench, size_t room, const reader *rd, const char *what)
+{
+    if (strcmp(what, "tps") == 0 && rd->opts && rd->opts->benchmark)
+        snprintf(bench, room, "%s", rd->opts->benchmark);
+    else
+        snprintf(bench, room, "pgbench-%s", what);
+}
+
 static int add(reader *rd, const char *what, const char *unit, tally_direction dir, double v)
 {
     char bench[96];
-    if (strcmp(what, "tps") == 0 && rd->opts->benchmark)
-        snprintf(bench, sizeof bench, "%s", rd->opts->benchmark);
-    else
-        snprintf(bench, sizeof bench, "pgbench-%s", what);
+    bench_name(bench, sizeof bench, rd, what);
     rd->samples++;
     return tally__import_sample(rd->t.rs, bench, unit, dir,
                                 rd->case_name[0] ? rd->case_name : "all", v);
@@ -115,14 +121,9 @@ static int closing(reader *rd, const char *what, const char *unit, tally_directi
     if (rd->progress == 0)
         return add(rd, what, unit, dir, v);
     char bench[96];
-    if (strcmp(what, "tps") == 0 && rd->opts->benchmark)
-        snprintf(bench, sizeof bench, "%s", rd->opts->benchmark);
-    else
-        snprintf(bench, sizeof bench, "pgbench-%s", what);
-    tally_benchmark *b = tally_resultset_benchmark_find(rd->t.rs, bench);
-    tally_case *c = b ? tally_benchmark_case_find(b, rd->case_name[0] ? rd->case_name : "all")
-                      : NULL;
-    return c ? tally__import_meta_number(c, key, v) : TALLY_OK;
+    bench_name(bench, sizeof bench, rd, what);
+    return tally__import_case_meta_number(rd->t.rs, bench,
+                                          rd->case_name[0] ? rd->case_name : "all", key, v);
 }
 
 static int one_line(reader *rd)

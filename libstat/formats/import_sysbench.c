@@ -39,14 +39,19 @@ typedef struct reader {
 } reader;
 
 /* The benchmark "sysbench[-TEST][-SUFFIX]", or the caller's --benchmark for the main figure. */
+static void bench_name(char *bench, size_t room, const reader *rd, const char *suffix)
+{
+    if (suffix == NULL && rd->opts && rd->opts->benchmark)
+        snprintf(bench, room, "%s", rd->opts->benchmark);
+    else
+        snprintf(bench, room, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
+                 suffix ? "-" : "", suffix ? suffix : "");
+}
+
 static int add(reader *rd, const char *suffix, const char *unit, tally_direction dir, double v)
 {
     char bench[96];
-    if (suffix == NULL && rd->opts->benchmark)
-        snprintf(bench, sizeof bench, "%s", rd->opts->benchmark);
-    else
-        snprintf(bench, sizeof bench, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
-                 suffix ? "-" : "", suffix ? suffix : "");
+    bench_name(bench, sizeof bench, rd, suffix);
     const char *c = rd->r.case_name[0] ? rd->r.case_name : "all";
     rd->samples++;
     int rc = tally__import_sample(rd->t.rs, bench, unit, dir, c, v);
@@ -124,16 +129,9 @@ static int closing(reader *rd, const char *suffix, const char *unit, tally_direc
     if (rd->r.intervals == 0)
         return add(rd, suffix, unit, dir, v);
     char bench[96];
-    if (suffix == NULL && rd->opts->benchmark)
-        snprintf(bench, sizeof bench, "%s", rd->opts->benchmark);
-    else
-        snprintf(bench, sizeof bench, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
-                 suffix ? "-" : "", suffix ? suffix : "");
-    tally_benchmark *b = tally_resultset_benchmark_find(rd->t.rs, bench);
-    tally_case *c = b ? tally_benchmark_case_find(b, rd->r.case_name[0] ? rd->r.case_name
-                                                                        : "all")
-                      : NULL;
-    return c ? tally__import_meta_number(c, key, v) : TALLY_OK;
+    bench_name(bench, sizeof bench, rd, suffix);
+    return tally__import_case_meta_number(rd->t.rs, bench,
+                                          rd->r.case_name[0] ? rd->r.case_name : "all", key, v);
 }
 
 static int one_line(reader *rd)

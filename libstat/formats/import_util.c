@@ -320,3 +320,11 @@ int tally__json_case_summary(tally_case *c, const cJSON *obj, const char *key, c
     tally__jpath_pop(p, mark);
     return rc;
 }
+
+int tally__import_case_meta_number(tally_resultset *rs, const char *bench, const char *casename,
+                                   const char *key, double v)
+{
+    tally_benchmark *b = tally_resultset_benchmark_find(rs, bench);
+    tally_case *c = b ? tally_benchmark_case_find(b, casename) : NULL;
+    return c ? tally__import_meta_number(c, key, v) : TALLY_OK;
+}

@@ -50,6 +50,11 @@ int tally__import_case(tally_case **out, tally_benchmark *b, const char *name);
 int tally__import_sample(tally_resultset *rs, const char *bench, const char *unit,
                          tally_direction direction, const char *casename, double value);
 
+/* Case metadata `key` = v on case `casename` of benchmark `bench` in rs when both exist (a
+ * run's closing figure kept next to its interval samples); nothing otherwise. */
+int tally__import_case_meta_number(tally_resultset *rs, const char *bench, const char *casename,
+                                   const char *key, double v);
+
 /* Set case metadata to a number, in shortest round-trip form. */
 int tally__import_meta_number(tally_case *c, const char *key, double value);
 
