@@ -92,14 +92,14 @@ void tally__render_summary_only_notes(tally__buf *b, const tally_report *r, cons
         return;
     const char *indent = prefix[0] ? "" : "  ";
     if (r->opts.summaries_only)
-        tally__buf_printf(b, "%s%sits median, percentiles, min, max and run diagnostics cannot "
-                             "be computed from a summary; its benchmarks show AMean",
+        tally__buf_printf(b, "%s%sa summary gives no median, percentiles, min, max or run "
+                             "diagnostics: these rows show AMean",
                           prefix, indent);
     else
-        tally__buf_printf(b, "%s%sits rows compare by %s from (n, mean, SD), as SciPy's "
-                             "ttest_ind_from_stats; its median, percentiles, min, max, other "
-                             "tests and run diagnostics cannot be computed from a summary; its "
-                             "benchmarks show AMean",
+        tally__buf_printf(b, "%s%ssummary-only rows compare by %s from (n, mean, SD), as "
+                             "SciPy's ttest_ind_from_stats; a summary gives no median, "
+                             "percentiles, min, max, other tests or run diagnostics: these rows "
+                             "show AMean",
                           prefix, indent,
                           test == TALLY_TEST_AUTO && r->opts.test != TALLY_TEST_AUTO &&
                                   r->opts.test != TALLY_TEST_WELCH
