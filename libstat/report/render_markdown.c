@@ -38,8 +38,10 @@ static int is_change(const tally__cell *c)
 }
 
 /* Append a cell's text held in `cell` with every space made a no-break space, so that the
- * browser never breaks `value ± CI` or `delta [low, high] 🔴` across lines; `cell` is reset. */
-static void md_nowrap(tally__buf *b, tally__buf *cell)
+ * browser never breaks `value ± CI` or `delta [low, high] 🔴` across lines, and with `joiners`
+ * a word joiner (U+2060, invisible) after each hyphen and slash, where a browser would break a
+ * case name (`poly=Castagnoli/size=32768/align=1-` / `2`); `cell` is reset. */
+static void md_keep_together(tally__buf *b, tally__buf *cell, int joiners)
 {
     if (cell->failed)
         b->failed = 1;
@@ -48,28 +50,21 @@ static void md_nowrap(tally__buf *b, tally__buf *cell)
             tally__buf_puts(b, NBSP);
         else
             tally__buf_append(b, cell->data + k, 1);
+        if (joiners && (cell->data[k] == '-' || cell->data[k] == '/'))
+            tally__buf_puts(b, WORD_JOINER);
     }
     cell->len = 0;
     cell->failed = 0;
 }
 
-/* A case name held in `cell`, kept on one line: spaces as no-break spaces, and a word joiner
- * (U+2060, invisible) after each hyphen and slash, where a browser would break
- * (`poly=Castagnoli/size=32768/align=1-` / `2`); `cell` is reset. */
+static void md_nowrap(tally__buf *b, tally__buf *cell)
+{
+    md_keep_together(b, cell, 0);
+}
+
 static void md_case(tally__buf *b, tally__buf *cell)
 {
-    if (cell->failed)
-        b->failed = 1;
-    for (size_t k = 0; k < cell->len; k++) {
-        if (cell->data[k] == ' ')
-            tally__buf_puts(b, NBSP);
-        else
-            tally__buf_append(b, cell->data + k, 1);
-        if (cell->data[k] == '-' || cell->data[k] == '/')
-            tally__buf_puts(b, WORD_JOINER);
-    }
-    cell->len = 0;
-    cell->failed = 0;
+    md_keep_together(b, cell, 1);
 }
 
 /* The value as every human format shows it (tally__render_cell_value: the row's decimals in
