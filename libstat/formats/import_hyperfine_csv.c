@@ -203,9 +203,8 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     else if (rc == 0)
         rc = tally__import_none_found(name, c.line, "hyperfine CSV header");
     while (rc == TALLY_OK && (rc = tally__csv_next(&c)) == 1) {
-        if (c.count == 1 && c.fields[0].len == 0)
-            continue; /* a blank line */
-        rc = read_row(&t, &c, name);
+        rc = c.count == 1 && c.fields[0].len == 0 ? TALLY_OK /* a blank line */
+                                                   : read_row(&t, &c, name);
     }
     if (rc == TALLY_OK && t.count == 0)
         rc = tally__import_none_found(name, c.line, "hyperfine CSV rows");
