@@ -66,6 +66,10 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
 /* The getopt_long values of the latency logs' --time-range and --interval-runs. */
 #define CLI_TIME_RANGE_OPTION 1901
 #define CLI_INTERVAL_RUNS_OPTION 1902
+/* ... of --runs, --samples and --columns (input options without a short letter). */
+#define CLI_RUNS_OPTION 1903
+#define CLI_SAMPLES_OPTION 1904
+#define CLI_COLUMNS_OPTION 1905
 
 /* The input options' entries of a getopt_long table, shared by every reading command; their
  * values are the letters cli_input_getopt() takes. */
@@ -76,6 +80,9 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
     {"config-key", required_argument, NULL, 'Q'},                                            \
     {"time-range", required_argument, NULL, CLI_TIME_RANGE_OPTION},                          \
     {"interval-runs", no_argument, NULL, CLI_INTERVAL_RUNS_OPTION},                          \
+    {"runs", required_argument, NULL, CLI_RUNS_OPTION},                                      \
+    {"samples", required_argument, NULL, CLI_SAMPLES_OPTION},                                \
+    {"columns", required_argument, NULL, CLI_COLUMNS_OPTION},                                \
     {"db", required_argument, NULL, CLI_DB_OPTION}
 
 /* The `default:` of a reading command's getopt_long loop: cli_input_option() for the value c of
@@ -110,7 +117,13 @@ void cli_help(const char *help);
     "      --time-range A:B      latency logs (HdrHistogram, fio histogram logs): keep the\n" \
     "                            intervals starting A to B seconds into the log (either\n"  \
     "                            may be empty: '60:', ':300')\n"                            \
-    "      --interval-runs       latency logs: each interval a run (default: one run)\n"
+    "      --interval-runs       latency logs: each interval a run (default: one run)\n"   \
+    "      --runs N              the runs each summary of a hyperfine CSV export holds\n"     \
+    "      --samples PATH        any JSON file: the JSON path of the sample arrays\n"         \
+    "                            ('$.benchmarks[*].stats.data'); then --case PATH and\n"     \
+    "                            --unit PATH ('$...') name the cases' and units' paths\n"    \
+    "      --columns MAP         any CSV/TSV file: case=COL,value=COL[,config=COL]\n"       \
+    "                            [,benchmark=COL][,unit=COL] (COL: a header name)\n"
 
 /* Help lines of the presentation options of the text styles, shared by compare and summary. */
 #define CLI_PRESENTATION_HELP                                                                  \

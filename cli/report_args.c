@@ -316,7 +316,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             return rc;
         if (rc == CLI_EXIT_OK)
             continue;
-        int input = c == CLI_DB_OPTION || strchr("BKYUDQ", c);
+        int input = c == CLI_DB_OPTION || c == CLI_RUNS_OPTION || c == CLI_SAMPLES_OPTION ||
+                    c == CLI_COLUMNS_OPTION || (c < 256 && strchr("BKYUDQ", c));
         rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
              : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)

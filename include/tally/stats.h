@@ -92,9 +92,12 @@ typedef enum tally_summary_field {
     TALLY_SUMMARY_MEAN_CI = 64,  /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
     TALLY_SUMMARY_PERCENTILE = 128, /**< percentile and percentile_value (the options asked for
                                          a percentile). */
-    TALLY_SUMMARY_PERCENTILE_CI = 256 /**< percentile_ci_low, _high, _level (n large enough for
+    TALLY_SUMMARY_PERCENTILE_CI = 256, /**< percentile_ci_low, _high, _level (n large enough for
                                            the level at this p: 6 for p50, 36 for p90, 368 for
                                            p99 at 95 %). */
+    TALLY_SUMMARY_REPORTED = 512 /**< Made from a harness's (n, mean, SD) alone (a summary-only
+                                      case, tally_case_set_summary()): min, max, median, bamean,
+                                      the other means and the order statistics are NAN. */
 } tally_summary_field;
 
 /**

@@ -1,4 +1,6 @@
 /* Shared plumbing of the importers of other harnesses' files. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/import_util.h"
@@ -310,4 +312,76 @@ int tally__import_none_found(const char *name, unsigned long lines, const char *
 {
     return tally__error_at(TALLY_EFORMAT, name, lines ? lines : 1, 1, "no %s found in the file",
                            what);
+}
+
+int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,
+                               const char *json_path, unsigned long line, unsigned long col)
+{
+    int rc = tally_case_set_summary(c, s);
+    if (rc == TALLY_OK || rc == TALLY_ENOMEM)
+        return rc;
+    char why[512];
+    snprintf(why, sizeof why, "%s", tally_error_last()->message);
+    return json_path ? tally__error_json(rc, name, json_path, "%s", why)
+                     : tally__error_at(rc, name, line, col, "%s", why);
+}
+
+int tally__json_case_summary(tally_case *c, const cJSON *obj, const char *key, const char *name,
+                             tally__jpath *p)
+{
+    const cJSON *sum;
+    int rc = tally__json_object(&sum, obj, key, 1, name, p);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t mark = tally__jpath_key(p, key);
+    tally_case_summary s = { .size = sizeof s };
+    double n = 0;
+    s.sd = s.interval_low = s.interval_high = NAN;
+    rc = tally__json_number(&n, sum, "n", 1, name, p);
+    if (rc == TALLY_OK && !(n >= 1 && n == floor(n) && n < 9007199254740992.0))
+        rc = tally__error_json(TALLY_EPARSE, name, p->text, "\"n\" must be a whole number >= 1");
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&s.mean, sum, "mean", 1, name, p);
+    if (rc == TALLY_OK) {
+        rc = tally__json_number(&s.sd, sum, "sd", 0, name, p);
+        if (rc == TALLY_ENOTFOUND) {
+            s.sd = NAN;
+            rc = TALLY_OK;
+        }
+    }
+    const cJSON *iv = NULL;
+    if (rc == TALLY_OK) {
+        rc = tally__json_array(&iv, sum, "interval", 0, name, p);
+        if (rc == TALLY_ENOTFOUND) {
+            iv = NULL;
+            rc = TALLY_OK;
+        }
+    }
+    if (rc == TALLY_OK && iv) {
+        size_t at = tally__jpath_key(p, "interval");
+        if (cJSON_GetArraySize(iv) != 2)
+            rc = tally__error_json(TALLY_EPARSE, name, p->text, "expected [low, high]");
+        for (int k = 0; rc == TALLY_OK && k < 2; k++) {
+            size_t ki = tally__jpath_index(p, (size_t)k);
+            rc = tally__json_finite(k ? &s.interval_high : &s.interval_low,
+                                    cJSON_GetArrayItem(iv, k), name, p);
+            tally__jpath_pop(p, ki);
+        }
+        tally__jpath_pop(p, at);
+        if (rc == TALLY_OK)
+            rc = tally__json_number(&s.interval_level, sum, "interval_level", 1, name, p);
+    }
+    s.n = (size_t)n;
+    if (rc == TALLY_OK)
+        rc = tally__import_case_summary(c, &s, name, p->text, 0, 0);
+    tally__jpath_pop(p, mark);
+    return rc;
+}
+
+int tally__import_case_meta_number(tally_resultset *rs, const char *bench, const char *casename,
+                                   const char *key, double v)
+{
+    tally_benchmark *b = tally_resultset_benchmark_find(rs, bench);
+    tally_case *c = b ? tally_benchmark_case_find(b, casename) : NULL;
+    return c ? tally__import_meta_number(c, key, v) : TALLY_OK;
 }

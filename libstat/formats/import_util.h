@@ -50,6 +50,11 @@ int tally__import_case(tally_case **out, tally_benchmark *b, const char *name);
 int tally__import_sample(tally_resultset *rs, const char *bench, const char *unit,
                          tally_direction direction, const char *casename, double value);
 
+/* Case metadata `key` = v on case `casename` of benchmark `bench` in rs when both exist (a
+ * run's closing figure kept next to its interval samples); nothing otherwise. */
+int tally__import_case_meta_number(tally_resultset *rs, const char *bench, const char *casename,
+                                   const char *key, double v);
+
 /* Set case metadata to a number, in shortest round-trip form. */
 int tally__import_meta_number(tally_case *c, const char *key, double value);
 
@@ -129,6 +134,16 @@ int tally__buckets_add(tally__buckets *b, const double *values, const uint64_t *
 int tally__buckets_flush(tally__buckets *b, tally_case *c);
 
 void tally__buckets_free(tally__buckets *b);
+/* Make `c` a summary-only case (tally_case_set_summary) from `s`; the model's refusal is
+ * re-recorded in file `name` at json_path when not NULL, else at line:col. */
+int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,
+                               const char *json_path, unsigned long line, unsigned long col);
+
+/* The native JSON form of a summary-only case's summary at obj's member `key`, {"n", "mean",
+ * "sd", "interval": [low, high], "interval_level"} ("sd" or the interval with its level may be
+ * absent as tally_case_set_summary allows), set on `c`; errors at the JSON path. */
+int tally__json_case_summary(tally_case *c, const cJSON *obj, const char *key, const char *name,
+                             tally__jpath *p);
 
 /* The fields of a line a line importer keeps: more than any of their lines needs. */
 #define TALLY__LINE_FIELDS 16

@@ -46,7 +46,13 @@ enum {
     TALLY__IMPORT_TEXT_LINES = 1 << 4,
     /* The format is a log of intervals: the caller's time range and interval_runs apply; other
      * formats refuse them. */
-    TALLY__IMPORT_INTERVALS = 1 << 5
+    TALLY__IMPORT_INTERVALS = 1 << 7,
+    /* The file holds summaries without their run count: the caller's `runs` gives it (hyperfine
+     * CSV); other formats refuse it. */
+    TALLY__IMPORT_TAKES_RUNS = 1 << 5,
+    /* The caller's `columns` maps any header onto the format's columns (CSV, TSV); other
+     * formats refuse it. With it, `unit` and `direction` apply as for plain numbers. */
+    TALLY__IMPORT_TAKES_COLUMNS = 1 << 6
 };
 
 typedef struct tally__importer {

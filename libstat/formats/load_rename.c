@@ -48,10 +48,16 @@ static int copy_case(tally_benchmark *to, const tally_case *c, const char *name,
                                tally_benchmark_name(to));
     tally_case *nc = NULL;
     int rc = tally_benchmark_case_add(&nc, to, name);
-    if (rc == TALLY_OK)
+    if (rc == TALLY_OK && tally_case_is_summary_only(c)) {
+        tally_case_summary sum = { .size = sizeof sum };
+        rc = tally_case_summary_result(&sum, c);
+        if (rc == TALLY_OK)
+            rc = tally__case_copy_summary(nc, &sum);
+    } else if (rc == TALLY_OK) {
         rc = tally_case_append(nc, tally_case_samples(c), tally_case_sample_count(c));
-    if (rc == TALLY_OK)
-        rc = tally__case_histograms_copy(nc, c);
+        if (rc == TALLY_OK)
+            rc = tally__case_histograms_copy(nc, c);
+    }
     for (size_t i = 0; rc == TALLY_OK && i < tally_case_meta_count(c); i++) {
         const char *k, *v;
         rc = tally_case_meta_at(&k, &v, c, i);
@@ -115,7 +121,9 @@ static int rebuild_set(tally_results *out, const tally_resultset *rs, const char
 int tally__load_rename(tally_results **fresh, const tally__importer *imp, const char *file,
                        const tally_load_options *o)
 {
-    if ((o->unit || o->direction_given) && !(imp->flags & TALLY__IMPORT_TAKES_UNIT))
+    /* The generic ways in (a column mapping, JSON paths) carry no unit of their own either. */
+    int generic = (o->columns && (imp->flags & TALLY__IMPORT_TAKES_COLUMNS)) || o->samples_path;
+    if ((o->unit || o->direction_given) && !(imp->flags & TALLY__IMPORT_TAKES_UNIT) && !generic)
         return tally__error_at(TALLY_EINVAL, file, 0, 0,
                                "--unit and --direction describe plain files; this is a %s file, "
                                "which carries its own",

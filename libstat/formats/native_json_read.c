@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/import_util.h"
 #include "formats/importer.h"
 #include "model/units.h"
 #include "util/internal.h"
@@ -235,7 +236,16 @@ static int read_case(reader *r, const cJSON *obj, tally_benchmark *b)
     if ((rc = read_metadata(r, obj, c, set_case_meta)) != TALLY_OK)
         return rc;
     int has_samples = cJSON_GetObjectItemCaseSensitive(obj, "samples") != NULL;
-    if (cJSON_GetObjectItemCaseSensitive(obj, "histograms") == NULL)
+    int has_histograms = cJSON_GetObjectItemCaseSensitive(obj, "histograms") != NULL;
+    /* A summary-only case holds "summary" instead of "samples" (docs/formats.md). */
+    if (cJSON_GetObjectItemCaseSensitive(obj, "summary") != NULL) {
+        if (has_samples || has_histograms)
+            return fail_at_key(r, TALLY_EPARSE, "summary", "a case holds \"samples\", "
+                                                           "\"histograms\" or \"summary\", "
+                                                           "not two of them");
+        return tally__json_case_summary(c, obj, "summary", r->name, &r->path);
+    }
+    if (!has_histograms)
         return read_samples(r, obj, c);
     if (has_samples)
         return fail_at_key(r, TALLY_EPARSE, "histograms",

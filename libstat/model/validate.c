@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/validate_perf.h"
 #include "util/internal.h"
 #include "util/options.h"
 #include "util/text.h"
@@ -26,7 +27,7 @@ struct tally_validation {
     double tolerance;
 };
 
-typedef enum which { MEAN, MEDIAN, STDDEV, MIN, MAX, CV } which;
+typedef enum which { MEAN, MEDIAN, STDDEV, MIN, MAX, CV, PERF_COUNTER, PERF_VARIANCE } which;
 
 /* The statistics understood, with what the harnesses mean by them (see tally/validate.h). */
 static const struct known {
@@ -42,6 +43,9 @@ static const struct known {
     {"reported.max", "max", MAX, ""},
     {"reported.cv", "cv", CV,
      "cv as a fraction stddev/mean (Google Benchmark); tally's CV percentage divided by 100"},
+    /* perf stat -r N -v (validate_perf.c). */
+    {"reported.perf_counter", "perf counter", PERF_COUNTER, ""},
+    {"reported.perf_variance", "perf variance", PERF_VARIANCE, ""},
 };
 
 static void entry_free(entry *e)
@@ -83,6 +87,9 @@ static double recompute(const tally_summary *s, which stat, const char **note)
             return s->cv / 100.0;
         *note = s->n < 2 ? "cv needs at least 2 samples" : "cv is undefined for a mean of 0";
         return NAN;
+    case PERF_COUNTER:
+    case PERF_VARIANCE:
+        break; /* add_entry: validate_perf.c */
     }
     return NAN;
 }
@@ -127,6 +134,16 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
         double diff = fabs(e.reported - e.recomputed);
         e.rel_diff = e.recomputed != 0 ? diff / fabs(e.recomputed) : diff;
         e.agreed = e.rel_diff <= v->tolerance;
+    }
+    /* perf prints its figures rounded: they agree when tally's value rounds to them. */
+    if ((k->stat == PERF_COUNTER || k->stat == PERF_VARIANCE) && !isnan(e.reported)) {
+        tally__perf_check pc;
+        tally__validate_perf(&pc, c, k->stat == PERF_VARIANCE, text, e.reported);
+        e.recomputed = pc.recomputed;
+        e.note = pc.note;
+        e.agreed = pc.agreed;
+        double diff = fabs(e.reported - e.recomputed);
+        e.rel_diff = isnan(diff) ? NAN : e.recomputed != 0 ? diff / fabs(e.recomputed) : diff;
     }
     if (!e.agreed)
         v->disagreements++;

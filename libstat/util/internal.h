@@ -179,6 +179,10 @@ int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap);
  * carry a case's histograms along with its single values). */
 int tally__case_histograms_copy(tally_case *into, const tally_case *from);
 
+/* Make the empty case `c` summary-only with `s` as another case holds it (from
+ * tally_case_summary_result, a derived SD kept as derived): copying and merging (resultset.c). */
+int tally__case_copy_summary(tally_case *c, const tally_case_summary *s);
+
 /* ---- numbers: util/number.h (parsing, printing); the C locale: util/locale.h ---- */
 #include "util/locale.h"
 #include "util/number.h"

@@ -174,6 +174,15 @@ static int fill_history_trend(void *out)
     return tally_history_series_trend(out, history, 0);
 }
 
+/* A summary-only case (tally_case_set_summary), read back. */
+static tally_results *summary_holder;
+static tally_case *summary_case;
+
+static int fill_case_summary(void *out)
+{
+    return tally_case_summary_result(out, summary_case);
+}
+
 static int fill_format_info(void *out)
 {
     return tally_format_info_at(out, 0);
@@ -202,6 +211,7 @@ static const filler fillers[] = {
     FILLER(tally_history_series, benchmark, fill_history_series),
     FILLER(tally_trend, tested, fill_history_trend),
     FILLER(tally_format_info, name, fill_format_info),
+    FILLER(tally_case_summary, mean, fill_case_summary),
 };
 
 /* What every entry point guarantees, whatever the struct. */
@@ -364,6 +374,20 @@ static void compare_summaries_sizes(void)
 /* Two configurations of one benchmark, one case: base x, next y. */
 static int make_report(void)
 {
+    tally_resultset *held = NULL;
+    tally_benchmark *hb = NULL;
+    tally_case_summary cs = { .size = sizeof cs };
+    cs.n = 8;
+    cs.mean = 4.5;
+    cs.sd = 2.5;
+    cs.interval_low = cs.interval_high = NAN;
+    CHECK_INT(tally_results_new(&summary_holder), TALLY_OK);
+    CHECK_INT(tally_resultset_new(&held, "summary"), TALLY_OK);
+    CHECK_INT(tally_resultset_benchmark_add(&hb, held, "bench", "s", TALLY_LOWER_IS_BETTER),
+              TALLY_OK);
+    CHECK_INT(tally_benchmark_case_add(&summary_case, hb, "1"), TALLY_OK);
+    CHECK_INT(tally_case_set_summary(summary_case, &cs), TALLY_OK);
+    CHECK_INT(tally_results_add(summary_holder, held), TALLY_OK);
     CHECK_INT(tally_results_new(&results), TALLY_OK);
     const char *labels[] = { "base", "next" };
     const double *samples[] = { x, y };
@@ -423,5 +447,6 @@ int main(void)
     tally_noise_free(noise);
     tally_report_free(report);
     tally_results_free(results);
+    tally_results_free(summary_holder);
     return check_summary();
 }

@@ -13,7 +13,16 @@
 
 /* The registry rows whose files test_alloc_failure.c loads under allocation failure instead,
  * through the loader (native JSON, CSV, TSV, plain numbers, run journals). */
-static const char *const elsewhere[] = {"json", "csv", "tsv", "plain", "journal"};
+/* json-path reads nothing without the caller's paths: its CLI and Python cases test it. */
+static const char *const elsewhere[] = {"json", "csv", "tsv", "plain", "journal", "json-path"};
+
+/* The options an importer needs to accept its files: the run count of summary-only formats. */
+static const tally_load_options *options_for(const tally__importer *imp)
+{
+    static tally_load_options with_runs = TALLY_LOAD_OPTIONS_INIT;
+    with_runs.runs = 3;
+    return (imp->flags & TALLY__IMPORT_TAKES_RUNS) ? &with_runs : NULL;
+}
 
 static int by_name(const void *a, const void *b)
 {
@@ -41,7 +50,7 @@ static int first_accepted(char *out, size_t cap, const tally__importer *imp)
         if (!found && names[i] != NULL) {
             tally_results *r = NULL;
             snprintf(out, cap, "%s/%s", imp->name, names[i]);
-            found = import_file(&r, imp, out, NULL) == TALLY_OK;
+            found = import_file(&r, imp, out, options_for(imp)) == TALLY_OK;
             tally_results_free(r);
         }
         free(names[i]);
@@ -74,7 +83,7 @@ static int load_and_validate(const tally__importer *imp, const char *file)
         if (tally_results_new(&r) != TALLY_OK)
             return TALLY_ENOMEM;
         tally_testing_fail_allocation(n);
-        rc = imp->parse(r, data, len, file, NULL);
+        rc = imp->parse(r, data, len, file, options_for(imp));
         if (rc == TALLY_OK)
             rc = tally_validate(&v, r, NULL);
         tally_testing_fail_allocation(0);
@@ -89,7 +98,7 @@ static int load_and_validate(const tally__importer *imp, const char *file)
     tally_results *r = NULL;
     int rc = tally_results_new(&r);
     if (rc == TALLY_OK)
-        rc = imp->parse(r, data, len, file, NULL);
+        rc = imp->parse(r, data, len, file, options_for(imp));
     tally_results_free(r);
     return rc;
 #endif
