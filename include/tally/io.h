@@ -36,7 +36,14 @@ typedef enum tally_input_kind {
     TALLY_INPUT_SCHBENCH = 11,   /**< schbench output. */
     TALLY_INPUT_NETPERF = 12,    /**< netperf TCP_RR output. */
     TALLY_INPUT_TBENCH = 13,     /**< tbench (dbench) output. */
-    TALLY_INPUT_JOURNAL = 14     /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
+    TALLY_INPUT_JOURNAL = 14,    /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
+    TALLY_INPUT_PYTEST_BENCHMARK = 15, /**< pytest-benchmark JSON. */
+    TALLY_INPUT_JMH = 16,        /**< JMH JSON (`-rf json`). */
+    TALLY_INPUT_CRITERION = 17,  /**< criterion.rs `sample.json` (with `estimates.json` beside it). */
+    TALLY_INPUT_CRITERION_CSV = 18, /**< criterion.rs `raw.csv` (csv_output). */
+    TALLY_INPUT_BENCHMARKDOTNET = 19, /**< BenchmarkDotNet full JSON. */
+    TALLY_INPUT_NANOBENCH = 20,  /**< nanobench JSON (`templates::json()`). */
+    TALLY_INPUT_CATCH2 = 21      /**< Catch2 XML reporter (`-r xml`) benchmark results. */
 } tally_input_kind;
 
 /** Options for tally_load_file(). Initialise with ::TALLY_LOAD_OPTIONS_INIT. */

@@ -195,8 +195,6 @@ static const foreign_format foreign_formats[] = {
     { "criterion's sample.json", "sampling_mode,iters,times", NULL, NULL, NULL },
     { "criterion's estimates.json", "mean,median,median_abs_dev,std_dev", NULL, NULL,
       "it holds summaries only; the samples are in sample.json" },
-    { "pytest-benchmark JSON", "machine_info,benchmarks", NULL, NULL, NULL },
-    { "JMH JSON results", "jmhVersion,benchmark,primaryMetric", NULL, NULL, NULL },
     { "fio JSON output", "fio version,jobs", NULL, NULL, NULL },
     { "go test -json output", "Action,Package", NULL, NULL,
       "tally reads the text of go test -bench (without -json)" },

@@ -89,6 +89,13 @@ extern const tally__importer tally__importer_stream;
 extern const tally__importer tally__importer_schbench;
 extern const tally__importer tally__importer_netperf;
 extern const tally__importer tally__importer_tbench;
+extern const tally__importer tally__importer_pytest;
+extern const tally__importer tally__importer_jmh;
+extern const tally__importer tally__importer_criterion;
+extern const tally__importer tally__importer_criterion_csv;
+extern const tally__importer tally__importer_benchmarkdotnet;
+extern const tally__importer tally__importer_nanobench;
+extern const tally__importer tally__importer_catch2;
 extern const tally__importer tally__importer_journal; /* journal_read.c */
 extern const tally__importer tally__importer_csv;     /* csv_read.c */
 extern const tally__importer tally__importer_tsv;

@@ -16,6 +16,8 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_schbench,
     &tally__importer_netperf,
     &tally__importer_tbench,
+    &tally__importer_pytest,
+    &tally__importer_jmh,
     &tally__importer_journal,
     &tally__importer_csv,
     &tally__importer_tsv,

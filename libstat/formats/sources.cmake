@@ -13,6 +13,8 @@ set(TALLY_MODULE_SOURCES
   import_schbench.c
   import_stream.c
   import_tbench.c
+  import_pytest.c
+  import_jmh.c
   import_util.c
   importers.c
   journal_read.c
