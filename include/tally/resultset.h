@@ -212,9 +212,71 @@ TALLY_API int tally_case_meta_at(const char **key, const char **value, const tal
 
 /**
  * Append samples in run order, all or nothing.
- * @return ::TALLY_OK, ::TALLY_ENONFINITE, ::TALLY_ENOMEM.
+ * @return ::TALLY_OK, ::TALLY_ENONFINITE, ::TALLY_ENOMEM; ::TALLY_EINVAL for a summary-only
+ *   case (tally_case_set_summary()).
  */
 TALLY_API int tally_case_append(tally_case *c, const double *x, size_t n);
+
+/* Experimental API (docs/releasing.md, "API tiers"): summary-only cases may change in any
+ * release. */
+#ifdef TALLY_EXPERIMENTAL_API
+
+/**
+ * A case known only by a harness's summary: its number of runs, mean and sample standard
+ * deviation (or an interval of the mean), without the runs themselves (hyperfine's CSV export,
+ * `perf stat -r N`, Catch2's and pytest-benchmark's summaries). Such a case compares by Welch's
+ * t-test from the statistics (SciPy's `ttest_ind_from_stats(..., equal_var=False)`); medians,
+ * other statistics, other tests and run diagnostics cannot be computed from it, and every report
+ * says so (docs/formats.md, "Summary-only cases").
+ *
+ * Filled by the caller for tally_case_set_summary() and by the library in
+ * tally_case_summary_result(); starts with its size like the other result structs
+ * (`tally_case_summary s = { .size = sizeof s };`).
+ */
+typedef struct tally_case_summary {
+    size_t size;           /**< Set by the caller to sizeof (tally_case_summary); on return,
+                                the bytes the library filled. */
+    size_t n;              /**< Number of runs the harness summarised, >= 1. */
+    double mean;           /**< Their arithmetic mean. */
+    double sd;             /**< Their sample standard deviation (n - 1 denominator); NAN when
+                                unknown: then derived from the interval (see `sd_derived`),
+                                and with n = 1 left NAN. */
+    double interval_low;   /**< The harness's interval of the mean, lower bound; NAN when
+                                none. */
+    double interval_high;  /**< Upper bound; NAN when none. */
+    double interval_level; /**< Its confidence level in (0, 1), e.g. 0.95; 0 when none. */
+    int sd_derived;        /**< Set by the library: 1 when `sd` was derived from the interval
+                                as a Student-t interval, sd = (high - low) / 2 * sqrt(n) /
+                                t(1 - (1 - level) / 2, n - 1). Ignored on input. */
+} tally_case_summary;
+
+/**
+ * Make `c` a summary-only case: it holds the summary instead of samples.
+ * @param c a case without samples.
+ * @param s the summary (its `size` set by the caller): n >= 1, a finite mean, and a finite
+ *   sd >= 0, or NAN with an interval (finite low <= high, level in (0, 1)) when n >= 2
+ *   (the sd is then derived from it), or NAN when n = 1. An interval, when given, must hold the
+ *   mean.
+ * @return ::TALLY_OK; ::TALLY_EINVAL (NULL, size, a case with samples, a summary that breaks
+ *   the rules above: the message says which), ::TALLY_ENONFINITE (a mean or bound not finite).
+ * Thread safety: `c` must not be used by another thread meanwhile.
+ */
+TALLY_API int tally_case_set_summary(tally_case *c, const tally_case_summary *s);
+
+/** @return 1 when `c` is a summary-only case (tally_case_set_summary()), else 0 (also for
+ *  NULL). */
+TALLY_API int tally_case_is_summary_only(const tally_case *c);
+
+/**
+ * The summary of a summary-only case.
+ * @param out receives it (its `size` set by the caller).
+ * @param c the case.
+ * @return ::TALLY_OK; ::TALLY_ENOTFOUND when `c` holds samples instead (tally_summarize() them);
+ *   ::TALLY_EINVAL (NULL, size).
+ */
+TALLY_API int tally_case_summary_result(tally_case_summary *out, const tally_case *c);
+
+#endif /* TALLY_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

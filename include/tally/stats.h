@@ -74,7 +74,10 @@ typedef enum tally_summary_field {
                                       95 %). */
     TALLY_SUMMARY_CV = 16,       /**< cv (stddev defined and amean != 0). */
     TALLY_SUMMARY_HSTDDEV = 32,  /**< hstddev and hcv (all samples > 0 and n >= 2). */
-    TALLY_SUMMARY_MEAN_CI = 64   /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
+    TALLY_SUMMARY_MEAN_CI = 64,  /**< mean_ci_low, mean_ci_high (n >= 2, bounds finite). */
+    TALLY_SUMMARY_REPORTED = 128 /**< Made from a harness's (n, mean, SD) alone (a summary-only
+                                      case, tally_case_set_summary()): min, max, median, bamean,
+                                      the other means and the order statistics are NAN. */
 } tally_summary_field;
 
 /**

@@ -257,6 +257,7 @@ int tally__import_none_found(const char *name, unsigned long lines, const char *
                            what);
 }
 
+<<<<<<< HEAD
 /* A scalar as metadata text: strings as they are, numbers shortest round-trip, booleans as
  * true/false; 0 for anything else. */
 static int meta_text(char num[TALLY__NUMBER_BUF], const cJSON *v, const char **text)
@@ -385,3 +386,68 @@ int tally__sniff_json_array(const char *data, size_t len)
         i++;
     return i < len && data[i] == '[';
 }
+=======
+int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,
+                               const char *json_path, unsigned long line, unsigned long col)
+{
+    int rc = tally_case_set_summary(c, s);
+    if (rc == TALLY_OK || rc == TALLY_ENOMEM)
+        return rc;
+    char why[512];
+    snprintf(why, sizeof why, "%s", tally_error_last()->message);
+    return json_path ? tally__error_json(rc, name, json_path, "%s", why)
+                     : tally__error_at(rc, name, line, col, "%s", why);
+}
+
+int tally__json_case_summary(tally_case *c, const cJSON *obj, const char *key, const char *name,
+                             tally__jpath *p)
+{
+    const cJSON *sum;
+    int rc = tally__json_object(&sum, obj, key, 1, name, p);
+    if (rc != TALLY_OK)
+        return rc;
+    size_t mark = tally__jpath_key(p, key);
+    tally_case_summary s = { .size = sizeof s };
+    double n = 0;
+    s.sd = s.interval_low = s.interval_high = NAN;
+    rc = tally__json_number(&n, sum, "n", 1, name, p);
+    if (rc == TALLY_OK && !(n >= 1 && n == floor(n) && n < 9007199254740992.0))
+        rc = tally__error_json(TALLY_EPARSE, name, p->text, "\"n\" must be a whole number >= 1");
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&s.mean, sum, "mean", 1, name, p);
+    if (rc == TALLY_OK) {
+        rc = tally__json_number(&s.sd, sum, "sd", 0, name, p);
+        if (rc == TALLY_ENOTFOUND) {
+            s.sd = NAN;
+            rc = TALLY_OK;
+        }
+    }
+    const cJSON *iv = NULL;
+    if (rc == TALLY_OK) {
+        rc = tally__json_array(&iv, sum, "interval", 0, name, p);
+        if (rc == TALLY_ENOTFOUND) {
+            iv = NULL;
+            rc = TALLY_OK;
+        }
+    }
+    if (rc == TALLY_OK && iv) {
+        size_t at = tally__jpath_key(p, "interval");
+        if (cJSON_GetArraySize(iv) != 2)
+            rc = tally__error_json(TALLY_EPARSE, name, p->text, "expected [low, high]");
+        for (int k = 0; rc == TALLY_OK && k < 2; k++) {
+            size_t ki = tally__jpath_index(p, (size_t)k);
+            rc = tally__json_finite(k ? &s.interval_high : &s.interval_low,
+                                    cJSON_GetArrayItem(iv, k), name, p);
+            tally__jpath_pop(p, ki);
+        }
+        tally__jpath_pop(p, at);
+        if (rc == TALLY_OK)
+            rc = tally__json_number(&s.interval_level, sum, "interval_level", 1, name, p);
+    }
+    s.n = (size_t)n;
+    if (rc == TALLY_OK)
+        rc = tally__import_case_summary(c, &s, name, p->text, 0, 0);
+    tally__jpath_pop(p, mark);
+    return rc;
+}
+>>>>>>> imp-b

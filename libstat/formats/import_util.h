@@ -139,6 +139,17 @@ int tally__json_import_tree(tally_results *into, const char *data, size_t len, c
 /* 1 when the first byte of data[0..len) after blanks opens a JSON array. */
 int tally__sniff_json_array(const char *data, size_t len);
 
+/* Make `c` a summary-only case (tally_case_set_summary) from `s`; the model's refusal is
+ * re-recorded in file `name` at json_path when not NULL, else at line:col. */
+int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,
+                               const char *json_path, unsigned long line, unsigned long col);
+
+/* The native JSON form of a summary-only case's summary at obj's member `key`, {"n", "mean",
+ * "sd", "interval": [low, high], "interval_level"} ("sd" or the interval with its level may be
+ * absent as tally_case_set_summary allows), set on `c`; errors at the JSON path. */
+int tally__json_case_summary(tally_case *c, const cJSON *obj, const char *key, const char *name,
+                             tally__jpath *p);
+
 /* The fields of a line a line importer keeps: more than any of their lines needs. */
 #define TALLY__LINE_FIELDS 16
 

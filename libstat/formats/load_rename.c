@@ -48,8 +48,14 @@ static int copy_case(tally_benchmark *to, const tally_case *c, const char *name,
                                tally_benchmark_name(to));
     tally_case *nc = NULL;
     int rc = tally_benchmark_case_add(&nc, to, name);
-    if (rc == TALLY_OK)
+    if (rc == TALLY_OK && tally_case_is_summary_only(c)) {
+        tally_case_summary sum = { .size = sizeof sum };
+        rc = tally_case_summary_result(&sum, c);
+        if (rc == TALLY_OK)
+            rc = tally__case_copy_summary(nc, &sum);
+    } else if (rc == TALLY_OK) {
         rc = tally_case_append(nc, tally_case_samples(c), tally_case_sample_count(c));
+    }
     for (size_t i = 0; rc == TALLY_OK && i < tally_case_meta_count(c); i++) {
         const char *k, *v;
         rc = tally_case_meta_at(&k, &v, c, i);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/import_util.h"
 #include "formats/importer.h"
 #include "model/units.h"
 #include "util/internal.h"
@@ -160,6 +161,13 @@ static int read_case(reader *r, const cJSON *obj, tally_benchmark *b)
         return rc;
     if ((rc = read_metadata(r, obj, c, set_case_meta)) != TALLY_OK)
         return rc;
+    /* A summary-only case holds "summary" instead of "samples" (docs/formats.md). */
+    if (cJSON_GetObjectItemCaseSensitive(obj, "summary") != NULL) {
+        if (cJSON_GetObjectItemCaseSensitive(obj, "samples") != NULL)
+            return fail_at_key(r, TALLY_EPARSE, "summary", "a case holds \"samples\" or "
+                                                           "\"summary\", not both");
+        return tally__json_case_summary(c, obj, "summary", r->name, &r->path);
+    }
     return read_samples(r, obj, c);
 }
 

@@ -1,5 +1,6 @@
 /* Writing tally's own JSON result sets (docs/formats.md). Numbers are printed with the shortest
  * text that reads back as the same double, so a file read back gives identical samples. */
+#include <math.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -78,6 +79,34 @@ static void put_samples(tally__buf *b, const tally_case *c)
     tally__buf_puts(b, "]");
 }
 
+/* A summary-only case: "summary": {"n", "mean", "sd", "interval", "interval_level"}, the figures
+ * the harness gave (a derived sd is left out: the reader derives it again). */
+static void put_summary(tally__buf *b, const tally_case *c)
+{
+    tally_case_summary s = { .size = sizeof s };
+    if (tally_case_summary_result(&s, c) != TALLY_OK) {
+        b->failed = 1;
+        return;
+    }
+    char num[32];
+    tally__buf_printf(b, "\"summary\": {\"n\": %zu, \"mean\": ", s.n);
+    tally__number_format(num, s.mean);
+    tally__buf_puts(b, num);
+    if (!isnan(s.sd) && !s.sd_derived) {
+        tally__number_format(num, s.sd);
+        tally__buf_printf(b, ", \"sd\": %s", num);
+    }
+    if (s.interval_level != 0) {
+        tally__number_format(num, s.interval_low);
+        tally__buf_printf(b, ", \"interval\": [%s, ", num);
+        tally__number_format(num, s.interval_high);
+        tally__buf_printf(b, "%s], ", num);
+        tally__number_format(num, s.interval_level);
+        tally__buf_printf(b, "\"interval_level\": %s", num);
+    }
+    tally__buf_puts(b, "}");
+}
+
 static void put_case(tally__buf *b, const tally_case *c, int last)
 {
     tally__buf_puts(b, "            {\"name\": ");
@@ -87,7 +116,10 @@ static void put_case(tally__buf *b, const tally_case *c, int last)
         put_metadata(b, c, tally_case_meta_count(c), case_meta_at);
         tally__buf_puts(b, ", ");
     }
-    put_samples(b, c);
+    if (tally_case_is_summary_only(c))
+        put_summary(b, c);
+    else
+        put_samples(b, c);
     tally__buf_puts(b, last ? "}\n" : "},\n");
 }
 
@@ -133,7 +165,7 @@ static int check_writable(const tally_results *r)
             const tally_benchmark *bench = tally_resultset_benchmark_at(rs, j);
             for (size_t k = 0; k < tally_benchmark_case_count(bench); k++) {
                 const tally_case *c = tally_benchmark_case_at(bench, k);
-                if (tally_case_sample_count(c) == 0)
+                if (tally_case_sample_count(c) == 0 && !tally_case_is_summary_only(c))
                     return tally__error(TALLY_ENODATA,
                                         "result set '%s', benchmark '%s', case '%s' has no samples",
                                         tally_resultset_label(rs), tally_benchmark_name(bench),

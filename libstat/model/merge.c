@@ -38,6 +38,18 @@ static int check_benchmarks(const tally_resultset *into, const tally_resultset *
                                    tally_direction_name(tally_benchmark_direction(fb)),
                                    tally_direction_name(tally_benchmark_direction(ib)),
                                    tally_resultset_label(into));
+        /* A harness's summary cannot be pooled with runs or with another summary without
+         * inventing the runs (docs/formats.md, "Summary-only cases"). */
+        for (size_t c = 0; c < tally_benchmark_case_count(fb); c++) {
+            const tally_case *fc = tally_benchmark_case_at(fb, c);
+            const tally_case *ic = tally_benchmark_case_find(ib, tally_case_name(fc));
+            if (ic != NULL && (tally_case_is_summary_only(fc) || tally_case_is_summary_only(ic)))
+                return tally__error_at(TALLY_EMISMATCH, source, 0, 0,
+                                       "case '%s' of benchmark '%s' is known by a summary only "
+                                       "(n, mean, SD) here or in result set '%s': its runs "
+                                       "cannot be merged", tally_case_name(fc),
+                                       tally_benchmark_name(fb), tally_resultset_label(into));
+        }
     }
     return TALLY_OK;
 }
@@ -78,6 +90,15 @@ static int set_meta_printf(tally_resultset *rs, tally_case *c, const char *value
 
 static int merge_case(tally_case *ic, const tally_case *fc, unsigned long n, const char *source)
 {
+    if (tally_case_is_summary_only(fc)) {
+        /* A new case of `into` (check_benchmarks refused the others): the summary as it is. */
+        tally_case_summary sum = { .size = sizeof sum };
+        int rc = tally_case_summary_result(&sum, fc);
+        if (rc == TALLY_OK)
+            rc = tally__case_copy_summary(ic, &sum);
+        if (rc != TALLY_OK)
+            return rc;
+    }
     size_t before = tally_case_sample_count(ic), add = tally_case_sample_count(fc);
     int rc = tally_case_append(ic, tally_case_samples(fc), add);
     if (rc == TALLY_OK && add > 0) {

@@ -3,9 +3,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "model/results_append.h"
 #include "util/internal.h"
 #include "util/name_index.h"
+#include "util/result.h"
 #include "util/utf8.h"
 
 /* Ordered string key/value pairs, used for result-set and case metadata. */
@@ -26,6 +29,9 @@ struct tally_case {
     size_t count;
     size_t cap;
     meta_list meta;
+    /* A summary-only case (tally_case_set_summary): no samples, this summary instead. */
+    int summary_only;
+    tally_case_summary summary;
 };
 
 struct tally_benchmark {
@@ -238,6 +244,9 @@ int tally_case_append(tally_case *c, const double *x, size_t n)
 {
     if (c == NULL || (x == NULL && n > 0))
         return tally__error(TALLY_EINVAL, "tally_case_append: NULL argument");
+    if (c->summary_only && n > 0)
+        return tally__error(TALLY_EINVAL, "case '%s' is known by its summary only: it takes no "
+                                          "samples", c->name);
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
             return tally__error(TALLY_ENONFINITE, "case '%s': sample %zu is not finite", c->name,
@@ -248,6 +257,101 @@ int tally_case_append(tally_case *c, const double *x, size_t n)
     if (n > 0)
         memcpy(c->samples + c->count, x, n * sizeof(double));
     c->count += n;
+    return TALLY_OK;
+}
+
+/* The summary's rules (tally_case_set_summary), the sd derived from the interval when missing. */
+static int check_summary(tally_case_summary *s, const char *name)
+{
+    if (s->n < 1)
+        return tally__error(TALLY_EINVAL, "case '%s': a summary of %zu runs", name, s->n);
+    if (!isfinite(s->mean))
+        return tally__error(TALLY_ENONFINITE, "case '%s': the summary's mean is not finite",
+                            name);
+    int interval = s->interval_level != 0;
+    if (interval) {
+        if (!(s->interval_level > 0 && s->interval_level < 1))
+            return tally__error(TALLY_EINVAL, "case '%s': interval level %g is not in (0, 1)",
+                                name, s->interval_level);
+        if (!isfinite(s->interval_low) || !isfinite(s->interval_high))
+            return tally__error(TALLY_ENONFINITE, "case '%s': an interval bound is not finite",
+                                name);
+        if (!(s->interval_low <= s->mean && s->mean <= s->interval_high))
+            return tally__error(TALLY_EINVAL, "case '%s': the interval [%g, %g] does not hold "
+                                              "the mean %g", name, s->interval_low,
+                                s->interval_high, s->mean);
+    } else {
+        s->interval_low = s->interval_high = NAN;
+    }
+    s->sd_derived = 0;
+    if (isnan(s->sd) && s->n >= 2) {
+        if (!interval)
+            return tally__error(TALLY_EINVAL, "case '%s': a summary of %zu runs needs a "
+                                              "standard deviation or an interval", name, s->n);
+        /* The harness's interval read as a Student-t interval of the mean (docs/formats.md). */
+        double t = gsl_cdf_tdist_Pinv(1 - (1 - s->interval_level) / 2, (double)(s->n - 1));
+        s->sd = (s->interval_high - s->interval_low) / 2 * sqrt((double)s->n) / t;
+        s->sd_derived = 1;
+    } else if (!isnan(s->sd) && !(isfinite(s->sd) && s->sd >= 0)) {
+        return tally__error(TALLY_EINVAL, "case '%s': standard deviation %g is not a finite "
+                                          "value >= 0", name, s->sd);
+    } else if (s->n == 1 && !isnan(s->sd) && s->sd != 0) {
+        return tally__error(TALLY_EINVAL, "case '%s': a summary of one run has no standard "
+                                          "deviation (%g given)", name, s->sd);
+    }
+    if (s->n == 1)
+        s->sd = NAN;
+    return TALLY_OK;
+}
+
+int tally_case_set_summary(tally_case *c, const tally_case_summary *s)
+{
+    size_t size;
+    if (c == NULL)
+        return tally__error(TALLY_EINVAL, "tally_case_set_summary: NULL case");
+    int rc = tally__result_size(&size, s, "tally_case_summary");
+    if (rc != TALLY_OK)
+        return rc;
+    if (c->count > 0)
+        return tally__error(TALLY_EINVAL, "case '%s' holds samples: it cannot also be known by "
+                                          "a summary", c->name);
+    tally_case_summary full;
+    tally__result_get(&full, sizeof full, s, size);
+    rc = check_summary(&full, c->name);
+    if (rc != TALLY_OK)
+        return rc;
+    c->summary = full;
+    c->summary_only = 1;
+    return TALLY_OK;
+}
+
+int tally__case_copy_summary(tally_case *c, const tally_case_summary *s)
+{
+    if (c->count > 0 || c->summary_only)
+        return tally__error(TALLY_EINVAL, "case '%s' holds samples or a summary already: it "
+                                          "cannot take another summary", c->name);
+    c->summary = *s;
+    c->summary.size = sizeof c->summary;
+    c->summary_only = 1;
+    return TALLY_OK;
+}
+
+int tally_case_is_summary_only(const tally_case *c)
+{
+    return c != NULL && c->summary_only;
+}
+
+int tally_case_summary_result(tally_case_summary *out, const tally_case *c)
+{
+    size_t size;
+    int rc = tally__result_size(&size, out, "tally_case_summary");
+    if (rc != TALLY_OK)
+        return rc;
+    if (c == NULL)
+        return tally__error(TALLY_EINVAL, "tally_case_summary_result: NULL case");
+    if (!c->summary_only)
+        return tally__error(TALLY_ENOTFOUND, "case '%s' holds samples, not a summary", c->name);
+    tally__result_put(out, size, &c->summary, sizeof c->summary);
     return TALLY_OK;
 }
 

@@ -24,6 +24,13 @@ static int half(tally_resultset **out, const tally_resultset *rs, int parity, co
             rc = tally_benchmark_set_statistic(hb, tally_benchmark_statistic(b));
         for (size_t c = 0; rc == TALLY_OK && c < tally_benchmark_case_count(b); c++) {
             const tally_case *cs = tally_benchmark_case_at(b, c);
+            if (tally_case_is_summary_only(cs)) {
+                rc = tally__error(TALLY_EINVAL, "case '%s' of benchmark '%s' is known by a "
+                                                "summary only (n, mean, SD): its runs cannot be "
+                                                "split into halves", tally_case_name(cs),
+                                  tally_benchmark_name(b));
+                break;
+            }
             size_t n = tally_case_sample_count(cs), m = 0;
             const double *x = tally_case_samples(cs);
             if (n > cap) {

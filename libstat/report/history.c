@@ -277,6 +277,10 @@ static int add_case(builder *bd, size_t point, const tally_benchmark *b, const t
                             s->benchmark, tally_benchmark_unit(b),
                             tally_direction_name(tally_benchmark_direction(b)), label, s->unit,
                             tally_direction_name(s->direction));
+    if (tally_case_is_summary_only(c))
+        return tally__error(TALLY_EINVAL, "history: case '%s' of benchmark '%s' at '%s' is known "
+                                          "by a summary only (n, mean, SD): a series needs its "
+                                          "runs", tally_case_name(c), s->benchmark, label);
     size_t runs = tally_case_sample_count(c);
     if (runs == 0)
         return TALLY_OK;

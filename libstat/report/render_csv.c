@@ -18,7 +18,7 @@ static const char *const columns[] = {
     "min_p", "power", "mde_pct", "equivalence_pct", "equivalence_low", "equivalence_high",
     "runs_needed", "runs_target_pct",
     "diag_tested", "diag_flagged", "trend_p", "autocorrelation_p", "warmup_p", "step_p",
-    "multimodal_p", "environment_differs", "failed_runs", "partial",
+    "multimodal_p", "environment_differs", "failed_runs", "partial", "summary_only",
 };
 
 static void num_field(tally__buf *b, int *first, double x, int defined)
@@ -52,12 +52,14 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     else
         tally__csv_text(b, &f, NULL);
     num_field(b, &f, c->pub.value, c->value_defined);
-    num_field(b, &f, s->min, p);
-    num_field(b, &f, s->max, p);
+    /* A summary-only case has no order statistics (docs/formats.md). */
+    int order = p && !c->summary_only;
+    num_field(b, &f, s->min, order);
+    num_field(b, &f, s->max, order);
     num_field(b, &f, s->amean, p);
     num_field(b, &f, s->hmean, d & TALLY_SUMMARY_HMEAN);
     num_field(b, &f, s->gmean, d & TALLY_SUMMARY_GMEAN);
-    num_field(b, &f, s->median, p);
+    num_field(b, &f, s->median, order);
     num_field(b, &f, s->stddev, d & TALLY_SUMMARY_STDDEV);
     num_field(b, &f, s->hstddev, d & TALLY_SUMMARY_HSTDDEV);
     num_field(b, &f, s->cv, d & TALLY_SUMMARY_CV);
@@ -70,7 +72,7 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
     num_field(b, &f, s->median_ci_high, d & TALLY_SUMMARY_MEDIAN_CI);
     num_field(b, &f, s->median_ci_level, d & TALLY_SUMMARY_MEDIAN_CI);
     for (int k = 0; k < TALLY__BAMEAN_COUNT; k++)
-        num_field(b, &f, c->bamean[k], p);
+        num_field(b, &f, c->bamean[k], order);
     if (p) {
         count_field(b, &f, s->outliers_mad);
         count_field(b, &f, s->outliers_tukey);
@@ -159,6 +161,8 @@ static void render_record(tally__buf *b, const tally_report *r, const tally__row
         b->failed = 1;
     tally__csv_text(b, &f, both.failed ? "" : both.data ? both.data : "");
     tally__buf_dispose(&both);
+    /* 1: known by the harness's (n, mean, SD) only; its order statistics are empty. */
+    tally__csv_text(b, &f, p ? (c->summary_only ? "1" : "0") : NULL);
     tally__buf_puts(b, "\r\n");
 }
 

@@ -513,6 +513,7 @@ static void footer(tally__buf *b, const tally_report *r)
     tally__render_pairing_notes(&t, r, "", 1);
     tally__render_run_notes(&t, r, "");
     tally__render_block_notes(&t, r, "");
+    tally__render_summary_only_notes(&t, r, "");
     if (t.len) {
         tally__buf_puts(b, "<p>");
         text_lines(b, &t);

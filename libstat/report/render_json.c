@@ -207,6 +207,25 @@ static void render_diagnostics(tally__buf *b, const tally__cell *c)
     tally__buf_puts(b, "}");
 }
 
+/* A summary-only cell: "summary_only": {n, mean, sd, ...} as the harness gave them, and what a
+ * summary cannot give; only on such cells (docs/reports.md). */
+static void render_summary_only(writer *w, const tally__cell *c)
+{
+    const tally_case_summary *s = &c->reported;
+    key(w, "summary_only");
+    writer e = { w->b, 1 };
+    tally__buf_puts(w->b, "{");
+    count(&e, "n", s->n);
+    num(&e, "mean", s->mean, 1);
+    num(&e, "sd", s->sd, !isnan(s->sd));
+    boolean(&e, "sd_derived", s->sd_derived);
+    interval(&e, "interval", s->interval_low, s->interval_high, s->interval_level != 0);
+    num(&e, "interval_level", s->interval_level, s->interval_level != 0);
+    str(&e, "not_computable", "median, percentiles, min, max, BAmean, HMean, GMean, "
+                              "rank and median tests, run diagnostics");
+    tally__buf_puts(w->b, "}");
+}
+
 static void render_cell(tally__buf *b, const tally_report *r, const tally__row *row, size_t j)
 {
     const tally__cell *c = &row->cells[j];
@@ -220,14 +239,16 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
     count(&w, "failed_runs", c->failed_runs);
     if (c->pub.present) {
         unsigned d = s->defined;
+        /* A summary-only case has no order statistics (docs/formats.md). */
+        int order = !c->summary_only;
         count(&w, "n", s->n);
         num(&w, "value", c->pub.value, c->value_defined);
-        num(&w, "min", s->min, 1);
-        num(&w, "max", s->max, 1);
+        num(&w, "min", s->min, order);
+        num(&w, "max", s->max, order);
         num(&w, "amean", s->amean, 1);
         num(&w, "hmean", s->hmean, d & TALLY_SUMMARY_HMEAN);
         num(&w, "gmean", s->gmean, d & TALLY_SUMMARY_GMEAN);
-        num(&w, "median", s->median, 1);
+        num(&w, "median", s->median, order);
         num(&w, "stddev", s->stddev, d & TALLY_SUMMARY_STDDEV);
         num(&w, "hstddev", s->hstddev, d & TALLY_SUMMARY_HSTDDEV);
         num(&w, "cv", s->cv, d & TALLY_SUMMARY_CV);
@@ -240,12 +261,14 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         for (int k = 0; k < TALLY__BAMEAN_COUNT; k++) {
             char name[32];
             snprintf(name, sizeof(name), "bamean_%d", (int)tally__bamean_percents[k]);
-            num(&w, name, c->bamean[k], 1);
+            num(&w, name, c->bamean[k], order);
         }
         count(&w, "outliers_mad", s->outliers_mad);
         count(&w, "outliers_tukey", s->outliers_tukey);
+        if (c->summary_only)
+            render_summary_only(&w, c);
         key(&w, "samples");
-        if (r->opts.omit_samples) {
+        if (r->opts.omit_samples || c->summary_only) {
             tally__buf_puts(b, "null");
         } else {
             tally__buf_puts(b, "[");

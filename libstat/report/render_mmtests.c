@@ -88,8 +88,9 @@ static int stat_value(double *out, const stat_row *sr, const tally__cell *c)
     if (!c->pub.present)
         return 0;
     switch (sr->kind) {
-    case ROW_MIN: *out = c->pub.summary.min; return 1;
-    case ROW_MAX: *out = c->pub.summary.max; return 1;
+    /* A summary-only case has no order statistics: "n/a" (docs/formats.md). */
+    case ROW_MIN: *out = c->pub.summary.min; return !c->summary_only;
+    case ROW_MAX: *out = c->pub.summary.max; return !c->summary_only;
     case ROW_CENTRE: *out = c->pub.value; return c->value_defined;
     case ROW_STDDEV: *out = c->spread; return c->spread_defined;
     case ROW_COEFFVAR: *out = c->cv; return c->cv_defined;
@@ -97,7 +98,7 @@ static int stat_value(double *out, const stat_row *sr, const tally__cell *c)
         if (sr->harmonic && !c->bhmean_defined)
             return 0;
         *out = sr->harmonic ? c->bhmean[sr->bamean_index] : c->bamean[sr->bamean_index];
-        return 1;
+        return !c->summary_only;
     }
     return 0;
 }

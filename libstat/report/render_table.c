@@ -223,8 +223,11 @@ static void fill_summary_row(grid *g, size_t gr, const tally__row *row, const ta
         set_text(g, gr, 7, "%.2f", c->cv);
     else
         set_text(g, gr, 7, "-");
-    set_text(g, gr, 8, "%zu", s->outliers_mad > s->outliers_tukey ? s->outliers_mad
-                                                                   : s->outliers_tukey);
+    if (c->summary_only)
+        set_text(g, gr, 8, "-");
+    else
+        set_text(g, gr, 8, "%zu", s->outliers_mad > s->outliers_tukey ? s->outliers_mad
+                                                                       : s->outliers_tukey);
 }
 
 static int build_summary_grid(grid *g, const tally_report *r, const tally_render_options *o,

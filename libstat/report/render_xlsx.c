@@ -553,7 +553,8 @@ static void samples_sheet(ctx *c, const tally_report *r)
         const char *better = row->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower";
         for (size_t j = 0; j < r->config_count; j++) {
             const tally__cell *cell = &row->cells[j];
-            for (size_t k = 0; k < cell->n && c->err == LXW_NO_ERROR; k++, xr++) {
+            for (size_t k = 0; cell->samples && k < cell->n && c->err == LXW_NO_ERROR;
+                 k++, xr++) {
                 put_str(c, ws, xr, 0, row->benchmark, NULL);
                 put_case(c, ws, xr, 1, row->case_name);
                 put_str(c, ws, xr, 2, r->configs[j].label, NULL);
@@ -618,6 +619,7 @@ static void notes_sheet(ctx *c, const tally_report *r)
     tally__render_run_notes(&notes, r, "");
     tally__render_env_notes(&notes, r, "");
     tally__render_block_notes(&notes, r, "");
+    tally__render_summary_only_notes(&notes, r, "");
     if (notes.failed) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "the notes");
         tally__buf_dispose(&notes);

@@ -157,6 +157,14 @@ static int copy_case(tally__cell *cell, const tally_case *c, int borrow)
 {
     const char *failed = tally_case_meta_get(c, "failed_runs");
     cell->failed_runs = failed ? strtoul(failed, NULL, 10) : 0;
+    if (tally_case_is_summary_only(c)) {
+        cell->summary_only = 1;
+        cell->reported.size = sizeof cell->reported;
+        int rc = tally_case_summary_result(&cell->reported, c);
+        cell->n = cell->reported.n;
+        cell->pub.present = rc == TALLY_OK;
+        return rc;
+    }
     return copy_samples(cell, c, borrow);
 }
 
@@ -246,6 +254,8 @@ static int align_all(tally_report *r, const tally_results *results, const tally_
                                                                   "more cases", nparts);
                 else if (rc == TALLY_OK)
                     rc = copy_case(&r->rows[index].cells[j], c, r->opts.omit_samples);
+                if (rc == TALLY_OK && tally_case_is_summary_only(c))
+                    r->rows[index].summary_only = 1;
                 const char *assume = tally_case_meta_get(c, "assume");
                 if (assume && strcmp(assume, "exact") == 0)
                     r->rows[index].exact = 1;

@@ -51,6 +51,8 @@ typedef struct tally__cell {
                                   name (report_pair.c), else NULL */
     tally_diagnostics diag;    /* run-order and shape checks (report_diag.c) */
     int diag_defined;          /* diag holds them (the cell's samples were seen) */
+    int summary_only;          /* the case is known by `reported` alone (no samples) */
+    tally_case_summary reported;
 } tally__cell;
 
 typedef struct tally__row {
@@ -63,6 +65,12 @@ typedef struct tally__row {
                            0 when none */
     int exact;          /* a cell's case carries assume=exact (go test's Unit lines): repeated
                            runs add no confidence, so the row is compared without a test */
+    int summary_only;   /* a cell is summary-only: the benchmark's rows show AMean and compare
+                           by a test from (n, mean, SD) (report_summary_only.c) */
+    tally_statistic asked_statistic; /* with summary_only: the statistic the row would have
+                                        shown (TALLY_STAT_AMEAN when the same) */
+    tally_test asked_test;           /* with summary_only: the test asked for when it needs
+                                        samples (replaced by Welch), else TALLY_TEST_AUTO */
     tally__cell *cells; /* one per configuration */
 } tally__row;
 
@@ -153,6 +161,19 @@ tally_summary_options tally__row_summary_options(const tally_report *r, const ta
 /* The footnote of `not-tested` verdicts, naming exact units when a row has one
  * (report_util.c): the text and the HTML renderers print it. */
 const char *tally__report_not_tested_note(const tally_report *r);
+
+/* Summary-only cases (report_summary_only.c): after aligning, every row of a benchmark with a
+ * summary-only cell is marked, shows AMean and keeps what was asked for the notes. */
+void tally__report_summary_only_rows(tally_report *r);
+/* The test a row's comparisons run: none on exact rows, Welch on summary-only rows when the
+ * report's test needs samples, else the report's. */
+tally_test tally__row_test(const tally_report *r, const tally__row *row);
+/* The summary of a summary-only cell from its harness's figures. */
+void tally__cell_summary_only(tally__cell *cell, const tally_report *r);
+/* 1 when some row is summary-only. */
+int tally__report_has_summary_only(const tally_report *r);
+/* The notes naming each summary-only cell and what its rows cannot show, each line `prefix`ed. */
+void tally__render_summary_only_notes(tally__buf *b, const tally_report *r, const char *prefix);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after

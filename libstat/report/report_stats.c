@@ -95,6 +95,10 @@ static int best_hmeans(tally__cell *cell)
 static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_report *r,
                           size_t j)
 {
+    if (cell->summary_only) {
+        tally__cell_summary_only(cell, r);
+        return TALLY_OK;
+    }
     if (cell->part) {
         cell->part_made = 1;
         return cell_from_part(cell, row, r, j);
@@ -163,7 +167,7 @@ static int compare_at(tally_comparison *out, const tally__cell *cell, const tall
                       const tally__row *row, const tally_report *r, double confidence)
 {
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
-    co.test = row->exact ? TALLY_TEST_NONE : r->opts.test;
+    co.test = tally__row_test(r, row);
     co.alpha = r->opts.alpha;
     co.direction = row->direction;
     co.statistic = row->statistic;
@@ -288,6 +292,7 @@ static void noise_verdicts(tally_report *r)
 
 int tally__report_compute(tally_report *r)
 {
+    tally__report_summary_only_rows(r);
     for (size_t i = 0; i < r->row_count; i++) {
         tally__row *row = &r->rows[i];
         for (size_t j = 0; j < r->config_count; j++) {

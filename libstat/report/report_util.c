@@ -258,6 +258,11 @@ void tally__row_numfmt(tally__numfmt *f, const tally_report *r, const tally__row
 
 void tally__buf_number(tally__buf *b, const tally__numfmt *f, double x)
 {
+    /* The order statistics of a summary-only case (docs/formats.md): not known. */
+    if (isnan(x)) {
+        tally__buf_puts(b, "-");
+        return;
+    }
     char text[400];
     size_t n = tally__numfmt_number(text, sizeof(text), f, x);
     tally__buf_append(b, text, n);

@@ -34,6 +34,7 @@ set(TALLY_MODULE_SOURCES
   report_pair.c
   report_render.c
   report_stats.c
+  report_summary_only.c
   report_util.c
   svg.c
   xlsx_api.c

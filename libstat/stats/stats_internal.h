@@ -303,6 +303,12 @@ size_t tally__bamean_rank(size_t n, size_t count, tally_direction direction);
 /* tally_summarize, plus BAmean-percents[k] into bameans[k] for k < count (at most 4), their cuts
  * selected with the summary's own ranks: the report's extra cuts. TALLY_EINVAL for more cuts or
  * a percentage outside (0, 100]; otherwise as tally_summarize. */
+/* The summary of a summary-only case: n, AMean = mean, and with n >= 2 and a finite sd the SD,
+ * sem, CV and the Student-t CI of the mean at `confidence`; TALLY_SUMMARY_REPORTED set, the
+ * order statistics and other means NAN. s->size is kept. */
+void tally__summary_from_stats(tally_summary *s, size_t n, double mean, double sd,
+                               double confidence);
+
 /* tally_summary_value() on one of the library's own (whole) summaries. */
 int tally__summary_value(double *out, const tally_summary *s, tally_statistic stat);
 

@@ -34,6 +34,29 @@ static int check_options(const tally_summary_options *o)
     return tally__check_outlier_options(o->mad_threshold, o->tukey_k);
 }
 
+/* The sample SD of n >= 2 samples and what follows from it with the mean: sem, CV, mean CI. */
+static void put_stddev(tally_summary *s, double amean, double stddev, double confidence)
+{
+    s->stddev = stddev;
+    s->sem = stddev / sqrt((double)s->n);
+    s->defined |= TALLY_SUMMARY_STDDEV;
+    if (amean != 0) {
+        double cv = 100.0 * (stddev / amean);
+        if (isfinite(cv)) {
+            s->cv = cv;
+            s->defined |= TALLY_SUMMARY_CV;
+        }
+    }
+    double t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, (double)(s->n - 1));
+    double half = t * s->sem;
+    double low = amean - half, high = amean + half;
+    if (isfinite(t) && isfinite(half) && isfinite(low) && isfinite(high)) {
+        s->mean_ci_low = low;
+        s->mean_ci_high = high;
+        s->defined |= TALLY_SUMMARY_MEAN_CI;
+    }
+}
+
 /* Spread-derived fields: stddev, sem, CV, mean CI, harmonic SD and CV. */
 static void fill_spread(tally_summary *s, const tally__moments *m, double confidence)
 {
@@ -50,26 +73,24 @@ static void fill_spread(tally_summary *s, const tally__moments *m, double confid
             }
         }
     }
-    if (!m->has_stddev)
-        return;
-    s->stddev = m->stddev;
-    s->sem = m->stddev / sqrt((double)s->n);
-    s->defined |= TALLY_SUMMARY_STDDEV;
-    if (m->amean != 0) {
-        double cv = 100.0 * (m->stddev / m->amean);
-        if (isfinite(cv)) {
-            s->cv = cv;
-            s->defined |= TALLY_SUMMARY_CV;
-        }
-    }
-    double t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, (double)(s->n - 1));
-    double half = t * s->sem;
-    double low = m->amean - half, high = m->amean + half;
-    if (isfinite(t) && isfinite(half) && isfinite(low) && isfinite(high)) {
-        s->mean_ci_low = low;
-        s->mean_ci_high = high;
-        s->defined |= TALLY_SUMMARY_MEAN_CI;
-    }
+    if (m->has_stddev)
+        put_stddev(s, m->amean, m->stddev, confidence);
+}
+
+void tally__summary_from_stats(tally_summary *s, size_t n, double mean, double sd,
+                               double confidence)
+{
+    size_t size = s->size;
+    memset(s, 0, sizeof *s);
+    s->size = size;
+    s->n = n;
+    s->amean = mean;
+    s->min = s->max = s->median = s->bamean = NAN;
+    s->hmean = s->gmean = s->hstddev = s->hcv = NAN;
+    s->median_ci_low = s->median_ci_high = s->median_ci_level = NAN;
+    s->defined = TALLY_SUMMARY_REPORTED;
+    if (n >= 2 && isfinite(sd))
+        put_stddev(s, mean, sd, confidence);
 }
 
 /* What a caller asks for beyond the summary, selected with the summary's own ranks: the
@@ -450,6 +471,19 @@ int tally__summary_value(double *out, const tally_summary *s, tally_statistic st
         *out = stat == TALLY_STAT_HMEAN ? s->hmean : s->gmean;
         return TALLY_OK;
     case TALLY_STAT_MEDIAN:
+    case TALLY_STAT_MIN:
+    case TALLY_STAT_MAX:
+    case TALLY_STAT_BAMEAN:
+        if (s->defined & TALLY_SUMMARY_REPORTED)
+            return tally__error(TALLY_EDOMAIN, "%s is undefined: a summary of (n, mean, SD) "
+                                               "holds no order statistics",
+                                tally__stat_title(stat));
+        break;
+    default:
+        break;
+    }
+    switch (stat) {
+    case TALLY_STAT_MEDIAN:
         *out = s->median;
         return TALLY_OK;
     case TALLY_STAT_MIN:
@@ -461,6 +495,8 @@ int tally__summary_value(double *out, const tally_summary *s, tally_statistic st
     case TALLY_STAT_BAMEAN:
         *out = s->bamean;
         return TALLY_OK;
+    default:
+        break;
     }
     return tally__error(TALLY_EINVAL, "unknown statistic %d", (int)stat);
 }

@@ -189,13 +189,21 @@ static int prepare(char (*hashes)[65], const tally_results *r)
         const tally_resultset *rs = tally_results_at(r, i);
         for (size_t j = 0; j < tally_resultset_benchmark_count(rs); j++) {
             const tally_benchmark *b = tally_resultset_benchmark_at(rs, j);
-            for (size_t k = 0; k < tally_benchmark_case_count(b); k++)
+            for (size_t k = 0; k < tally_benchmark_case_count(b); k++) {
+                if (tally_case_is_summary_only(tally_benchmark_case_at(b, k)))
+                    return tally__error(TALLY_EINVAL,
+                                        "result set '%s', benchmark '%s', case '%s' is known by "
+                                        "a summary only (n, mean, SD): the store keeps runs, "
+                                        "nothing recorded",
+                                        tally_resultset_label(rs), tally_benchmark_name(b),
+                                        tally_case_name(tally_benchmark_case_at(b, k)));
                 if (tally_case_sample_count(tally_benchmark_case_at(b, k)) == 0)
                     return tally__error(TALLY_ENODATA,
                                         "result set '%s', benchmark '%s', case '%s' has no "
                                         "samples: nothing recorded",
                                         tally_resultset_label(rs), tally_benchmark_name(b),
                                         tally_case_name(tally_benchmark_case_at(b, k)));
+            }
         }
         char *json;
         size_t len;

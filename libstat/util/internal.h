@@ -176,6 +176,10 @@ void tally__case_commit(tally_case *c, size_t n);
  * frees it. The block is freed on failure too. */
 int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap);
 
+/* Make the empty case `c` summary-only with `s` as another case holds it (from
+ * tally_case_summary_result, a derived SD kept as derived): copying and merging (resultset.c). */
+int tally__case_copy_summary(tally_case *c, const tally_case_summary *s);
+
 /* ---- numbers: util/number.h (parsing, printing); the C locale: util/locale.h ---- */
 #include "util/locale.h"
 #include "util/number.h"
