@@ -257,7 +257,6 @@ int tally__import_none_found(const char *name, unsigned long lines, const char *
                            what);
 }
 
-<<<<<<< HEAD
 /* A scalar as metadata text: strings as they are, numbers shortest round-trip, booleans as
  * true/false; 0 for anything else. */
 static int meta_text(char num[TALLY__NUMBER_BUF], const cJSON *v, const char **text)
@@ -386,7 +385,7 @@ int tally__sniff_json_array(const char *data, size_t len)
         i++;
     return i < len && data[i] == '[';
 }
-=======
+
 int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,
                                const char *json_path, unsigned long line, unsigned long col)
 {
@@ -450,4 +449,3 @@ int tally__json_case_summary(tally_case *c, const cJSON *obj, const char *key, c
     tally__jpath_pop(p, mark);
     return rc;
 }
->>>>>>> imp-b
