@@ -5,7 +5,10 @@
  * stats.data (written with --benchmark-save-data) holds one time per round, in seconds per
  * iteration (pytest-benchmark divides each round's time by its iterations): the samples. The
  * summary is kept as reported.* case metadata for tally_validate(). A benchmark is the test
- * (fullname without its parameter id), a case its parameters ("n=10"), else "all". */
+ * (fullname without its parameter id), a case its parameters ("n=10"), else "all". A file saved
+ * without the rounds (--benchmark-save without --benchmark-save-data) gives summary-only cases:
+ * rounds, mean and stddev. */
+#include <math.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -66,6 +69,50 @@ static char *test_name(const char *fullname, const char *param)
     return tally__strndup(fullname, n);
 }
 
+/* The rounds of stats.data: the samples, with the summary kept for validation. */
+static int read_data(tally_case *c, tally__json_doc *doc, const cJSON *stats, const cJSON *data,
+                     tally__jpath *p)
+{
+    double *x = NULL;
+    size_t n = 0, cap = 0;
+    size_t mark = tally__jpath_key(p, "stats");
+    tally__jpath_key(p, "data");
+    int rc = tally__json_doc_take(&x, &n, &cap, doc, data, 0, p);
+    if (rc == TALLY_OK && n == 0)
+        rc = tally__error_json(TALLY_ENODATA, doc->name, p->text, "empty sample list");
+    tally__jpath_pop(p, mark);
+    if (rc != TALLY_OK) {
+        tally__free_mem(x);
+        return rc;
+    }
+    rc = tally__case_adopt(c, x, n, cap);
+    return rc == TALLY_OK ? keep_summary(c, stats, n, doc->name, p) : rc;
+}
+
+/* A file saved without --benchmark-save-data: the case is known by its rounds, mean and
+ * stddev only (a summary-only case, compared by Welch from these statistics). */
+static int summary_only(tally_case *c, const cJSON *stats, const char *name, tally__jpath *p)
+{
+    tally_case_summary s = { .size = sizeof s };
+    double rounds = 0;
+    s.sd = s.interval_low = s.interval_high = NAN;
+    size_t mark = tally__jpath_key(p, "stats");
+    int rc = tally__json_number(&rounds, stats, "rounds", 1, name, p);
+    if (rc == TALLY_OK && !(rounds >= 1 && rounds == floor(rounds) && rounds < 1e15))
+        rc = tally__error_json(TALLY_EPARSE, name, p->text,
+                               "\"rounds\" must be a whole number >= 1");
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&s.mean, stats, "mean", 1, name, p);
+    /* stddev is 0 after a single round: unknown, not zero. */
+    if (rc == TALLY_OK && rounds >= 2)
+        rc = tally__json_number(&s.sd, stats, "stddev", 1, name, p);
+    s.n = (size_t)rounds;
+    if (rc == TALLY_OK)
+        rc = tally__import_case_summary(c, &s, name, p->text, 0, 0);
+    tally__jpath_pop(p, mark);
+    return rc;
+}
+
 static int one_benchmark(void *ctx, const cJSON *bench, tally__jpath *p)
 {
     reading *r = ctx;
@@ -93,12 +140,9 @@ static int one_benchmark(void *ctx, const cJSON *bench, tally__jpath *p)
     size_t mark = tally__jpath_key(p, "stats");
     rc = tally__json_array(&data, stats, "data", 0, name, p);
     tally__jpath_pop(p, mark);
-    if (rc == TALLY_ENOTFOUND)
-        return tally__error_json(TALLY_ENODATA, name, p->text,
-                                 "no stats.data: the file holds the summary only; run pytest "
-                                 "with --benchmark-save-data to keep every round");
-    if (rc != TALLY_OK)
+    if (rc != TALLY_OK && rc != TALLY_ENOTFOUND)
         return rc;
+    rc = TALLY_OK;
 
     tally__buf casename = TALLY__BUF_INIT;
     if (params) {
@@ -125,21 +169,11 @@ static int one_benchmark(void *ctx, const cJSON *bench, tally__jpath *p)
     if (rc != TALLY_OK)
         return rc;
 
-    double *x = NULL;
-    size_t n = 0, cap = 0;
-    mark = tally__jpath_key(p, "stats");
-    tally__jpath_key(p, "data");
-    rc = tally__json_doc_take(&x, &n, &cap, r->doc, data, 0, p);
-    if (rc == TALLY_OK && n == 0)
-        rc = tally__error_json(TALLY_ENODATA, name, p->text, "empty sample list");
-    tally__jpath_pop(p, mark);
-    if (rc != TALLY_OK) {
-        tally__free_mem(x);
-        return rc;
+    if (data == NULL) {
+        rc = summary_only(c, stats, name, p);
+    } else {
+        rc = read_data(c, r->doc, stats, data, p);
     }
-    rc = tally__case_adopt(c, x, n, cap);
-    if (rc == TALLY_OK)
-        rc = keep_summary(c, stats, n, name, p);
     if (rc == TALLY_OK && group)
         rc = tally_case_meta_set(c, "group", group);
     if (rc == TALLY_OK && param)
