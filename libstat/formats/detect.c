@@ -192,7 +192,6 @@ static const foreign_format foreign_formats[] = {
       "numbers" },
     { "a hyperfine --export-csv file", NULL, "command,mean,stddev,median,user,system,min,max",
       NULL, "it holds summaries only: export the runs with hyperfine --export-json" },
-    { "criterion's sample.json", "sampling_mode,iters,times", NULL, NULL, NULL },
     { "criterion's estimates.json", "mean,median,median_abs_dev,std_dev", NULL, NULL,
       "it holds summaries only; the samples are in sample.json" },
     { "fio JSON output", "fio version,jobs", NULL, NULL, NULL },

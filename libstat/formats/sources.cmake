@@ -15,6 +15,7 @@ set(TALLY_MODULE_SOURCES
   import_tbench.c
   import_pytest.c
   import_jmh.c
+  import_criterion.c
   import_util.c
   importers.c
   journal_read.c
