@@ -19,6 +19,7 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_pytest,
     &tally__importer_jmh,
     &tally__importer_criterion,
+    &tally__importer_criterion_csv,
     &tally__importer_journal,
     &tally__importer_csv,
     &tally__importer_tsv,

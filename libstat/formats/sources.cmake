@@ -16,6 +16,7 @@ set(TALLY_MODULE_SOURCES
   import_pytest.c
   import_jmh.c
   import_criterion.c
+  import_criterion_csv.c
   import_util.c
   importers.c
   journal_read.c
