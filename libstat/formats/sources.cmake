@@ -17,6 +17,7 @@ set(TALLY_MODULE_SOURCES
   import_jmh.c
   import_criterion.c
   import_criterion_csv.c
+  import_nanobench.c
   import_util.c
   importers.c
   journal_read.c
