@@ -4,6 +4,7 @@ set(TALLY_MODULE_SOURCES
   csv_read.c
   csv_tokenizer.c
   detect.c
+  import_bdn.c
   import_gbench.c
   import_gotest.c
   import_hackbench.c
