@@ -22,6 +22,7 @@ const tally__importer *const tally__importers[] = {
     &tally__importer_criterion_csv,
     &tally__importer_nanobench,
     &tally__importer_benchmarkdotnet,
+    &tally__importer_catch2,
     &tally__importer_journal,
     &tally__importer_csv,
     &tally__importer_tsv,

@@ -5,6 +5,7 @@ set(TALLY_MODULE_SOURCES
   csv_tokenizer.c
   detect.c
   import_bdn.c
+  import_catch2.c
   import_gbench.c
   import_gotest.c
   import_hackbench.c

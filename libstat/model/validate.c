@@ -86,7 +86,7 @@ static const struct known {
  * own definitions, from one sorted copy. */
 typedef struct figures {
     tally_summary s;
-    const double *x; /* the case's samples, run order */
+    const double *x; /* the case's samples, run order; NULL for a summary-only case */
     double *sorted;  /* ascending copy, made on first need */
 } figures;
 
@@ -156,6 +156,10 @@ static int recompute(double *out, figures *f, which stat, const char **note)
 {
     const tally_summary *s = &f->s;
     *out = NAN;
+    if (f->x == NULL && stat != MEAN && stat != STDDEV && stat != ERROR_T999) {
+        *note = "a summary-only case: only its mean and standard deviation are known";
+        return TALLY_OK;
+    }
     if (stat == Q1_HINGE || stat == Q3_HINGE || stat == IQR_HINGE || stat == MAD_1_4826) {
         if (f->sorted == NULL) {
             f->sorted = tally__reallocarray(NULL, s->n, sizeof(double));
@@ -280,6 +284,8 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
         e.recomputed = NAN;
         e.note = "the case has no samples";
     }
+    if (summarized && f->x == NULL && k->bound != POINT)
+        e.note = "a summary-only case: the harness's own mean and SD lie inside its interval";
     judge(&e, k->bound, v->tolerance);
     if (!e.agreed && k->stat == STDDEV && k->bound == POINT) {
         const char *pop = population_sd_note(&e, &f->s, v->tolerance);
@@ -308,7 +314,20 @@ static int validate_case(tally_validation *v, const tally_resultset *rs, const t
                 k = &known[j];
         if (k == NULL)
             continue;
-        if (!summarized && tally_case_sample_count(c) > 0) {
+        if (!summarized && tally_case_is_summary_only(c)) {
+            /* The harness's own n, mean and SD: what its other figures (an interval) must
+             * agree with. */
+            tally_case_summary cs = { .size = sizeof cs };
+            rc = tally_case_summary_result(&cs, c);
+            if (rc != TALLY_OK)
+                break;
+            f.s.n = cs.n;
+            f.s.amean = cs.mean;
+            f.s.stddev = cs.sd;
+            if (!isnan(cs.sd))
+                f.s.defined |= TALLY_SUMMARY_STDDEV;
+            summarized = 1;
+        } else if (!summarized && tally_case_sample_count(c) > 0) {
             tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
             so.direction = tally_benchmark_direction(b);
             f.x = tally_case_samples(c);
