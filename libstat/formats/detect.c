@@ -263,7 +263,8 @@ static int refuse_foreign(const char *data, size_t len, const char *name)
     if (rc == TALLY_OK && json)
         rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
                              "JSON, but not a format tally reads (%s%.*s%s); tally reads its own "
-                             "results and the JSON of hyperfine, Google Benchmark and pyperf",
+                             "results and the JSON of hyperfine, Google Benchmark, pyperf, "
+                             "pytest-benchmark, JMH, criterion, BenchmarkDotNet and nanobench",
                              what, (int)shown, listed, listed[shown] ? ", ..." : "");
     tally__buf_dispose(&keys);
     return rc;

@@ -65,21 +65,21 @@ static const struct known {
     {"reported.median_abs_dev", "median_abs_dev", MAD_1_4826, POINT,
      "criterion's median absolute deviation from the median, times 1.4826"},
     {"reported.mean.lower", "mean lower bound", MEAN, LOWER,
-     "the harness's bootstrap interval (not recomputable): the recomputed mean lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed mean must lie inside"},
     {"reported.mean.upper", "mean upper bound", MEAN, UPPER,
-     "the harness's bootstrap interval (not recomputable): the recomputed mean lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed mean must lie inside"},
     {"reported.median.lower", "median lower bound", MEDIAN, LOWER,
-     "the harness's bootstrap interval (not recomputable): the recomputed median lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed median must lie inside"},
     {"reported.median.upper", "median upper bound", MEDIAN, UPPER,
-     "the harness's bootstrap interval (not recomputable): the recomputed median lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed median must lie inside"},
     {"reported.stddev.lower", "stddev lower bound", STDDEV, LOWER,
-     "the harness's bootstrap interval (not recomputable): the recomputed stddev lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside"},
     {"reported.stddev.upper", "stddev upper bound", STDDEV, UPPER,
-     "the harness's bootstrap interval (not recomputable): the recomputed stddev lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside"},
     {"reported.median_abs_dev.lower", "median_abs_dev lower bound", MAD_1_4826, LOWER,
-     "the harness's bootstrap interval (not recomputable): the recomputed value lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
     {"reported.median_abs_dev.upper", "median_abs_dev upper bound", MAD_1_4826, UPPER,
-     "the harness's bootstrap interval (not recomputable): the recomputed value lies inside"},
+     "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
 };
 
 /* What a case's samples give beyond its summary: the order statistics of the harnesses'
@@ -234,17 +234,22 @@ static void judge(entry *e, side bound, double tolerance)
     e->agreed = e->rel_diff <= tolerance;
 }
 
-/* A reported standard deviation that misses the sample SD but matches the population SD
- * (divided by n) is named as that mistake rather than as a wrong number. */
-static const char *population_sd_note(const entry *e, const tally_summary *s, double tolerance)
+/* A reported standard deviation (or a figure proportional to it, JMH's error) that misses the
+ * sample SD but matches the population SD (divided by n) is named as that mistake rather than
+ * as a wrong number. */
+static const char *population_sd_note(const entry *e, const tally_summary *s, which stat,
+                                      double tolerance)
 {
     if (s->n < 2 || isnan(e->reported) || isnan(e->recomputed))
         return NULL;
     double pop = e->recomputed * sqrt((double)(s->n - 1) / (double)s->n);
     double diff = fabs(e->reported - pop);
-    return (pop != 0 ? diff / pop : diff) <= tolerance
+    if ((pop != 0 ? diff / pop : diff) > tolerance)
+        return NULL;
+    return stat == STDDEV
                ? "the population SD (divided by n) instead of the sample SD (n - 1)"
-               : NULL;
+               : "computed from the population SD (divided by n) instead of the sample SD "
+                 "(n - 1)";
 }
 
 static int add_entry(tally_validation *v, const tally_resultset *rs, const tally_benchmark *b,
@@ -285,10 +290,10 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
         e.note = "the case has no samples";
     }
     if (summarized && f->x == NULL && k->bound != POINT)
-        e.note = "a summary-only case: the harness's own mean and SD lie inside its interval";
+        e.note = "a summary-only case: the harness's own mean must lie inside its own interval";
     judge(&e, k->bound, v->tolerance);
-    if (!e.agreed && k->stat == STDDEV && k->bound == POINT) {
-        const char *pop = population_sd_note(&e, &f->s, v->tolerance);
+    if (!e.agreed && (k->stat == STDDEV || k->stat == ERROR_T999) && k->bound == POINT) {
+        const char *pop = population_sd_note(&e, &f->s, k->stat, v->tolerance);
         if (pop)
             e.note = pop;
     }

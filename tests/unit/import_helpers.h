@@ -13,6 +13,9 @@ static const tally__importer *const all_importers[] = {
     &tally__importer_hyperfine, &tally__importer_gbench,   &tally__importer_pyperf,
     &tally__importer_gotest,    &tally__importer_hackbench, &tally__importer_stream,
     &tally__importer_schbench,  &tally__importer_netperf,  &tally__importer_tbench,
+    &tally__importer_pytest,    &tally__importer_jmh,      &tally__importer_criterion,
+    &tally__importer_criterion_csv, &tally__importer_nanobench,
+    &tally__importer_benchmarkdotnet, &tally__importer_catch2,
 };
 #define ALL_IMPORTERS TALLY__COUNT(all_importers)
 

@@ -38,7 +38,8 @@ static void test_kind_names(void)
     /* The names in the registry's order (formats/importers.c), "auto" first. */
     CHECK_STR(tally_error_last()->message,
               "unknown input format 'xml' (auto, json, hyperfine, gbench, pyperf, gotest, "
-              "hackbench, stream, schbench, netperf, tbench, journal, csv, tsv, plain)");
+              "hackbench, stream, schbench, netperf, tbench, pytest-benchmark, jmh, criterion, "
+              "criterion-csv, nanobench, benchmarkdotnet, catch2, journal, csv, tsv, plain)");
     CHECK(tally_input_kind_name((tally_input_kind)99) == NULL);
     CHECK(tally_input_kind_name((tally_input_kind)-1) == NULL);
     /* Every registry row uses the public name of its kind, and each kind has one row. */
