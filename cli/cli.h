@@ -13,8 +13,10 @@
 /* Exit statuses, the same for every subcommand. */
 enum {
     CLI_EXIT_OK = 0,       /* success */
-    CLI_EXIT_FINDING = 1,  /* a gate tripped: significant regression, validation disagreement */
-    CLI_EXIT_USAGE = 2     /* bad usage or bad input: message on stderr */
+    CLI_EXIT_FINDING = 1,  /* a gate tripped: significant regression, validation disagreement;
+                              runs of a sweep failed (counted in its output) */
+    CLI_EXIT_USAGE = 2,    /* bad usage or bad input: message on stderr */
+    CLI_EXIT_INTERRUPTED = 130 /* a signal ended the work (128 + SIGINT); what was done is kept */
 };
 
 /* Print "tally: <message>" on stderr; return CLI_EXIT_USAGE. */
@@ -76,6 +78,16 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
  * handled, or CLI_EXIT_USAGE (after printing). */
 int cli_input_getopt(tally_load_options *lo, const char *command, int c, const char *value,
                      const char *arg);
+
+/* The --from help line that lists the input kinds: cli_help() writes the library's names (its
+ * importer registry) in place of the mark, so the list never falls behind the library. */
+#define CLI_INPUT_KINDS_MARK "\x01"
+#define CLI_FROM_KINDS_HELP                                                                    \
+    "      --from KIND           input kind instead of detection (" CLI_INPUT_KINDS_MARK ")\n"
+
+/* Print a command's help on standard output, a CLI_INPUT_KINDS_MARK in it replaced by the names
+ * of every input kind, comma-separated and wrapped under the descriptions' column. */
+void cli_help(const char *help);
 
 /* Help lines of the input options, shared by every reading command. */
 #define CLI_INPUT_OPTIONS_HELP                                                                 \

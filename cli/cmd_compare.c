@@ -122,9 +122,7 @@ static const char compare_help[] =
     "      --percentile METHOD   linear (default, R type 7) or nearest-rank\n"
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --baseline LABEL      compare with configuration LABEL (default: the first)\n"
-    "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
-    "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
-    "                            schbench, netperf, tbench, journal)\n"
+    CLI_FROM_KINDS_HELP
     CLI_INPUT_OPTIONS_HELP
     "      --color WHEN          auto (default: on a terminal, unless NO_COLOR is set),\n"
     "                            always, never\n"

@@ -14,9 +14,7 @@ static const char import_help[] =
     "result sets (docs/formats.md), keeping every raw sample. Each FILE may be LABEL=FILE.\n"
     "\n"
     "Options:\n"
-    "      --from KIND           input kind instead of detection (csv, tsv, json, plain,\n"
-    "                            hyperfine, gbench, pyperf, gotest, hackbench, stream,\n"
-    "                            schbench, netperf, tbench, journal)\n"
+    CLI_FROM_KINDS_HELP
     CLI_INPUT_OPTIONS_HELP
     CLI_META_HELP
     "  -o, --output FILE         write to FILE (atomically) instead of standard output;\n"
@@ -46,7 +44,7 @@ int cmd_import(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
         switch (c) {
         case 'h':
-            fputs(import_help, stdout);
+            cli_help(import_help);
             return CLI_EXIT_OK;
         case 'o':
             output = optarg;

@@ -1,7 +1,10 @@
 /* `tally run WORKLOAD [options] -o OUT.json` and `tally run [options] -o OUT.json -- CMD ...`:
  * option parsing, the progress line (stderr, only on a terminal), Ctrl-C handling. The work
  * itself is the library's runner (tally/runner.h). */
+#define _GNU_SOURCE
+#include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +14,6 @@
 #include "cli.h"
 #include "cmd_run.h"
 #include "tally.h"
-
-enum { EXIT_OK = 0, EXIT_FAILED_RUNS = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 static volatile sig_atomic_t interrupted;
 
@@ -99,13 +100,27 @@ static const char usage_text[] =
     "Exit status: 0 all runs succeeded, 1 some runs failed (counted in the output),\n"
     "2 usage or error, 130 interrupted (completed runs kept; use --resume).\n";
 
-static int usage_error(const char *fmt, const char *arg)
+/* "tally run: MESSAGE" on stderr; CLI_EXIT_USAGE. */
+static int run_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int run_fail(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fputs("tally run: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'tally run --help'.\n", stderr);
-    return EXIT_USAGE;
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_EXIT_USAGE;
 }
+
+/* The same for a usage error, with the pointer to --help. */
+#define usage_error(...) (run_fail(__VA_ARGS__), fputs("Try 'tally run --help'.\n", stderr), \
+                          CLI_EXIT_USAGE)
 
 static double monotonic_seconds(void)
 {
@@ -302,8 +317,7 @@ static int finish_from_journal(const char *output, const char *label, int force,
     size_t n = strlen(output);
     char *journal = malloc(n + sizeof(".journal"));
     if (journal == NULL) {
-        fputs("tally run: out of memory\n", stderr);
-        return EXIT_USAGE;
+        return run_fail("out of memory");
     }
     memcpy(journal, output, n);
     memcpy(journal + n, ".journal", sizeof(".journal"));
@@ -311,7 +325,7 @@ static int finish_from_journal(const char *output, const char *label, int force,
     tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
     lo.kind = TALLY_INPUT_JOURNAL;
     lo.label = label;
-    int status = EXIT_USAGE;
+    int status = CLI_EXIT_USAGE;
     if (!force && access(output, F_OK) == 0) {
         fprintf(stderr, "tally run: %s: the result set already exists; replace it with --force\n",
                 output);
@@ -326,7 +340,7 @@ static int finish_from_journal(const char *output, const char *label, int force,
                 "then --finish\n",
                 journal, tally_resultset_meta_get(tally_results_at(results, 0), "running"));
     } else if (cli_meta_apply(meta, results) != CLI_EXIT_OK) {
-        status = EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
     } else if (tally_results_save(results, output) != TALLY_OK) {
         fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
     } else {
@@ -338,7 +352,7 @@ static int finish_from_journal(const char *output, const char *label, int force,
             failed += f ? strtoul(f, NULL, 10) : 0;
         }
         print_summary(output, results, runs ? runs : "?", failed, -1, " from its journal");
-        status = EXIT_OK;
+        status = CLI_EXIT_OK;
     }
     tally_results_free(results);
     free(journal);
@@ -383,289 +397,354 @@ static int on_progress(void *user, const tally_run_progress *p)
     return interrupted != 0;
 }
 
-int cmd_run(int argc, char **argv)
-{
-    tally_runner_options o = TALLY_RUNNER_OPTIONS_INIT;
-    const char *workload = NULL;
-    char **params = calloc((size_t)argc + 1, sizeof(char *));
-    size_t nparams = 0;
-    char **command = NULL;
-    int status = EXIT_USAGE;
-    tally_runner *runner = NULL;
-    char *command_line = join_command_line(argc, argv);
-    char *label = NULL;
-    tally_runner_config *configs = calloc((size_t)argc + 1, sizeof(*configs));
-    char **config_text = calloc((size_t)argc + 1, sizeof(char *));
-    size_t nconfigs = 0;
-    int finish = 0, runs_given = 0;
-    cli_meta meta = { 0, NULL, NULL, NULL };
-    if (params == NULL || command_line == NULL || configs == NULL || config_text == NULL) {
-        fputs("tally run: out of memory\n", stderr);
-        goto done;
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--") == 0) {
-            command = &argv[i + 1];
-            if (command[0] == NULL) {
-                status = usage_error("%s: a command is needed after --", "run");
-                goto done;
-            }
-            break;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            status = EXIT_OK;
-            goto done;
-        }
-        if (strcmp(a, "--interleave") == 0) {
-            o.interleave = 1;
-            continue;
-        }
-        if (strcmp(a, "--resume") == 0) {
-            o.resume = 1;
-            continue;
-        }
-        if (strcmp(a, "--append") == 0) {
-            o.append = 1;
-            continue;
-        }
-        if (strcmp(a, "--force") == 0) {
-            o.force = 1;
-            continue;
-        }
-        if (strcmp(a, "--finish") == 0) {
-            finish = 1;
-            continue;
-        }
-        if (a[0] != '-') {
-            if (workload != NULL) {
-                status = usage_error("unexpected argument '%s'", a);
-                goto done;
-            }
-            workload = a;
-            continue;
-        }
-        /* Every other option takes a value. */
-        if (next == NULL) {
-            status = usage_error("option %s needs a value", a);
-            goto done;
-        }
-        i++;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            o.output = next;
-        } else if (strcmp(a, "-l") == 0 || strcmp(a, "--label") == 0) {
-            o.label = next;
-        } else if (strcmp(a, "--meta") == 0) {
-            if (cli_meta_option(&meta, "run", next) != CLI_EXIT_OK)
-                goto done;
-        } else if (strcmp(a, "-n") == 0 || strcmp(a, "--runs") == 0) {
-            if (parse_count(&o.runs, next) != 0 || o.runs == 0) {
-                status = usage_error("--runs: expected a positive integer, found '%s'", next);
-                goto done;
-            }
-            runs_given = 1;
-        } else if (strcmp(a, "-w") == 0 || strcmp(a, "--warmup") == 0) {
-            if (parse_count(&o.warmup, next) != 0) {
-                status = usage_error("--warmup: expected an integer >= 0, found '%s'", next);
-                goto done;
-            }
-        } else if (strcmp(a, "--max-runs") == 0) {
-            if (parse_count(&o.runs, next) != 0 || o.runs == 0) {
-                status = usage_error("--max-runs: expected a positive integer, found '%s'", next);
-                goto done;
-            }
-            runs_given = 1;
-        } else if (strcmp(a, "--min-runs") == 0) {
-            if (parse_count(&o.min_runs, next) != 0 || o.min_runs < 2) {
-                status = usage_error("--min-runs: expected an integer >= 2, found '%s'", next);
-                goto done;
-            }
-        } else if (strcmp(a, "--look-every") == 0) {
-            if (parse_count(&o.look_every, next) != 0 || o.look_every == 0) {
-                status = usage_error("--look-every: expected a positive integer, found '%s'",
-                                     next);
-                goto done;
-            }
-        } else if (strcmp(a, "--until-precision") == 0 || strcmp(a, "--mde") == 0) {
-            double *v = a[2] == 'u' ? &o.until_precision : &o.mde_pct;
-            if (parse_percent(v, next) != 0) {
-                fprintf(stderr, "tally run: %s: expected a percentage between 0 and 100 "
-                                "(exclusive), found '%s'\nTry 'tally run --help'.\n", a, next);
-                goto done;
-            }
-        } else if (strcmp(a, "--alpha") == 0) {
-            char *end;
-            o.alpha = strtod(next, &end);
-            if (end == next || *end != '\0' || !(o.alpha > 0 && o.alpha < 0.5)) {
-                status = usage_error("--alpha: expected a number in (0, 0.5), found '%s'", next);
-                goto done;
-            }
-        } else if (strcmp(a, "--against") == 0) {
-            o.against = next;
-        } else if (strcmp(a, "--timeout") == 0) {
-            char *end;
-            o.timeout = strtod(next, &end);
-            if (*end != '\0' || !(o.timeout > 0)) {
-                status = usage_error("--timeout: expected seconds > 0, found '%s'", next);
-                goto done;
-            }
-        } else if (strcmp(a, "--sweep") == 0 || strcmp(a, "--groups") == 0 ||
-                   strcmp(a, "--workers") == 0 || strcmp(a, "--clients") == 0 ||
-                   strcmp(a, "--streams") == 0) {
-            o.sweep = next;
-        } else if (strcmp(a, "--compare") == 0) {
-            /* LABEL=CMD: the text is split in place in a copy; the argv is sh -c CMD. */
-            char *eq = strchr(next, '=');
-            if (eq == NULL || eq == next || eq[1] == '\0') {
-                status = usage_error("--compare: expected LABEL=COMMAND, found '%s'", next);
-                goto done;
-            }
-            char *copy = strdup(next);
-            const char **argv3 = calloc(4, sizeof(char *));
-            config_text[nconfigs] = copy;
-            if (copy == NULL || argv3 == NULL) {
-                free(argv3);
-                fputs("tally run: out of memory\n", stderr);
-                goto done;
-            }
-            copy[eq - next] = '\0';
-            argv3[0] = "sh";
-            argv3[1] = "-c";
-            argv3[2] = copy + (eq - next) + 1;
-            configs[nconfigs].label = copy;
-            configs[nconfigs++].command = argv3;
-        } else if (strcmp(a, "-p") == 0 || strcmp(a, "--param") == 0) {
-            params[nparams++] = strdup(next);
-        } else if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
-            /* --array-size 1000 is the parameter array_size=1000 */
-            size_t klen = strlen(a + 2);
-            char *kv = malloc(klen + strlen(next) + 2);
-            if (kv != NULL) {
-                for (size_t k = 0; k < klen; k++)
-                    kv[k] = a[2 + k] == '-' ? '_' : a[2 + k];
-                kv[klen] = '=';
-                strcpy(kv + klen + 1, next);
-            }
-            params[nparams++] = kv;
-        } else {
-            status = usage_error("unknown option '%s'", a);
-            goto done;
-        }
-        if (nparams > 0 && params[nparams - 1] == NULL) {
-            fputs("tally run: out of memory\n", stderr);
-            goto done;
-        }
-    }
-    if (finish) {
-        if (o.output == NULL)
-            status = usage_error("%s", "--finish needs the result set to write: -o OUT.json");
-        else if (workload != NULL || command != NULL || nconfigs > 0 || o.resume || o.append)
-            status = usage_error("%s", "--finish runs nothing: give only -o OUT.json (and "
-                                       "--label, --force)");
-        else
-            status = finish_from_journal(o.output, o.label, o.force, &meta);
-        goto done;
-    }
-    if (o.mde_pct > 0 && o.against == NULL) {
-        status = usage_error("%s", "--mde is the equivalence margin of --against: give the "
-                                   "baseline too");
-        goto done;
-    }
-    if (o.against != NULL && !(o.mde_pct > 0)) {
-        status = usage_error("%s", "--against needs --mde PCT, the change below which a case "
-                                   "counts as equivalent");
-        goto done;
-    }
-    int adaptive = o.until_precision > 0 || o.against != NULL;
-    if (!adaptive && o.min_runs != 5) {
-        status = usage_error("%s", "--min-runs needs an adaptive rule (--until-precision or "
-                                   "--against)");
-        goto done;
-    }
-    if (!adaptive && o.look_every != 0) {
-        status = usage_error("%s", "--look-every needs an adaptive rule (--until-precision or "
-                                   "--against)");
-        goto done;
-    }
-    if (adaptive && !runs_given)
-        o.runs = o.min_runs > 50 ? o.min_runs : 50;
-    if (adaptive && o.min_runs > o.runs) {
-        char text[96];
-        snprintf(text, sizeof(text), "--min-runs (%u) exceeds --max-runs (%u)", o.min_runs,
-                 o.runs);
-        status = usage_error("%s", text);
-        goto done;
-    }
-    if (o.append && o.force) {
-        status = usage_error("%s", "--append keeps the result set: no --force");
-        goto done;
-    }
-    if (nconfigs > 0 && command != NULL) {
-        status = usage_error("%s", "give either --compare or a command after --, not both");
-        goto done;
-    }
-    if (workload == NULL && (command != NULL || nconfigs > 0))
-        workload = "exec";
-    if (workload == NULL) {
-        status = usage_error("%s", "which workload? (tally run --help lists them)");
-        goto done;
-    }
-    if (tally_workload_from_name(&o.workload, workload) != TALLY_OK) {
-        status = usage_error("%s", tally_error_last()->message);
-        goto done;
-    }
-    if (o.workload == TALLY_WORKLOAD_EXEC && command == NULL && nconfigs == 0) {
-        status = usage_error("%s: give the command after --", "exec");
-        goto done;
-    }
-    if (o.workload != TALLY_WORKLOAD_EXEC && command != NULL) {
-        status = usage_error("%s takes no command after --", workload);
-        goto done;
-    }
-    if (o.output == NULL) {
-        status = usage_error("%s", "an output file is needed: -o OUT.json");
-        goto done;
-    }
-    if (nconfigs > 0 && o.label != NULL) {
-        status = usage_error("%s", "--compare names the result sets: no --label");
-        goto done;
-    }
-    if (o.label == NULL && nconfigs == 0) {
-        const char *base = strrchr(o.output, '/');
-        base = base ? base + 1 : o.output;
-        label = strdup(base);
-        if (label == NULL) {
-            fputs("tally run: out of memory\n", stderr);
-            goto done;
-        }
-        size_t n = strlen(label);
-        if (n > 5 && strcmp(label + n - 5, ".json") == 0)
-            label[n - 5] = '\0';
-        o.label = label;
-    }
-    o.params = (const char *const *)params;
-    o.param_count = nparams;
-    o.command = (const char *const *)command;
-    o.configs = nconfigs ? configs : NULL;
-    o.config_count = nconfigs;
-    o.command_line = command_line;
-    progress_state st = { isatty(STDERR_FILENO) };
-    o.progress = on_progress;
-    o.progress_user = &st;
+/* What the command line asks for. The runner's options point into argv and into the blocks
+ * this owns (parameters, --compare configurations, the default label). */
+typedef struct run_args {
+    tally_runner_options o;
+    const char *workload;
+    char **params; /* KEY=VALUE, owned */
+    size_t nparams;
+    char **command; /* after --, into argv */
+    tally_runner_config *configs; /* --compare; each command an owned sh -c argv */
+    char **config_text; /* the LABEL=CMD copies the configurations point into */
+    size_t nconfigs;
+    int help, finish, runs_given, adaptive;
+    cli_meta meta;
+    char *label; /* the default label, owned */
+    char *command_line;
+} run_args;
 
-    if (tally_runner_new(&runner, &o) != TALLY_OK) {
-        fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
-        goto done;
+enum {
+    OPT_META = 1000, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_LOOK_EVERY, OPT_UNTIL_PRECISION, OPT_MDE,
+    OPT_ALPHA, OPT_AGAINST, OPT_TIMEOUT, OPT_SWEEP, OPT_COMPARE, OPT_INTERLEAVE, OPT_RESUME,
+    OPT_APPEND, OPT_FORCE, OPT_FINISH
+};
+
+static const struct option run_options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"label", required_argument, NULL, 'l'},
+    {"meta", required_argument, NULL, OPT_META},
+    {"runs", required_argument, NULL, 'n'},
+    {"warmup", required_argument, NULL, 'w'},
+    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+    {"min-runs", required_argument, NULL, OPT_MIN_RUNS},
+    {"look-every", required_argument, NULL, OPT_LOOK_EVERY},
+    {"until-precision", required_argument, NULL, OPT_UNTIL_PRECISION},
+    {"mde", required_argument, NULL, OPT_MDE},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"against", required_argument, NULL, OPT_AGAINST},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"sweep", required_argument, NULL, OPT_SWEEP},
+    {"groups", required_argument, NULL, OPT_SWEEP},
+    {"workers", required_argument, NULL, OPT_SWEEP},
+    {"clients", required_argument, NULL, OPT_SWEEP},
+    {"streams", required_argument, NULL, OPT_SWEEP},
+    {"compare", required_argument, NULL, OPT_COMPARE},
+    {"param", required_argument, NULL, 'p'},
+    {"interleave", no_argument, NULL, OPT_INTERLEAVE},
+    {"resume", no_argument, NULL, OPT_RESUME},
+    {"append", no_argument, NULL, OPT_APPEND},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"finish", no_argument, NULL, OPT_FINISH},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int args_new(run_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof(*a));
+    tally_runner_options defaults = TALLY_RUNNER_OPTIONS_INIT;
+    a->o = defaults;
+    a->params = calloc((size_t)argc + 1, sizeof(char *));
+    a->configs = calloc((size_t)argc + 1, sizeof(*a->configs));
+    a->config_text = calloc((size_t)argc + 1, sizeof(char *));
+    a->command_line = join_command_line(argc, argv);
+    if (a->params == NULL || a->configs == NULL || a->config_text == NULL ||
+        a->command_line == NULL)
+        return run_fail("out of memory");
+    return CLI_EXIT_OK;
+}
+
+static void args_free(run_args *a)
+{
+    cli_meta_free(&a->meta);
+    for (size_t i = 0; a->params && i < a->nparams; i++)
+        free(a->params[i]);
+    free(a->params);
+    free(a->command_line);
+    free(a->label);
+    for (size_t i = 0; a->configs && i < a->nconfigs; i++)
+        free((void *)a->configs[i].command);
+    for (size_t i = 0; a->config_text && a->config_text[i]; i++)
+        free(a->config_text[i]);
+    free(a->configs);
+    free(a->config_text);
+}
+
+/* A workload parameter given as an option of its own: `--array-size 1000` (or
+ * `--array-size=1000`) is array_size=1000. Any `--NAME` that is not exactly one of the
+ * command's options is one, so that no parameter is taken for an abbreviated option
+ * (--time is exec's parameter, not --timeout). */
+static int is_param_option(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+        return 0;
+    size_t n = strcspn(arg + 2, "=");
+    for (size_t i = 0; run_options[i].name; i++)
+        if (strlen(run_options[i].name) == n && strncmp(run_options[i].name, arg + 2, n) == 0)
+            return 0;
+    return 1;
+}
+
+/* KEY=VALUE from a `--KEY` and its value, dashes of the key made underscores. */
+static char *param_of(const char *key, size_t klen, const char *value)
+{
+    char *kv = malloc(klen + strlen(value) + 2);
+    if (kv == NULL)
+        return NULL;
+    for (size_t k = 0; k < klen; k++)
+        kv[k] = key[k] == '-' ? '_' : key[k];
+    kv[klen] = '=';
+    strcpy(kv + klen + 1, value);
+    return kv;
+}
+
+/* The parameter option at argv[*i] (is_param_option), its value the next argument unless
+ * written `--KEY=VALUE`; *i moves past them. */
+static int take_param(run_args *a, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i] + 2;
+    const char *eq = strchr(arg, '=');
+    if (eq == NULL && *i + 1 >= argc)
+        return usage_error("option %s needs a value", argv[*i]);
+    char *kv = eq ? param_of(arg, (size_t)(eq - arg), eq + 1)
+                  : param_of(arg, strlen(arg), argv[*i + 1]);
+    *i += eq ? 1 : 2;
+    if (kv == NULL)
+        return run_fail("out of memory");
+    a->params[a->nparams++] = kv;
+    return CLI_EXIT_OK;
+}
+
+/* --compare LABEL=CMD: the text is split in place in a copy; the command is sh -c CMD. */
+static int add_config(run_args *a, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (eq == NULL || eq == text || eq[1] == '\0')
+        return usage_error("--compare: expected LABEL=COMMAND, found '%s'", text);
+    char *copy = strdup(text);
+    const char **argv3 = calloc(4, sizeof(char *));
+    a->config_text[a->nconfigs] = copy;
+    if (copy == NULL || argv3 == NULL) {
+        free(argv3);
+        return run_fail("out of memory");
     }
-    double started = monotonic_seconds();
-    /* Ctrl-C, kill, a terminal or ssh hang-up and Ctrl-\ all end the sweep the same way: the
-     * current run's processes and the workload's server are killed, completed runs are kept
-     * (--resume continues), nothing is left running. A signal found ignored stays ignored
-     * (nohup, or a shell's background job), as the caller asked. */
+    copy[eq - text] = '\0';
+    argv3[0] = "sh";
+    argv3[1] = "-c";
+    argv3[2] = copy + (eq - text) + 1;
+    a->configs[a->nconfigs].label = copy;
+    a->configs[a->nconfigs++].command = argv3;
+    return CLI_EXIT_OK;
+}
+
+/* A count option's value: `min` or more (and at most a million). */
+static int count_value(unsigned int *out, const char *option, const char *value, unsigned min,
+                       const char *expected)
+{
+    if (parse_count(out, value) != 0 || *out < min)
+        return usage_error("%s: expected %s, found '%s'", option, expected, value);
+    return CLI_EXIT_OK;
+}
+
+/* A number option's value in (lo, hi); hi = 0: no upper bound. */
+static int number_value(double *out, const char *option, const char *value, double lo, double hi,
+                        const char *expected)
+{
+    char *end;
+    *out = strtod(value, &end);
+    if (end == value || *end != '\0' || !(*out > lo) || (hi > 0 && !(*out < hi)))
+        return usage_error("%s: expected %s, found '%s'", option, expected, value);
+    return CLI_EXIT_OK;
+}
+
+/* One option of the getopt_long table with its value. */
+static int take_option(run_args *a, int c, const char *value)
+{
+    tally_runner_options *o = &a->o;
+    switch (c) {
+    case 'h': a->help = 1; return CLI_EXIT_OK;
+    case OPT_INTERLEAVE: o->interleave = 1; return CLI_EXIT_OK;
+    case OPT_RESUME: o->resume = 1; return CLI_EXIT_OK;
+    case OPT_APPEND: o->append = 1; return CLI_EXIT_OK;
+    case OPT_FORCE: o->force = 1; return CLI_EXIT_OK;
+    case OPT_FINISH: a->finish = 1; return CLI_EXIT_OK;
+    case 'o': o->output = value; return CLI_EXIT_OK;
+    case 'l': o->label = value; return CLI_EXIT_OK;
+    case OPT_AGAINST: o->against = value; return CLI_EXIT_OK;
+    case OPT_SWEEP: o->sweep = value; return CLI_EXIT_OK;
+    case OPT_META: return cli_meta_option(&a->meta, "run", value);
+    case OPT_COMPARE: return add_config(a, value);
+    case 'n':
+    case OPT_MAX_RUNS:
+        a->runs_given = 1;
+        return count_value(&o->runs, c == 'n' ? "--runs" : "--max-runs", value, 1,
+                           "a positive integer");
+    case 'w': return count_value(&o->warmup, "--warmup", value, 0, "an integer >= 0");
+    case OPT_MIN_RUNS: return count_value(&o->min_runs, "--min-runs", value, 2, "an integer >= 2");
+    case OPT_LOOK_EVERY:
+        return count_value(&o->look_every, "--look-every", value, 1, "a positive integer");
+    case OPT_UNTIL_PRECISION:
+    case OPT_MDE:
+        if (parse_percent(c == OPT_MDE ? &o->mde_pct : &o->until_precision, value) != 0)
+            return usage_error("%s: expected a percentage between 0 and 100 (exclusive), "
+                               "found '%s'", c == OPT_MDE ? "--mde" : "--until-precision", value);
+        return CLI_EXIT_OK;
+    case OPT_ALPHA:
+        return number_value(&o->alpha, "--alpha", value, 0, 0.5, "a number in (0, 0.5)");
+    case OPT_TIMEOUT:
+        return number_value(&o->timeout, "--timeout", value, 0, 0, "seconds > 0");
+    case 'p':
+        if ((a->params[a->nparams] = strdup(value)) == NULL)
+            return run_fail("out of memory");
+        a->nparams++;
+        return CLI_EXIT_OK;
+    default: return CLI_EXIT_USAGE;
+    }
+}
+
+/* Step 1: the options, the workload's name, and the command after `--`. Parsing stops at
+ * --help (a->help). */
+static int parse_options(run_args *a, int argc, char **argv)
+{
+    optind = 1;
+    opterr = 0;
+    int status = CLI_EXIT_OK;
+    while (status == CLI_EXIT_OK && !a->help && optind < argc) {
+        if (is_param_option(argv[optind])) {
+            status = take_param(a, argc, argv, &optind);
+            continue;
+        }
+        int before = optind;
+        /* "+": stop at the workload's name instead of moving it, so that the arguments after
+         * `--` are the command's alone. */
+        int c = getopt_long(argc, argv, "+:o:l:n:w:p:h", run_options, NULL);
+        if (c == -1 && optind > before) { /* `--` */
+            a->command = &argv[optind];
+            if (a->command[0] == NULL)
+                status = usage_error("%s: a command is needed after --", "run");
+            break;
+        } else if (c == -1 && a->workload != NULL) {
+            status = usage_error("unexpected argument '%s'", argv[optind]);
+        } else if (c == -1) {
+            a->workload = argv[optind++];
+        } else if (c == ':') {
+            status = usage_error("option %s needs a value", argv[optind - 1]);
+        } else if (c == '?' && optopt >= OPT_META) { /* --force=1 */
+            status = usage_error("option %s takes no value", argv[optind - 1]);
+        } else if (c == '?') {
+            status = usage_error("unknown option '-%c'", optopt);
+        } else {
+            status = take_option(a, c, optarg);
+        }
+    }
+    return status;
+}
+
+/* --finish: nothing to run, only the journal to turn into OUT.json. */
+static int finish(run_args *a)
+{
+    if (a->o.output == NULL)
+        return usage_error("%s", "--finish needs the result set to write: -o OUT.json");
+    if (a->workload != NULL || a->command != NULL || a->nconfigs > 0 || a->o.resume ||
+        a->o.append)
+        return usage_error("%s", "--finish runs nothing: give only -o OUT.json (and --label, "
+                                 "--force)");
+    return finish_from_journal(a->o.output, a->o.label, a->o.force, &a->meta);
+}
+
+/* Step 2: the adaptive rule's options agree with one another. */
+static int check_adaptive(run_args *a)
+{
+    tally_runner_options *o = &a->o;
+    if (o->mde_pct > 0 && o->against == NULL)
+        return usage_error("%s", "--mde is the equivalence margin of --against: give the "
+                                 "baseline too");
+    if (o->against != NULL && !(o->mde_pct > 0))
+        return usage_error("%s", "--against needs --mde PCT, the change below which a case "
+                                 "counts as equivalent");
+    a->adaptive = o->until_precision > 0 || o->against != NULL;
+    if (!a->adaptive && o->min_runs != 5)
+        return usage_error("%s", "--min-runs needs an adaptive rule (--until-precision or "
+                                 "--against)");
+    if (!a->adaptive && o->look_every != 0)
+        return usage_error("%s", "--look-every needs an adaptive rule (--until-precision or "
+                                 "--against)");
+    if (a->adaptive && !a->runs_given)
+        o->runs = o->min_runs > 50 ? o->min_runs : 50;
+    if (a->adaptive && o->min_runs > o->runs)
+        return usage_error("--min-runs (%u) exceeds --max-runs (%u)", o->min_runs, o->runs);
+    return CLI_EXIT_OK;
+}
+
+/* Step 3: what runs (a workload, a command, --compare's commands) and where it goes. */
+static int check_workload(run_args *a)
+{
+    tally_runner_options *o = &a->o;
+    if (o->append && o->force)
+        return usage_error("%s", "--append keeps the result set: no --force");
+    if (a->nconfigs > 0 && a->command != NULL)
+        return usage_error("%s", "give either --compare or a command after --, not both");
+    if (a->workload == NULL && (a->command != NULL || a->nconfigs > 0))
+        a->workload = "exec";
+    if (a->workload == NULL)
+        return usage_error("%s", "which workload? (tally run --help lists them)");
+    if (tally_workload_from_name(&o->workload, a->workload) != TALLY_OK)
+        return usage_error("%s", tally_error_last()->message);
+    if (o->workload == TALLY_WORKLOAD_EXEC && a->command == NULL && a->nconfigs == 0)
+        return usage_error("%s: give the command after --", "exec");
+    if (o->workload != TALLY_WORKLOAD_EXEC && a->command != NULL)
+        return usage_error("%s takes no command after --", a->workload);
+    if (o->output == NULL)
+        return usage_error("%s", "an output file is needed: -o OUT.json");
+    if (a->nconfigs > 0 && o->label != NULL)
+        return usage_error("%s", "--compare names the result sets: no --label");
+    return CLI_EXIT_OK;
+}
+
+/* Step 4: the label, by default the output's name without directory and .json; the runner's
+ * options from the arguments. */
+static int fill_runner_options(run_args *a)
+{
+    tally_runner_options *o = &a->o;
+    if (o->label == NULL && a->nconfigs == 0) {
+        const char *base = strrchr(o->output, '/');
+        base = base ? base + 1 : o->output;
+        if ((a->label = strdup(base)) == NULL)
+            return run_fail("out of memory");
+        size_t n = strlen(a->label);
+        if (n > 5 && strcmp(a->label + n - 5, ".json") == 0)
+            a->label[n - 5] = '\0';
+        o->label = a->label;
+    }
+    o->params = (const char *const *)a->params;
+    o->param_count = a->nparams;
+    o->command = (const char *const *)a->command;
+    o->configs = a->nconfigs ? a->configs : NULL;
+    o->config_count = a->nconfigs;
+    o->command_line = a->command_line;
+    o->progress = on_progress;
+    return CLI_EXIT_OK;
+}
+
+/* Step 5: the sweep. Ctrl-C, kill, a terminal or ssh hang-up and Ctrl-\ all end it the same
+ * way: the current run's processes and the workload's server are killed, completed runs are
+ * kept (--resume continues), nothing is left running. A signal found ignored stays ignored
+ * (nohup, or a shell's background job), as the caller asked. */
+static int run_with_signals(tally_runner *runner)
+{
     static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-    enum { NSTOP = sizeof(stop_signals) / sizeof(stop_signals[0]) };
+    enum { NSTOP = COUNT(stop_signals) };
     struct sigaction sa, old[NSTOP];
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -678,72 +757,108 @@ int cmd_run(int argc, char **argv)
     int rc = tally_runner_run(runner);
     for (int i = 0; i < NSTOP; i++)
         sigaction(stop_signals[i], &old[i], NULL);
-    if (st.draw)
-        fputs("\r\033[K", stderr);
-    char *resume = resume_command(argc, argv);
+    return rc;
+}
+
+/* Step 6a: a sweep that stopped early, and how to continue it. */
+static int report_stopped(int rc, const char *output, const char *resume)
+{
     if (rc == TALLY_EINTERRUPTED) {
         fprintf(stderr, "tally run: interrupted%s; completed runs are kept in %s.journal; "
-                        "continue with:\n  %s\n", signal_name(interrupted), o.output,
+                        "continue with:\n  %s\n", signal_name(interrupted), output,
                 resume ? resume : "--resume");
-        status = EXIT_INTERRUPTED;
-    } else if (rc != TALLY_OK) {
-        const tally_error *e = tally_error_last();
-        fprintf(stderr, "tally run: %s\n", e->message);
-        /* Where the journal keeps runs, say exactly how to continue them. */
-        int keeps = e->code == TALLY_EIO && e->file != NULL && strstr(e->message, "--resume");
-        if (((e->code == TALLY_EEXISTS && e->file && strstr(e->file, ".journal") &&
-              strstr(e->message, "--resume")) || keeps) &&
-            resume != NULL)
-            fprintf(stderr, "  %s\n", resume);
-    } else {
-        char runs[48];
-        snprintf(runs, sizeof(runs), "%u", o.runs);
-        tally_results *results = NULL;
-        size_t failed = tally_runner_failed_runs(runner);
-        int took = tally_runner_take_results(&results, runner) == TALLY_OK;
-        if (took && adaptive) {
-            size_t lo, hi;
-            sample_range(&lo, &hi, results);
-            if (lo == hi)
-                snprintf(runs, sizeof(runs), "%zu", lo);
-            else
-                snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
-        }
-        /* The runner wrote the result set; stamped, it is written again (atomically). */
-        if (took && meta.count > 0 && (cli_meta_apply(&meta, results) != CLI_EXIT_OK ||
-                                      tally_results_save(results, o.output) != TALLY_OK)) {
-            if (tally_error_last()->code != TALLY_OK)
-                fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
-            tally_results_free(results);
-            status = EXIT_USAGE;
-            free(resume);
-            goto done;
-        }
-        if (took) {
-            print_summary(o.output, results, runs, failed, monotonic_seconds() - started, "");
-            print_first_failure(results);
-        }
-        tally_results_free(results);
-        if (failed > 0)
-            fprintf(stderr, "tally run: %zu run%s failed: counted per case as failed_runs, "
-                            "reasons in failed_run.N (tally summary %s shows them)\n",
-                    failed, failed == 1 ? "" : "s", o.output);
-        status = failed > 0 ? EXIT_FAILED_RUNS : EXIT_OK;
+        return CLI_EXIT_INTERRUPTED;
     }
-    free(resume);
-done:
-    cli_meta_free(&meta);
+    const tally_error *e = tally_error_last();
+    fprintf(stderr, "tally run: %s\n", e->message);
+    /* Where the journal keeps runs, say exactly how to continue them. */
+    int keeps = e->code == TALLY_EIO && e->file != NULL && strstr(e->message, "--resume");
+    if (((e->code == TALLY_EEXISTS && e->file && strstr(e->file, ".journal") &&
+          strstr(e->message, "--resume")) || keeps) &&
+        resume != NULL)
+        fprintf(stderr, "  %s\n", resume);
+    return CLI_EXIT_USAGE;
+}
+
+/* Step 6b: a finished sweep: the metadata stamped, the summary line, the failed runs. */
+static int report_finished(run_args *a, tally_runner *runner, double started)
+{
+    char runs[48];
+    snprintf(runs, sizeof(runs), "%u", a->o.runs);
+    tally_results *results = NULL;
+    size_t failed = tally_runner_failed_runs(runner);
+    int took = tally_runner_take_results(&results, runner) == TALLY_OK;
+    if (took && a->adaptive) {
+        size_t lo, hi;
+        sample_range(&lo, &hi, results);
+        if (lo == hi)
+            snprintf(runs, sizeof(runs), "%zu", lo);
+        else
+            snprintf(runs, sizeof(runs), "%zu-%zu", lo, hi);
+    }
+    /* The runner wrote the result set; stamped, it is written again (atomically). */
+    if (took && a->meta.count > 0 && (cli_meta_apply(&a->meta, results) != CLI_EXIT_OK ||
+                                      tally_results_save(results, a->o.output) != TALLY_OK)) {
+        if (tally_error_last()->code != TALLY_OK)
+            fprintf(stderr, "tally run: %s\n", tally_error_last()->message);
+        tally_results_free(results);
+        return CLI_EXIT_USAGE;
+    }
+    if (took) {
+        print_summary(a->o.output, results, runs, failed, monotonic_seconds() - started, "");
+        print_first_failure(results);
+    }
+    tally_results_free(results);
+    if (failed > 0)
+        fprintf(stderr, "tally run: %zu run%s failed: counted per case as failed_runs, "
+                        "reasons in failed_run.N (tally summary %s shows them)\n",
+                failed, failed == 1 ? "" : "s", a->o.output);
+    return failed > 0 ? CLI_EXIT_FINDING : CLI_EXIT_OK;
+}
+
+/* Steps 5 and 6: run the sweep, then say how it went. */
+static int run_sweep(run_args *a, int argc, char **argv)
+{
+    progress_state st = { isatty(STDERR_FILENO) };
+    a->o.progress_user = &st;
+    tally_runner *runner = NULL;
+    if (tally_runner_new(&runner, &a->o) != TALLY_OK)
+        return run_fail("%s", tally_error_last()->message);
+    double started = monotonic_seconds();
+    int rc = run_with_signals(runner);
+    if (st.draw)
+        fputs("\r\033[K", stderr);
+    int status;
+    if (rc != TALLY_OK) {
+        char *resume = resume_command(argc, argv);
+        status = report_stopped(rc, a->o.output, resume);
+        free(resume);
+    } else {
+        status = report_finished(a, runner, started);
+    }
     tally_runner_free(runner);
-    for (size_t i = 0; params && i < nparams; i++)
-        free(params[i]);
-    free(params);
-    free(command_line);
-    free(label);
-    for (size_t i = 0; configs && i < nconfigs; i++)
-        free((void *)configs[i].command);
-    for (size_t i = 0; config_text && config_text[i]; i++)
-        free(config_text[i]);
-    free(configs);
-    free(config_text);
+    return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_args a;
+    int status = args_new(&a, argc, argv);
+    if (status == CLI_EXIT_OK)
+        status = parse_options(&a, argc, argv);
+    if (status == CLI_EXIT_OK && a.help) {
+        fputs(usage_text, stdout);
+    } else if (status == CLI_EXIT_OK && a.finish) {
+        status = finish(&a);
+    } else if (status == CLI_EXIT_OK) {
+        status = check_adaptive(&a);
+        if (status == CLI_EXIT_OK)
+            status = check_workload(&a);
+        if (status == CLI_EXIT_OK)
+            status = fill_runner_options(&a);
+        if (status == CLI_EXIT_OK)
+            status = run_sweep(&a, argc, argv);
+    }
+    args_free(&a);
     return status;
 }

@@ -310,6 +310,40 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
     return CLI_EXIT_OK;
 }
 
+/* The width cli_help wraps the input kinds at, and the column their continuation lines start at
+ * (the descriptions' column of every help). */
+#define HELP_WIDTH 86
+#define HELP_COLUMN 28
+
+void cli_help(const char *help)
+{
+    const char *mark = strstr(help, CLI_INPUT_KINDS_MARK);
+    if (mark == NULL) {
+        fputs(help, stdout);
+        return;
+    }
+    fwrite(help, 1, (size_t)(mark - help), stdout);
+    const char *line = mark;
+    while (line > help && line[-1] != '\n')
+        line--;
+    size_t col = (size_t)(mark - line);
+    const char *name;
+    /* The kinds are numbered from 1 without a gap (tally/io.h), the registry's added ones last. */
+    for (int k = 1; (name = tally_input_kind_name((tally_input_kind)k)) != NULL; k++) {
+        size_t len = strlen(name);
+        if (k > 1 && col + 2 + len + 1 > HELP_WIDTH) {
+            printf(",\n%*s", HELP_COLUMN, "");
+            col = HELP_COLUMN;
+        } else if (k > 1) {
+            fputs(", ", stdout);
+            col += 2;
+        }
+        fputs(name, stdout);
+        col += len;
+    }
+    fputs(mark + strlen(CLI_INPUT_KINDS_MARK), stdout);
+}
+
 int cli_input_option(tally_load_options *lo, const char *command, const char *name,
                      const char *value)
 {

@@ -56,7 +56,8 @@ static const struct option report_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
+/* Every field of `cmd` but its name and allow_gate at its default. */
+static void command_defaults(cli_report_command *cmd)
 {
     cli_report_args init = {TALLY_REPORT_OPTIONS_INIT, TALLY_RENDER_OPTIONS_INIT, NULL, "auto",
                             TALLY_INPUT_AUTO, TALLY_LOAD_OPTIONS_INIT, 0};
@@ -75,7 +76,210 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
     cmd->case_map[0] = '\0';
     cmd->case_map_len = 0;
     cmd->allow_missing = 0;
+}
 
+/* What a helper below answers for an option that is not one of its own. */
+enum { NOT_MINE = -1 };
+
+/* The comparison's options: the gate's (--fail-on-inconclusive, --gate-bound, --equivalence,
+ * --mde, --power, --bisect, --fail-on-regression) and --baseline. */
+static int gate_option(cli_report_command *cmd, int c, const char *name, const char *arg)
+{
+    if (c == 'I') {
+        cmd->fail_on_inconclusive = 1;
+        return CLI_EXIT_OK;
+    }
+    if (c == 'G') {
+        if (strcmp(arg, "point") == 0)
+            cmd->gate_bound = TALLY_GATE_POINT;
+        else if (strcmp(arg, "near") == 0)
+            cmd->gate_bound = TALLY_GATE_NEAR;
+        else
+            return cli_usage_error(cmd->name, "--gate-bound takes point or near, not '%s'",
+                                   arg);
+        return CLI_EXIT_OK;
+    }
+    if (c == 'E' || c == 'M' || c == 'W') {
+        char *end = NULL;
+        double v = strtod(arg, &end);
+        int ok = end != arg && *end == '\0' &&
+                 (c == 'W' ? v > 0.0 && v < 1.0 : v > 0.0 && v < 100.0);
+        if (!ok && c == 'W')
+            return cli_usage_error(cmd->name, "--power needs a number between 0 and 1, not "
+                                              "'%s'", arg);
+        if (!ok)
+            return cli_usage_error(cmd->name, "--%s needs a percentage between 0 and 100, "
+                                              "not '%s'", name, arg);
+        if (c == 'E')
+            cmd->args.report.equivalence_pct = v;
+        else if (c == 'M')
+            cmd->args.report.mde_pct = v;
+        else
+            cmd->args.report.power = v;
+        return CLI_EXIT_OK;
+    }
+    if (c == 1011) {
+        char *end = NULL;
+        double pct = strtod(arg, &end);
+        if (end == arg || *end != '\0' || !(pct >= 0.0))
+            return cli_usage_error(cmd->name, "--bisect needs a percentage >= 0, not '%s'",
+                                   arg);
+        cmd->bisect = pct;
+        return CLI_EXIT_OK;
+    }
+    if (c == 'R') {
+        char *end = NULL;
+        double pct = strtod(arg, &end);
+        if (end == arg || *end != '\0' || !(pct >= 0.0))
+            return cli_usage_error(cmd->name,
+                                   "--fail-on-regression needs a percentage >= 0, not '%s'",
+                                   arg);
+        cmd->fail_on_regression = pct;
+        return CLI_EXIT_OK;
+    }
+    if (c == 2801) {
+        cmd->args.report.baseline = arg;
+        return CLI_EXIT_OK;
+    }
+    return NOT_MINE;
+}
+
+/* The options that accumulate (--expect-diff keys, --case-map rules) and the pairing ones. */
+static int pairing_option(cli_report_command *cmd, int c, const char *name, const char *arg)
+{
+    if (c == 1002 || c == 1811) {
+        /* Repeatable: the keys accumulate into one comma-separated list, the rules of
+         * case_map into one per line. */
+        int keys = c == 1002;
+        if (!keys && strchr(arg, '\n') != NULL)
+            return cli_usage_error(cmd->name, "--case-map: a rule holds no newline");
+        char *list = keys ? cmd->expect_diff : cmd->case_map;
+        size_t *len = keys ? &cmd->expect_diff_len : &cmd->case_map_len;
+        size_t cap = keys ? sizeof cmd->expect_diff : sizeof cmd->case_map;
+        size_t have = *len, add = strlen(arg);
+        if (have + add + 2 > cap)
+            return cli_usage_error(cmd->name, "--%s: too many %s", name,
+                                   keys ? "keys" : "rules");
+        if (have)
+            list[have++] = keys ? ',' : '\n';
+        memcpy(list + have, arg, add + 1);
+        *len = have + add;
+        if (keys)
+            cmd->args.report.expect_diff = list;
+        else
+            cmd->args.report.case_map = list;
+        return CLI_EXIT_OK;
+    }
+    if (c == 1812) {
+        if (tally_pair_by_from_name(&cmd->args.report.pair_by, arg) != TALLY_OK)
+            return cli_library_usage_error(cmd->name);
+        return CLI_EXIT_OK;
+    }
+    if (c == 1813) {
+        cmd->allow_missing = 1;
+        return CLI_EXIT_OK;
+    }
+    if (c == 1005) {
+        tally_noise_free(cmd->noise);
+        cmd->noise = NULL;
+        if (tally_noise_load(&cmd->noise, arg) != TALLY_OK)
+            return cli_fail_library();
+        cmd->args.report.noise = cmd->noise;
+        return CLI_EXIT_OK;
+    }
+    return NOT_MINE;
+}
+
+/* The options of the rendered layout: --only-changed, --max-length, --precision, the column
+ * texts and widths, --width, --hist, --ascii, --diagnose. */
+static int render_option(cli_report_command *cmd, int c, const char *name, const char *arg)
+{
+    if (c == 1701) {
+        cmd->args.render.only_changed = 1;
+        return CLI_EXIT_OK;
+    }
+    if (c == 1702) {
+        char *end = NULL;
+        long v = strtol(arg, &end, 10);
+        if (strcmp(arg, "none") == 0)
+            v = -1;
+        else if (end == arg || *end != '\0' || v < 1)
+            return cli_usage_error(cmd->name, "--max-length needs a number of bytes >= 1 "
+                                              "or 'none', not '%s'", arg);
+        cmd->args.render.max_length = v;
+        return CLI_EXIT_OK;
+    }
+    if (c == 1003) {
+        char *end = NULL;
+        long n = strtol(arg, &end, 10);
+        if (end == arg || *end != '\0' || n < 0 || n > 17)
+            return cli_usage_error(cmd->name, "--precision needs a number of decimals from 0 "
+                                              "to 17, not '%s'", arg);
+        cmd->args.render.precision = (int)n;
+        return CLI_EXIT_OK;
+    }
+    if (c == 1004 || c == 1008 || c == 1009) {
+        if (c == 1004)
+            cmd->args.render.only_statistic = 1;
+        else if (c == 1008)
+            cmd->args.render.print_ratio = 1;
+        else
+            cmd->args.render.system = 1;
+        return CLI_EXIT_OK;
+    }
+    if (c >= 1805 && c <= 1810) {
+        /* TEXT for every benchmark, or BENCH=TEXT for one (settled after loading); the
+         * column counts always go through the metadata. */
+        static const char *const keys[] = {"case_label", "units_text", "case_strip",
+                                           "case_width", "case_gap", "title_indent"};
+        const char *key = keys[c - 1805];
+        if (c >= 1808) {
+            const char *eq = strrchr(arg, '='), *n = eq ? eq + 1 : arg;
+            char *end = NULL;
+            long v = strtol(n, &end, 10), min = c == 1810 ? 0 : 1;
+            if (end == n || *end != '\0' || v < min || v > 1000)
+                return cli_usage_error(cmd->name, "--%s needs [BENCH=]N with N a number of "
+                                                  "columns from %ld to 1000, not '%s'",
+                                       name, min, arg);
+        }
+        if (strchr(arg, '=') != NULL || c >= 1808) {
+            if (cmd->per_benchmark_count == (int)COUNT(cmd->per_benchmark))
+                return cli_usage_error(cmd->name, "--%s: too many BENCH=TEXT values", name);
+            cmd->per_benchmark[cmd->per_benchmark_count].key = key;
+            cmd->per_benchmark[cmd->per_benchmark_count++].spec = arg;
+        } else if (c == 1805) {
+            cmd->args.render.case_label = arg;
+        } else if (c == 1806) {
+            cmd->args.render.units_text = arg;
+        } else {
+            cmd->args.render.case_strip = arg;
+        }
+        return CLI_EXIT_OK;
+    }
+    if (c == 1010) {
+        char *end = NULL;
+        long n = strtol(arg, &end, 10);
+        if (end == arg || *end != '\0' || n < 20 || n > 10000)
+            return cli_usage_error(cmd->name, "--width needs a number of columns from 20 to "
+                                              "10000, not '%s'", arg);
+        cmd->args.width = (int)n;
+        return CLI_EXIT_OK;
+    }
+    if (c == 'H' || c == 'X' || c == 1001) {
+        if (c == 'H')
+            cmd->args.render.histogram = 1;
+        else if (c == 'X')
+            cmd->args.render.ascii = 1;
+        else
+            cmd->args.render.diagnose = 1;
+        return CLI_EXIT_OK;
+    }
+    return NOT_MINE;
+}
+
+int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
+{
+    command_defaults(cmd);
     optind = 1;
     opterr = 0;
     int c;
@@ -97,185 +301,18 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
         if (!cmd->allow_gate && (c == 1701 || c == 1005 || (c >= 1811 && c <= 1813) || c == 1011 ||
                                  (c < 256 && strchr("taAREWMGI", c))))
             return cli_usage_error(cmd->name, "option '--%s' is for 'tally compare'", name);
-        if (c == 'I') {
-            cmd->fail_on_inconclusive = 1;
+        int rc = gate_option(cmd, c, name, optarg);
+        if (rc == NOT_MINE)
+            rc = pairing_option(cmd, c, name, optarg);
+        if (rc == NOT_MINE)
+            rc = render_option(cmd, c, name, optarg);
+        if (rc == CLI_EXIT_USAGE)
+            return rc;
+        if (rc == CLI_EXIT_OK)
             continue;
-        }
-        if (c == 'G') {
-            if (strcmp(optarg, "point") == 0)
-                cmd->gate_bound = TALLY_GATE_POINT;
-            else if (strcmp(optarg, "near") == 0)
-                cmd->gate_bound = TALLY_GATE_NEAR;
-            else
-                return cli_usage_error(cmd->name, "--gate-bound takes point or near, not '%s'",
-                                       optarg);
-            continue;
-        }
-        if (c == 'E' || c == 'M' || c == 'W') {
-            char *end = NULL;
-            double v = strtod(optarg, &end);
-            int ok = end != optarg && *end == '\0' &&
-                     (c == 'W' ? v > 0.0 && v < 1.0 : v > 0.0 && v < 100.0);
-            if (!ok && c == 'W')
-                return cli_usage_error(cmd->name, "--power needs a number between 0 and 1, not "
-                                                  "'%s'", optarg);
-            if (!ok)
-                return cli_usage_error(cmd->name, "--%s needs a percentage between 0 and 100, "
-                                                  "not '%s'", name, optarg);
-            if (c == 'E')
-                cmd->args.report.equivalence_pct = v;
-            else if (c == 'M')
-                cmd->args.report.mde_pct = v;
-            else
-                cmd->args.report.power = v;
-            continue;
-        }
-        if (c == 1002 || c == 1811) {
-            /* Repeatable: the keys accumulate into one comma-separated list, the rules of
-             * case_map into one per line. */
-            int keys = c == 1002;
-            if (!keys && strchr(optarg, '\n') != NULL)
-                return cli_usage_error(cmd->name, "--case-map: a rule holds no newline");
-            char *list = keys ? cmd->expect_diff : cmd->case_map;
-            size_t *len = keys ? &cmd->expect_diff_len : &cmd->case_map_len;
-            size_t cap = keys ? sizeof cmd->expect_diff : sizeof cmd->case_map;
-            size_t have = *len, add = strlen(optarg);
-            if (have + add + 2 > cap)
-                return cli_usage_error(cmd->name, "--%s: too many %s", name,
-                                       keys ? "keys" : "rules");
-            if (have)
-                list[have++] = keys ? ',' : '\n';
-            memcpy(list + have, optarg, add + 1);
-            *len = have + add;
-            if (keys)
-                cmd->args.report.expect_diff = list;
-            else
-                cmd->args.report.case_map = list;
-            continue;
-        }
-        if (c == 1812) {
-            if (tally_pair_by_from_name(&cmd->args.report.pair_by, optarg) != TALLY_OK)
-                return cli_library_usage_error(cmd->name);
-            continue;
-        }
-        if (c == 1813) {
-            cmd->allow_missing = 1;
-            continue;
-        }
-        if (c == 1005) {
-            tally_noise_free(cmd->noise);
-            cmd->noise = NULL;
-            if (tally_noise_load(&cmd->noise, optarg) != TALLY_OK)
-                return cli_fail_library();
-            cmd->args.report.noise = cmd->noise;
-            continue;
-        }
-        if (c == 1701) {
-            cmd->args.render.only_changed = 1;
-            continue;
-        }
-        if (c == 1702) {
-            char *end = NULL;
-            long v = strtol(optarg, &end, 10);
-            if (strcmp(optarg, "none") == 0)
-                v = -1;
-            else if (end == optarg || *end != '\0' || v < 1)
-                return cli_usage_error(cmd->name, "--max-length needs a number of bytes >= 1 "
-                                                  "or 'none', not '%s'", optarg);
-            cmd->args.render.max_length = v;
-            continue;
-        }
-        if (c == 1003) {
-            char *end = NULL;
-            long n = strtol(optarg, &end, 10);
-            if (end == optarg || *end != '\0' || n < 0 || n > 17)
-                return cli_usage_error(cmd->name, "--precision needs a number of decimals from 0 "
-                                                  "to 17, not '%s'", optarg);
-            cmd->args.render.precision = (int)n;
-            continue;
-        }
-        if (c == 1004 || c == 1008 || c == 1009) {
-            if (c == 1004)
-                cmd->args.render.only_statistic = 1;
-            else if (c == 1008)
-                cmd->args.render.print_ratio = 1;
-            else
-                cmd->args.render.system = 1;
-            continue;
-        }
-        if (c >= 1805 && c <= 1810) {
-            /* TEXT for every benchmark, or BENCH=TEXT for one (settled after loading); the
-             * column counts always go through the metadata. */
-            static const char *const keys[] = {"case_label", "units_text", "case_strip",
-                                               "case_width", "case_gap", "title_indent"};
-            const char *key = keys[c - 1805];
-            if (c >= 1808) {
-                const char *eq = strrchr(optarg, '='), *n = eq ? eq + 1 : optarg;
-                char *end = NULL;
-                long v = strtol(n, &end, 10), min = c == 1810 ? 0 : 1;
-                if (end == n || *end != '\0' || v < min || v > 1000)
-                    return cli_usage_error(cmd->name, "--%s needs [BENCH=]N with N a number of "
-                                                      "columns from %ld to 1000, not '%s'",
-                                           name, min, optarg);
-            }
-            if (strchr(optarg, '=') != NULL || c >= 1808) {
-                if (cmd->per_benchmark_count == (int)COUNT(cmd->per_benchmark))
-                    return cli_usage_error(cmd->name, "--%s: too many BENCH=TEXT values", name);
-                cmd->per_benchmark[cmd->per_benchmark_count].key = key;
-                cmd->per_benchmark[cmd->per_benchmark_count++].spec = optarg;
-            } else if (c == 1805) {
-                cmd->args.render.case_label = optarg;
-            } else if (c == 1806) {
-                cmd->args.render.units_text = optarg;
-            } else {
-                cmd->args.render.case_strip = optarg;
-            }
-            continue;
-        }
-        if (c == 1010) {
-            char *end = NULL;
-            long n = strtol(optarg, &end, 10);
-            if (end == optarg || *end != '\0' || n < 20 || n > 10000)
-                return cli_usage_error(cmd->name, "--width needs a number of columns from 20 to "
-                                                  "10000, not '%s'", optarg);
-            cmd->args.width = (int)n;
-            continue;
-        }
-        if (c == 'H' || c == 'X' || c == 1001) {
-            if (c == 'H')
-                cmd->args.render.histogram = 1;
-            else if (c == 'X')
-                cmd->args.render.ascii = 1;
-            else
-                cmd->args.render.diagnose = 1;
-            continue;
-        }
-        if (c == 1011) {
-            char *end = NULL;
-            double pct = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || !(pct >= 0.0))
-                return cli_usage_error(cmd->name, "--bisect needs a percentage >= 0, not '%s'",
-                                       optarg);
-            cmd->bisect = pct;
-            continue;
-        }
-        if (c == 'R') {
-            char *end = NULL;
-            double pct = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || !(pct >= 0.0))
-                return cli_usage_error(cmd->name,
-                                       "--fail-on-regression needs a percentage >= 0, not '%s'",
-                                       optarg);
-            cmd->fail_on_regression = pct;
-            continue;
-        }
-        if (c == 2801) {
-            cmd->args.report.baseline = optarg;
-            continue;
-        }
         int input = c == CLI_DB_OPTION || strchr("BKYUDQ", c);
-        int rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
-                       : cli_report_option(&cmd->args, cmd->name, name, optarg);
+        rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
+             : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;
     }
@@ -292,7 +329,7 @@ static int build_report(tally_report **out, cli_report_command *cmd, const char 
     if (rc != CLI_EXIT_OK)
         return rc;
     if (cmd->help) {
-        fputs(help, stdout);
+        cli_help(help);
         return CLI_EXIT_OK;
     }
     if (cmd->input_count < 1)

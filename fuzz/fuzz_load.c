@@ -35,6 +35,13 @@ static void check_round_trip(const tally_results *loaded)
     tally_free(json);
 }
 
+tally_input_kind fuzz_kind(const char *name)
+{
+    tally_input_kind kind = TALLY_INPUT_AUTO;
+    FUZZ_CHECK(tally_input_kind_from_name(&kind, name) == TALLY_OK, "a registered format name");
+    return kind;
+}
+
 tally_results *fuzz_load_checked(tally_input_kind kind, const uint8_t *data, size_t size)
 {
     tally_results *into = fuzz_sentinel_new();

@@ -11,6 +11,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    tally_results_free(fuzz_load_checked(TALLY_INPUT_TBENCH, data, size));
+    tally_results_free(fuzz_load_checked(fuzz_kind("tbench"), data, size));
     return 0;
 }

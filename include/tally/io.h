@@ -20,7 +20,14 @@
 extern "C" {
 #endif
 
-/** Kind of input file. */
+/**
+ * Kind of input file. The constants below are the formats of the first releases; every format
+ * the library reads has a kind, numbered from 1 without a gap: the formats added since follow
+ * ::TALLY_INPUT_JOURNAL in the order of the library's importer registry, have no constant, and
+ * may be numbered differently by another version of the library. Select one by its name with
+ * tally_input_kind_from_name() ("fio", as `--from` takes it) and keep its name, not its number;
+ * tally_input_kind_name() returns NULL after the last kind.
+ */
 typedef enum tally_input_kind {
     TALLY_INPUT_AUTO = 0,        /**< Detect from the content. */
     TALLY_INPUT_NATIVE_JSON = 1, /**< tally's own JSON result sets (docs/formats.md). */
@@ -36,14 +43,7 @@ typedef enum tally_input_kind {
     TALLY_INPUT_SCHBENCH = 11,   /**< schbench output. */
     TALLY_INPUT_NETPERF = 12,    /**< netperf TCP_RR output. */
     TALLY_INPUT_TBENCH = 13,     /**< tbench (dbench) output. */
-    TALLY_INPUT_JOURNAL = 14,    /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
-    TALLY_INPUT_PYTEST_BENCHMARK = 15, /**< pytest-benchmark JSON. */
-    TALLY_INPUT_JMH = 16,        /**< JMH JSON (`-rf json`). */
-    TALLY_INPUT_CRITERION = 17,  /**< criterion.rs `sample.json` (with `estimates.json` beside it). */
-    TALLY_INPUT_CRITERION_CSV = 18, /**< criterion.rs `raw.csv` (csv_output). */
-    TALLY_INPUT_BENCHMARKDOTNET = 19, /**< BenchmarkDotNet full JSON. */
-    TALLY_INPUT_NANOBENCH = 20,  /**< nanobench JSON (`templates::json()`). */
-    TALLY_INPUT_CATCH2 = 21      /**< Catch2 XML reporter (`-r xml`) benchmark results. */
+    TALLY_INPUT_JOURNAL = 14     /**< A `tally run` journal (`OUT.json.journal`), complete or interrupted. */
 } tally_input_kind;
 
 /** Options for tally_load_file(). Initialise with ::TALLY_LOAD_OPTIONS_INIT. */
@@ -135,9 +135,10 @@ TALLY_API int tally_load_spec(tally_results *into, const char *spec, const tally
 TALLY_API int tally_detect_kind(tally_input_kind *out, const char *data, size_t len);
 
 /**
- * The short name of an input kind, as the command line's `--input-format` takes it: "auto",
+ * The short name of an input kind, as the command line's `--from` takes it: "auto",
  * "json" (native), "csv", "tsv", "plain", "hyperfine", "gbench", "pyperf", "gotest", "hackbench",
- * "stream", "schbench", "netperf", "tbench".
+ * "stream", "schbench", "netperf", "tbench", "journal", then the names of the formats added since
+ * (docs/importers.md).
  * @return a string with static storage, or NULL for an unknown value. Thread-safe.
  */
 TALLY_API const char *tally_input_kind_name(tally_input_kind kind);

@@ -652,11 +652,11 @@ static int header_complete(const char *data, size_t len)
 
 const tally__importer tally__importer_csv = {
     .kind = TALLY_INPUT_CSV, .name = "csv", .sniff = sniff_csv, .parse = parse_csv,
-    .read_input = read_csv, .decided_by = header_complete,
+    .read_input = read_csv, .decided_by = header_complete, .flags = TALLY__IMPORT_TEXT_LINES,
     .configs = "the labels of its label column",
 };
 const tally__importer tally__importer_tsv = {
     .kind = TALLY_INPUT_TSV, .name = "tsv", .sniff = sniff_tsv, .parse = parse_tsv,
-    .read_input = read_tsv, .decided_by = header_complete,
+    .read_input = read_tsv, .decided_by = header_complete, .flags = TALLY__IMPORT_TEXT_LINES,
     .configs = "the labels of its label column",
 };

@@ -12,14 +12,6 @@
 #define WINDOW TALLY__SNIFF_MAX
 #define MAX_LINES 400
 
-static const tally__importer *importer_for(tally_input_kind kind)
-{
-    for (size_t i = 0; i < tally__importer_count; i++)
-        if (tally__importers[i]->kind == kind)
-            return tally__importers[i];
-    return NULL;
-}
-
 /* A line that is one number and nothing else (blanks and a `#` comment aside). */
 static int bare_number(const char *line, size_t n)
 {
@@ -313,11 +305,11 @@ int tally__detect(const tally__importer **out, const char *data, size_t len, con
     if (rc != TALLY_OK)
         return rc;
     if (sh.numbers > 0 && sh.numbers * 2 >= sh.content)
-        best = importer_for(TALLY_INPUT_PLAIN);
+        best = tally__importer_for(TALLY_INPUT_PLAIN);
     else if (sh.commas >= 2 && sh.commas >= sh.tabs)
-        best = importer_for(TALLY_INPUT_CSV);
+        best = tally__importer_for(TALLY_INPUT_CSV);
     else if (sh.tabs >= 2)
-        best = importer_for(TALLY_INPUT_TSV);
+        best = tally__importer_for(TALLY_INPUT_TSV);
     if (best != NULL) {
         *out = best;
         return TALLY_OK;

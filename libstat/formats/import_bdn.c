@@ -202,6 +202,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_benchmarkdotnet = {
-    .kind = TALLY_INPUT_BENCHMARKDOTNET, .name = "benchmarkdotnet", .sniff = sniff,
+    .name = "benchmarkdotnet", .sniff = sniff,
     .parse = parse, .configs = "its jobs",
 };

@@ -433,5 +433,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_catch2 = {
-    .kind = TALLY_INPUT_CATCH2, .name = "catch2", .sniff = sniff, .parse = parse,
+    .name = "catch2", .sniff = sniff, .parse = parse,
 };

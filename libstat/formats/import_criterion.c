@@ -280,6 +280,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_criterion = {
-    .kind = TALLY_INPUT_CRITERION, .name = "criterion", .sniff = sniff, .parse = parse,
+    .name = "criterion", .sniff = sniff, .parse = parse,
     .flags = TALLY__IMPORT_NAMES_BENCHMARK,
 };

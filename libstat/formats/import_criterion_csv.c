@@ -129,5 +129,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_criterion_csv = {
-    .kind = TALLY_INPUT_CRITERION_CSV, .name = "criterion-csv", .sniff = sniff, .parse = parse,
+    .name = "criterion-csv", .sniff = sniff, .parse = parse, .flags = TALLY__IMPORT_TEXT_LINES,
 };

@@ -643,6 +643,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 
 const tally__importer tally__importer_gotest = {
     .kind = TALLY_INPUT_GOTEST, .name = "gotest", .sniff = sniff, .parse = parse,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES | TALLY__IMPORT_TOOL_TEXT,
     .configs = "the values of its changing key lines", .config_key = 1,
 };

@@ -268,5 +268,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_jmh = {
-    .kind = TALLY_INPUT_JMH, .name = "jmh", .sniff = sniff, .parse = parse,
+    .name = "jmh", .sniff = sniff, .parse = parse,
 };

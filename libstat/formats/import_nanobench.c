@@ -134,5 +134,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_nanobench = {
-    .kind = TALLY_INPUT_NANOBENCH, .name = "nanobench", .sniff = sniff, .parse = parse,
+    .name = "nanobench", .sniff = sniff, .parse = parse,
 };

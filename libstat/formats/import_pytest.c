@@ -233,6 +233,6 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 }
 
 const tally__importer tally__importer_pytest = {
-    .kind = TALLY_INPUT_PYTEST_BENCHMARK, .name = "pytest-benchmark", .sniff = sniff,
+    .name = "pytest-benchmark", .sniff = sniff,
     .parse = parse,
 };

@@ -77,5 +77,5 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
 
 const tally__importer tally__importer_stream = {
     .kind = TALLY_INPUT_STREAM, .name = "stream", .sniff = sniff, .parse = parse,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES | TALLY__IMPORT_TOOL_TEXT,
 };

@@ -1,4 +1,4 @@
-/* The importer interface: one per tally_input_kind. load.c reads the file, picks the importer
+/* The importer interface: one per input format. load.c reads the file, picks the importer
  * (given, or the highest sniff score), parses into a fresh list, and only then merges into the
  * caller's list, so a failed load changes nothing. */
 #ifndef TALLY_IMPORTER_H
@@ -36,12 +36,26 @@ enum {
     TALLY__IMPORT_SKIPS_LINES = 1 << 1,
     /* The samples carry no unit: the caller's `unit` and `direction` apply (plain numbers);
      * other formats refuse them. */
-    TALLY__IMPORT_TAKES_UNIT = 1 << 2
+    TALLY__IMPORT_TAKES_UNIT = 1 << 2,
+    /* A tool's text output, whose every line ends with a line end when the tool finished: a
+     * last line without one that ends in a number may be a cut number and is refused; any other
+     * such last line is read with a warning (load.c). */
+    TALLY__IMPORT_TOOL_TEXT = 1 << 3,
+    /* Text lines often written by hand (CSV, TSV, plain numbers): a last line without a line
+     * end is read, with a warning in the metadata of every result set of the file (load.c). */
+    TALLY__IMPORT_TEXT_LINES = 1 << 4
 };
 
+/* The last tally_input_kind that include/tally/io.h names. An importer added since leaves its
+ * descriptor's `kind` unset: the registry numbers it after this one (tally__importer_kind). */
+#define TALLY__INPUT_LAST_NAMED TALLY_INPUT_JOURNAL
+
 typedef struct tally__importer {
+    /* The constant of io.h for the formats it names; unset (TALLY_INPUT_AUTO) for an importer
+     * added since, which callers select by its name (tally_input_kind_from_name). Read it only
+     * through tally__importer_kind. */
     tally_input_kind kind;
-    const char *name; /* as in tally_input_kind_name(): "csv", "hyperfine", ... */
+    const char *name; /* as in tally_input_kind_name() and --from: "csv", "hyperfine", ... */
     /* How sure (0 = not this kind, 100 = certain) that data[0..len) is of this kind, from its
      * first bytes: at most TALLY__SNIFF_MAX of them, but for the first line that is neither
      * blank nor a comment. Must be cheap and never fail. */
@@ -77,29 +91,11 @@ typedef struct tally__importer {
 } tally__importer;
 
 
-/* Every importer, one file each (one list: the registry in importers.c, the tests and the
- * runner's workloads that reuse a parser name them here). */
-extern const tally__importer tally__importer_native_json; /* native_json_read.c */
-extern const tally__importer tally__importer_hyperfine;   /* import_hyperfine.c ... */
-extern const tally__importer tally__importer_gbench;
-extern const tally__importer tally__importer_pyperf;
-extern const tally__importer tally__importer_gotest;
-extern const tally__importer tally__importer_hackbench;
-extern const tally__importer tally__importer_stream;
-extern const tally__importer tally__importer_schbench;
-extern const tally__importer tally__importer_netperf;
-extern const tally__importer tally__importer_tbench;
-extern const tally__importer tally__importer_pytest;
-extern const tally__importer tally__importer_jmh;
-extern const tally__importer tally__importer_criterion;
-extern const tally__importer tally__importer_criterion_csv;
-extern const tally__importer tally__importer_benchmarkdotnet;
-extern const tally__importer tally__importer_nanobench;
-extern const tally__importer tally__importer_catch2;
-extern const tally__importer tally__importer_journal; /* journal_read.c */
-extern const tally__importer tally__importer_csv;     /* csv_read.c */
-extern const tally__importer tally__importer_tsv;
-extern const tally__importer tally__importer_plain;   /* plain_read.c */
+/* Every importer, one file each: one declaration per row of the registry (importer_list.h),
+ * for the registry in importers.c, the tests and the runner's workloads that reuse a parser. */
+#define TALLY__IMPORTER(name) extern const tally__importer tally__importer_##name;
+#include "formats/importer_list.h"
+#undef TALLY__IMPORTER
 
 /* For a reader of `src` that failed with `rc`: the rest of the input is read all the same, so
  * that the error reported is the one the whole-input path reports first: a read error or the
@@ -120,9 +116,16 @@ int tally__chunks_more(tally__chunks *src, size_t *have);
 int tally__load_file_pieces(tally_results *into, const char *path, const tally_load_options *opts,
                             size_t first_read, size_t piece);
 
-/* The registry (importers.c): every importer, in detection-priority order (on equal sniff
- * scores the earlier row wins). */
+/* The registry (importers.c, from importer_list.h): every importer, in detection-priority order
+ * (on equal sniff scores the earlier row wins). */
 extern const tally__importer *const tally__importers[];
 extern const size_t tally__importer_count;
+
+/* The kind of a registered importer: its io.h constant, else the registry's number for it (the
+ * importers without a constant, numbered in registry order after TALLY__INPUT_LAST_NAMED). */
+tally_input_kind tally__importer_kind(const tally__importer *imp);
+
+/* The importer of `kind`, or NULL when no importer has that kind (TALLY_INPUT_AUTO among them). */
+const tally__importer *tally__importer_for(tally_input_kind kind);
 
 #endif /* TALLY_IMPORTER_H */

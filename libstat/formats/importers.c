@@ -1,35 +1,47 @@
-/* The registry of input formats, in detection-priority order: formats with an unambiguous
- * signature first, the permissive ones (CSV, plain numbers) last. One row per importer. */
+/* The registry of input formats: the rows of importer_list.h, in its detection-priority order,
+ * and the kinds and names callers select them by. */
 #include "formats/import_util.h"
 #include "formats/importer.h"
 #include "util/count.h"
 #include "util/names.h"
 
+#define TALLY__IMPORTER(name) &tally__importer_##name,
 const tally__importer *const tally__importers[] = {
-    &tally__importer_native_json,
-    &tally__importer_hyperfine,
-    &tally__importer_gbench,
-    &tally__importer_pyperf,
-    &tally__importer_gotest,
-    &tally__importer_hackbench,
-    &tally__importer_stream,
-    &tally__importer_schbench,
-    &tally__importer_netperf,
-    &tally__importer_tbench,
-    &tally__importer_pytest,
-    &tally__importer_jmh,
-    &tally__importer_criterion,
-    &tally__importer_criterion_csv,
-    &tally__importer_nanobench,
-    &tally__importer_benchmarkdotnet,
-    &tally__importer_catch2,
-    &tally__importer_journal,
-    &tally__importer_csv,
-    &tally__importer_tsv,
-    &tally__importer_plain,
+#include "formats/importer_list.h"
 };
+#undef TALLY__IMPORTER
 
 const size_t tally__importer_count = TALLY__COUNT(tally__importers);
+
+/* The kind of row `row`: its io.h constant, else the next number after TALLY__INPUT_LAST_NAMED
+ * among the rows without one, so that an importer needs no constant of its own. */
+static tally_input_kind row_kind(size_t row)
+{
+    int next = TALLY__INPUT_LAST_NAMED;
+    tally_input_kind kind = TALLY_INPUT_AUTO;
+    for (size_t i = 0; i <= row && i < tally__importer_count; i++) {
+        kind = tally__importers[i]->kind;
+        if (kind == TALLY_INPUT_AUTO)
+            kind = (tally_input_kind)++next;
+    }
+    return kind;
+}
+
+tally_input_kind tally__importer_kind(const tally__importer *imp)
+{
+    for (size_t i = 0; i < tally__importer_count; i++)
+        if (tally__importers[i] == imp)
+            return row_kind(i);
+    return TALLY_INPUT_AUTO;
+}
+
+const tally__importer *tally__importer_for(tally_input_kind kind)
+{
+    for (size_t i = 0; kind != TALLY_INPUT_AUTO && i < tally__importer_count; i++)
+        if (row_kind(i) == kind)
+            return tally__importers[i];
+    return NULL;
+}
 
 /* The names of the input kinds: "auto", then the registry's rows, then "native" (another name
  * for "json"). */
@@ -41,7 +53,7 @@ static const char *kind_row(const void *table, size_t i, int *value)
         return "auto";
     }
     if (i <= tally__importer_count) {
-        *value = (int)tally__importers[i - 1]->kind;
+        *value = (int)row_kind(i - 1);
         return tally__importers[i - 1]->name;
     }
     *value = TALLY_INPUT_NATIVE_JSON;

@@ -22,14 +22,6 @@
 
 /* ---- choosing an importer ---- */
 
-static const tally__importer *importer_for(tally_input_kind kind)
-{
-    for (size_t i = 0; i < tally__importer_count; i++)
-        if (tally__importers[i]->kind == kind)
-            return tally__importers[i];
-    return NULL;
-}
-
 int tally_detect_kind(tally_input_kind *out, const char *data, size_t len)
 {
     if (out == NULL || (data == NULL && len > 0))
@@ -43,7 +35,7 @@ int tally_detect_kind(tally_input_kind *out, const char *data, size_t len)
     int rc = tally__detect(&imp, text, len, "input");
     if (rc != TALLY_OK)
         return rc;
-    *out = imp->kind;
+    *out = tally__importer_kind(imp);
     return TALLY_OK;
 }
 
@@ -95,7 +87,7 @@ static const tally__importer *choose_importer(const char *data, size_t len, cons
     if (kind == TALLY_INPUT_AUTO) {
         *rc = tally__detect(&imp, data, len, name);
     } else {
-        imp = importer_for(kind);
+        imp = tally__importer_for(kind);
         if (imp == NULL)
             *rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
                                   "no importer for the format '%s' in this build",
@@ -157,28 +149,20 @@ static size_t bom_length(const char *data, size_t len)
 
 /* ---- a last line without its line end ---- */
 
-/* The text outputs of tools, whose every line ends with a line end when the tool finished. */
-static int tool_output(tally_input_kind kind)
-{
-    return kind == TALLY_INPUT_HACKBENCH || kind == TALLY_INPUT_STREAM ||
-           kind == TALLY_INPUT_SCHBENCH || kind == TALLY_INPUT_NETPERF ||
-           kind == TALLY_INPUT_TBENCH || kind == TALLY_INPUT_GOTEST;
-}
-
 /* The input's last line (number `line`, its last byte `last` at column `col`, 0 when unknown)
  * has no line end: the file may have been cut there, by a full disk, a killed tool or a copy
  * stopped short. A tool's output cut in a number (hackbench's "Time: 0.598" cut to "Time:
  * 0.5") would give a wrong sample: an error. Any other line, and the last line of a CSV or
  * plain file (hand-written ones often lack the final line end), is read, and every result set
  * of the file carries the warning in its metadata `cut_last_line`, which every report shows. */
-static int cut_last_line(tally_results *fresh, tally_input_kind kind, const char *name,
+static int cut_last_line(tally_results *fresh, const tally__importer *imp, const char *name,
                          unsigned long line, unsigned long col, char last)
 {
+    int tool = (imp->flags & TALLY__IMPORT_TOOL_TEXT) != 0;
     if (last == '\n' || last == ' ' || last == '\t' || last == '\r' ||
-        !(tool_output(kind) || kind == TALLY_INPUT_PLAIN || kind == TALLY_INPUT_CSV ||
-          kind == TALLY_INPUT_TSV))
+        !(tool || (imp->flags & TALLY__IMPORT_TEXT_LINES)))
         return TALLY_OK;
-    if (tool_output(kind) && ((last >= '0' && last <= '9') || last == '.'))
+    if (tool && ((last >= '0' && last <= '9') || last == '.'))
         return tally__error_at(TALLY_EPARSE, name, line, col,
                                "the last line has no line end and ends in a number, which may "
                                "have been cut: the output looks incomplete (run the tool again, "
@@ -195,7 +179,7 @@ static int cut_last_line(tally_results *fresh, tally_input_kind kind, const char
 }
 
 /* cut_last_line for data[0..len) read whole. */
-static int cut_last_line_of(tally_results *fresh, tally_input_kind kind, const char *data,
+static int cut_last_line_of(tally_results *fresh, const tally__importer *imp, const char *data,
                             size_t len, const char *name)
 {
     if (len == 0 || data[len - 1] == '\n')
@@ -206,7 +190,7 @@ static int cut_last_line_of(tally_results *fresh, tally_input_kind kind, const c
     unsigned long line = 1;
     for (const char *p = data; (p = memchr(p, '\n', (size_t)(start - p))) != NULL; p++)
         line++;
-    return cut_last_line(fresh, kind, name, line, (unsigned long)(data + len - start),
+    return cut_last_line(fresh, imp, name, line, (unsigned long)(data + len - start),
                          data[len - 1]);
 }
 
@@ -230,15 +214,15 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
     int rc = tally_results_new(&fresh);
     if (rc == TALLY_OK) {
         tally_load_options resolved = *opts;
-        resolved.kind = imp->kind;
+        resolved.kind = tally__importer_kind(imp);
         resolved.label = opts->label ? opts->label : stem;
         rc = src ? imp->read_input(fresh, src, name, &resolved)
                  : imp->parse(fresh, data, len, name, &resolved);
     }
     if (rc == TALLY_OK && src == NULL)
-        rc = cut_last_line_of(fresh, imp->kind, data, len, name);
+        rc = cut_last_line_of(fresh, imp, data, len, name);
     else if (rc == TALLY_OK && src->in->eof)
-        rc = cut_last_line(fresh, imp->kind, name, src->last_line, 0, src->in->last);
+        rc = cut_last_line(fresh, imp, name, src->last_line, 0, src->in->last);
     if (rc == TALLY_OK)
         rc = tally__load_rename(&fresh, imp, name, opts);
     if (rc == TALLY_OK)
@@ -287,7 +271,7 @@ static const tally__importer *read_as_it_arrives(const char *data, size_t len,
 {
     const tally__importer *imp = NULL;
     if (opts->kind != TALLY_INPUT_AUTO) {
-        imp = importer_for(opts->kind);
+        imp = tally__importer_for(opts->kind);
         return imp && imp->read_input ? imp : NULL;
     }
     if (first_read <= TALLY__SNIFF_MAX || len <= TALLY__SNIFF_MAX)

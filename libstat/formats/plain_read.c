@@ -243,5 +243,5 @@ static int number_line_seen(const char *data, size_t len)
 const tally__importer tally__importer_plain = {
     .kind = TALLY_INPUT_PLAIN, .name = "plain", .sniff = sniff_plain, .parse = parse_plain,
     .read_input = read_plain, .decided_by = number_line_seen,
-    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TAKES_UNIT,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_TAKES_UNIT | TALLY__IMPORT_TEXT_LINES,
 };

@@ -258,8 +258,7 @@ static void show_member(tally__buf *b, const cJSON *old_h, const cJSON *new_h, c
 static int compare_headers(const cJSON *old_h, const cJSON *new_h, const char *path, int force)
 {
     tally__buf diff = TALLY__BUF_INIT;
-    differing(&diff, old_h, new_h, identity_keys, sizeof(identity_keys) / sizeof(*identity_keys),
-              NULL);
+    differing(&diff, old_h, new_h, identity_keys, TALLY__COUNT(identity_keys), NULL);
     const cJSON *old_labels = cJSON_GetObjectItemCaseSensitive(old_h, "labels");
     if (cJSON_GetArraySize(old_labels) > 1)
         differing(&diff, old_h, new_h, (const char *const[]){ "labels" }, 1, NULL);

@@ -47,7 +47,7 @@ static void test_text_styles_escaped(void)
     tally_report *r = evil_report();
     static const tally_style styles[] = { TALLY_STYLE_TABLE, TALLY_STYLE_MMTESTS,
                                           TALLY_STYLE_NORMALIZED, TALLY_STYLE_PCT };
-    for (size_t i = 0; i < sizeof(styles) / sizeof(*styles); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(styles); i++) {
         tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
         o.style = styles[i];
         o.histogram = 1;
@@ -115,7 +115,7 @@ static void test_csv_formulas_neutralised(void)
     tally_results *list = NULL;
     CHECK_INT(tally_results_new(&list), TALLY_OK);
     tally_resultset *a = new_set(list, "base"), *b = new_set(list, "=cmd");
-    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(cases); i++) {
         add_samples(a, "t", "s", TALLY_LOWER_IS_BETTER, cases[i].name, base, 3);
         add_samples(b, "t", "s", TALLY_LOWER_IS_BETTER, cases[i].name, worse, 3);
     }
@@ -125,7 +125,7 @@ static void test_csv_formulas_neutralised(void)
     o.format = TALLY_FORMAT_CSV;
     char *text = NULL;
     CHECK_INT(tally_report_render(&text, NULL, r, &o), TALLY_OK);
-    for (size_t i = 0; text && i < sizeof(cases) / sizeof(*cases); i++) {
+    for (size_t i = 0; text && i < TALLY__COUNT(cases); i++) {
         char want[128];
         snprintf(want, sizeof(want), "\r\nt,%s,", cases[i].field);
         if (!strstr(text, want))

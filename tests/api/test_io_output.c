@@ -62,7 +62,7 @@ static void test_device_not_replaced(void)
     char path[256];
     fresh_path(path, sizeof(path), "null");
     CHECK_INT(symlink("/dev/null", path), 0);
-    for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(formats); i++) {
         tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
         o.format = formats[i];
         CHECK_INT(tally_report_write(r, path, &o), TALLY_OK);
@@ -89,7 +89,7 @@ static void test_full_device_reported(void)
     snprintf(fd_path, sizeof(fd_path), "/dev/fd/%d", full);
     const char *paths[] = { link_path, fd_path };
     for (size_t p = 0; p < 2; p++)
-        for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
+        for (size_t i = 0; i < TALLY__COUNT(formats); i++) {
             tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
             o.format = formats[i];
             CHECK_INT(tally_report_write(r, paths[p], &o), TALLY_EIO);
@@ -141,7 +141,7 @@ static void test_mode_and_owner_kept(void)
 {
     tally_report *r = fixture_report(NULL);
     int root = geteuid() == 0;
-    for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
+    for (size_t i = 0; i < TALLY__COUNT(formats); i++) {
         char path[256];
         fresh_path(path, sizeof(path), "kept.out");
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);

@@ -26,7 +26,7 @@ static const variant variants[] = {
     { TALLY_FORMAT_JSON, TALLY_STYLE_TABLE },   { TALLY_FORMAT_CSV, TALLY_STYLE_TABLE },
     { TALLY_FORMAT_MARKDOWN, TALLY_STYLE_TABLE }, { TALLY_FORMAT_HTML, TALLY_STYLE_TABLE },
 };
-#define VARIANTS (sizeof(variants) / sizeof(*variants))
+#define VARIANTS TALLY__COUNT(variants)
 
 static const tally_report *shared;
 static char *expected[VARIANTS];

@@ -67,7 +67,7 @@ static void test_nist_chunked(void)
         x[2 + 2 * i] = 100000003;
     }
     size_t chunks[] = { 1, 2, 7, 64, 1001 };
-    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+    for (size_t c = 0; c < TALLY__COUNT(chunks); c++) {
         tally_accumulator *a = tree_accumulate(x, 1001, chunks[c]);
         tally_summary s = { .size = sizeof s };
         CHECK_INT(tally_accumulator_moments(&s, a, NULL), TALLY_OK);

@@ -2,8 +2,9 @@
 # .ci/check-conventions must fail on each kind of violation: a copy of the real tree with one
 # deliberate fault at a time (an include that goes up a layer, a printf in the library, an
 # unprefixed public function, an options struct embedded by value, a test in the old flat place
-# or a public-API test reaching internals, a file missing from its folder's README.md), and pass
-# on the untouched copy. The checks of the calls between files read objects: small ones compiled
+# or a public-API test reaching internals, a file missing from its folder's README.md, a
+# hand-written element count, an importer without its registry row or a row without its
+# importer), and pass on the untouched copy. The checks of the calls between files read objects: small ones compiled
 # here with CC plant a call up a layer, a call between two renderers and a cycle.
 # Usage: check_catches.sh SOURCE_DIR WORK_DIR [CC]
 set -eu
@@ -50,6 +51,15 @@ expect_fail "a public-API test including a private header" 'tests: tests/api/tes
 fresh
 printf 'static int unlisted;\n' >"$work/libstat/stats/unlisted.c"
 expect_fail "a file missing from its README" 'readme: libstat/stats/unlisted.c: not named in libstat/stats/README.md'
+fresh
+printf 'static const int xs[] = {1, 2};\nstatic const unsigned n = sizeof xs / sizeof *xs;\n' >>"$work/libstat/stats/moments.c"
+expect_fail "a hand-written element count" 'count: libstat/stats/moments.c:[0-9]*: sizeof xs / sizeof of its element written out'
+fresh
+printf 'const tally__importer tally__importer_unlisted = { .name = "unlisted" };\n' >"$work/libstat/formats/import_unlisted.c"
+expect_fail "an importer without its registry row" 'registry: libstat/formats/import_unlisted.c: tally__importer_unlisted has no row TALLY__IMPORTER(unlisted) in libstat/formats/importer_list.h'
+fresh
+printf 'TALLY__IMPORTER(missing)\n' >>"$work/libstat/formats/importer_list.h"
+expect_fail "a registry row without its importer" 'registry: libstat/formats/importer_list.h:[0-9]*: no file of libstat/formats/ defines tally__importer_missing'
 
 fresh
 object util/low.c tally__low tally__high

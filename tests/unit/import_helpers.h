@@ -9,15 +9,6 @@
 #include "formats/import_util.h"
 #include "util/internal.h"
 
-static const tally__importer *const all_importers[] = {
-    &tally__importer_hyperfine, &tally__importer_gbench,   &tally__importer_pyperf,
-    &tally__importer_gotest,    &tally__importer_hackbench, &tally__importer_stream,
-    &tally__importer_schbench,  &tally__importer_netperf,  &tally__importer_tbench,
-    &tally__importer_pytest,    &tally__importer_jmh,      &tally__importer_criterion,
-    &tally__importer_criterion_csv, &tally__importer_nanobench,
-    &tally__importer_benchmarkdotnet, &tally__importer_catch2,
-};
-#define ALL_IMPORTERS TALLY__COUNT(all_importers)
 
 /* Parse `text` (named `name` in messages) into a fresh list; *out is NULL on failure. */
 static inline int import_text(tally_results **out, const tally__importer *imp, const char *text,
@@ -61,8 +52,8 @@ static inline int import_file(tally_results **out, const tally__importer *imp, c
     return rc;
 }
 
-/* The importer whose sniff scores tests/data/<rel> highest, or NULL when none scores. Ties go
- * to the earlier importer, as in the registry. */
+/* The importer of the registry whose sniff scores tests/data/<rel> highest, or NULL when none
+ * scores. Ties go to the earlier row, as in detection. */
 static inline const tally__importer *sniff_best(const char *rel, int *score)
 {
     char path[1024];
@@ -73,10 +64,10 @@ static inline const tally__importer *sniff_best(const char *rel, int *score)
         return NULL;
     const tally__importer *best = NULL;
     int top = 0;
-    for (size_t i = 0; i < ALL_IMPORTERS; i++) {
-        int s = all_importers[i]->sniff(data, len);
+    for (size_t i = 0; i < tally__importer_count; i++) {
+        int s = tally__importers[i]->sniff(data, len);
         if (s > top)
-            top = s, best = all_importers[i];
+            top = s, best = tally__importers[i];
     }
     tally__free_mem(data);
     if (score)

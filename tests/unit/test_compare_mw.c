@@ -247,7 +247,7 @@ static void exact_splits_long(void)
      * for totals on both sides of the switch from integers to doubles (seeded u). */
     static const size_t totals[] = { 12, 97, 600, 2000, 10000, 40000 };
     unsigned long long state = 2026;
-    for (size_t t = 0; t < sizeof totals / sizeof *totals; t++) {
+    for (size_t t = 0; t < TALLY__COUNT(totals); t++) {
         size_t total = totals[t], kmax = total / 3 < 8 ? total / 3 : 8, v[8];
         for (size_t k = 1; k <= kmax; k++) {
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;

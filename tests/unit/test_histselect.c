@@ -479,11 +479,11 @@ static void test_mad_pass(void)
     size_t answered = 0, smooth_answered = 0;
     uint64_t state = 2026;
     const tally__value_map id = TALLY__IDENTITY_MAP;
-    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+    for (size_t si = 0; si < TALLY__COUNT(sizes); si++) {
         size_t n = sizes[si];
         double *x = malloc(n * sizeof *x), *sorted = malloc(n * sizeof *sorted);
         double *devs = malloc(n * sizeof *devs);
-        for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        for (size_t k = 0; k < TALLY__COUNT(shapes); k++) {
             generate(x, n, shapes[k], &state);
             memcpy(sorted, x, n * sizeof *x);
             qsort(sorted, n, sizeof *sorted, compare_double);
@@ -529,7 +529,7 @@ static void test_mad_pass(void)
     }
     CHECK_INT((long)smooth_answered, 6);
     printf("mad pass answered %zu of %zu cases\n", answered,
-           sizeof sizes / sizeof *sizes * (sizeof shapes / sizeof *shapes));
+           TALLY__COUNT(sizes) * TALLY__COUNT(shapes));
 }
 
 int main(void)
