@@ -235,9 +235,10 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
     tally__free_mem(data);
     tally__free_mem(path);
     data = path = NULL;
-    if (rc == TALLY_OK && opts->benchmark && opts->benchmark[0]) {
+    const char *given = tally__import_name(opts, NULL);
+    if (rc == TALLY_OK && given) {
         tally__buf_dispose(&bench);
-        tally__buf_puts(&bench, opts->benchmark);
+        tally__buf_puts(&bench, given);
     }
     if (rc == TALLY_OK && (bench.failed || cname.failed))
         rc = tally__oom();

@@ -65,8 +65,11 @@ static int one_result(void *ctx, const cJSON *res, tally__jpath *p)
     int rc = tally__json_string(&title, res, "title", 0, name, p);
     if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
         rc = tally__json_string(&run, res, "name", 1, name, p);
+    const char *given = NULL;
     if (rc == TALLY_OK)
-        rc = tally__json_string(&unit, res, "unit", 0, name, p);
+        rc = tally__json_string(&given, res, "unit", 0, name, p);
+    if (given)
+        unit = given;
     if (rc == TALLY_OK || rc == TALLY_ENOTFOUND)
         rc = tally__json_number(&batch, res, "batch", 0, name, p);
     if (rc == TALLY_ENOTFOUND)
