@@ -99,16 +99,16 @@ typedef struct tally_compare_options {
                                         interval. Not retained after the call. */
     double equivalence_pct;     /**< Equivalence margin in percent (> 0), or 0 for none: a
                                      non-significant row whose 1 - 2 alpha interval of pct-imp
-                                     lies inside (-margin, +margin) is equivalent. Since
-                                     version 2. */
+                                     lies inside (-margin, +margin) is equivalent. */
     double power;               /**< Power of the minimum detectable effect and of the runs
-                                     needed, in (0, 1); default 0.8. Since version 2. */
+                                     needed, in (0, 1); default 0.8. */
     double mde_pct;             /**< Effect (percent, > 0) the runs needed are computed for;
-                                     0: the equivalence margin. Since version 2. */
+                                     0: the equivalence margin. */
 } tally_compare_options;
 
-/** Version 2 added equivalence_pct, power and mde_pct; version 1 options are still accepted. */
-#define TALLY_COMPARE_OPTIONS_VERSION 2
+/** Version 1: the first released layout. A later version appends fields; a caller's older
+ *  struct is then read as a prefix (the later fields take their defaults). */
+#define TALLY_COMPARE_OPTIONS_VERSION 1
 #define TALLY_COMPARE_OPTIONS_INIT                                                      \
     { TALLY_COMPARE_OPTIONS_VERSION, TALLY_TEST_AUTO, 0.05, TALLY_LOWER_IS_BETTER,       \
       TALLY_STAT_AMEAN, NULL, 0.0, 0.8, 0.0 }

@@ -68,12 +68,12 @@ typedef struct tally_load_options {
                                  configuration where that pools no samples (hyperfine and pyperf
                                  as `none`; go test still split by changing keys), what the
                                  command uses when it reads several files. Other formats:
-                                 ::TALLY_EINVAL. NULL: the format's default. Since version 3. */
+                                 ::TALLY_EINVAL. NULL: the format's default. */
 } tally_load_options;
 
-/** Version 2 added `case_name`, `case_format`, `unit`, `direction_given` and `direction`;
- *  version 3 `config_key`. */
-#define TALLY_LOAD_OPTIONS_VERSION 3
+/** Version 1: the first released layout. A later version appends fields; a caller's older
+ *  struct is then read as a prefix (the later fields take their defaults). */
+#define TALLY_LOAD_OPTIONS_VERSION 1
 #define TALLY_LOAD_OPTIONS_INIT \
     { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
       TALLY_LOWER_IS_BETTER, NULL }

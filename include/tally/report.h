@@ -76,25 +76,21 @@ typedef struct tally_report_options {
                                        them: JSON then writes `"samples": null`, XLSX has no
                                        samples sheet, HTML no distribution or run-order plots;
                                        text histograms need them too), which saves a copy of
-                                       every sample. Since version 2. */
+                                       every sample. */
     double equivalence_pct;       /**< Equivalence margin in percent (0: none); see
-                                       tally_compare_options. Since version 3. */
-    double power;                 /**< Power of the MDE and runs needed; default 0.8. Since
-                                       version 3. */
-    double mde_pct;               /**< Effect the runs needed refer to (0: the margin). Since
-                                       version 3. */
+                                       tally_compare_options. */
+    double power;                 /**< Power of the MDE and runs needed; default 0.8. */
+    double mde_pct;               /**< Effect the runs needed refer to (0: the margin). */
     const char *expect_diff;      /**< Comma-separated metadata keys (shell globs, e.g.
                                        "kernel,param.*") expected to differ between the
                                        configurations: not listed by
-                                       tally_report_env_diff_key(); NULL: none. Copied. Since
-                                       version 4. */
+                                       tally_report_env_diff_key(); NULL: none. Copied. */
     const tally_noise *noise;     /**< A noise profile (tally_calibrate(), tally_noise_load()), or
                                        NULL: each row whose benchmark it lists takes the
                                        profile's margin_pct as its equivalence margin (unless
                                        `equivalence_pct` is set) and as the least loss
                                        tally_report_gate() counts. Borrowed during
-                                       tally_report_new() only (the margins are copied). Since
-                                       version 5. */
+                                       tally_report_new() only (the margins are copied). */
     const char *case_map;         /**< Rules that pair a compared configuration's case with a
                                        baseline case of another name, one per line, the first
                                        that matches applying: `FROM=TO` (the case named FROM,
@@ -104,21 +100,19 @@ typedef struct tally_report_options {
                                        match, `\\1`..`\\9` its groups, `&` all of it). They
                                        rename the cases of every configuration but the
                                        baseline; the rows keep the baseline's names. NULL:
-                                       none. Copied. Since version 6. */
+                                       none. Copied. */
     tally_pair_by pair_by;        /**< How cases pair across configurations; default
-                                       ::TALLY_PAIR_BY_NAME. Since version 6. */
+                                       ::TALLY_PAIR_BY_NAME. */
     const char *baseline;         /**< The label of the result set to compare the others with
                                        (as hyperfine's reference command); the report's
                                        configurations are then it and the others in their
                                        order. NULL: the first result set. A label no result set
-                                       has is ::TALLY_ENOTFOUND. Borrowed for the call. Since
-                                       version 7. */
+                                       has is ::TALLY_ENOTFOUND. Borrowed for the call. */
 } tally_report_options;
 
-/** Version 2 added `omit_samples`, version 3 `equivalence_pct`, `power` and `mde_pct`,
- *  version 4 `expect_diff`, version 5 `noise`, version 6 `case_map` and `pair_by`, version 7
- *  `baseline`; older versions are still accepted (with the defaults for what they lack). */
-#define TALLY_REPORT_OPTIONS_VERSION 7
+/** Version 1: the first released layout. A later version appends fields; a caller's older
+ *  struct is then read as a prefix (the later fields take their defaults). */
+#define TALLY_REPORT_OPTIONS_VERSION 1
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
       TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL, \
@@ -144,49 +138,49 @@ typedef struct tally_render_options {
                                default (see ::TALLY_RENDER_OPTIONS_VERSION). */
     int histogram;        /**< 1: text output ends with a compact distribution of every case
                                (one line per configuration). Needs the raw samples (not
-                               `omit_samples`). Since version 2. */
+                               `omit_samples`). */
     int ascii;            /**< 1: draw text histograms with ASCII characters instead of Unicode
-                               block elements. Since version 2. */
-    int width;            /**< Columns available to text histograms; 0: 80. Since version 2. */
+                               block elements. */
+    int width;            /**< Columns available to text histograms; 0: 80. */
     int fragment;         /**< HTML: 1 writes an embeddable `<div>` (with its scoped stylesheet)
-                               instead of a whole document, e.g. for notebooks. Since version 2. */
+                               instead of a whole document, e.g. for notebooks. */
     int diagnose;         /**< 1: the seed layouts (mmtests, normalized, pct) end with the
                                diagnostics notes too; the table style and Markdown always show
-                               them, JSON, CSV, XLSX and HTML always carry them. Since version 3. */
+                               them, JSON, CSV, XLSX and HTML always carry them. */
     int only_changed;     /**< Markdown: 1 keeps only the rows with a significant change (or a
                                missing cell) in each benchmark's table and folds the others into
-                               a `<details>` block below it. Since version 4. */
+                               a `<details>` block below it. */
     long max_length;      /**< Markdown: the most bytes the document may take (so also the most
                                characters); 0: 65,536, GitHub's limit for a comment; negative: no
                                limit. A longer report leaves rows and notes out, least important
-                               first, and says so at the top. Since version 4. */
+                               first, and says so at the top. */
     int only_statistic;   /**< 1: the mmtests style prints only the rows of the statistic each
                                benchmark compares (the `Amean` block of the posts), not Min,
-                               Stddev, CoeffVar, Max and BAmean. Since version 5. */
+                               Stddev, CoeffVar, Max and BAmean. */
     const char *case_label; /**< The first-column label of the normalized and pct styles
                                  (`Clients`, `Test`, `#workers`) for every benchmark; NULL: the
                                  baseline's metadata `report.<benchmark>.case_label`, else
                                  `report.case_label`, else "Case"; "": a blank label (no
                                  colon either). A benchmark's own metadata label wins over
-                                 this. Borrowed for the call. Since version 6. */
+                                 this. Borrowed for the call. */
     const char *units_text; /**< The text after "Units : Normalized " of the normalized style
                                  (`time in seconds`) for every benchmark; NULL: the baseline's
                                  metadata `report.<benchmark>.units_text`, else the unit. A
                                  benchmark's own metadata text wins over this. Borrowed for the
-                                 call. Since version 6. */
+                                 call. */
     const char *case_strip; /**< Text removed from the end of every case name where the text
                                  styles show it, else from its start (`-workers`: `1-workers`
                                  shows as `1`); NULL or "": names as they are. Borrowed for the
-                                 call. Since version 6. */
+                                 call. */
     int print_ratio;      /**< 1: the mmtests style follows the compared statistic's rows of
                                each benchmark with `Ratio` rows (each value / the baseline's)
                                and a `Gmean` row (the geometric mean of a configuration's ratios
                                over the cases present in both), as compare-mmtests
-                               --print-ratio. Since version 6. */
+                               --print-ratio. */
     int system;           /**< 1: text and Markdown output start with a system-details block:
                                kernel, CPU model and count, SMT, memory, governor, boost and THP
                                of each configuration, from the recorded metadata (keys none
-                               recorded are left out). Since version 6. */
+                               recorded are left out). */
     int fit_width;        /**< Columns the text styles must fit (e.g. the terminal's); 0: no
                                limit. A wider comparison table is laid out one block per
                                compared configuration instead, then one block per row; a wider
@@ -194,20 +188,15 @@ typedef struct tally_render_options {
                                normalized or pct block per group of configurations (the
                                baseline and as many as fit, else one each); the table style's
                                titles and footer are broken at spaces, so no line wraps. A
-                               block that fits is the same as without a limit. Since version
-                               6. */
+                               block that fits is the same as without a limit. */
 } tally_render_options;
 
-/** Version 6 added `case_label`, `units_text`, `case_strip`, `print_ratio`, `system` and
- *  `fit_width`; version
- *  5 `only_statistic`; version 4 `only_changed` and `max_length`; version 3
- *  `diagnose`; version 2 `histogram`, `ascii`, `width` and `fragment`; older options are still
- *  accepted (the later fields then take their defaults).
+/** Version 1: the first released layout (later versions append fields, read as a prefix).
  *  `precision` (-1: each style's default) fixes the decimals of every value in the text styles;
  *  without it the seed layouts keep their posted `%.4f` / `%.2f` unless a group's values would
  *  show fewer than 3 significant digits, and the table style shows each row with the digits
  *  its confidence interval justifies, in the SI-prefixed unit of its benchmark. */
-#define TALLY_RENDER_OPTIONS_VERSION 6
+#define TALLY_RENDER_OPTIONS_VERSION 1
 #define TALLY_RENDER_OPTIONS_INIT                                                              \
     { TALLY_RENDER_OPTIONS_VERSION, TALLY_FORMAT_TEXT, TALLY_STYLE_TABLE, 0, -1, 0, 0, 0, 0, 0, \
       0, 0, 0, NULL, NULL, NULL, 0, 0, 0 }

@@ -110,16 +110,17 @@ typedef struct tally_runner_options {
     size_t config_count;            /**< Number of entries in `configs`; 0: one configuration from `label` and `command`. */
     int force;                      /**< Non-zero: replace an existing `output` and its journal (unless another process holds the journal), and resume a journal written on another host, kernel or boot. Zero: those are refused (::TALLY_EEXISTS, ::TALLY_EMISMATCH). */
     int append;                     /**< Non-zero: add this sweep's runs to the result set already in `output` (same workload and parameters; runs, warm-ups and sweep values may differ), after its own runs. */
-    double until_precision;         /**< Adaptive runs: stop a case once the relative half-width of its statistic's 1 - alpha interval is at most this many percent (> 0); 0: off. With an adaptive rule, `runs` is the most runs per case. Since version 3 (docs/runners.md, "Adaptive runs"). */
-    const char *against;            /**< Adaptive runs: a baseline result set (file); a case stops once its comparison with the baseline's case of the same benchmark and name is significant or equivalent within +-`mde_pct`, each look tested at its alpha-spending level; NULL: off. Needs `mde_pct`. Since version 3. */
-    double mde_pct;                 /**< With `against`: the equivalence margin in percent (> 0). Since version 3. */
-    unsigned int min_runs;          /**< Adaptive runs: counted runs of the first look (>= 2, <= `runs`); default 5. Since version 3. */
-    unsigned int look_every;        /**< Adaptive runs: counted runs between looks (>= 1); 0: `min_runs`. Since version 3. */
-    double alpha;                   /**< Adaptive runs: the overall error level in (0, 0.5): the A/A false-positive rate of `against` and of its equivalence, and 1 - the level of the precision intervals; default 0.05. Since version 3. */
+    double until_precision;         /**< Adaptive runs: stop a case once the relative half-width of its statistic's 1 - alpha interval is at most this many percent (> 0); 0: off. With an adaptive rule, `runs` is the most runs per case. See docs/runners.md, "Adaptive runs". */
+    const char *against;            /**< Adaptive runs: a baseline result set (file); a case stops once its comparison with the baseline's case of the same benchmark and name is significant or equivalent within +-`mde_pct`, each look tested at its alpha-spending level; NULL: off. Needs `mde_pct`. */
+    double mde_pct;                 /**< With `against`: the equivalence margin in percent (> 0). */
+    unsigned int min_runs;          /**< Adaptive runs: counted runs of the first look (>= 2, <= `runs`); default 5. */
+    unsigned int look_every;        /**< Adaptive runs: counted runs between looks (>= 1); 0: `min_runs`. */
+    double alpha;                   /**< Adaptive runs: the overall error level in (0, 0.5): the A/A false-positive rate of `against` and of its equivalence, and 1 - the level of the precision intervals; default 0.05. */
 } tally_runner_options;
 
-/** Version 3 added until_precision, against, mde_pct, min_runs, look_every and alpha. */
-#define TALLY_RUNNER_OPTIONS_VERSION 3
+/** Version 1: the first released layout. A later version appends fields; a caller's older
+ *  struct is then read as a prefix (the later fields take their defaults). */
+#define TALLY_RUNNER_OPTIONS_VERSION 1
 #define TALLY_RUNNER_OPTIONS_INIT \
     { TALLY_RUNNER_OPTIONS_VERSION, TALLY_WORKLOAD_HACKBENCH, NULL, NULL, 5, 1, 0, 600.0, NULL, 0, \
       NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0.0, NULL, 0.0, 5, 0, 0.05 }

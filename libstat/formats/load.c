@@ -57,10 +57,7 @@ static char *stem_of(const char *name)
 
 /* ---- loading ---- */
 
-/* Version 1 ended before case_name, version 2 before config_key. */
-TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS,
-                         offsetof(tally_load_options, case_name),
-                         offsetof(tally_load_options, config_key), sizeof(tally_load_options))
+TALLY__OPTIONS_FUNCTIONS(tally_load_options, TALLY_LOAD_OPTIONS, sizeof(tally_load_options))
 
 static int check_options(const tally_load_options *opts)
 {

@@ -347,8 +347,7 @@ static int validate_case(tally_validation *v, const tally_resultset *rs, const t
     return rc;
 }
 
-TALLY__OPTIONS_FUNCTIONS(tally_validate_options, TALLY_VALIDATE_OPTIONS,
-                         sizeof(tally_validate_options))
+TALLY__OPTIONS_FUNCTIONS(tally_validate_options, TALLY_VALIDATE_OPTIONS, sizeof(tally_validate_options))
 
 int tally_validate(tally_validation **out, const tally_results *r,
                    const tally_validate_options *opts)

@@ -12,8 +12,7 @@
 #include "util/options.h"
 #include "util/result.h"
 
-TALLY__OPTIONS_FUNCTIONS(tally_history_options, TALLY_HISTORY_OPTIONS,
-                         sizeof(tally_history_options))
+TALLY__OPTIONS_FUNCTIONS(tally_history_options, TALLY_HISTORY_OPTIONS, sizeof(tally_history_options))
 
 /* ---- the order of the points ---- */
 

@@ -588,14 +588,10 @@ int tally_history_render(char **out, size_t *len, const tally_history *h,
     *out = NULL;
     if (len)
         *len = 0;
-    tally_render_options o = TALLY_RENDER_OPTIONS_INIT;
-    if (opts != NULL) {
-        if (opts->version < 1 || opts->version > TALLY_RENDER_OPTIONS_VERSION)
-            return tally__error(TALLY_EINVAL, "tally_render_options: version %u, expected 1 to %d",
-                                opts->version, TALLY_RENDER_OPTIONS_VERSION);
-        o.format = opts->format;
-        o.fragment = opts->version >= 2 ? opts->fragment : 0;
-    }
+    tally_render_options o;
+    int read = tally__render_options_read(&o, opts);
+    if (read != TALLY_OK)
+        return read;
     tally__buf b = TALLY__BUF_INIT;
     void *locale = tally__locale_c_begin();
     int rc;

@@ -72,7 +72,7 @@ int tally_noise_margin(double *out_pct, const tally_noise *noise, const char *be
 
 void tally__report_noise_margins(tally_report *r)
 {
-    const tally_noise *noise = r->opts.version >= 5 ? r->opts.noise : NULL;
+    const tally_noise *noise = r->opts.noise;
     for (size_t i = 0; i < r->row_count; i++) {
         const tally_noise_benchmark *b = tally__noise_find(noise, r->rows[i].benchmark);
         r->rows[i].noise_pct = b ? b->margin_pct : 0;

@@ -71,14 +71,7 @@ static void drop_borrowed(tally_report *r)
 
 /* Version 1 ended before omit_samples, version 2 before equivalence_pct, 3 before expect_diff,
  * 4 before noise, 5 before case_map, 6 before baseline. */
-TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS,
-                         offsetof(tally_report_options, omit_samples),
-                         offsetof(tally_report_options, equivalence_pct),
-                         offsetof(tally_report_options, expect_diff),
-                         offsetof(tally_report_options, noise),
-                         offsetof(tally_report_options, case_map),
-                         offsetof(tally_report_options, baseline),
-                         sizeof(tally_report_options))
+TALLY__OPTIONS_FUNCTIONS(tally_report_options, TALLY_REPORT_OPTIONS, sizeof(tally_report_options))
 
 int tally__report_options_read(tally_report_options *out, const tally_report_options *given)
 {
@@ -121,12 +114,12 @@ static int check_options(const tally_report_options *o)
         return tally__error(TALLY_EINVAL, "report options: value out of range");
     if (tally_pair_by_name(o->pair_by) == NULL)
         return tally__error(TALLY_EINVAL, "report options: pair_by out of range");
-    if (o->version >= 3 && !(o->power > 0 && o->power < 1))
+    if (!(o->power > 0 && o->power < 1))
         return tally__error(TALLY_EINVAL, "report options: power must lie in (0, 1)");
-    if (o->version >= 3 && !(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
+    if (!(o->equivalence_pct >= 0 && o->equivalence_pct < 100))
         return tally__error(TALLY_EINVAL, "report options: the equivalence margin must lie in "
                                           "[0, 100) percent");
-    if (o->version >= 3 && !(o->mde_pct >= 0 && o->mde_pct < 100))
+    if (!(o->mde_pct >= 0 && o->mde_pct < 100))
         return tally__error(TALLY_EINVAL, "report options: the effect for the runs needed must "
                                           "lie in [0, 100) percent");
     return TALLY_OK;

@@ -64,7 +64,7 @@ int tally__report_environment(tally_report *r)
         for (size_t k = 0; k < cfg->meta_count; k++) {
             const char *key = cfg->meta[k].key;
             if (!watched(key) || already(r, key) ||
-                expected_to_differ(key, r->opts.version >= 4 ? r->opts.expect_diff : NULL))
+                expected_to_differ(key, r->opts.expect_diff))
                 continue;
             const char *first = NULL;
             int differs = 0;

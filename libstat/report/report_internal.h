@@ -112,6 +112,9 @@ struct tally_report {
 /* Building a report (tally_report_new in report.c): */
 /* A caller's report options (NULL: the defaults) through the version reader, unchecked. */
 int tally__report_options_read(tally_report_options *out, const tally_report_options *given);
+/* The caller's render options (NULL: the defaults) of any version as current ones, checked
+ * (format, style, width). */
+int tally__render_options_read(tally_render_options *out, const tally_render_options *given);
 /* Free what a row owns (not the row itself); report_align.c, which builds the rows. */
 void tally__report_free_row(tally__row *row, size_t configs);
 /* The index in the results of the report's configuration j (report_align.c): the baseline chosen

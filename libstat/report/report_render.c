@@ -32,16 +32,10 @@ TALLY__NAME_FUNCTIONS(tally_style, styles, "style")
 
 /* Version 1 ended before `histogram`, version 2 before `diagnose`, version 3 before
  * `only_changed`, version 4 before `only_statistic`, version 5 before `case_label`. */
-TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS,
-                         offsetof(tally_render_options, histogram),
-                         offsetof(tally_render_options, diagnose),
-                         offsetof(tally_render_options, only_changed),
-                         offsetof(tally_render_options, only_statistic),
-                         offsetof(tally_render_options, case_label),
-                         sizeof(tally_render_options))
+TALLY__OPTIONS_FUNCTIONS(tally_render_options, TALLY_RENDER_OPTIONS, sizeof(tally_render_options))
 
 /* The caller's options (NULL: the defaults) read into *out, and checked. */
-static int read_render_options(tally_render_options *out, const tally_render_options *given)
+int tally__render_options_read(tally_render_options *out, const tally_render_options *given)
 {
     int rc = tally__options_read(out, given, &tally_render_options_kind);
     if (rc != TALLY_OK)
@@ -247,7 +241,7 @@ int tally_report_render(char **out, size_t *len, const tally_report *r,
     if (len)
         *len = 0;
     tally_render_options o;
-    int rc = read_render_options(&o, opts);
+    int rc = tally__render_options_read(&o, opts);
     if (rc != TALLY_OK)
         return rc;
     tally__buf b = TALLY__BUF_INIT;
@@ -283,7 +277,7 @@ int tally_report_write(const tally_report *r, const char *path, const tally_rend
     if (path[0] == '\0')
         return tally__error(TALLY_EINVAL, "the output path is empty: give a file name");
     tally_render_options o;
-    int rc = read_render_options(&o, opts);
+    int rc = tally__render_options_read(&o, opts);
     if (rc != TALLY_OK)
         return rc;
     if (o.format == TALLY_FORMAT_XLSX)

@@ -9,9 +9,7 @@
 #define NO_RUNNER "this libtally was built without the workload runner (TALLY_BUILD_RUNNER=OFF)"
 
 /* The options are plain data: their defaults are there without the runner. */
-/* Version 1 ended before force and append. */
-TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
-                         offsetof(tally_runner_options, force), sizeof(tally_runner_options))
+TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS, sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {

@@ -2,11 +2,7 @@
 #include "run/runner_impl.h"
 #include "util/options.h"
 
-/* Version 1 ended before force and append, version 2 before the adaptive rule. */
-TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS,
-                         offsetof(tally_runner_options, force),
-                         offsetof(tally_runner_options, until_precision),
-                         sizeof(tally_runner_options))
+TALLY__OPTIONS_FUNCTIONS(tally_runner_options, TALLY_RUNNER_OPTIONS, sizeof(tally_runner_options))
 
 int tally_runner_new(tally_runner **out, const tally_runner_options *opts)
 {

@@ -36,8 +36,7 @@
 #include "util/options.h"
 #include "util/result.h"
 
-TALLY__OPTIONS_FUNCTIONS(tally_changepoint_options, TALLY_CHANGEPOINT_OPTIONS,
-                         sizeof(tally_changepoint_options))
+TALLY__OPTIONS_FUNCTIONS(tally_changepoint_options, TALLY_CHANGEPOINT_OPTIONS, sizeof(tally_changepoint_options))
 
 /* The newest level's drift is tested over at most this many points (O(L^2) pairs). */
 #define TREND_MAX_POINTS 1000

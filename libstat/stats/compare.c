@@ -16,10 +16,7 @@
 #include "util/internal.h"
 #include "util/options.h"
 
-/* Version 1 ended before equivalence_pct. */
-TALLY__OPTIONS_FUNCTIONS(tally_compare_options, TALLY_COMPARE_OPTIONS,
-                         offsetof(tally_compare_options, equivalence_pct),
-                         sizeof(tally_compare_options))
+TALLY__OPTIONS_FUNCTIONS(tally_compare_options, TALLY_COMPARE_OPTIONS, sizeof(tally_compare_options))
 
 static int check_options(const tally_compare_options *o)
 {

@@ -398,8 +398,7 @@ static int check_warmup(tally_diagnostics *d, const double *rank, double tie_ter
     return TALLY_OK;
 }
 
-TALLY__OPTIONS_FUNCTIONS(tally_diagnose_options, TALLY_DIAGNOSE_OPTIONS,
-                         sizeof(tally_diagnose_options))
+TALLY__OPTIONS_FUNCTIONS(tally_diagnose_options, TALLY_DIAGNOSE_OPTIONS, sizeof(tally_diagnose_options))
 
 /* The checks into the library's own, zeroed struct `out`. */
 static int diagnose(tally_diagnostics *out, const double *x, size_t n,

@@ -488,8 +488,7 @@ int tally_partition_summary_feed(tally_partition_summary *p, const unsigned char
     return rc;
 }
 
-TALLY__OPTIONS_FUNCTIONS(tally_partition_options, TALLY_PARTITION_OPTIONS,
-                         sizeof(tally_partition_options))
+TALLY__OPTIONS_FUNCTIONS(tally_partition_options, TALLY_PARTITION_OPTIONS, sizeof(tally_partition_options))
 
 int tally_partition_summary_new(tally_partition_summary **out, const tally_accumulator *all,
                                 const tally_partition_options *opts)

@@ -1,6 +1,8 @@
 /* The options pattern: tally_*_options_init fills the defaults of any version from 1 to the
  * current one (the bytes of that version only), every entry point reads any such version, and
- * one message names the struct and the versions it takes. */
+ * one message names the struct and the versions it takes. Every public struct is at version 1
+ * before the first release; how a later version's prefix is read is tested on a two-version
+ * struct of its own in tests/unit/test_options_prefix.c. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,19 +60,6 @@ static void test_defaults(void)
     CHECK(v.tolerance == 1e-6);
 }
 
-/* An older version's struct is a prefix: init writes only its bytes. */
-static void test_prefix(void)
-{
-    tally_report_options r;
-    memset(&r, 0x5a, sizeof r);
-    CHECK_INT(tally_report_options_init(&r, 1), TALLY_OK);
-    CHECK_INT(r.version, 1);
-    CHECK(r.alpha == 0.05);
-    unsigned char tail[sizeof r.omit_samples];
-    memset(tail, 0x5a, sizeof tail);
-    CHECK(memcmp(&r.omit_samples, tail, sizeof tail) == 0); /* not a v1 field: untouched */
-}
-
 static void test_versions(void)
 {
     tally_summary_options s;
@@ -78,11 +67,9 @@ static void test_versions(void)
     CHECK_STR(tally_error_last()->message, "tally_summary_options: version 0, expected 1");
     CHECK_INT(tally_summary_options_init(NULL, 1), TALLY_EINVAL);
     tally_report_options r;
-    char expect[96];
-    snprintf(expect, sizeof expect, "tally_report_options: version %u, expected 1 to %u",
-             TALLY_REPORT_OPTIONS_VERSION + 1, TALLY_REPORT_OPTIONS_VERSION);
+    /* Before the first release every options struct is at version 1. */
     CHECK_INT(tally_report_options_init(&r, TALLY_REPORT_OPTIONS_VERSION + 1), TALLY_EINVAL);
-    CHECK_STR(tally_error_last()->message, expect);
+    CHECK_STR(tally_error_last()->message, "tally_report_options: version 2, expected 1");
 
     /* The same check at the entry points. */
     static const double x[] = { 1, 2, 3 };
@@ -95,8 +82,8 @@ static void test_versions(void)
     tally_compare_options c = TALLY_COMPARE_OPTIONS_INIT;
     c.version = 0;
     CHECK_INT(tally_compare(&cmp, x, 3, x, 3, &c), TALLY_EINVAL);
-    CHECK_STR(tally_error_last()->message, "tally_compare_options: version 0, expected 1 to 2");
-    /* A struct filled by init, of the oldest version, is accepted. */
+    CHECK_STR(tally_error_last()->message, "tally_compare_options: version 0, expected 1");
+    /* A struct filled by init is accepted. */
     CHECK_INT(tally_compare_options_init(&c, 1), TALLY_OK);
     CHECK_INT(tally_compare(&cmp, x, 3, x, 3, &c), TALLY_OK);
 }
@@ -104,7 +91,6 @@ static void test_versions(void)
 int main(void)
 {
     test_defaults();
-    test_prefix();
     test_versions();
     return check_summary();
 }

@@ -185,13 +185,6 @@ static void test_limit(void)
     CHECK(none == NULL);
     CHECK(strstr(tally_error_last()->message, "length limit of 100") != NULL);
 
-    /* A version 3 struct (before only_changed and max_length) gets the default limit. */
-    tally_render_options v3;
-    CHECK_INT(tally_render_options_init(&v3, 3), TALLY_OK);
-    v3.format = TALLY_FORMAT_MARKDOWN;
-    CHECK_INT(tally_report_render(&none, NULL, r, &v3), TALLY_OK);
-    CHECK(strlen(none) <= 65536);
-    tally_free(none);
     tally_report_free(r);
 }
 

@@ -250,7 +250,7 @@ static void test_summaries_only(void)
 }
 
 /* omit_samples: the text outputs and every statistic are those of a report that keeps its
- * copy; JSON says "samples": null; version 1 options (without the field) still work. */
+ * copy; JSON says "samples": null. */
 static void test_omit_samples(void)
 {
     tally_report_options o = TALLY_REPORT_OPTIONS_INIT;
@@ -277,24 +277,6 @@ static void test_omit_samples(void)
     tally_report_free(full);
     tally_report_free(lean);
 
-    /* A caller built against version 1 passes a struct that ends before omit_samples. */
-    struct {
-        unsigned int version;
-        tally_statistic statistic;
-        tally_test test;
-        double alpha;
-        tally_adjust adjust;
-        tally_percentile_method percentile_method;
-        double confidence;
-        const char *filter;
-        int summaries_only;
-    } v1 = { 1, TALLY_STAT_DEFAULT, TALLY_TEST_WELCH, 0.05, TALLY_ADJUST_NONE,
-             TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0 };
-    tally_report *old = fixture_report((const tally_report_options *)(const void *)&v1);
-    char *text = render(old, TALLY_FORMAT_JSON, TALLY_STYLE_TABLE);
-    CHECK(strstr(text, "\"samples\": [") != NULL);
-    tally_free(text);
-    tally_report_free(old);
     o.version = TALLY_REPORT_OPTIONS_VERSION + 1; /* the next, unknown version */
     tally_results *list = build_fixture();
     tally_report *r = NULL;
