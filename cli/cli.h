@@ -63,6 +63,10 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
 
 /* The getopt_long value of --db (a reading command's store for @selections). */
 #define CLI_DB_OPTION 1900
+/* ... of --runs, --samples and --columns (input options without a short letter). */
+#define CLI_RUNS_OPTION 1901
+#define CLI_SAMPLES_OPTION 1902
+#define CLI_COLUMNS_OPTION 1903
 
 /* The input options' entries of a getopt_long table, shared by every reading command; their
  * values are the letters cli_input_getopt() takes. */
@@ -71,6 +75,9 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
     {"case", required_argument, NULL, 'K'}, {"case-format", required_argument, NULL, 'Y'},     \
     {"unit", required_argument, NULL, 'U'}, {"direction", required_argument, NULL, 'D'},      \
     {"config-key", required_argument, NULL, 'Q'},                                            \
+    {"runs", required_argument, NULL, CLI_RUNS_OPTION},                                      \
+    {"samples", required_argument, NULL, CLI_SAMPLES_OPTION},                                \
+    {"columns", required_argument, NULL, CLI_COLUMNS_OPTION},                                \
     {"db", required_argument, NULL, CLI_DB_OPTION}
 
 /* The `default:` of a reading command's getopt_long loop: cli_input_option() for the value c of
@@ -101,7 +108,13 @@ void cli_help(const char *help);
     "      --config-key KEY      what separates the configurations of one file: hyperfine\n"  \
     "                            'command' (default) or a parameter; go test key-line\n"     \
     "                            keys (default: those that change); pyperf 'name'; or\n"      \
-    "                            'none' (the file is one configuration)\n"
+    "                            'none' (the file is one configuration)\n"    \
+    "      --runs N              the runs each summary of a hyperfine CSV export holds\n"     \
+    "      --samples PATH        any JSON file: the JSON path of the sample arrays\n"         \
+    "                            ('$.benchmarks[*].stats.data'); then --case PATH and\n"     \
+    "                            --unit PATH ('$...') name the cases' and units' paths\n"    \
+    "      --columns MAP         any CSV/TSV file: case=COL,value=COL[,config=COL]\n"       \
+    "                            [,benchmark=COL][,unit=COL] (COL: a header name)\n"
 
 /* Help lines of the presentation options of the text styles, shared by compare and summary. */
 #define CLI_PRESENTATION_HELP                                                                  \

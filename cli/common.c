@@ -1,6 +1,7 @@
 /* Error printing, input loading, colour choice and report output shared by the subcommands. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,16 @@ int cli_load_inputs(tally_results **out, char *const *specs, int count,
     tally_load_options each = *lo;
     if (count > 1 && each.config_key == NULL)
         each.config_key = "file";
+    /* With --samples, --case and --unit given as JSON paths ('$...') name where the cases and
+     * units are (docs/importers.md, "JSON paths"). */
+    if (each.samples_path && each.case_name && each.case_name[0] == '$') {
+        each.case_path = each.case_name;
+        each.case_name = NULL;
+    }
+    if (each.samples_path && each.unit && each.unit[0] == '$') {
+        each.unit_path = each.unit;
+        each.unit = NULL;
+    }
     lo = &each;
     int stdin_used = 0;
     for (int i = 0; i < count; i++) {
@@ -365,6 +376,16 @@ int cli_input_option(tally_load_options *lo, const char *command, const char *na
         if (value[0] == '\0')
             return cli_usage_error(command, "--config-key needs a key, not ''");
         lo->config_key = value;
+    } else if (strcmp(name, "runs") == 0) {
+        char *end = NULL;
+        unsigned long long n = value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
+        if (end == NULL || *end != '\0' || n == 0 || n > (unsigned long long)SIZE_MAX)
+            return cli_usage_error(command, "--runs takes a whole number >= 1, not '%s'", value);
+        lo->runs = (size_t)n;
+    } else if (strcmp(name, "samples") == 0) {
+        lo->samples_path = value;
+    } else if (strcmp(name, "columns") == 0) {
+        lo->columns = value;
     } else if (strcmp(name, "db") == 0) {
         if (value[0] == '\0')
             return cli_usage_error(command, "--db needs a store: an SQLite file or a "
@@ -388,7 +409,8 @@ int cli_input_getopt(tally_load_options *lo, const char *command, int c, const c
         const char *name;
     } names[] = { {'k', "from"}, {'B', "benchmark"}, {'K', "case"}, {'Y', "case-format"},
                   {'U', "unit"}, {'D', "direction"}, {'Q', "config-key"},
-                  {CLI_DB_OPTION, "db"} };
+                  {CLI_RUNS_OPTION, "runs"}, {CLI_SAMPLES_OPTION, "samples"},
+                  {CLI_COLUMNS_OPTION, "columns"}, {CLI_DB_OPTION, "db"} };
     for (size_t i = 0; i < COUNT(names); i++)
         if (names[i].c == c)
             return cli_input_option(lo, command, names[i].name, value) == 1 ? CLI_EXIT_OK

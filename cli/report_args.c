@@ -1,6 +1,7 @@
 /* Command-line parsing shared by the subcommands that build a report (compare, summary). */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,17 @@ static int pairing_option(cli_report_command *cmd, int c, const char *name, cons
     return NOT_MINE;
 }
 
+/* 1 when `text` is a whole number from lo to hi, stored in *out. */
+static int whole_number(long *out, const char *text, long lo, long hi)
+{
+    char *end = NULL;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
 /* The options of the rendered layout: --only-changed, --max-length, --precision, the column
  * texts and widths, --width, --hist, --ascii, --diagnose. */
 static int render_option(cli_report_command *cmd, int c, const char *name, const char *arg)
@@ -199,20 +211,16 @@ static int render_option(cli_report_command *cmd, int c, const char *name, const
         return CLI_EXIT_OK;
     }
     if (c == 1702) {
-        char *end = NULL;
-        long v = strtol(arg, &end, 10);
-        if (strcmp(arg, "none") == 0)
-            v = -1;
-        else if (end == arg || *end != '\0' || v < 1)
+        long v = -1;
+        if (strcmp(arg, "none") != 0 && !whole_number(&v, arg, 1, LONG_MAX))
             return cli_usage_error(cmd->name, "--max-length needs a number of bytes >= 1 "
                                               "or 'none', not '%s'", arg);
         cmd->args.render.max_length = v;
         return CLI_EXIT_OK;
     }
     if (c == 1003) {
-        char *end = NULL;
-        long n = strtol(arg, &end, 10);
-        if (end == arg || *end != '\0' || n < 0 || n > 17)
+        long n;
+        if (!whole_number(&n, arg, 0, 17))
             return cli_usage_error(cmd->name, "--precision needs a number of decimals from 0 "
                                               "to 17, not '%s'", arg);
         cmd->args.render.precision = (int)n;
@@ -235,9 +243,8 @@ static int render_option(cli_report_command *cmd, int c, const char *name, const
         const char *key = keys[c - 1805];
         if (c >= 1808) {
             const char *eq = strrchr(arg, '='), *n = eq ? eq + 1 : arg;
-            char *end = NULL;
-            long v = strtol(n, &end, 10), min = c == 1810 ? 0 : 1;
-            if (end == n || *end != '\0' || v < min || v > 1000)
+            long v, min = c == 1810 ? 0 : 1;
+            if (!whole_number(&v, n, min, 1000))
                 return cli_usage_error(cmd->name, "--%s needs [BENCH=]N with N a number of "
                                                   "columns from %ld to 1000, not '%s'",
                                        name, min, arg);
@@ -257,9 +264,8 @@ static int render_option(cli_report_command *cmd, int c, const char *name, const
         return CLI_EXIT_OK;
     }
     if (c == 1010) {
-        char *end = NULL;
-        long n = strtol(arg, &end, 10);
-        if (end == arg || *end != '\0' || n < 20 || n > 10000)
+        long n;
+        if (!whole_number(&n, arg, 20, 10000))
             return cli_usage_error(cmd->name, "--width needs a number of columns from 20 to "
                                               "10000, not '%s'", arg);
         cmd->args.width = (int)n;
@@ -310,7 +316,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             return rc;
         if (rc == CLI_EXIT_OK)
             continue;
-        int input = c == CLI_DB_OPTION || strchr("BKYUDQ", c);
+        int input = c == CLI_DB_OPTION || c == CLI_RUNS_OPTION || c == CLI_SAMPLES_OPTION ||
+                    c == CLI_COLUMNS_OPTION || (c < 256 && strchr("BKYUDQ", c));
         rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
              : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)

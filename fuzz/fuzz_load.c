@@ -47,6 +47,10 @@ tally_results *fuzz_load_checked(tally_input_kind kind, const uint8_t *data, siz
     tally_results *into = fuzz_sentinel_new();
     tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
     opts.kind = kind;
+    /* Formats of summaries without their run count (hyperfine CSV) are read as of 3 runs. */
+    const tally__importer *imp = tally__importer_for(kind);
+    if (imp && (imp->flags & TALLY__IMPORT_TAKES_RUNS))
+        opts.runs = 3;
     tally_error_clear();
     int rc = tally_load_buffer(into, (const char *)data, size, FUZZ_INPUT_NAME, &opts);
     if (rc != TALLY_OK) {
@@ -80,6 +84,9 @@ static int load_one(tally_results **out, char *message, size_t room, tally_input
     FUZZ_CHECK(tally_results_new(out) == TALLY_OK, "tally_results_new");
     tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
     opts.kind = kind;
+    const tally__importer *imp = tally__importer_for(kind);
+    if (imp && (imp->flags & TALLY__IMPORT_TAKES_RUNS))
+        opts.runs = 3;
     int rc = data ? tally_load_buffer(*out, (const char *)data, size, path, &opts)
                   : tally__load_file_pieces(*out, path, &opts, first, piece);
     snprintf(message, room, "%s", rc == TALLY_OK ? "" : tally_error_last()->message);

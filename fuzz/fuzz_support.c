@@ -1,4 +1,5 @@
 /* Invariant helpers shared by the fuzz targets: failing loudly, comparing models, a sentinel. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,17 @@ static int cases_equal(const tally_case *a, const tally_case *b, char *why, size
     /* Bit-identical, so -0.0 and 0.0 differ and a rounding slip cannot hide. */
     if (n > 0 && memcmp(tally_case_samples(a), tally_case_samples(b), n * sizeof(double)) != 0)
         return differ(why, size, "case '%s': samples differ", name);
+    /* A summary-only case: the same figures, bit for bit (a derived SD is derived again). */
+    if (tally_case_is_summary_only(a) != tally_case_is_summary_only(b))
+        return differ(why, size, "case '%s': summary-only on one side only", name);
+    tally_case_summary sa = { .size = sizeof sa }, sb = { .size = sizeof sb };
+    if (tally_case_is_summary_only(a) &&
+        (tally_case_summary_result(&sa, a) != TALLY_OK ||
+         tally_case_summary_result(&sb, b) != TALLY_OK || sa.n != sb.n ||
+         memcmp(&sa.mean, &sb.mean, sizeof sa.mean) != 0 ||
+         (memcmp(&sa.sd, &sb.sd, sizeof sa.sd) != 0 && !(isnan(sa.sd) && isnan(sb.sd))) ||
+         sa.interval_level != sb.interval_level || sa.sd_derived != sb.sd_derived))
+        return differ(why, size, "case '%s': summaries differ", name);
     size_t m = tally_case_meta_count(a);
     if (m != tally_case_meta_count(b))
         return differ(why, size, "case '%s': %zu vs %zu metadata entries", name, m,

@@ -22,9 +22,9 @@ extern "C" {
 
 /**
  * Kind of input file. The constants below are the formats of the first releases; every format
- * the library reads has a kind, numbered from 1 without a gap: the formats added since follow
- * ::TALLY_INPUT_JOURNAL in the order of the library's importer registry, have no constant, and
- * may be numbered differently by another version of the library. Select one by its name with
+ * the library reads has a kind, numbered from 1 without a gap: the formats added since have no
+ * constant, follow the last constant in the order of the library's importer registry, and may
+ * be numbered differently by another version of the library. Select one by its name with
  * tally_input_kind_from_name() ("fio", as `--from` takes it) and keep its name, not its number;
  * tally_input_kind_name() returns NULL after the last kind.
  */
@@ -69,6 +69,24 @@ typedef struct tally_load_options {
                                  as `none`; go test still split by changing keys), what the
                                  command uses when it reads several files. Other formats:
                                  ::TALLY_EINVAL. NULL: the format's default. */
+    size_t runs;            /**< The number of runs each summary of a file summarises, for the
+                                 formats that write summaries without saying it (hyperfine
+                                 --export-csv: its --runs); 0: not given (such a file is then
+                                 refused). Other formats: ::TALLY_EINVAL. */
+    const char *samples_path; /**< Any JSON file (docs/importers.md, "JSON paths"): the path of
+                                 the sample arrays, e.g. `$.benchmarks[*].stats.data`; reads the
+                                 file with the generic JSON reader (kind auto or json). NULL:
+                                 none. */
+    const char *case_path;  /**< With `samples_path`: the path of the case names, one per sample
+                                 array (`$.benchmarks[*].name`); NULL: the arrays are cases
+                                 "1", "2", ... */
+    const char *unit_path;  /**< With `samples_path`: the path of the unit, one for the file or
+                                 one per sample array; NULL: `unit` (or none). */
+    const char *columns;    /**< CSV/TSV files of any header (docs/importers.md, "Column
+                                 mapping"): `case=COL,value=COL[,config=COL][,benchmark=COL]
+                                 [,unit=COL]`, each COL a header name; the unit and direction
+                                 may also come from `unit` and `direction`. NULL: the long-form
+                                 header. */
 } tally_load_options;
 
 /** Version 1: the first released layout. A later version appends fields; a caller's older
@@ -76,7 +94,7 @@ typedef struct tally_load_options {
 #define TALLY_LOAD_OPTIONS_VERSION 1
 #define TALLY_LOAD_OPTIONS_INIT \
     { TALLY_LOAD_OPTIONS_VERSION, TALLY_INPUT_AUTO, NULL, NULL, NULL, NULL, NULL, 0, \
-      TALLY_LOWER_IS_BETTER, NULL }
+      TALLY_LOWER_IS_BETTER, NULL, 0, NULL, NULL, NULL, NULL }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_LOAD_OPTIONS_INIT does for the

@@ -1,12 +1,16 @@
 /* Long-form CSV/TSV: one sample per row, columns benchmark,case,config,value[,unit,better] in
  * any order. Rows may come in any order; configurations, benchmarks and cases keep the order in
- * which they first appear. docs/formats.md describes the format. */
+ * which they first appear. docs/formats.md describes the format. With the load option `columns`
+ * ("case=name,value=time_ms,config=build"; docs/importers.md, "Column mapping") any header
+ * names the columns: case and value are required, a file without a config column is one
+ * configuration (the loader's label), one without a benchmark column benchmark "values". */
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
 #include "formats/csv_tokenizer.h"
 #include "model/units.h"
+#include "formats/import_util.h"
 #include "formats/importer.h"
 #include "util/internal.h"
 #include "util/text.h"
@@ -24,6 +28,7 @@ static const char *const column_names[COL_COUNT] = {
 typedef struct csv_reader {
     tally__csv tok;
     const char *name;
+    const tally_load_options *opts;
     tally_results *into;
     long col_of[COL_COUNT]; /* field index of each column, -1 when absent */
     size_t width;           /* fields per record, from the header */
@@ -147,6 +152,61 @@ static int same_name(const tally__csv_field *f, const char *name)
 
 static int refill(csv_reader *r);
 
+/* The load option `columns`: ROLE=COLUMN pairs naming the header's columns, case and value
+ * required (the header is the tokenizer's current record, on line `line`). */
+static int map_columns(csv_reader *r, unsigned long line)
+{
+    const char *spec = r->opts->columns;
+    for (const char *p = spec; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        const char *eq = memchr(p, '=', n);
+        int role = -1;
+        for (int c = 0; eq && c < COL_COUNT; c++)
+            if ((size_t)(eq - p) == strlen(column_names[c]) &&
+                strncmp(p, column_names[c], (size_t)(eq - p)) == 0)
+                role = c;
+        if (role < 0 || eq + 1 == p + n)
+            return tally__error(TALLY_EINVAL, "--columns '%s': expected ROLE=COLUMN pairs, "
+                                              "ROLE one of case, value, config, benchmark, "
+                                              "unit, better; found '%.*s'",
+                                spec, (int)n, p);
+        if (r->col_of[role] >= 0)
+            return tally__error(TALLY_EINVAL, "--columns '%s': %s is given twice", spec,
+                                column_names[role]);
+        const char *want = eq + 1;
+        size_t wn = (size_t)(p + n - want);
+        for (size_t i = 0; i < r->tok.count; i++) {
+            size_t fn;
+            const char *fs = field_text(&r->tok.fields[i], &fn);
+            if (fn == wn && memcmp(fs, want, wn) == 0) {
+                r->col_of[role] = (long)i;
+                break;
+            }
+        }
+        if (r->col_of[role] < 0) {
+            tally__buf have = TALLY__BUF_INIT;
+            for (size_t i = 0; i < r->tok.count && i < 12; i++) {
+                size_t fn;
+                const char *fs = field_text(&r->tok.fields[i], &fn);
+                tally__buf_printf(&have, "%s'%.*s'", i ? ", " : "", (int)fn, fs);
+            }
+            int rc = tally__error_at(TALLY_EFORMAT, r->name, line, 1,
+                                     "--columns %s=%.*s: no column '%.*s' in the header (its "
+                                     "columns: %s)",
+                                     column_names[role], (int)wn, want, (int)wn, want,
+                                     have.data ? have.data : "");
+            tally__buf_dispose(&have);
+            return rc;
+        }
+        p = comma ? comma + 1 : p + n;
+    }
+    if (r->col_of[COL_CASE] < 0 || r->col_of[COL_VALUE] < 0)
+        return tally__error(TALLY_EINVAL, "--columns '%s': case=COLUMN and value=COLUMN are "
+                                          "required", spec);
+    return TALLY_OK;
+}
+
 static int read_header(csv_reader *r)
 {
     for (int i = 0; i < COL_COUNT; i++)
@@ -165,6 +225,8 @@ static int read_header(csv_reader *r)
                                line > 1 ? "only comments, no header: %s" : "empty file: %s",
                                HEADER_HINT);
     r->width = r->tok.count;
+    if (r->opts && r->opts->columns)
+        return map_columns(r, line);
     for (size_t i = 0; i < r->tok.count; i++) {
         const tally__csv_field *f = &r->tok.fields[i];
         size_t n;
@@ -222,6 +284,12 @@ static int read_better(tally_direction *out, const csv_reader *r)
 
 static int find_config(csv_reader *r)
 {
+    /* Mapped columns without a config column: the file is one configuration. */
+    if (r->col_of[COL_CONFIG] < 0) {
+        if (r->rs)
+            return TALLY_OK;
+        return tally__import_begin(&r->rs, r->into, r->name, r->opts, "csv");
+    }
     if (r->rs && same_name(field(r, COL_CONFIG), tally_resultset_label(r->rs)))
         return TALLY_OK;
     const char *label;
@@ -298,9 +366,11 @@ static int check_kind(const csv_reader *r, const tally_benchmark *b, const row_k
 
 static int find_benchmark(csv_reader *r, const row_kind *k)
 {
-    if (!(r->bench && same_name(field(r, COL_BENCHMARK), tally_benchmark_name(r->bench)))) {
-        const char *name;
-        int rc = name_of(&name, r, COL_BENCHMARK);
+    int fixed = r->col_of[COL_BENCHMARK] < 0; /* mapped columns without one: "values" */
+    if (!(r->bench && (fixed || same_name(field(r, COL_BENCHMARK),
+                                          tally_benchmark_name(r->bench))))) {
+        const char *name = "values";
+        int rc = fixed ? TALLY_OK : name_of(&name, r, COL_BENCHMARK);
         if (rc != TALLY_OK)
             return rc;
         r->cas = NULL;
@@ -558,11 +628,12 @@ static int next_record(csv_reader *r, const char **start, unsigned long *line)
 }
 
 static int parse_separated(tally_results *into, const char *data, size_t len, const char *name,
-                           char sep, tally__chunks *src)
+                           char sep, tally__chunks *src, const tally_load_options *opts)
 {
     csv_reader r;
     memset(&r, 0, sizeof(r));
     r.name = name;
+    r.opts = opts;
     r.into = into;
     r.src = src;
     int rc = TALLY_OK;
@@ -615,30 +686,26 @@ static int parse_separated(tally_results *into, const char *data, size_t len, co
 static int parse_csv(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
-    (void)opts;
-    return parse_separated(into, data, len, name, ',', NULL);
+    return parse_separated(into, data, len, name, ',', NULL, opts);
 }
 
 static int parse_tsv(tally_results *into, const char *data, size_t len, const char *name,
                      const tally_load_options *opts)
 {
-    (void)opts;
-    return parse_separated(into, data, len, name, '\t', NULL);
+    return parse_separated(into, data, len, name, '\t', NULL, opts);
 }
 
 /* The long-form CSV or TSV read as it arrives (importer.h, read_input). */
 static int read_csv(tally_results *into, tally__chunks *src, const char *name,
                     const tally_load_options *opts)
 {
-    (void)opts;
-    return parse_separated(into, NULL, 0, name, ',', src);
+    return parse_separated(into, NULL, 0, name, ',', src, opts);
 }
 
 static int read_tsv(tally_results *into, tally__chunks *src, const char *name,
                     const tally_load_options *opts)
 {
-    (void)opts;
-    return parse_separated(into, NULL, 0, name, '\t', src);
+    return parse_separated(into, NULL, 0, name, '\t', src, opts);
 }
 
 /* Detection reads the whole header line (the preamble before it included): decided once these
@@ -652,11 +719,11 @@ static int header_complete(const char *data, size_t len)
 
 const tally__importer tally__importer_csv = {
     .kind = TALLY_INPUT_CSV, .name = "csv", .sniff = sniff_csv, .parse = parse_csv,
-    .read_input = read_csv, .decided_by = header_complete, .flags = TALLY__IMPORT_TEXT_LINES,
+    .read_input = read_csv, .decided_by = header_complete, .flags = TALLY__IMPORT_TEXT_LINES | TALLY__IMPORT_TAKES_COLUMNS,
     .configs = "the labels of its label column",
 };
 const tally__importer tally__importer_tsv = {
     .kind = TALLY_INPUT_TSV, .name = "tsv", .sniff = sniff_tsv, .parse = parse_tsv,
-    .read_input = read_tsv, .decided_by = header_complete, .flags = TALLY__IMPORT_TEXT_LINES,
+    .read_input = read_tsv, .decided_by = header_complete, .flags = TALLY__IMPORT_TEXT_LINES | TALLY__IMPORT_TAKES_COLUMNS,
     .configs = "the labels of its label column",
 };

@@ -131,42 +131,6 @@ static int json_top_keys(tally__buf *keys, const char *data, size_t len)
     return kind;
 }
 
-/* perf stat -x SEP: every content line is VALUE,UNIT,EVENT,... with VALUE a number or
- * "<not counted>" / "<not supported>", and EVENT a name (perf-stat(1), "CSV FORMAT"). */
-static int perf_stat_line(const char *s, size_t n)
-{
-    const char *c1 = memchr(s, ',', n);
-    const char *c2 = c1 ? memchr(c1 + 1, ',', (size_t)(s + n - c1 - 1)) : NULL;
-    const char *c3 = c2 ? memchr(c2 + 1, ',', (size_t)(s + n - c2 - 1)) : NULL;
-    if (c3 == NULL || c3 == c2 + 1)
-        return 0;
-    double v;
-    int value = (c1 > s && tally__parse_double(&v, s, (size_t)(c1 - s)) == TALLY_OK) ||
-                (c1 - s > 5 && memcmp(s, "<not ", 5) == 0);
-    for (const char *e = c2 + 1; value && e < c3; e++)
-        if (!(*e == '-' || *e == '_' || *e == ':' || *e == '/' || *e == '.' ||
-              (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9')))
-            return 0;
-    return value;
-}
-
-static int sniff_perf_stat(const char *data, size_t len)
-{
-    size_t end = len < WINDOW ? len : WINDOW, lines = 0;
-    for (const char *p = data; p < data + end;) {
-        const char *nl = memchr(p, '\n', (size_t)(data + end - p));
-        size_t n = (size_t)((nl ? nl : data + end) - p);
-        const char *s = tally__trim(p, &n);
-        if (n > 0 && s[0] != '#') {
-            if (!perf_stat_line(s, n))
-                return 0;
-            lines++;
-        }
-        p = nl ? nl + 1 : data + end;
-    }
-    return lines > 0;
-}
-
 /* Formats tally recognises but has no importer for, one row each: what the file is, then how
  * it is recognised (its JSON top-level keys, all present; or its first content line's start;
  * or a detector), and what to do instead. An importer for one of them replaces its row. */
@@ -179,11 +143,6 @@ typedef struct foreign_format {
 } foreign_format;
 
 static const foreign_format foreign_formats[] = {
-    { "perf stat -x output", NULL, NULL, sniff_perf_stat,
-      "time the command with 'tally run exec', or pass the values of one event as plain "
-      "numbers" },
-    { "a hyperfine --export-csv file", NULL, "command,mean,stddev,median,user,system,min,max",
-      NULL, "it holds summaries only: export the runs with hyperfine --export-json" },
     { "criterion's estimates.json", "mean,median,median_abs_dev,std_dev", NULL, NULL,
       "it holds summaries only; the samples are in sample.json" },
     { "fio JSON output", "fio version,jobs", NULL, NULL, NULL },

@@ -43,12 +43,14 @@ enum {
     TALLY__IMPORT_TOOL_TEXT = 1 << 3,
     /* Text lines often written by hand (CSV, TSV, plain numbers): a last line without a line
      * end is read, with a warning in the metadata of every result set of the file (load.c). */
-    TALLY__IMPORT_TEXT_LINES = 1 << 4
+    TALLY__IMPORT_TEXT_LINES = 1 << 4,
+    /* The file holds summaries without their run count: the caller's `runs` gives it (hyperfine
+     * CSV); other formats refuse it. */
+    TALLY__IMPORT_TAKES_RUNS = 1 << 5,
+    /* The caller's `columns` maps any header onto the format's columns (CSV, TSV); other
+     * formats refuse it. With it, `unit` and `direction` apply as for plain numbers. */
+    TALLY__IMPORT_TAKES_COLUMNS = 1 << 6
 };
-
-/* The last tally_input_kind that include/tally/io.h names. An importer added since leaves its
- * descriptor's `kind` unset: the registry numbers it after this one (tally__importer_kind). */
-#define TALLY__INPUT_LAST_NAMED TALLY_INPUT_JOURNAL
 
 typedef struct tally__importer {
     /* The constant of io.h for the formats it names; unset (TALLY_INPUT_AUTO) for an importer
@@ -122,7 +124,7 @@ extern const tally__importer *const tally__importers[];
 extern const size_t tally__importer_count;
 
 /* The kind of a registered importer: its io.h constant, else the registry's number for it (the
- * importers without a constant, numbered in registry order after TALLY__INPUT_LAST_NAMED). */
+ * importers without a constant, numbered in registry order after the largest constant). */
 tally_input_kind tally__importer_kind(const tally__importer *imp);
 
 /* The importer of `kind`, or NULL when no importer has that kind (TALLY_INPUT_AUTO among them). */

@@ -5,8 +5,10 @@
  * every descriptor and importers.c to build the table, each with its own TALLY__IMPORTER. */
 TALLY__IMPORTER(native_json) /* native_json_read.c */
 TALLY__IMPORTER(hyperfine)   /* import_hyperfine.c, and so on */
+TALLY__IMPORTER(hyperfine_csv)
 TALLY__IMPORTER(gbench)
 TALLY__IMPORTER(pyperf)
+TALLY__IMPORTER(k6)
 TALLY__IMPORTER(gotest)
 TALLY__IMPORTER(hackbench)
 TALLY__IMPORTER(stream)
@@ -20,6 +22,11 @@ TALLY__IMPORTER(criterion_csv)
 TALLY__IMPORTER(nanobench)
 TALLY__IMPORTER(benchmarkdotnet) /* import_bdn.c */
 TALLY__IMPORTER(catch2)
+TALLY__IMPORTER(perf_stat)
+TALLY__IMPORTER(sysbench)
+TALLY__IMPORTER(pgbench)
+TALLY__IMPORTER(pgbench_log)
+TALLY__IMPORTER(json_path)
 TALLY__IMPORTER(journal)     /* journal_read.c */
 TALLY__IMPORTER(csv)         /* csv_read.c */
 TALLY__IMPORTER(tsv)

@@ -13,11 +13,15 @@ const tally__importer *const tally__importers[] = {
 
 const size_t tally__importer_count = TALLY__COUNT(tally__importers);
 
-/* The kind of row `row`: its io.h constant, else the next number after TALLY__INPUT_LAST_NAMED
- * among the rows without one, so that an importer needs no constant of its own. */
+/* The kind of row `row`: its io.h constant, else the next number after the largest constant
+ * among the rows without one (in registry order), so that an importer needs no constant of its
+ * own and the kinds stay numbered without a gap. */
 static tally_input_kind row_kind(size_t row)
 {
-    int next = TALLY__INPUT_LAST_NAMED;
+    int next = TALLY_INPUT_AUTO;
+    for (size_t i = 0; i < tally__importer_count; i++)
+        if ((int)tally__importers[i]->kind > next)
+            next = (int)tally__importers[i]->kind;
     tally_input_kind kind = TALLY_INPUT_AUTO;
     for (size_t i = 0; i <= row && i < tally__importer_count; i++) {
         kind = tally__importers[i]->kind;

@@ -135,7 +135,22 @@ static int finish_sets(tally_results *fresh, const tally_results *into, const ch
 static int read_options(tally_load_options *options, const tally_load_options *opts)
 {
     int rc = tally__options_read(options, opts, &tally_load_options_kind);
-    return rc == TALLY_OK ? check_options(options) : rc;
+    if (rc != TALLY_OK)
+        return rc;
+    /* The JSON paths choose the generic JSON reader (import_json_path.c) for any JSON file. */
+    tally_input_kind generic = tally__importer_kind(&tally__importer_json_path);
+    if ((options->case_path || options->unit_path) && !options->samples_path)
+        return tally__error(TALLY_EINVAL, "a case or unit path needs the samples' path too "
+                                          "(--samples PATH)");
+    if (options->samples_path) {
+        if (options->kind != TALLY_INPUT_AUTO && options->kind != TALLY_INPUT_NATIVE_JSON &&
+            options->kind != generic)
+            return tally__error(TALLY_EINVAL, "--samples reads JSON files by their paths; "
+                                              "--from %s reads its own format",
+                                tally_input_kind_name(options->kind));
+        options->kind = generic;
+    }
+    return check_options(options);
 }
 
 /* A UTF-8 byte-order mark is accepted by every text reader. */
@@ -204,6 +219,14 @@ static int load_parsed(tally_results *into, const tally__importer *imp, const ch
                                imp->configs ? "names its configurations by "
                                             : "is one configuration",
                                imp->configs ? imp->configs : "");
+    if (opts->columns && !(imp->flags & TALLY__IMPORT_TAKES_COLUMNS))
+        return tally__error_at(TALLY_EINVAL, name, 0, 0,
+                               "--columns maps the columns of CSV and TSV files; this is a %s "
+                               "file", imp->name);
+    if (opts->runs && !(imp->flags & TALLY__IMPORT_TAKES_RUNS))
+        return tally__error_at(TALLY_EINVAL, name, 0, 0,
+                               "--runs %zu: a %s file says how many runs it holds", opts->runs,
+                               imp->name);
     char *stem = stem_of(name);
     tally_results *fresh = NULL;
     if (stem == NULL)

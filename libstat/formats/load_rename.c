@@ -119,7 +119,9 @@ static int rebuild_set(tally_results *out, const tally_resultset *rs, const char
 int tally__load_rename(tally_results **fresh, const tally__importer *imp, const char *file,
                        const tally_load_options *o)
 {
-    if ((o->unit || o->direction_given) && !(imp->flags & TALLY__IMPORT_TAKES_UNIT))
+    /* The generic ways in (a column mapping, JSON paths) carry no unit of their own either. */
+    int generic = (o->columns && (imp->flags & TALLY__IMPORT_TAKES_COLUMNS)) || o->samples_path;
+    if ((o->unit || o->direction_given) && !(imp->flags & TALLY__IMPORT_TAKES_UNIT) && !generic)
         return tally__error_at(TALLY_EINVAL, file, 0, 0,
                                "--unit and --direction describe plain files; this is a %s file, "
                                "which carries its own",

@@ -4,4 +4,5 @@ set(TALLY_MODULE_SOURCES
   resultset.c
   units.c
   validate.c
+  validate_perf.c
 )

@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "model/validate_perf.h"
 #include "util/internal.h"
 #include "util/options.h"
 #include "util/text.h"
@@ -30,7 +31,8 @@ struct tally_validation {
 };
 
 typedef enum which {
-    MEAN, MEDIAN, STDDEV, MIN, MAX, CV, Q1_HINGE, Q3_HINGE, IQR_HINGE, ERROR_T999, MAD_1_4826
+    MEAN, MEDIAN, STDDEV, MIN, MAX, CV, Q1_HINGE, Q3_HINGE, IQR_HINGE, ERROR_T999, MAD_1_4826,
+    PERF_COUNTER, PERF_VARIANCE
 } which;
 
 /* Which side of an interval a key holds: the recomputed point must lie inside. */
@@ -80,6 +82,9 @@ static const struct known {
      "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
     {"reported.median_abs_dev.upper", "median_abs_dev upper bound", MAD_1_4826, UPPER,
      "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
+    /* perf stat -r N -v (validate_perf.c). */
+    {"reported.perf_counter", "perf counter", PERF_COUNTER, POINT, ""},
+    {"reported.perf_variance", "perf variance", PERF_VARIANCE, POINT, ""},
 };
 
 /* What a case's samples give beyond its summary: the order statistics of the harnesses'
@@ -156,7 +161,8 @@ static int recompute(double *out, figures *f, which stat, const char **note)
 {
     const tally_summary *s = &f->s;
     *out = NAN;
-    if (f->x == NULL && stat != MEAN && stat != STDDEV && stat != ERROR_T999) {
+    if (f->x == NULL && stat != MEAN && stat != STDDEV && stat != ERROR_T999 &&
+        stat != PERF_COUNTER && stat != PERF_VARIANCE) {
         *note = "a summary-only case: only its mean and standard deviation are known";
         return TALLY_OK;
     }
@@ -213,6 +219,9 @@ static int recompute(double *out, figures *f, which stat, const char **note)
         break;
     case MAD_1_4826:
         return mad_1_4826(out, f->sorted, s->n);
+    case PERF_COUNTER:
+    case PERF_VARIANCE:
+        break; /* add_entry: validate_perf.c */
     }
     return TALLY_OK;
 }
@@ -296,6 +305,16 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
         const char *pop = population_sd_note(&e, &f->s, k->stat, v->tolerance);
         if (pop)
             e.note = pop;
+    }
+    /* perf prints its figures rounded: they agree when tally's value rounds to them. */
+    if ((k->stat == PERF_COUNTER || k->stat == PERF_VARIANCE) && !isnan(e.reported)) {
+        tally__perf_check pc;
+        tally__validate_perf(&pc, c, k->stat == PERF_VARIANCE, text, e.reported);
+        e.recomputed = pc.recomputed;
+        e.note = pc.note;
+        e.agreed = pc.agreed;
+        double diff = fabs(e.reported - e.recomputed);
+        e.rel_diff = isnan(diff) ? NAN : e.recomputed != 0 ? diff / fabs(e.recomputed) : diff;
     }
     if (!e.agreed)
         v->disagreements++;

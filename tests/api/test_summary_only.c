@@ -286,8 +286,32 @@ static void test_simulation(void)
     CHECK_INT(agree, trials);
 }
 
+/* hyperfine's CSV export of a real run (tests/data/hyperfine/README.md): summary-only cases
+ * with --runs 5, compared as SciPy compares the JSON export's times of the same run. */
+static void test_hyperfine_csv(void)
+{
+    tally_results *r;
+    tally_results_new(&r);
+    tally_load_options lo = TALLY_LOAD_OPTIONS_INIT;
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/hyperfine-csv/export.csv", &lo), TALLY_EINVAL);
+    lo.runs = 5;
+    CHECK_INT(tally_load_file(r, TALLY_TEST_DATA "/hyperfine-csv/export.csv", &lo), TALLY_OK);
+    CHECK_INT(tally_results_count(r), 2);
+    tally_report *rep = report_of(r, TALLY_TEST_AUTO);
+    tally_comparison cmp = { .size = sizeof cmp };
+    CHECK_INT(tally_report_cell_comparison(&cmp, rep, 0, 1), TALLY_OK);
+    /* SciPy, the times t of export.json: a, b = (numpy.array(x["times"]) for x in results);
+     * ttest_ind_from_stats(a.mean(), a.std(ddof=1), 5, b.mean(), b.std(ddof=1), 5,
+     * equal_var=False) -> statistic=-8.046696261052391, pvalue=0.000288438775602794. */
+    CHECK_REL(cmp.p_value, 0.000288438775602794, 1e-12);
+    CHECK_REL(cmp.statistic, -8.046696261052391, 1e-12);
+    tally_report_free(rep);
+    tally_results_free(r);
+}
+
 int main(void)
 {
+    test_hyperfine_csv();
     test_model_rules();
     test_welch_from_stats();
     test_native_round_trip();

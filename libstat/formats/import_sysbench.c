@@ -1,0 +1,227 @@
+/* sysbench 1.0 text output (docs/importers.md, "sysbench"). A run starts at its banner
+ * "sysbench 1.0.20 (...)"; several runs may be concatenated. The test is told by its options
+ * block ("Prime numbers limit" cpu, "Running memory speed test" memory, else the interval
+ * lines' figures), the case by "Number of threads: N" ("N-threads"). Samples:
+ *   - with --report-interval, each interval line is a sample: "[ 1s ] thds: 1 eps: 1185.68 lat
+ *     (ms,95%): 0.04" gives sysbench-cpu (events/s) and sysbench-cpu-latency-p95 (ms); OLTP's
+ *     "tps:" sysbench-tps (transactions/s); memory's "[ 1s ] 1215.38 MiB/sec" sysbench-memory;
+ *   - without, each run's closing figure is one sample: "events per second: 3791.11", "(1233.24
+ *     MiB/sec)", "transactions: N (X per sec.)", and the "95th percentile:" latency.
+ * The closing figures of a run with interval lines are kept as case metadata (sysbench.*). */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import_util.h"
+#include "util/internal.h"
+#include "util/text.h"
+
+static int sniff(const char *data, size_t len)
+{
+    if (!tally__sniff_line_starts(data, len, "sysbench ", 1024))
+        return 0;
+    return tally__sniff_has(data, len, "Number of threads:", 4096) ? 95 : 60;
+}
+
+typedef struct run {
+    char test[16];        /* "cpu", "memory", or "" */
+    char case_name[32];   /* "N-threads" */
+    int intervals;        /* interval lines seen in this run */
+    int in_latency;       /* within the "Latency (ms):" block */
+    char pct[8];          /* the latency percentile of the interval lines, "95" */
+} run;
+
+typedef struct reader {
+    tally__line_import t;
+    const char *name;
+    const tally_load_options *opts;
+    run r;
+    size_t samples;
+} reader;
+
+/* The benchmark "sysbench[-TEST][-SUFFIX]", or the caller's --benchmark for the main figure. */
+static int add(reader *rd, const char *suffix, const char *unit, tally_direction dir, double v)
+{
+    char bench[96];
+    if (suffix == NULL && rd->opts->benchmark)
+        snprintf(bench, sizeof bench, "%s", rd->opts->benchmark);
+    else
+        snprintf(bench, sizeof bench, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
+                 suffix ? "-" : "", suffix ? suffix : "");
+    const char *c = rd->r.case_name[0] ? rd->r.case_name : "all";
+    rd->samples++;
+    int rc = tally__import_sample(rd->t.rs, bench, unit, dir, c, v);
+    if (rc == TALLY_EMISMATCH)
+        return tally__error_at(rc, rd->name, rd->t.lines.lineno, 1,
+                               "benchmark '%s' is in '%s' here but in another unit before",
+                               bench, unit);
+    return rc;
+}
+
+/* The field after `word` on the current line as a number; 0 (nothing found) when absent. */
+static int number_after(double *v, int *found, reader *rd, const char *word, const char *what)
+{
+    *found = 0;
+    for (size_t i = 0; i + 1 < rd->t.nf && i + 1 < TALLY__LINE_FIELDS; i++)
+        if (tally__field_is(&rd->t.f[i], word)) {
+            *found = 1;
+            return tally__field_number(v, &rd->t.f[i + 1], rd->name, rd->t.lines.lineno, what,
+                                       "a number");
+        }
+    return TALLY_OK;
+}
+
+static int interval_line(reader *rd)
+{
+    rd->r.intervals++;
+    double v;
+    int found, rc;
+    if ((rc = number_after(&v, &found, rd, "eps:", "events per second")) != TALLY_OK)
+        return rc;
+    if (found && (rc = add(rd, NULL, "events/s", TALLY_HIGHER_IS_BETTER, v)) != TALLY_OK)
+        return rc;
+    int any = found;
+    if ((rc = number_after(&v, &found, rd, "tps:", "transactions per second")) != TALLY_OK)
+        return rc;
+    if (found && (rc = add(rd, rd->r.test[0] ? "tps" : NULL, "transactions/s",
+                           TALLY_HIGHER_IS_BETTER, v)) != TALLY_OK)
+        return rc;
+    any |= found;
+    /* "lat (ms,95%): 0.04": the percentile is --percentile's. */
+    for (size_t i = 0; i + 2 < rd->t.nf && i + 2 < TALLY__LINE_FIELDS; i++) {
+        const tally__field *f = &rd->t.f[i + 1];
+        if (!tally__field_is(&rd->t.f[i], "lat") || !tally__starts_with(f->s, f->len, "(ms,"))
+            continue;
+        snprintf(rd->r.pct, sizeof rd->r.pct, "%.*s", (int)(f->len >= 8 ? f->len - 7 : 0),
+                 f->s + 4);
+        rc = tally__field_number(&v, &rd->t.f[i + 2], rd->name, rd->t.lines.lineno, "latency",
+                                 "a latency in ms");
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, "latency-p%s", rd->r.pct);
+        if (rc == TALLY_OK)
+            rc = add(rd, suffix, "ms", TALLY_LOWER_IS_BETTER, v);
+        if (rc != TALLY_OK)
+            return rc;
+        any = 1;
+    }
+    /* memory: "[ 1s ] 1215.38 MiB/sec" */
+    if (rd->t.nf >= 5 && tally__field_is(&rd->t.f[4], "MiB/sec")) {
+        rc = tally__field_number(&v, &rd->t.f[3], rd->name, rd->t.lines.lineno, "throughput",
+                                 "a throughput");
+        if (rc == TALLY_OK)
+            rc = add(rd, NULL, "MiB/s", TALLY_HIGHER_IS_BETTER, v);
+        return rc;
+    }
+    if (!any)
+        return tally__error_at(TALLY_EPARSE, rd->name, rd->t.lines.lineno, 1,
+                               "expected an interval line with eps:, tps:, lat or MiB/sec");
+    return TALLY_OK;
+}
+
+/* A closing figure: a sample when the run had no interval lines, else case metadata. */
+static int closing(reader *rd, const char *suffix, const char *unit, tally_direction dir,
+                   double v, const char *key)
+{
+    if (rd->r.intervals == 0)
+        return add(rd, suffix, unit, dir, v);
+    char bench[96];
+    if (suffix == NULL && rd->opts->benchmark)
+        snprintf(bench, sizeof bench, "%s", rd->opts->benchmark);
+    else
+        snprintf(bench, sizeof bench, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
+                 suffix ? "-" : "", suffix ? suffix : "");
+    tally_benchmark *b = tally_resultset_benchmark_find(rd->t.rs, bench);
+    tally_case *c = b ? tally_benchmark_case_find(b, rd->r.case_name[0] ? rd->r.case_name
+                                                                        : "all")
+                      : NULL;
+    return c ? tally__import_meta_number(c, key, v) : TALLY_OK;
+}
+
+static int one_line(reader *rd)
+{
+    tally__line_import *t = &rd->t;
+    const char *s = t->line;
+    size_t n = t->len;
+    const char *trimmed = tally__trim(s, &n);
+    if (t->nf == 0)
+        return TALLY_OK;
+    if (tally__field_is(&t->f[0], "sysbench") && t->nf >= 2) {
+        memset(&rd->r, 0, sizeof rd->r);
+        return TALLY_OK;
+    }
+    if (tally__starts_with(trimmed, n, "Number of threads:") && t->nf >= 4) {
+        snprintf(rd->r.case_name, sizeof rd->r.case_name, "%.*s-threads", (int)t->f[3].len,
+                 t->f[3].s);
+        return TALLY_OK;
+    }
+    if (tally__starts_with(trimmed, n, "Prime numbers limit:")) {
+        snprintf(rd->r.test, sizeof rd->r.test, "cpu");
+        return TALLY_OK;
+    }
+    if (tally__starts_with(trimmed, n, "Running memory speed test")) {
+        snprintf(rd->r.test, sizeof rd->r.test, "memory");
+        return TALLY_OK;
+    }
+    if (tally__field_is(&t->f[0], "[") && t->nf >= 3 && tally__field_is(&t->f[2], "]"))
+        return interval_line(rd);
+    double v;
+    int found, rc;
+    if (tally__starts_with(trimmed, n, "events per second:")) {
+        rc = tally__field_number(&v, &t->f[3], rd->name, t->lines.lineno, "events per second",
+                                 "a number");
+        return rc ? rc : closing(rd, NULL, "events/s", TALLY_HIGHER_IS_BETTER, v,
+                                 "sysbench.events_per_second");
+    }
+    if (t->nf >= 4 && tally__field_is(&t->f[1], "MiB") && tally__field_is(&t->f[2], "transferred")) {
+        const tally__field *f = &t->f[3];
+        if (f->len < 2 || f->s[0] != '(')
+            return tally__error_at(TALLY_EPARSE, rd->name, t->lines.lineno, f->col,
+                                   "expected '(X MiB/sec)'");
+        tally__field inner = { f->s + 1, f->len - 1, f->col + 1 };
+        rc = tally__field_number(&v, &inner, rd->name, t->lines.lineno, "throughput",
+                                 "a throughput");
+        return rc ? rc : closing(rd, NULL, "MiB/s", TALLY_HIGHER_IS_BETTER, v,
+                                 "sysbench.mib_per_second");
+    }
+    if (tally__starts_with(trimmed, n, "transactions:") && t->nf >= 3 && t->f[2].len > 1) {
+        tally__field inner = { t->f[2].s + 1, t->f[2].len - 1, t->f[2].col + 1 };
+        rc = tally__field_number(&v, &inner, rd->name, t->lines.lineno, "transactions per second",
+                                 "a number");
+        return rc ? rc : closing(rd, rd->r.test[0] ? "tps" : NULL, "transactions/s",
+                                 TALLY_HIGHER_IS_BETTER, v, "sysbench.tps");
+    }
+    if (tally__starts_with(trimmed, n, "Latency (ms):")) {
+        rd->r.in_latency = 1;
+        return TALLY_OK;
+    }
+    if (rd->r.in_latency && t->nf >= 3 && tally__field_is(&t->f[1], "percentile:")) {
+        rc = number_after(&v, &found, rd, "percentile:", "latency");
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, "latency-p%.*s", (int)(t->f[0].len > 2 ? t->f[0].len - 2 : 0),
+                 t->f[0].s);
+        return rc ? rc : closing(rd, suffix, "ms", TALLY_LOWER_IS_BETTER, v,
+                                 "sysbench.latency_percentile");
+    }
+    return TALLY_OK;
+}
+
+static int parse(tally_results *into, const char *data, size_t len, const char *name,
+                 const tally_load_options *opts)
+{
+    reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.name = name;
+    rd.opts = opts;
+    int rc = tally__line_import_begin(&rd.t, into, data, len, name, opts, "sysbench");
+    if (rc != TALLY_OK)
+        return rc;
+    while ((rc = tally__line_import_next(&rd.t)) > 0)
+        if ((rc = one_line(&rd)) != TALLY_OK)
+            return rc;
+    return tally__import_end(rc, rd.samples, &rd.t.lines,
+                             "sysbench results (interval lines or a run's closing figures)");
+}
+
+const tally__importer tally__importer_sysbench = {
+    .name = "sysbench", .sniff = sniff, .parse = parse,
+    .flags = TALLY__IMPORT_NAMES_BENCHMARK | TALLY__IMPORT_SKIPS_LINES | TALLY__IMPORT_TOOL_TEXT,
+};
