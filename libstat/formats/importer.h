@@ -127,6 +127,13 @@ extern const size_t tally__importer_count;
  * importers without a constant, numbered in registry order after the largest constant). */
 tally_input_kind tally__importer_kind(const tally__importer *imp);
 
+/* The kind of row `row` of the table rows[0..count): its `kind` (an io.h constant), else the
+ * next number after the largest constant among the rows without one, in table order, so that
+ * an importer needs no constant of its own and the kinds stay numbered without a gap
+ * (tally__importer_kind over the registry; the tests over tables of their own). */
+tally_input_kind tally__registry_kind(const tally__importer *const *rows, size_t count,
+                                      size_t row);
+
 /* The importer of `kind`, or NULL when no importer has that kind (TALLY_INPUT_AUTO among them). */
 const tally__importer *tally__importer_for(tally_input_kind kind);
 

@@ -13,22 +13,25 @@ const tally__importer *const tally__importers[] = {
 
 const size_t tally__importer_count = TALLY__COUNT(tally__importers);
 
-/* The kind of row `row`: its io.h constant, else the next number after the largest constant
- * among the rows without one (in registry order), so that an importer needs no constant of its
- * own and the kinds stay numbered without a gap. */
-static tally_input_kind row_kind(size_t row)
+tally_input_kind tally__registry_kind(const tally__importer *const *rows, size_t count,
+                                      size_t row)
 {
     int next = TALLY_INPUT_AUTO;
-    for (size_t i = 0; i < tally__importer_count; i++)
-        if ((int)tally__importers[i]->kind > next)
-            next = (int)tally__importers[i]->kind;
+    for (size_t i = 0; i < count; i++)
+        if ((int)rows[i]->kind > next)
+            next = (int)rows[i]->kind;
     tally_input_kind kind = TALLY_INPUT_AUTO;
-    for (size_t i = 0; i <= row && i < tally__importer_count; i++) {
-        kind = tally__importers[i]->kind;
+    for (size_t i = 0; i <= row && i < count; i++) {
+        kind = rows[i]->kind;
         if (kind == TALLY_INPUT_AUTO)
             kind = (tally_input_kind)++next;
     }
     return kind;
+}
+
+static tally_input_kind row_kind(size_t row)
+{
+    return tally__registry_kind(tally__importers, tally__importer_count, row);
 }
 
 tally_input_kind tally__importer_kind(const tally__importer *imp)

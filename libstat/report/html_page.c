@@ -1,22 +1,27 @@
 /* The HTML page around a report or a history: the document head with the style sheet (the
  * colours of verdicts and configurations, light and dark, and a notebook's themes) and its end.
  * Both HTML documents open and close through here, so they look alike. */
+#include "report/palette.h"
 #include "report/report_internal.h"
 #include "report/svg.h"
+
+/* The verdict and series colours of palette.h as the style sheet's custom properties. */
+#define COLOURS(P)                                                                               \
+    "--imp:" P##IMP ";--reg:" P##REG ";--none:" P##NONE ";--insuf:" P##INSUF ";--equiv:" P##EQUIV \
+    ";--noise:" P##NOISE ";--c0:" P##C0 ";--c1:" P##C1 ";--c2:" P##C2 ";--c3:" P##C3 ";--c4:" P##C4 \
+    ";--c5:" P##C5 ";--c6:" P##C6 ";--c7:" P##C7 ";"
+#define LIGHT_COLOURS COLOURS(TALLY__PALETTE_)
+#define DARK_COLOURS COLOURS(TALLY__PALETTE_DARK_)
 
 /* Every rule is scoped to .tally-report, so a fragment embedded in a notebook styles only
  * itself. The palette is Okabe-Ito (distinguishable with colour-vision deficiencies). */
 static const char css[] =
     ".tally-report{--fg:#1f2328;--bg:#fff;--muted:#59636e;--line:#d0d7de;--grid:#eaeef2;"
-    "--panel:#f6f8fa;--imp:#1a7f37;--reg:#cf222e;--none:#59636e;--insuf:#9a6700;--equiv:#0969da;"
-    "--c0:#0072b2;--c1:#d55e00;--c2:#009e73;--c3:#cc79a7;--c4:#e69f00;--c5:#56b4e9;"
-    "--c6:#555;--c7:#8c6d00;"
+    "--panel:#f6f8fa;" LIGHT_COLOURS
     "color:var(--fg);background:var(--bg);font:14px/1.45 system-ui,-apple-system,'Segoe UI',"
     "Roboto,sans-serif;margin:0;padding:16px 24px}\n"
     "@media screen and (prefers-color-scheme:dark){.tally-report{--fg:#e6edf3;--bg:#0d1117;"
-    "--muted:#9198a1;--line:#3d444d;--grid:#262c36;--panel:#151b23;--imp:#3fb950;"
-    "--reg:#ff7b72;--none:#9198a1;--insuf:#d29922;--equiv:#58a6ff;--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;"
-    "--c3:#e3a6cc;--c4:#ffc14d;--c5:#9ad3f5;--c6:#bbb;--c7:#e8dc6a}}\n"
+    "--muted:#9198a1;--line:#3d444d;--grid:#262c36;--panel:#151b23;" DARK_COLOURS "}}\n"
     ".tally-report h1{font-size:1.5em;margin:.2em 0}"
     ".tally-report h2{font-size:1.25em;margin:1.6em 0 .3em;padding-top:.4em;"
     "border-top:2px solid var(--line)}"
@@ -28,6 +33,17 @@ static const char css[] =
     "margin:.4em 0}"
     ".tally-report dl.facts dt{color:var(--muted)}.tally-report dl.facts dd{margin:0}"
     ".tally-report .scroll{overflow-x:auto}"
+    /* The case column stays in view while a wide table scrolls sideways. */
+    ".tally-report table.compare th.key:first-child{position:sticky;left:0;z-index:1;"
+    "box-shadow:1px 0 0 var(--line)}"
+    /* A plot keeps its size (its labels 11-12 px) on a narrow screen and scrolls sideways
+     * instead of shrinking (a 640 px plot at 400 px would set 12 px labels in 7 px). */
+    ".tally-report figure>.scroll>svg.plot{max-width:none}"
+    ".tally-report ol.changes{margin:.3em 0 .6em;padding-left:1.6em;max-width:1000px}"
+    ".tally-report ol.changes li{margin:.1em 0}"
+    ".tally-report ol.changes .v-reg{color:var(--reg);font-weight:600}"
+    ".tally-report ol.changes .v-imp{color:var(--imp);font-weight:600}"
+    ".tally-report ol.changes .where{overflow-wrap:anywhere}"
     ".tally-report table{border-collapse:collapse;font-variant-numeric:tabular-nums;"
     "margin:.4em 0}"
     ".tally-report th,.tally-report td{padding:3px 10px;border-bottom:1px solid var(--line);"
@@ -38,6 +54,8 @@ static const char css[] =
     ".tally-report td.v-imp{color:var(--imp);font-weight:600}"
     ".tally-report td.v-insuf{color:var(--insuf)}"
     ".tally-report td.v-equiv{color:var(--equiv)}"
+    ".tally-report td.v-same{color:var(--none)}"
+    ".tally-report td.v-noise{color:var(--noise)}"
     ".tally-report td.differs{font-weight:600}"
     ".tally-report details{margin:.3em 0}"
     ".tally-report summary{cursor:pointer}"
@@ -47,6 +65,7 @@ static const char css[] =
     ".tally-report .verdicts .v-reg{color:var(--reg)}"
     ".tally-report .verdicts .v-imp{color:var(--imp)}"
     ".tally-report .verdicts .v-equiv{color:var(--equiv)}"
+    ".tally-report .verdicts .v-noise{color:var(--noise)}"
     ".tally-report .headline{font-size:1.05em}"
     ".tally-report .headline .v-reg{color:var(--reg);font-weight:600}"
     ".tally-report .notes{font-size:.9em;color:var(--muted)}"
@@ -92,8 +111,11 @@ static const char css[] =
     ".tally-report svg.plot .v-insuf{fill:none;stroke:var(--insuf)}"
     ".tally-report svg.plot .v-equiv{fill:var(--equiv);stroke:var(--equiv)}"
     ".tally-report svg.plot .v-nt{fill:var(--bg);stroke:var(--none);stroke-dasharray:2 2}"
+    ".tally-report svg.plot .v-same{fill:var(--none);stroke:var(--none)}"
+    ".tally-report svg.plot .v-noise{fill:var(--bg);stroke:var(--noise);stroke-width:2}"
     ".tally-report svg.plot path.ci{fill:none;stroke-width:1.5}"
-    ".tally-report svg.plot .ci.v-none,.tally-report svg.plot .ci.v-nt{stroke:var(--none);opacity:.55}"
+    ".tally-report svg.plot .ci.v-none,.tally-report svg.plot .ci.v-nt,"
+    ".tally-report svg.plot .ci.v-same{stroke:var(--none);opacity:.55}"
     ".tally-report svg.plot .band{fill:var(--equiv);fill-opacity:.12;stroke:none}"
     /* The history's trend plots (plot_history.c). */
     ".tally-report svg.plot .spread{stroke:currentColor;stroke-width:1;opacity:.45;fill:none}"
@@ -127,13 +149,9 @@ static const char fragment_css[] =
     "--fg:var(--jp-content-font-color1,var(--vscode-editor-foreground,#e6edf3))}}\n"
     "[data-jp-theme-light=false] .tally-report,body.vscode-dark .tally-report,"
     "body.vscode-high-contrast:not(.vscode-high-contrast-light) .tally-report{"
-    "--imp:#3fb950;--reg:#ff7b72;--insuf:#d29922;--equiv:#58a6ff;--none:#9198a1;"
-    "--c0:#56b4e9;--c1:#ff8c42;--c2:#3fd0a4;--c3:#e3a6cc;--c4:#ffc14d;--c5:#9ad3f5;"
-    "--c6:#bbb;--c7:#e8dc6a}\n"
+    DARK_COLOURS "}\n"
     "[data-jp-theme-light=true] .tally-report,body.vscode-light .tally-report{"
-    "--imp:#1a7f37;--reg:#cf222e;--insuf:#9a6700;--equiv:#0969da;--none:#59636e;"
-    "--c0:#0072b2;--c1:#d55e00;--c2:#009e73;--c3:#cc79a7;--c4:#e69f00;--c5:#56b4e9;"
-    "--c6:#555;--c7:#8c6d00}\n"
+    LIGHT_COLOURS "}\n"
     ".tally-report table{color:var(--fg);background:transparent;table-layout:auto;"
     "font-size:inherit;border:none}"
     ".tally-report caption{color:var(--fg);text-align:left;font-weight:600}"

@@ -56,6 +56,23 @@ double tally__config_label_width(const tally_report *r, double px, double lo, do
 void tally__plot_open(tally__buf *b, const char *kind, double width, double height,
                       const char *title, tally__buf *desc);
 
+/* The title of an axis of a benchmark's cases, named after what they sweep: the case label the
+ * report was given (--case-label, `report.BENCH.case_label`); else the word every case has
+ * after its number ("groups" of 1-groups ... 64-groups); else the keys whose values differ
+ * between cases named key=value/key=value ("poly / size / align" of go's sub-benchmarks);
+ * else "case". */
+void tally__case_axis_title(char *out, size_t size, const tally_report *r,
+                            const tally__group *g);
+
+/* `s` shortened in the middle to at most `max_px` at font size `px` ("poly=Castagnoli/si…
+ * align=1-2"), whole when it fits; cut at character boundaries. Returns 1 when shortened. */
+int tally__plot_shorten(char *out, size_t size, const char *s, double max_px, double px);
+
+/* A case's label: `<text>` with the shown text, and the full name as its `<title>` (a tooltip)
+ * when the shown text is not the whole name; `rotate`: turned -90 degrees about (x, y). */
+void tally__plot_case_label(tally__buf *b, const char *cls, double x, double y,
+                            const char *anchor, const char *shown, const char *full, int rotate);
+
 /* Values formatted for a plot's description: `digits` significant digits with the SI-prefixed
  * unit. */
 void tally__plot_value(char *out, size_t size, double v, const char *unit);

@@ -95,3 +95,140 @@ int tally__row_sample_range(double *lo, double *hi, size_t *nmax, const tally_re
     }
     return *nmax > 0;
 }
+
+int tally__plot_shorten(char *out, size_t size, const char *s, double max_px, double px)
+{
+    size_t len = strlen(s);
+    if (tally__svg_text_width(s, px) <= max_px && len < size) {
+        memcpy(out, s, len + 1);
+        return 0;
+    }
+    /* Characters the ellipsis leaves room for, split between head and tail (the tail keeps
+     * the case's last, most specific part). */
+    size_t chars = 0;
+    for (size_t k = 0; k < len; k++)
+        chars += ((unsigned char)s[k] & 0xC0) != 0x80;
+    double per_char = tally__svg_text_width("x", px);
+    size_t keep = max_px > per_char ? (size_t)(max_px / per_char) - 1 : 1;
+    /* The output holds the kept bytes (4 per character at most) and the ellipsis. */
+    while (keep > 1 && keep * 4 + 4 > size)
+        keep--;
+    if (keep >= chars)
+        keep = chars > 1 ? chars - 1 : 1;
+    size_t head = keep / 2, tail = keep - head;
+    size_t hb = 0;
+    for (size_t c = 0; c < head && hb < len; c++) {
+        hb++;
+        while (hb < len && ((unsigned char)s[hb] & 0xC0) == 0x80)
+            hb++;
+    }
+    size_t tb = len;
+    for (size_t c = 0; c < tail && tb > hb; c++) {
+        tb--;
+        while (tb > hb && ((unsigned char)s[tb] & 0xC0) == 0x80)
+            tb--;
+    }
+    tally__snprintf_c(out, size, "%.*s\xe2\x80\xa6%s", (int)hb, s, s + tb);
+    return 1;
+}
+
+void tally__plot_case_label(tally__buf *b, const char *cls, double x, double y,
+                            const char *anchor, const char *shown, const char *full, int rotate)
+{
+    tally__buf_printf(b, "<text class=\"%s\" x=\"", cls);
+    tally__svg_num(b, x);
+    tally__buf_puts(b, "\" y=\"");
+    tally__svg_num(b, y);
+    tally__buf_printf(b, "\" text-anchor=\"%s\"", anchor);
+    if (rotate) {
+        tally__buf_puts(b, " transform=\"rotate(-90 ");
+        tally__svg_num(b, x);
+        tally__buf_puts(b, " ");
+        tally__svg_num(b, y);
+        tally__buf_puts(b, ")\"");
+    }
+    tally__buf_puts(b, ">");
+    tally__svg_text(b, shown);
+    if (strcmp(shown, full) != 0) {
+        tally__buf_puts(b, "<title>");
+        tally__svg_text(b, full);
+        tally__buf_puts(b, "</title>");
+    }
+    tally__buf_puts(b, "</text>");
+}
+
+/* The word after a case's number ("groups" of "16-groups", "" of "16"), or NULL when the case
+ * is not named by a number. */
+static const char *number_word(const char *name)
+{
+    double v;
+    if (!tally__case_number(&v, name))
+        return NULL;
+    const char *p = name + (*name == '-');
+    while ((*p >= '0' && *p <= '9') || *p == '.')
+        p++;
+    while (*p == '-' || *p == '_' || *p == ' ')
+        p++;
+    return p;
+}
+
+/* The value of key `key` (length klen) in a name of key=value parts separated by '/', as
+ * [*v, *v + *vlen); 0 when the name has no such part. */
+static int part_value(const char **v, size_t *vlen, const char *name, const char *key,
+                      size_t klen)
+{
+    for (const char *p = name; *p;) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > klen && memcmp(p, key, klen) == 0 && p[klen] == '=') {
+            *v = p + klen + 1;
+            *vlen = len - klen - 1;
+            return 1;
+        }
+        p += len + (end != NULL);
+    }
+    return 0;
+}
+
+void tally__case_axis_title(char *out, size_t size, const tally_report *r, const tally__group *g)
+{
+    const char *given = tally__report_case_label(r, r->rows[g->first].benchmark);
+    if (strcmp(given, "Case") != 0 && given[0]) { /* "Case" is the unset default */
+        tally__snprintf_c(out, size, "%s", given);
+        return;
+    }
+    const char *word = number_word(r->rows[g->first].case_name);
+    for (size_t i = g->first + 1; word && word[0] && i < g->first + g->count; i++) {
+        const char *w = number_word(r->rows[i].case_name);
+        if (w == NULL || strcmp(w, word) != 0)
+            word = NULL;
+    }
+    if (word && word[0]) {
+        tally__snprintf_c(out, size, "%s", word);
+        return;
+    }
+    /* The keys of the first case's key=value parts whose values differ between cases. */
+    tally__buf keys = TALLY__BUF_INIT;
+    const char *first = r->rows[g->first].case_name;
+    for (const char *p = first; *p;) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (eq && eq > p) {
+            size_t klen = (size_t)(eq - p);
+            const char *v0 = eq + 1, *v;
+            size_t v0len = len - klen - 1, vlen;
+            int differs = 0;
+            for (size_t i = g->first + 1; i < g->first + g->count && !differs; i++)
+                differs = !part_value(&v, &vlen, r->rows[i].case_name, p, klen) ||
+                          vlen != v0len || memcmp(v, v0, vlen) != 0;
+            if (differs) {
+                tally__buf_puts(&keys, keys.len ? " / " : "");
+                tally__buf_append(&keys, p, klen);
+            }
+        }
+        p += len + (end != NULL);
+    }
+    tally__snprintf_c(out, size, "%s", keys.len && !keys.failed ? keys.data : "case");
+    tally__buf_dispose(&keys);
+}

@@ -4,6 +4,7 @@
  * Light and dark follow prefers-color-scheme; print uses the light colours. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/plot.h"
@@ -11,6 +12,7 @@
 
 #define OPEN_TABLE_ROWS 40 /* longer tables start folded */
 #define OPEN_CASES 4       /* with more cases, each case's plots start folded */
+#define LARGEST_CHANGES 10 /* significant changes listed under the headline */
 
 static void text(tally__buf *b, const char *s)
 {
@@ -51,8 +53,8 @@ static void text_lines(tally__buf *b, const tally__buf *t)
 /* A cell's value as the text table writes it (tally__render_cell_value): ± the mean CI's
  * half-width on AMean rows, the median's [low, high] on Median rows ([3] when n is too small
  * for it), in the group's prefixed unit. */
-static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *c,
-                       const tally__numfmt *f, int *median_note)
+static void value_cell(tally__buf *b, const tally_report *r, const tally__row *row,
+                       const tally__cell *c, const tally__numfmt *f, int *median_note)
 {
     if (!c->pub.present) {
         tally__buf_puts(b, "<td class=\"missing\">missing [2]</td>");
@@ -60,6 +62,15 @@ static void value_cell(tally__buf *b, const tally__row *row, const tally__cell *
     }
     tally__buf_puts(b, "<td>");
     int interval = tally__render_cell_value(b, f, row, c, NULL);
+    double lo, hi;
+    if (!interval && c->value_defined &&
+        tally__cell_hmean_interval(&lo, &hi, row, c, r->opts.confidence)) {
+        tally__buf_puts(b, " [");
+        tally__buf_number(b, f, lo);
+        tally__buf_puts(b, ", ");
+        tally__buf_number(b, f, hi);
+        tally__buf_puts(b, "]");
+    }
     if (c->value_defined && !interval && row->statistic == TALLY_STAT_MEDIAN) {
         *median_note = 1;
         tally__buf_puts(b, " [3]");
@@ -76,10 +87,10 @@ static void number_cell(tally__buf *b, const tally__numfmt *f, double x)
 }
 
 /* The value, then n (empty when missing). */
-static void value_cells(tally__buf *b, const tally__row *row, const tally__cell *c,
-                        const tally__numfmt *f, int *median_note)
+static void value_cells(tally__buf *b, const tally_report *r, const tally__row *row,
+                        const tally__cell *c, const tally__numfmt *f, int *median_note)
 {
-    value_cell(b, row, c, f, median_note);
+    value_cell(b, r, row, c, f, median_note);
     if (c->pub.present)
         tally__buf_printf(b, "<td>%zu</td>", c->n);
     else
@@ -146,7 +157,7 @@ static void compare_table(tally__buf *b, const tally_report *r, const tally_rend
         text(b, row->case_name);
         tally__buf_puts(b, "</th>");
         for (size_t j = 0; j < r->config_count; j++) {
-            value_cells(b, row, &row->cells[j], &f, median_note);
+            value_cells(b, r, row, &row->cells[j], &f, median_note);
             if (j > 0)
                 comparison_cells(b, &row->cells[j]);
         }
@@ -188,7 +199,7 @@ static void summary_tables(tally__buf *b, const tally_report *r, const tally_ren
                 continue;
             }
             tally__buf_printf(b, "<td>%zu</td>", s->n);
-            value_cell(b, row, c, &f, median_note);
+            value_cell(b, r, row, c, &f, median_note);
             number_cell(b, &f, s->min);
             number_cell(b, &f, s->median);
             number_cell(b, &f, s->max);
@@ -275,9 +286,20 @@ static void facts(tally__buf *b, const tally_report *r, const tally__group *g)
     for (size_t i = g->first; i < g->first + g->count && !ci; i++)
         for (size_t j = 0; j < r->config_count && !ci; j++)
             ci = tally__cell_interval(&lo, &hi, &r->rows[i], &r->rows[i].cells[j]);
-    if (ci)
+    int hci = 0;
+    for (size_t i = g->first; i < g->first + g->count && !hci; i++)
+        for (size_t j = 0; j < r->config_count && !hci; j++)
+            hci = tally__cell_hmean_interval(&lo, &hi, &r->rows[i], &r->rows[i].cells[j],
+                                             r->opts.confidence);
+    if (ci && first->statistic == TALLY_STAT_AMEAN)
         tally__buf_printf(b, ", ± the half-width of its %g%% confidence interval",
                           r->opts.confidence * 100);
+    else if (ci)
+        tally__buf_printf(b, ", [low, high] its %g%% confidence interval",
+                          r->opts.confidence * 100);
+    else if (hci)
+        tally__buf_printf(b, ", [low, high] its %g%% confidence interval (the t interval of "
+                             "the mean of 1/x, inverted)", r->opts.confidence * 100);
     tally__buf_puts(b, "</dd>");
     if (compare_mode(r)) {
         tally__buf_printf(b, "<dt>test</dt><dd>%s</dd><dt>alpha</dt><dd>%g</dd>"
@@ -327,7 +349,7 @@ static void close_figure(tally__buf *b, size_t at, int drawn, const char *captio
         }
         return;
     }
-    tally__buf_printf(b, "<figcaption>%s</figcaption></figure>\n", caption);
+    tally__buf_printf(b, "</div><figcaption>%s</figcaption></figure>\n", caption);
 }
 
 static void case_figure(tally__buf *b, const tally_report *r, const tally__row *row,
@@ -337,7 +359,7 @@ static void case_figure(tally__buf *b, const tally_report *r, const tally__row *
                         const char *caption)
 {
     size_t at = b->len;
-    tally__buf_puts(b, "<figure>");
+    tally__buf_puts(b, "<figure><div class=\"scroll\">");
     close_figure(b, at, plot(b, r, row, si), caption);
 }
 
@@ -346,7 +368,7 @@ static void group_figure(tally__buf *b, const tally_report *r, const tally__grou
                          const char *caption)
 {
     size_t at = b->len;
-    tally__buf_puts(b, "<figure>");
+    tally__buf_puts(b, "<figure><div class=\"scroll\">");
     close_figure(b, at, plot(b, r, g), caption);
 }
 
@@ -661,6 +683,112 @@ static void headline(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "</p>\n");
 }
 
+/* A significant change of the report, for the ranked list under the headline. */
+typedef struct change_ref {
+    size_t row, config;
+    int regression;
+    double size; /* |log ratio|: 2x slower and 2x faster rank alike */
+    size_t same; /* index + 1 of an earlier entry measuring the same thing, else 0 */
+} change_ref;
+
+/* Whether two changes are one measurement in two units (go's sec/op and B/s of one case, one
+ * the reciprocal of the other): the same case and configuration, the same kind and size. */
+static int same_change(const tally_report *r, const change_ref *a, const change_ref *b)
+{
+    return a->config == b->config && a->regression == b->regression &&
+           fabs(a->size - b->size) <= 0.02 * fmax(a->size, b->size) &&
+           strcmp(r->rows[a->row].case_name, r->rows[b->row].case_name) == 0 &&
+           strcmp(r->rows[a->row].benchmark, r->rows[b->row].benchmark) != 0;
+}
+
+static int by_size(const void *pa, const void *pb)
+{
+    const change_ref *a = pa, *b = pb;
+    if (a->regression != b->regression)
+        return a->regression ? -1 : 1;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return a->row != b->row ? (a->row < b->row ? -1 : 1) : (a->config < b->config ? -1 : 1);
+}
+
+/* The largest significant changes under the headline: regressions first, then improvements,
+ * each the largest first, with the signed change, its interval, the factor where it reads
+ * better than the percentage, and where (benchmark/case, configuration). */
+static void largest_changes(tally__buf *b, const tally_report *r)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
+            total += c->compared && c->comparison.ratio_defined && c->comparison.ratio > 0 &&
+                     (c->comparison.verdict == TALLY_VERDICT_REGRESSION ||
+                      c->comparison.verdict == TALLY_VERDICT_IMPROVEMENT);
+        }
+    if (total == 0)
+        return;
+    change_ref *all = tally__calloc(total, sizeof(*all));
+    if (all == NULL) {
+        b->failed = 1;
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 1; j < r->config_count; j++) {
+            const tally__cell_figures *c = &r->rows[i].cells[j].pub;
+            const tally_comparison *cmp = &c->comparison;
+            if (c->compared && cmp->ratio_defined && cmp->ratio > 0 &&
+                (cmp->verdict == TALLY_VERDICT_REGRESSION ||
+                 cmp->verdict == TALLY_VERDICT_IMPROVEMENT))
+                all[n++] = (change_ref){ i, j, cmp->verdict == TALLY_VERDICT_REGRESSION,
+                                         fabs(log(cmp->ratio)), 0 };
+        }
+    qsort(all, n, sizeof(*all), by_size);
+    size_t distinct = 0;
+    for (size_t k = 0; k < n; k++) {
+        for (size_t e = 0; e < k && !all[k].same; e++)
+            if (!all[e].same && same_change(r, &all[e], &all[k]))
+                all[k].same = e + 1;
+        distinct += !all[k].same;
+    }
+    size_t shown = distinct < LARGEST_CHANGES ? distinct : LARGEST_CHANGES;
+    if (shown < distinct)
+        tally__buf_printf(b, "<p class=\"changes\">The %zu largest of %zu significant changes:"
+                             "</p>\n", shown, distinct);
+    else
+        tally__buf_printf(b, "<p class=\"changes\">Significant change%s, the largest first:</p>\n",
+                          distinct == 1 ? "" : "s");
+    tally__buf_puts(b, "<ol class=\"changes\">");
+    for (size_t k = 0, listed = 0; k < n && listed < shown; k++) {
+        if (all[k].same)
+            continue;
+        listed++;
+        const tally__row *row = &r->rows[all[k].row];
+        const tally_comparison *cmp = &row->cells[all[k].config].pub.comparison;
+        tally__buf_printf(b, "<li><span class=\"%s\">%+.2f%%", tally__verdict_class(cmp->verdict),
+                          cmp->pct_imp);
+        tally__render_change_factor(b, row, cmp, 1.5);
+        tally__buf_puts(b, "</span>");
+        if (cmp->interval_defined)
+            tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
+        tally__buf_puts(b, " <span class=\"where\">");
+        text(b, row->benchmark);
+        tally__buf_puts(b, "/");
+        text(b, row->case_name);
+        tally__buf_puts(b, "</span>, ");
+        text(b, r->configs[all[k].config].label);
+        for (size_t e = k + 1; e < n; e++)
+            if (all[e].same == k + 1) {
+                tally__buf_puts(b, "; the same runs in ");
+                text(b, r->rows[all[e].row].benchmark);
+                tally__buf_printf(b, ": %+.2f%%", r->rows[all[e].row].cells[all[e].config]
+                                                      .pub.comparison.pct_imp);
+            }
+        tally__buf_puts(b, "</li>");
+    }
+    tally__buf_puts(b, "</ol>\n");
+    tally__free_mem(all);
+}
+
 /* The environment keys whose recorded values differ between configurations, as a warning
  * under the headline. */
 static void environment(tally__buf *b, const tally_report *r)
@@ -735,6 +863,8 @@ int tally__render_html(tally__buf *b, const tally_report *r, const tally_render_
     tally__buf_dispose(&title);
     tally__buf_printf(b, "<header><h1>%s</h1>\n", heading);
     headline(b, r);
+    if (compare_mode(r))
+        largest_changes(b, r);
     pairing_warning(b, r);
     environment(b, r);
     contents(b, r);

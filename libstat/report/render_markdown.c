@@ -6,6 +6,7 @@
  * The document never exceeds `max_length` bytes (GitHub's 65,536-character limit for a
  * comment by default): a longer one leaves out the rows without a significant change, then
  * notes, then the mildest changes, and says what it left out at the top. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,13 @@
 #define MARK_REGRESSION "🔴"
 #define MARK_INSUFFICIENT "❔"
 #define NBSP "\xc2\xa0"
+#define WORD_JOINER "\xe2\x81\xa0"
+/* Tables longer than this many rows keep the rows with a significant change (or a missing
+ * cell) and fold the others into <details>, as `only_changed` does: 180 rows of five
+ * configurations would be a 7,000 px comment. */
+#define MD_ROW_BUDGET 30
+/* The width a table may take in GitHub's comment column: 912 px less the comment's padding. */
+#define MD_COLUMN_PX 880.0
 /* GitHub refuses a comment longer than 65,536 characters; a UTF-8 byte is at most one
  * character (or one UTF-16 unit), so a document of at most that many bytes always fits. */
 #define GITHUB_COMMENT_LIMIT 65536
@@ -45,6 +53,25 @@ static void md_nowrap(tally__buf *b, tally__buf *cell)
     cell->failed = 0;
 }
 
+/* A case name held in `cell`, kept on one line: spaces as no-break spaces, and a word joiner
+ * (U+2060, invisible) after each hyphen and slash, where a browser would break
+ * (`poly=Castagnoli/size=32768/align=1-` / `2`); `cell` is reset. */
+static void md_case(tally__buf *b, tally__buf *cell)
+{
+    if (cell->failed)
+        b->failed = 1;
+    for (size_t k = 0; k < cell->len; k++) {
+        if (cell->data[k] == ' ')
+            tally__buf_puts(b, NBSP);
+        else
+            tally__buf_append(b, cell->data + k, 1);
+        if (cell->data[k] == '-' || cell->data[k] == '/')
+            tally__buf_puts(b, WORD_JOINER);
+    }
+    cell->len = 0;
+    cell->failed = 0;
+}
+
 /* The value as every human format shows it (tally__render_cell_value: the row's decimals in
  * the benchmark's unit prefix, named once in its unit line). */
 /* A configuration's name as a column header: a browser may break a name after a hyphen
@@ -59,7 +86,7 @@ static void md_label(tally__buf *b, const char *label)
     for (size_t k = 0; k < text.len; k++) {
         tally__buf_append(b, text.data + k, 1);
         if (text.data[k] == '-')
-            tally__buf_puts(b, "\xe2\x81\xa0");
+            tally__buf_puts(b, WORD_JOINER);
     }
     tally__buf_dispose(&text);
 }
@@ -74,7 +101,7 @@ static void md_value(tally__buf *b, const tally__row *row, const tally__cell *c,
     tally__render_cell_value(b, f, row, c, NULL);
 }
 
-static void md_delta(tally__buf *b, const tally__cell *c)
+static void md_delta(tally__buf *b, const tally__cell *c, int split)
 {
     if (!c->pub.compared)
         return;
@@ -86,7 +113,7 @@ static void md_delta(tally__buf *b, const tally__cell *c)
     int bold = cmp->verdict == TALLY_VERDICT_REGRESSION ||
                cmp->verdict == TALLY_VERDICT_IMPROVEMENT;
     tally__buf_printf(b, bold ? "**%+.2f%%**" : "%+.2f%%", cmp->pct_imp);
-    if (cmp->interval_defined)
+    if (cmp->interval_defined && !split)
         tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
     if (cmp->verdict == TALLY_VERDICT_REGRESSION)
         tally__buf_puts(b, " " MARK_REGRESSION);
@@ -94,6 +121,8 @@ static void md_delta(tally__buf *b, const tally__cell *c)
         tally__buf_puts(b, " " MARK_IMPROVEMENT);
     else if (cmp->verdict == TALLY_VERDICT_INSUFFICIENT)
         tally__buf_puts(b, " " MARK_INSUFFICIENT " [1]");
+    if (cmp->interval_defined && split)
+        tally__buf_printf(b, "<br>[%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
 }
 
 static void md_p(tally__buf *b, const tally__cell *c)
@@ -107,7 +136,7 @@ static void md_p(tally__buf *b, const tally__cell *c)
 }
 
 /* The verdict, with the runs needed for inconclusive rows and the MDE. */
-static void md_verdict(tally__buf *b, const tally__cell *c)
+static void md_verdict(tally__buf *b, const tally__cell *c, int mde)
 {
     if (!c->pub.compared)
         return;
@@ -120,7 +149,7 @@ static void md_verdict(tally__buf *b, const tally__cell *c)
          cmp->verdict == TALLY_VERDICT_INSUFFICIENT) && cmp->runs_needed > 0)
         tally__render_runs_needed(b, cmp);
     /* The MDE says what the runs could have seen: news only where no change was shown. */
-    if (cmp->mde_defined && !is_change(c))
+    if (mde && cmp->mde_defined && !is_change(c))
         tally__buf_printf(b, " (MDE ±%.2f%%)", cmp->mde_pct);
 }
 
@@ -139,6 +168,11 @@ typedef struct md_group {
     piece thead; /* the table's header and alignment lines */
     size_t changed, unchanged;
     tally__si si; /* the unit prefix of its values */
+    size_t prefix; /* bytes of the common prefix its case names are shown without */
+    int no_mde;    /* its verdicts leave out the MDE, so that the table fits the column */
+    int split;     /* and its deltas put the interval on a line of its own */
+    int no_p;      /* and it has no p column */
+    int short_headers; /* its headers read "base" and "new" */
 } md_group;
 
 /* Importance of a row when the document must be shortened: regressions first, the worst
@@ -170,7 +204,47 @@ typedef struct md_doc {
     size_t changed_total;
     size_t prefix_len;       /* column headers leave out this common prefix of the labels */
     int short_headers;       /* some block's headers read "base" and "new" */
+    int mde_left_out;        /* some block's verdicts leave out the MDE to fit the column */
+    int p_left_out;          /* some block's table leaves out the p column to fit it */
 } md_doc;
+
+/* The width in px a table line takes in GitHub's comment: 8 px per character as a reader sees
+ * it (no Markdown bold marks, no word joiners, an emoji as two, of a cell holding lines (`<br>`)
+ * its longest line; digits of the 14 px font are 7.5-8.5 px wide) and 27 px of padding and
+ * border per cell. */
+static double row_px(const char *s, size_t len)
+{
+    size_t chars = 0, cells = 0, line = 0, cell = 0;
+    for (size_t k = 0; k < len; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c == '|' || c == '\n') {
+            chars += line > cell ? line : cell;
+            cells += c == '|';
+            line = cell = 0;
+            continue;
+        }
+        if (c == '<' && k + 3 < len && memcmp(s + k, "<br>", 4) == 0) {
+            cell = line > cell ? line : cell;
+            line = 0;
+            k += 3;
+            continue;
+        }
+        if (c == '*' || (c & 0xC0) == 0x80)
+            continue;
+        if (c == 0xE2 && k + 2 < len && (unsigned char)s[k + 1] == 0x81 &&
+            (unsigned char)s[k + 2] == 0xA0) {
+            k += 2;
+            continue;
+        }
+        line += c >= 0xF0 ? 2 : 1;
+    }
+    chars += line > cell ? line : cell;
+    /* A line "| a | b |" has one separator more than cells, and a space either side of each
+     * cell's text, which the padding stands for. */
+    size_t n = cells > 0 ? cells - 1 : 0;
+    double text = (double)chars - 2.0 * (double)n;
+    return 8.0 * (text > 0 ? text : 0) + 27.0 * (double)n;
+}
 
 static piece piece_end(md_doc *d, size_t start)
 {
@@ -250,8 +324,8 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
     tally__numfmt f;
     tally__row_numfmt(&f, r, row, &mg->si, d->o->precision);
     tally__buf_puts(b, "| ");
-    tally__md_text(cell, row->case_name);
-    md_nowrap(b, cell);
+    tally__md_text(cell, row->case_name + mg->prefix);
+    md_case(b, cell);
     tally__buf_puts(b, " |");
     for (size_t j = 0; j < r->config_count; j++) {
         if (!block_shows(mg, j))
@@ -262,17 +336,51 @@ static void row_line(md_doc *d, const md_group *mg, size_t i, tally__buf *cell)
         tally__buf_puts(b, " |");
         if (d->compare && j > 0) {
             tally__buf_puts(b, " ");
-            md_delta(cell, &row->cells[j]);
+            md_delta(cell, &row->cells[j], mg->split);
             md_nowrap(b, cell);
             tally__buf_puts(b, " | ");
-            md_p(b, &row->cells[j]);
-            tally__buf_puts(b, " | ");
-            md_verdict(cell, &row->cells[j]);
+            if (!mg->no_p) {
+                md_p(b, &row->cells[j]);
+                tally__buf_puts(b, " | ");
+            }
+            md_verdict(cell, &row->cells[j], !mg->no_mde);
             md_nowrap(b, cell);
             tally__buf_puts(b, " |");
         }
     }
     tally__buf_end_line(b);
+}
+
+/* The table's header and alignment lines, as a piece of its own (written again when the
+ * rows drop a column to fit). */
+static void write_thead(md_doc *d, md_group *mg)
+{
+    const tally_report *r = d->r;
+    tally__buf *b = &d->text;
+    size_t start = b->len;
+    char ci[32];
+    tally__ci_label(ci, sizeof ci, r);
+    tally__buf_puts(b, "| case |");
+    for (size_t j = 0; j < r->config_count; j++) {
+        if (!block_shows(mg, j))
+            continue;
+        tally__buf_puts(b, " ");
+        if (mg->short_headers)
+            tally__buf_puts(b, j == 0 ? "base" : "new");
+        else
+            md_label(b, r->configs[j].label + d->prefix_len);
+        tally__buf_puts(b, " |");
+        if (d->compare && j > 0)
+            tally__buf_printf(b, " delta [%s] |%s verdict |", ci, mg->no_p ? "" : " p |");
+    }
+    tally__buf_puts(b, "\n|:---|");
+    for (size_t j = 0; j < r->config_count; j++)
+        if (block_shows(mg, j))
+            tally__buf_puts(b, d->compare && j > 0 ? (mg->no_p ? "---:|---:|:---|"
+                                                               : "---:|---:|---:|:---|")
+                                                   : "---:|");
+    tally__buf_puts(b, "\n");
+    mg->thead = piece_end(d, start);
 }
 
 static void group_pieces(md_doc *d, md_group *mg)
@@ -281,8 +389,6 @@ static void group_pieces(md_doc *d, md_group *mg)
     const tally__row *first = &r->rows[mg->g.first];
     tally__buf *b = &d->text;
     size_t start = b->len;
-    char ci[32];
-    tally__ci_label(ci, sizeof ci, r);
     tally__group_si(&mg->si, r, &mg->g);
     tally__buf_puts(b, "### ");
     tally__md_text(b, first->benchmark);
@@ -291,9 +397,22 @@ static void group_pieces(md_doc *d, md_group *mg)
         tally__md_text(b, mg->si.unit);
         tally__buf_puts(b, ", ");
     }
-    tally__buf_printf(b, "%s is better, %s\n\n",
+    tally__buf_printf(b, "%s is better, %s",
                       first->direction == TALLY_HIGHER_IS_BETTER ? "higher" : "lower",
                       tally__stat_title(first->statistic));
+    mg->prefix = tally__case_prefix(r, &mg->g);
+    if (mg->prefix > 0) {
+        char *lead = tally__strndup(first->case_name, mg->prefix);
+        if (lead == NULL) {
+            b->failed = 1;
+        } else {
+            tally__buf_puts(b, "; cases without their common prefix `");
+            tally__buf_puts(b, lead); /* in a code span: no Markdown escapes */
+            tally__buf_puts(b, "`");
+            tally__free_mem(lead);
+        }
+    }
+    tally__buf_puts(b, "\n\n");
     mg->head = piece_end(d, start);
     start = b->len;
     int short_headers = block_short_headers(d, mg);
@@ -309,26 +428,8 @@ static void group_pieces(md_doc *d, md_group *mg)
         tally__buf_puts(b, "\n\n");
     }
     mg->sub = piece_end(d, start);
-    start = b->len;
-    tally__buf_puts(b, "| case |");
-    for (size_t j = 0; j < r->config_count; j++) {
-        if (!block_shows(mg, j))
-            continue;
-        tally__buf_puts(b, " ");
-        if (short_headers)
-            tally__buf_puts(b, j == 0 ? "base" : "new");
-        else
-            md_label(b, r->configs[j].label + d->prefix_len);
-        tally__buf_puts(b, " |");
-        if (d->compare && j > 0)
-            tally__buf_printf(b, " delta [%s] | p | verdict |", ci);
-    }
-    tally__buf_puts(b, "\n|:---|");
-    for (size_t j = 0; j < r->config_count; j++)
-        if (block_shows(mg, j))
-            tally__buf_puts(b, d->compare && j > 0 ? "---:|---:|---:|:---|" : "---:|");
-    tally__buf_puts(b, "\n");
-    mg->thead = piece_end(d, start);
+    mg->short_headers = short_headers;
+    write_thead(d, mg);
 }
 
 /* The footnotes and notes, one piece per line. A line that is not a list item right after
@@ -398,7 +499,9 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
     d->r = r;
     d->o = o;
     d->compare = !r->opts.summaries_only && r->config_count > 1;
-    d->fold = d->compare && o->only_changed;
+    d->fold = d->compare && (o->only_changed || r->row_count * (r->config_count > 2
+                                                                   ? r->config_count - 1
+                                                                   : 1) > MD_ROW_BUDGET);
     d->prefix_len = common_prefix(r);
     size_t blocks = d->compare && r->config_count > 2 ? r->config_count - 1 : 1;
     d->item_count = r->row_count * blocks;
@@ -421,6 +524,31 @@ static int doc_build(md_doc *d, const tally_report *r, const tally_render_option
             mg->config = blocks > 1 ? k + 1 : 0;
             mg->first_item = item;
             group_pieces(d, mg);
+            /* Rows wider than the column are written again without the MDE, then also with
+             * the delta's interval on a line of its own (a third of the delta's width). */
+            for (int level = 0; level < 4; level++) {
+                mg->no_mde = level >= 1;
+                mg->split = level >= 2;
+                mg->no_p = level >= 3;
+                size_t rows_at = d->text.len;
+                double widest = 0;
+                for (size_t i = g.first; i < g.first + g.count; i++) {
+                    size_t start = d->text.len;
+                    row_line(d, mg, i, &cell);
+                    widest = fmax(widest, row_px(d->text.data ? d->text.data + start : "",
+                                                 d->text.len - start));
+                }
+                if (d->text.failed)
+                    break;
+                d->text.len = rows_at;
+                d->text.data[rows_at] = '\0';
+                if (widest <= MD_COLUMN_PX)
+                    break;
+            }
+            d->mde_left_out |= mg->no_mde;
+            d->p_left_out |= mg->no_p;
+            if (mg->no_p) /* the header without the p column, after the rows' scratch */
+                write_thead(d, mg);
             for (size_t i = g.first; i < g.first + g.count; i++, item++) {
                 d->item_row[item] = i;
                 d->group_of[item] = d->group_count;
@@ -662,6 +790,10 @@ static void write_doc(tally__buf *b, const md_doc *d, long limit)
                              "delta: positive is better · ",
                           MARK_IMPROVEMENT, MARK_REGRESSION);
         headers_note(b, d, " · ");
+        if (d->mde_left_out)
+            tally__buf_printf(b, "%s left out of wide tables to fit the column (`--format html` "
+                                 "or `csv` has %s) · ",
+                              d->p_left_out ? "MDE and p" : "MDE", d->p_left_out ? "them" : "it");
         tally__render_method_line(b, r);
     } else {
         headers_note(b, d, ".\n");

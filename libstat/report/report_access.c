@@ -69,6 +69,27 @@ int tally__cell_interval(double *lo, double *hi, const tally__row *row, const ta
     return 0;
 }
 
+int tally__cell_hmean_interval(double *lo, double *hi, const tally__row *row,
+                               const tally__cell *c, double confidence)
+{
+    const tally_summary *s = &c->pub.summary;
+    if (!c->pub.present || row->statistic != TALLY_STAT_HMEAN || s->n < 2 ||
+        !(s->defined & TALLY_SUMMARY_HMEAN) || !(s->defined & TALLY_SUMMARY_HSTDDEV) ||
+        !(s->hmean > 0))
+        return 0;
+    /* The moments of 1/x as the t-test of HMean rows takes them (stats/compare.c,
+     * summary_moments): mean 1/H, SD hstddev / H^2 * sqrt(n / (n - 1)). */
+    double n = (double)s->n, h = s->hmean;
+    double mean = 1 / h, sd = s->hstddev / h / h * sqrt(n / (n - 1));
+    double t = gsl_cdf_tdist_Pinv(1 - (1 - confidence) / 2, n - 1);
+    double half = t * sd / sqrt(n);
+    if (!isfinite(half) || !(mean - half > 0))
+        return 0; /* the interval of 1/x reaches 0: HMean's has no upper end */
+    *lo = 1 / (mean + half);
+    *hi = 1 / (mean - half);
+    return isfinite(*lo) && isfinite(*hi);
+}
+
 /* The public figures of cell (row, config) for `fn`, filling the caller's struct of `type`: as
  * tally__report_cell_for. */
 static const tally__cell_figures *figures_for(size_t *size, const void *out, const char *type,

@@ -211,6 +211,11 @@ typedef struct tally__group {
 
 /* Advance to the next benchmark group starting at *pos; returns 0 when there is none. */
 int tally__report_next_group(tally__group *g, const tally_report *r, size_t *pos);
+/* The bytes of the case names of group g that every one of them starts with, up to and
+ * including its last separator (`/`, `-`, `_`, `:`, `.` or a space), when every name keeps
+ * something after it and the group has two cases or more: `CRC32/` of `CRC32/poly=IEEE/...`.
+ * Plots and Markdown tables show the names without it and say so once. 0: none. */
+size_t tally__case_prefix(const tally_report *r, const tally__group *g);
 
 /* The group loop of every renderer that walks the groups in order: each(b, r, group, ctx) for
  * every group, `separator` between two, stopping at the first error (returned); then
@@ -387,6 +392,11 @@ int tally__render_family_gains(tally__buf *b, const tally_report *r, size_t j);
  * ("2.46x slower"), and its interval. */
 void tally__render_regression_size(tally__buf *b, const tally__row *row,
                                    const tally_comparison *cmp);
+/* A change as a factor, where that reads better than a percentage: " (2.46x slower)",
+ * " (1.80x faster)" for times, " (3.10x higher)" / " (2.00x lower)" otherwise, when new and
+ * base differ by at least `min_factor` (e.g. 1.5); nothing otherwise. */
+void tally__render_change_factor(tally__buf *b, const tally__row *row,
+                                 const tally_comparison *cmp, double min_factor);
 
 /* The verdict cell of the table style: the verdict's name, "insufficient [1]", or for an
  * inconclusive row the runs per side that would settle it (no newline). */
@@ -428,6 +438,12 @@ int tally__render_histograms(tally__buf *b, const tally_report *r, const tally_r
  * (report_access.c, beside tally_report_cell_interval), so that the renderers' helpers
  * (report_util.c) call the model and never the reverse. */
 int tally__cell_interval(double *lo, double *hi, const tally__row *row, const tally__cell *c);
+/* The interval of an HMean cell at `confidence`: the t interval of the mean of 1/x (the scale
+ * the HMean t-test uses), inverted, [1 / (1/H + t s / sqrt n), 1 / (1/H - t s / sqrt n)]; 0 on
+ * other rows, with n < 2, or when the interval of 1/x reaches 0 (report_access.c). The text
+ * styles keep HMean cells without an interval; the HTML report shows this one. */
+int tally__cell_hmean_interval(double *lo, double *hi, const tally__row *row,
+                               const tally__cell *c, double confidence);
 
 /* ANSI colour around a compared cell's change in the text styles: green for a significant
  * improvement, red for a significant regression, "" otherwise or when `color` is 0. */

@@ -562,6 +562,19 @@ void tally__render_regression_size(tally__buf *b, const tally__row *row,
         tally__buf_printf(b, " [%+.2f, %+.2f]", cmp->pct_low, cmp->pct_high);
 }
 
+void tally__render_change_factor(tally__buf *b, const tally__row *row,
+                                 const tally_comparison *cmp, double min_factor)
+{
+    if (!cmp->ratio_defined || !(cmp->ratio > 0) || !isfinite(cmp->ratio))
+        return;
+    double factor = cmp->ratio >= 1 ? cmp->ratio : 1 / cmp->ratio;
+    if (factor < min_factor)
+        return;
+    const char *word = time_unit(row->unit) ? (cmp->ratio > 1 ? "slower" : "faster")
+                                            : (cmp->ratio > 1 ? "higher" : "lower");
+    tally__buf_printf(b, " (%.2fx %s)", factor, word);
+}
+
 void tally__render_delta_note(tally__buf *b, const tally_report *r)
 {
     char ci[32];
@@ -727,4 +740,25 @@ void tally__csv_text(tally__buf *b, int *first, const char *s)
         tally__buf_append(b, p, 1);
     }
     tally__buf_puts(b, "\"");
+}
+
+size_t tally__case_prefix(const tally_report *r, const tally__group *g)
+{
+    if (g->count < 2)
+        return 0;
+    const char *first = r->rows[g->first].case_name;
+    size_t n = strlen(first);
+    for (size_t i = g->first + 1; i < g->first + g->count && n > 0; i++) {
+        const char *name = r->rows[i].case_name;
+        size_t k = 0;
+        while (k < n && name[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && !strchr("/-_:. ", first[n - 1]))
+        n--;
+    for (size_t i = g->first; i < g->first + g->count && n > 0; i++)
+        if (r->rows[i].case_name[n] == '\0')
+            return 0;
+    return n;
 }

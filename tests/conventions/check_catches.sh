@@ -3,9 +3,10 @@
 # deliberate fault at a time (an include that goes up a layer, a printf in the library, an
 # unprefixed public function, an options struct embedded by value, a test in the old flat place
 # or a public-API test reaching internals, a file missing from its folder's README.md, a
-# hand-written element count, an importer without its registry row or a row without its
-# importer), and pass on the untouched copy. The checks of the calls between files read objects: small ones compiled
-# here with CC plant a call up a layer, a call between two renderers and a cycle.
+# hand-written element count, a function over 150 lines, an importer without its registry row
+# or a row without its importer), and pass on the untouched copy. The checks of the calls
+# between files read objects: small ones compiled here with CC plant a call up a layer, a call
+# between two renderers and a cycle.
 # Usage: check_catches.sh SOURCE_DIR WORK_DIR [CC]
 set -eu
 src=$1 work=$2 cc=${3:-cc}
@@ -54,6 +55,11 @@ expect_fail "a file missing from its README" 'readme: libstat/stats/unlisted.c: 
 fresh
 printf 'static const int xs[] = {1, 2};\nstatic const unsigned n = sizeof xs / sizeof *xs;\n' >>"$work/libstat/stats/moments.c"
 expect_fail "a hand-written element count" 'count: libstat/stats/moments.c:[0-9]*: sizeof xs / sizeof of its element written out'
+fresh
+{ printf 'int tally__long(void);\nint tally__long(void)\n{\n    int n = 0;\n'
+  i=0; while [ $i -lt 150 ]; do printf '    n++;\n'; i=$((i + 1)); done
+  printf '    return n;\n}\n'; } >>"$work/libstat/stats/moments.c"
+expect_fail "a function over 150 lines" 'length: libstat/stats/moments.c:[0-9]*: tally__long is 154 lines (at most 150'
 fresh
 printf 'const tally__importer tally__importer_unlisted = { .name = "unlisted" };\n' >"$work/libstat/formats/import_unlisted.c"
 expect_fail "an importer without its registry row" 'registry: libstat/formats/import_unlisted.c: tally__importer_unlisted has no row TALLY__IMPORTER(unlisted) in libstat/formats/importer_list.h'

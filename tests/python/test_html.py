@@ -2,6 +2,7 @@
 fetched, input labels escaped, and each plot kind checked by its structure (axes, ticks, marks,
 labels), not by its pixels. Expected positions come from hand calculations in the comments."""
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -212,10 +213,52 @@ def test_sweep_plot_of_named_cases_is_linear_and_unconnected():
     r = tally.Report(results_of({"a": {"Copy": [1, 2], "Scale": [2, 3], "Triad": [3, 4]}},
                                 better="higher", unit="MB/s"), summaries_only=True)
     (svg,) = plots(parse(r.to_html()), "plot-sweep")
-    assert [label for _, label in ticks(svg, "x")] == ["Copy", "Scale", "Triad"]
+    # One tick per case; the names are written upright below the axis, in case order.
+    assert len(ticks(svg, "x")) == 3
+    labels = next(g for g in svg.iter(SVG + "g") if g.get("class") == "case-labels")
+    assert texts(labels, "tick-label") == ["Copy", "Scale", "Triad"]
+    assert all("rotate(-90" in t.get("transform") for t in labels.iter(SVG + "text"))
     legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
     # Named cases have no order: dots per case, no line through them (only the legend's sample).
     assert len(path_of(svg, "line")) == len(path_of(legend, "line")) == 1
+    # HMeans 1.333, 2.4, 3.429 MB/s, spanning less than 20x: a linear axis, never below 0.
+    assert float(ticks(svg, "y")[0][1]) >= 0
+
+
+def test_sweep_plot_of_long_named_cases_spanning_decades():
+    # go-style names: every one starts with "CRC32/" (left out of the labels, named in the
+    # axis title), and poly and size vary (align does not), so the axis is named after them.
+    # Means from 1e-7 to 3.4e-5 s span more than two decades: a log axis, labelled in the
+    # table's prefix (ns: the smallest mean, 101.5 ns).
+    cases = {}
+    for k, poly in enumerate(("IEEE", "Castagnoli", "Koopman")):
+        for size in (15, 32768):
+            base = 1e-7 * 10 ** k * (1 + size / 1000)
+            cases[f"CRC32/poly={poly}/size={size}/align=0-8"] = [base, base * 1.01, base * 0.99]
+    r = tally.Report(results_of({"base": cases, "new": cases}))
+    (svg,) = plots(parse(r.to_html()), "plot-sweep")
+    labels = next(g for g in svg.iter(SVG + "g") if g.get("class") == "case-labels")
+    shown = labels.findall(SVG + "text")
+    assert shown[0].text == "poly=IEEE/size=15/align=0-8"
+    # Shortened labels keep the full name as a tooltip; whole ones have none.
+    for t in shown:
+        full = t.find(SVG + "title")
+        if "\u2026" in t.text:
+            assert full is not None and full.text.startswith("CRC32/poly=")
+        else:
+            assert full is not None and full.text == "CRC32/" + t.text
+    title = texts(svg, "axis-title")
+    assert "poly / size (cases CRC32/\u2026)" in title
+    assert title[0] == "AMean, log scale (ns)"
+    y = [float(label) for _, label in ticks(svg, "y")]
+    assert min(y) > 0 and max(y) / min(y) >= 100
+
+
+def test_sweep_axis_named_after_the_swept_parameter():
+    cases = {f"{n}-clients": [n, n + 0.1] for n in (1, 2, 4, 8)}
+    r = tally.Report(results_of({"a": cases, "b": cases}))
+    (svg,) = plots(parse(r.to_html()), "plot-sweep")
+    assert texts(svg, "axis-title")[-1] == "clients"
 
 
 def test_change_plot_structure():
@@ -413,11 +456,18 @@ def test_matplotlib_plots_read_on_light_and_dark_pages():
         r.plot("runs", theme="solarized")
 
 
+def gain_log(pct, better="lower"):
+    """Position of a change on the change plot's axis: the log of the gain, base/new where lower
+    is better (pct-imp = (1 - new/base) * 100), new/base where higher is better."""
+    return -math.log(1 - pct / 100) if better == "lower" else math.log(1 + pct / 100)
+
+
 def test_change_plot_intervals_and_equivalence_band():
     # "same" is equal on both sides; with a 10 % margin it is equivalent (TOST), drawn as a
     # diamond; every compared row has the interval its verdict used as a bar whose ends sit on
-    # the panel's axis at the report's pct_low / pct_high (the test's interval) or, for the
-    # equivalent row, at its TOST interval (equivalence_low / high); the band spans -10 .. +10.
+    # the panel's log-ratio axis at the report's pct_low / pct_high (the test's interval) or,
+    # for the equivalent row, at its TOST interval (equivalence_low / high); the band spans
+    # -10 .. +10 %.
     base = {"slow": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
     new = {"slow": [2.0, 2.01, 1.99, 2.0, 2.0, 2.01], "same": [1.0, 1.01, 0.99, 1.0, 1.0, 1.01]}
     r = tally.Report(results_of({"base": base, "new": new}), equivalence=10)
@@ -427,7 +477,8 @@ def test_change_plot_intervals_and_equivalence_band():
     assert marks == ["mark v-reg", "mark v-equiv"]
     t = ticks(panel, "x")
     (p0, v0), (p1, v1) = t[0], t[-1]
-    px = lambda v: p0 + (v - float(v0)) * (p1 - p0) / (float(v1) - float(v0))  # noqa: E731
+    g0, g1 = gain_log(float(v0)), gain_log(float(v1))
+    px = lambda v: p0 + (gain_log(v) - g0) * (p1 - p0) / (g1 - g0)  # noqa: E731
     cis = [p for p in panel.iter(SVG + "path") if (p.get("class") or "").startswith("ci")]
     assert len(cis) == 2
     for row, ci in zip(r.rows, cis):
@@ -441,3 +492,88 @@ def test_change_plot_intervals_and_equivalence_band():
     assert band.get("class") == "band"
     assert float(band.get("x")) == pytest.approx(px(-10), abs=0.15)
     assert float(band.get("x")) + float(band.get("width")) == pytest.approx(px(10), abs=0.2)
+
+
+def test_change_axis_is_symmetric_in_the_ratio():
+    # "slower" takes twice as long (pct-imp (1 - 2/1) * 100 = -100 %), "faster" half as long
+    # (pct-imp (1 - 0.5/1) * 100 = +50 %): on the log-ratio axis both lie equally far from 0,
+    # and the ticks are labelled in percent (-100 and 50 among them).
+    base = {"slower": [1.0, 1.01, 0.99, 1.0], "faster": [1.0, 1.01, 0.99, 1.0]}
+    new = {"slower": [2.0, 2.02, 1.98, 2.0], "faster": [0.5, 0.505, 0.495, 0.5]}
+    r = tally.Report(results_of({"base": base, "new": new}))
+    (svg,) = plots(parse(r.to_html()), "plot-change")
+    (panel,) = [g for g in svg.iter(SVG + "g") if g.get("class") == "panel"]
+    x = {label: pos for pos, label in ticks(panel, "x")}
+    assert {"-100", "0", "50"} <= set(x)
+    assert x["0"] - x["-100"] == pytest.approx(x["50"] - x["0"], abs=0.2)
+    slow, fast = [float(m.get("cx")) for m in panel if (m.get("class") or "").startswith("mark")]
+    assert slow == pytest.approx(x["-100"], abs=0.3) and fast == pytest.approx(x["50"], abs=0.3)
+    assert "log-ratio scale" in " ".join(texts(svg, "axis-title"))
+
+
+def test_change_plot_labels_long_cases_without_their_common_prefix():
+    names = [f"CRC32/poly=Castagnoli/size={s}/align=1-8/very/long/tail/of/the/name" for s in
+             (15, 40, 512)]
+    base = {n: [1.0, 1.01, 0.99] for n in names}
+    r = tally.Report(results_of({"base": base, "new": base}))
+    (svg,) = plots(parse(r.to_html()), "plot-change")
+    cases = next(g for g in svg.iter(SVG + "g") if g.get("class") == "cases")
+    # The common prefix is cut at its last separator ("/", not "="): "CRC32/poly=Castagnoli/".
+    assert texts(cases, "prefix-label") == ["CRC32/poly=Castagnoli/\u2026"]
+    labels = [t for t in cases.iter(SVG + "text") if t.get("class") == "row-label"]
+    for t, name in zip(labels, names):
+        # 240 px at 11 px x 0.6 = 6.6 px per character: at most 35 characters with the "…".
+        assert "\u2026" in t.text and len(t.text) <= 36
+        assert t.find(SVG + "title").text == name
+        assert float(t.get("x")) > 0  # inside the plot, not past its left edge
+
+
+def test_identical_and_within_noise_have_classes_legend_and_styles():
+    # Two constant, equal samples: identical (v-same); its style and the legend's word.
+    base = {"const": [1.0, 1.0, 1.0]}
+    r = tally.Report(results_of({"base": base, "new": base}))
+    html = r.to_html()
+    (svg,) = plots(parse(html), "plot-change")
+    legend = next(g for g in svg.iter(SVG + "g") if g.get("class") == "legend")
+    assert "no change (identical)" in texts(legend, "legend-label")
+    assert '<td class="verdict v-same">' in html
+    assert ".tally-report td.v-same{" in html and ".tally-report svg.plot .v-same{" in html
+    assert ".tally-report td.v-noise{" in html and ".tally-report svg.plot .v-noise{" in html
+
+
+def test_largest_changes_are_ranked_under_the_headline():
+    # "x3" is 3x slower (pct-imp -200 %), "x1.2" 1.2x slower (-20 %), "fast" 2x faster (+50 %):
+    # regressions first, the largest first, then the improvement; the factor where the change
+    # is at least 1.5x ("3.00x slower", "2.00x faster").
+    base = {"x3": [1.0, 1.01, 0.99, 1.0], "x1.2": [1.0, 1.01, 0.99, 1.0],
+            "fast": [1.0, 1.01, 0.99, 1.0], "flat": [1.0, 1.1, 0.9, 1.0]}
+    new = {"x3": [3.0, 3.03, 2.97, 3.0], "x1.2": [1.2, 1.212, 1.188, 1.2],
+           "fast": [0.5, 0.505, 0.495, 0.5], "flat": [1.0, 1.1, 0.9, 1.0]}
+    html = tally.Report(results_of({"base": base, "new": new})).to_html()
+    parse(html)
+    items = re.search(r'<ol class="changes">(.*?)</ol>', html).group(1).split("</li>")[:-1]
+    assert len(items) == 3
+    assert '<span class="v-reg">-200.00% (3.00x slower)</span>' in items[0]
+    assert "bench/x3</span>, new" in items[0]
+    assert '<span class="v-reg">-20.00%</span>' in items[1]
+    assert '<span class="v-imp">+50.00% (2.00x faster)</span>' in items[2]
+
+
+def test_wide_tables_keep_the_case_column_and_plots_scroll():
+    html = tally.Report(results_of({"a": {"c": [1, 2]}, "b": {"c": [1, 2]}})).to_html()
+    assert "table.compare th.key:first-child{position:sticky;left:0" in html
+    assert '<figure><div class="scroll"><svg' in html
+    assert "figure>.scroll>svg.plot{max-width:none}" in html
+
+
+def test_hmean_cells_carry_their_interval():
+    # 1/x of 2, 4, 4, 5: 0.5, 0.25, 0.25, 0.2, mean 0.3, SD 0.1354 (n - 1); t(0.975, 3) =
+    # 3.182446; half-width 3.182446 * 0.1354 / 2 = 0.21545; HMean 1 / 0.3 = 3.333, its interval
+    # [1 / 0.51545, 1 / 0.08455] = [1.940, 11.827]. SciPy: y = 1 / np.array([2, 4, 4, 5]);
+    # h = stats.t.ppf(0.975, 3) * y.std(ddof=1) / 2; 1 / (y.mean() + h), 1 / (y.mean() - h)
+    # -> 1.94005, 11.8271.
+    r = tally.Report(results_of({"a": {"c": [2, 4, 4, 5]}, "b": {"c": [2, 4, 4, 5]}},
+                                better="higher", unit="MB/s"))
+    assert r.rows[0].statistic == "hmean"
+    html = r.to_html()
+    assert "<td>3.333 [1.940, 11.828]</td>" in html  # the row's 3 decimals

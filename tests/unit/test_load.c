@@ -65,6 +65,22 @@ static void test_kind_names(void)
             CHECK(k != tally__importer_kind(tally__importers[j]));
     }
     CHECK(tally__importer_for(TALLY_INPUT_AUTO) == NULL);
+
+    /* Rows without a constant are numbered after the largest constant of the table, in table
+     * order, whatever order the constants come in: {1, -, 2, -} -> 1, 3, 2, 4 and
+     * {14, -, 16} -> 14, 17, 16 (counted by hand). */
+    static const tally__importer c1 = {.kind = (tally_input_kind)1},
+                                 c2 = {.kind = (tally_input_kind)2},
+                                 c14 = {.kind = (tally_input_kind)14},
+                                 c16 = {.kind = (tally_input_kind)16}, none = {.name = "new"};
+    const tally__importer *const mixed[] = {&c1, &none, &c2, &none};
+    const int mixed_kinds[] = {1, 3, 2, 4};
+    for (size_t i = 0; i < TALLY__COUNT(mixed); i++)
+        CHECK_INT(tally__registry_kind(mixed, TALLY__COUNT(mixed), i), mixed_kinds[i]);
+    const tally__importer *const gap[] = {&c14, &none, &c16};
+    const int gap_kinds[] = {14, 17, 16};
+    for (size_t i = 0; i < TALLY__COUNT(gap); i++)
+        CHECK_INT(tally__registry_kind(gap, TALLY__COUNT(gap), i), gap_kinds[i]);
 }
 
 static void test_direction_rule(void)
