@@ -5,24 +5,38 @@
  *
  * Importers keep a harness's summary next to the raw samples as case metadata under
  * `reported.<statistic>` (hyperfine: mean, stddev, median, min, max; Google Benchmark: mean,
- * median, stddev, cv). tally_validate() recomputes each of those statistics from the case's
- * samples with tally_summarize() and lists every comparison, flagging the ones whose relative
- * difference exceeds a tolerance.
+ * median, stddev, cv; pytest-benchmark: mean, median, stddev, min, max, q1, q3, iqr; JMH: mean
+ * (its score), score_error; criterion.rs: mean, median, stddev, median_abs_dev and the bounds of
+ * their intervals; nanobench: median; Catch2: the bounds of the mean's interval).
+ * tally_validate() recomputes each of those statistics from the case's samples with
+ * tally_summarize() and lists every comparison, flagging the ones whose relative difference
+ * exceeds a tolerance.
  *
- * Statistics understood (the definitions are those of docs/statistics.md; docs/importers.md
- * lists which harness reports which):
+ * Statistics understood (the harnesses' definitions: docs/importers.md, "Validation of a
+ * harness's own summary"):
  * - `mean`: arithmetic mean;
- * - `median`: median (mean of the two middle samples when n is even, as both harnesses do);
- * - `stddev`: sample standard deviation with n - 1 (hyperfine and Google Benchmark both use n - 1);
+ * - `median`: median (mean of the two middle samples when n is even, as every harness does);
+ * - `stddev`: sample standard deviation with n - 1; a reported value equal to the population SD
+ *   (divided by n) instead is named so in the note;
  * - `min`, `max`: extreme samples;
  * - `cv`: coefficient of variation as a *fraction* stddev / mean (Google Benchmark's definition;
- *   tally's own CV is a percentage, so it is divided by 100 before comparing).
+ *   tally's own CV is a percentage, so it is divided by 100 before comparing);
+ * - `q1`, `q3`, `iqr`: pytest-benchmark's quartiles (medians of the halves for even n, its
+ *   weighted hinges for odd n) and their difference;
+ * - `score_error`: JMH's half-width of the 99.9 % Student-t interval of the mean,
+ *   t(0.9995, n - 1) stddev / sqrt(n), undefined for n <= 2;
+ * - `median_abs_dev`: criterion's 1.4826 median |x - median|;
+ * - `<statistic>.lower`, `<statistic>.upper` (mean, median, stddev, median_abs_dev): a bootstrap
+ *   interval, which cannot be recomputed; the recomputed statistic must lie inside it. For a
+ *   summary-only case (tally_case_set_summary()) the case's own mean and SD are checked against
+ *   such bounds; its order statistics cannot be recomputed.
  * Other `reported.*` keys are ignored.
  *
  * The relative difference is |reported - recomputed| / |recomputed| (the absolute difference
- * when recomputed is 0). A statistic tally cannot recompute (stddev or cv with fewer than two
- * samples, cv of samples with mean 0) or a reported value that is not a finite number is listed
- * as a disagreement with recomputed (or reported) NaN and a note saying why.
+ * when recomputed is 0); for an interval bound, the relative distance by which the recomputed
+ * value lies outside it, 0 inside. A statistic tally cannot recompute or a reported value that
+ * is not a finite number is listed as a disagreement with recomputed (or reported) NaN and a
+ * note saying why.
  */
 #ifndef TALLY_VALIDATE_H
 #define TALLY_VALIDATE_H
@@ -95,7 +109,8 @@ TALLY_API const char *tally_validation_benchmark(const tally_validation *v, size
 /** @return the case name of entry i, or NULL when out of range. */
 TALLY_API const char *tally_validation_case(const tally_validation *v, size_t i);
 
-/** @return the statistic of entry i ("mean", "median", "stddev", "min", "max", "cv"), or NULL. */
+/** @return the statistic of entry i ("mean", "median", "stddev", "min", "max", "cv", "q1", "q3",
+ *  "iqr", "score_error", "median_abs_dev", "mean lower bound", ...), or NULL. */
 TALLY_API const char *tally_validation_statistic(const tally_validation *v, size_t i);
 
 /** @return the harness's value of entry i as read from the file, or NaN (out of range, or the

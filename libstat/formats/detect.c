@@ -143,11 +143,8 @@ typedef struct foreign_format {
 } foreign_format;
 
 static const foreign_format foreign_formats[] = {
-    { "criterion's sample.json", "sampling_mode,iters,times", NULL, NULL, NULL },
     { "criterion's estimates.json", "mean,median,median_abs_dev,std_dev", NULL, NULL,
       "it holds summaries only; the samples are in sample.json" },
-    { "pytest-benchmark JSON", "machine_info,benchmarks", NULL, NULL, NULL },
-    { "JMH JSON results", "jmhVersion,benchmark,primaryMetric", NULL, NULL, NULL },
     { "fio JSON output", "fio version,jobs", NULL, NULL, NULL },
     { "go test -json output", "Action,Package", NULL, NULL,
       "tally reads the text of go test -bench (without -json)" },
@@ -217,7 +214,8 @@ static int refuse_foreign(const char *data, size_t len, const char *name)
     if (rc == TALLY_OK && json)
         rc = tally__error_at(TALLY_EFORMAT, name, 0, 0,
                              "JSON, but not a format tally reads (%s%.*s%s); tally reads its own "
-                             "results and the JSON of hyperfine, Google Benchmark and pyperf",
+                             "results and the JSON of hyperfine, Google Benchmark, pyperf, "
+                             "pytest-benchmark, JMH, criterion, BenchmarkDotNet and nanobench",
                              what, (int)shown, listed, listed[shown] ? ", ..." : "");
     tally__buf_dispose(&keys);
     return rc;

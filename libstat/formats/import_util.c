@@ -314,6 +314,135 @@ int tally__import_none_found(const char *name, unsigned long lines, const char *
                            what);
 }
 
+/* A scalar as metadata text: strings as they are, numbers shortest round-trip, booleans as
+ * true/false; 0 for anything else. */
+static int meta_text(char num[TALLY__NUMBER_BUF], const cJSON *v, const char **text)
+{
+    if (cJSON_IsString(v)) {
+        *text = v->valuestring;
+        return 1;
+    }
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+        tally__number_format(num, v->valuedouble);
+        *text = num;
+        return 1;
+    }
+    if (cJSON_IsBool(v)) {
+        *text = cJSON_IsTrue(v) ? "true" : "false";
+        return 1;
+    }
+    return 0;
+}
+
+static int meta_put(tally_resultset *rs, tally_case *c, const char *key, const char *value)
+{
+    return rs ? tally_resultset_meta_set(rs, key, value) : tally_case_meta_set(c, key, value);
+}
+
+static int listed(const char *const *only, const char *key)
+{
+    for (; *only; only++)
+        if (strcmp(*only, key) == 0)
+            return 1;
+    return 0;
+}
+
+int tally__import_json_meta(tally_resultset *rs, tally_case *c, const char *prefix,
+                            const cJSON *obj, const char *const *only)
+{
+    const cJSON *v;
+    int rc = TALLY_OK;
+    cJSON_ArrayForEach(v, obj) {
+        if (rc != TALLY_OK || v->string == NULL)
+            break;
+        if (only && !listed(only, v->string))
+            continue;
+        tally__buf key = TALLY__BUF_INIT;
+        tally__buf_printf(&key, "%s%s", prefix, v->string);
+        char num[TALLY__NUMBER_BUF];
+        const char *text;
+        if (key.failed) {
+            rc = tally__oom();
+        } else if (cJSON_IsObject(v)) {
+            tally__buf_puts(&key, ".");
+            rc = key.failed ? tally__oom() : tally__import_json_meta(rs, c, key.data, v, NULL);
+        } else if (cJSON_IsArray(v)) {
+            tally__buf list = TALLY__BUF_INIT;
+            const cJSON *e;
+            int scalars = 1;
+            size_t k = 0;
+            cJSON_ArrayForEach(e, v) {
+                if (!meta_text(num, e, &text)) {
+                    scalars = 0;
+                    break;
+                }
+                tally__buf_printf(&list, "%s%s", k++ ? "," : "", text);
+            }
+            if (list.failed)
+                rc = tally__oom();
+            else if (scalars)
+                rc = meta_put(rs, c, key.data, list.data ? list.data : "");
+            tally__buf_dispose(&list);
+        } else if (meta_text(num, v, &text)) {
+            rc = meta_put(rs, c, key.data, text);
+        }
+        tally__buf_dispose(&key);
+    }
+    return rc;
+}
+
+int tally__import_params_text(tally__buf *out, const cJSON *params, const char *name,
+                              tally__jpath *p)
+{
+    const cJSON *v;
+    size_t k = 0;
+    cJSON_ArrayForEach(v, params) {
+        char num[TALLY__NUMBER_BUF];
+        const char *text;
+        if (!meta_text(num, v, &text)) {
+            size_t mark = tally__jpath_key(p, v->string);
+            int rc = tally__error_json(TALLY_EPARSE, name, p->text,
+                                       "expected a string, a number or a boolean as parameter "
+                                       "value, found %s", tally__json_type_name(v));
+            tally__jpath_pop(p, mark);
+            return rc;
+        }
+        tally__buf_printf(out, "%s%s=%s", k++ ? "," : "", v->string, text);
+    }
+    return out->failed ? tally__oom() : TALLY_OK;
+}
+
+int tally__import_reported(tally_case *c, const char *key, double v)
+{
+    char meta[96];
+    snprintf(meta, sizeof meta, "reported.%s", key);
+    return tally__import_meta_number(c, meta, v);
+}
+
+int tally__json_import_tree(tally_results *into, const char *data, size_t len, const char *name,
+                            const tally_load_options *opts,
+                            int (*read)(tally_results *into, const cJSON *root, const char *name,
+                                        const tally_load_options *opts, tally__jpath *p))
+{
+    cJSON *root = NULL;
+    int rc = tally__json_parse(&root, data, len, name);
+    if (rc == TALLY_OK) {
+        tally__jpath p;
+        tally__jpath_init(&p);
+        rc = read(into, root, name, opts, &p);
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int tally__sniff_json_array(const char *data, size_t len)
+{
+    size_t i = 0;
+    while (i < len && tally__json_is_ws(data[i]))
+        i++;
+    return i < len && data[i] == '[';
+}
+
 int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,
                                const char *json_path, unsigned long line, unsigned long col)
 {

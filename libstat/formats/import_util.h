@@ -134,6 +134,35 @@ int tally__buckets_add(tally__buckets *b, const double *values, const uint64_t *
 int tally__buckets_flush(tally__buckets *b, tally_case *c);
 
 void tally__buckets_free(tally__buckets *b);
+/* The scalar members of the JSON object `obj` (strings, numbers, booleans; arrays of scalars
+ * joined by commas; nested objects flattened with ".") as metadata `prefix` + name, on the result
+ * set `rs` or, when rs is NULL, on the case `c`; nulls and arrays holding objects are left
+ * out. The harnesses' machine and environment blocks (pytest-benchmark's machine_info, JMH's
+ * run settings, BenchmarkDotNet's HostEnvironmentInfo). `only`, when not NULL, is the
+ * NULL-terminated list of the members taken (the others are left out). */
+int tally__import_json_meta(tally_resultset *rs, tally_case *c, const char *prefix,
+                            const cJSON *obj, const char *const *only);
+
+/* "n=10,kind=a" from the object {"n": 10, "kind": "a"} (strings, numbers and booleans, in the
+ * file's order), the case name of a parametrised benchmark; an empty object gives "". A value
+ * of another type is TALLY_EPARSE naming its path (p, extended while it looks). */
+int tally__import_params_text(tally__buf *out, const cJSON *params, const char *name,
+                              tally__jpath *p);
+
+/* Case metadata reported.<key> = v: a harness's own summary figure for tally_validate(). */
+int tally__import_reported(tally_case *c, const char *key, double v);
+
+/* Parse data[0..len) whole as the JSON document of file `name` (tally__json_parse) and read it
+ * with read(into, root, name, opts, p), the path at "$"; the tree is freed after. The JSON
+ * importers whose files hold no long arrays of numbers. */
+int tally__json_import_tree(tally_results *into, const char *data, size_t len, const char *name,
+                            const tally_load_options *opts,
+                            int (*read)(tally_results *into, const cJSON *root, const char *name,
+                                        const tally_load_options *opts, tally__jpath *p));
+
+/* 1 when the first byte of data[0..len) after blanks opens a JSON array. */
+int tally__sniff_json_array(const char *data, size_t len);
+
 /* Make `c` a summary-only case (tally_case_set_summary) from `s`; the model's refusal is
  * re-recorded in file `name` at json_path when not NULL, else at line:col. */
 int tally__import_case_summary(tally_case *c, const tally_case_summary *s, const char *name,

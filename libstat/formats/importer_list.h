@@ -17,6 +17,13 @@ TALLY__IMPORTER(netperf)
 TALLY__IMPORTER(tbench)
 TALLY__IMPORTER(hdrlog)      /* import_hdrlog.c */
 TALLY__IMPORTER(hgrm)
+TALLY__IMPORTER(pytest)          /* pytest-benchmark */
+TALLY__IMPORTER(jmh)
+TALLY__IMPORTER(criterion)
+TALLY__IMPORTER(criterion_csv)
+TALLY__IMPORTER(nanobench)
+TALLY__IMPORTER(benchmarkdotnet) /* import_bdn.c */
+TALLY__IMPORTER(catch2)
 TALLY__IMPORTER(perf_stat)
 TALLY__IMPORTER(sysbench)
 TALLY__IMPORTER(pgbench)

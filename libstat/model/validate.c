@@ -1,6 +1,9 @@
 /* Recomputing a harness's own summary (case metadata reported.*) from the raw samples. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
 
 #include "model/validate_perf.h"
 #include "util/internal.h"
@@ -27,26 +30,70 @@ struct tally_validation {
     double tolerance;
 };
 
-typedef enum which { MEAN, MEDIAN, STDDEV, MIN, MAX, CV, PERF_COUNTER, PERF_VARIANCE } which;
+typedef enum which {
+    MEAN, MEDIAN, STDDEV, MIN, MAX, CV, Q1_HINGE, Q3_HINGE, IQR_HINGE, ERROR_T999, MAD_1_4826,
+    PERF_COUNTER, PERF_VARIANCE
+} which;
 
-/* The statistics understood, with what the harnesses mean by them (see tally/validate.h). */
+/* Which side of an interval a key holds: the recomputed point must lie inside. */
+typedef enum side { POINT = 0, LOWER = -1, UPPER = 1 } side;
+
+/* The statistics understood, with what the harnesses mean by them (see tally/validate.h and
+ * docs/importers.md, "Validation of a harness's own summary"). */
 static const struct known {
     const char *key;
     const char *name;
     which stat;
+    side bound;
     const char *note;
 } known[] = {
-    {"reported.mean", "mean", MEAN, "arithmetic mean"},
-    {"reported.median", "median", MEDIAN, "median, mean of the middle two when n is even"},
-    {"reported.stddev", "stddev", STDDEV, "sample standard deviation (n - 1)"},
-    {"reported.min", "min", MIN, ""},
-    {"reported.max", "max", MAX, ""},
-    {"reported.cv", "cv", CV,
+    {"reported.mean", "mean", MEAN, POINT, "arithmetic mean"},
+    {"reported.median", "median", MEDIAN, POINT, "median, mean of the middle two when n is even"},
+    {"reported.stddev", "stddev", STDDEV, POINT, "sample standard deviation (n - 1)"},
+    {"reported.min", "min", MIN, POINT, ""},
+    {"reported.max", "max", MAX, POINT, ""},
+    {"reported.cv", "cv", CV, POINT,
      "cv as a fraction stddev/mean (Google Benchmark); tally's CV percentage divided by 100"},
+    {"reported.q1", "q1", Q1_HINGE, POINT,
+     "first quartile as pytest-benchmark computes it (median of the lower half for even n, "
+     "weighted hinges for odd n)"},
+    {"reported.q3", "q3", Q3_HINGE, POINT,
+     "third quartile as pytest-benchmark computes it (median of the upper half for even n, "
+     "weighted hinges for odd n)"},
+    {"reported.iqr", "iqr", IQR_HINGE, POINT, "q3 - q1, pytest-benchmark's quartiles"},
+    {"reported.score_error", "score_error", ERROR_T999, POINT,
+     "JMH's scoreError: half-width of the 99.9 % Student-t interval of the mean, "
+     "t(0.9995, n - 1) stddev / sqrt(n)"},
+    {"reported.median_abs_dev", "median_abs_dev", MAD_1_4826, POINT,
+     "criterion's median absolute deviation from the median, times 1.4826"},
+    {"reported.mean.lower", "mean lower bound", MEAN, LOWER,
+     "a bootstrap interval, not recomputable: the recomputed mean must lie inside"},
+    {"reported.mean.upper", "mean upper bound", MEAN, UPPER,
+     "a bootstrap interval, not recomputable: the recomputed mean must lie inside"},
+    {"reported.median.lower", "median lower bound", MEDIAN, LOWER,
+     "a bootstrap interval, not recomputable: the recomputed median must lie inside"},
+    {"reported.median.upper", "median upper bound", MEDIAN, UPPER,
+     "a bootstrap interval, not recomputable: the recomputed median must lie inside"},
+    {"reported.stddev.lower", "stddev lower bound", STDDEV, LOWER,
+     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside"},
+    {"reported.stddev.upper", "stddev upper bound", STDDEV, UPPER,
+     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside"},
+    {"reported.median_abs_dev.lower", "median_abs_dev lower bound", MAD_1_4826, LOWER,
+     "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
+    {"reported.median_abs_dev.upper", "median_abs_dev upper bound", MAD_1_4826, UPPER,
+     "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
     /* perf stat -r N -v (validate_perf.c). */
-    {"reported.perf_counter", "perf counter", PERF_COUNTER, ""},
-    {"reported.perf_variance", "perf variance", PERF_VARIANCE, ""},
+    {"reported.perf_counter", "perf counter", PERF_COUNTER, POINT, ""},
+    {"reported.perf_variance", "perf variance", PERF_VARIANCE, POINT, ""},
 };
+
+/* What a case's samples give beyond its summary: the order statistics of the harnesses'
+ * own definitions, from one sorted copy. */
+typedef struct figures {
+    tally_summary s;
+    const double *x; /* the case's samples, run order; NULL for a summary-only case */
+    double *sorted;  /* ascending copy, made on first need */
+} figures;
 
 static void entry_free(entry *e)
 {
@@ -65,38 +112,158 @@ void tally_validation_free(tally_validation *v)
     tally__free_mem(v);
 }
 
-/* Recomputed value in the reported statistic's definition; NaN with a note when undefined. */
-static double recompute(const tally_summary *s, which stat, const char **note)
+static int ascending(const void *a, const void *b)
 {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) ascending, the mean of the middle two when n is even. */
+static double sorted_median(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* pytest-benchmark's quartiles (its stats.py, after en.wikipedia.org/wiki/Quartile "Computing
+ * methods"): for even n the medians of the lower and upper halves (method 2); for odd n = 4k + 1
+ * q1 = x[k-1]/4 + 3 x[k]/4 and q3 = 3 x[3k]/4 + x[3k+1]/4, for n = 4k + 3 q1 = 3 x[k]/4 +
+ * x[k+1]/4 and q3 = x[3k+1]/4 + 3 x[3k+2]/4 (0-based, ascending; method 3). */
+static double hinge(const double *v, size_t n, int upper)
+{
+    if (n == 1)
+        return v[0];
+    if (n % 2 == 0)
+        return upper ? sorted_median(v + n / 2, n / 2) : sorted_median(v, n / 2);
+    size_t k = n / 4;
+    if (n % 4 == 1)
+        return upper ? 0.75 * v[3 * k] + 0.25 * v[3 * k + 1] : 0.25 * v[k - 1] + 0.75 * v[k];
+    return upper ? 0.25 * v[3 * k + 1] + 0.75 * v[3 * k + 2] : 0.75 * v[k] + 0.25 * v[k + 1];
+}
+
+/* criterion's median_abs_dev: 1.4826 median |x - median| (its stats/univariate/sample.rs). */
+static int mad_1_4826(double *out, const double *v, size_t n)
+{
+    double med = sorted_median(v, n);
+    double *dev = tally__reallocarray(NULL, n, sizeof(double));
+    if (dev == NULL)
+        return tally__oom();
+    for (size_t i = 0; i < n; i++)
+        dev[i] = fabs(v[i] - med);
+    qsort(dev, n, sizeof(double), ascending);
+    *out = sorted_median(dev, n) * 1.4826;
+    tally__free_mem(dev);
+    return TALLY_OK;
+}
+
+/* Recomputed value in the reported statistic's definition into *out; NaN with a note when
+ * undefined. Fails only for lack of memory. */
+static int recompute(double *out, figures *f, which stat, const char **note)
+{
+    const tally_summary *s = &f->s;
+    *out = NAN;
+    if (f->x == NULL && stat != MEAN && stat != STDDEV && stat != ERROR_T999 &&
+        stat != PERF_COUNTER && stat != PERF_VARIANCE) {
+        *note = "a summary-only case: only its mean and standard deviation are known";
+        return TALLY_OK;
+    }
+    if (stat == Q1_HINGE || stat == Q3_HINGE || stat == IQR_HINGE || stat == MAD_1_4826) {
+        if (f->sorted == NULL) {
+            f->sorted = tally__reallocarray(NULL, s->n, sizeof(double));
+            if (f->sorted == NULL)
+                return tally__oom();
+            memcpy(f->sorted, f->x, s->n * sizeof(double));
+            qsort(f->sorted, s->n, sizeof(double), ascending);
+        }
+    }
     switch (stat) {
     case MEAN:
-        return s->amean;
+        *out = s->amean;
+        break;
     case MEDIAN:
-        return s->median;
+        *out = s->median;
+        break;
     case MIN:
-        return s->min;
+        *out = s->min;
+        break;
     case MAX:
-        return s->max;
+        *out = s->max;
+        break;
     case STDDEV:
         if (s->defined & TALLY_SUMMARY_STDDEV)
-            return s->stddev;
-        *note = "stddev needs at least 2 samples";
-        return NAN;
+            *out = s->stddev;
+        else
+            *note = "stddev needs at least 2 samples";
+        break;
     case CV:
         if (s->defined & TALLY_SUMMARY_CV)
-            return s->cv / 100.0;
-        *note = s->n < 2 ? "cv needs at least 2 samples" : "cv is undefined for a mean of 0";
-        return NAN;
+            *out = s->cv / 100.0;
+        else
+            *note = s->n < 2 ? "cv needs at least 2 samples" : "cv is undefined for a mean of 0";
+        break;
+    case Q1_HINGE:
+        *out = hinge(f->sorted, s->n, 0);
+        break;
+    case Q3_HINGE:
+        *out = hinge(f->sorted, s->n, 1);
+        break;
+    case IQR_HINGE:
+        *out = hinge(f->sorted, s->n, 1) - hinge(f->sorted, s->n, 0);
+        break;
+    case ERROR_T999:
+        /* JMH leaves it undefined (NaN) for n <= 2 (its Statistics.getMeanErrorAt). */
+        if (s->n > 2)
+            *out = gsl_cdf_tdist_Pinv(0.9995, (double)(s->n - 1)) * s->stddev /
+                   sqrt((double)s->n);
+        else
+            *note = "JMH's score error needs at least 3 samples";
+        break;
+    case MAD_1_4826:
+        return mad_1_4826(out, f->sorted, s->n);
     case PERF_COUNTER:
     case PERF_VARIANCE:
         break; /* add_entry: validate_perf.c */
     }
-    return NAN;
+    return TALLY_OK;
+}
+
+/* Whether reported and recomputed agree, into e->rel_diff and e->agreed: within the tolerance
+ * for a point; for an interval bound, the recomputed point on the inner side of it (rel_diff
+ * the relative distance by which it lies outside, 0 inside). */
+static void judge(entry *e, side bound, double tolerance)
+{
+    if (isnan(e->reported) || isnan(e->recomputed)) {
+        e->rel_diff = NAN;
+        e->agreed = 0;
+        return;
+    }
+    double diff = bound == POINT   ? fabs(e->reported - e->recomputed)
+                  : bound == LOWER ? fmax(0.0, e->reported - e->recomputed)
+                                   : fmax(0.0, e->recomputed - e->reported);
+    e->rel_diff = e->recomputed != 0 ? diff / fabs(e->recomputed) : diff;
+    e->agreed = e->rel_diff <= tolerance;
+}
+
+/* A reported standard deviation (or a figure proportional to it, JMH's error) that misses the
+ * sample SD but matches the population SD (divided by n) is named as that mistake rather than
+ * as a wrong number. */
+static const char *population_sd_note(const entry *e, const tally_summary *s, which stat,
+                                      double tolerance)
+{
+    if (s->n < 2 || isnan(e->reported) || isnan(e->recomputed))
+        return NULL;
+    double pop = e->recomputed * sqrt((double)(s->n - 1) / (double)s->n);
+    double diff = fabs(e->reported - pop);
+    if ((pop != 0 ? diff / pop : diff) > tolerance)
+        return NULL;
+    return stat == STDDEV
+               ? "the population SD (divided by n) instead of the sample SD (n - 1)"
+               : "computed from the population SD (divided by n) instead of the sample SD "
+                 "(n - 1)";
 }
 
 static int add_entry(tally_validation *v, const tally_resultset *rs, const tally_benchmark *b,
                      const tally_case *c, const struct known *k, const char *text,
-                     const tally_summary *s, int summarized)
+                     figures *f, int summarized)
 {
     if (v->count == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 16;
@@ -122,18 +289,22 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
         e.note = "the reported value is not a finite number";
     }
     if (summarized) {
-        e.recomputed = recompute(s, k->stat, &e.note);
+        int rc = recompute(&e.recomputed, f, k->stat, &e.note);
+        if (rc != TALLY_OK) {
+            entry_free(&e);
+            return rc;
+        }
     } else {
         e.recomputed = NAN;
         e.note = "the case has no samples";
     }
-    if (isnan(e.reported) || isnan(e.recomputed)) {
-        e.rel_diff = NAN;
-        e.agreed = 0;
-    } else {
-        double diff = fabs(e.reported - e.recomputed);
-        e.rel_diff = e.recomputed != 0 ? diff / fabs(e.recomputed) : diff;
-        e.agreed = e.rel_diff <= v->tolerance;
+    if (summarized && f->x == NULL && k->bound != POINT)
+        e.note = "a summary-only case: the harness's own mean must lie inside its own interval";
+    judge(&e, k->bound, v->tolerance);
+    if (!e.agreed && (k->stat == STDDEV || k->stat == ERROR_T999) && k->bound == POINT) {
+        const char *pop = population_sd_note(&e, &f->s, k->stat, v->tolerance);
+        if (pop)
+            e.note = pop;
     }
     /* perf prints its figures rounded: they agree when tally's value rounds to them. */
     if ((k->stat == PERF_COUNTER || k->stat == PERF_VARIANCE) && !isnan(e.reported)) {
@@ -154,9 +325,11 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
 static int validate_case(tally_validation *v, const tally_resultset *rs, const tally_benchmark *b,
                          const tally_case *c)
 {
-    tally_summary s = { .size = sizeof s };
-    int summarized = 0, rc;
-    for (size_t m = 0; m < tally_case_meta_count(c); m++) {
+    figures f;
+    memset(&f, 0, sizeof f);
+    f.s.size = sizeof f.s;
+    int summarized = 0, rc = TALLY_OK;
+    for (size_t m = 0; rc == TALLY_OK && m < tally_case_meta_count(c); m++) {
         const char *key, *text;
         tally_case_meta_at(&key, &text, c, m);
         const struct known *k = NULL;
@@ -165,19 +338,32 @@ static int validate_case(tally_validation *v, const tally_resultset *rs, const t
                 k = &known[j];
         if (k == NULL)
             continue;
-        if (!summarized && tally_case_sample_count(c) > 0) {
+        if (!summarized && tally_case_is_summary_only(c)) {
+            /* The harness's own n, mean and SD: what its other figures (an interval) must
+             * agree with. */
+            tally_case_summary cs = { .size = sizeof cs };
+            rc = tally_case_summary_result(&cs, c);
+            if (rc != TALLY_OK)
+                break;
+            f.s.n = cs.n;
+            f.s.amean = cs.mean;
+            f.s.stddev = cs.sd;
+            if (!isnan(cs.sd))
+                f.s.defined |= TALLY_SUMMARY_STDDEV;
+            summarized = 1;
+        } else if (!summarized && tally_case_sample_count(c) > 0) {
             tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
             so.direction = tally_benchmark_direction(b);
-            rc = tally_summarize(&s, tally_case_samples(c), tally_case_sample_count(c), &so);
+            f.x = tally_case_samples(c);
+            rc = tally_summarize(&f.s, f.x, tally_case_sample_count(c), &so);
             if (rc != TALLY_OK)
-                return rc;
+                break;
             summarized = 1;
         }
-        rc = add_entry(v, rs, b, c, k, text, &s, summarized);
-        if (rc != TALLY_OK)
-            return rc;
+        rc = add_entry(v, rs, b, c, k, text, &f, summarized);
     }
-    return TALLY_OK;
+    tally__free_mem(f.sorted);
+    return rc;
 }
 
 TALLY__OPTIONS_FUNCTIONS(tally_validate_options, TALLY_VALIDATE_OPTIONS, sizeof(tally_validate_options))
