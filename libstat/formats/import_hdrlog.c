@@ -124,8 +124,8 @@ static int field_number(double *v, const char *f, size_t n, unsigned long col, c
 static int interval_line(state *s, const char *line, size_t len, unsigned long lineno)
 {
     size_t at = 0;
-    const char *f;
-    size_t n;
+    const char *f = NULL;
+    size_t n = 0;
     unsigned long col;
     tag_run *t = NULL;
     int rc;
