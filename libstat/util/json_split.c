@@ -202,6 +202,11 @@ static int scan(splitter *s)
             s->depth--;
         } else if (c == ',') {
             s->key = KEY_OTHER;
+        } else if ((unsigned char)c < 0x20 && !tally__json_is_ws(c)) {
+            /* A control byte outside a string: cJSON skips it as white space, so a key followed
+             * by one is still a key to cJSON but not to this scan (which would then leave its
+             * arrays uncut). A doubt: the text goes to cJSON whole. */
+            return 0;
         }
     }
     return s->depth == 0;
