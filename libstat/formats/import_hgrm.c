@@ -82,9 +82,11 @@ static int row(table *tb, const tally__line_import *t, const char *name)
 static int footer(table *tb, const tally__line_import *t, const char *name)
 {
     const char *at = NULL;
-    for (size_t i = 0; i + 1 < t->nf && i + 1 < TALLY__LINE_FIELDS; i++)
+    /* only the first TALLY__LINE_FIELDS of a longer line are stored */
+    size_t stored = t->nf < TALLY__LINE_FIELDS ? t->nf : TALLY__LINE_FIELDS;
+    for (size_t i = 0; i + 1 < stored; i++)
         if (tally__field_is(&t->f[i], "count"))
-            at = t->f[i + 2 < t->nf ? i + 2 : i + 1].s;
+            at = t->f[i + 2 < stored ? i + 2 : i + 1].s;
     if (at == NULL)
         return TALLY_OK;
     double total = 0;
