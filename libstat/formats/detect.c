@@ -145,7 +145,6 @@ typedef struct foreign_format {
 static const foreign_format foreign_formats[] = {
     { "criterion's estimates.json", "mean,median,median_abs_dev,std_dev", NULL, NULL,
       "it holds summaries only; the samples are in sample.json" },
-    { "fio JSON output", "fio version,jobs", NULL, NULL, NULL },
     { "go test -json output", "Action,Package", NULL, NULL,
       "tally reads the text of go test -bench (without -json)" },
 };

@@ -17,6 +17,8 @@ TALLY__IMPORTER(netperf)
 TALLY__IMPORTER(tbench)
 TALLY__IMPORTER(hdrlog)      /* import_hdrlog.c */
 TALLY__IMPORTER(hgrm)
+TALLY__IMPORTER(fio)         /* import_fio.c */
+TALLY__IMPORTER(fio_hist)    /* import_fio_hist.c */
 TALLY__IMPORTER(pytest)          /* pytest-benchmark */
 TALLY__IMPORTER(jmh)
 TALLY__IMPORTER(criterion)
