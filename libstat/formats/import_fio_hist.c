@@ -258,10 +258,7 @@ static int note(tally_results *into, const state *s)
                       s->v3 ? "ns" : "microseconds read as ns x 1000", s->kept, s->lines);
     if (s->opts->time_range_given)
         tally__buf_printf(&b, " within the time range");
-    tally__buf_printf(&b, ", %s",
-                      s->opts->interval_runs ? "each a run" : "pooled into one run per direction");
-    if (s->empty)
-        tally__buf_printf(&b, " (%zu empty left out)", s->empty);
+    tally__intervals_note(&b, s->opts, "direction", s->empty);
     tally__buf_printf(&b, "; bin values exact to within %s ns (a bin's midpoint)", res);
     int rc = b.failed ? tally__oom() : tally_results_note_add(into, b.data);
     tally__buf_dispose(&b);
@@ -301,11 +298,8 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     }
     if (rc == TALLY_OK && s->lines == 0)
         rc = tally__import_none_found(name, l.lineno, "fio histogram log lines");
-    if (rc == TALLY_OK && s->kept == 0)
-        rc = tally__error_at(TALLY_ENODATA, name, 0, 0,
-                             "none of the %zu intervals lies within the time range %g to %g s "
-                             "after the job's start",
-                             s->lines, opts->time_start, opts->time_end);
+    if (rc == TALLY_OK)
+        rc = tally__intervals_kept(name, s->lines, s->kept, opts, "lies within", "job");
     for (size_t d = 0; rc == TALLY_OK && d < TALLY__COUNT(s->cases); d++)
         if (s->cases[d] && tally_case_histogram_count(s->cases[d]) == 0)
             rc = tally__error_at(TALLY_ENODATA, name, 0, 0,

@@ -217,9 +217,7 @@ static int note(tally_results *into, const state *s)
                       s->intervals);
     if (s->opts->time_range_given)
         tally__buf_printf(&b, " start within the time range");
-    tally__buf_printf(&b, ", %s", s->opts->interval_runs ? "each a run" : "pooled into one run per tag");
-    if (s->empty)
-        tally__buf_printf(&b, " (%zu empty left out)", s->empty);
+    tally__intervals_note(&b, s->opts, "tag", s->empty);
     tally__buf_printf(&b, "; bucket values exact to within %s", res);
     int rc = b.failed ? tally__oom() : tally_results_note_add(into, b.data);
     tally__buf_dispose(&b);
@@ -265,11 +263,8 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     }
     if (rc == TALLY_OK && s->intervals == 0)
         rc = tally__import_none_found(name, l.lineno, "HdrHistogram interval lines");
-    if (rc == TALLY_OK && s->kept == 0)
-        rc = tally__error_at(TALLY_ENODATA, name, 0, 0,
-                             "none of the %zu intervals starts within the time range %g to %g s "
-                             "after the log's start",
-                             s->intervals, opts->time_start, opts->time_end);
+    if (rc == TALLY_OK)
+        rc = tally__intervals_kept(name, s->intervals, s->kept, opts, "starts within", "log");
     for (size_t i = 0; rc == TALLY_OK && i < s->ntags; i++)
         if (tally_case_histogram_count(s->tags[i].c) == 0)
             rc = tally__error_at(TALLY_ENODATA, name, 0, 0,

@@ -167,6 +167,28 @@ void tally__buckets_free(tally__buckets *b)
     memset(b, 0, sizeof *b);
 }
 
+void tally__intervals_note(tally__buf *b, const tally_load_options *opts, const char *per,
+                           size_t empty)
+{
+    if (opts->interval_runs)
+        tally__buf_printf(b, ", each a run");
+    else
+        tally__buf_printf(b, ", pooled into one run per %s", per);
+    if (empty)
+        tally__buf_printf(b, " (%zu empty left out)", empty);
+}
+
+int tally__intervals_kept(const char *name, size_t intervals, size_t kept,
+                          const tally_load_options *opts, const char *where, const char *start)
+{
+    if (kept > 0)
+        return TALLY_OK;
+    return tally__error_at(TALLY_ENODATA, name, 0, 0,
+                           "none of the %zu intervals %s the time range %g to %g s after the "
+                           "%s's start",
+                           intervals, where, opts->time_start, opts->time_end, start);
+}
+
 int tally__import_meta_number(tally_case *c, const char *key, double value)
 {
     char text[32];

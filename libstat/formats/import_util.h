@@ -134,6 +134,18 @@ int tally__buckets_add(tally__buckets *b, const double *values, const uint64_t *
 int tally__buckets_flush(tally__buckets *b, tally_case *c);
 
 void tally__buckets_free(tally__buckets *b);
+
+/* How an interval log's intervals became runs (hdrlog, fio-hist), appended to its note:
+ * ", each a run" (load option interval_runs) or ", pooled into one run per PER", then
+ * " (N empty left out)" when `empty`. */
+void tally__intervals_note(tally__buf *b, const tally_load_options *opts, const char *per,
+                           size_t empty);
+
+/* TALLY_OK when the time range kept some of an interval log's intervals (kept > 0), else
+ * TALLY_ENODATA: "none of the N intervals WHERE the time range A to B s after the START's
+ * start" (where "starts within", start "log"). */
+int tally__intervals_kept(const char *name, size_t intervals, size_t kept,
+                          const tally_load_options *opts, const char *where, const char *start);
 /* The scalar members of the JSON object `obj` (strings, numbers, booleans; arrays of scalars
  * joined by commas; nested objects flattened with ".") as metadata `prefix` + name, on the result
  * set `rs` or, when rs is NULL, on the case `c`; nulls and arrays holding objects are left
