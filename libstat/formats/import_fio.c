@@ -65,6 +65,9 @@ static int add_value(reading *r, const char *bench, const char *unit, tally_dire
 {
     tally_benchmark *b;
     tally_case *c;
+    if (!isfinite(x)) /* a 2.x latency near the double range, times 1000 */
+        return tally__error_json(TALLY_ENONFINITE, r->name, p->text,
+                                 "%s of job '%s' beyond the range of a double in ns", bench, job);
     int rc = tally__import_benchmark(&b, r->rs, bench, unit, dir);
     if (rc == TALLY_EMISMATCH)
         return tally__error_json(rc, r->name, p->text,
@@ -98,7 +101,7 @@ static int read_bins(reading *r, const cJSON *bins, const char *bench, const cha
         size_t klen = strlen(b->string);
         if (tally__number_scan(&v, &stop, b->string, b->string + klen, TALLY__NUMBER_TEXT) !=
                 TALLY__NUMBER_OK ||
-            stop != b->string + klen || !(v >= 0) || v != floor(v))
+            stop != b->string + klen || !(v >= 0) || v != floor(v) || !isfinite(v * r->scale))
             rc = tally__error_json(TALLY_EPARSE, r->name, p->text,
                                    "expected a bin's value (a whole number >= 0) as the key");
         else if (k > 0 && v * r->scale <= values[k - 1])
