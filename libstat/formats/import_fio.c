@@ -31,7 +31,15 @@ typedef struct reading {
     const char *key_suffix; /* "_ns" (3.x) or "" (2.x) */
     size_t jobs, runs;
     double resolution; /* the widest bin resolution of the histogram runs, ns */
-    tally__buf left_out;
+    /* What was left out, each figure with the number of jobs it was left out of (the first
+     * job's name when one): direction, direction and latency, or sync. */
+    struct gap {
+        char what[24];
+        const char *why;
+        size_t jobs;
+        char first[224];
+    } gaps[TALLY__COUNT(directions) * (1 + TALLY__COUNT(latencies)) + 1];
+    size_t ngaps;
 } reading;
 
 static int sniff(const char *data, size_t len)
@@ -53,11 +61,34 @@ static double bin_resolution(double v)
     return ldexp(1.0, m - 7);
 }
 
-static int left_out(reading *r, const char *job, const char *what, const char *why)
+static void left_out(reading *r, const char *job, const char *what, const char *why)
 {
-    tally__buf_printf(&r->left_out, "%sjob '%s' %s (%s)", r->left_out.len ? ", " : "", job, what,
-                      why);
-    return r->left_out.failed ? tally__oom() : TALLY_OK;
+    for (size_t i = 0; i < r->ngaps; i++)
+        if (strcmp(r->gaps[i].what, what) == 0) {
+            r->gaps[i].jobs++;
+            return;
+        }
+    if (r->ngaps == TALLY__COUNT(r->gaps))
+        return; /* cannot happen: one slot per figure that can be left out */
+    struct gap *g = &r->gaps[r->ngaps++];
+    snprintf(g->what, sizeof g->what, "%s", what);
+    snprintf(g->first, sizeof g->first, "%s", job);
+    g->why = why;
+    g->jobs = 1;
+}
+
+/* "read slat of job 'rw' (no samples), trim of 3 jobs (no I/O)" */
+static void gaps_text(tally__buf *b, const reading *r)
+{
+    for (size_t i = 0; i < r->ngaps; i++) {
+        const struct gap *g = &r->gaps[i];
+        tally__buf_printf(b, "%s%s of ", i ? ", " : "", g->what);
+        if (g->jobs == 1)
+            tally__buf_printf(b, "job '%s'", g->first);
+        else
+            tally__buf_printf(b, "%zu jobs", g->jobs);
+        tally__buf_printf(b, " (%s)", g->why);
+    }
 }
 
 static int add_value(reading *r, const char *bench, const char *unit, tally_direction dir,
@@ -208,7 +239,7 @@ static int read_latency(reading *r, const cJSON *dirobj, const char *dir, const 
             rc = TALLY_OK;
     }
     if (rc == TALLY_OK && n == 0) {
-        rc = left_out(r, job, prefix, "no samples");
+        left_out(r, job, prefix, "no samples");
     } else if (rc == TALLY_OK) {
         rc = tally__json_number(&mean, lat, "mean", 1, r->name, p);
         if (rc == TALLY_OK) {
@@ -254,7 +285,7 @@ static int read_direction(reading *r, const cJSON *jobobj, const char *dir, cons
     if (rc == TALLY_ENOTFOUND)
         rc = tally__json_number(&ios, d, "io_bytes", 1, r->name, p);
     if (rc == TALLY_OK && ios == 0) {
-        rc = left_out(r, job, dir, "no I/O");
+        left_out(r, job, dir, "no I/O");
     } else if (rc == TALLY_OK) {
         char bench[64];
         rc = tally__json_number(&iops, d, "iops", 1, r->name, p);
@@ -321,7 +352,7 @@ static int one_job(void *ctx, const cJSON *job, tally__jpath *p)
     const cJSON *sync = cJSON_GetObjectItemCaseSensitive(job, "sync");
     const cJSON *sync_ios = cJSON_GetObjectItemCaseSensitive(sync, "total_ios");
     if (rc == TALLY_OK && cJSON_IsNumber(sync_ios) && sync_ios->valuedouble > 0)
-        rc = left_out(r, casename, "sync", "fsync latencies are not read");
+        left_out(r, casename, "sync", "fsync latencies are not read");
     return rc;
 }
 
@@ -366,8 +397,10 @@ static int note(tally_results *into, const reading *r, const char *version, int 
                               "(fio's bins: 64 per power of 2, a bin's midpoint)",
                           r->runs, r->runs == 1 ? "" : "s", res);
     }
-    if (r->left_out.len)
-        tally__buf_printf(&b, "; left out: %s", r->left_out.data);
+    if (r->ngaps) {
+        tally__buf_printf(&b, "; left out: ");
+        gaps_text(&b, r);
+    }
     int rc = b.failed ? tally__oom() : tally_results_note_add(into, b.data);
     tally__buf_dispose(&b);
     return rc;
@@ -390,7 +423,11 @@ static int read_root(tally_results *into, const cJSON *root, const char *name,
         return rc;
     if (cJSON_GetArraySize(jobs) == 0)
         return tally__error_json(TALLY_ENODATA, name, "$.jobs", "no jobs");
-    reading r = { NULL, name, 1.0, "_ns", 0, 0, 0, TALLY__BUF_INIT };
+    static const reading zero;
+    reading r = zero;
+    r.name = name;
+    r.scale = 1.0;
+    r.key_suffix = "_ns";
     int ns = 1;
     int known = latency_version(jobs, &ns);
     if (!ns) {
@@ -403,14 +440,16 @@ static int read_root(tally_results *into, const cJSON *root, const char *name,
     job_ctx j = { &r, jobs, 0 };
     if (rc == TALLY_OK)
         rc = tally__json_each(jobs, "jobs", p, one_job, &j);
-    if (rc == TALLY_OK && tally_resultset_benchmark_count(r.rs) == 0)
-        rc = tally__error_json(TALLY_ENODATA, name, "$.jobs", "no job did any I/O (%s)",
-                               r.left_out.data ? r.left_out.data : "no figures");
+    if (rc == TALLY_OK && tally_resultset_benchmark_count(r.rs) == 0) {
+        tally__buf why = TALLY__BUF_INIT;
+        gaps_text(&why, &r);
+        rc = why.failed ? tally__oom()
+                        : tally__error_json(TALLY_ENODATA, name, "$.jobs", "no figures: %s",
+                                            why.data ? why.data : "no job with a direction");
+        tally__buf_dispose(&why);
+    }
     if (rc == TALLY_OK)
         rc = note(into, &r, version, ns, known, j.numbered);
-    if (rc == TALLY_OK && r.left_out.failed)
-        rc = tally__oom();
-    tally__buf_dispose(&r.left_out);
     return rc;
 }
 

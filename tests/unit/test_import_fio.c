@@ -115,8 +115,8 @@ static void test_json_plus(void)
     CHECK(tally_resultset_benchmark_find(rs, "trim iops") == NULL);
     CHECK(tally_resultset_benchmark_find(rs, "read slat mean") == NULL);
     CHECK(note_has(r, "fio-3.33 JSON, 1 job, latencies in ns (clat_ns)"));
-    CHECK(note_has(r, "left out: job 'rw' read slat (no samples), job 'rw' write slat (no "
-                      "samples), job 'rw' trim (no I/O)"));
+    CHECK(note_has(r, "left out: read slat of job 'rw' (no samples), write slat of job 'rw' "
+                      "(no samples), trim of job 'rw' (no I/O)"));
     /* 11 bins each; the widest holds 14272 in [2^13, 2^14): width 2^7, half 64 */
     CHECK(note_has(r, "2 json+ bin sets as histogram runs, exact to within 64 ns"));
     const uint64_t *k;
@@ -152,8 +152,10 @@ static void test_jobs(void)
     CHECK(find_case(r, "write iops", "reader") == NULL);
     CHECK(note_has(r, "3 jobs"));
     CHECK(note_has(r, "jobs of one name numbered NAME#2"));
-    CHECK(note_has(r, "job 'reader#2' write (no I/O)"));
-    CHECK(note_has(r, "job 'writer' read (no I/O)"));
+    /* reader and reader#2 wrote nothing, writer read nothing; no job trimmed */
+    CHECK(note_has(r, "left out: read slat of 2 jobs (no samples), write of 2 jobs (no I/O), "
+                      "trim of 3 jobs (no I/O), read of job 'writer' (no I/O), write slat of job "
+                      "'writer' (no samples)"));
     /* plain JSON: percentiles, no bins */
     CHECK(find_case(r, "read clat", "reader") == NULL);
     CHECK(find_case(r, "read clat p50", "reader") != NULL);
@@ -208,8 +210,8 @@ static void test_fio2(void)
     /* slat all zeros in 2.x (no N): no samples */
     CHECK(note_has(r, "fio-2.2.10 JSON, 1 job, latencies in microseconds (clat), read as ns x "
                       "1000"));
-    CHECK(note_has(r, "job 'seqread' read slat (no samples)"));
-    CHECK(note_has(r, "job 'seqread' write (no I/O)"));
+    CHECK(note_has(r, "left out: read slat of job 'seqread' (no samples), write of job "
+                      "'seqread' (no I/O), trim of job 'seqread' (no I/O)"));
     tally_results_free(r);
 }
 
@@ -377,8 +379,8 @@ static void test_errors(void)
                  "t: $.jobs[0].read.clat_ns.percentile.x: expected a percentile (0 to 100) as the "
                  "key");
     expect_error(f, JOB("read") "{\"total_ios\": 0}, \"write\": {\"total_ios\": 0}}]}",
-                 TALLY_ENODATA, "t: $.jobs: no job did any I/O (job 'j' read (no I/O), job 'j' "
-                                "write (no I/O))");
+                 TALLY_ENODATA, "t: $.jobs: no figures: read of job 'j' (no I/O), write of job "
+                                "'j' (no I/O)");
     const tally__importer *h = &tally__importer_fio_hist;
     expect_error(h, "1, 0, 4096, 1, 2\n", TALLY_EPARSE,
                  "t:1:1: 5 fields: expected time, direction, block size and fio's latency bins "
