@@ -40,6 +40,7 @@ typedef struct reading {
         char first[224];
     } gaps[TALLY__COUNT(directions) * (1 + TALLY__COUNT(latencies)) + 1];
     size_t ngaps;
+    tally__buf failed; /* the jobs fio says ended with an error, and the error */
 } reading;
 
 static int sniff(const char *data, size_t len)
@@ -347,6 +348,11 @@ static int one_job(void *ctx, const cJSON *job, tally__jpath *p)
     char casename[224];
     j->numbered += (size_t)job_case_name(casename, sizeof casename, j->jobs, job, jobname);
     r->jobs++;
+    /* fio's "error" is the errno a job stopped with: its figures cover the I/O until then */
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(job, "error");
+    if (cJSON_IsNumber(err) && err->valuedouble != 0)
+        tally__buf_printf(&r->failed, "%s'%s' (error %g)", r->failed.len ? ", " : "", casename,
+                          err->valuedouble);
     for (size_t i = 0; rc == TALLY_OK && i < TALLY__COUNT(directions); i++)
         rc = read_direction(r, job, directions[i], casename, p);
     const cJSON *sync = cJSON_GetObjectItemCaseSensitive(job, "sync");
@@ -397,6 +403,10 @@ static int note(tally_results *into, const reading *r, const char *version, int 
                               "(fio's bins: 64 per power of 2, a bin's midpoint)",
                           r->runs, r->runs == 1 ? "" : "s", res);
     }
+    if (r->failed.len)
+        tally__buf_printf(&b, "; jobs that ended with an error (their figures kept, up to the "
+                              "error): %s",
+                          r->failed.data);
     if (r->ngaps) {
         tally__buf_printf(&b, "; left out: ");
         gaps_text(&b, r);
@@ -449,7 +459,8 @@ static int read_root(tally_results *into, const cJSON *root, const char *name,
         tally__buf_dispose(&why);
     }
     if (rc == TALLY_OK)
-        rc = note(into, &r, version, ns, known, j.numbered);
+        rc = r.failed.failed ? tally__oom() : note(into, &r, version, ns, known, j.numbered);
+    tally__buf_dispose(&r.failed);
     return rc;
 }
 

@@ -339,6 +339,23 @@ static void test_hist_v2(void)
     tally_results_free(r);
 }
 
+/* A job fio says ended with an error (its "error", an errno) keeps its figures, named in the
+ * note. */
+static void test_job_error(void)
+{
+    tally_results *r;
+    tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
+    CHECK_INT(import_text(&r, &tally__importer_fio,
+                          "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"j\", "
+                          "\"error\": 5, \"read\": {\"total_ios\": 3, \"iops\": 2, \"bw\": 8}}]}",
+                          "t", &o),
+              TALLY_OK);
+    CHECK(r && note_has(r, "jobs that ended with an error (their figures kept, up to the error): "
+                           "'j' (error 5)"));
+    CHECK(r && value_of(r, "read iops", "j") == 2);
+    tally_results_free(r);
+}
+
 static void expect_error(const tally__importer *imp, const char *text, int code,
                          const char *message)
 {
@@ -411,6 +428,7 @@ int main(void)
     test_hist_log();
     test_hist_coarse();
     test_hist_v2();
+    test_job_error();
     test_errors();
     return check_summary();
 }
