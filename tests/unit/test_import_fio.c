@@ -254,8 +254,8 @@ static void test_hist_log(void)
 {
     tally_results *r;
     tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
-    CHECK(sniffs_as("fio/g_clat_hist.1.log", &tally__importer_fio_hist, 90));
-    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio/g_clat_hist.1.log", &o), TALLY_OK);
+    CHECK(sniffs_as("fio-hist/g_clat_hist.1.log", &tally__importer_fio_hist, 90));
+    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio-hist/g_clat_hist.1.log", &o), TALLY_OK);
     if (r == NULL)
         return;
     /* two lines, reads, 102 and 100 requests (awk -F', ' summing fields 4..NF) */
@@ -268,7 +268,7 @@ static void test_hist_log(void)
     tally_results_free(r);
 
     o.interval_runs = 1;
-    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio/g_clat_hist.1.log", &o), TALLY_OK);
+    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio-hist/g_clat_hist.1.log", &o), TALLY_OK);
     c = r ? case_of(r, "read clat", "all") : NULL;
     CHECK_INT(tally_case_histogram_count(c), 2);
     check_total(c, 0, 102);
@@ -280,14 +280,14 @@ static void test_hist_log(void)
     o.time_range_given = 1;
     o.time_start = 0;
     o.time_end = 0.15;
-    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio/g_clat_hist.1.log", &o), TALLY_OK);
+    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio-hist/g_clat_hist.1.log", &o), TALLY_OK);
     c = r ? case_of(r, "read clat", "all") : NULL;
     check_total(c, 0, 102);
     CHECK(r && note_has(r, "1 of 2 intervals within the time range"));
     tally_results_free(r);
     o.time_start = 5;
     o.time_end = 6;
-    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio/g_clat_hist.1.log", &o),
+    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio-hist/g_clat_hist.1.log", &o),
               TALLY_ENODATA);
 }
 
@@ -295,8 +295,8 @@ static void test_hist_coarse(void)
 {
     tally_results *r;
     tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
-    CHECK(sniffs_as("fio/c_clat_hist.1.log", &tally__importer_fio_hist, 90));
-    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio/c_clat_hist.1.log", &o), TALLY_OK);
+    CHECK(sniffs_as("fio-hist/c_clat_hist.1.log", &tally__importer_fio_hist, 90));
+    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio-hist/c_clat_hist.1.log", &o), TALLY_OK);
     if (r == NULL)
         return;
     /* 232 = 1856 / 2^3 bins; four lines, read 203 + 200, write 203 + 200 (awk) */
@@ -310,8 +310,8 @@ static void test_hist_v2(void)
 {
     tally_results *r;
     tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
-    CHECK(sniffs_as("fio/fio2_clat_hist.1.log", &tally__importer_fio_hist, 90));
-    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio/fio2_clat_hist.1.log", &o),
+    CHECK(sniffs_as("fio-hist/fio2_clat_hist.1.log", &tally__importer_fio_hist, 90));
+    CHECK_INT(import_file(&r, &tally__importer_fio_hist, "fio-hist/fio2_clat_hist.1.log", &o),
               TALLY_OK);
     if (r == NULL)
         return;
