@@ -546,6 +546,7 @@ static void footer(tally__buf *b, const tally_report *r)
     tally__render_block_notes(&t, r, "");
     tally__render_exact_notes(&t, r, "");
     tally__render_summary_only_notes(&t, r, "");
+    tally__render_histogram_notes(&t, r, "");
     if (t.len) {
         tally__buf_puts(b, "<p>");
         text_lines(b, &t);
