@@ -122,6 +122,12 @@ static const char compare_help[] =
     "                            bh, bonferroni; intervals at the adjusted levels\n"
     "      --percentile METHOD   linear (default, R type 7), nearest-rank (type 1) or\n"
     "                            harrell-davis (hd; percentile rows)\n"
+    "      --per-run STAT        histogram runs: each run reduced to STAT of its requests\n"
+    "                            (p99, median, ...), then the statistic over runs; default:\n"
+    "                            every request pooled, with a cluster bootstrap over runs\n"
+    "      --independent-requests  pooled histogram runs: take requests as independent\n"
+    "      --resamples N         cluster bootstrap resamples (default 2000)\n"
+    "      --seed N              cluster bootstrap seed (default 1)\n"
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --baseline LABEL      compare with configuration LABEL (default: the first)\n"
     CLI_FROM_KINDS_HELP

@@ -71,7 +71,8 @@ static void value_cell(tally__buf *b, const tally_report *r, const tally__row *r
         tally__buf_number(b, f, hi);
         tally__buf_puts(b, "]");
     }
-    if (c->value_defined && !interval &&
+    /* A pooled histogram cell without an interval is the histogram notes' to explain. */
+    if (c->value_defined && !interval && c->pooled == NULL &&
         (row->statistic == TALLY_STAT_MEDIAN || row->statistic == TALLY_STAT_PERCENTILE)) {
         *median_note = 1;
         tally__buf_puts(b, " [3]");

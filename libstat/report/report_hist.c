@@ -182,14 +182,14 @@ static void bootstrap_test(tally_comparison *out, const tally__cell *cell, const
     double q = t_quantile(confidence, df);
     out->ratio_low = out->ratio * exp(-q * se);
     out->ratio_high = out->ratio * exp(q * se);
-    tally__pct_bounds(&out->pct_low, &out->pct_high, out->ratio_low, out->ratio_high,
+    tally__pct_bounds(&out->pct_low, &out->pct_high, out->ratio_low - 1, out->ratio_high - 1,
                       out->direction);
     out->interval_defined = 1;
     out->confidence = confidence;
     if (r->opts.equivalence_pct > 0 || out->equivalence_pct > 0) {
         double q2 = t_quantile(1 - 2 * r->opts.alpha, df), elo, ehi;
-        tally__pct_bounds(&elo, &ehi, out->ratio * exp(-q2 * se), out->ratio * exp(q2 * se),
-                          out->direction);
+        tally__pct_bounds(&elo, &ehi, out->ratio * exp(-q2 * se) - 1,
+                          out->ratio * exp(q2 * se) - 1, out->direction);
         double m = out->equivalence_pct;
         out->equivalence_low = elo;
         out->equivalence_high = ehi;
