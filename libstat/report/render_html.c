@@ -378,7 +378,7 @@ static int has_samples(const tally_report *r, const tally__group *g)
 {
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++)
-            if (r->rows[i].cells[j].samples)
+            if (r->rows[i].cells[j].samples || r->rows[i].cells[j].pooled)
                 return 1;
     return 0;
 }

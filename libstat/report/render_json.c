@@ -279,8 +279,14 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         count(&w, "outliers_tukey", s->outliers_tukey);
         if (c->summary_only)
             render_summary_only(&w, c);
+        if (c->hist_runs > 0) {
+            /* Histogram runs: the level the cell's figures come from (docs/statistics.md). */
+            count(&w, "histogram_runs", c->hist_runs);
+            str(&w, "level", c->pooled ? "pooled" : "per-run");
+            num(&w, "resolution", c->resolution, 1);
+        }
         key(&w, "samples");
-        if (r->opts.omit_samples || c->summary_only) {
+        if (r->opts.omit_samples || c->summary_only || c->samples == NULL) {
             tally__buf_puts(b, "null");
         } else {
             tally__buf_puts(b, "[");

@@ -119,6 +119,14 @@ int tally__cell_pooled_summary(tally__cell *cell, const tally__row *row, const t
     const tally__pooled *p = cell->pooled;
     s->size = sizeof *s;
     int rc = tally_histogram_summarize(s, p->value, p->counts, p->len, &so);
+    /* The report's BAmean cuts, each a summary of its own (O(buckets) each). */
+    for (size_t k = 0; k < TALLY__BAMEAN_COUNT && rc == TALLY_OK; k++) {
+        tally_summary cut = { .size = sizeof cut };
+        tally_summary_options co = so;
+        co.bamean_percent = tally__bamean_percents[k];
+        rc = tally_histogram_summarize(&cut, p->value, p->counts, p->len, &co);
+        cell->bamean[k] = cut.bamean;
+    }
     if (rc != TALLY_OK || r->opts.independent_requests)
         return rc;
     /* The summary's own intervals take every request as independent: dropped. */
