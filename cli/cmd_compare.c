@@ -26,9 +26,11 @@ static void cli_print_unjudged(const tally_report *report)
                 continue;
             }
             shown++;
-            fprintf(stderr, "tally:   %s/%s, %s: %s, %+.2f%% with %zu and %zu runs",
+            /* The pooled level of histogram runs counts requests (its test is over runs). */
+            fprintf(stderr, "tally:   %s/%s, %s: %s, %+.2f%% with %zu and %zu %s",
                     row.benchmark, row.case_name, tally_report_config_label(report, j),
-                    tally_verdict_name(c->verdict), c->pct_imp, c->base_n, c->new_n);
+                    tally_verdict_name(c->verdict), c->pct_imp, c->base_n, c->new_n,
+                    c->test == TALLY_TEST_CLUSTER_BOOTSTRAP ? "requests" : "runs");
             if (c->runs_needed > 0 && c->runs_needed <= 10000000)
                 fprintf(stderr, "; needs ~%zu runs per side to resolve +-%g %%", c->runs_needed,
                         c->runs_target_pct);

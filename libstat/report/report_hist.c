@@ -229,6 +229,8 @@ int tally__cell_pooled_compare(tally_comparison *out, const tally__cell *cell,
     if (rc != TALLY_OK || r->opts.independent_requests || !bootstrapped(row))
         return rc;
     /* The request-level figures would count requests as runs. */
+    out->log_se = 0;
+    out->log_df = 0;
     out->mde_defined = 0;
     out->runs_needed = 0;
     out->interval_defined = 0;
