@@ -105,6 +105,10 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
         cell->part_made = 1;
         return cell_from_part(cell, row, r, j);
     }
+    if (cell->pooled) {
+        int rc = tally__cell_pooled_summary(cell, row, r);
+        return rc == TALLY_OK ? TALLY_OK : case_error(rc, row, r, j);
+    }
     tally_summary_options so = tally__row_summary_options(r, row);
     /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
@@ -168,6 +172,13 @@ static int finish_cell(tally__cell *cell, const tally__row *row, const tally_rep
 static int compare_at(tally_comparison *out, const tally__cell *cell, const tally__cell *base,
                       const tally__row *row, const tally_report *r, double confidence)
 {
+    if (cell->pooled || base->pooled) {
+        if (!cell->pooled || !base->pooled)
+            return tally__error(TALLY_EMISMATCH, "one side holds histogram runs, the other "
+                                                 "single values: compare them per run "
+                                                 "(per_run, --per-run)");
+        return tally__cell_pooled_compare(out, cell, base, row, r, confidence);
+    }
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
     co.test = tally__row_test(r, row);
     co.alpha = r->opts.alpha;
