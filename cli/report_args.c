@@ -355,8 +355,11 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             return rc;
         if (rc == CLI_EXIT_OK)
             continue;
+        /* the latency logs' --time-range and --interval-runs too: without them here, summary
+         * and compare dropped both without a word */
         int input = c == CLI_DB_OPTION || c == CLI_RUNS_OPTION || c == CLI_SAMPLES_OPTION ||
-                    c == CLI_COLUMNS_OPTION || (c < 256 && strchr("BKYUDQ", c));
+                    c == CLI_COLUMNS_OPTION || c == CLI_TIME_RANGE_OPTION ||
+                    c == CLI_INTERVAL_RUNS_OPTION || (c < 256 && strchr("BKYUDQ", c));
         rc = input ? cli_input_option(&cmd->args.load, cmd->name, name, optarg)
              : cli_report_option(&cmd->args, cmd->name, name, optarg);
         if (rc == CLI_EXIT_USAGE)
