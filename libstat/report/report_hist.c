@@ -112,21 +112,14 @@ static double t_quantile(double confidence, double df)
 
 /* The summary of every request pooled; the interval of the row's statistic from the cluster
  * bootstrap (enough runs), from the requests (independent_requests), or none. */
-int tally__cell_pooled_summary(tally__cell *cell, const tally__row *row, const tally_report *r)
+int tally__cell_pooled_summary(tally__cell *cell, const tally__row *row, const tally_report *r,
+                               const tally_summary_options *row_options)
 {
-    tally_summary_options so = tally__row_summary_options(r, row);
+    tally_summary_options so = *row_options;
     tally_summary *s = &cell->pub.summary;
     const tally__pooled *p = cell->pooled;
     s->size = sizeof *s;
     int rc = tally_histogram_summarize(s, p->value, p->counts, p->len, &so);
-    /* The report's BAmean cuts, each a summary of its own (O(buckets) each). */
-    for (size_t k = 0; k < TALLY__BAMEAN_COUNT && rc == TALLY_OK; k++) {
-        tally_summary cut = { .size = sizeof cut };
-        tally_summary_options co = so;
-        co.bamean_percent = tally__bamean_percents[k];
-        rc = tally_histogram_summarize(&cut, p->value, p->counts, p->len, &co);
-        cell->bamean[k] = cut.bamean;
-    }
     if (rc != TALLY_OK || r->opts.independent_requests)
         return rc;
     /* The summary's own intervals take every request as independent: dropped. */
@@ -210,10 +203,11 @@ static void bootstrap_test(tally_comparison *out, const tally__cell *cell, const
 
 int tally__cell_pooled_compare(tally_comparison *out, const tally__cell *cell,
                                const tally__cell *base, const tally__row *row,
-                               const tally_report *r, double confidence)
+                               const tally_report *r, const tally_summary_options *row_options,
+                               double confidence)
 {
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
-    tally_summary_options so = tally__row_summary_options(r, row);
+    tally_summary_options so = *row_options;
     so.confidence = confidence;
     co.alpha = r->opts.alpha;
     co.direction = row->direction;

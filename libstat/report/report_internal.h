@@ -195,13 +195,16 @@ int tally__report_has_summary_only(const tally_report *r);
 void tally__render_summary_only_notes(tally__buf *b, const tally_report *r, const char *prefix);
 /* Histogram runs (report_hist.c): the cell of a case of histogram runs, per run (its samples
  * each run's per_run statistic) or pooled (cell->pooled); the pooled cell's summary with its
- * cluster bootstrap interval; its comparison at `confidence`; what they own; whether a report
+ * cluster bootstrap interval; its comparison at `confidence` (row_options: the row's summary
+ * options, tally__row_summary_options, passed in so that report_stats.c alone calls back); what they own; whether a report
  * has pooled cells; the notes naming each row's level, runs, resolution and interval method. */
 int tally__cell_histograms(tally__cell *cell, const tally_case *c, const tally_report *r);
-int tally__cell_pooled_summary(tally__cell *cell, const tally__row *row, const tally_report *r);
+int tally__cell_pooled_summary(tally__cell *cell, const tally__row *row, const tally_report *r,
+                               const tally_summary_options *row_options);
 int tally__cell_pooled_compare(tally_comparison *out, const tally__cell *cell,
                                const tally__cell *base, const tally__row *row,
-                               const tally_report *r, double confidence);
+                               const tally_report *r, const tally_summary_options *row_options,
+                               double confidence);
 void tally__cell_free_histograms(tally__cell *cell);
 int tally__report_has_pooled(const tally_report *r);
 void tally__render_histogram_notes(tally__buf *b, const tally_report *r, const char *prefix);
