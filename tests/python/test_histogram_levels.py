@@ -66,3 +66,5 @@ def test_pooled_compare_uses_the_runs():
     assert put.cells[1].comparison.test == "price-bonett"
     assert '"level": "pooled"' in rep.to_json()
     assert rep.to_markdown() and rep.to_csv() and rep.to_html()
+    with pytest.raises(ValueError):
+        rep.plot("spectrum")   # pooled: no samples to draw, said rather than an empty plot
