@@ -1,7 +1,8 @@
 /* histogram=1 of the latency workloads (run/latency_hist.c): the child's output of values and
  * histograms and its parser, the journal's histogram runs (version 4) read back and refused
  * when damaged, and short real runs of schbench and tcp_rr whose histogram runs reach the
- * result set, the output file and the journal, agreeing with the runs' exact percentiles. */
+ * result set, the output file and the journal (also through a resume), agreeing with the runs'
+ * exact percentiles. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -326,6 +327,39 @@ static void live_run(tally_workload w, const char *sweep, const char *const *par
             CHECK(!"a histogram case read back");
         tally_results_free(back);
     }
+    /* Resume: the journal cut back to its header and first run (a sweep killed after it); the
+     * resumed sweep makes the second run again and keeps the first's histogram as recorded. */
+    FILE *f = fopen(journal, "rb");
+    char *text = calloc(1, 1 << 22);
+    size_t len = f && text ? fread(text, 1, (1 << 22) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    char *second = text ? strchr(text, '\n') : NULL;
+    char *cut = second ? strchr(second + 1, '\n') : NULL;
+    CHECK(len > 0 && cut != NULL);
+    if (cut != NULL && (f = fopen(journal, "wb")) != NULL) {
+        fwrite(text, 1, (size_t)(cut + 1 - text), f);
+        fclose(f);
+        o.resume = 1;
+        tally_runner *again = NULL;
+        rc = tally_runner_new(&again, &o);
+        if (rc == TALLY_OK)
+            rc = tally_runner_run(again);
+        CHECK_INT(rc, TALLY_OK);
+        const tally_case *rh = find(tally_runner_resultset(again), hist_bench, cname);
+        CHECK_INT(tally_case_histogram_count(rh), 2);
+        const double *va, *vb;
+        const uint64_t *ka, *kb;
+        size_t na = 0, nb = 1;
+        if (h && rh && tally_case_histogram_at(&va, &ka, &na, NULL, h, 0) == TALLY_OK &&
+            tally_case_histogram_at(&vb, &kb, &nb, NULL, rh, 0) == TALLY_OK)
+            CHECK(na == nb && memcmp(va, vb, na * sizeof *va) == 0 &&
+                  memcmp(ka, kb, na * sizeof *ka) == 0);
+        else
+            CHECK(!"the first run's histogram kept on resume");
+        tally_runner_free(again);
+    }
+    free(text);
     tally_runner_free(r);
     unlink(out);
     unlink(journal);
