@@ -140,6 +140,7 @@ static int parse_block(tally__journal_hist *hists, const tally__wl *wl, const ch
     double resolution;
     if (sscanf(head, "histogram %lu %lu %47s", &m, &n, res_text) != 3 ||
         m >= wl->metric_count || !wl->metrics[m].histogram || hists[m].n != 0 || n == 0 ||
+        n > strlen(*p) / 4 || /* a bucket line takes at least 4 bytes: "1 1\n" */
         tally__parse_double(&resolution, res_text, strlen(res_text)) != TALLY_OK ||
         !(resolution >= 0))
         return bad_output("not a histogram header");

@@ -72,9 +72,9 @@ static void test_output_round_trip(void)
         { "12\n", "workload output: a histogram missing" },
         { "12\nhistogram 0 1 0\n5 1\n", "workload output: not a histogram header" },
         { "12\nhistogram 1 0 0\n", "workload output: not a histogram header" },
+        { "12\nhistogram 1 2 0\n5 1\n", "workload output: not a histogram header" },
+        { "12\nhistogram 1 -1 0\n5 1\n", "workload output: not a histogram header" },
         { "12\nhistogram 1 1 -1\n5 1\n", "workload output: not a histogram header" },
-        { "12\nhistogram 1 2 0\n5 1\n", "workload output: not a histogram bucket (value "
-                                        "ascending, count > 0)" },
         { "12\nhistogram 1 2 0\n5 1\n5 1\n", "workload output: not a histogram bucket (value "
                                              "ascending, count > 0)" },
         { "12\nhistogram 1 1 0\n5 0\n", "workload output: not a histogram bucket (value "
