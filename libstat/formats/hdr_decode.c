@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "formats/hdr_decode.h"
+#include "stats/hdr_histogram.h"
 #include "util/internal.h"
 
 #define V0_ENCODING 0x1c849308u
@@ -155,61 +156,22 @@ static int inflate_all(unsigned char **out, size_t *outlen, const unsigned char 
     return fail(d, TALLY_EPARSE, "the zlib stream is damaged or cut short");
 }
 
-/* The geometry of a histogram (HdrHistogram's AbstractHistogram): which values index i
- * stands for. */
+/* The geometry of a histogram (stats/hdr_histogram.h) and its integer to double ratio. */
 typedef struct geometry {
-    unsigned unit_magnitude;    /* floor(log2(lowest discernible value)) */
-    unsigned half_magnitude;    /* log2 of the sub-bucket half count */
-    uint64_t half_count;        /* sub-buckets in the upper half of each bucket */
-    double ratio;               /* integer to double conversion ratio */
+    tally__hdr_geometry g;
+    double ratio;
 } geometry;
 
 static int geometry_init(geometry *g, uint32_t digits, uint64_t lowest, double ratio,
                          const decoder *d)
 {
-    if (digits > 5)
-        return fail(d, TALLY_EPARSE, "significant digits above 5");
-    if (lowest < 1 || lowest > (UINT64_C(1) << 62))
-        return fail(d, TALLY_EPARSE, "lowest discernible value outside 1 to 2^62");
+    const char *why = tally__hdr_geometry_init(&g->g, digits, lowest);
+    if (why != NULL)
+        return fail(d, TALLY_EPARSE, why);
     if (!(ratio > 0) || !(ratio < 1e300))
         return fail(d, TALLY_EPARSE, "integer to double conversion ratio not a positive number");
-    unsigned unit = 0;
-    while ((lowest >> (unit + 1)) != 0)
-        unit++;
-    /* The smallest power of two of at least 2 * 10^digits sub-buckets. */
-    uint64_t largest_single = 2;
-    for (uint32_t i = 0; i < digits; i++)
-        largest_single *= 10;
-    unsigned count_magnitude = 0;
-    while ((UINT64_C(1) << count_magnitude) < largest_single)
-        count_magnitude++;
-    unsigned half = (count_magnitude > 1 ? count_magnitude : 1) - 1;
-    if (unit + half > 61)
-        return fail(d, TALLY_EPARSE, "lowest discernible value too large for its digits");
-    g->unit_magnitude = unit;
-    g->half_magnitude = half;
-    g->half_count = UINT64_C(1) << half;
     g->ratio = ratio;
     return TALLY_OK;
-}
-
-/* The lowest equivalent value of index i and the width of its bucket; 0 when i lies beyond
- * the values a 64-bit histogram can hold. */
-static int index_range(uint64_t *low, uint64_t *width, const geometry *g, uint64_t i)
-{
-    int64_t bucket = (int64_t)(i >> g->half_magnitude) - 1;
-    uint64_t sub = (i & (g->half_count - 1)) + g->half_count;
-    if (bucket < 0) {
-        sub -= g->half_count;
-        bucket = 0;
-    }
-    unsigned shift = (unsigned)bucket + g->unit_magnitude;
-    /* sub < 2 * half_count: the highest value stays below 2^63, as HdrHistogram's do. */
-    if (shift + g->half_magnitude + 1 > 63)
-        return 0;
-    *low = sub << shift;
-    *width = UINT64_C(1) << shift;
-    return 1;
 }
 
 /* The buckets seen so far. */
@@ -226,7 +188,7 @@ static int add_count(collect *c, uint64_t index, uint64_t count)
         return TALLY_OK;
     tally__hdr_hist *h = c->h;
     uint64_t low, width;
-    if (!index_range(&low, &width, c->g, index))
+    if (!tally__hdr_index_range(&low, &width, &c->g->g, index))
         return fail(c->d, TALLY_EPARSE, "a count beyond the largest value a histogram holds");
     if (count > UINT64_MAX - h->total)
         return fail(c->d, TALLY_ELIMIT, "counts add up to more than 2^64 - 1");

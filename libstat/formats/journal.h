@@ -7,12 +7,15 @@
 #define TALLY_FORMATS_JOURNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "tally.h"
 
-#define TALLY__JOURNAL_VERSION 2 /* and 3: an adaptive sweep, its rule and "stop" lines */
+#define TALLY__JOURNAL_VERSION 2 /* and 3: an adaptive sweep, its rule and "stop" lines; 4: a
+                                  * sweep with histogram metrics (never adaptive) */
+#define TALLY__JOURNAL_VERSION_HIST 4
 
 /* One value a run produces: a (benchmark, case) cell of the result set. */
 typedef struct tally__metric {
@@ -21,15 +24,27 @@ typedef struct tally__metric {
     char *unit;
     tally_direction direction;
     tally_statistic statistic;
+    int histogram; /* each run gives a histogram of its requests, not one value */
 } tally__metric;
+
+/* One run's histogram of a histogram metric: its non-empty buckets, ascending (the shape of a
+ * case's histogram run, tally_case_histogram_append). */
+typedef struct tally__journal_hist {
+    double *values;
+    uint64_t *counts;
+    size_t n;
+    double resolution;
+} tally__journal_hist;
 
 /* One finished run. */
 typedef struct tally__journal_run {
     size_t case_index;
     size_t slot; /* 0-based; slot < warmup: a warm-up run */
     int ok;
-    double *values; /* metric_count values when ok */
+    double *values; /* metric_count values when ok (those of histogram metrics unused) */
     char *failure;  /* "exit status 1; stderr: ..." when not ok */
+    tally__journal_hist *hists; /* when ok and the sweep has histogram metrics: metric_count
+                                 * entries, filled for the histogram metrics; else NULL */
 } tally__journal_run;
 
 /* Why an adaptive sweep stopped one point (a "stop" line, docs/runners.md). */
@@ -93,5 +108,11 @@ size_t tally__journal_expected(const tally__journal_data *d);
 size_t tally__journal_failed(const tally__journal_data *d);
 
 void tally__journal_data_free(tally__journal_data *d);
+
+/* Whether the sweep has histogram metrics (a version 4 journal). */
+int tally__journal_has_histograms(const tally__journal_data *d);
+
+/* Free the arrays of `count` histograms and the array itself. */
+void tally__journal_hists_free(tally__journal_hist *h, size_t count);
 
 #endif /* TALLY_FORMATS_JOURNAL_H */

@@ -37,6 +37,7 @@ void tally__journal_data_free(tally__journal_data *d)
     for (size_t i = 0; i < d->count; i++) {
         tally__free_mem(d->runs_done[i].values);
         tally__free_mem(d->runs_done[i].failure);
+        tally__journal_hists_free(d->runs_done[i].hists, d->metric_count);
     }
     tally__free_mem(d->runs_done);
     tally__free_mem(d->seen);
@@ -46,6 +47,23 @@ void tally__journal_data_free(tally__journal_data *d)
     }
     tally__free_mem(d->stops);
     memset(d, 0, sizeof(*d));
+}
+
+void tally__journal_hists_free(tally__journal_hist *h, size_t count)
+{
+    for (size_t i = 0; h != NULL && i < count; i++) {
+        tally__free_mem(h[i].values);
+        tally__free_mem(h[i].counts);
+    }
+    tally__free_mem(h);
+}
+
+int tally__journal_has_histograms(const tally__journal_data *d)
+{
+    for (size_t m = 0; m < d->metric_count; m++)
+        if (d->metrics[m].histogram)
+            return 1;
+    return 0;
 }
 
 static int bad_header(const char *name, const char *what)
@@ -100,10 +118,14 @@ static int read_metrics(tally__journal_data *d, const char *name)
         const cJSON *unit = cJSON_GetObjectItemCaseSensitive(m, "unit");
         const cJSON *better = cJSON_GetObjectItemCaseSensitive(m, "better");
         const cJSON *stat = cJSON_GetObjectItemCaseSensitive(m, "statistic");
+        const cJSON *hist = cJSON_GetObjectItemCaseSensitive(m, "histogram");
         if (!cJSON_IsString(bench) || !cJSON_IsString(unit) || !cJSON_IsString(better) ||
             !cJSON_IsString(stat) || (cs != NULL && !cJSON_IsString(cs) && !cJSON_IsNull(cs)))
             return bad_header(name, "a \"metrics\" entry lacks benchmark, unit, better or "
                                     "statistic");
+        if (hist != NULL && !cJSON_IsBool(hist))
+            return bad_header(name, "a \"metrics\" entry's \"histogram\" is not true or false");
+        t->histogram = cJSON_IsTrue(hist);
         if (tally_direction_from_name(&t->direction, better->valuestring) != TALLY_OK ||
             tally_statistic_from_name(&t->statistic, stat->valuestring) != TALLY_OK)
             return bad_header(name, "a \"metrics\" entry has an unknown direction or statistic");
@@ -123,11 +145,13 @@ int tally__journal_init(tally__journal_data *d, cJSON *header, const char *name)
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(header, "tally_journal");
     if (!cJSON_IsNumber(version))
         return bad_header(name, "no \"tally_journal\" version");
-    if (version->valuedouble != TALLY__JOURNAL_VERSION && version->valuedouble != 3)
+    if (version->valuedouble != TALLY__JOURNAL_VERSION && version->valuedouble != 3 &&
+        version->valuedouble != TALLY__JOURNAL_VERSION_HIST)
         return tally__error_at(TALLY_EPARSE, name, 1, 1,
                                "journal version %g is not readable by this tally (it reads "
-                               "versions %d and 3)",
-                               version->valuedouble, TALLY__JOURNAL_VERSION);
+                               "versions %d to %d)",
+                               version->valuedouble, TALLY__JOURNAL_VERSION,
+                               TALLY__JOURNAL_VERSION_HIST);
     int adaptive = version->valuedouble == 3;
     if (adaptive != cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(header, "adaptive")))
         return bad_header(name, "version 3 (and only it) has an \"adaptive\" object");
@@ -147,6 +171,10 @@ int tally__journal_init(tally__journal_data *d, cJSON *header, const char *name)
     int rc = read_metrics(d, name);
     if (rc != TALLY_OK)
         return rc;
+    /* An older tally refuses a journal of histograms by its version instead of reading its
+     * runs without them. */
+    if ((version->valuedouble == TALLY__JOURNAL_VERSION_HIST) != tally__journal_has_histograms(d))
+        return bad_header(name, "version 4 (and only it) has histogram metrics");
     d->seen = tally__calloc(d->points * d->slots, 1);
     if (adaptive && d->seen != NULL)
         d->stops = tally__calloc(d->points, sizeof(*d->stops));
@@ -196,6 +224,40 @@ static int parse_stop(tally__journal_data *d, const cJSON *stop, unsigned long l
     return tally__journal_add_stop(d, (size_t)ci->valuedouble, &t, name, lineno);
 }
 
+/* A run's histograms copied: each histogram metric's (non-empty), nothing for the others. */
+static int copy_hists(tally__journal_hist **out, const tally__journal_data *d,
+                      const tally__journal_run *run)
+{
+    *out = NULL;
+    if (!tally__journal_has_histograms(d))
+        return TALLY_OK;
+    tally__journal_hist *h = tally__calloc(d->metric_count, sizeof(*h));
+    if (h == NULL)
+        return tally__oom();
+    for (size_t m = 0; m < d->metric_count; m++) {
+        const tally__journal_hist *from = run->hists ? &run->hists[m] : NULL;
+        if (!d->metrics[m].histogram)
+            continue;
+        if (from == NULL || from->n == 0) {
+            tally__journal_hists_free(h, d->metric_count);
+            return tally__error(TALLY_EINVAL, "a run of histogram metric '%s' without its "
+                                "histogram", d->metrics[m].benchmark);
+        }
+        h[m].values = tally__reallocarray(NULL, from->n, sizeof(double));
+        h[m].counts = tally__reallocarray(NULL, from->n, sizeof(uint64_t));
+        if (h[m].values == NULL || h[m].counts == NULL) {
+            tally__journal_hists_free(h, d->metric_count);
+            return tally__oom();
+        }
+        memcpy(h[m].values, from->values, from->n * sizeof(double));
+        memcpy(h[m].counts, from->counts, from->n * sizeof(uint64_t));
+        h[m].n = from->n;
+        h[m].resolution = from->resolution;
+    }
+    *out = h;
+    return TALLY_OK;
+}
+
 int tally__journal_add(tally__journal_data *d, const tally__journal_run *run, const char *name,
                        unsigned long line)
 {
@@ -221,11 +283,17 @@ int tally__journal_add(tally__journal_data *d, const tally__journal_run *run, co
     tally__journal_run copy = *run;
     copy.values = NULL;
     copy.failure = NULL;
+    copy.hists = NULL;
     if (run->ok) {
         copy.values = tally__calloc(d->metric_count, sizeof(double));
         if (copy.values == NULL)
             return tally__error(TALLY_ENOMEM, "out of memory");
         memcpy(copy.values, run->values, d->metric_count * sizeof(double));
+        int rc = copy_hists(&copy.hists, d, run);
+        if (rc != TALLY_OK) {
+            tally__free_mem(copy.values);
+            return rc;
+        }
     } else {
         copy.failure = tally__strdup(run->failure ? run->failure : "failed");
         if (copy.failure == NULL)
@@ -261,6 +329,41 @@ int tally__journal_note_resume(tally__journal_data *d, const char *line, size_t 
     return rc;
 }
 
+/* Whole counts a double holds exactly (2^53), as native JSON's histograms. */
+#define MAX_EXACT_COUNT 9007199254740992.0
+
+/* A histogram metric's value in a run line: {"resolution":R,"values":[...],"counts":[...]}
+ * (docs/runners.md), checked as tally_case_histogram_append checks a run. TALLY_EPARSE
+ * (the caller names the line) or TALLY_ENOMEM. */
+static int parse_hist(tally__journal_hist *h, const cJSON *obj)
+{
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(obj, "resolution");
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(obj, "values");
+    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(obj, "counts");
+    if (!cJSON_IsNumber(res) || !(res->valuedouble >= 0) || !isfinite(res->valuedouble) ||
+        !cJSON_IsArray(values) || !cJSON_IsArray(counts) || cJSON_GetArraySize(values) < 1 ||
+        cJSON_GetArraySize(values) != cJSON_GetArraySize(counts))
+        return TALLY_EPARSE;
+    size_t n = (size_t)cJSON_GetArraySize(values);
+    h->values = tally__reallocarray(NULL, n, sizeof(double));
+    h->counts = tally__reallocarray(NULL, n, sizeof(uint64_t));
+    if (h->values == NULL || h->counts == NULL)
+        return TALLY_ENOMEM;
+    h->resolution = res->valuedouble;
+    const cJSON *v = values->child, *k = counts->child;
+    for (size_t i = 0; i < n; i++, v = v->next, k = k->next) {
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+            (i > 0 && !(v->valuedouble > h->values[i - 1])) || !cJSON_IsNumber(k) ||
+            !(k->valuedouble >= 1 && k->valuedouble <= MAX_EXACT_COUNT) ||
+            k->valuedouble != floor(k->valuedouble))
+            return TALLY_EPARSE;
+        h->values[i] = v->valuedouble;
+        h->counts[i] = (uint64_t)k->valuedouble;
+    }
+    h->n = n;
+    return TALLY_OK;
+}
+
 /* One run line; errors name the journal's line. */
 static int parse_run(tally__journal_data *d, const char *s, size_t len, unsigned long lineno,
                      const char *name)
@@ -277,6 +380,8 @@ static int parse_run(tally__journal_data *d, const char *s, size_t len, unsigned
     tally__journal_run run;
     memset(&run, 0, sizeof(run));
     double case_index = -1, slot = -1;
+    double *vals = NULL;
+    tally__journal_hist *hists = NULL;
     const cJSON *resumed = cJSON_GetObjectItemCaseSensitive(root, "resumed");
     if (cJSON_IsObject(resumed)) {
         rc = keep_resume(d, (cJSON *)resumed);
@@ -305,12 +410,13 @@ static int parse_run(tally__journal_data *d, const char *s, size_t len, unsigned
     run.case_index = (size_t)case_index;
     run.slot = (size_t)slot;
     run.ok = cJSON_IsTrue(ok);
-    double *vals = NULL;
     if (run.ok) {
         if (!cJSON_IsArray(values) || (size_t)cJSON_GetArraySize(values) != d->metric_count)
             goto done;
         vals = tally__calloc(d->metric_count, sizeof(double));
-        if (vals == NULL) {
+        if (tally__journal_has_histograms(d))
+            hists = tally__calloc(d->metric_count, sizeof(*hists));
+        if (vals == NULL || (hists == NULL && tally__journal_has_histograms(d))) {
             rc = tally__error(TALLY_ENOMEM, "out of memory");
             goto done;
         }
@@ -318,20 +424,29 @@ static int parse_run(tally__journal_data *d, const char *s, size_t len, unsigned
         const cJSON *v;
         cJSON_ArrayForEach(v, values)
         {
+            int hrc = TALLY_OK;
+            if (d->metrics[i].histogram)
+                hrc = parse_hist(&hists[i], v);
             /* cJSON reads 1e999 as infinity: a finished run only ever recorded finite values. */
-            if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
-                tally__free_mem(vals);
+            else if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+                vals[i] = v->valuedouble;
+            else
+                hrc = TALLY_EPARSE;
+            if (hrc == TALLY_ENOMEM)
+                rc = tally__oom();
+            if (hrc != TALLY_OK)
                 goto done;
-            }
-            vals[i++] = v->valuedouble;
+            i++;
         }
         run.values = vals;
+        run.hists = hists;
     } else {
         run.failure = cJSON_IsString(failure) ? failure->valuestring : (char *)"failed";
     }
     rc = tally__journal_add(d, &run, name, lineno);
-    tally__free_mem(vals);
 done:
+    tally__free_mem(vals);
+    tally__journal_hists_free(hists, d->metric_count);
     cJSON_Delete(root);
     return rc;
 }
@@ -598,10 +713,14 @@ int tally__journal_build(tally_results *into, const tally__journal_data *d, cons
             if (rc != TALLY_OK)
                 break;
             failure_target t = { tc, NULL, NULL };
-            if (!run->ok)
+            if (!run->ok) {
                 rc = record_failure(&t, run, d->warmup);
-            else if (run->slot >= d->warmup)
+            } else if (run->slot >= d->warmup && d->metrics[m].histogram) {
+                const tally__journal_hist *h = &run->hists[m];
+                rc = tally_case_histogram_append(tc, h->values, h->counts, h->n, h->resolution);
+            } else if (run->slot >= d->warmup) {
                 rc = tally_case_append(tc, &run->values[m], 1);
+            }
         }
     }
     tally__free_mem(has);

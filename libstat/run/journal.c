@@ -370,6 +370,23 @@ static int write_object(tally__journal *j, cJSON *obj)
     return rc;
 }
 
+/* A histogram metric's value: {"resolution":R,"values":[...],"counts":[...]}, the shape of a
+ * histogram run in native JSON (docs/runners.md). */
+static void put_histogram(tally__buf *b, size_t i, const tally__journal_hist *h)
+{
+    char num[32];
+    tally__number_format(num, h->resolution);
+    tally__buf_printf(b, "%s{\"resolution\":%s,\"values\":[", i ? "," : "", num);
+    for (size_t k = 0; k < h->n; k++) {
+        tally__number_format(num, h->values[k]);
+        tally__buf_printf(b, "%s%s", k ? "," : "", num);
+    }
+    tally__buf_puts(b, "],\"counts\":[");
+    for (size_t k = 0; k < h->n; k++)
+        tally__buf_printf(b, k ? ",%llu" : "%llu", (unsigned long long)h->counts[k]);
+    tally__buf_puts(b, "]}");
+}
+
 int tally__journal_append(tally__journal *j, const tally__journal_run *run)
 {
     int rc = tally__journal_add(&j->d, run, j->path ? j->path : "journal", 0);
@@ -383,6 +400,10 @@ int tally__journal_append(tally__journal *j, const tally__journal_run *run)
                           run->case_index, run->slot);
         for (size_t i = 0; i < metric_count; i++) {
             char num[32];
+            if (j->d.metrics[i].histogram) {
+                put_histogram(&line, i, &run->hists[i]);
+                continue;
+            }
             tally__number_format(num, run->values[i]);
             tally__buf_printf(&line, "%s%s", i ? "," : "", num);
         }

@@ -65,9 +65,13 @@ int tally__runner_journal_header(char **out, const tally_runner *r)
     cJSON *h = cJSON_CreateObject();
     int ok = h != NULL;
     const tally__workload *w = r->wl.w;
-    /* Version 3: an adaptive sweep, with its rule and "stop" lines (older readers refuse it
-     * rather than call it partial). */
-    ok = ok && cJSON_AddNumberToObject(h, "tally_journal", r->adaptive ? 3 : 2);
+    /* Version 3: an adaptive sweep, with its rule and "stop" lines; 4: histogram metrics
+     * (older readers refuse them rather than call the sweep partial or lose the histograms). */
+    int hists = 0;
+    for (size_t i = 0; i < r->wl.metric_count; i++)
+        hists |= r->wl.metrics[i].histogram;
+    ok = ok && cJSON_AddNumberToObject(h, "tally_journal", hists ? TALLY__JOURNAL_VERSION_HIST
+                                                           : r->adaptive ? 3 : 2);
     ok = ok && cJSON_AddStringToObject(h, "workload", w->name);
     ok = ok && (w->sweep_name ? cJSON_AddStringToObject(h, "sweep_name", w->sweep_name) != NULL
                               : cJSON_AddNullToObject(h, "sweep_name") != NULL);
@@ -126,7 +130,8 @@ int tally__runner_journal_header(char **out, const tally_runner *r)
              (m->case_name ? cJSON_AddStringToObject(o, "case", m->case_name) != NULL : 1) &&
              cJSON_AddStringToObject(o, "unit", m->unit) &&
              cJSON_AddStringToObject(o, "better", tally_direction_name(m->direction)) &&
-             cJSON_AddStringToObject(o, "statistic", tally_statistic_name(m->statistic));
+             cJSON_AddStringToObject(o, "statistic", tally_statistic_name(m->statistic)) &&
+             (m->histogram ? cJSON_AddTrueToObject(o, "histogram") != NULL : 1);
     }
     cJSON *meta = ok ? cJSON_AddObjectToObject(h, "meta") : NULL;
     int rc = meta ? describe_meta(meta, r) : tally__error(TALLY_ENOMEM, "out of memory");

@@ -105,10 +105,17 @@ int tally__runner_run_one(tally_runner *r, tally__journal *j, size_t p, size_t s
         return tally__error(TALLY_ENOMEM, "out of memory");
     }
     int ok = !o.timed_out && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0;
+    tally__journal_hist *hists = NULL;
+    if (tally__journal_has_histograms(&j->d) &&
+        (hists = tally__calloc(wl->metric_count, sizeof(*hists))) == NULL) {
+        tally__free_mem(values);
+        tally__run_output_free(&o);
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    }
     const char *parse_error = NULL;
     if (ok) {
         int prc = wl->w->parse ? wl->w->parse(values, wl, &o)
-                               : tally__parse_values(values, wl->metric_count, o.out);
+                               : tally__body_output_parse(values, hists, wl, o.out);
         if (prc != TALLY_OK) {
             ok = 0;
             parse_error = tally_error_last()->message;
@@ -117,12 +124,13 @@ int tally__runner_run_one(tally_runner *r, tally__journal *j, size_t p, size_t s
     tally__buf why = TALLY__BUF_INIT;
     if (!ok)
         describe_failure(&why, r, &o, parse_error);
-    tally__journal_run run = { p, slot, ok, values, why.data };
+    tally__journal_run run = { p, slot, ok, values, why.data, hists };
     if (!ok && why.failed)
         run.failure = "failed";
     rc = tally__journal_append(j, &run);
     tally__buf_dispose(&why);
     tally__free_mem(values);
+    tally__journal_hists_free(hists, wl->metric_count);
     if (rc == TALLY_OK) /* after the journal line: a cancel from the callback loses nothing */
         rc = warn_about_run(r, p, slot, &o);
     tally__run_output_free(&o);

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "formats/journal.h"
+#include "stats/hdr_histogram.h"
 #include "util/internal.h"
 
 /* The parameters of a runner, "key=value" split. */
@@ -65,9 +66,11 @@ typedef struct tally__workload {
     int (*configure)(struct tally__wl *wl, const tally__params *p);
     void (*release)(struct tally__wl *wl);
     /* Runs in the forked child (built-ins, and tools that need several processes per run);
-     * fills values[metric_count]. Returns 0 or writes a reason to `why` (size 256) and returns
-     * -1. Takes precedence over `command`. */
-    int (*body)(const struct tally__wl *wl, const char *sweep_value, double *values, char *why);
+     * fills values[metric_count] and, for each histogram metric m, hists[m] (metric_count
+     * recorders, zeroed; a body with no histogram metric ignores them). Returns 0 or writes a
+     * reason to `why` (size 256) and returns -1. Takes precedence over `command`. */
+    int (*body)(const struct tally__wl *wl, const char *sweep_value, double *values,
+                tally__hdr_recorder *hists, char *why);
     /* External: the argv to exec (NULL-terminated, tally__free_argv). */
     int (*command)(char ***argv, const struct tally__wl *wl, const char *sweep_value);
     /* External: values from the output; records why on failure. */
@@ -137,6 +140,31 @@ double tally__now(void);
 /* Last `max` bytes of s, starting at a line start when possible. */
 const char *tally__tail(const char *s, size_t len, size_t max);
 
+/* ---- latency_hist.c: histogram=1 of the latency workloads (docs/runners.md) ---- */
+/* Significant digits of the latency histograms: 1 part in 1024 (HdrHistogram's common 3). */
+#define TALLY__LATENCY_DIGITS 3
+/* Read `histogram` (0 or 1, default 0) into *on; when 1, add the histogram metric `benchmark`
+ * in usec, lower is better. */
+int tally__latency_hist_configure(int *on, tally__wl *wl, const tally__params *p,
+                                  const char *benchmark);
+/* Initialise n recorders of TALLY__LATENCY_DIGITS digits (one per thread). */
+int tally__latency_recorders_init(tally__hdr_recorder *r, size_t n);
+/* Record one latency in usec (as whole nanoseconds). */
+void tally__latency_record(tally__hdr_recorder *r, double usec);
+/* Merge (and free) the n threads' recorders into `into`; -1 with a reason in `why` when a
+ * latency was lost or the histogram does not hold exactly `requests` requests. */
+int tally__latency_merge(tally__hdr_recorder *into, tally__hdr_recorder *threads, size_t n,
+                         uint64_t requests, char *why);
+/* The built-in body's stdout: the values of the metrics that are not histograms, one per line,
+ * then for each histogram metric m a line "histogram M N RESOLUTION" and N lines "VALUE COUNT"
+ * (usec, ascending). */
+int tally__body_output_write(tally__buf *b, const tally__wl *wl, const double *values,
+                             const tally__hdr_recorder *hists);
+/* Parse that output into values and (when the workload has histogram metrics) hists, zeroed
+ * metric_count entries the caller frees (tally__journal_hists_free). */
+int tally__body_output_parse(double *values, tally__journal_hist *hists, const tally__wl *wl,
+                             const char *out);
+
 /* ---- runner_proc.c ---- */
 typedef int (*tally__poll_fn)(void *user);
 
@@ -203,8 +231,6 @@ void tally__wl_stop_server(tally__wl *wl);
 void tally__reset_signals(void);
 /* A pidfd for a child (poll() says when it exits), or -1 when the kernel has none. */
 int tally__pidfd_open(pid_t pid);
-/* Parse the built-in body's stdout: exactly n numbers, one per line. */
-int tally__parse_values(double *values, size_t n, const char *out);
 /* Set prctl(PR_SET_PDEATHSIG) in a freshly forked process so it dies with its parent. */
 void tally__die_with_parent(void);
 

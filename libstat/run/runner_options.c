@@ -219,6 +219,11 @@ static int check_adaptive(tally_runner *r, const tally_runner_options *o)
                                               "baseline too");
         return TALLY_OK;
     }
+    for (size_t m = 0; m < r->wl.metric_count; m++)
+        if (r->wl.metrics[m].histogram)
+            return tally__error(TALLY_EINVAL, "an adaptive rule judges one value per run, and "
+                                "'%s' keeps a histogram of each run's requests: leave out "
+                                "histogram=1 or the adaptive rule", r->wl.metrics[m].benchmark);
     if (!(o->until_precision >= 0 && o->until_precision < 100))
         return tally__error(TALLY_EINVAL, "until_precision must be a percentage in (0, 100), "
                                           "not %g", o->until_precision);

@@ -98,20 +98,19 @@ static void child_main(const tally__wl *wl, const char *sweep_value, char *const
         write_all_fd(STDERR_FILENO, msg, n > 0 ? (size_t)n : 0);
         _exit(127);
     }
-    double *values = calloc(wl->metric_count ? wl->metric_count : 1, sizeof(*values));
+    size_t mc = wl->metric_count ? wl->metric_count : 1;
+    double *values = calloc(mc, sizeof(*values));
+    tally__hdr_recorder *hists = calloc(mc, sizeof(*hists));
     char why[256] = "out of memory";
-    if (values == NULL || wl->w->body(wl, sweep_value, values, why) != 0) {
+    tally__buf out = TALLY__BUF_INIT;
+    if (values == NULL || hists == NULL ||
+        wl->w->body(wl, sweep_value, values, hists, why) != 0 ||
+        tally__body_output_write(&out, wl, values, hists) != TALLY_OK) {
         write_all_fd(STDERR_FILENO, why, strlen(why));
         write_all_fd(STDERR_FILENO, "\n", 1);
         _exit(1);
     }
-    for (size_t i = 0; i < wl->metric_count; i++) {
-        char line[48];
-        tally__number_format(line, values[i]);
-        size_t n = strlen(line);
-        line[n++] = '\n';
-        write_all_fd(STDOUT_FILENO, line, n);
-    }
+    write_all_fd(STDOUT_FILENO, out.data ? out.data : "", out.len);
     _exit(0);
 }
 
@@ -552,18 +551,6 @@ void tally__run_output_free(tally__run_output *o)
     tally__free_mem(o->err);
     o->out = o->err = NULL;
     o->out_len = o->err_len = 0;
-}
-
-int tally__parse_values(double *values, size_t n, const char *out)
-{
-    const char *p = out;
-    for (size_t i = 0; i < n; i++) {
-        const char *nl = strchr(p, '\n');
-        if (nl == NULL || tally__parse_double(&values[i], p, (size_t)(nl - p)) != TALLY_OK)
-            return tally__error(TALLY_ERUN, "workload output: expected %zu numbers", n);
-        p = nl + 1;
-    }
-    return TALLY_OK;
 }
 
 int tally__loopback_configure(tally__loopback_cfg **out, tally__wl *wl, const tally__params *p,

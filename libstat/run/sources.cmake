@@ -3,6 +3,7 @@ set(TALLY_MODULE_SOURCES
   adaptive.c
   journal.c
   journal_header.c
+  latency_hist.c
   progress.c
   run_one.c
   runner.c

@@ -129,8 +129,10 @@ static void *task_main(void *arg)
     return NULL;
 }
 
-static int body(const tally__wl *wl, const char *sweep_value, double *values, char *why)
+static int body(const tally__wl *wl, const char *sweep_value, double *values,
+                tally__hdr_recorder *hists, char *why)
 {
+    (void)hists; /* no histogram metric */
     const hb_cfg *c = wl->cfg;
     long groups;
     if (tally__sweep_long(&groups, sweep_value, "groups", 10000) != TALLY_OK) {

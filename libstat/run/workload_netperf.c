@@ -64,8 +64,10 @@ static int command(char ***argv, const tally__wl *wl, const char *sweep_value)
 }
 
 /* Runs in the run's child: start every client, collect every output, sum the rates. */
-static int body(const tally__wl *wl, const char *sweep_value, double *values, char *why)
+static int body(const tally__wl *wl, const char *sweep_value, double *values,
+                tally__hdr_recorder *hists, char *why)
 {
+    (void)hists; /* no histogram metric */
     long clients;
     if (tally__sweep_long(&clients, sweep_value, "clients", 1000) != TALLY_OK) {
         snprintf(why, 256, "%s", tally_error_last()->message);

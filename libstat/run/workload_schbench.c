@@ -3,7 +3,8 @@
  * stamp to the moment it runs (the wakeup latency), burns `cputime` usec of CPU (the request),
  * and reports back; the message thread waits for all of them, sleeps `sleeptime` usec and starts
  * the next round, until `runtime` seconds have passed. Metrics: latency percentiles over every
- * wakeup of the run and requests (completed wakeups) per second. */
+ * wakeup of the run and requests (completed wakeups) per second; with histogram=1 also every
+ * wakeup's latency as the run's histogram (latency_hist.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -14,7 +15,8 @@
 
 #include "run/runner_internal.h"
 
-static const char *const keys[] = { "runtime", "message_threads", "cputime", "sleeptime", NULL };
+static const char *const keys[] = { "runtime", "message_threads", "cputime", "sleeptime",
+                                     "histogram", NULL };
 static const double pcts[] = { 50, 90, 99, 99.9 };
 static const char *const pct_names[] = { "schbench-wakeup-p50", "schbench-wakeup-p90",
                                          "schbench-wakeup-p99", "schbench-wakeup-p99.9" };
@@ -25,6 +27,7 @@ static const char *const pct_names[] = { "schbench-wakeup-p50", "schbench-wakeup
 typedef struct sch_cfg {
     double runtime;
     long message_threads, cputime, sleeptime;
+    int histogram; /* keep every wakeup's latency in the histogram metric, the last one */
 } sch_cfg;
 
 static int configure(tally__wl *wl, const tally__params *p)
@@ -46,6 +49,8 @@ static int configure(tally__wl *wl, const tally__params *p)
     if (rc == TALLY_OK)
         rc = tally__wl_add_metric(wl, "schbench-rps", NULL, "requests/s", TALLY_HIGHER_IS_BETTER,
                                   TALLY_STAT_AMEAN);
+    if (rc == TALLY_OK)
+        rc = tally__latency_hist_configure(&c->histogram, wl, p, "schbench-wakeup");
     return rc;
 }
 
@@ -63,6 +68,7 @@ typedef struct sch_worker {
     long cputime;
     double *lat;
     size_t nlat;
+    tally__hdr_recorder *hist; /* this worker's, or NULL without histogram=1 */
     unsigned long requests;
     pthread_t id;
 } sch_worker;
@@ -95,6 +101,8 @@ static void *worker_main(void *arg)
         double lat = (tally__now() - w->stamp) * 1e6;
         if (w->nlat < MAX_SAMPLES_PER_WORKER)
             w->lat[w->nlat++] = lat;
+        if (w->hist != NULL)
+            tally__latency_record(w->hist, lat);
         burn(w->cputime);
         w->requests++;
         sem_post(w->done);
@@ -125,7 +133,8 @@ static void *message_main(void *arg)
     return NULL;
 }
 
-static int body(const tally__wl *wl, const char *sweep_value, double *values, char *why)
+static int body(const tally__wl *wl, const char *sweep_value, double *values,
+                tally__hdr_recorder *hists, char *why)
 {
     const sch_cfg *c = wl->cfg;
     long workers;
@@ -136,6 +145,13 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
     long ng = c->message_threads;
     sch_group *groups = calloc((size_t)ng, sizeof(*groups));
     if (groups == NULL) {
+        snprintf(why, 256, "out of memory");
+        return -1;
+    }
+    /* One recorder per worker: each records its own wakeups, without locks. */
+    tally__hdr_recorder *recs = NULL;
+    if (c->histogram && ((recs = calloc((size_t)(ng * workers), sizeof(*recs))) == NULL ||
+                         tally__latency_recorders_init(recs, (size_t)(ng * workers)) != TALLY_OK)) {
         snprintf(why, 256, "out of memory");
         return -1;
     }
@@ -155,6 +171,7 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
             w->done = &gr->done;
             w->stop = &gr->stop;
             w->cputime = c->cputime;
+            w->hist = recs ? &recs[g * workers + i] : NULL;
             w->lat = malloc(MAX_SAMPLES_PER_WORKER * sizeof(double));
             if (w->lat == NULL || sem_init(&w->wake, 0, 0) != 0) {
                 snprintf(why, 256, "out of memory");
@@ -202,6 +219,14 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
         return -1;
     }
     values[NPCT] = (double)requests / elapsed;
+    if (recs != NULL) {
+        size_t m = wl->metric_count - 1;
+        int rc = tally__latency_recorders_init(&hists[m], 1) == TALLY_OK
+                     ? tally__latency_merge(&hists[m], recs, (size_t)(ng * workers), requests, why)
+                     : (snprintf(why, 256, "out of memory"), -1);
+        free(recs);
+        return rc;
+    }
     return 0;
 }
 

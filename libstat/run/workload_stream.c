@@ -120,8 +120,10 @@ static double rel_error(const double *x, long n, double expected)
     return sum / (double)n / fabs(expected);
 }
 
-static int body(const tally__wl *wl, const char *sweep_value, double *values, char *why)
+static int body(const tally__wl *wl, const char *sweep_value, double *values,
+                tally__hdr_recorder *hists, char *why)
 {
+    (void)hists; /* no histogram metric */
     (void)sweep_value;
     const stream_cfg *cfg = wl->cfg;
     long n = cfg->array_size, nt = cfg->threads;

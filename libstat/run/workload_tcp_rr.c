@@ -3,7 +3,8 @@
  * exchange a 1-byte request and a 1-byte response (TCP_NODELAY) back to back for `runtime`
  * seconds. The server end is the accepted connection whose peer is the client's own address and
  * port; a connection from any other process that reaches the port first is closed. Metrics: transactions per second over all pairs, and transaction latency
- * percentiles. */
+ * percentiles; with histogram=1 also every transaction's latency as the run's histogram
+ * (latency_hist.c). */
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -17,7 +18,7 @@
 
 #include "run/runner_internal.h"
 
-static const char *const keys[] = { "runtime", NULL };
+static const char *const keys[] = { "runtime", "histogram", NULL };
 static const double pcts[] = { 50, 90, 99 };
 static const char *const pct_names[] = { "tcp_rr-latency-p50", "tcp_rr-latency-p90",
                                          "tcp_rr-latency-p99" };
@@ -26,6 +27,7 @@ static const char *const pct_names[] = { "tcp_rr-latency-p50", "tcp_rr-latency-p
 
 typedef struct rr_cfg {
     double runtime;
+    int histogram; /* keep every transaction's latency in the histogram metric, the last one */
 } rr_cfg;
 
 static int configure(tally__wl *wl, const tally__params *p)
@@ -41,6 +43,8 @@ static int configure(tally__wl *wl, const tally__params *p)
     for (int i = 0; rc == TALLY_OK && i < NPCT; i++)
         rc = tally__wl_add_metric(wl, pct_names[i], NULL, "usec", TALLY_LOWER_IS_BETTER,
                                   TALLY_STAT_AMEAN);
+    if (rc == TALLY_OK)
+        rc = tally__latency_hist_configure(&c->histogram, wl, p, "tcp_rr-latency");
     return rc;
 }
 
@@ -56,6 +60,7 @@ typedef struct rr_pair {
     pthread_barrier_t *start;
     double *lat;
     size_t nlat;
+    tally__hdr_recorder *hist; /* this client's, or NULL without histogram=1 */
     unsigned long transactions;
     int failed;
     pthread_t client, server;
@@ -100,8 +105,11 @@ static void *client_main(void *arg)
             p->failed = 1;
             break;
         }
+        double lat = (tally__now() - t0) * 1e6;
         if (p->nlat < MAX_SAMPLES_PER_CLIENT)
-            p->lat[p->nlat++] = (tally__now() - t0) * 1e6;
+            p->lat[p->nlat++] = lat;
+        if (p->hist != NULL)
+            tally__latency_record(p->hist, lat);
         p->transactions++;
     }
     shutdown(p->client_fd, SHUT_WR); /* the server sees end of file and exits */
@@ -144,7 +152,8 @@ static int fail(char *why, const char *what)
     return -1;
 }
 
-static int body(const tally__wl *wl, const char *sweep_value, double *values, char *why)
+static int body(const tally__wl *wl, const char *sweep_value, double *values,
+                tally__hdr_recorder *hists, char *why)
 {
     const rr_cfg *c = wl->cfg;
     long clients;
@@ -171,12 +180,20 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
         snprintf(why, 256, "out of memory");
         return -1;
     }
+    /* One recorder per client: each records its own transactions, without locks. */
+    tally__hdr_recorder *recs = NULL;
+    if (c->histogram && ((recs = calloc((size_t)clients, sizeof(*recs))) == NULL ||
+                         tally__latency_recorders_init(recs, (size_t)clients) != TALLY_OK)) {
+        snprintf(why, 256, "out of memory");
+        return -1;
+    }
     pthread_barrier_init(&start, NULL, (unsigned)clients + 1);
     int one = 1;
     unsigned strangers = 0;
     for (long i = 0; i < clients; i++) {
         rr_pair *p = &pairs[i];
         p->start = &start;
+        p->hist = recs ? &recs[i] : NULL;
         p->lat = malloc(MAX_SAMPLES_PER_CLIENT * sizeof(double));
         if (p->lat == NULL) {
             snprintf(why, 256, "out of memory");
@@ -239,6 +256,14 @@ static int body(const tally__wl *wl, const char *sweep_value, double *values, ch
         tally_percentiles(values + 1, all, total, pcts, NPCT, TALLY_PERCENTILE_LINEAR) != TALLY_OK) {
         snprintf(why, 256, "no transactions measured; use a longer runtime");
         return -1;
+    }
+    if (recs != NULL) {
+        size_t m = wl->metric_count - 1;
+        int rc = tally__latency_recorders_init(&hists[m], 1) == TALLY_OK
+                     ? tally__latency_merge(&hists[m], recs, (size_t)clients, transactions, why)
+                     : (snprintf(why, 256, "out of memory"), -1);
+        free(recs);
+        return rc;
     }
     return 0;
 }

@@ -24,6 +24,7 @@ set(TALLY_MODULE_SOURCES
   power.c
   percentile.c
   histogram.c
+  hdr_histogram.c
   quantile.c
   sample.c
   select.c
