@@ -1,6 +1,7 @@
 /* The results store (libstat/store/) against the back end that TALLY_STORE_URL names (an empty
  * store: tests/store_db.sh makes one per run, an SQLite file or a new PostgreSQL database), or
  * against a new SQLite file when it is unset. The same checks run on both back ends. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -417,6 +418,28 @@ static void test_plan(tally_store *s)
     tally_free(sql);
 }
 
+/* A stored sample that is not finite (a store written by something else, or damaged) fails the
+ * selection with an error naming the set, benchmark and case, as tally_case_append refuses it;
+ * nothing is returned. The last case stored gets one NaN (IEEE 754 quiet NaN, packed as the
+ * store packs samples). */
+static void test_not_finite(tally_store *s)
+{
+    unsigned char blob[8];
+    double nan = NAN;
+    tally__store_pack(blob, &nan, 1);
+    tally__db_value p = tally__db_blob(blob, sizeof blob);
+    CHECK_INT(s->ops->exec(s->db, "UPDATE case_result SET n = 1, samples = ? "
+                                  "WHERE id = (SELECT MAX(id) FROM case_result)", &p, 1),
+              TALLY_OK);
+    tally_store_query all = TALLY_STORE_QUERY_INIT;
+    tally_results *r = NULL;
+    tally_results_new(&r);
+    CHECK_INT(tally_store_select(r, s, &all), TALLY_ENONFINITE);
+    CHECK(strstr(tally_error_last()->message, "sample 1 is not finite") != NULL);
+    CHECK_INT(tally_results_count(r), 0);
+    tally_results_free(r);
+}
+
 /* A store of a newer schema is refused, naming both versions; restored afterwards. */
 static void test_newer(void)
 {
@@ -485,6 +508,7 @@ int main(void)
         test_refused(s);
         test_order(s);
         test_plan(s);
+        test_not_finite(s);
         tally_store_close(s);
     }
     test_newer();
