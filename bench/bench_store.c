@@ -1,7 +1,9 @@
 /* The results store's speed (docs/store.md, "Speed"): record N result sets of 100 samples each
  * (4 benchmarks x 1 case x 25 samples, one commit each, one transaction per set as a CI job
- * records them), then fetch the series of one benchmark's case over all the commits, and print
- * the query plan of that fetch.
+ * records them), then fetch the series of one benchmark's case over all the commits (the median
+ * of 11 rounds after one untimed), and print the query plan of that fetch. On SQLite each round
+ * also runs the bare limit of the fetch, the same samples query stepped with plain sqlite3 calls
+ * (bench_store_bare_fetch), and the ratio of the two is printed: both see the same load.
  *   bench_store STORE [N]          STORE: a new SQLite file or a postgresql:// URL; N default 10000
  *   bench_store --fetch STORE      only the fetch and its plan, on a store filled by a first run
  *                                  (profilers: callgrind sees the fetch alone) */
@@ -9,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <sqlite3.h>
 
 #include "store/store_internal.h"
 
@@ -46,6 +50,128 @@ static double server_cpu(long long pid)
     if (f)
         fclose(f);
     return ok ? (double)ns / 1e9 : -1;
+}
+
+/* The timed rounds of the fetch (each side), after one untimed round. */
+#define REPS 11
+
+typedef struct times {
+    double wall, cpu, server; /* seconds; server: -1 when not measured */
+} times;
+
+static times clocks(long long server)
+{
+    times t = {now(), cpu(), server > 0 ? server_cpu(server) : -1};
+    return t;
+}
+
+static times since(times t0, long long server)
+{
+    times t = clocks(server);
+    times d = {t.wall - t0.wall, t.cpu - t0.cpu, t0.server >= 0 ? t.server - t0.server : -1};
+    return d;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, by_value);
+    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* Each clock's own median (on a busy machine the three need not come from one round). */
+static times median(const times *t, int n)
+{
+    double w[REPS], c[REPS], s[REPS];
+    for (int i = 0; i < n; i++) {
+        w[i] = t[i].wall;
+        c[i] = t[i].cpu;
+        s[i] = t[i].server;
+    }
+    times m = {median_of(w, n), median_of(c, n), median_of(s, n)};
+    return m;
+}
+
+static double best_cpu(const times *t, int n)
+{
+    double best = t[0].cpu;
+    for (int i = 1; i < n; i++)
+        best = t[i].cpu < best ? t[i].cpu : best;
+    return best;
+}
+
+/* The bare limit of a series fetch: the samples query tally_store_select runs (its own SQL
+ * text, tally__store_data_sql) stepped with plain sqlite3 calls on a connection of its own, set
+ * up as the store's (db_sqlite.c: mapped file, 64 MiB page cache), each row's blob read and its
+ * samples copied out. No result set is built: what remains of a fetch's time beyond this is the
+ * store's own work (the set and metadata queries, the result sets). */
+typedef struct bare {
+    sqlite3 *db;
+    sqlite3_stmt *stmt;
+    double x[64];
+} bare;
+
+static void bare_close(bare *b)
+{
+    if (b == NULL)
+        return;
+    sqlite3_finalize(b->stmt);
+    sqlite3_close(b->db);
+    free(b);
+}
+
+static bare *bare_open(const char *path, const tally_store_query *q)
+{
+    tally__db_value params[TALLY__STORE_MAX_PARAMS];
+    size_t nparams;
+    char *sql = NULL;
+    bare *b = calloc(1, sizeof *b);
+    if (b == NULL || tally__store_data_sql(&sql, params, &nparams, q) != TALLY_OK) {
+        fprintf(stderr, "bench_store: the series query: %s\n", tally_error_last()->message);
+        free(b);
+        return NULL;
+    }
+    int rc = sqlite3_open_v2(path, &b->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(b->db, "PRAGMA mmap_size = 268435456; PRAGMA cache_size = -65536",
+                          NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(b->db, sql, -1, &b->stmt, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < nparams; i++)
+        rc = sqlite3_bind_text(b->stmt, (int)i + 1, params[i].s, (int)params[i].len,
+                               SQLITE_TRANSIENT);
+    tally_free(sql);
+    if (rc != SQLITE_OK) {
+        fprintf(stderr, "bench_store: %s: %s\n", path, sqlite3_errmsg(b->db));
+        bare_close(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* Not inlined: `valgrind --tool=callgrind --toggle-collect=bench_store_bare_fetch` counts it. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+size_t bench_store_bare_fetch(bare *b);
+
+size_t bench_store_bare_fetch(bare *b)
+{
+    size_t rows = 0;
+    while (sqlite3_step(b->stmt) == SQLITE_ROW) {
+        const void *blob = sqlite3_column_blob(b->stmt, 7);
+        size_t len = (size_t)sqlite3_column_bytes(b->stmt, 7);
+        if (blob && len <= sizeof b->x)
+            memcpy(b->x, blob, len);
+        rows++;
+    }
+    sqlite3_reset(b->stmt);
+    return rows;
 }
 
 static int die(const char *what)
@@ -126,27 +252,44 @@ int main(int argc, char **argv)
     if (s->ops == &tally__db_pg &&
         s->ops->query(s->db, "SELECT pg_backend_pid()", NULL, 0, pid_row, &server) != TALLY_OK)
         return die("server pid");
-    double best = 1e9, best_cpu = 1e9, best_server = 1e9;
-    size_t sets = 0;
-    for (int rep = 0; rep < 5; rep++) {
+    bare *limit = NULL;
+    if (s->ops == &tally__db_sqlite && (limit = bare_open(argv[1], &q)) == NULL)
+        return 1;
+    /* One untimed round first (the store's page cache and the mapped file warm), then the
+     * fetch and the bare loop in turns, so that both see the same load. */
+    times fetch[REPS + 1], base[REPS + 1];
+    size_t sets = 0, rows = 0;
+    for (int rep = 0; rep <= REPS; rep++) {
         tally_results *r = NULL;
         tally_results_new(&r);
-        double a = now(), ac = cpu(), as = server_cpu(server);
+        times start = clocks(server);
         if (tally_store_select(r, s, &q) != TALLY_OK)
             return die("select");
-        double b = now() - a, bc = cpu() - ac, bs = server_cpu(server) - as;
-        best = b < best ? b : best;
-        best_cpu = bc < best_cpu ? bc : best_cpu;
-        best_server = bs < best_server ? bs : best_server;
+        fetch[rep] = since(start, server);
         sets = tally_results_count(r);
         tally_results_free(r);
+        if (limit) {
+            start = clocks(0);
+            rows = bench_store_bare_fetch(limit);
+            base[rep] = since(start, 0);
+        }
     }
     /* CPU time too: on a shared machine the wall-clock time includes waiting for a core. */
+    times f = median(fetch + 1, REPS);
     printf("series: bench2/p50 over %zu commits (25 samples each): %.1f ms wall, %.1f ms CPU",
-           sets, best * 1e3, best_cpu * 1e3);
-    if (server > 0 && best_server >= 0)
-        printf(" + %.1f ms server CPU", best_server * 1e3);
-    printf(" (best of 5)\n");
+           sets, f.wall * 1e3, f.cpu * 1e3);
+    if (server > 0 && f.server >= 0)
+        printf(" + %.1f ms server CPU", f.server * 1e3);
+    printf(" (median of %d; best %.1f ms CPU)\n", REPS, best_cpu(fetch + 1, REPS) * 1e3);
+    if (limit) {
+        times l = median(base + 1, REPS);
+        printf("bare limit: the same query stepped, its %zu blobs read (plain sqlite3): %.1f ms "
+               "wall, %.1f ms CPU (median of %d; best %.1f ms CPU)\n", rows, l.wall * 1e3,
+               l.cpu * 1e3, REPS, best_cpu(base + 1, REPS) * 1e3);
+        printf("fetch / bare limit, CPU: %.2f (medians); %.2f (best)\n", f.cpu / l.cpu,
+               best_cpu(fetch + 1, REPS) / best_cpu(base + 1, REPS));
+        bare_close(limit);
+    }
     printf("plan of the series query:\n");
     if (tally__store_explain(s, &q, plan_row, NULL) != TALLY_OK)
         return die("explain");

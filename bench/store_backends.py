@@ -56,8 +56,8 @@ def main():
         subprocess.run(["bash", CLUSTER, "stop", env.get("TALLY_PG_CLUSTER", "")], check=False)
     rows = [
         ("record N sets, one transaction each (s)", "record_s"),
-        ("series fetch, wall (ms, best of 5)", "wall_ms"),
-        ("series fetch, CPU (ms, best of 5; PostgreSQL: client + server)", "cpu_ms"),
+        ("series fetch, wall (ms, median of 11)", "wall_ms"),
+        ("series fetch, CPU (ms, median of 11; PostgreSQL: client+server)", "cpu_ms"),
     ]
     print(f"results store, {n} result sets of 100 samples; series of one case over "
           f"{lite['commits']} commits\n")

@@ -11,10 +11,12 @@
 #include "util/result.h"
 #include "util/utf8.h"
 
-/* Ordered string key/value pairs, used for result-set and case metadata. */
+/* Ordered string key/value pairs, used for result-set and case metadata. An entry is one
+ * allocation, the key and then the value, as a case is one with its name and a benchmark one
+ * with its name and unit: a series fetched from a store builds thousands of each at a time. */
 typedef struct meta_entry {
-    char *key;
-    char *value;
+    char *key;   /* the allocation */
+    char *value; /* inside it, after the key */
 } meta_entry;
 
 typedef struct meta_list {
@@ -32,7 +34,7 @@ typedef struct case_hist {
 } case_hist;
 
 struct tally_case {
-    char *name;
+    char *name; /* in the case's allocation, after the struct */
     double *samples;
     size_t count;
     size_t cap;
@@ -48,7 +50,7 @@ struct tally_case {
 };
 
 struct tally_benchmark {
-    char *name;
+    char *name; /* name and unit: in the benchmark's allocation, after the struct */
     char *unit;
     tally_direction direction;
     tally_statistic statistic;
@@ -117,38 +119,47 @@ static int check_name(const char *name, const char *what)
 
 static void meta_free(meta_list *m)
 {
-    for (size_t i = 0; i < m->count; i++) {
+    for (size_t i = 0; i < m->count; i++)
         tally__free_mem(m->items[i].key);
-        tally__free_mem(m->items[i].value);
-    }
     tally__free_mem(m->items);
+}
+
+/* A new entry's block: key, NUL, value, NUL. */
+static int meta_entry_make(meta_entry *e, const char *key, const char *value)
+{
+    size_t k = strlen(key) + 1, v = strlen(value) + 1;
+    char *block = v <= SIZE_MAX - k ? tally__malloc(k + v) : NULL;
+    if (block == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    memcpy(block, key, k);
+    memcpy(block + k, value, v);
+    e->key = block;
+    e->value = block + k;
+    return TALLY_OK;
 }
 
 static int meta_set(meta_list *m, const char *key, const char *value)
 {
     if (key == NULL || key[0] == '\0' || value == NULL)
         return tally__error(TALLY_EINVAL, "metadata needs a key and a value");
-    char *value_copy = tally__strdup(value);
-    if (value_copy == NULL)
-        return tally__error(TALLY_ENOMEM, "out of memory");
+    meta_entry e;
     for (size_t i = 0; i < m->count; i++) {
         if (strcmp(m->items[i].key, key) == 0) {
-            tally__free_mem(m->items[i].value);
-            m->items[i].value = value_copy;
+            /* Made before the old block goes: `value` may be the old value itself. */
+            int rc = meta_entry_make(&e, key, value);
+            if (rc != TALLY_OK)
+                return rc;
+            tally__free_mem(m->items[i].key);
+            m->items[i] = e;
             return TALLY_OK;
         }
     }
-    char *key_copy = tally__strdup(key);
-    int rc = key_copy ? reserve_one((void **)&m->items, &m->cap, m->count, sizeof(*m->items))
-                      : tally__error(TALLY_ENOMEM, "out of memory");
-    if (rc != TALLY_OK) {
-        tally__free_mem(key_copy);
-        tally__free_mem(value_copy);
+    int rc = reserve_one((void **)&m->items, &m->cap, m->count, sizeof(*m->items));
+    if (rc == TALLY_OK)
+        rc = meta_entry_make(&e, key, value);
+    if (rc != TALLY_OK)
         return rc;
-    }
-    m->items[m->count].key = key_copy;
-    m->items[m->count].value = value_copy;
-    m->count++;
+    m->items[m->count++] = e;
     return TALLY_OK;
 }
 
@@ -177,7 +188,6 @@ static void case_free(tally_case *c)
 {
     if (c == NULL)
         return;
-    tally__free_mem(c->name);
     tally__free_mem(c->samples);
     meta_free(&c->meta);
     for (size_t i = 0; i < c->hist_count; i++) {
@@ -490,8 +500,6 @@ static void benchmark_free(tally_benchmark *b)
         case_free(b->cases[i]);
     tally__free_mem(b->cases);
     tally__name_index_free(&b->case_index);
-    tally__free_mem(b->name);
-    tally__free_mem(b->unit);
     tally__free_mem(b);
 }
 
@@ -557,11 +565,12 @@ int tally_benchmark_case_add(tally_case **out, tally_benchmark *b, const char *n
         return tally__error(TALLY_EEXISTS, "benchmark '%s' already has a case '%s'", b->name, name);
     if ((rc = reserve_one((void **)&b->cases, &b->cap, b->count, sizeof(*b->cases))) != TALLY_OK)
         return rc;
-    tally_case *c = tally__calloc(1, sizeof(*c));
-    if (c == NULL || (c->name = tally__strdup(name)) == NULL) {
-        case_free(c);
+    /* The name in the case's own allocation, after the struct. */
+    size_t len = strlen(name) + 1;
+    tally_case *c = tally__calloc(1, sizeof(*c) + len);
+    if (c == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    }
+    c->name = memcpy((char *)(c + 1), name, len);
     b->cases[b->count++] = c;
     if ((rc = tally__name_index_added(&b->case_index, b, case_name_at, b->count)) != TALLY_OK) {
         case_free(b->cases[--b->count]);
@@ -687,12 +696,15 @@ int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs, co
     rc = reserve_one((void **)&rs->benchmarks, &rs->cap, rs->count, sizeof(*rs->benchmarks));
     if (rc != TALLY_OK)
         return rc;
-    tally_benchmark *b = tally__calloc(1, sizeof(*b));
-    if (b == NULL || (b->name = tally__strdup(name)) == NULL ||
-        (b->unit = tally__strdup(unit ? unit : "")) == NULL) {
-        benchmark_free(b);
+    /* The name and the unit in the benchmark's own allocation, after the struct. */
+    if (unit == NULL)
+        unit = "";
+    size_t name_len = strlen(name) + 1, unit_len = strlen(unit) + 1;
+    tally_benchmark *b = tally__calloc(1, sizeof(*b) + name_len + unit_len);
+    if (b == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    }
+    b->name = memcpy((char *)(b + 1), name, name_len);
+    b->unit = memcpy(b->name + name_len, unit, unit_len);
     b->direction = direction;
     b->statistic = TALLY_STAT_DEFAULT;
     rs->benchmarks[rs->count++] = b;

@@ -128,20 +128,25 @@ static int sq_query(tally__db *d, const char *sql, const tally__db_value *params
             n = (int)TALLY__COUNT(cols);
         for (int i = 0; i < n; i++) {
             tally__db_value v = {TALLY__DB_NULL, 0, NULL, 0};
-            switch (sqlite3_column_type(stmt, i)) {
+            /* Each sqlite3_column_* call locks and checks the statement again; a series reads
+             * hundreds of thousands of columns, so each is taken once as a value and read
+             * through the sqlite3_value_* calls, which do neither. The value is unprotected,
+             * which is safe here: a connection serves one thread at a time (NOMUTEX, store.h). */
+            sqlite3_value *col = sqlite3_column_value(stmt, i);
+            switch (sqlite3_value_type(col)) {
             case SQLITE_INTEGER:
                 v.type = TALLY__DB_INT;
-                v.i = sqlite3_column_int64(stmt, i);
+                v.i = sqlite3_value_int64(col);
                 break;
             case SQLITE_TEXT:
                 v.type = TALLY__DB_TEXT;
-                v.s = (const char *)sqlite3_column_text(stmt, i);
-                v.len = (size_t)sqlite3_column_bytes(stmt, i);
+                v.s = (const char *)sqlite3_value_text(col);
+                v.len = (size_t)sqlite3_value_bytes(col);
                 break;
             case SQLITE_BLOB:
                 v.type = TALLY__DB_BLOB;
-                v.s = sqlite3_column_blob(stmt, i);
-                v.len = (size_t)sqlite3_column_bytes(stmt, i);
+                v.s = sqlite3_value_blob(col);
+                v.len = (size_t)sqlite3_value_bytes(col);
                 if (v.s == NULL)
                     v.s = "";
                 break;

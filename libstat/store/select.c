@@ -1,14 +1,20 @@
 /* tally_store_select: the sets a query names, rebuilt as result sets (docs/store.md). Three
  * queries share one WHERE clause built from fixed fragments, the values bound: the sets, their
- * benchmarks and cases with the samples, and the metadata of both. */
+ * benchmarks and cases with the samples, and the metadata of the sets. The set and metadata
+ * queries ask for no order: an index walk in that order costs a table lookup per row, where a
+ * plain scan reads the rows in storage order, which is already the order wanted when sets were
+ * recorded one after another; the rows are put in order here, and a sort runs only when they
+ * are not. Their texts go to one arena, not to an allocation each. */
 #include "store/store_internal.h"
 
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/results_append.h"
+#include "util/arena.h"
 #include "util/count.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -17,30 +23,64 @@ TALLY__OPTIONS_FUNCTIONS(tally_store_query, TALLY_STORE_QUERY, sizeof(tally_stor
 
 typedef struct sel_set {
     long long id;
-    char *label, *commit, *time, *recorded;
-    tally_resultset *rs;
+    const char *label, *commit, *time, *recorded; /* in the selection's arena */
+    tally_resultset *rs; /* made at the set's first benchmark, or at the end */
     int has_data;   /* a benchmark passed the globs */
     int dup_label;  /* another set of the selection has this label */
     int dup_commit; /* ... and the same 12 first characters of the commit, or no commit */
 } sel_set;
 
+/* A row of set_meta, kept until every row is read and put in order. */
+typedef struct sel_meta {
+    size_t set; /* position in selection.sets */
+    long long position;
+    const char *key, *value; /* in the selection's arena */
+} sel_meta;
+
 typedef struct selection {
     tally_store_query q;
     tally__buf where; /* " WHERE ..." over result_set r (b: benchmark, c: case_result) */
-    tally__db_value params[16];
+    tally__db_value params[TALLY__STORE_MAX_PARAMS];
     size_t nparams;
-    sel_set *sets;
+    tally__arena text;
+    sel_set *sets; /* in the order of (time, id) */
     size_t count, cap;
+    sel_meta *meta;
+    size_t meta_count, meta_cap;
     struct by_id {
         long long id;
         size_t at;
-    } *by_id; /* the sets' positions, sorted by id */
-    int rc;
+    } *by_id; /* the sets' positions sorted by id; NULL when the sets are in id order already */
+    size_t last; /* the set of the previous row: rows come grouped by set */
 } selection;
 
 static int has_glob(const char *s)
 {
     return s && strpbrk(s, "*?[\\") != NULL;
+}
+
+/* Room for one more element of `size` bytes in a growable array (doubling, from 64). */
+static int grow(void **items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return TALLY_OK;
+    size_t new_cap = *cap ? *cap * 2 : 64;
+    void *grown = tally__reallocarray(*items, new_cap, size);
+    if (grown == NULL)
+        return tally__oom();
+    *items = grown;
+    *cap = new_cap;
+    return TALLY_OK;
+}
+
+/* A text column copied to the arena; NULL for SQL NULL. */
+static int keep_text(const char **out, selection *sel, const tally__db_value *v)
+{
+    *out = NULL;
+    if (v->type != TALLY__DB_TEXT)
+        return TALLY_OK;
+    *out = tally__arena_text(&sel->text, v->s, v->len);
+    return *out ? TALLY_OK : TALLY_ENOMEM;
 }
 
 static void cond(selection *sel, const char *sql, tally__db_value v)
@@ -94,42 +134,29 @@ static int set_row(void *ctx, const tally__db_value *cols, size_t ncols)
     if (ncols != 5 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_TEXT ||
         cols[3].type != TALLY__DB_TEXT || cols[4].type != TALLY__DB_TEXT)
         return tally__error(TALLY_EFORMAT, "store: a result_set row of an unexpected shape");
-    if (sel->count == sel->cap) {
-        size_t cap = sel->cap ? sel->cap * 2 : 64;
-        sel_set *grown = tally__reallocarray(sel->sets, cap, sizeof *grown);
-        if (grown == NULL)
-            return tally__oom();
-        sel->sets = grown;
-        sel->cap = cap;
-    }
+    int rc = grow((void **)&sel->sets, &sel->cap, sel->count, sizeof *sel->sets);
+    if (rc != TALLY_OK)
+        return rc;
     sel_set *s = &sel->sets[sel->count];
     memset(s, 0, sizeof *s);
     s->id = cols[0].i;
-    s->label = tally__strdup(cols[1].s);
-    s->commit = cols[2].type == TALLY__DB_TEXT ? tally__strdup(cols[2].s) : NULL;
-    s->time = tally__strdup(cols[3].s);
-    s->recorded = tally__strdup(cols[4].s);
     sel->count++;
-    if (s->label == NULL || s->time == NULL || s->recorded == NULL ||
-        (cols[2].type == TALLY__DB_TEXT && s->commit == NULL))
-        return tally__oom();
-    return TALLY_OK;
+    rc = keep_text(&s->label, sel, &cols[1]);
+    if (rc == TALLY_OK)
+        rc = keep_text(&s->commit, sel, &cols[2]);
+    if (rc == TALLY_OK)
+        rc = keep_text(&s->time, sel, &cols[3]);
+    if (rc == TALLY_OK)
+        rc = keep_text(&s->recorded, sel, &cols[4]);
+    return rc;
 }
 
-static sel_set *find_set(selection *sel, long long id)
+/* The order of the selected sets: by time, then by id. */
+static int by_time_id(const void *a, const void *b)
 {
-    size_t lo = 0, hi = sel->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        long long at = sel->by_id[mid].id;
-        if (at == id)
-            return &sel->sets[sel->by_id[mid].at];
-        if (at < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    const sel_set *x = a, *y = b;
+    int c = strcmp(x->time, y->time);
+    return c != 0 ? c : (x->id > y->id) - (x->id < y->id);
 }
 
 static int by_id_cmp(const void *a, const void *b)
@@ -138,20 +165,156 @@ static int by_id_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The sets in time order, and the way back from an id to its set: the positions themselves
+ * when the ids ascend with the time (sets recorded in time order), else a table sorted by id. */
+static int order_sets(selection *sel)
+{
+    int in_order = 1, ids_ascend = 1;
+    for (size_t i = 1; i < sel->count; i++) {
+        in_order = in_order && by_time_id(&sel->sets[i - 1], &sel->sets[i]) < 0;
+        ids_ascend = ids_ascend && sel->sets[i - 1].id < sel->sets[i].id;
+    }
+    if (!in_order) {
+        qsort(sel->sets, sel->count, sizeof *sel->sets, by_time_id);
+        ids_ascend = 1;
+        for (size_t i = 1; i < sel->count && ids_ascend; i++)
+            ids_ascend = sel->sets[i - 1].id < sel->sets[i].id;
+    }
+    if (ids_ascend)
+        return TALLY_OK;
+    sel->by_id = tally__calloc(sel->count + 1, sizeof *sel->by_id);
+    if (sel->by_id == NULL)
+        return tally__oom();
+    for (size_t i = 0; i < sel->count; i++) {
+        sel->by_id[i].id = sel->sets[i].id;
+        sel->by_id[i].at = i;
+    }
+    qsort(sel->by_id, sel->count, sizeof *sel->by_id, by_id_cmp);
+    return TALLY_OK;
+}
+
+static long long id_at(const selection *sel, size_t i)
+{
+    return sel->by_id ? sel->by_id[i].id : sel->sets[i].id;
+}
+
+/* The position of the set of this id, SIZE_MAX when the selection has none: the set of the
+ * previous row or the one after it first (rows come grouped by set, mostly in the sets' order),
+ * else a binary search. */
+static size_t find_set(selection *sel, long long id)
+{
+    size_t last = sel->last;
+    if (last < sel->count && sel->sets[last].id == id)
+        return last;
+    if (last + 1 < sel->count && sel->sets[last + 1].id == id)
+        return sel->last = last + 1;
+    size_t lo = 0, hi = sel->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        long long at = id_at(sel, mid);
+        if (at == id)
+            return sel->last = sel->by_id ? sel->by_id[mid].at : mid;
+        if (at < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+/* The set's result set, made at first need under the stored label (label_sets may rename it). */
+static int set_rs(tally_resultset **out, sel_set *s)
+{
+    if (s->rs == NULL) {
+        int rc = tally_resultset_new(&s->rs, s->label);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    *out = s->rs;
+    return TALLY_OK;
+}
+
 static int meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
 {
     selection *sel = ctx;
-    if (ncols != 3 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_TEXT ||
-        cols[2].type != TALLY__DB_TEXT)
+    if (ncols != 4 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_INT ||
+        cols[2].type != TALLY__DB_TEXT || cols[3].type != TALLY__DB_TEXT)
         return tally__error(TALLY_EFORMAT, "store: a set_meta row of an unexpected shape");
-    sel_set *s = find_set(sel, cols[0].i);
-    if (s == NULL)
+    size_t at = find_set(sel, cols[0].i);
+    if (at == SIZE_MAX)
         return TALLY_OK;
-    return tally_resultset_meta_set(s->rs, cols[1].s, cols[2].s);
+    int rc = grow((void **)&sel->meta, &sel->meta_cap, sel->meta_count, sizeof *sel->meta);
+    if (rc != TALLY_OK)
+        return rc;
+    sel_meta *m = &sel->meta[sel->meta_count];
+    m->set = at;
+    m->position = cols[1].i;
+    rc = keep_text(&m->key, sel, &cols[2]);
+    if (rc == TALLY_OK)
+        rc = keep_text(&m->value, sel, &cols[3]);
+    if (rc == TALLY_OK)
+        sel->meta_count++;
+    return rc;
 }
 
-/* The benchmark and case of the current row, found again by name: rows come ordered by set,
- * benchmark position and case position. */
+static int by_set_position(const void *a, const void *b)
+{
+    const sel_meta *x = a, *y = b;
+    if (x->set != y->set)
+        return (x->set > y->set) - (x->set < y->set);
+    return (x->position > y->position) - (x->position < y->position);
+}
+
+/* The metadata rows in the order of their sets and positions, given to the sets that are kept
+ * (every set, or those with data when the query names benchmarks or cases). */
+static int apply_meta(selection *sel)
+{
+    for (size_t i = 1; i < sel->meta_count; i++)
+        if (by_set_position(&sel->meta[i - 1], &sel->meta[i]) > 0) {
+            qsort(sel->meta, sel->meta_count, sizeof *sel->meta, by_set_position);
+            break;
+        }
+    int filtered = sel->q.benchmark || sel->q.case_name;
+    for (size_t i = 0; i < sel->meta_count; i++) {
+        sel_set *s = &sel->sets[sel->meta[i].set];
+        if (filtered && !s->has_data)
+            continue;
+        tally_resultset *rs;
+        int rc = set_rs(&rs, s);
+        if (rc == TALLY_OK)
+            rc = tally_resultset_meta_set(rs, sel->meta[i].key, sel->meta[i].value);
+        if (rc != TALLY_OK)
+            return rc;
+    }
+    return TALLY_OK;
+}
+
+/* The benchmark of the current row, found again by name or added (rows come ordered by set,
+ * benchmark position and case position). */
+static int row_benchmark(tally_benchmark **out, tally_resultset *rs, long long set,
+                         const tally__db_value *cols)
+{
+    const char *bench = cols[1].s;
+    *out = tally_resultset_benchmark_find(rs, bench);
+    if (*out != NULL)
+        return TALLY_OK;
+    tally_direction dir;
+    int rc = tally_direction_from_name(&dir, cols[3].s);
+    if (rc == TALLY_OK)
+        rc = tally_resultset_benchmark_add(out, rs, bench, cols[2].s, dir);
+    if (rc == TALLY_OK && cols[4].type == TALLY__DB_TEXT) {
+        tally_statistic stat;
+        rc = tally_statistic_from_name(&stat, cols[4].s);
+        if (rc == TALLY_OK)
+            rc = tally_benchmark_set_statistic(*out, stat);
+    }
+    if (rc != TALLY_OK)
+        return rc == TALLY_ENOMEM ? rc : tally__error(TALLY_EFORMAT,
+                                                      "store: set %lld, benchmark '%s': %s",
+                                                      set, bench, tally_error_last()->message);
+    return TALLY_OK;
+}
+
 static int data_row(void *ctx, const tally__db_value *cols, size_t ncols)
 {
     selection *sel = ctx;
@@ -166,45 +329,42 @@ static int data_row(void *ctx, const tally__db_value *cols, size_t ncols)
         return TALLY_OK;
     if (has_glob(sel->q.case_name) && fnmatch(sel->q.case_name, case_name, 0) != 0)
         return TALLY_OK;
-    sel_set *s = find_set(sel, cols[0].i);
-    if (s == NULL)
+    size_t at = find_set(sel, cols[0].i);
+    if (at == SIZE_MAX)
         return TALLY_OK;
+    sel_set *s = &sel->sets[at];
     long long n = cols[6].i;
     if (n < 0 || (size_t)n * 8 != cols[7].len)
         return tally__error(TALLY_EFORMAT, "store: set %lld, benchmark '%s', case '%s': %lld "
                                            "samples in %zu bytes", s->id, bench, case_name, n,
                             cols[7].len);
-    tally_benchmark *b = tally_resultset_benchmark_find(s->rs, bench);
-    int rc = TALLY_OK;
-    if (b == NULL) {
-        tally_direction dir;
-        rc = tally_direction_from_name(&dir, cols[3].s);
-        if (rc == TALLY_OK)
-            rc = tally_resultset_benchmark_add(&b, s->rs, bench, cols[2].s, dir);
-        if (rc == TALLY_OK && cols[4].type == TALLY__DB_TEXT) {
-            tally_statistic stat;
-            rc = tally_statistic_from_name(&stat, cols[4].s);
-            if (rc == TALLY_OK)
-                rc = tally_benchmark_set_statistic(b, stat);
-        }
-        if (rc != TALLY_OK)
-            return rc == TALLY_ENOMEM ? rc : tally__error(TALLY_EFORMAT,
-                                                          "store: set %lld, benchmark '%s': %s",
-                                                          s->id, bench,
-                                                          tally_error_last()->message);
-    }
+    tally_resultset *rs;
+    tally_benchmark *b;
     tally_case *c;
-    rc = tally_benchmark_case_add(&c, b, case_name);
+    int rc = set_rs(&rs, s);
+    if (rc == TALLY_OK)
+        rc = row_benchmark(&b, rs, s->id, cols);
+    if (rc == TALLY_OK)
+        rc = tally_benchmark_case_add(&c, b, case_name);
+    if (rc == TALLY_OK && n > 0)
+        rc = tally__case_reserve(c, (size_t)n);
     if (rc != TALLY_OK)
         return rc;
-    double *x = tally__malloc((size_t)n * sizeof *x + 1);
-    if (x == NULL)
-        return tally__oom();
-    tally__store_unpack(x, (const unsigned char *)cols[7].s, (size_t)n);
-    rc = tally_case_append(c, x, (size_t)n);
-    tally__free_mem(x);
     s->has_data = 1;
-    return rc;
+    if (n == 0)
+        return TALLY_OK;
+    /* Unpacked straight into the case (no copy in between), checked as tally_case_append
+     * checks. */
+    size_t room;
+    double *x = tally__case_spare(c, &room);
+    tally__store_unpack(x, (const unsigned char *)cols[7].s, (size_t)n);
+    for (long long i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return tally__error(TALLY_ENONFINITE, "store: set %lld, benchmark '%s', case '%s': "
+                                                  "sample %lld is not finite", s->id, bench,
+                                case_name, i + 1);
+    tally__case_commit(c, (size_t)n);
+    return TALLY_OK;
 }
 
 static int case_meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
@@ -212,8 +372,9 @@ static int case_meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
     selection *sel = ctx;
     if (ncols != 5 || cols[0].type != TALLY__DB_INT)
         return tally__error(TALLY_EFORMAT, "store: a case_meta row of an unexpected shape");
-    sel_set *s = find_set(sel, cols[0].i);
-    tally_benchmark *b = s ? tally_resultset_benchmark_find(s->rs, cols[1].s) : NULL;
+    size_t at = find_set(sel, cols[0].i);
+    tally_resultset *rs = at == SIZE_MAX ? NULL : sel->sets[at].rs;
+    tally_benchmark *b = rs ? tally_resultset_benchmark_find(rs, cols[1].s) : NULL;
     tally_case *c = b ? tally_benchmark_case_find(b, cols[2].s) : NULL;
     return c ? tally_case_meta_set(c, cols[3].s, cols[4].s) : TALLY_OK;
 }
@@ -222,22 +383,26 @@ static int case_meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
  * clause over result_set r as it is; the others select by their set column, through the same
  * clause as a subquery, and with no condition at all when the selection has none (a series over
  * every set reads only the benchmark and case tables). */
+static int build_sql(tally__buf *sql, const selection *sel, const char *head,
+                     const char *set_column, const char *tail)
+{
+    tally__buf_puts(sql, head);
+    if (sel->where.len && set_column)
+        tally__buf_printf(sql, " WHERE %s IN (SELECT r.id FROM result_set r%s)", set_column,
+                          sel->where.data);
+    else if (sel->where.len)
+        tally__buf_puts(sql, sel->where.data);
+    tally__buf_puts(sql, tail);
+    return sql->failed ? tally__oom() : TALLY_OK;
+}
+
 static int run(selection *sel, tally_store *st, const char *head, const char *set_column,
                const char *tail, tally__db_row_fn fn, void *ctx)
 {
     tally__buf sql = TALLY__BUF_INIT;
-    tally__buf_puts(&sql, head);
-    if (sel->where.len && set_column)
-        tally__buf_printf(&sql, " WHERE %s IN (SELECT r.id FROM result_set r%s)", set_column,
-                          sel->where.data);
-    else if (sel->where.len)
-        tally__buf_puts(&sql, sel->where.data);
-    tally__buf_puts(&sql, tail);
-    if (sql.failed) {
-        tally__buf_dispose(&sql);
-        return tally__oom();
-    }
-    int rc = st->ops->query(st->db, sql.data, sel->params, sel->nparams, fn, ctx);
+    int rc = build_sql(&sql, sel, head, set_column, tail);
+    if (rc == TALLY_OK)
+        rc = st->ops->query(st->db, sql.data, sel->params, sel->nparams, fn, ctx);
     tally__buf_dispose(&sql);
     return rc;
 }
@@ -259,15 +424,27 @@ static void data_conditions(tally__buf *tail, tally__db_value *params, size_t *n
     }
 }
 
+/* The SQL of a query over benchmarks and cases (head) with the selection's conditions and the
+ * order given, into sql; its values are sel->params up to sel->nparams. */
+static int data_sql(tally__buf *sql, selection *sel, const char *head, const char *order)
+{
+    tally__buf tail = TALLY__BUF_INIT;
+    data_conditions(&tail, sel->params, &sel->nparams, &sel->q, sel->where.len == 0);
+    tally__buf_puts(&tail, order);
+    int rc = tail.failed ? tally__oom() : build_sql(sql, sel, head, "b.set_id", tail.data);
+    tally__buf_dispose(&tail);
+    return rc;
+}
+
 static int load_data(selection *sel, tally_store *st, const char *head, const char *order,
                      tally__db_row_fn fn, void *ctx)
 {
-    tally__buf tail = TALLY__BUF_INIT;
+    tally__buf sql = TALLY__BUF_INIT;
     size_t saved = sel->nparams;
-    data_conditions(&tail, sel->params, &sel->nparams, &sel->q, sel->where.len == 0);
-    tally__buf_puts(&tail, order);
-    int rc = tail.failed ? tally__oom() : run(sel, st, head, "b.set_id", tail.data, fn, ctx);
-    tally__buf_dispose(&tail);
+    int rc = data_sql(&sql, sel, head, order);
+    if (rc == TALLY_OK)
+        rc = st->ops->query(st->db, sql.data, sel->params, sel->nparams, fn, ctx);
+    tally__buf_dispose(&sql);
     sel->nparams = saved;
     return rc;
 }
@@ -287,7 +464,7 @@ static int by_label_commit(const void *a, const void *b)
 /* Mark the sets whose label another set of the selection shares (`dup_label`), and those that
  * share the first 12 characters of the commit too, or lack one (`dup_commit`): sorted once, so
  * that a series of thousands of sets of one label costs n log n, not n^2. */
-static int find_repeats(selection *sel, sel_set **order, size_t n)
+static void find_repeats(sel_set **order, size_t n)
 {
     qsort(order, n, sizeof *order, by_label_commit);
     for (size_t i = 0; i < n;) {
@@ -303,8 +480,55 @@ static int find_repeats(selection *sel, sel_set **order, size_t n)
         }
         i = j;
     }
-    (void)sel;
-    return TALLY_OK;
+}
+
+/* The decimal digits of v at the end of buf (cap at least 21), NUL-terminated: a set id,
+ * written for each of thousands of sets without the cost of a formatted print. */
+static const char *decimal(char *buf, size_t cap, long long v)
+{
+    char *p = buf + cap - 1;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    *p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--p = '-';
+    return p;
+}
+
+/* LABEL + sep + the first n bytes of suffix, into name (emptied first; one buffer for every
+ * set of a selection). */
+static int compose(tally__buf *name, const char *label, char sep, const char *suffix, size_t n)
+{
+    name->len = 0;
+    tally__buf_puts(name, label);
+    tally__buf_append(name, &sep, 1);
+    tally__buf_append(name, suffix, n);
+    return name->failed ? tally__oom() : TALLY_OK;
+}
+
+/* A set's label when another set shares its own: LABEL@COMMIT (12 characters), else
+ * LABEL#ID; the one taken in `into` too gives an error. */
+static int relabel(tally__buf *name, sel_set *s, const tally_results *into)
+{
+    char id[24];
+    if (s->commit && !s->dup_commit) {
+        int rc = compose(name, s->label, '@', s->commit, strnlen(s->commit, 12));
+        if (rc != TALLY_OK)
+            return rc;
+        if (tally_results_find(into, name->data) == NULL)
+            return tally_resultset_set_label(s->rs, name->data);
+    }
+    const char *digits = decimal(id, sizeof id, s->id);
+    int rc = compose(name, s->label, '#', digits, strlen(digits));
+    if (rc != TALLY_OK)
+        return rc;
+    if (tally_results_find(into, name->data) != NULL)
+        return tally__error(TALLY_EEXISTS, "store: set %lld: the labels '%s', '%s@...' and '%s' "
+                                           "are all taken", s->id, s->label, s->label,
+                            name->data);
+    return tally_resultset_set_label(s->rs, name->data);
 }
 
 /* LABEL, else LABEL@COMMIT (12 characters), else LABEL#ID; a label taken in `into` counts as
@@ -314,54 +538,44 @@ static int label_sets(selection *sel, tally_results *into)
     sel_set **order = tally__calloc(sel->count + 1, sizeof *order);
     tally_resultset **keep = tally__calloc(sel->count + 1, sizeof *keep);
     int rc = order && keep ? TALLY_OK : tally__oom();
+    int filtered = sel->q.benchmark || sel->q.case_name;
+    tally__buf name = TALLY__BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; rc == TALLY_OK && i < sel->count; i++)
-        if (!(sel->q.benchmark || sel->q.case_name) || sel->sets[i].has_data)
+        if (!filtered || sel->sets[i].has_data)
             order[n++] = &sel->sets[i];
     if (rc == TALLY_OK)
-        rc = find_repeats(sel, order, n);
+        find_repeats(order, n);
     /* Back in time order. */
     n = 0;
     for (size_t i = 0; rc == TALLY_OK && i < sel->count; i++) {
         sel_set *s = &sel->sets[i];
-        if ((sel->q.benchmark || sel->q.case_name) && !s->has_data)
+        if (filtered && !s->has_data)
             continue;
-        char name[512];
-        int taken = s->dup_label || tally_results_find(into, s->label) != NULL;
-        if (taken && s->commit && !s->dup_commit) {
-            snprintf(name, sizeof name, "%s@%.12s", s->label, s->commit);
-            taken = tally_results_find(into, name) != NULL;
-            if (!taken)
-                rc = tally_resultset_set_label(s->rs, name);
-        }
-        if (taken && rc == TALLY_OK) {
-            snprintf(name, sizeof name, "%s#%lld", s->label, s->id);
-            if (tally_results_find(into, name) != NULL)
-                rc = tally__error(TALLY_EEXISTS, "store: set %lld: the labels '%s', '%s@...' "
-                                                 "and '%s' are all taken", s->id, s->label,
-                                  s->label, name);
-            else
-                rc = tally_resultset_set_label(s->rs, name);
-        }
+        tally_resultset *rs;
         char id[24];
-        snprintf(id, sizeof id, "%lld", s->id);
+        rc = set_rs(&rs, s);
+        if (rc == TALLY_OK && (s->dup_label || tally_results_find(into, s->label) != NULL))
+            rc = relabel(&name, s, into);
         if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "id", id);
+            rc = tally_resultset_meta_set(rs, TALLY__STORE_META_PREFIX "id",
+                                          decimal(id, sizeof id, s->id));
         if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "time", s->time);
+            rc = tally_resultset_meta_set(rs, TALLY__STORE_META_PREFIX "time", s->time);
         if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(s->rs, TALLY__STORE_META_PREFIX "recorded", s->recorded);
+            rc = tally_resultset_meta_set(rs, TALLY__STORE_META_PREFIX "recorded", s->recorded);
         if (rc == TALLY_OK)
-            keep[n++] = s->rs;
+            keep[n++] = rs;
     }
     if (rc == TALLY_OK)
         rc = tally__results_append_unique(into, keep, n);
     if (rc == TALLY_OK)
         for (size_t i = 0; i < sel->count; i++)
-            if (!(sel->q.benchmark || sel->q.case_name) || sel->sets[i].has_data)
+            if (!filtered || sel->sets[i].has_data)
                 sel->sets[i].rs = NULL; /* owned by `into` now */
     tally__free_mem(order);
     tally__free_mem(keep);
+    tally__buf_dispose(&name);
     return rc;
 }
 
@@ -394,26 +608,17 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
     if (sel->where.failed)
         return tally__oom();
     int rc = run(sel, st, "SELECT r.id, r.label, r.commit_id, r.time, r.recorded FROM result_set r",
-                 NULL, " ORDER BY r.time, r.id", set_row, sel);
-    if (rc != TALLY_OK)
-        return rc;
-    sel->by_id = tally__calloc(sel->count + 1, sizeof *sel->by_id);
-    if (sel->by_id == NULL)
-        return tally__oom();
-    for (size_t i = 0; i < sel->count; i++) {
-        sel->by_id[i].id = sel->sets[i].id;
-        sel->by_id[i].at = i;
-        rc = tally_resultset_new(&sel->sets[i].rs, sel->sets[i].label);
-        if (rc != TALLY_OK)
-            return rc;
-    }
-    qsort(sel->by_id, sel->count, sizeof *sel->by_id, by_id_cmp);
-    if (sel->count == 0)
-        return TALLY_OK;
-    rc = run(sel, st, "SELECT m.set_id, m.key, m.value FROM set_meta m", "m.set_id",
-             " ORDER BY m.set_id, m.position", meta_row, sel);
+                 NULL, "", set_row, sel);
     if (rc == TALLY_OK)
-        rc = load_data(sel, st, data_head, series_order(&sel->q), data_row, sel);
+        rc = order_sets(sel);
+    if (rc != TALLY_OK || sel->count == 0)
+        return rc;
+    rc = load_data(sel, st, data_head, series_order(&sel->q), data_row, sel);
+    if (rc == TALLY_OK)
+        rc = run(sel, st, "SELECT m.set_id, m.position, m.key, m.value FROM set_meta m",
+                 "m.set_id", "", meta_row, sel);
+    if (rc == TALLY_OK)
+        rc = apply_meta(sel);
     /* Case metadata is rare (harness summaries): one look saves the join when there is none. */
     int any_case_meta = 0;
     if (rc == TALLY_OK)
@@ -430,21 +635,47 @@ static int select_all(selection *sel, tally_store *st, tally_results *into)
     return rc;
 }
 
-int tally__store_explain(tally_store *store, const tally_store_query *query,
-                         tally__db_row_fn row, void *ctx)
+int tally__store_data_sql(char **sql, tally__db_value *params, size_t *nparams,
+                          const tally_store_query *query)
 {
+    *sql = NULL;
+    *nparams = 0;
     selection sel;
     memset(&sel, 0, sizeof sel);
     int rc = tally__options_read(&sel.q, query, &tally_store_query_kind);
     if (rc != TALLY_OK)
         return rc;
     build_where(&sel);
-    char head[sizeof data_head + 32];
-    snprintf(head, sizeof head, "%s%s",
-             store->ops == &tally__db_sqlite ? "EXPLAIN QUERY PLAN " : "EXPLAIN ", data_head);
-    rc = sel.where.failed ? tally__oom()
-                          : load_data(&sel, store, head, series_order(&sel.q), row, ctx);
+    tally__buf text = TALLY__BUF_INIT;
+    rc = sel.where.failed ? tally__oom() : data_sql(&text, &sel, data_head, series_order(&sel.q));
     tally__buf_dispose(&sel.where);
+    if (rc != TALLY_OK) {
+        tally__buf_dispose(&text);
+        return rc;
+    }
+    memcpy(params, sel.params, sel.nparams * sizeof *params);
+    *nparams = sel.nparams;
+    size_t len;
+    return tally__buf_detach(sql, &len, &text);
+}
+
+int tally__store_explain(tally_store *store, const tally_store_query *query,
+                         tally__db_row_fn row, void *ctx)
+{
+    tally__db_value params[TALLY__STORE_MAX_PARAMS];
+    size_t nparams;
+    char *sql = NULL;
+    int rc = tally__store_data_sql(&sql, params, &nparams, query);
+    tally__buf text = TALLY__BUF_INIT;
+    if (rc == TALLY_OK) {
+        tally__buf_puts(&text, store->ops == &tally__db_sqlite ? "EXPLAIN QUERY PLAN "
+                                                                : "EXPLAIN ");
+        tally__buf_puts(&text, sql);
+        rc = text.failed ? tally__oom()
+                         : store->ops->query(store->db, text.data, params, nparams, row, ctx);
+    }
+    tally_free(sql);
+    tally__buf_dispose(&text);
     return rc;
 }
 
@@ -507,15 +738,12 @@ int tally_store_select(tally_results *into, tally_store *store, const tally_stor
     if (rc != TALLY_OK)
         return rc;
     rc = select_all(&sel, store, into);
-    for (size_t i = 0; i < sel.count; i++) {
-        tally__free_mem(sel.sets[i].label);
-        tally__free_mem(sel.sets[i].commit);
-        tally__free_mem(sel.sets[i].time);
-        tally__free_mem(sel.sets[i].recorded);
+    for (size_t i = 0; i < sel.count; i++)
         tally_resultset_free(sel.sets[i].rs);
-    }
     tally__free_mem(sel.sets);
+    tally__free_mem(sel.meta);
     tally__free_mem(sel.by_id);
+    tally__arena_dispose(&sel.text);
     tally__buf_dispose(&sel.where);
     return rc;
 }

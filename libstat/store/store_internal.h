@@ -91,6 +91,16 @@ int tally__store_schema_current(void);
 int tally__store_open_at(tally_store **out, const char *url, const tally_store_options *opts,
                          int version);
 
+/* The most values a selection binds (select.c). */
+#define TALLY__STORE_MAX_PARAMS 16
+
+/* The SQL text of the samples query tally_store_select runs for `query`, `?` for each value,
+ * into *sql (free with tally_free), and its values into params (TALLY__STORE_MAX_PARAMS of
+ * room; they point into the query's strings) (select.c; bench/ steps it with plain SQLite
+ * calls, the bare cost of a series). */
+int tally__store_data_sql(char **sql, tally__db_value *params, size_t *nparams,
+                          const tally_store_query *query);
+
 /* The back end's plan of the samples query tally_store_select runs for `query` (SQLite:
  * EXPLAIN QUERY PLAN rows, PostgreSQL: EXPLAIN lines), row by row (select.c; bench/). */
 int tally__store_explain(tally_store *store, const tally_store_query *query,

@@ -1,6 +1,7 @@
 # Sources of libstat/util/ (see README.md here for what lives in this module).
 set(TALLY_MODULE_SOURCES
   alloc.c
+  arena.c
   buf.c
   error.c
   file.c
