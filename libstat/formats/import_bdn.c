@@ -13,7 +13,6 @@
  * benchmark is Type.Method, a case its Parameters ("N=1000"), else "all"; the job (DisplayInfo
  * "Type.Method: Job [params]") separates configurations when a file holds several. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -109,12 +108,6 @@ static int read_measurements(tally_case *c, const cJSON *list, const char *name,
     return TALLY_OK;
 }
 
-static int ascending(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* What rebuilds BenchmarkDotNet's Result rows from the samples: the median of the overhead
  * iterations' Nanoseconds per operation of the actual ones, and how many actual ones the Result
  * rows leave out. *kept 0 when the file does not say (no Result rows, actual iterations of
@@ -161,11 +154,15 @@ static int find_derived(derived *d, const cJSON *list)
             ovh[n++] = ns->valuedouble;
         }
     }
+    int rc = TALLY_OK;
     if (n > 0) {
-        qsort(ovh, n, sizeof *ovh, ascending);
-        d->overhead = n % 2 ? ovh[n / 2] : (ovh[n / 2 - 1] + ovh[n / 2]) / 2;
+        tally_summary sum = { .size = sizeof sum };
+        rc = tally_summarize(&sum, ovh, n, NULL);
+        d->overhead = sum.median;
     }
     tally__free_mem(ovh);
+    if (rc != TALLY_OK)
+        return rc;
     d->kept = d->results > 0 && same_ops && d->ops > 0;
     if (d->kept)
         d->overhead /= d->ops;

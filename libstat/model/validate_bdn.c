@@ -7,18 +7,12 @@
  * dropped, and upper outliers are the largest values. Its Statistics (Mean, Median,
  * StandardDeviation with n - 1, Min, Max) are of these rows, per operation. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "model/validate_bdn.h"
+#include "stats/quantile.h"
 #include "util/internal.h"
 #include "util/text.h"
-
-static int ascending(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Case metadata `key` as a finite number into *v; 0 when absent or not one. */
 static int meta_number(double *v, const tally_case *c, const char *key)
@@ -48,11 +42,12 @@ int tally__bdn_result_rows(double **out, size_t *n, const char **why_not, const 
                    "every actual iteration left out)";
         return TALLY_OK;
     }
-    double *x = tally__reallocarray(NULL, count, sizeof(double));
-    if (x == NULL)
-        return tally__oom();
-    memcpy(x, tally_case_samples(c), count * sizeof(double));
-    qsort(x, count, sizeof(double), ascending);
+    double *x = NULL;
+    tally__wsample sorted;
+    int rc = tally__wsample_sorted_copy(&sorted, &x, tally_case_samples(c), count);
+    if (rc != TALLY_OK)
+        return rc;
+    tally__wsample_free(&sorted);
     *n = count - (size_t)dropped;
     for (size_t i = 0; i < *n; i++)
         x[i] = fmax(0.0, x[i] - overhead);
