@@ -107,7 +107,7 @@ static const struct known {
     {"reported.bdn_median", "median of result rows", MEDIAN, POINT, TALLY__BDN_RULE,
      BDN_RESULT},
     {"reported.bdn_stddev", "stddev of result rows", STDDEV, POINT,
-     TALLY__BDN_RULE "; sample standard deviation (n - 1)", BDN_RESULT},
+     TALLY__BDN_RULE "; sample SD (n - 1)", BDN_RESULT},
     {"reported.bdn_min", "min of result rows", MIN, POINT, TALLY__BDN_RULE, BDN_RESULT},
     {"reported.bdn_max", "max of result rows", MAX, POINT, TALLY__BDN_RULE, BDN_RESULT},
 };

@@ -7,9 +7,8 @@
 
 /* The rule, named in every entry's note (docs/importers.md, "BenchmarkDotNet"). */
 #define TALLY__BDN_RULE                                                                      \
-    "BenchmarkDotNet's result rows: the actual iterations less the median overhead, at "   \
-    "least 0, its upper outliers removed (OutlierMode RemoveUpper: above Q3 + 1.5 IQR; as " \
-    "many as the file's Result rows leave out, the largest)"
+    "BenchmarkDotNet's rule: actual iterations less the median overhead, upper outliers "   \
+    "(above Q3 + 1.5 IQR) removed"
 
 /* The case keys import_bdn.c sets: the overhead per operation subtracted (ns) and the number of
  * actual iterations the file's Result rows leave out. */
