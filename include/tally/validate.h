@@ -31,6 +31,7 @@
  * - `median_abs_pct_error`: nanobench's median of |x - median| / x, a fraction;
  * - `slope`: criterion's least-squares slope through the origin of times on iters, for its
  *   linear sampling (iters d, 2d, ..., nd) sum(i^2 x_i) / sum(i^2) of the samples x_i;
+ *   `slope_other_iters` (a slope over other iteration counts) is listed as not recomputable;
  * - `bdn_mean`, `bdn_median`, `bdn_stddev` (n - 1), `bdn_min`, `bdn_max`: BenchmarkDotNet's
  *   Statistics of its Result rows, rebuilt from the samples by its rule (the median overhead
  *   `benchmarkdotnet.overhead` subtracted, at least 0, the `benchmarkdotnet.upper_outliers`

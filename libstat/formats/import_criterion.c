@@ -158,11 +158,26 @@ static int keep_estimate(tally_case *c, const cJSON *root, const char *member, c
     return rc;
 }
 
+/* A slope over other iteration counts, kept as reported.slope_other_iters: tally_validate()
+ * lists it as not recomputable from the per-iteration samples rather than leaving it out. */
+static int keep_unrecomputable_slope(tally_case *c, const cJSON *root, const char *path,
+                                     tally__jpath *p)
+{
+    const cJSON *est;
+    double point;
+    int rc = tally__json_object(&est, root, "slope", 1, path, p);
+    size_t mark = tally__jpath_key(p, "slope");
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&point, est, "point_estimate", 1, path, p);
+    tally__jpath_pop(p, mark);
+    return rc == TALLY_OK ? tally__import_reported(c, "slope_other_iters", point) : rc;
+}
+
 /* estimates.json: {"mean": {...}, "median": {...}, "median_abs_dev": {...}, "slope": {...} or
  * null, "std_dev": {...}}, in the unit of the samples. The slope (of times on iters) is kept
  * only when the iteration counts were d, 2d, ..., nd (`linear`), for which tally_validate()
- * recomputes it from the per-iteration samples alone; otherwise case metadata criterion.slope
- * says why it is not. */
+ * recomputes it from the per-iteration samples alone; otherwise its point estimate is kept as
+ * reported.slope_other_iters, which tally_validate() lists as not recomputable. */
 static int keep_estimates(tally_case *c, const char *data, size_t len, const char *path,
                           int linear)
 {
@@ -179,9 +194,7 @@ static int keep_estimates(tally_case *c, const char *data, size_t len, const cha
     if (rc == TALLY_OK && slope && linear)
         rc = keep_estimate(c, root, "slope", "slope", path, &p);
     else if (rc == TALLY_OK && slope)
-        rc = tally_case_meta_set(c, "criterion.slope",
-                                 "not kept: its iters are not d, 2d, ..., nd, so the samples "
-                                 "alone do not give it");
+        rc = keep_unrecomputable_slope(c, root, path, &p);
     cJSON_Delete(root);
     return rc;
 }

@@ -33,7 +33,7 @@ struct tally_validation {
 
 typedef enum which {
     MEAN, MEDIAN, STDDEV, MIN, MAX, CV, Q1_HINGE, Q3_HINGE, IQR_HINGE, ERROR_T999, MAD_1_4826,
-    PERF_COUNTER, PERF_VARIANCE, MDAPE, SLOPE
+    PERF_COUNTER, PERF_VARIANCE, MDAPE, SLOPE, SLOPE_OTHER_ITERS
 } which;
 
 /* The rows a statistic describes: the case's samples, or BenchmarkDotNet's Result rows rebuilt
@@ -98,6 +98,7 @@ static const struct known {
     {"reported.slope", "slope", SLOPE, POINT,
      "criterion's slope: least-squares slope through the origin of times on iters, "
      "sum(i^2 x_i) / sum(i^2) for its linear sampling iters = d, 2d, ..., nd", SAMPLES},
+    {"reported.slope_other_iters", "slope", SLOPE_OTHER_ITERS, POINT, "", SAMPLES},
     {"reported.slope.lower", "slope lower bound", SLOPE, LOWER,
      "a bootstrap interval, not recomputable: the recomputed slope must lie inside", SAMPLES},
     {"reported.slope.upper", "slope upper bound", SLOPE, UPPER,
@@ -265,6 +266,10 @@ static int recompute(double *out, figures *f, which stat, const char **note)
         return median_dev(out, f->sorted, s->n, 1);
     case SLOPE:
         *out = slope_linear(f->x, s->n);
+        break;
+    case SLOPE_OTHER_ITERS:
+        *note = "criterion's slope over iters other than d, 2d, ..., nd: the per-iteration "
+                "samples alone do not give it";
         break;
     case PERF_COUNTER:
     case PERF_VARIANCE:
