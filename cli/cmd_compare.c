@@ -26,9 +26,11 @@ static void cli_print_unjudged(const tally_report *report)
                 continue;
             }
             shown++;
-            fprintf(stderr, "tally:   %s/%s, %s: %s, %+.2f%% with %zu and %zu runs",
+            /* The pooled level of histogram runs counts requests (its test is over runs). */
+            fprintf(stderr, "tally:   %s/%s, %s: %s, %+.2f%% with %zu and %zu %s",
                     row.benchmark, row.case_name, tally_report_config_label(report, j),
-                    tally_verdict_name(c->verdict), c->pct_imp, c->base_n, c->new_n);
+                    tally_verdict_name(c->verdict), c->pct_imp, c->base_n, c->new_n,
+                    c->test == TALLY_TEST_CLUSTER_BOOTSTRAP ? "requests" : "runs");
             if (c->runs_needed > 0 && c->runs_needed <= 10000000)
                 fprintf(stderr, "; needs ~%zu runs per side to resolve +-%g %%", c->runs_needed,
                         c->runs_target_pct);
@@ -122,6 +124,12 @@ static const char compare_help[] =
     "                            bh, bonferroni; intervals at the adjusted levels\n"
     "      --percentile METHOD   linear (default, R type 7), nearest-rank (type 1) or\n"
     "                            harrell-davis (hd; percentile rows)\n"
+    "      --per-run STAT        histogram runs: each run reduced to STAT of its requests\n"
+    "                            (p99, median, ...), then the statistic over runs; default:\n"
+    "                            every request pooled, with a cluster bootstrap over runs\n"
+    "      --independent-requests  pooled histogram runs: take requests as independent\n"
+    "      --resamples N         cluster bootstrap resamples (default 2000)\n"
+    "      --seed N              cluster bootstrap seed (default 1)\n"
     "      --filter GLOB         keep rows whose BENCHMARK/CASE matches GLOB\n"
     "      --baseline LABEL      compare with configuration LABEL (default: the first)\n"
     CLI_FROM_KINDS_HELP

@@ -53,6 +53,10 @@ static const struct option report_options[] = {
     {"pair-by", required_argument, NULL, 1812},
     {"allow-missing", no_argument, NULL, 1813},
     {"baseline", required_argument, NULL, 2801},
+    {"per-run", required_argument, NULL, 3201},
+    {"independent-requests", no_argument, NULL, 3202},
+    {"resamples", required_argument, NULL, 3203},
+    {"seed", required_argument, NULL, 3204},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -143,6 +147,39 @@ static int gate_option(cli_report_command *cmd, int c, const char *name, const c
         return CLI_EXIT_OK;
     }
     return NOT_MINE;
+}
+
+static int whole_number(long *out, const char *text, long lo, long hi);
+
+/* The levels of histogram runs (docs/statistics.md, "Histogram runs"): --per-run STAT, else
+ * pooled with --independent-requests, --resamples and --seed of the cluster bootstrap. */
+static int level_option(cli_report_command *cmd, int c, const char *arg)
+{
+    tally_report_options *o = &cmd->args.report;
+    long v;
+    if (c == 3201) {
+        if (tally_statistic_parse(&o->per_run, &o->per_run_percentile, arg) != TALLY_OK)
+            return cli_library_usage_error(cmd->name);
+        if (o->per_run == TALLY_STAT_DEFAULT)
+            return cli_usage_error(cmd->name, "--per-run needs a statistic of each run (p99, "
+                                              "median, amean, ...), not '%s'", arg);
+    } else if (c == 3202) {
+        o->independent_requests = 1;
+    } else if (c == 3203) {
+        if (!whole_number(&v, arg, 100, 10000000))
+            return cli_usage_error(cmd->name, "--resamples needs a whole number from 100 to "
+                                              "10000000, not '%s'", arg);
+        o->resamples = (size_t)v;
+    } else if (c == 3204) {
+        char *end = NULL;
+        unsigned long long seed = strtoull(arg, &end, 10);
+        if (end == arg || *end != '\0' || arg[0] == '-')
+            return cli_usage_error(cmd->name, "--seed needs a whole number >= 0, not '%s'", arg);
+        o->seed = (uint64_t)seed;
+    } else {
+        return NOT_MINE;
+    }
+    return CLI_EXIT_OK;
 }
 
 /* The options that accumulate (--expect-diff keys, --case-map rules) and the pairing ones. */
@@ -312,6 +349,8 @@ int cli_parse_report_command(cli_report_command *cmd, int argc, char **argv)
             rc = pairing_option(cmd, c, name, optarg);
         if (rc == NOT_MINE)
             rc = render_option(cmd, c, name, optarg);
+        if (rc == NOT_MINE)
+            rc = level_option(cmd, c, optarg);
         if (rc == CLI_EXIT_USAGE)
             return rc;
         if (rc == CLI_EXIT_OK)

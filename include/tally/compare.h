@@ -32,9 +32,13 @@ typedef enum tally_test {
                                       (Median); Min, Max and BAmean rows are not tested
                                       (docs/statistics.md). Never stored in a comparison: its
                                       `test` names the test that ran. */
-    TALLY_TEST_PRICE_BONETT = 6  /**< Price & Bonett (2002): z test of the log ratio of medians
+    TALLY_TEST_PRICE_BONETT = 6, /**< Price & Bonett (2002): z test of the log ratio of medians
                                       with distribution-free standard errors from order
                                       statistics. */
+    TALLY_TEST_CLUSTER_BOOTSTRAP = 7 /**< Reports of histogram runs at the pooled level: t on the
+                                          log ratio with each side's cluster bootstrap standard
+                                          error over runs (docs/statistics.md, "Histogram
+                                          runs"); a report chooses it itself, never an option. */
 } tally_test;
 
 /** Verdict of one comparison row (docs/statistics.md, "Verdicts"). */
@@ -65,11 +69,14 @@ typedef enum tally_interval_method {
     TALLY_INTERVAL_LOG_WELCH = 3,     /**< exp of the Welch interval of mean(log x) differences:
                                            exact for the ratio of geometric means (GMean). */
     TALLY_INTERVAL_PRICE_BONETT = 4,  /**< Price & Bonett (2002) for the ratio of medians. */
-    TALLY_INTERVAL_HODGES_LEHMANN = 5 /**< The Hodges-Lehmann interval that inverts the
+    TALLY_INTERVAL_HODGES_LEHMANN = 5, /**< The Hodges-Lehmann interval that inverts the
                                            Mann-Whitney test (as R's `wilcox.test(conf.int =
                                            TRUE)`), of the ratio of locations (log scale) or,
                                            with samples <= 0, of the shift over the baseline's
                                            statistic. */
+    TALLY_INTERVAL_CLUSTER_BOOTSTRAP = 6 /**< exp of the t interval of the log ratio with the
+                                              sides' cluster bootstrap standard errors over
+                                              runs (histogram runs, pooled level). */
 } tally_interval_method;
 
 /** Multiple-comparison adjustment of p-values. */

@@ -111,6 +111,24 @@ typedef struct tally_report_options {
     double percentile;            /**< p of ::TALLY_STAT_PERCENTILE rows, in (0, 100) (the
                                        statistic "p99" is ::TALLY_STAT_PERCENTILE with 99 here:
                                        tally_statistic_parse()); 0 (the default) otherwise. */
+    tally_statistic per_run;      /**< Cases of histogram runs (tally_case_histogram_append()):
+                                       ::TALLY_STAT_DEFAULT (the default) pools the requests of
+                                       every run (the pooled level: the row's statistic of all
+                                       requests, its interval and test by a cluster bootstrap
+                                       over runs); any other statistic reduces each run to that
+                                       statistic of its requests (the per-run level: one value per
+                                       run, which every statistic, test and interval then takes
+                                       as samples). docs/statistics.md, "Histogram runs". */
+    double per_run_percentile;    /**< p of per_run = ::TALLY_STAT_PERCENTILE, in (0, 100); else 0. */
+    int independent_requests;     /**< 1: the pooled level takes requests as independent draws
+                                       (order-statistic and request-level intervals and tests,
+                                       as for plain samples) instead of bootstrapping runs; the
+                                       reports say so. 0 (the default): a side with fewer than 5
+                                       runs gets no interval and an insufficient verdict. */
+    size_t resamples;             /**< Resamples of the cluster bootstrap, at least 100; default
+                                       2000. */
+    uint64_t seed;                /**< Seed of the cluster bootstrap (SplitMix64); default 1: the
+                                       same data give the same intervals. */
 } tally_report_options;
 
 /** Version 1: the first released layout. A later version appends fields; a caller's older
@@ -119,7 +137,7 @@ typedef struct tally_report_options {
 #define TALLY_REPORT_OPTIONS_INIT                                                          \
     { TALLY_REPORT_OPTIONS_VERSION, TALLY_STAT_DEFAULT, TALLY_TEST_AUTO, 0.05,              \
       TALLY_ADJUST_NONE, TALLY_PERCENTILE_LINEAR, 0.95, NULL, 0, 0, 0.0, 0.8, 0.0, NULL, NULL, \
-      NULL, TALLY_PAIR_BY_NAME, NULL, 0.0 }
+      NULL, TALLY_PAIR_BY_NAME, NULL, 0.0, TALLY_STAT_DEFAULT, 0.0, 0, 2000, 1 }
 
 /**
  * Fill `opts` with the defaults of options version `version`, as ::TALLY_REPORT_OPTIONS_INIT does for the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/plot.h"
+#include "stats/cluster_boot.h"
 #include "stats/quantile.h"
 
 #define TOP 10.0
@@ -26,7 +27,7 @@ typedef struct spectrum {
 } spectrum;
 
 static int spectrum_of(spectrum *s, const tally__wsample *w, tally_percentile_method method,
-                       double confidence)
+                       double confidence, int bands)
 {
     double last = log10((double)w->n);
     s->count = 0;
@@ -39,7 +40,7 @@ static int spectrum_of(spectrum *s, const tally__wsample *w, tally_percentile_me
         if (tally__wsample_percentile(&s->v[i], w, p, method) != TALLY_OK)
             return 0;
         double level;
-        s->band[i] = p > 0 && tally__wsample_percentile_ci(&s->lo[i], &s->hi[i], &level, w, p,
+        s->band[i] = bands && p > 0 && tally__wsample_percentile_ci(&s->lo[i], &s->hi[i], &level, w, p,
                                                             confidence);
         s->x[i] = x;
         s->count++;
@@ -73,13 +74,41 @@ static void draw_band(tally__buf *b, const spectrum *s, const tally__svg_scale *
     tally__svg_path_close(b);
 }
 
+/* The values' range over the row's cells, of samples or of pooled histogram runs, and the
+ * largest sample count. */
+static int value_range(double *lo, double *hi, size_t *nmax, const tally_report *r,
+                       const tally__row *row)
+{
+    tally__row_sample_range(lo, hi, nmax, r, row);
+    for (size_t j = 0; j < r->config_count; j++) {
+        const tally__cell *c = &row->cells[j];
+        if (!c->pub.present || c->pooled == NULL)
+            continue;
+        *lo = fmin(*lo, c->pooled->value[0]);
+        *hi = fmax(*hi, c->pooled->value[c->pooled->len - 1]);
+        *nmax = c->n > *nmax ? c->n : *nmax;
+    }
+    return *nmax > 0;
+}
+
+/* The cell's values as a weighted sample: its samples sorted (*sorted, freed by the caller),
+ * or its pooled requests. */
+static int cell_sample(tally__wsample *w, double **sorted, const tally__cell *c)
+{
+    if (c->pooled)
+        return tally__wsample_init(w, c->pooled->value, c->pooled->counts, c->pooled->len);
+    if (c->samples == NULL)
+        return TALLY_ENODATA;
+    return tally__wsample_sorted_copy(w, sorted, c->samples, c->n);
+}
+
 int tally__plot_spectrum(tally__buf *b, const tally_report *r, const tally__row *row,
                          const tally__si *si)
 {
     double vlo, vhi;
     size_t nmax;
-    if (row->statistic != TALLY_STAT_PERCENTILE ||
-        !tally__row_sample_range(&vlo, &vhi, &nmax, r, row) || nmax < 2)
+    if (row->statistic != TALLY_STAT_PERCENTILE || !value_range(&vlo, &vhi, &nmax, r, row) ||
+        nmax < 2)
         return 0;
     spectrum *sp = tally__calloc(r->config_count, sizeof *sp);
     if (sp == NULL) {
@@ -92,12 +121,14 @@ int tally__plot_spectrum(tally__buf *b, const tally_report *r, const tally__row 
         const tally__cell *c = &row->cells[j];
         tally__wsample w;
         double *sorted = NULL;
-        if (!c->pub.present || c->samples == NULL ||
-            tally__wsample_sorted_copy(&w, &sorted, c->samples, c->n) != TALLY_OK) {
+        if (!c->pub.present || cell_sample(&w, &sorted, c) != TALLY_OK) {
             tally_error_clear();
             continue;
         }
-        if (spectrum_of(&sp[j], &w, r->opts.percentile_method, r->opts.confidence)) {
+        /* The order-statistic bands take the values as independent, which pooled requests of
+         * several runs are not: drawn for them only when the report was told they are. */
+        if (spectrum_of(&sp[j], &w, r->opts.percentile_method, r->opts.confidence,
+                        c->pooled == NULL || r->opts.independent_requests)) {
             any = 1;
             xmax = fmax(xmax, sp[j].x[sp[j].count - 1]);
         } else {
@@ -162,16 +193,25 @@ int tally__plot_spectrum(tally__buf *b, const tally_report *r, const tally__row 
     tally__buf_printf(&desc, "Percentile spectrum of %s %s by %s: the percentiles of each "
                              "configuration's runs from the minimum to p%g, against 1 / (1 - p) "
                              "on a logarithmic axis, with the band of each percentile's %g %% "
-                             "distribution-free interval where the runs give one.",
+                             "distribution-free interval where the runs give one%s.",
                       row->benchmark, row->case_name,
                       tally_percentile_method_name(r->opts.percentile_method),
-                      100 * (1 - pow(10, -xmax)), 100 * r->opts.confidence);
+                      100 * (1 - pow(10, -xmax)), 100 * r->opts.confidence,
+                      tally__report_has_pooled(r) && !r->opts.independent_requests
+                          ? " (none for pooled histogram runs, whose requests are not "
+                            "independent draws)"
+                          : "");
     for (size_t j = 0; j < r->config_count; j++)
         if (sp[j].count) {
             char v[80];
             tally__plot_value(v, sizeof v, row->cells[j].pub.value, row->unit);
-            tally__buf_printf(&desc, " %s: %s %s over %zu runs.", r->configs[j].label,
-                              row->stat_name, v, row->cells[j].n);
+            if (row->cells[j].pooled)
+                tally__buf_printf(&desc, " %s: %s %s over %zu requests of %zu runs.",
+                                  r->configs[j].label, row->stat_name, v, row->cells[j].n,
+                                  row->cells[j].hist_runs);
+            else
+                tally__buf_printf(&desc, " %s: %s %s over %zu runs.", r->configs[j].label,
+                                  row->stat_name, v, row->cells[j].n);
         }
     tally__plot_open(b, "plot-spectrum", width, height, "Percentile spectrum", &desc);
     tally__svg_axis(b, &xa);

@@ -71,7 +71,8 @@ static void value_cell(tally__buf *b, const tally_report *r, const tally__row *r
         tally__buf_number(b, f, hi);
         tally__buf_puts(b, "]");
     }
-    if (c->value_defined && !interval &&
+    /* A pooled histogram cell without an interval is the histogram notes' to explain. */
+    if (c->value_defined && !interval && c->pooled == NULL &&
         (row->statistic == TALLY_STAT_MEDIAN || row->statistic == TALLY_STAT_PERCENTILE)) {
         *median_note = 1;
         tally__buf_puts(b, " [3]");
@@ -377,7 +378,7 @@ static int has_samples(const tally_report *r, const tally__group *g)
 {
     for (size_t i = g->first; i < g->first + g->count; i++)
         for (size_t j = 0; j < r->config_count; j++)
-            if (r->rows[i].cells[j].samples)
+            if (r->rows[i].cells[j].samples || r->rows[i].cells[j].pooled)
                 return 1;
     return 0;
 }
@@ -546,6 +547,7 @@ static void footer(tally__buf *b, const tally_report *r)
     tally__render_block_notes(&t, r, "");
     tally__render_exact_notes(&t, r, "");
     tally__render_summary_only_notes(&t, r, "");
+    tally__render_histogram_notes(&t, r, "");
     if (t.len) {
         tally__buf_puts(b, "<p>");
         text_lines(b, &t);

@@ -279,8 +279,14 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
         count(&w, "outliers_tukey", s->outliers_tukey);
         if (c->summary_only)
             render_summary_only(&w, c);
+        if (c->hist_runs > 0) {
+            /* Histogram runs: the level the cell's figures come from (docs/statistics.md). */
+            count(&w, "histogram_runs", c->hist_runs);
+            str(&w, "level", c->pooled ? "pooled" : "per-run");
+            num(&w, "resolution", c->resolution, 1);
+        }
         key(&w, "samples");
-        if (r->opts.omit_samples || c->summary_only) {
+        if (r->opts.omit_samples || c->summary_only || c->samples == NULL) {
             tally__buf_puts(b, "null");
         } else {
             tally__buf_puts(b, "[");
@@ -449,6 +455,15 @@ static void render_summary(tally__buf *b, const tally_report *r)
     tally__buf_puts(b, "\n");
 }
 
+static int has_histograms(const tally_report *r)
+{
+    for (size_t i = 0; i < r->row_count; i++)
+        for (size_t j = 0; j < r->config_count; j++)
+            if (r->rows[i].cells[j].hist_runs > 0)
+                return 1;
+    return 0;
+}
+
 int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_options *o)
 {
     (void)o;
@@ -476,6 +491,16 @@ int tally__render_json(tally__buf *b, const tally_report *r, const tally_render_
     boolean(&w, "summaries_only", ro->summaries_only);
     str(&w, "pair_by", tally_pair_by_name(ro->pair_by));
     str(&w, "case_map", ro->case_map);
+    if (has_histograms(r)) {
+        /* Only with histogram runs, so that the options of other reports read as before. */
+        char per_run[32];
+        tally_statistic_label(per_run, sizeof per_run, ro->per_run, ro->per_run_percentile);
+        str(&w, "per_run", ro->per_run == TALLY_STAT_DEFAULT ? NULL : per_run);
+        boolean(&w, "independent_requests", ro->independent_requests);
+        count(&w, "resamples", ro->resamples);
+        key(&w, "seed");
+        tally__buf_printf(b, "%llu", (unsigned long long)ro->seed);
+    }
     tally__buf_puts(b, "},\n");
     render_configs(b, r);
     /* Environment keys whose values differ: {key, values: one per configuration or null}. */

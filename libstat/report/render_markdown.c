@@ -455,6 +455,7 @@ static void tail_pieces(md_doc *d)
     tally__render_block_notes(&notes, r, "- ");
     tally__render_exact_notes(&notes, r, "- ");
     tally__render_summary_only_notes(&notes, r, "- ");
+    tally__render_histogram_notes(&notes, r, "- ");
     tally__render_diag_notes(&notes, r, "- ");
     if (notes.failed)
         d->text.failed = 1;

@@ -77,7 +77,8 @@ static void fill_value(grid *g, size_t gr, size_t col, const tally__row *row,
     }
     tally__buf text = TALLY__BUF_INIT;
     int interval = tally__render_cell_value(&text, f, row, c, NULL);
-    if (c->value_defined && !interval &&
+    /* A pooled histogram cell without an interval is the histogram notes' to explain. */
+    if (c->value_defined && !interval && c->pooled == NULL &&
         (row->statistic == TALLY_STAT_MEDIAN || row->statistic == TALLY_STAT_PERCENTILE)) {
         tally__buf_puts(&text, " " NOTE_MEDIAN_CI);
         *median_note = 1;

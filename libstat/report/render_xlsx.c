@@ -723,6 +723,7 @@ static void notes_sheet(ctx *c, const tally_report *r)
     tally__render_block_notes(&notes, r, "");
     tally__render_exact_notes(&notes, r, "");
     tally__render_summary_only_notes(&notes, r, "");
+    tally__render_histogram_notes(&notes, r, "");
     if (notes.failed) {
         note(c, LXW_ERROR_MEMORY_MALLOC_FAILED, "the notes");
         tally__buf_dispose(&notes);

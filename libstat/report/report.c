@@ -108,6 +108,10 @@ static int check_options(const tally_report_options *o)
         return tally__error(TALLY_EINVAL, "report options: alpha must lie in (0, 1)");
     if (!(o->confidence > 0 && o->confidence < 1))
         return tally__error(TALLY_EINVAL, "report options: confidence must lie in (0, 1)");
+    if (o->test == TALLY_TEST_CLUSTER_BOOTSTRAP)
+        return tally__error(TALLY_EINVAL, "report options: the cluster bootstrap is the test of "
+                                          "histogram runs at the pooled level, chosen there "
+                                          "by the report, not an option");
     if ((unsigned)o->statistic > TALLY_STAT_PERCENTILE ||
         (unsigned)o->test > TALLY_TEST_PRICE_BONETT ||
         (unsigned)o->adjust > TALLY_ADJUST_BONFERRONI ||
@@ -117,6 +121,16 @@ static int check_options(const tally_report_options *o)
                                               : o->percentile != 0)
         return tally__error(TALLY_EINVAL, "report options: percentile %g: a percentile row needs "
                                           "one in (0, 100), other statistics 0", o->percentile);
+    if ((unsigned)o->per_run > TALLY_STAT_PERCENTILE ||
+        (o->per_run == TALLY_STAT_PERCENTILE ? !(o->per_run_percentile > 0 &&
+                                                 o->per_run_percentile < 100)
+                                             : o->per_run_percentile != 0))
+        return tally__error(TALLY_EINVAL, "report options: per_run %d with per_run_percentile "
+                                          "%g: a percentile needs one in (0, 100), other "
+                                          "statistics 0", (int)o->per_run, o->per_run_percentile);
+    if (o->resamples < 100 || o->resamples > 10000000)
+        return tally__error(TALLY_EINVAL, "report options: resamples %zu: from 100 to 10^7",
+                            o->resamples);
     if (tally_pair_by_name(o->pair_by) == NULL)
         return tally__error(TALLY_EINVAL, "report options: pair_by out of range");
     if (!(o->power > 0 && o->power < 1))

@@ -78,7 +78,8 @@ int tally__cell_hmean_interval(double *lo, double *hi, const tally__row *row,
                                const tally__cell *c, double confidence)
 {
     const tally_summary *s = &c->pub.summary;
-    if (!c->pub.present || row->statistic != TALLY_STAT_HMEAN || s->n < 2 ||
+    /* A pooled cell's n counts requests, which are not independent draws. */
+    if (!c->pub.present || row->statistic != TALLY_STAT_HMEAN || s->n < 2 || c->pooled ||
         !(s->defined & TALLY_SUMMARY_HMEAN) || !(s->defined & TALLY_SUMMARY_HSTDDEV) ||
         !(s->hmean > 0))
         return 0;

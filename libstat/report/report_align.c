@@ -26,6 +26,7 @@ void tally__report_free_row(tally__row *row, size_t configs)
             if (!row->cells[j].borrowed)
                 tally__free_mem(row->cells[j].samples);
             tally__free_mem(row->cells[j].paired_from);
+            tally__cell_free_histograms(&row->cells[j]);
         }
     tally__free_mem(row->cells);
 }
@@ -159,8 +160,9 @@ static int copy_samples(tally__cell *cell, const tally_case *c, int borrow)
     return TALLY_OK;
 }
 
-static int copy_case(tally__cell *cell, const tally_case *c, int borrow)
+static int copy_case(tally__cell *cell, const tally_case *c, const tally_report *r)
 {
+    int borrow = r->opts.omit_samples;
     const char *failed = tally_case_meta_get(c, "failed_runs");
     cell->failed_runs = failed ? strtoul(failed, NULL, 10) : 0;
     if (tally_case_is_summary_only(c)) {
@@ -171,6 +173,8 @@ static int copy_case(tally__cell *cell, const tally_case *c, int borrow)
         cell->pub.present = rc == TALLY_OK;
         return rc;
     }
+    if (tally_case_histogram_count(c) > 0)
+        return tally__cell_histograms(cell, c, r);
     return copy_samples(cell, c, borrow);
 }
 
@@ -259,7 +263,7 @@ static int align_all(tally_report *r, const tally_results *results, const tally_
                                      : tally__error(TALLY_EINVAL, "%zu partition summaries for "
                                                                   "more cases", nparts);
                 else if (rc == TALLY_OK)
-                    rc = copy_case(&r->rows[index].cells[j], c, r->opts.omit_samples);
+                    rc = copy_case(&r->rows[index].cells[j], c, r);
                 if (rc == TALLY_OK && tally_case_is_summary_only(c))
                     r->rows[index].summary_only = 1;
                 const char *assume = tally_case_meta_get(c, "assume");

@@ -53,6 +53,12 @@ typedef struct tally__cell {
     int diag_defined;          /* diag holds them (the cell's samples were seen) */
     int summary_only;          /* the case is known by `reported` alone (no samples) */
     tally_case_summary reported;
+    size_t hist_runs;          /* the case's histogram runs (0: samples); report_hist.c */
+    double resolution;         /* their widest bucket resolution */
+    struct tally__pooled *pooled; /* the pooled level: the runs on one grid (n is then the
+                                     requests; samples NULL) */
+    double log_se;             /* the cluster bootstrap's standard error of log(statistic) */
+    int se_defined;
 } tally__cell;
 
 typedef struct tally__row {
@@ -187,6 +193,21 @@ void tally__cell_summary_only(tally__cell *cell, const tally_report *r);
 int tally__report_has_summary_only(const tally_report *r);
 /* The notes naming each summary-only cell and what its rows cannot show, each line `prefix`ed. */
 void tally__render_summary_only_notes(tally__buf *b, const tally_report *r, const char *prefix);
+/* Histogram runs (report_hist.c): the cell of a case of histogram runs, per run (its samples
+ * each run's per_run statistic) or pooled (cell->pooled); the pooled cell's summary with its
+ * cluster bootstrap interval; its comparison at `confidence` (row_options: the row's summary
+ * options, tally__row_summary_options, passed in so that report_stats.c alone calls back); what they own; whether a report
+ * has pooled cells; the notes naming each row's level, runs, resolution and interval method. */
+int tally__cell_histograms(tally__cell *cell, const tally_case *c, const tally_report *r);
+int tally__cell_pooled_summary(tally__cell *cell, const tally__row *row, const tally_report *r,
+                               const tally_summary_options *row_options);
+int tally__cell_pooled_compare(tally_comparison *out, const tally__cell *cell,
+                               const tally__cell *base, const tally__row *row,
+                               const tally_report *r, const tally_summary_options *row_options,
+                               double confidence);
+void tally__cell_free_histograms(tally__cell *cell);
+int tally__report_has_pooled(const tally_report *r);
+void tally__render_histogram_notes(tally__buf *b, const tally_report *r, const char *prefix);
 /* Summaries, comparisons with the baseline and adjusted p-values of every row (report_stats.c). */
 int tally__report_compute(tally_report *r);
 /* Diagnostics of every cell and the outliers' influence on each verdict (report_diag.c); after

@@ -62,6 +62,7 @@ static int with_notes(int rc, tally__buf *b, const tally_report *r, const char *
     tally__render_block_notes(&notes, r, prefix);
     tally__render_exact_notes(&notes, r, prefix);
     tally__render_summary_only_notes(&notes, r, prefix);
+    tally__render_histogram_notes(&notes, r, prefix);
     if (diagnose)
         tally__render_diag_notes(&notes, r, prefix);
     if (notes.len > 0) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/cluster_boot.h"
 #include "stats/compare_impl.h"
 #include "stats/stats_internal.h"
 
@@ -105,6 +106,21 @@ static int summarize_cell(tally__cell *cell, const tally__row *row, const tally_
         cell->part_made = 1;
         return cell_from_part(cell, row, r, j);
     }
+    if (cell->pooled) {
+        tally_summary_options so = tally__row_summary_options(r, row);
+        int rc = tally__cell_pooled_summary(cell, row, r, &so);
+        /* The report's BAmean cuts of the pooled requests, each a summary of its own
+         * (O(buckets) each). */
+        const tally__pooled *p = cell->pooled;
+        for (size_t k = 0; k < TALLY__BAMEAN_COUNT && rc == TALLY_OK; k++) {
+            tally_summary cut = { .size = sizeof cut };
+            tally_summary_options co = so;
+            co.bamean_percent = tally__bamean_percents[k];
+            rc = tally_histogram_summarize(&cut, p->value, p->counts, p->len, &co);
+            cell->bamean[k] = cut.bamean;
+        }
+        return rc == TALLY_OK ? TALLY_OK : case_error(rc, row, r, j);
+    }
     tally_summary_options so = tally__row_summary_options(r, row);
     /* The summary's own cut is reused; the other cuts are taken in the summary's passes. */
     double percents[TALLY__BAMEAN_COUNT], values[TALLY__BAMEAN_COUNT];
@@ -168,6 +184,14 @@ static int finish_cell(tally__cell *cell, const tally__row *row, const tally_rep
 static int compare_at(tally_comparison *out, const tally__cell *cell, const tally__cell *base,
                       const tally__row *row, const tally_report *r, double confidence)
 {
+    if (cell->pooled || base->pooled) {
+        if (!cell->pooled || !base->pooled)
+            return tally__error(TALLY_EMISMATCH, "one side holds histogram runs, the other "
+                                                 "single values: compare them per run "
+                                                 "(per_run, --per-run)");
+        tally_summary_options so = tally__row_summary_options(r, row);
+        return tally__cell_pooled_compare(out, cell, base, row, r, &so, confidence);
+    }
     tally_compare_options co = TALLY_COMPARE_OPTIONS_INIT;
     co.test = tally__row_test(r, row);
     co.alpha = r->opts.alpha;

@@ -5,6 +5,7 @@
 
 #include "report/report_internal.h"
 #include "util/utf8.h"
+#include "stats/cluster_boot.h"
 #include "stats/compare_impl.h"
 #include "stats/quantile.h"
 #include "stats/stats_internal.h"
@@ -633,6 +634,9 @@ void tally__render_method_line(tally__buf *b, const tally_report *r)
         else if (r->opts.test != TALLY_TEST_NONE)
             tally__buf_puts(b, " (its interval: of the ratio of the tested means)");
     }
+    if (tally__report_has_pooled(r) && !r->opts.independent_requests)
+        tally__buf_puts(b, "; pooled histogram runs: t on the log ratio with cluster bootstrap "
+                           "standard errors over runs");
     tally__buf_printf(b, ", alpha %g", r->opts.alpha);
     /* A verdict and its interval agree when the interval's level is 1 - alpha. */
     if (r->opts.test != TALLY_TEST_NONE && fabs(r->opts.confidence + r->opts.alpha - 1) > 1e-9)
@@ -691,6 +695,9 @@ void tally__render_insufficient_reason(tally__buf *b, const tally__row *row,
         tally__buf_printf(b, "%s needs the %g%% distribution-free interval of each side's %s, "
                              "so >= %zu runs per side, has %zu and %zu", test,
                           c->confidence * 100, what, need, nb, nc);
+    else if (c->test == TALLY_TEST_CLUSTER_BOOTSTRAP)
+        tally__buf_printf(b, "%s needs >= %d runs per side (the histogram runs' note gives "
+                             "them)", test, TALLY__CLUSTER_MIN_RUNS);
     else if (c->test == TALLY_TEST_PRICE_BONETT)
         tally__buf_printf(b, "%s needs the %g%% interval of each median, so >= %zu runs per "
                              "side, has %zu and %zu", test, c->confidence * 100, need, nb, nc);

@@ -31,6 +31,7 @@ set(TALLY_MODULE_SOURCES
   report_display.c
   report_diag.c
   report_exact.c
+  report_hist.c
   report_env.c
   report_fit.c
   report_pair.c

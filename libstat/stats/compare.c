@@ -495,6 +495,8 @@ static int run_test(tally_comparison *r, test_outcome *out, const inputs *in, ta
     case TALLY_TEST_AUTO:
         r->test = TALLY_TEST_NONE;
         return TALLY_OK;
+    case TALLY_TEST_CLUSTER_BOOTSTRAP:
+        break; /* runs of histograms only (report/report_hist.c), refused by check_options */
     }
     return tally__error(TALLY_EINVAL, "compare: unknown test %d", (int)test);
 }

@@ -11,6 +11,7 @@ static const tally__name tests[] = {
     { "none", TALLY_TEST_NONE },
     { "auto", TALLY_TEST_AUTO },
     { "price-bonett", TALLY_TEST_PRICE_BONETT },
+    { "cluster-bootstrap", TALLY_TEST_CLUSTER_BOOTSTRAP },
 };
 
 static const tally__name adjustments[] = {
@@ -29,6 +30,7 @@ static const tally__name intervals[] = {
     { "log-welch", TALLY_INTERVAL_LOG_WELCH },
     { "price-bonett", TALLY_INTERVAL_PRICE_BONETT },
     { "hodges-lehmann", TALLY_INTERVAL_HODGES_LEHMANN },
+    { "cluster-bootstrap", TALLY_INTERVAL_CLUSTER_BOOTSTRAP },
 };
 
 static const tally__name verdicts[] = {

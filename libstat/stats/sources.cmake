@@ -4,6 +4,7 @@ set(TALLY_MODULE_SOURCES
   adjust.c
   bamean.c
   changepoint.c
+  cluster_boot.c
   compare.c
   compare_names.c
   diagnose.c

@@ -86,8 +86,16 @@ def _spectrum(ax, report, row, samples, labels):
 
     from .stats import percentile_interval, percentiles
     from .errors import NotEnoughData
-    options = json.loads(report.to_json())["options"]
+    doc = json.loads(report.to_json())
+    options = doc["options"]
     method, confidence = options["percentile_method"], options["confidence"]
+    pooled = [c for r in doc["rows"] if r["benchmark"] == row.benchmark and r["case"] == row.case
+              for c in r["cells"] if c.get("level") == "pooled"]
+    if pooled:
+        # The report keeps no samples of pooled histogram runs: never an empty plot.
+        raise ValueError("plot('spectrum') draws samples; this case's histogram runs are "
+                         "pooled: Report.to_html() draws their spectrum, or report per run "
+                         "(per_run=...)")
     top = 1
     for j, (label, s) in enumerate(zip(labels, samples)):
         if len(s) < 2:

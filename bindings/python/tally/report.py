@@ -97,7 +97,27 @@ _REPORT_OPTIONS = {
     "case_map": ("case_map", lambda v, name: cstring(_case_map(v, name), name)),
     "pair_by": ("pair_by", enum_of("pair_by")),
     "baseline": ("baseline", cstring),
+    "per_run": ("per_run", lambda v, name: _per_run(v, name)),
+    "per_run_percentile": ("per_run_percentile", real),
+    "independent_requests": ("independent_requests", flag),
+    "resamples": ("resamples", lambda v, name: _whole(v, name)),
+    "seed": ("seed", lambda v, name: _whole(v, name)),
 }
+
+
+def _per_run(value, argname):
+    """The per-run statistic of histogram runs ("p99", "median", ...); "default" is the pooled
+    level, which None already keeps."""
+    return _statistic(value, argname)[0]
+
+
+def _whole(value, argname):
+    """A whole number >= 0 (bool rejected)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{argname} must be an int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{argname} must be >= 0, not {value}")
+    return value
 
 
 def _case_map(value, argname):
@@ -135,6 +155,9 @@ def _report_options(**values):
     if values.get("statistic") is not None and values.get("percentile") is None:
         p = _statistic(values["statistic"], "statistic")[1]
         values["percentile"] = p if p > 0 else None
+    if values.get("per_run") is not None and values.get("per_run_percentile") is None:
+        p = _statistic(values["per_run"], "per_run")[1]
+        values["per_run_percentile"] = p if p > 0 else None
     opts = new_options("tally_report_options")
     return opts, fill_options(opts, _REPORT_OPTIONS, values)
 
@@ -228,6 +251,13 @@ class Report(Owner):
     pair_by: "name" (the default) or "position" (the i-th case of a benchmark with the
     baseline's i-th). `pairing()` says how the rows paired. baseline: the label of the result
     set the others are compared with (None: the first), as hyperfine's reference command.
+    Cases of histogram runs (docs/statistics.md, "Histogram runs"): per_run: a statistic name
+    or "pNN" reducing each run to that statistic of its requests (the per-run level: one value
+    per run, e.g. per_run="p99", statistic="median" for the median over runs of each run's
+    p99); None pools every request (the pooled level), whose interval and test come from a
+    cluster bootstrap over runs with `resamples` (default 2000) and `seed` (default 1);
+    independent_requests: take pooled requests as independent instead (request-level
+    intervals; otherwise a side with fewer than 5 runs gets none and an insufficient verdict).
     The report copies what it needs: `results` may be freed afterwards.
     """
 
@@ -244,7 +274,10 @@ class Report(Owner):
                  noise: Optional[PathLike] = None,
                  case_map: Union[str, Sequence[str], Dict[str, str], None] = None,
                  pair_by: Optional[str] = None, baseline: Optional[str] = None,
-                 percentile: Optional[float] = None) -> None:
+                 percentile: Optional[float] = None, per_run: Optional[str] = None,
+                 per_run_percentile: Optional[float] = None,
+                 independent_requests: Optional[bool] = None,
+                 resamples: Optional[int] = None, seed: Optional[int] = None) -> None:
         if not isinstance(results, Results):
             raise TypeError(f"results must be a tally.Results, not {type(results).__name__}")
         opts, keep = _report_options(
@@ -252,7 +285,9 @@ class Report(Owner):
             percentile_method=percentile_method, confidence=confidence, filter=filter,
             summaries_only=summaries_only, omit_samples=omit_samples, equivalence=equivalence,
             power=power, mde=mde, expect_diff=expect_diff, noise=noise, case_map=case_map,
-            pair_by=pair_by, baseline=baseline, percentile=percentile)
+            pair_by=pair_by, baseline=baseline, percentile=percentile, per_run=per_run,
+            per_run_percentile=per_run_percentile, independent_requests=independent_requests,
+            resamples=resamples, seed=seed)
         out = ffi.new("tally_report **")
         with results._use() as handle:
             check(lib.tally_report_new(out, handle, opts))
