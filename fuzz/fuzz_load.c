@@ -44,15 +44,21 @@ tally_input_kind fuzz_kind(const char *name)
 
 tally_results *fuzz_load_checked(tally_input_kind kind, const uint8_t *data, size_t size)
 {
-    tally_results *into = fuzz_sentinel_new();
     tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
     opts.kind = kind;
     /* Formats of summaries without their run count (hyperfine CSV) are read as of 3 runs. */
     const tally__importer *imp = tally__importer_for(kind);
     if (imp && (imp->flags & TALLY__IMPORT_TAKES_RUNS))
         opts.runs = 3;
+    return fuzz_load_checked_with(&opts, data, size);
+}
+
+tally_results *fuzz_load_checked_with(const tally_load_options *opts, const uint8_t *data,
+                                      size_t size)
+{
+    tally_results *into = fuzz_sentinel_new();
     tally_error_clear();
-    int rc = tally_load_buffer(into, (const char *)data, size, FUZZ_INPUT_NAME, &opts);
+    int rc = tally_load_buffer(into, (const char *)data, size, FUZZ_INPUT_NAME, opts);
     if (rc != TALLY_OK) {
         fuzz_check_error(rc, "tally_load_buffer rejected the input");
         tally_results *reference = fuzz_sentinel_new();

@@ -52,6 +52,11 @@ void fuzz_check_summaries(const tally_results *r);
  * Returns the list on success (the caller frees it), NULL when the input was rejected. */
 tally_results *fuzz_load_checked(tally_input_kind kind, const uint8_t *data, size_t size);
 
+/* The same with the caller's load options (the JSON paths of the generic JSON reader, which
+ * a kind alone cannot give). */
+tally_results *fuzz_load_checked_with(const tally_load_options *opts, const uint8_t *data,
+                                      size_t size);
+
 /* The kind of the input format named `name` in the importer registry ("csv", "fio", ...): how
  * the target of an importer without a constant of its own in tally/io.h names it. */
 tally_input_kind fuzz_kind(const char *name);

@@ -7,7 +7,9 @@
  * `reported.<statistic>` (hyperfine: mean, stddev, median, min, max; Google Benchmark: mean,
  * median, stddev, cv; pytest-benchmark: mean, median, stddev, min, max, q1, q3, iqr; JMH: mean
  * (its score), score_error; criterion.rs: mean, median, stddev, median_abs_dev and the bounds of
- * their intervals; nanobench: median; Catch2: the bounds of the mean's interval).
+ * their intervals, and the slope with its interval under linear sampling; nanobench: median,
+ * median_abs_pct_error; Catch2: the bounds of the mean's interval; BenchmarkDotNet: bdn_mean,
+ * bdn_median, bdn_stddev, bdn_min, bdn_max of its Result rows).
  * tally_validate() recomputes each of those statistics from the case's samples with
  * tally_summarize() and lists every comparison, flagging the ones whose relative difference
  * exceeds a tolerance.
@@ -26,8 +28,16 @@
  * - `score_error`: JMH's half-width of the 99.9 % Student-t interval of the mean,
  *   t(0.9995, n - 1) stddev / sqrt(n), undefined for n <= 2;
  * - `median_abs_dev`: criterion's 1.4826 median |x - median|;
- * - `<statistic>.lower`, `<statistic>.upper` (mean, median, stddev, median_abs_dev): a bootstrap
- *   interval, which cannot be recomputed; the recomputed statistic must lie inside it. For a
+ * - `median_abs_pct_error`: nanobench's median of |x - median| / x, a fraction;
+ * - `slope`: criterion's least-squares slope through the origin of times on iters, for its
+ *   linear sampling (iters d, 2d, ..., nd) sum(i^2 x_i) / sum(i^2) of the samples x_i;
+ *   `slope_other_iters` (a slope over other iteration counts) is listed as not recomputable;
+ * - `bdn_mean`, `bdn_median`, `bdn_stddev` (n - 1), `bdn_min`, `bdn_max`: BenchmarkDotNet's
+ *   Statistics of its Result rows, rebuilt from the samples by its rule (the median overhead
+ *   `benchmarkdotnet.overhead` subtracted, at least 0, the `benchmarkdotnet.upper_outliers`
+ *   largest left out: its default RemoveUpper outliers, above Q3 + 1.5 IQR);
+ * - `<statistic>.lower`, `<statistic>.upper` (mean, median, stddev, median_abs_dev, slope): a
+ *   bootstrap interval, which cannot be recomputed; the recomputed statistic must lie inside it. For a
  *   summary-only case (tally_case_set_summary()) the case's own mean and SD are checked against
  *   such bounds; its order statistics cannot be recomputed.
  * Other `reported.*` keys are ignored.
@@ -110,7 +120,8 @@ TALLY_API const char *tally_validation_benchmark(const tally_validation *v, size
 TALLY_API const char *tally_validation_case(const tally_validation *v, size_t i);
 
 /** @return the statistic of entry i ("mean", "median", "stddev", "min", "max", "cv", "q1", "q3",
- *  "iqr", "score_error", "median_abs_dev", "mean lower bound", ...), or NULL. */
+ *  "iqr", "score_error", "median_abs_dev", "median_abs_pct_error", "slope", "mean lower bound",
+ *  "mean of result rows", ...), or NULL. */
 TALLY_API const char *tally_validation_statistic(const tally_validation *v, size_t i);
 
 /** @return the harness's value of entry i as read from the file, or NaN (out of range, or the

@@ -7,15 +7,18 @@
  * "Actual"; "MainTarget" in files before 0.11, which have no stage) are the samples, each
  * Nanoseconds / Operations, the time of one operation: jitting, pilot, warm-up and overhead
  * iterations are not, nor the "Result" rows, which BenchmarkDotNet derives from them (overhead
- * subtracted, outliers removed). Its Statistics are of those derived rows, so they are not kept
- * for validation. A benchmark is Type.Method, a case its Parameters ("N=1000"), else "all"; the
- * job (DisplayInfo "Type.Method: Job [params]") separates configurations when a file holds
- * several. */
+ * subtracted, upper outliers removed). Its Statistics are of those derived rows: they are kept
+ * as reported.bdn_* with what rebuilds the rows from the samples (the median overhead per
+ * operation, the number of rows left out; model/validate_bdn.c) for tally_validate(). A
+ * benchmark is Type.Method, a case its Parameters ("N=1000"), else "all"; the job (DisplayInfo
+ * "Type.Method: Job [params]") separates configurations when a file holds several. */
+#include <math.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "formats/import_util.h"
+#include "model/validate_bdn.h"
 #include "util/internal.h"
 #include "util/json_util.h"
 
@@ -105,6 +108,95 @@ static int read_measurements(tally_case *c, const cJSON *list, const char *name,
     return TALLY_OK;
 }
 
+/* What rebuilds BenchmarkDotNet's Result rows from the samples: the median of the overhead
+ * iterations' Nanoseconds per operation of the actual ones, and how many actual ones the Result
+ * rows leave out. *kept 0 when the file does not say (no Result rows, actual iterations of
+ * different operation counts, where the overhead per operation is not one number). */
+typedef struct derived {
+    size_t actual, results;
+    double ops, overhead;
+    int kept;
+} derived;
+
+static int find_derived(derived *d, const cJSON *list)
+{
+    const cJSON *m;
+    double *ovh = NULL;
+    size_t n = 0, cap = 0;
+    int same_ops = 1;
+    memset(d, 0, sizeof *d);
+    cJSON_ArrayForEach(m, list) {
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(m, "IterationMode");
+        const cJSON *stage = cJSON_GetObjectItemCaseSensitive(m, "IterationStage");
+        const cJSON *ops = cJSON_GetObjectItemCaseSensitive(m, "Operations");
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(m, "Nanoseconds");
+        if (!cJSON_IsString(mode) || !cJSON_IsString(stage))
+            continue;
+        if (actual(m) && cJSON_IsNumber(ops)) {
+            if (d->actual++ == 0)
+                d->ops = ops->valuedouble;
+            same_ops &= ops->valuedouble == d->ops;
+        } else if (strcmp(mode->valuestring, "Workload") == 0 &&
+                   strcmp(stage->valuestring, "Result") == 0) {
+            d->results++;
+        } else if (strcmp(mode->valuestring, "Overhead") == 0 &&
+                   strcmp(stage->valuestring, "Actual") == 0 && cJSON_IsNumber(ns) &&
+                   isfinite(ns->valuedouble)) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                double *grown = tally__reallocarray(ovh, cap, sizeof *grown);
+                if (grown == NULL) {
+                    tally__free_mem(ovh);
+                    return tally__oom();
+                }
+                ovh = grown;
+            }
+            ovh[n++] = ns->valuedouble;
+        }
+    }
+    int rc = TALLY_OK;
+    if (n > 0) {
+        tally_summary sum = { .size = sizeof sum };
+        rc = tally_summarize(&sum, ovh, n, NULL);
+        d->overhead = sum.median;
+    }
+    tally__free_mem(ovh);
+    if (rc != TALLY_OK)
+        return rc;
+    d->kept = d->results > 0 && same_ops && d->ops > 0;
+    if (d->kept)
+        d->overhead /= d->ops;
+    return TALLY_OK;
+}
+
+/* Statistics' Mean, Median, StandardDeviation, Min and Max as reported.bdn_*, with what
+ * rebuilds the rows they describe. */
+static int keep_statistics(tally_case *c, const cJSON *e, const cJSON *list)
+{
+    static const char *const figures[][2] = { { "Mean", "bdn_mean" },
+                                               { "Median", "bdn_median" },
+                                               { "StandardDeviation", "bdn_stddev" },
+                                               { "Min", "bdn_min" },
+                                               { "Max", "bdn_max" } };
+    const cJSON *stats = cJSON_GetObjectItemCaseSensitive(e, "Statistics");
+    derived d;
+    if (!cJSON_IsObject(stats))
+        return TALLY_OK;
+    int rc = find_derived(&d, list);
+    if (rc != TALLY_OK || !d.kept)
+        return rc;
+    rc = tally__import_meta_number(c, TALLY__BDN_OVERHEAD, d.overhead);
+    if (rc == TALLY_OK)
+        rc = tally__import_meta_number(c, TALLY__BDN_OUTLIERS,
+                                       (double)d.actual - (double)d.results);
+    for (size_t i = 0; rc == TALLY_OK && i < TALLY__COUNT(figures); i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(stats, figures[i][0]);
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+            rc = tally__import_reported(c, figures[i][1], v->valuedouble);
+    }
+    return rc;
+}
+
 static int one_benchmark(void *ctx, const cJSON *e, tally__jpath *p)
 {
     reading *r = ctx;
@@ -162,6 +254,8 @@ static int one_benchmark(void *ctx, const cJSON *e, tally__jpath *p)
     tally__jpath_pop(p, mark);
     if (rc == TALLY_OK && display)
         rc = tally_case_meta_set(c, "display_info", display);
+    if (rc == TALLY_OK)
+        rc = keep_statistics(c, e, list);
     return rc;
 }
 

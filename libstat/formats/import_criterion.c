@@ -127,10 +127,59 @@ static void names_from_path(tally__buf *bench, tally__buf *cname, const where *w
     tally__buf_append(cname, slash + 1, (size_t)(end - slash - 1));
 }
 
-/* estimates.json: {"mean": {"confidence_interval": {"confidence_level", "lower_bound",
- * "upper_bound"}, "point_estimate", "standard_error"}, "median": {...}, "median_abs_dev": {...},
- * "slope": {...} or null, "std_dev": {...}}, in the unit of the samples. */
-static int keep_estimates(tally_case *c, const char *data, size_t len, const char *path)
+/* One estimate of estimates.json, {"confidence_interval": {"confidence_level", "lower_bound",
+ * "upper_bound"}, "point_estimate", "standard_error"}, as reported.KEY, KEY.lower, KEY.upper. */
+static int keep_estimate(tally_case *c, const cJSON *root, const char *member, const char *key,
+                         const char *path, tally__jpath *p)
+{
+    const cJSON *est, *ci;
+    double point, lo, hi;
+    int rc = tally__json_object(&est, root, member, 1, path, p);
+    size_t mark = tally__jpath_key(p, member);
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&point, est, "point_estimate", 1, path, p);
+    if (rc == TALLY_OK)
+        rc = tally__json_object(&ci, est, "confidence_interval", 1, path, p);
+    tally__jpath_key(p, "confidence_interval");
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&lo, ci, "lower_bound", 1, path, p);
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&hi, ci, "upper_bound", 1, path, p);
+    tally__jpath_pop(p, mark);
+    char bound[64];
+    if (rc == TALLY_OK)
+        rc = tally__import_reported(c, key, point);
+    snprintf(bound, sizeof bound, "%s.lower", key);
+    if (rc == TALLY_OK)
+        rc = tally__import_reported(c, bound, lo);
+    snprintf(bound, sizeof bound, "%s.upper", key);
+    if (rc == TALLY_OK)
+        rc = tally__import_reported(c, bound, hi);
+    return rc;
+}
+
+/* A slope over other iteration counts, kept as reported.slope_other_iters: tally_validate()
+ * lists it as not recomputable from the per-iteration samples rather than leaving it out. */
+static int keep_unrecomputable_slope(tally_case *c, const cJSON *root, const char *path,
+                                     tally__jpath *p)
+{
+    const cJSON *est;
+    double point;
+    int rc = tally__json_object(&est, root, "slope", 1, path, p);
+    size_t mark = tally__jpath_key(p, "slope");
+    if (rc == TALLY_OK)
+        rc = tally__json_number(&point, est, "point_estimate", 1, path, p);
+    tally__jpath_pop(p, mark);
+    return rc == TALLY_OK ? tally__import_reported(c, "slope_other_iters", point) : rc;
+}
+
+/* estimates.json: {"mean": {...}, "median": {...}, "median_abs_dev": {...}, "slope": {...} or
+ * null, "std_dev": {...}}, in the unit of the samples. The slope (of times on iters) is kept
+ * only when the iteration counts were d, 2d, ..., nd (`linear`), for which tally_validate()
+ * recomputes it from the per-iteration samples alone; otherwise its point estimate is kept as
+ * reported.slope_other_iters, which tally_validate() lists as not recomputable. */
+static int keep_estimates(tally_case *c, const char *data, size_t len, const char *path,
+                          int linear)
 {
     static const char *const names[][2] = { { "mean", "mean" }, { "median", "median" },
                                             { "std_dev", "stddev" },
@@ -139,31 +188,13 @@ static int keep_estimates(tally_case *c, const char *data, size_t len, const cha
     int rc = tally__json_parse(&root, data, len, path);
     tally__jpath p;
     tally__jpath_init(&p);
-    for (size_t i = 0; rc == TALLY_OK && i < TALLY__COUNT(names); i++) {
-        const cJSON *est, *ci;
-        double point, lo, hi;
-        rc = tally__json_object(&est, root, names[i][0], 1, path, &p);
-        size_t mark = tally__jpath_key(&p, names[i][0]);
-        if (rc == TALLY_OK)
-            rc = tally__json_number(&point, est, "point_estimate", 1, path, &p);
-        if (rc == TALLY_OK)
-            rc = tally__json_object(&ci, est, "confidence_interval", 1, path, &p);
-        tally__jpath_key(&p, "confidence_interval");
-        if (rc == TALLY_OK)
-            rc = tally__json_number(&lo, ci, "lower_bound", 1, path, &p);
-        if (rc == TALLY_OK)
-            rc = tally__json_number(&hi, ci, "upper_bound", 1, path, &p);
-        tally__jpath_pop(&p, mark);
-        char key[64];
-        if (rc == TALLY_OK)
-            rc = tally__import_reported(c, names[i][1], point);
-        snprintf(key, sizeof key, "%s.lower", names[i][1]);
-        if (rc == TALLY_OK)
-            rc = tally__import_reported(c, key, lo);
-        snprintf(key, sizeof key, "%s.upper", names[i][1]);
-        if (rc == TALLY_OK)
-            rc = tally__import_reported(c, key, hi);
-    }
+    for (size_t i = 0; rc == TALLY_OK && i < TALLY__COUNT(names); i++)
+        rc = keep_estimate(c, root, names[i][0], names[i][1], path, &p);
+    int slope = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "slope"));
+    if (rc == TALLY_OK && slope && linear)
+        rc = keep_estimate(c, root, "slope", "slope", path, &p);
+    else if (rc == TALLY_OK && slope)
+        rc = keep_unrecomputable_slope(c, root, path, &p);
     cJSON_Delete(root);
     return rc;
 }
@@ -173,8 +204,9 @@ static const char *const sample_arrays[] = { "iters", "times", NULL };
 static const tally__json_cut sample_cut = { sample_prefix, sample_arrays };
 enum { ITERS = 0, TIMES = 1 };
 
-/* The samples: times[i] / iters[i]. */
-static int read_samples(tally_case *c, tally__json_doc *doc, tally__jpath *p)
+/* The samples: times[i] / iters[i]; *linear 1 when iters[i] = (i + 1) iters[0] (criterion's
+ * linear sampling). */
+static int read_samples(tally_case *c, int *linear, tally__json_doc *doc, tally__jpath *p)
 {
     const cJSON *iters, *times;
     const double *it, *t;
@@ -200,6 +232,9 @@ static int read_samples(tally_case *c, tally__json_doc *doc, tally__jpath *p)
         }
         x[i] = it[i];
     }
+    *linear = 1;
+    for (size_t i = 0; rc == TALLY_OK && i < ni; i++)
+        *linear &= it[i] == (double)(i + 1) * it[0];
     tally__jpath_key(p, "times");
     if (rc == TALLY_OK)
         rc = tally__json_doc_numbers(&t, &nt, doc, times, TIMES, p);
@@ -245,6 +280,7 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
     tally_resultset *rs = NULL;
     tally_benchmark *b;
     tally_case *c;
+    int linear = 0;
     /* The baseline's folder labels the set unless the caller gave a label (the loader puts the
      * caller's in place of this one). */
     if (rc == TALLY_OK && w.baseline) {
@@ -259,13 +295,13 @@ static int read_doc(tally_results *into, tally__json_doc *doc, const tally_load_
     if (rc == TALLY_OK)
         rc = tally_benchmark_case_add(&c, b, cname.len ? cname.data : "all");
     if (rc == TALLY_OK)
-        rc = read_samples(c, doc, p);
+        rc = read_samples(c, &linear, doc, p);
     if (rc == TALLY_OK && cJSON_IsString(mode))
         rc = tally_case_meta_set(c, "sampling_mode", mode->valuestring);
     if (rc == TALLY_OK)
         rc = read_beside(&data, &len, &path, name, &w, "estimates.json");
     if (rc == TALLY_OK && data)
-        rc = keep_estimates(c, data, len, path);
+        rc = keep_estimates(c, data, len, path, linear);
     tally__free_mem(data);
     tally__free_mem(path);
     tally__buf_dispose(&bench);

@@ -5,7 +5,9 @@
  * Each measurement is one epoch; its "elapsed" is already seconds per iteration (nanobench's
  * Result::add divides the epoch's time by its iterations), and divided by "batch" it is the time
  * per unit that nanobench prints as ns/op: the sample. The Bench's title is the benchmark, each
- * run's name a case. median(elapsed) / batch is kept as reported.median for tally_validate(). */
+ * run's name a case. median(elapsed) / batch is kept as reported.median and
+ * medianAbsolutePercentError(elapsed) (a fraction, the same for any unit) as
+ * reported.median_abs_pct_error for tally_validate(). */
 #include <math.h>
 #include <string.h>
 
@@ -110,6 +112,10 @@ static int one_result(void *ctx, const cJSON *res, tally__jpath *p)
     const cJSON *median = cJSON_GetObjectItemCaseSensitive(res, "median(elapsed)");
     if (rc == TALLY_OK && cJSON_IsNumber(median) && isfinite(median->valuedouble))
         rc = tally__import_reported(c, "median", median->valuedouble / batch);
+    const cJSON *mdape =
+        cJSON_GetObjectItemCaseSensitive(res, "medianAbsolutePercentError(elapsed)");
+    if (rc == TALLY_OK && cJSON_IsNumber(mdape) && isfinite(mdape->valuedouble))
+        rc = tally__import_reported(c, "median_abs_pct_error", mdape->valuedouble);
     if (rc == TALLY_OK)
         rc = tally__import_json_meta(NULL, c, "", res, settings);
     return rc;

@@ -126,8 +126,9 @@ static int closing(reader *rd, const char *what, const char *unit, tally_directi
                                           rd->case_name[0] ? rd->case_name : "all", key, v);
 }
 
-static int one_line(reader *rd)
+static int one_line(void *ctx)
 {
+    reader *rd = ctx;
     tally__line_import *t = &rd->t;
     size_t n = t->len;
     const char *s = tally__trim(t->line, &n);
@@ -167,6 +168,15 @@ static int one_line(reader *rd)
     return TALLY_OK;
 }
 
+static int finish(void *ctx)
+{
+    return flush(ctx);
+}
+
+static const tally__line_driver driver = {
+    "pgbench", one_line, finish, "pgbench results (progress lines or a run's 'tps = ')",
+};
+
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
@@ -174,20 +184,11 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     memset(&rd, 0, sizeof rd);
     rd.name = name;
     rd.opts = opts;
-    int rc = tally__line_import_begin(&rd.t, into, data, len, name, opts, "pgbench");
-    if (rc != TALLY_OK)
-        return rc;
-    while ((rc = tally__line_import_next(&rd.t)) > 0)
-        if ((rc = one_line(&rd)) != TALLY_OK)
-            break;
-    if (rc == 0)
-        rc = flush(&rd);
+    int rc = tally__line_import_run(&rd.t, into, data, len, name, opts, &driver, &rd,
+                                    &rd.samples);
     tally__free_mem(rd.tps);
     tally__free_mem(rd.lat);
-    if (rc > 0)
-        rc = TALLY_OK;
-    return rc < 0 ? rc : tally__import_end(rc, rd.samples, &rd.t.lines,
-                                           "pgbench results (progress lines or a run's 'tps = ')");
+    return rc;
 }
 
 const tally__importer tally__importer_pgbench = {

@@ -134,8 +134,9 @@ static int closing(reader *rd, const char *suffix, const char *unit, tally_direc
                                           rd->r.case_name[0] ? rd->r.case_name : "all", key, v);
 }
 
-static int one_line(reader *rd)
+static int one_line(void *ctx)
 {
+    reader *rd = ctx;
     tally__line_import *t = &rd->t;
     const char *s = t->line;
     size_t n = t->len;
@@ -202,6 +203,10 @@ static int one_line(reader *rd)
     return TALLY_OK;
 }
 
+static const tally__line_driver driver = {
+    "sysbench", one_line, NULL, "sysbench results (interval lines or a run's closing figures)",
+};
+
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
@@ -209,14 +214,7 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
     memset(&rd, 0, sizeof rd);
     rd.name = name;
     rd.opts = opts;
-    int rc = tally__line_import_begin(&rd.t, into, data, len, name, opts, "sysbench");
-    if (rc != TALLY_OK)
-        return rc;
-    while ((rc = tally__line_import_next(&rd.t)) > 0)
-        if ((rc = one_line(&rd)) != TALLY_OK)
-            return rc;
-    return tally__import_end(rc, rd.samples, &rd.t.lines,
-                             "sysbench results (interval lines or a run's closing figures)");
+    return tally__line_import_run(&rd.t, into, data, len, name, opts, &driver, &rd, &rd.samples);
 }
 
 const tally__importer tally__importer_sysbench = {

@@ -323,6 +323,21 @@ int tally__line_import_next(tally__line_import *t)
     return tally__fields_next(&t->lines, &t->line, &t->len, t->f, TALLY__COUNT(t->f), &t->nf);
 }
 
+int tally__line_import_run(tally__line_import *t, tally_results *into, const char *data,
+                           size_t len, const char *name, const tally_load_options *opts,
+                           const tally__line_driver *d, void *ctx, const size_t *found)
+{
+    int rc = tally__line_import_begin(t, into, data, len, name, opts, d->harness);
+    if (rc != TALLY_OK)
+        return rc;
+    while ((rc = tally__line_import_next(t)) > 0)
+        if ((rc = d->line(ctx)) != TALLY_OK)
+            return rc;
+    if (rc == 0 && d->finish)
+        rc = d->finish(ctx);
+    return tally__import_end(rc, *found, &t->lines, d->what);
+}
+
 int tally__import_end(int rc, size_t found, const tally__lines *l, const char *what)
 {
     if (rc < 0)

@@ -210,4 +210,22 @@ int tally__line_import_begin(tally__line_import *t, tally_results *into, const c
 /* The next line into t->line, t->len, t->f and t->nf, as tally__fields_next(). */
 int tally__line_import_next(tally__line_import *t);
 
+/* What a line importer that keeps its state in a reader of its own hands to
+ * tally__line_import_run(): the harness (result-set metadata), line(ctx) for each line (t holds
+ * it), finish(ctx) (may be NULL) once every line was read, and `what` the importer looks for
+ * (tally__import_end's hint). */
+typedef struct tally__line_driver {
+    const char *harness;
+    int (*line)(void *ctx);
+    int (*finish)(void *ctx);
+    const char *what;
+} tally__line_driver;
+
+/* A line importer's whole file: tally__line_import_begin(), d->line for each line until one
+ * fails, d->finish at the end, then tally__import_end() with *found (the samples the reader
+ * counted, read after the loop). */
+int tally__line_import_run(tally__line_import *t, tally_results *into, const char *data,
+                           size_t len, const char *name, const tally_load_options *opts,
+                           const tally__line_driver *d, void *ctx, const size_t *found);
+
 #endif /* TALLY_IMPORT_UTIL_H */

@@ -4,5 +4,6 @@ set(TALLY_MODULE_SOURCES
   resultset.c
   units.c
   validate.c
+  validate_bdn.c
   validate_perf.c
 )

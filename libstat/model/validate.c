@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "model/validate_bdn.h"
 #include "model/validate_perf.h"
 #include "util/internal.h"
 #include "util/options.h"
@@ -32,8 +33,12 @@ struct tally_validation {
 
 typedef enum which {
     MEAN, MEDIAN, STDDEV, MIN, MAX, CV, Q1_HINGE, Q3_HINGE, IQR_HINGE, ERROR_T999, MAD_1_4826,
-    PERF_COUNTER, PERF_VARIANCE
+    PERF_COUNTER, PERF_VARIANCE, MDAPE, SLOPE, SLOPE_OTHER_ITERS
 } which;
+
+/* The rows a statistic describes: the case's samples, or BenchmarkDotNet's Result rows rebuilt
+ * from them by its own rule (validate_bdn.c). */
+typedef enum rows { SAMPLES = 0, BDN_RESULT = 1 } rows;
 
 /* Which side of an interval a key holds: the recomputed point must lie inside. */
 typedef enum side { POINT = 0, LOWER = -1, UPPER = 1 } side;
@@ -46,45 +51,66 @@ static const struct known {
     which stat;
     side bound;
     const char *note;
+    rows rows;
 } known[] = {
-    {"reported.mean", "mean", MEAN, POINT, "arithmetic mean"},
-    {"reported.median", "median", MEDIAN, POINT, "median, mean of the middle two when n is even"},
-    {"reported.stddev", "stddev", STDDEV, POINT, "sample standard deviation (n - 1)"},
-    {"reported.min", "min", MIN, POINT, ""},
-    {"reported.max", "max", MAX, POINT, ""},
+    {"reported.mean", "mean", MEAN, POINT, "arithmetic mean", SAMPLES},
+    {"reported.median", "median", MEDIAN, POINT, "median, mean of the middle two when n is even",
+     SAMPLES},
+    {"reported.stddev", "stddev", STDDEV, POINT, "sample standard deviation (n - 1)", SAMPLES},
+    {"reported.min", "min", MIN, POINT, "", SAMPLES},
+    {"reported.max", "max", MAX, POINT, "", SAMPLES},
     {"reported.cv", "cv", CV, POINT,
-     "cv as a fraction stddev/mean (Google Benchmark); tally's CV percentage divided by 100"},
+     "cv as a fraction stddev/mean (Google Benchmark); tally's CV percentage divided by 100",
+     SAMPLES},
     {"reported.q1", "q1", Q1_HINGE, POINT,
      "first quartile as pytest-benchmark computes it (median of the lower half for even n, "
-     "weighted hinges for odd n)"},
+     "weighted hinges for odd n)", SAMPLES},
     {"reported.q3", "q3", Q3_HINGE, POINT,
      "third quartile as pytest-benchmark computes it (median of the upper half for even n, "
-     "weighted hinges for odd n)"},
-    {"reported.iqr", "iqr", IQR_HINGE, POINT, "q3 - q1, pytest-benchmark's quartiles"},
+     "weighted hinges for odd n)", SAMPLES},
+    {"reported.iqr", "iqr", IQR_HINGE, POINT, "q3 - q1, pytest-benchmark's quartiles", SAMPLES},
     {"reported.score_error", "score_error", ERROR_T999, POINT,
      "JMH's scoreError: half-width of the 99.9 % Student-t interval of the mean, "
-     "t(0.9995, n - 1) stddev / sqrt(n)"},
+     "t(0.9995, n - 1) stddev / sqrt(n)", SAMPLES},
     {"reported.median_abs_dev", "median_abs_dev", MAD_1_4826, POINT,
-     "criterion's median absolute deviation from the median, times 1.4826"},
+     "criterion's median absolute deviation from the median, times 1.4826", SAMPLES},
     {"reported.mean.lower", "mean lower bound", MEAN, LOWER,
-     "a bootstrap interval, not recomputable: the recomputed mean must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed mean must lie inside", SAMPLES},
     {"reported.mean.upper", "mean upper bound", MEAN, UPPER,
-     "a bootstrap interval, not recomputable: the recomputed mean must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed mean must lie inside", SAMPLES},
     {"reported.median.lower", "median lower bound", MEDIAN, LOWER,
-     "a bootstrap interval, not recomputable: the recomputed median must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed median must lie inside", SAMPLES},
     {"reported.median.upper", "median upper bound", MEDIAN, UPPER,
-     "a bootstrap interval, not recomputable: the recomputed median must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed median must lie inside", SAMPLES},
     {"reported.stddev.lower", "stddev lower bound", STDDEV, LOWER,
-     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside", SAMPLES},
     {"reported.stddev.upper", "stddev upper bound", STDDEV, UPPER,
-     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed stddev must lie inside", SAMPLES},
     {"reported.median_abs_dev.lower", "median_abs_dev lower bound", MAD_1_4826, LOWER,
-     "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed value must lie inside", SAMPLES},
     {"reported.median_abs_dev.upper", "median_abs_dev upper bound", MAD_1_4826, UPPER,
-     "a bootstrap interval, not recomputable: the recomputed value must lie inside"},
+     "a bootstrap interval, not recomputable: the recomputed value must lie inside", SAMPLES},
     /* perf stat -r N -v (validate_perf.c). */
-    {"reported.perf_counter", "perf counter", PERF_COUNTER, POINT, ""},
-    {"reported.perf_variance", "perf variance", PERF_VARIANCE, POINT, ""},
+    {"reported.perf_counter", "perf counter", PERF_COUNTER, POINT, "", SAMPLES},
+    {"reported.perf_variance", "perf variance", PERF_VARIANCE, POINT, "", SAMPLES},
+    {"reported.median_abs_pct_error", "median_abs_pct_error", MDAPE, POINT,
+     "nanobench's medianAbsolutePercentError: median of |x - median| / x, a fraction", SAMPLES},
+    {"reported.slope", "slope", SLOPE, POINT,
+     "criterion's slope: least-squares slope through the origin of times on iters, "
+     "sum(i^2 x_i) / sum(i^2) for its linear sampling iters = d, 2d, ..., nd", SAMPLES},
+    {"reported.slope_other_iters", "slope", SLOPE_OTHER_ITERS, POINT, "", SAMPLES},
+    {"reported.slope.lower", "slope lower bound", SLOPE, LOWER,
+     "a bootstrap interval, not recomputable: the recomputed slope must lie inside", SAMPLES},
+    {"reported.slope.upper", "slope upper bound", SLOPE, UPPER,
+     "a bootstrap interval, not recomputable: the recomputed slope must lie inside", SAMPLES},
+    /* BenchmarkDotNet's Statistics, of its Result rows (validate_bdn.c). */
+    {"reported.bdn_mean", "mean of result rows", MEAN, POINT, TALLY__BDN_RULE, BDN_RESULT},
+    {"reported.bdn_median", "median of result rows", MEDIAN, POINT, TALLY__BDN_RULE,
+     BDN_RESULT},
+    {"reported.bdn_stddev", "stddev of result rows", STDDEV, POINT,
+     TALLY__BDN_RULE "; sample SD (n - 1)", BDN_RESULT},
+    {"reported.bdn_min", "min of result rows", MIN, POINT, TALLY__BDN_RULE, BDN_RESULT},
+    {"reported.bdn_max", "max of result rows", MAX, POINT, TALLY__BDN_RULE, BDN_RESULT},
 };
 
 /* What a case's samples give beyond its summary: the order statistics of the harnesses'
@@ -140,19 +166,35 @@ static double hinge(const double *v, size_t n, int upper)
     return upper ? 0.25 * v[3 * k + 1] + 0.75 * v[3 * k + 2] : 0.75 * v[k] + 0.25 * v[k + 1];
 }
 
-/* criterion's median_abs_dev: 1.4826 median |x - median| (its stats/univariate/sample.rs). */
-static int mad_1_4826(double *out, const double *v, size_t n)
+/* The median of |x - median| over v[0..n) ascending: criterion's median_abs_dev (times 1.4826,
+ * its stats/univariate/sample.rs), or, relative, of |x - median| / x: nanobench's
+ * medianAbsolutePercentError (its Result::medianAbsolutePercentError, a fraction). */
+static int median_dev(double *out, const double *v, size_t n, int relative)
 {
     double med = sorted_median(v, n);
     double *dev = tally__reallocarray(NULL, n, sizeof(double));
     if (dev == NULL)
         return tally__oom();
     for (size_t i = 0; i < n; i++)
-        dev[i] = fabs(v[i] - med);
+        dev[i] = relative ? fabs((v[i] - med) / v[i]) : fabs(v[i] - med);
     qsort(dev, n, sizeof(double), ascending);
-    *out = sorted_median(dev, n) * 1.4826;
+    *out = relative ? sorted_median(dev, n) : sorted_median(dev, n) * 1.4826;
     tally__free_mem(dev);
     return TALLY_OK;
+}
+
+/* criterion's slope (its analysis/mod.rs: Slope::fit, dot(iters, times) / dot(iters, iters))
+ * of samples x_i = times_i / iters_i taken with iters_i = i d (its linear sampling; the
+ * importer keeps the slope only then): sum(i^2 x_i) / sum(i^2), d cancelling. */
+static double slope_linear(const double *x, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = (double)(i + 1) * (double)(i + 1);
+        num += w * x[i];
+        den += w;
+    }
+    return num / den;
 }
 
 /* Recomputed value in the reported statistic's definition into *out; NaN with a note when
@@ -166,7 +208,8 @@ static int recompute(double *out, figures *f, which stat, const char **note)
         *note = "a summary-only case: only its mean and standard deviation are known";
         return TALLY_OK;
     }
-    if (stat == Q1_HINGE || stat == Q3_HINGE || stat == IQR_HINGE || stat == MAD_1_4826) {
+    if (stat == Q1_HINGE || stat == Q3_HINGE || stat == IQR_HINGE || stat == MAD_1_4826 ||
+        stat == MDAPE) {
         if (f->sorted == NULL) {
             f->sorted = tally__reallocarray(NULL, s->n, sizeof(double));
             if (f->sorted == NULL)
@@ -218,7 +261,16 @@ static int recompute(double *out, figures *f, which stat, const char **note)
             *note = "JMH's score error needs at least 3 samples";
         break;
     case MAD_1_4826:
-        return mad_1_4826(out, f->sorted, s->n);
+        return median_dev(out, f->sorted, s->n, 0);
+    case MDAPE:
+        return median_dev(out, f->sorted, s->n, 1);
+    case SLOPE:
+        *out = slope_linear(f->x, s->n);
+        break;
+    case SLOPE_OTHER_ITERS:
+        *note = "criterion's slope over iters other than d, 2d, ..., nd: the per-iteration "
+                "samples alone do not give it";
+        break;
     case PERF_COUNTER:
     case PERF_VARIANCE:
         break; /* add_entry: validate_perf.c */
@@ -263,7 +315,7 @@ static const char *population_sd_note(const entry *e, const tally_summary *s, wh
 
 static int add_entry(tally_validation *v, const tally_resultset *rs, const tally_benchmark *b,
                      const tally_case *c, const struct known *k, const char *text,
-                     figures *f, int summarized)
+                     figures *f, int summarized, const char *why_not)
 {
     if (v->count == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 16;
@@ -296,7 +348,7 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
         }
     } else {
         e.recomputed = NAN;
-        e.note = "the case has no samples";
+        e.note = why_not;
     }
     if (summarized && f->x == NULL && k->bound != POINT)
         e.note = "a summary-only case: the harness's own mean must lie inside its own interval";
@@ -322,13 +374,66 @@ static int add_entry(tally_validation *v, const tally_resultset *rs, const tally
     return TALLY_OK;
 }
 
+/* The case's samples summarised into f, as the harness's own n, mean and SD for a
+ * summary-only case; 0 when the case has neither. */
+static int summarize_case(figures *f, int *summarized, const tally_benchmark *b,
+                          const tally_case *c)
+{
+    *summarized = 0;
+    if (tally_case_is_summary_only(c)) {
+        /* The harness's own n, mean and SD: what its other figures (an interval) must agree
+         * with. */
+        tally_case_summary cs = { .size = sizeof cs };
+        int rc = tally_case_summary_result(&cs, c);
+        if (rc != TALLY_OK)
+            return rc;
+        f->s.n = cs.n;
+        f->s.amean = cs.mean;
+        f->s.stddev = cs.sd;
+        if (!isnan(cs.sd))
+            f->s.defined |= TALLY_SUMMARY_STDDEV;
+        *summarized = 1;
+    } else if (tally_case_sample_count(c) > 0) {
+        tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
+        so.direction = tally_benchmark_direction(b);
+        f->x = tally_case_samples(c);
+        int rc = tally_summarize(&f->s, f->x, tally_case_sample_count(c), &so);
+        if (rc != TALLY_OK)
+            return rc;
+        *summarized = 1;
+    }
+    return TALLY_OK;
+}
+
+/* BenchmarkDotNet's Result rows rebuilt from the case into g (g->x owned: freed by the
+ * caller); *summarized 0 with *why_not saying why when they cannot be. */
+static int summarize_bdn(figures *g, int *summarized, const char **why_not,
+                         const tally_benchmark *b, const tally_case *c)
+{
+    double *x = NULL;
+    size_t n = 0;
+    *summarized = 0;
+    int rc = tally__bdn_result_rows(&x, &n, why_not, c);
+    if (rc != TALLY_OK || x == NULL)
+        return rc;
+    tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
+    so.direction = tally_benchmark_direction(b);
+    g->x = x;
+    rc = tally_summarize(&g->s, x, n, &so);
+    *summarized = rc == TALLY_OK;
+    return rc;
+}
+
 static int validate_case(tally_validation *v, const tally_resultset *rs, const tally_benchmark *b,
                          const tally_case *c)
 {
-    figures f;
+    figures f, g;
     memset(&f, 0, sizeof f);
-    f.s.size = sizeof f.s;
-    int summarized = 0, rc = TALLY_OK;
+    memset(&g, 0, sizeof g);
+    f.s.size = g.s.size = sizeof f.s;
+    int summarized = 0, bdn_summarized = 0, rc = TALLY_OK;
+    int f_done = 0, g_done = 0;
+    const char *bdn_why = "";
     for (size_t m = 0; rc == TALLY_OK && m < tally_case_meta_count(c); m++) {
         const char *key, *text;
         tally_case_meta_at(&key, &text, c, m);
@@ -338,31 +443,21 @@ static int validate_case(tally_validation *v, const tally_resultset *rs, const t
                 k = &known[j];
         if (k == NULL)
             continue;
-        if (!summarized && tally_case_is_summary_only(c)) {
-            /* The harness's own n, mean and SD: what its other figures (an interval) must
-             * agree with. */
-            tally_case_summary cs = { .size = sizeof cs };
-            rc = tally_case_summary_result(&cs, c);
-            if (rc != TALLY_OK)
+        if (k->rows == BDN_RESULT) {
+            if (!g_done && (rc = summarize_bdn(&g, &bdn_summarized, &bdn_why, b, c)) != TALLY_OK)
                 break;
-            f.s.n = cs.n;
-            f.s.amean = cs.mean;
-            f.s.stddev = cs.sd;
-            if (!isnan(cs.sd))
-                f.s.defined |= TALLY_SUMMARY_STDDEV;
-            summarized = 1;
-        } else if (!summarized && tally_case_sample_count(c) > 0) {
-            tally_summary_options so = TALLY_SUMMARY_OPTIONS_INIT;
-            so.direction = tally_benchmark_direction(b);
-            f.x = tally_case_samples(c);
-            rc = tally_summarize(&f.s, f.x, tally_case_sample_count(c), &so);
-            if (rc != TALLY_OK)
-                break;
-            summarized = 1;
+            g_done = 1;
+            rc = add_entry(v, rs, b, c, k, text, &g, bdn_summarized, bdn_why);
+            continue;
         }
-        rc = add_entry(v, rs, b, c, k, text, &f, summarized);
+        if (!f_done && (rc = summarize_case(&f, &summarized, b, c)) != TALLY_OK)
+            break;
+        f_done = 1;
+        rc = add_entry(v, rs, b, c, k, text, &f, summarized, "the case has no samples");
     }
     tally__free_mem(f.sorted);
+    tally__free_mem(g.sorted);
+    tally__free_mem((double *)g.x);
     return rc;
 }
 

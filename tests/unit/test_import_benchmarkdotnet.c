@@ -40,6 +40,51 @@ static void test_jobs(void)
     tally_results_free(r);
 }
 
+/* validate-report-full.json (see tests/data/benchmarkdotnet/README.md): the Statistics are kept
+ * with what rebuilds the Result rows: the overhead median 110 ns over 4 operations = 27.5 ns per
+ * operation, and 5 actual iterations less 4 Result rows = 1 upper outlier. */
+static void test_statistics(void)
+{
+    tally_results *r;
+    CHECK_INT(import_file(&r, imp, "benchmarkdotnet/validate-report-full.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    tally_case *c = find_case(r, "Parse.Json", "all");
+    CHECK_INT(tally_case_sample_count(c), 5);
+    CHECK_STR(tally_case_meta_get(c, "benchmarkdotnet.overhead"), "27.5");
+    CHECK_STR(tally_case_meta_get(c, "benchmarkdotnet.upper_outliers"), "1");
+    CHECK_STR(tally_case_meta_get(c, "reported.bdn_mean"), "994.375");
+    CHECK_STR(tally_case_meta_get(c, "reported.bdn_median"), "991.25");
+    CHECK_STR(tally_case_meta_get(c, "reported.bdn_min"), "972.5");
+    CHECK_STR(tally_case_meta_get(c, "reported.bdn_max"), "1022.5");
+    CHECK(tally_case_meta_get(c, "reported.bdn_stddev") != NULL);
+    tally_results_free(r);
+}
+
+/* Actual iterations of different operation counts: no single overhead per operation, so the
+ * Statistics are not kept (nothing for tally_validate() to get wrong). */
+static void test_statistics_not_kept(void)
+{
+    static const char text[] =
+        "{\"Benchmarks\": [{\"Type\": \"T\", \"Method\": \"M\", "
+        "\"Statistics\": {\"Mean\": 1}, \"Measurements\": ["
+        "{\"IterationMode\": \"Workload\", \"IterationStage\": \"Actual\", "
+        "\"Operations\": 2, \"Nanoseconds\": 4},"
+        "{\"IterationMode\": \"Workload\", \"IterationStage\": \"Actual\", "
+        "\"Operations\": 4, \"Nanoseconds\": 8},"
+        "{\"IterationMode\": \"Workload\", \"IterationStage\": \"Result\", "
+        "\"Operations\": 2, \"Nanoseconds\": 4}]}]}";
+    tally_results *r;
+    CHECK_INT(import_text(&r, imp, text, "o.json", NULL), TALLY_OK);
+    if (!r)
+        return;
+    tally_case *c = find_case(r, "T.M", "all");
+    CHECK_INT(tally_case_sample_count(c), 2);
+    CHECK(tally_case_meta_get(c, "reported.bdn_mean") == NULL);
+    CHECK(tally_case_meta_get(c, "benchmarkdotnet.overhead") == NULL);
+    tally_results_free(r);
+}
+
 static void test_errors(void)
 {
     tally_results *r;
@@ -63,6 +108,8 @@ int main(void)
 {
     test_one_job();
     test_jobs();
+    test_statistics();
+    test_statistics_not_kept();
     test_errors();
     CHECK(sniffs_as("benchmarkdotnet/Md5VsSha256-report-full.json", imp, 95));
     return check_summary();
