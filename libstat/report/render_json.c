@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "stats/cluster_boot.h"
 #include "stats/compare_impl.h"
 
 typedef struct writer {
@@ -226,6 +227,22 @@ static void render_summary_only(writer *w, const tally__cell *c)
     tally__buf_puts(w->b, "}");
 }
 
+/* A pooled cell keeps no samples: its requests as the merged bucket grid instead, so that a
+ * reader can draw or recompute any percentile of them (tally.Report.plot("spectrum")). */
+static void render_pooled(writer *w, const tally__pooled *p)
+{
+    key(w, "pooled_histogram");
+    tally__buf_puts(w->b, "{\"values\": [");
+    for (size_t g = 0; g < p->len; g++) {
+        tally__buf_puts(w->b, g ? ", " : "");
+        tally__buf_double(w->b, p->value[g]);
+    }
+    tally__buf_puts(w->b, "], \"counts\": [");
+    for (size_t g = 0; g < p->len; g++)
+        tally__buf_printf(w->b, g ? ", %llu" : "%llu", (unsigned long long)p->counts[g]);
+    tally__buf_puts(w->b, "]}");
+}
+
 static void render_cell(tally__buf *b, const tally_report *r, const tally__row *row, size_t j)
 {
     const tally__cell *c = &row->cells[j];
@@ -296,6 +313,8 @@ static void render_cell(tally__buf *b, const tally_report *r, const tally__row *
             }
             tally__buf_puts(b, "]");
         }
+        if (c->pooled != NULL && !r->opts.omit_samples)
+            render_pooled(&w, c->pooled);
     }
     key(&w, "diagnostics");
     if (c->diag_defined)

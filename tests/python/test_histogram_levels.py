@@ -66,5 +66,16 @@ def test_pooled_compare_uses_the_runs():
     assert put.cells[1].comparison.test == "price-bonett"
     assert '"level": "pooled"' in rep.to_json()
     assert rep.to_markdown() and rep.to_csv() and rep.to_html()
-    with pytest.raises(ValueError):
-        rep.plot("spectrum")   # pooled: no samples to draw, said rather than an empty plot
+    # The spectrum of pooled cells is drawn from their merged buckets (pooled_histogram in
+    # the JSON): at p = 99 % (x = 2, the 17th point) each line is the cell's own pooled p99,
+    # computed by the report through the same weighted percentiles; no band, since the requests
+    # of a run are not independent draws.
+    import matplotlib
+    matplotlib.use("Agg")
+    get = [row for row in rep.rows if row.case == "get"][0]
+    ax = rep.plot("spectrum", case="get")
+    assert [line.get_ydata()[16] for line in ax.lines[:2]] == \
+        [get.cells[0].value, get.cells[1].value]
+    assert not ax.collections
+    banded = again.plot("spectrum", case="get")
+    assert banded.collections   # --independent-requests: order-statistic bands

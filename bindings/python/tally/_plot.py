@@ -81,7 +81,9 @@ def _samples(report, row):
 def _spectrum(ax, report, row, samples, labels):
     """The HTML report's percentile spectrum (plot_spectrum.c): each configuration's
     percentiles against log10(1 / (1 - p)), p from 0 to 1 - 1/n in steps of 1/8 decade, with
-    the band of the order-statistic interval where the runs give one."""
+    the band of the order-statistic interval where the runs give one. Pooled histogram runs
+    are drawn from their merged buckets, without a band unless the report takes their requests
+    as independent (a run's requests are not independent draws: docs/statistics.md)."""
     import math
 
     from .stats import percentile_interval, percentiles
@@ -89,27 +91,29 @@ def _spectrum(ax, report, row, samples, labels):
     doc = json.loads(report.to_json())
     options = doc["options"]
     method, confidence = options["percentile_method"], options["confidence"]
-    pooled = [c for r in doc["rows"] if r["benchmark"] == row.benchmark and r["case"] == row.case
-              for c in r["cells"] if c.get("level") == "pooled"]
-    if pooled:
-        # The report keeps no samples of pooled histogram runs: never an empty plot.
-        raise ValueError("plot('spectrum') draws samples; this case's histogram runs are "
-                         "pooled: Report.to_html() draws their spectrum, or report per run "
-                         "(per_run=...)")
+    banded = not any(c.get("level") == "pooled" for r in doc["rows"] for c in r["cells"]) \
+        or bool(options.get("independent_requests"))
+    cells = next(r["cells"] for r in doc["rows"]
+                 if r["benchmark"] == row.benchmark and r["case"] == row.case)
     top = 1
-    for j, (label, s) in enumerate(zip(labels, samples)):
-        if len(s) < 2:
+    for j, (label, s, cell) in enumerate(zip(labels, samples, cells)):
+        pooled = cell.get("pooled_histogram") if cell["present"] else None
+        values, counts = (pooled["values"], pooled["counts"]) if pooled else (s, None)
+        n = sum(counts) if pooled else len(s)
+        if n < 2:
             continue
-        last = math.log10(len(s))
+        last = math.log10(n)
         xs = [k / 8 for k in range(0, 49) if k / 8 <= last + 1e-9]
         ps = [100 * (1 - 10 ** -x) for x in xs]
         colour = PALETTE[j % len(PALETTE)]
-        ax.plot(xs, percentiles(s, ps, method=method), color=colour, label=label)
+        ax.plot(xs, percentiles(values, ps, method=method, counts=counts), color=colour,
+                label=label)
         band = []
         for x, p in zip(xs, ps):
             try:
-                if p > 0:
-                    band.append((x,) + percentile_interval(s, p, confidence=confidence)[:2])
+                if p > 0 and banded:
+                    band.append((x,) + percentile_interval(values, p, confidence=confidence,
+                                                           counts=counts)[:2])
             except NotEnoughData:
                 pass  # too few runs to bound this percentile
         if len(band) >= 2:

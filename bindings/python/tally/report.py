@@ -617,7 +617,8 @@ class Report(Owner):
         (a case's runs per configuration over a box), "runs" (a case's runs in run order),
         "sweep" (the statistic per case with its interval), "change" (pct-imp per case, the
         marker telling the verdict) or "spectrum" (a case's percentiles against 1 / (1 - p),
-        HdrHistogram style, with order-statistic bands, by the report's percentile method).
+        HdrHistogram style, with order-statistic bands, by the report's percentile method;
+        pooled histogram runs from their merged buckets, banded only with independent_requests).
         benchmark: its name (default: the first); case: for "distribution", "runs" and
         "spectrum" (default: the first case); ax: an existing Axes, else a new figure.
         theme: "auto" (default) draws on a transparent background in colours that read on
