@@ -202,6 +202,35 @@ static void test_round_trip(tally_store *s)
     tally_results_free(r);
 }
 
+/* The labels of sets that share one (docs/store.md "Selections"): LABEL@COMMIT (12 characters)
+ * when that tells them apart, else LABEL#ID; a set of a label of its own keeps it. Expected
+ * labels written by hand from that rule. */
+static void test_shared_labels(tally_store *s)
+{
+    record(s, make_set("dup", "aaaabbbbcccc1111", "dups", "m1", "2026-03-01T00:00:00Z", 21.0));
+    record(s, make_set("dup", "aaaabbbbcccc2222", "dups", "m1", "2026-03-02T00:00:00Z", 22.0));
+    record(s, make_set("dup", "ddddeeeeffff0000", "dups", "m1", "2026-03-03T00:00:00Z", 23.0));
+    record(s, make_set("dup", NULL, "dups", "m1", "2026-03-04T00:00:00Z", 24.0));
+    record(s, make_set("solo", "9999", "dups", "m1", "2026-03-05T00:00:00Z", 25.0));
+    tally_store_query q = TALLY_STORE_QUERY_INIT;
+    q.branch = "dups";
+    tally_results *r = select_q(s, &q);
+    CHECK_INT(tally_results_count(r), 5);
+    /* In time order; the first two share 12 characters of the commit, the fourth has none. */
+    const char *want[] = {"dup#", "dup#", "dup@ddddeeeeffff", "dup#", "solo"};
+    for (size_t i = 0; i < tally_results_count(r) && i < 5; i++) {
+        tally_resultset *rs = tally_results_at(r, i);
+        char expect[64];
+        if (want[i][strlen(want[i]) - 1] == '#')
+            snprintf(expect, sizeof expect, "%s%s", want[i],
+                     tally_resultset_meta_get(rs, "store.id"));
+        else
+            snprintf(expect, sizeof expect, "%s", want[i]);
+        CHECK(strcmp(tally_resultset_label(rs), expect) == 0);
+    }
+    tally_results_free(r);
+}
+
 static void test_filters(tally_store *s)
 {
     record(s, make_set("run", "2222bbbb", "main", "m1", "2026-01-03T00:00:00Z", 3.0));
@@ -509,6 +538,7 @@ int main(void)
         test_order(s);
         test_plan(s);
         test_not_finite(s);
+        test_shared_labels(s);
         tally_store_close(s);
     }
     test_newer();
