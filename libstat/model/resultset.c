@@ -23,6 +23,11 @@ typedef struct meta_list {
     meta_entry *items;
     size_t count;
     size_t cap;
+    /* Entries taken in one block (tally__resultset_meta_adopt) point into it and are freed
+     * with it, not one by one: a store's series sets thousands of lists at once. The block
+     * begins with the first items array (items == block until meta_set outgrows it). */
+    char *block;
+    size_t block_len;
 } meta_list;
 
 /* One run held as a histogram: bucket values strictly ascending with their counts. */
@@ -54,19 +59,21 @@ struct tally_benchmark {
     char *unit;
     tally_direction direction;
     tally_statistic statistic;
-    tally_case **cases;
+    tally_case **cases; /* &first_case until a second case comes (reserve_first_one) */
     size_t count;
     size_t cap;
     tally__name_index case_index;
+    tally_case *first_case;
 };
 
 struct tally_resultset {
     char *label;
     meta_list meta;
-    tally_benchmark **benchmarks;
+    tally_benchmark **benchmarks; /* &first_benchmark until a second one comes */
     size_t count;
     size_t cap;
     tally__name_index benchmark_index;
+    tally_benchmark *first_benchmark;
 };
 
 struct tally_results {
@@ -104,6 +111,22 @@ static int reserve_one(void **items, size_t *cap, size_t count, size_t elem_size
     return reserve_more(items, cap, count, 1, elem_size);
 }
 
+/* reserve_one for an array of pointers that starts as one slot inside its owner (`slot`): a
+ * result set of one benchmark of one case, as each of a store's series of thousands is, makes
+ * no array. The second element moves the array to an allocation of its own. */
+static int reserve_first_one(void **items, size_t *cap, size_t count, void *slot)
+{
+    if (*items != slot || count < *cap)
+        return reserve_one(items, cap, count, sizeof(void *));
+    void **grown = tally__reallocarray(NULL, 8, sizeof(void *));
+    if (grown == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    memcpy(grown, slot, count * sizeof(void *));
+    *items = grown;
+    *cap = 8;
+    return TALLY_OK;
+}
+
 static int check_name(const char *name, const char *what)
 {
     if (name == NULL || name[0] == '\0')
@@ -117,11 +140,21 @@ static int check_name(const char *name, const char *what)
 
 /* ---- metadata lists ---- */
 
+static int in_block(const meta_list *m, const char *p)
+{
+    /* Compared as integers: pointers into different allocations have no order in C. */
+    uintptr_t at = (uintptr_t)p, lo = (uintptr_t)m->block;
+    return m->block != NULL && at >= lo && at - lo < m->block_len;
+}
+
 static void meta_free(meta_list *m)
 {
     for (size_t i = 0; i < m->count; i++)
-        tally__free_mem(m->items[i].key);
-    tally__free_mem(m->items);
+        if (!in_block(m, m->items[i].key))
+            tally__free_mem(m->items[i].key);
+    if ((char *)m->items != m->block)
+        tally__free_mem(m->items);
+    tally__free_mem(m->block);
 }
 
 /* A new entry's block: key, NUL, value, NUL. */
@@ -149,10 +182,20 @@ static int meta_set(meta_list *m, const char *key, const char *value)
             int rc = meta_entry_make(&e, key, value);
             if (rc != TALLY_OK)
                 return rc;
-            tally__free_mem(m->items[i].key);
+            if (!in_block(m, m->items[i].key))
+                tally__free_mem(m->items[i].key);
             m->items[i] = e;
             return TALLY_OK;
         }
+    }
+    if ((char *)m->items == m->block && m->count == m->cap) {
+        /* The items array of a block cannot grow in place: it moves to its own. */
+        meta_entry *items = tally__reallocarray(NULL, m->cap * 2, sizeof *items);
+        if (items == NULL)
+            return tally__error(TALLY_ENOMEM, "out of memory");
+        memcpy(items, m->items, m->count * sizeof *items);
+        m->items = items;
+        m->cap *= 2;
     }
     int rc = reserve_one((void **)&m->items, &m->cap, m->count, sizeof(*m->items));
     if (rc == TALLY_OK)
@@ -160,6 +203,80 @@ static int meta_set(meta_list *m, const char *key, const char *value)
     if (rc != TALLY_OK)
         return rc;
     m->items[m->count++] = e;
+    return TALLY_OK;
+}
+
+/* The offsets of the keys and values of a block of NUL-terminated texts (key, value, key, ...),
+ * up to `cap` pairs; the number of pairs, or -1 when the block is not such a list (a text left
+ * open, a key without a value, an empty key). */
+static long meta_block_pairs(size_t (*at)[2], size_t cap, const char *p, size_t len)
+{
+    if (len > 0 && p[len - 1] != '\0')
+        return -1;
+    long pairs = 0;
+    for (size_t i = 0; i < len; pairs++) {
+        if (p[i] == '\0')
+            return -1;
+        size_t value = i + strlen(p + i) + 1;
+        if (value >= len)
+            return -1;
+        if ((size_t)pairs < cap) {
+            at[pairs][0] = i;
+            at[pairs][1] = value;
+        }
+        i = value + strlen(p + value) + 1;
+    }
+    return pairs;
+}
+
+/* Whether the keys at these offsets differ; a first byte compared before the whole key, since
+ * most keys differ in it. */
+static int meta_keys_differ(const char *p, size_t (*at)[2], long n)
+{
+    for (long i = 1; i < n; i++)
+        for (long j = 0; j < i; j++)
+            if (p[at[i][0]] == p[at[j][0]] && strcmp(p + at[i][0], p + at[j][0]) == 0)
+                return 0;
+    return 1;
+}
+
+/* The pairs of a block as entries into one copy of it, when the list is empty and the keys
+ * differ; else one meta_set each (a later key replacing an earlier one). */
+static int meta_adopt(meta_list *m, const char *p, size_t len)
+{
+    size_t at[32][2];
+    long pairs = meta_block_pairs(at, 32, p, len);
+    if (pairs < 0)
+        return tally__error(TALLY_EINVAL, "metadata block: not a list of key/value texts");
+    /* A few keys are compared pairwise; beyond that the general path is as good. */
+    if (m->count > 0 || m->block != NULL || pairs > 32 || !meta_keys_differ(p, at, pairs)) {
+        int rc = TALLY_OK;
+        for (size_t i = 0; rc == TALLY_OK && i < len;) {
+            const char *k = p + i, *v = k + strlen(k) + 1;
+            rc = meta_set(m, k, v);
+            i = (size_t)(v - p) + strlen(v) + 1;
+        }
+        return rc;
+    }
+    if (pairs == 0)
+        return TALLY_OK;
+    /* One allocation: the items, then the texts they point into. */
+    size_t head = (size_t)pairs * sizeof(meta_entry);
+    char *block = len <= SIZE_MAX - head ? tally__malloc(head + len) : NULL;
+    if (block == NULL)
+        return tally__error(TALLY_ENOMEM, "out of memory");
+    meta_entry *items = (meta_entry *)(void *)block;
+    char *text = memcpy(block + head, p, len);
+    for (long i = 0; i < pairs; i++) {
+        items[i].key = text + at[i][0];
+        items[i].value = text + at[i][1];
+    }
+    tally__free_mem(m->items); /* an empty list's array, if it had one */
+    m->items = items;
+    m->cap = (size_t)pairs;
+    m->block = block;
+    m->block_len = head + len;
+    m->count = (size_t)pairs;
     return TALLY_OK;
 }
 
@@ -498,7 +615,8 @@ static void benchmark_free(tally_benchmark *b)
         return;
     for (size_t i = 0; i < b->count; i++)
         case_free(b->cases[i]);
-    tally__free_mem(b->cases);
+    if (b->cases != &b->first_case)
+        tally__free_mem(b->cases);
     tally__name_index_free(&b->case_index);
     tally__free_mem(b);
 }
@@ -563,7 +681,8 @@ int tally_benchmark_case_add(tally_case **out, tally_benchmark *b, const char *n
         return rc;
     if (tally_benchmark_case_find(b, name))
         return tally__error(TALLY_EEXISTS, "benchmark '%s' already has a case '%s'", b->name, name);
-    if ((rc = reserve_one((void **)&b->cases, &b->cap, b->count, sizeof(*b->cases))) != TALLY_OK)
+    if ((rc = reserve_first_one((void **)&b->cases, &b->cap, b->count, &b->first_case)) !=
+        TALLY_OK)
         return rc;
     /* The name in the case's own allocation, after the struct. */
     size_t len = strlen(name) + 1;
@@ -591,11 +710,15 @@ int tally_resultset_new(tally_resultset **out, const char *label)
     int rc = check_name(label, "result set");
     if (rc != TALLY_OK)
         return rc;
-    tally_resultset *rs = tally__calloc(1, sizeof(*rs));
-    if (rs == NULL || (rs->label = tally__strdup(label)) == NULL) {
-        tally__free_mem(rs);
+    /* The first label in the set's own allocation, after the struct (one allocation less for
+     * each of thousands of sets a store's series makes). */
+    size_t len = strlen(label) + 1;
+    tally_resultset *rs = tally__calloc(1, sizeof(*rs) + len);
+    if (rs == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    }
+    rs->label = memcpy((char *)(rs + 1), label, len);
+    rs->benchmarks = &rs->first_benchmark;
+    rs->cap = 1;
     *out = rs;
     return TALLY_OK;
 }
@@ -607,9 +730,11 @@ void tally_resultset_free(tally_resultset *rs)
     for (size_t i = 0; i < rs->count; i++)
         benchmark_free(rs->benchmarks[i]);
     meta_free(&rs->meta);
-    tally__free_mem(rs->benchmarks);
+    if (rs->benchmarks != &rs->first_benchmark)
+        tally__free_mem(rs->benchmarks);
     tally__name_index_free(&rs->benchmark_index);
-    tally__free_mem(rs->label);
+    if (rs->label != (char *)(rs + 1))
+        tally__free_mem(rs->label);
     tally__free_mem(rs);
 }
 
@@ -628,7 +753,8 @@ int tally_resultset_set_label(tally_resultset *rs, const char *label)
     char *copy = tally__strdup(label);
     if (copy == NULL)
         return tally__error(TALLY_ENOMEM, "out of memory");
-    tally__free_mem(rs->label);
+    if (rs->label != (char *)(rs + 1))
+        tally__free_mem(rs->label);
     rs->label = copy;
     return TALLY_OK;
 }
@@ -638,6 +764,13 @@ int tally_resultset_meta_set(tally_resultset *rs, const char *key, const char *v
     if (rs == NULL)
         return tally__error(TALLY_EINVAL, "tally_resultset_meta_set: NULL result set");
     return meta_set(&rs->meta, key, value);
+}
+
+int tally__resultset_meta_adopt(tally_resultset *rs, const char *pairs, size_t len)
+{
+    if (rs == NULL || (pairs == NULL && len > 0))
+        return tally__error(TALLY_EINVAL, "tally__resultset_meta_adopt: NULL argument");
+    return meta_adopt(&rs->meta, pairs, len);
 }
 
 const char *tally_resultset_meta_get(const tally_resultset *rs, const char *key)
@@ -693,7 +826,7 @@ int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs, co
     if (tally_resultset_benchmark_find(rs, name))
         return tally__error(TALLY_EEXISTS, "result set '%s' already has a benchmark '%s'",
                             rs->label, name);
-    rc = reserve_one((void **)&rs->benchmarks, &rs->cap, rs->count, sizeof(*rs->benchmarks));
+    rc = reserve_first_one((void **)&rs->benchmarks, &rs->cap, rs->count, &rs->first_benchmark);
     if (rc != TALLY_OK)
         return rc;
     /* The name and the unit in the benchmark's own allocation, after the struct. */
@@ -707,6 +840,8 @@ int tally_resultset_benchmark_add(tally_benchmark **out, tally_resultset *rs, co
     b->unit = memcpy(b->name + name_len, unit, unit_len);
     b->direction = direction;
     b->statistic = TALLY_STAT_DEFAULT;
+    b->cases = &b->first_case;
+    b->cap = 1;
     rs->benchmarks[rs->count++] = b;
     rc = tally__name_index_added(&rs->benchmark_index, rs, benchmark_name_at, rs->count);
     if (rc != TALLY_OK) {

@@ -74,6 +74,15 @@ static int id_row(void *ctx, const tally__db_value *cols, size_t ncols)
     return 0;
 }
 
+/* One metadata row: its owner's id, its position, the pair (case_meta, set_meta). */
+static int insert_pair(tally_store *s, const char *sql, long long owner, size_t position,
+                       const char *key, const char *value)
+{
+    tally__db_value m[] = {tally__db_int(owner), tally__db_int((long long)position),
+                           tally__db_text(key), tally__db_text(value)};
+    return s->ops->exec(s->db, sql, m, 4);
+}
+
 static int insert_id(long long *id, tally_store *s, const char *sql, const tally__db_value *p,
                      size_t n)
 {
@@ -100,12 +109,9 @@ static int record_case(tally_store *s, long long bench_id, size_t pos, const tal
     for (size_t i = 0; rc == TALLY_OK && i < tally_case_meta_count(c); i++) {
         const char *key, *value;
         tally_case_meta_at(&key, &value, c, i);
-        tally__db_value m[] = {tally__db_int(id), tally__db_int((long long)i), tally__db_text(key),
-                               tally__db_text(value)};
-        rc = s->ops->exec(s->db,
-                          "INSERT INTO case_meta (case_id, position, key, value) "
-                          "VALUES (?, ?, ?, ?)",
-                          m, 4);
+        rc = insert_pair(s, "INSERT INTO case_meta (case_id, position, key, value) "
+                            "VALUES (?, ?, ?, ?)",
+                         id, i, key, value);
     }
     return rc;
 }
@@ -129,6 +135,47 @@ static int record_benchmark(tally_store *s, long long set_id, size_t pos,
     return rc;
 }
 
+void tally__store_meta_put(tally__buf *block, const char *key, const char *value)
+{
+    tally__buf_append(block, key, strlen(key) + 1);
+    tally__buf_append(block, value, strlen(value) + 1);
+}
+
+static int is_store_key(const char *key)
+{
+    return strncmp(key, TALLY__STORE_META_PREFIX, strlen(TALLY__STORE_META_PREFIX)) == 0;
+}
+
+/* The set's metadata but the store's own keys, as rows of set_meta. */
+static int record_meta_rows(tally_store *s, long long id, const tally_resultset *rs)
+{
+    int rc = TALLY_OK;
+    for (size_t i = 0; rc == TALLY_OK && i < tally_resultset_meta_count(rs); i++) {
+        const char *key, *value;
+        tally_resultset_meta_at(&key, &value, rs, i);
+        if (!is_store_key(key))
+            rc = insert_pair(s, "INSERT INTO set_meta (set_id, position, key, value) "
+                                "VALUES (?, ?, ?, ?)",
+                             id, i, key, value);
+    }
+    return rc;
+}
+
+/* The same pairs as the block of result_set.meta (schema version 3); NULL when none. */
+static int meta_block(tally__buf *block, tally__db_value *out, const tally_resultset *rs)
+{
+    for (size_t i = 0; i < tally_resultset_meta_count(rs); i++) {
+        const char *key, *value;
+        tally_resultset_meta_at(&key, &value, rs, i);
+        if (!is_store_key(key))
+            tally__store_meta_put(block, key, value);
+    }
+    if (block->failed)
+        return tally__oom();
+    *out = block->len ? tally__db_blob(block->data, block->len) : tally__db_text(NULL);
+    return TALLY_OK;
+}
+
 static int record_set(size_t *added, tally_store *s, const tally_resultset *rs, const char *hash,
                       const char *now)
 {
@@ -142,34 +189,33 @@ static int record_set(size_t *added, tally_store *s, const tally_resultset *rs, 
         when = tally_resultset_meta_get(rs, TALLY__STORE_META_PREFIX "time");
     if (!is_utc_time(when))
         when = now;
+    tally__buf block = TALLY__BUF_INIT;
     tally__db_value p[] = {tally__db_text(hash),
                            tally__db_text(tally_resultset_label(rs)),
                            tally__db_text(tally_resultset_meta_get(rs, "commit")),
                            tally__db_text(tally_resultset_meta_get(rs, "branch")),
                            tally__db_text(machine),
                            tally__db_text(when),
-                           tally__db_text(now)};
-    long long id;
-    /* A set already stored (by this or a concurrent writer) returns no row: nothing to do. */
-    int rc = insert_id(&id, s,
-                       "INSERT INTO result_set (content_hash, label, commit_id, branch, machine, "
-                       "time, recorded) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT (content_hash) DO NOTHING RETURNING id",
-                       p, 7);
+                           tally__db_text(now),
+                           tally__db_text(NULL)};
+    int rc = meta_block(&block, &p[7], rs);
+    long long id = 0;
+    /* A set already stored (by this or a concurrent writer) returns no row: nothing to do.
+     * A store opened at an older version (tests of the migrations) has no meta column. */
+    if (rc == TALLY_OK)
+        rc = insert_id(&id, s,
+                       s->schema_version >= 3
+                           ? "INSERT INTO result_set (content_hash, label, commit_id, branch, "
+                             "machine, time, recorded, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                             "ON CONFLICT (content_hash) DO NOTHING RETURNING id"
+                           : "INSERT INTO result_set (content_hash, label, commit_id, branch, "
+                             "machine, time, recorded) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                             "ON CONFLICT (content_hash) DO NOTHING RETURNING id",
+                       p, s->schema_version >= 3 ? 8 : 7);
+    tally__buf_dispose(&block);
     if (rc != TALLY_OK || id == 0)
         return rc;
-    for (size_t i = 0; rc == TALLY_OK && i < tally_resultset_meta_count(rs); i++) {
-        const char *key, *value;
-        tally_resultset_meta_at(&key, &value, rs, i);
-        if (strncmp(key, TALLY__STORE_META_PREFIX, strlen(TALLY__STORE_META_PREFIX)) == 0)
-            continue;
-        tally__db_value m[] = {tally__db_int(id), tally__db_int((long long)i), tally__db_text(key),
-                               tally__db_text(value)};
-        rc = s->ops->exec(s->db,
-                          "INSERT INTO set_meta (set_id, position, key, value) "
-                          "VALUES (?, ?, ?, ?)",
-                          m, 4);
-    }
+    rc = record_meta_rows(s, id, rs);
     for (size_t i = 0; rc == TALLY_OK && i < tally_resultset_benchmark_count(rs); i++)
         rc = record_benchmark(s, id, i, tally_resultset_benchmark_at(rs, i));
     if (rc == TALLY_OK)

@@ -41,12 +41,75 @@ static const char *const v2[] = {
     "CREATE INDEX benchmark_set ON benchmark (set_id, position)",
 };
 
+/* Version 3, for the speed of a series over thousands of commits: a set's metadata also as one
+ * value of its row (result_set.meta, the pairs as NUL-terminated texts: tally__store_meta_put),
+ * read with the set instead of by a scan of set_meta (which stays: the same pairs as rows, for
+ * SQL); sets recorded before are filled in from set_meta (fill_meta). */
+static const char *const v3[] = {
+    "ALTER TABLE result_set ADD COLUMN meta %2$s",
+    /* The series index also holds what the series reads of a benchmark, so that the fetch
+     * reads no benchmark row (a covering index: one table lookup less per commit). */
+    "DROP INDEX benchmark_series",
+    "CREATE INDEX benchmark_series ON benchmark (name, set_id, id, unit, direction, statistic)",
+};
+
+/* fill_meta's reading: the blocks of the sets, one after another in `blocks`, and where each
+ * set's begins. */
+typedef struct meta_fill {
+    tally__buf blocks;
+    struct filled {
+        long long id;
+        size_t at, len;
+    } *sets;
+    size_t count, cap;
+} meta_fill;
+
+static int fill_row(void *ctx, const tally__db_value *cols, size_t ncols)
+{
+    meta_fill *f = ctx;
+    if (ncols != 3 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_TEXT ||
+        cols[2].type != TALLY__DB_TEXT)
+        return tally__error(TALLY_EFORMAT, "store: a set_meta row of an unexpected shape");
+    if (f->count == 0 || f->sets[f->count - 1].id != cols[0].i) {
+        if (f->count == f->cap) {
+            size_t cap = f->cap ? f->cap * 2 : 64;
+            struct filled *grown = tally__reallocarray(f->sets, cap, sizeof *grown);
+            if (grown == NULL)
+                return tally__oom();
+            f->sets = grown;
+            f->cap = cap;
+        }
+        f->sets[f->count++] = (struct filled){cols[0].i, f->blocks.len, 0};
+    }
+    tally__store_meta_put(&f->blocks, cols[1].s, cols[2].s);
+    f->sets[f->count - 1].len = f->blocks.len - f->sets[f->count - 1].at;
+    return f->blocks.failed ? tally__oom() : TALLY_OK;
+}
+
+/* result_set.meta of every set recorded before version 3, from its set_meta rows. */
+static int fill_meta(tally_store *s)
+{
+    meta_fill f = {TALLY__BUF_INIT, NULL, 0, 0};
+    int rc = s->ops->query(s->db, "SELECT set_id, key, value FROM set_meta "
+                                  "ORDER BY set_id, position", NULL, 0, fill_row, &f);
+    for (size_t i = 0; rc == TALLY_OK && i < f.count; i++) {
+        tally__db_value p[] = {tally__db_blob(f.blocks.data + f.sets[i].at, f.sets[i].len),
+                               tally__db_int(f.sets[i].id)};
+        rc = s->ops->exec(s->db, "UPDATE result_set SET meta = ? WHERE id = ?", p, 2);
+    }
+    tally__buf_dispose(&f.blocks);
+    tally__free_mem(f.sets);
+    return rc;
+}
+
 static const struct {
     const char *const *sql;
     size_t count;
+    int (*fill)(tally_store *s); /* after the statements: data the new version derives */
 } versions[] = {
-    {v1, TALLY__COUNT(v1)},
-    {v2, TALLY__COUNT(v2)},
+    {v1, TALLY__COUNT(v1), NULL},
+    {v2, TALLY__COUNT(v2), NULL},
+    {v3, TALLY__COUNT(v3), fill_meta},
 };
 
 int tally__store_schema_current(void)
@@ -110,6 +173,8 @@ static int migrate_body(tally_store *s, void *ctx)
                 return tally__error(TALLY_ELIMIT, "store schema: a statement is too long");
             rc = s->ops->exec(s->db, sql, NULL, 0);
         }
+        if (rc == TALLY_OK && versions[v - 1].fill)
+            rc = versions[v - 1].fill(s);
         if (rc != TALLY_OK)
             return rc;
     }

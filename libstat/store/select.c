@@ -1,10 +1,11 @@
-/* tally_store_select: the sets a query names, rebuilt as result sets (docs/store.md). Three
- * queries share one WHERE clause built from fixed fragments, the values bound: the sets, their
- * benchmarks and cases with the samples, and the metadata of the sets. The set and metadata
- * queries ask for no order: an index walk in that order costs a table lookup per row, where a
- * plain scan reads the rows in storage order, which is already the order wanted when sets were
- * recorded one after another; the rows are put in order here, and a sort runs only when they
- * are not. Their texts go to one arena, not to an allocation each. */
+/* tally_store_select: the sets a query names, rebuilt as result sets (docs/store.md). Two
+ * queries share one WHERE clause built from fixed fragments, the values bound: the sets with
+ * their metadata (one block per set, result_set.meta), and their benchmarks and cases with the
+ * samples. The set query asks for no order: an index walk in that order costs a table lookup
+ * per row, where a plain scan reads the rows in storage order, which is already the order
+ * wanted when sets were recorded one after another; the rows are put in order here, and a sort
+ * runs only when they are not. Their texts go to one arena, not to an allocation each, and a
+ * set's metadata reaches its result set as one block (tally__resultset_meta_adopt). */
 #include "store/store_internal.h"
 
 #include <fnmatch.h>
@@ -24,18 +25,13 @@ TALLY__OPTIONS_FUNCTIONS(tally_store_query, TALLY_STORE_QUERY, sizeof(tally_stor
 typedef struct sel_set {
     long long id;
     const char *label, *commit, *time, *recorded; /* in the selection's arena */
+    const char *meta; /* the stored pairs (result_set.meta), in the arena; NULL: none */
+    size_t meta_len;
     tally_resultset *rs; /* made at the set's first benchmark, or at the end */
     int has_data;   /* a benchmark passed the globs */
     int dup_label;  /* another set of the selection has this label */
     int dup_commit; /* ... and the same 12 first characters of the commit, or no commit */
 } sel_set;
-
-/* A row of set_meta, kept until every row is read and put in order. */
-typedef struct sel_meta {
-    size_t set; /* position in selection.sets */
-    long long position;
-    const char *key, *value; /* in the selection's arena */
-} sel_meta;
 
 typedef struct selection {
     tally_store_query q;
@@ -45,13 +41,15 @@ typedef struct selection {
     tally__arena text;
     sel_set *sets; /* in the order of (time, id) */
     size_t count, cap;
-    sel_meta *meta;
-    size_t meta_count, meta_cap;
     struct by_id {
         long long id;
         size_t at;
     } *by_id; /* the sets' positions sorted by id; NULL when the sets are in id order already */
     size_t last; /* the set of the previous row: rows come grouped by set */
+    int bench_glob, case_glob; /* the names are globs, matched per row */
+    /* The direction text of the previous benchmark row and its value: rows repeat one. */
+    char direction_text[16];
+    tally_direction direction;
 } selection;
 
 static int has_glob(const char *s)
@@ -131,8 +129,9 @@ static void build_where(selection *sel)
 static int set_row(void *ctx, const tally__db_value *cols, size_t ncols)
 {
     selection *sel = ctx;
-    if (ncols != 5 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_TEXT ||
-        cols[3].type != TALLY__DB_TEXT || cols[4].type != TALLY__DB_TEXT)
+    if (ncols != 6 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_TEXT ||
+        cols[3].type != TALLY__DB_TEXT || cols[4].type != TALLY__DB_TEXT ||
+        (cols[5].type != TALLY__DB_BLOB && cols[5].type != TALLY__DB_NULL))
         return tally__error(TALLY_EFORMAT, "store: a result_set row of an unexpected shape");
     int rc = grow((void **)&sel->sets, &sel->cap, sel->count, sizeof *sel->sets);
     if (rc != TALLY_OK)
@@ -148,6 +147,11 @@ static int set_row(void *ctx, const tally__db_value *cols, size_t ncols)
         rc = keep_text(&s->time, sel, &cols[3]);
     if (rc == TALLY_OK)
         rc = keep_text(&s->recorded, sel, &cols[4]);
+    if (rc == TALLY_OK && cols[5].type == TALLY__DB_BLOB && cols[5].len > 0) {
+        s->meta = tally__arena_text(&sel->text, cols[5].s, cols[5].len);
+        s->meta_len = cols[5].len;
+        rc = s->meta ? TALLY_OK : TALLY_ENOMEM;
+    }
     return rc;
 }
 
@@ -234,74 +238,24 @@ static int set_rs(tally_resultset **out, sel_set *s)
     return TALLY_OK;
 }
 
-static int meta_row(void *ctx, const tally__db_value *cols, size_t ncols)
-{
-    selection *sel = ctx;
-    if (ncols != 4 || cols[0].type != TALLY__DB_INT || cols[1].type != TALLY__DB_INT ||
-        cols[2].type != TALLY__DB_TEXT || cols[3].type != TALLY__DB_TEXT)
-        return tally__error(TALLY_EFORMAT, "store: a set_meta row of an unexpected shape");
-    size_t at = find_set(sel, cols[0].i);
-    if (at == SIZE_MAX)
-        return TALLY_OK;
-    int rc = grow((void **)&sel->meta, &sel->meta_cap, sel->meta_count, sizeof *sel->meta);
-    if (rc != TALLY_OK)
-        return rc;
-    sel_meta *m = &sel->meta[sel->meta_count];
-    m->set = at;
-    m->position = cols[1].i;
-    rc = keep_text(&m->key, sel, &cols[2]);
-    if (rc == TALLY_OK)
-        rc = keep_text(&m->value, sel, &cols[3]);
-    if (rc == TALLY_OK)
-        sel->meta_count++;
-    return rc;
-}
-
-static int by_set_position(const void *a, const void *b)
-{
-    const sel_meta *x = a, *y = b;
-    if (x->set != y->set)
-        return (x->set > y->set) - (x->set < y->set);
-    return (x->position > y->position) - (x->position < y->position);
-}
-
-/* The metadata rows in the order of their sets and positions, given to the sets that are kept
- * (every set, or those with data when the query names benchmarks or cases). */
-static int apply_meta(selection *sel)
-{
-    for (size_t i = 1; i < sel->meta_count; i++)
-        if (by_set_position(&sel->meta[i - 1], &sel->meta[i]) > 0) {
-            qsort(sel->meta, sel->meta_count, sizeof *sel->meta, by_set_position);
-            break;
-        }
-    int filtered = sel->q.benchmark || sel->q.case_name;
-    for (size_t i = 0; i < sel->meta_count; i++) {
-        sel_set *s = &sel->sets[sel->meta[i].set];
-        if (filtered && !s->has_data)
-            continue;
-        tally_resultset *rs;
-        int rc = set_rs(&rs, s);
-        if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(rs, sel->meta[i].key, sel->meta[i].value);
-        if (rc != TALLY_OK)
-            return rc;
-    }
-    return TALLY_OK;
-}
-
 /* The benchmark of the current row, found again by name or added (rows come ordered by set,
  * benchmark position and case position). */
-static int row_benchmark(tally_benchmark **out, tally_resultset *rs, long long set,
+static int row_benchmark(tally_benchmark **out, selection *sel, tally_resultset *rs, long long set,
                          const tally__db_value *cols)
 {
     const char *bench = cols[1].s;
     *out = tally_resultset_benchmark_find(rs, bench);
     if (*out != NULL)
         return TALLY_OK;
-    tally_direction dir;
-    int rc = tally_direction_from_name(&dir, cols[3].s);
+    int rc = TALLY_OK;
+    if (strcmp(cols[3].s, sel->direction_text) != 0) {
+        rc = tally_direction_from_name(&sel->direction, cols[3].s);
+        sel->direction_text[0] = '\0';
+        if (rc == TALLY_OK && cols[3].len < sizeof sel->direction_text)
+            memcpy(sel->direction_text, cols[3].s, cols[3].len + 1);
+    }
     if (rc == TALLY_OK)
-        rc = tally_resultset_benchmark_add(out, rs, bench, cols[2].s, dir);
+        rc = tally_resultset_benchmark_add(out, rs, bench, cols[2].s, sel->direction);
     if (rc == TALLY_OK && cols[4].type == TALLY__DB_TEXT) {
         tally_statistic stat;
         rc = tally_statistic_from_name(&stat, cols[4].s);
@@ -325,9 +279,9 @@ static int data_row(void *ctx, const tally__db_value *cols, size_t ncols)
         return tally__error(TALLY_EFORMAT, "store: a benchmark or case row of an unexpected "
                                            "shape");
     const char *bench = cols[1].s, *case_name = cols[5].s;
-    if (has_glob(sel->q.benchmark) && fnmatch(sel->q.benchmark, bench, 0) != 0)
+    if (sel->bench_glob && fnmatch(sel->q.benchmark, bench, 0) != 0)
         return TALLY_OK;
-    if (has_glob(sel->q.case_name) && fnmatch(sel->q.case_name, case_name, 0) != 0)
+    if (sel->case_glob && fnmatch(sel->q.case_name, case_name, 0) != 0)
         return TALLY_OK;
     size_t at = find_set(sel, cols[0].i);
     if (at == SIZE_MAX)
@@ -343,7 +297,7 @@ static int data_row(void *ctx, const tally__db_value *cols, size_t ncols)
     tally_case *c;
     int rc = set_rs(&rs, s);
     if (rc == TALLY_OK)
-        rc = row_benchmark(&b, rs, s->id, cols);
+        rc = row_benchmark(&b, sel, rs, s->id, cols);
     if (rc == TALLY_OK)
         rc = tally_benchmark_case_add(&c, b, case_name);
     if (rc == TALLY_OK && n > 0)
@@ -531,6 +485,44 @@ static int relabel(tally__buf *name, sel_set *s, const tally_results *into)
     return tally_resultset_set_label(s->rs, name->data);
 }
 
+/* Append the n bytes at s to p, and return the end. */
+static char *put(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* The set's stored metadata and the store's own keys (store.id, store.time, store.recorded),
+ * given to its result set as one block: written straight into a buffer of the right size, for
+ * each of thousands of sets. */
+static int give_meta(tally__buf *block, sel_set *s, tally_resultset *rs)
+{
+    static const char id_key[] = TALLY__STORE_META_PREFIX "id";
+    static const char time_key[] = TALLY__STORE_META_PREFIX "time";
+    static const char recorded_key[] = TALLY__STORE_META_PREFIX "recorded";
+    char digits[24];
+    const char *id = decimal(digits, sizeof digits, s->id);
+    size_t id_len = strlen(id) + 1, time_len = strlen(s->time) + 1;
+    size_t recorded_len = strlen(s->recorded) + 1;
+    size_t len = s->meta_len + sizeof id_key + id_len + sizeof time_key + time_len +
+                 sizeof recorded_key + recorded_len;
+    block->len = 0;
+    if (tally__buf_reserve(block, len) != TALLY_OK)
+        return tally__oom();
+    char *p = put(block->data, s->meta, s->meta_len);
+    p = put(p, id_key, sizeof id_key);
+    p = put(p, id, id_len);
+    p = put(p, time_key, sizeof time_key);
+    p = put(p, s->time, time_len);
+    p = put(p, recorded_key, sizeof recorded_key);
+    put(p, s->recorded, recorded_len);
+    int rc = tally__resultset_meta_adopt(rs, block->data, len);
+    if (rc == TALLY_EINVAL)
+        return tally__error(TALLY_EFORMAT, "store: set %lld: its metadata (result_set.meta) is "
+                                           "not a list of key/value texts", s->id);
+    return rc;
+}
+
 /* LABEL, else LABEL@COMMIT (12 characters), else LABEL#ID; a label taken in `into` counts as
  * shared. The sets with data move to `into` in one step, all or nothing. */
 static int label_sets(selection *sel, tally_results *into)
@@ -539,7 +531,7 @@ static int label_sets(selection *sel, tally_results *into)
     tally_resultset **keep = tally__calloc(sel->count + 1, sizeof *keep);
     int rc = order && keep ? TALLY_OK : tally__oom();
     int filtered = sel->q.benchmark || sel->q.case_name;
-    tally__buf name = TALLY__BUF_INIT;
+    tally__buf name = TALLY__BUF_INIT, block = TALLY__BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; rc == TALLY_OK && i < sel->count; i++)
         if (!filtered || sel->sets[i].has_data)
@@ -553,17 +545,11 @@ static int label_sets(selection *sel, tally_results *into)
         if (filtered && !s->has_data)
             continue;
         tally_resultset *rs;
-        char id[24];
         rc = set_rs(&rs, s);
         if (rc == TALLY_OK && (s->dup_label || tally_results_find(into, s->label) != NULL))
             rc = relabel(&name, s, into);
         if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(rs, TALLY__STORE_META_PREFIX "id",
-                                          decimal(id, sizeof id, s->id));
-        if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(rs, TALLY__STORE_META_PREFIX "time", s->time);
-        if (rc == TALLY_OK)
-            rc = tally_resultset_meta_set(rs, TALLY__STORE_META_PREFIX "recorded", s->recorded);
+            rc = give_meta(&block, s, rs);
         if (rc == TALLY_OK)
             keep[n++] = rs;
     }
@@ -576,6 +562,7 @@ static int label_sets(selection *sel, tally_results *into)
     tally__free_mem(order);
     tally__free_mem(keep);
     tally__buf_dispose(&name);
+    tally__buf_dispose(&block);
     return rc;
 }
 
@@ -604,21 +591,19 @@ static const char *series_order(const tally_store_query *q)
 
 static int select_all(selection *sel, tally_store *st, tally_results *into)
 {
+    sel->bench_glob = has_glob(sel->q.benchmark);
+    sel->case_glob = has_glob(sel->q.case_name);
     build_where(sel);
     if (sel->where.failed)
         return tally__oom();
-    int rc = run(sel, st, "SELECT r.id, r.label, r.commit_id, r.time, r.recorded FROM result_set r",
+    int rc = run(sel, st,
+                 "SELECT r.id, r.label, r.commit_id, r.time, r.recorded, r.meta FROM result_set r",
                  NULL, "", set_row, sel);
     if (rc == TALLY_OK)
         rc = order_sets(sel);
     if (rc != TALLY_OK || sel->count == 0)
         return rc;
     rc = load_data(sel, st, data_head, series_order(&sel->q), data_row, sel);
-    if (rc == TALLY_OK)
-        rc = run(sel, st, "SELECT m.set_id, m.position, m.key, m.value FROM set_meta m",
-                 "m.set_id", "", meta_row, sel);
-    if (rc == TALLY_OK)
-        rc = apply_meta(sel);
     /* Case metadata is rare (harness summaries): one look saves the join when there is none. */
     int any_case_meta = 0;
     if (rc == TALLY_OK)
@@ -737,11 +722,15 @@ int tally_store_select(tally_results *into, tally_store *store, const tally_stor
     int rc = tally__options_read(&sel.q, query, &tally_store_query_kind);
     if (rc != TALLY_OK)
         return rc;
+    /* Only the tests of the migrations open a store at an older version. */
+    if (store->schema_version < 3)
+        return tally__error(TALLY_EINVAL, "tally_store_select: the store was opened at schema "
+                                          "version %d; selecting needs version 3",
+                            store->schema_version);
     rc = select_all(&sel, store, into);
     for (size_t i = 0; i < sel.count; i++)
         tally_resultset_free(sel.sets[i].rs);
     tally__free_mem(sel.sets);
-    tally__free_mem(sel.meta);
     tally__free_mem(sel.by_id);
     tally__arena_dispose(&sel.text);
     tally__buf_dispose(&sel.where);

@@ -17,6 +17,7 @@
 
 /* The library is built with TALLY_EXPERIMENTAL_API defined (CMakeLists.txt). */
 #include "tally.h"
+#include "util/internal.h" /* tally__buf */
 
 /* A bound parameter or a column of a result row. */
 typedef enum tally__db_type {
@@ -116,6 +117,10 @@ void tally__store_scrub_url(char *buf, size_t cap, const char *url);
 #define TALLY__STORE_META_PREFIX "store."
 /* The metadata keys the content hash leaves out (record.c), NULL-ended. */
 extern const char *const tally__store_unkeyed[];
+
+/* A metadata pair appended to a set's block as result_set.meta holds it (schema version 3):
+ * the key, NUL, the value, NUL (record.c). */
+void tally__store_meta_put(tally__buf *block, const char *key, const char *value);
 
 /* The samples as stored: IEEE 754 binary64, little-endian, in run order (record.c). */
 void tally__store_pack(unsigned char *out, const double *x, size_t n);

@@ -29,6 +29,11 @@ static int grow(tally__buf *b, size_t extra)
     return TALLY_OK;
 }
 
+int tally__buf_reserve(tally__buf *b, size_t extra)
+{
+    return grow(b, extra);
+}
+
 int tally__buf_append(tally__buf *b, const char *s, size_t n)
 {
     if (grow(b, n) != TALLY_OK)

@@ -64,6 +64,9 @@ typedef struct tally__buf {
 #define TALLY__BUF_INIT { NULL, 0, 0, 0 }
 
 int tally__buf_append(tally__buf *b, const char *s, size_t n);
+/* Room for `extra` more bytes and a NUL after len, for a caller that writes them at
+ * data + len itself (TALLY_ENOMEM, and the buffer failed, when there is none). */
+int tally__buf_reserve(tally__buf *b, size_t extra);
 int tally__buf_puts(tally__buf *b, const char *s);
 int tally__buf_printf(tally__buf *b, const char *fmt, ...) TALLY__PRINTF(2, 3);
 int tally__buf_vprintf(tally__buf *b, const char *fmt, va_list ap);
@@ -178,6 +181,14 @@ int tally__case_adopt(tally_case *c, double *x, size_t n, size_t cap);
 /* Append copies of every histogram run of `from` to `into`, all or nothing (renaming and merging
  * carry a case's histograms along with its single values). */
 int tally__case_histograms_copy(tally_case *into, const tally_case *from);
+
+/* ---- metadata in one block (resultset.c), for a store's series of thousands of sets ---- */
+
+/* Set the pairs of `pairs`, len bytes of NUL-terminated texts (key, value, key, value, ...), as
+ * tally_resultset_meta_set would one by one, in one copy of the block when the set has no
+ * metadata yet and the keys differ. TALLY_EINVAL (nothing set) when the block is not such a
+ * list: a text without its NUL, a key without a value, an empty key. */
+int tally__resultset_meta_adopt(tally_resultset *rs, const char *pairs, size_t len);
 
 /* Make the empty case `c` summary-only with `s` as another case holds it (from
  * tally_case_summary_result, a derived SD kept as derived): copying and merging (resultset.c). */

@@ -34,7 +34,7 @@ def test_record_query_roundtrip(store):
     meta = {"commit": "feedbeef01", "branch": "main", "machine": machine}
     assert s.record(DATA, meta=meta) == 3
     assert s.record(DATA, meta=meta) == 0  # the same content: a no-op
-    assert s.schema_version == 2
+    assert s.schema_version == 3
     got = s.query(machine=machine)
     want = tally.load(DATA)
     assert got.labels == want.labels

@@ -138,6 +138,78 @@ static void test_metadata(void)
     tally_resultset_free(rs);
 }
 
+/* The pairs of the set, in order, as "key=value;..." */
+static void pairs_of(char *out, size_t cap, const tally_resultset *rs)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < tally_resultset_meta_count(rs); i++) {
+        const char *k, *v;
+        tally_resultset_meta_at(&k, &v, rs, i);
+        snprintf(out + strlen(out), cap - strlen(out), "%s=%s;", k, v);
+    }
+}
+
+/* Metadata taken in one block (a store's series): the same pairs as one meta_set each, then
+ * set, replaced and added to as any; blocks that are not key/value lists are refused whole. */
+static void test_metadata_block(void)
+{
+    tally_resultset *rs = NULL;
+    char got[256];
+    CHECK_INT(tally_resultset_new(&rs, "base"), TALLY_OK);
+    static const char block[] = "kernel\0" "6.8\0" "host\0" "\0" "cpu\0" "x86";
+    CHECK_INT(tally__resultset_meta_adopt(rs, block, sizeof block), TALLY_OK);
+    pairs_of(got, sizeof got, rs);
+    CHECK_STR(got, "kernel=6.8;host=;cpu=x86;");
+    /* Replacing a pair of the block, its value with itself, and growing past the block's items. */
+    CHECK_INT(tally_resultset_meta_set(rs, "host", "marvin"), TALLY_OK);
+    CHECK_INT(tally_resultset_meta_set(rs, "cpu", tally_resultset_meta_get(rs, "cpu")), TALLY_OK);
+    for (int i = 0; i < 5; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "k%d", i);
+        CHECK_INT(tally_resultset_meta_set(rs, key, "v"), TALLY_OK);
+    }
+    pairs_of(got, sizeof got, rs);
+    CHECK_STR(got, "kernel=6.8;host=marvin;cpu=x86;k0=v;k1=v;k2=v;k3=v;k4=v;");
+    /* A second block onto a list that has pairs: one meta_set each (later values win). */
+    static const char more[] = "kernel\0" "6.9\0" "new\0" "1";
+    CHECK_INT(tally__resultset_meta_adopt(rs, more, sizeof more), TALLY_OK);
+    CHECK_STR(tally_resultset_meta_get(rs, "kernel"), "6.9");
+    CHECK_STR(tally_resultset_meta_get(rs, "new"), "1");
+    CHECK_INT(tally_resultset_meta_count(rs), 9);
+    tally_resultset_free(rs);
+
+    /* A key twice in one block: the later value, in the first one's place. */
+    CHECK_INT(tally_resultset_new(&rs, "twice"), TALLY_OK);
+    static const char twice[] = "a\0" "1\0" "b\0" "2\0" "a\0" "3";
+    CHECK_INT(tally__resultset_meta_adopt(rs, twice, sizeof twice), TALLY_OK);
+    pairs_of(got, sizeof got, rs);
+    CHECK_STR(got, "a=3;b=2;");
+    CHECK_INT(tally__resultset_meta_adopt(rs, "", 0), TALLY_OK); /* no pairs */
+    CHECK_INT(tally_resultset_meta_count(rs), 2);
+    /* Not lists: a text without its NUL, a key without a value, an empty key; nothing set. */
+    CHECK_INT(tally__resultset_meta_adopt(rs, "x\0y", 3), TALLY_EINVAL);
+    CHECK_INT(tally__resultset_meta_adopt(rs, "x\0y\0z", 6), TALLY_EINVAL);
+    CHECK_INT(tally__resultset_meta_adopt(rs, "\0y", 3), TALLY_EINVAL);
+    CHECK_INT(tally__resultset_meta_adopt(rs, NULL, 2), TALLY_EINVAL);
+    CHECK_INT(tally_resultset_meta_count(rs), 2);
+    tally_resultset_free(rs);
+
+    /* More keys than are compared pairwise (32): the general path, the same pairs. */
+    CHECK_INT(tally_resultset_new(&rs, "many"), TALLY_OK);
+    char big[40 * 8];
+    size_t len = 0;
+    for (int i = 0; i < 40; i++) {
+        int n = snprintf(big + len, sizeof big - len, "k%02d", i);
+        len += (size_t)n + 1; /* the key and its NUL */
+        big[len++] = 'v';
+        big[len++] = '\0';
+    }
+    CHECK_INT(tally__resultset_meta_adopt(rs, big, len), TALLY_OK);
+    CHECK_INT(tally_resultset_meta_count(rs), 40);
+    CHECK_STR(tally_resultset_meta_get(rs, "k39"), "v");
+    tally_resultset_free(rs);
+}
+
 static void test_merge(void)
 {
     tally_results *into, *from;
@@ -227,6 +299,7 @@ int main(void)
     test_build_and_find();
     test_invalid_and_duplicates();
     test_metadata();
+    test_metadata_block();
     test_merge();
     return check_summary();
 }

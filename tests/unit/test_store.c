@@ -131,8 +131,35 @@ static int has_index(tally_store *s, const char *name)
     return found;
 }
 
-/* Version 1 first (the store is new), a set recorded in it; opening it again migrates it to
- * version 2, keeping the set and adding the indexes of version 2. */
+/* The metadata of the set of this label, in order, as "key=value;..." (store.* keys left out:
+ * their values differ from run to run). */
+static void meta_of(char *out, size_t cap, tally_store *s, const char *label)
+{
+    tally_store_query q = TALLY_STORE_QUERY_INIT;
+    q.label = label;
+    tally_results *r = select_q(s, &q);
+    out[0] = '\0';
+    const tally_resultset *rs = tally_results_count(r) == 1 ? tally_results_at(r, 0) : NULL;
+    for (size_t i = 0; rs && i < tally_resultset_meta_count(rs); i++) {
+        const char *key, *value;
+        tally_resultset_meta_at(&key, &value, rs, i);
+        if (strncmp(key, "store.", 6) != 0)
+            snprintf(out + strlen(out), cap - strlen(out), "%s=%s;", key, value);
+    }
+    tally_results_free(r);
+}
+
+static int count_row(void *ctx, const tally__db_value *cols, size_t n)
+{
+    if (n == 1 && cols[0].type == TALLY__DB_INT)
+        *(long long *)ctx = cols[0].i;
+    return 0;
+}
+
+/* Version 1 first (the store is new), a set recorded in it; then version 2, another set
+ * recorded; opening it again migrates it to the current version 3, keeping both sets with their
+ * metadata in order (version 3 fills result_set.meta from set_meta) and adding the indexes of
+ * versions 2 and 3. */
 static void test_migration(void)
 {
     tally_store *s = NULL;
@@ -145,17 +172,43 @@ static void test_migration(void)
     CHECK(!has_index(s, "result_set_latest"));
     CHECK_INT(record(s, make_set("v1", "0000aaaa", "main", "m1", "2026-01-01T00:00:00Z", 1.0)),
               1);
+    /* Selecting needs the current version: only these tests open an older one. */
+    tally_results *none = NULL;
+    tally_store_query all = TALLY_STORE_QUERY_INIT;
+    tally_results_new(&none);
+    CHECK_INT(tally_store_select(none, s, &all), TALLY_EINVAL);
+    tally_results_free(none);
+    tally_store_close(s);
+    CHECK_INT(tally__store_open_at(&s, url, NULL, 2), TALLY_OK);
+    if (s == NULL)
+        return;
+    CHECK_INT(tally_store_schema_version(s), 2);
+    CHECK(has_index(s, "result_set_latest"));
+    tally_resultset *v2 = make_set("v2", "0000bbbb", NULL, "m1", "2026-01-02T00:00:00Z", 2.0);
+    tally_resultset_meta_set(v2, "kernel", "6.1 \"x\"; =y");
+    CHECK_INT(record(s, v2), 1);
     tally_store_close(s);
     CHECK_INT(tally_store_open(&s, url, NULL), TALLY_OK);
     if (s == NULL)
         return;
-    CHECK_INT(tally_store_schema_version(s), 2);
-    CHECK_INT(tally_store_schema_current(), 2);
+    CHECK_INT(tally_store_schema_version(s), 3);
+    CHECK_INT(tally_store_schema_current(), 3);
     CHECK(has_index(s, "result_set_latest"));
     CHECK(has_index(s, "benchmark_set"));
-    tally_store_query q = TALLY_STORE_QUERY_INIT;
-    q.label = "v1";
-    CHECK_INT(count_q(s, &q), 1);
+    CHECK(has_index(s, "benchmark_series"));
+    long long filled = -1;
+    CHECK_INT(s->ops->query(s->db, "SELECT COUNT(*) FROM result_set WHERE meta IS NOT NULL",
+                            NULL, 0, count_row, &filled),
+              TALLY_OK);
+    CHECK_INT(filled, 2);
+    /* make_set's keys in the order it set them (the store's own keys aside). */
+    char meta[512];
+    meta_of(meta, sizeof meta, s, "v1");
+    CHECK_STR(meta, "commit=0000aaaa;branch=main;machine=m1;time=2026-01-01T00:00:00Z;"
+                    "source_file=v1;");
+    meta_of(meta, sizeof meta, s, "v2");
+    CHECK_STR(meta, "commit=0000bbbb;machine=m1;time=2026-01-02T00:00:00Z;source_file=v2;"
+                    "kernel=6.1 \"x\"; =y;");
     tally_store_close(s);
 }
 
@@ -237,9 +290,10 @@ static void test_filters(tally_store *s)
     record(s, make_set("run", "3333cccc", "main", "m2", "2026-01-04T00:00:00Z", 4.0));
     record(s, make_set("run", "4444dddd", "feature", "m1", "2026-01-05T00:00:00Z", 5.0));
     record(s, make_set("run", "5555eeee", "main", "m1", "2026-01-06T00:00:00Z", 6.0));
-    /* Stored now (v1 2026-01-01, base 01-02 and the four above): counted by hand. */
+    /* Stored now (v1 2026-01-01 main m1, v2 01-02 no branch m1, base 01-02 and the four above):
+     * counted by hand. */
     tally_store_query q = TALLY_STORE_QUERY_INIT;
-    CHECK_INT(count_q(s, &q), 6);
+    CHECK_INT(count_q(s, &q), 7);
     q.branch = "main";
     CHECK_INT(count_q(s, &q), 5);
     q.machine = "m1";
@@ -354,10 +408,10 @@ static void test_refused(tally_store *s)
     tally_results_free(r);
 }
 
-/* The order of a selection whatever the order rows are stored in: the set and metadata queries
- * ask for none and the rows are put in order after reading. A set recorded last with the
- * earliest time comes first (time order, docs/store.md); metadata rows stored in reverse come
- * back in the order of their positions (a, b, c: the positions given here). */
+/* The order of a selection whatever the order rows are stored in: the set query asks for none
+ * and the sets are put in order after reading. A set recorded last with the earliest time comes
+ * first (time order, docs/store.md); a set's metadata comes back in the order of its block
+ * (result_set.meta), not sorted (c, b, a: the order written here). */
 static void test_order(tally_store *s)
 {
     record(s, make_set("early", "8888", "main", "m9", "2025-06-01T00:00:00Z", 1.0));
@@ -374,24 +428,17 @@ static void test_order(tally_store *s)
                          ? tally_resultset_meta_get(tally_results_at(r, 1), "store.id")
                          : NULL;
     CHECK(id != NULL);
-    tally__db_value p[4] = {tally__db_int(id ? atoll(id) : 0)};
-    CHECK_INT(s->ops->exec(s->db, "DELETE FROM set_meta WHERE set_id = ?", p, 1), TALLY_OK);
-    static const char *const rows[][2] = {{"c", "z"}, {"b", "y"}, {"a", "x"}};
-    for (int i = 0; i < 3; i++) {
-        p[1] = tally__db_int(2 - i);
-        p[2] = tally__db_text(rows[i][0]);
-        p[3] = tally__db_text(rows[i][1]);
-        CHECK_INT(s->ops->exec(s->db, "INSERT INTO set_meta (set_id, position, key, value) "
-                                      "VALUES (?, ?, ?, ?)", p, 4),
-                  TALLY_OK);
-    }
+    static const char block[] = "c\0" "z\0" "b\0" "y\0" "a\0" "x";
+    tally__db_value p[2] = {tally__db_blob(block, sizeof block),
+                            tally__db_int(id ? atoll(id) : 0)};
+    CHECK_INT(s->ops->exec(s->db, "UPDATE result_set SET meta = ? WHERE id = ?", p, 2), TALLY_OK);
     tally_results_free(r);
     r = select_q(s, &q);
     tally_resultset *rs = tally_results_count(r) == 2 ? tally_results_at(r, 1) : NULL;
     CHECK(rs != NULL);
     if (rs) {
         const char *key = NULL, *value = NULL;
-        static const char *const want[] = {"a", "b", "c", "store.id"};
+        static const char *const want[] = {"c", "b", "a", "store.id"};
         for (size_t i = 0; i < 4; i++) {
             CHECK_INT(tally_resultset_meta_at(&key, &value, rs, i), TALLY_OK);
             CHECK_STR(key, want[i]);
@@ -412,7 +459,7 @@ static int plan_row(void *ctx, const tally__db_value *cols, size_t ncols)
     plan *p = ctx;
     /* SQLite: id, parent, notused, detail. */
     const char *line = ncols == 4 && cols[3].type == TALLY__DB_TEXT ? cols[3].s : "";
-    if (strcmp(line, "SEARCH b USING INDEX benchmark_series (name=?)") == 0)
+    if (strcmp(line, "SEARCH b USING COVERING INDEX benchmark_series (name=?)") == 0)
         p->series++;
     else if (strcmp(line, "SEARCH c USING INDEX case_series (benchmark_id=? AND name=?)") == 0)
         p->cases++;
@@ -421,8 +468,8 @@ static int plan_row(void *ctx, const tally__db_value *cols, size_t ncols)
     return 0;
 }
 
-/* The series of one benchmark's case reads only its rows, through the two series indexes, with
- * no scan and no sort (SQLite's EXPLAIN QUERY PLAN text, the same lines bench_store prints on
+/* The series of one benchmark's case reads only its rows, through the two series indexes (the
+ * benchmark's covering: no benchmark row is read), with no scan and no sort (SQLite's EXPLAIN QUERY PLAN text, the same lines bench_store prints on
  * a store of 10,000 sets, docs/store.md "Speed"; on this store of a few sets too, since without
  * ANALYZE the planner's choice does not depend on the table sizes). */
 static void test_plan(tally_store *s)
@@ -469,6 +516,47 @@ static void test_not_finite(tally_store *s)
     tally_results_free(r);
 }
 
+/* A set's metadata block (result_set.meta) that another writer damaged: a key without its value
+ * fails the selection naming the set, nothing returned; a key given twice keeps the later value,
+ * as tally_resultset_meta_set would. The block is put back afterwards. */
+static void test_bad_meta(tally_store *s)
+{
+    tally_resultset *rs = make_set("meta", "0000cccc", "main", "m1", "2026-02-01T00:00:00Z", 3.0);
+    CHECK_INT(record(s, rs), 1);
+    long long id = 0;
+    tally__db_value label = tally__db_text("meta");
+    CHECK_INT(s->ops->query(s->db, "SELECT id FROM result_set WHERE label = ?", &label, 1,
+                            count_row, &id),
+              TALLY_OK);
+    tally_store_query q = TALLY_STORE_QUERY_INIT;
+    q.id = id;
+    static const char open_key[] = "commit\0" "0000cccc\0" "branch";
+    static const char twice[] = "a\0" "1\0" "b\0" "2\0" "a\0" "3";
+    tally__db_value p[] = {tally__db_blob(open_key, sizeof open_key), tally__db_int(id)};
+    CHECK_INT(s->ops->exec(s->db, "UPDATE result_set SET meta = ? WHERE id = ?", p, 2), TALLY_OK);
+    tally_results *r = NULL;
+    tally_results_new(&r);
+    CHECK_INT(tally_store_select(r, s, &q), TALLY_EFORMAT);
+    char want[64];
+    snprintf(want, sizeof want, "set %lld: its metadata", id);
+    CHECK(strstr(tally_error_last()->message, want) != NULL);
+    CHECK_INT(tally_results_count(r), 0);
+    tally_results_free(r);
+    p[0] = tally__db_blob(twice, sizeof twice);
+    CHECK_INT(s->ops->exec(s->db, "UPDATE result_set SET meta = ? WHERE id = ?", p, 2), TALLY_OK);
+    r = select_q(s, &q);
+    const tally_resultset *got = tally_results_count(r) == 1 ? tally_results_at(r, 0) : NULL;
+    CHECK(got != NULL);
+    if (got) {
+        CHECK_STR(tally_resultset_meta_get(got, "a"), "3");
+        CHECK_STR(tally_resultset_meta_get(got, "b"), "2");
+        CHECK_INT(tally_resultset_meta_count(got), 2 + 3); /* a, b, store.id/time/recorded */
+    }
+    tally_results_free(r);
+    CHECK_INT(s->ops->exec(s->db, "UPDATE result_set SET meta = NULL WHERE id = ?", &p[1], 1),
+              TALLY_OK);
+}
+
 /* A store of a newer schema is refused, naming both versions; restored afterwards. */
 static void test_newer(void)
 {
@@ -481,8 +569,11 @@ static void test_newer(void)
     CHECK_INT(tally_store_open(&t, url, NULL), TALLY_EFORMAT);
     CHECK(t == NULL);
     CHECK(strstr(tally_error_last()->message, "schema version 99") != NULL);
-    CHECK(strstr(tally_error_last()->message, "up to 2") != NULL);
-    CHECK_INT(s->ops->exec(s->db, "UPDATE schema_version SET version = 2", NULL, 0), TALLY_OK);
+    char up_to[32];
+    snprintf(up_to, sizeof up_to, "up to %d)", tally_store_schema_current());
+    CHECK(strstr(tally_error_last()->message, up_to) != NULL);
+    tally__db_value v = tally__db_int(tally_store_schema_current());
+    CHECK_INT(s->ops->exec(s->db, "UPDATE schema_version SET version = ?", &v, 1), TALLY_OK);
     tally_store_close(s);
 }
 
@@ -537,6 +628,7 @@ int main(void)
         test_refused(s);
         test_order(s);
         test_plan(s);
+        test_bad_meta(s);
         test_not_finite(s);
         test_shared_labels(s);
         tally_store_close(s);
