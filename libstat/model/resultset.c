@@ -188,7 +188,7 @@ static int meta_set(meta_list *m, const char *key, const char *value)
             return TALLY_OK;
         }
     }
-    if ((char *)m->items == m->block && m->count == m->cap) {
+    if (m->block != NULL && (char *)m->items == m->block && m->count == m->cap) {
         /* The items array of a block cannot grow in place: it moves to its own. */
         meta_entry *items = tally__reallocarray(NULL, m->cap * 2, sizeof *items);
         if (items == NULL)
