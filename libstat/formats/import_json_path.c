@@ -226,7 +226,13 @@ static int text_of(char *out, size_t room, const cJSON *v, const char *where, co
                    const char *what)
 {
     if (cJSON_IsString(v) && v->valuestring[0] != '\0') {
-        snprintf(out, room, "%s", v->valuestring);
+        /* Refused rather than cut: a cut text would be another name (or invalid UTF-8). */
+        size_t len = strlen(v->valuestring);
+        if (len >= room)
+            return tally__error_json(TALLY_ELIMIT, name, where, "a %s of %zu bytes: longer "
+                                                                "than the %zu this reader keeps",
+                                     what, len, room - 1);
+        memcpy(out, v->valuestring, len + 1);
         return TALLY_OK;
     }
     if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {

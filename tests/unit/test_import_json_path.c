@@ -87,6 +87,17 @@ static void test_errors(void)
     CHECK_INT(import_text(&r, imp, "{\"a\": [1, \"x\"]}", "n.json", &o), TALLY_EPARSE);
     CHECK_STR(last_message(), "n.json: $.a[1]: expected a number, found a string");
     CHECK(r == NULL);
+    /* A unit longer than the reader keeps (127 bytes) is refused, not cut (a cut could split a
+     * UTF-8 character): 130 'k's. */
+    char text[256];
+    snprintf(text, sizeof text, "{\"a\": [1], \"u\": \"%0130d\"}", 0);
+    for (char *p = strstr(text, "\"u\": \"") + 6; *p == '0'; p++)
+        *p = 'k';
+    o = paths("$.a", NULL, "$.u");
+    CHECK_INT(import_text(&r, imp, text, "u.json", &o), TALLY_ELIMIT);
+    CHECK_STR(last_message(), "u.json: $.u: a unit of 130 bytes: longer than the 127 this "
+                              "reader keeps");
+    CHECK(r == NULL);
 }
 
 int main(void)
