@@ -158,7 +158,8 @@ TALLY_API int tally_load_spec(tally_results *into, const char *spec, const tally
  * Detect the kind of an input from its first bytes: the format whose detector is the most
  * certain. Thread-safe.
  * @param out receives the kind; unchanged on failure.
- * @return ::TALLY_OK, ::TALLY_EFORMAT when nothing matches, ::TALLY_EINVAL for NULL arguments.
+ * @return ::TALLY_OK, ::TALLY_EFORMAT when nothing matches, ::TALLY_EPARSE for UTF-16 text (as
+ *         loading refuses it), ::TALLY_EINVAL for NULL arguments.
  */
 TALLY_API int tally_detect_kind(tally_input_kind *out, const char *data, size_t len);
 

@@ -22,17 +22,25 @@
 
 /* ---- choosing an importer ---- */
 
+/* A UTF-8 byte-order mark is accepted by every text reader. */
+static size_t bom_length(const char *data, size_t len)
+{
+    return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 int tally_detect_kind(tally_input_kind *out, const char *data, size_t len)
 {
     if (out == NULL || (data == NULL && len > 0))
         return tally__error(TALLY_EINVAL, "tally_detect_kind: NULL argument");
     const char *text = data ? data : "";
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-        text += 3;
-        len -= 3;
-    }
+    /* The checks loading runs before it detects, so that both refuse an input alike (UTF-16
+     * text: TALLY_EPARSE, naming the encoding). */
+    int rc = tally__check_not_utf16(text, len, "input");
+    if (rc != TALLY_OK)
+        return rc;
+    size_t bom = bom_length(text, len);
     const tally__importer *imp = NULL;
-    int rc = tally__detect(&imp, text, len, "input");
+    rc = tally__detect(&imp, text + bom, len - bom, "input");
     if (rc != TALLY_OK)
         return rc;
     *out = tally__importer_kind(imp);
@@ -154,12 +162,6 @@ static int read_options(tally_load_options *options, const tally_load_options *o
         options->kind = generic;
     }
     return check_options(options);
-}
-
-/* A UTF-8 byte-order mark is accepted by every text reader. */
-static size_t bom_length(const char *data, size_t len)
-{
-    return len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
 /* ---- a last line without its line end ---- */

@@ -119,6 +119,15 @@ static void test_detection(void)
     CHECK_INT(tally_detect_kind(&kind, "hello world\n", 12), TALLY_EFORMAT);
     CHECK_INT(tally_detect_kind(&kind, "", 0), TALLY_EFORMAT);
     CHECK_INT(tally_detect_kind(NULL, "", 0), TALLY_EINVAL);
+    /* UTF-16 text (a big-endian byte-order mark, then bytes no text holds: a fuzz input) is
+     * refused as loading refuses it, naming the encoding, not as an unknown format. */
+    static const char utf16[] = "\xFE\xFF\xFF\xF9: linux\ngoarch: amd64\n";
+    CHECK_INT(tally_detect_kind(&kind, utf16, sizeof(utf16) - 1), TALLY_EPARSE);
+    CHECK(strstr(tally_error_last()->message, "UTF-16BE text: tally reads UTF-8") != NULL);
+    tally_results *r = NULL;
+    CHECK_INT(tally_results_new(&r), TALLY_OK);
+    CHECK_INT(tally_load_buffer(r, utf16, sizeof(utf16) - 1, "u16", NULL), TALLY_EPARSE);
+    tally_results_free(r);
 }
 
 static void test_labels_and_specs(void)
