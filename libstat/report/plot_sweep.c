@@ -1,5 +1,6 @@
 /* The sweep plot of a benchmark: the row statistic against the case with its confidence
  * interval, one line per configuration (dots per case when the cases are names). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +186,11 @@ typedef struct value_axis {
  * computed from the exponent so that 1e-7 s reads "100" ns, not "99.99999999". */
 static void log_ticks(value_axis *v, double lo, double hi, double bottom, double top)
 {
-    double d0 = lo / 1.15, d1 = hi * 1.15;
+    /* The margins must not leave the double range: 1.7e308 * 1.15 is inf and a denormal / 1.15
+     * can be 0, whose logarithms no int holds (the exponent loop below casts them). */
+    double d0 = fmin(fmax(lo / 1.15, DBL_TRUE_MIN), DBL_MAX / 4), d1 = fmin(hi * 1.15, DBL_MAX);
+    if (!(d1 > d0))
+        d1 = d0 * 2;
     v->y.ticks.lo = d0;
     v->y.ticks.hi = d1;
     v->y.scale = (tally__svg_scale){d0, d1, bottom, top, 1};

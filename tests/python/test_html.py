@@ -254,6 +254,22 @@ def test_sweep_plot_of_long_named_cases_spanning_decades():
     assert min(y) > 0 and max(y) / min(y) >= 100
 
 
+def test_sweep_log_axis_at_the_ends_of_the_double_range():
+    # Means of 1.05 and 1.65e308 widgets span far more than 20x: a log axis. Its top margin,
+    # 1.65e308 * 1.15, is beyond the largest double (1.80e308) and its exponents were cast from
+    # inf: no ticks at all, and undefined behaviour. The axis now ends at the largest double, so
+    # it has ticks from 1 (10^0 within [1.05 / 1.15, ...]) up to 1e308, every one inside the plot.
+    cases = {"a": [1.0, 1.1], "b": [1.6e308, 1.7e308]}
+    r = tally.Report(results_of({"x": cases, "y": cases}, unit="widgets"), summaries_only=True)
+    (svg,) = plots(parse(r.to_html()), "plot-sweep")
+    assert texts(svg, "axis-title")[0].startswith("AMean, log scale")
+    t = ticks(svg, "y")
+    assert len(t) >= 2
+    assert all(math.isfinite(pos) for pos, _ in t)
+    top, bottom = min(pos for pos, _ in t), max(pos for pos, _ in t)
+    assert top >= 0 and bottom <= float(svg.get("height"))
+
+
 def test_sweep_axis_named_after_the_swept_parameter():
     cases = {f"{n}-clients": [n, n + 0.1] for n in (1, 2, 4, 8)}
     r = tally.Report(results_of({"a": cases, "b": cases}))
