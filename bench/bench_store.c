@@ -195,7 +195,8 @@ int main(int argc, char **argv)
     int fetch_only = argc > 1 && strcmp(argv[1], "--fetch") == 0;
     argv += fetch_only;
     argc -= fetch_only;
-    if (argc < 2) {
+    /* An option it does not know is not a store to create ("--help" made one). */
+    if (argc < 2 || argv[1][0] == '-') {
         fputs("usage: bench_store STORE [N] | bench_store --fetch STORE\n", stderr);
         return 2;
     }

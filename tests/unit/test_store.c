@@ -282,6 +282,24 @@ static void test_shared_labels(tally_store *s)
         CHECK(strcmp(tally_resultset_label(rs), expect) == 0);
     }
     tally_results_free(r);
+    /* A commit is compared within its label: both "x" sets keep their commits although one of
+     * them is also a commit of the "y" sets, which share it and so take their ids. */
+    record(s, make_set("x", "c1c1c1c1c1c1", "dups2", "m1", "2026-03-06T00:00:00Z", 26.0));
+    record(s, make_set("x", "c2c2c2c2c2c2", "dups2", "m1", "2026-03-07T00:00:00Z", 27.0));
+    record(s, make_set("y", "c1c1c1c1c1c1", "dups2", "m1", "2026-03-08T00:00:00Z", 28.0));
+    record(s, make_set("y", "c1c1c1c1c1c1ff", "dups2", "m1", "2026-03-09T00:00:00Z", 29.0));
+    q.branch = "dups2";
+    r = select_q(s, &q);
+    CHECK_INT(tally_results_count(r), 4);
+    const char *want2[] = {"x@c1c1c1c1c1c1", "x@c2c2c2c2c2c2", "y#", "y#"};
+    for (size_t i = 0; i < tally_results_count(r) && i < 4; i++) {
+        tally_resultset *rs = tally_results_at(r, i);
+        char expect[64];
+        snprintf(expect, sizeof expect, "%s%s", want2[i],
+                 want2[i][1] == '#' ? tally_resultset_meta_get(rs, "store.id") : "");
+        CHECK(strcmp(tally_resultset_label(rs), expect) == 0);
+    }
+    tally_results_free(r);
 }
 
 static void test_filters(tally_store *s)
