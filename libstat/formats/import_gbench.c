@@ -243,24 +243,24 @@ static int aggregate_row(tally_resultset *rs, const row *r, const char *name, ta
         return tally__error(TALLY_ENOMEM, "out of memory");
     tally_benchmark *b = tally_resultset_benchmark_find(rs, family);
     tally__free_mem(family);
-    for (size_t t = 0; b && t < 2; t++) {
-        int rc = case_name(cname, r, timings[t]);
+    /* The aggregate's name whole (a span on the fast path): a cut one could be another's. */
+    char *aggregate = b ? tally__strndup(r->aggregate, r->aggregate_len) : NULL;
+    int rc = b && aggregate == NULL ? tally__oom() : TALLY_OK;
+    for (size_t t = 0; rc == TALLY_OK && b && t < 2; t++) {
+        rc = case_name(cname, r, timings[t]);
         if (rc != TALLY_OK)
-            return rc;
+            break;
         tally_case *c = tally_benchmark_case_find(b, cname->data);
         /* BigO and RMS rows carry coefficients instead of times and name no run of samples. */
         if (c == NULL || !r->has_time[t])
             continue;
         double v;
         rc = row_time(&v, r, t, name, p);
-        char key[96];
-        snprintf(key, sizeof key, "reported.%.*s", (int)r->aggregate_len, r->aggregate);
         if (rc == TALLY_OK)
-            rc = tally__import_meta_number(c, key, v);
-        if (rc != TALLY_OK)
-            return rc;
+            rc = tally__import_reported(c, aggregate, v);
     }
-    return TALLY_OK;
+    tally__free_mem(aggregate);
+    return rc;
 }
 
 /* One row of a pass (0: the iteration rows, 1: the aggregates), its path in p. */

@@ -195,19 +195,27 @@ static int same_value(const char *a, const char *b)
     return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
 
-/* benchstat's unit normalisation. */
-static void normalise(char *unit, size_t size, double *scale, const tally__field *f)
+/* benchstat's unit normalisation of field f of line `line`. A unit too long for `unit` is
+ * refused rather than cut: a cut unit would be another one, or end inside a UTF-8 character. */
+static int normalise(char *unit, size_t size, double *scale, const tally__field *f,
+                     const char *name, unsigned long line)
 {
     *scale = 1;
+    int w;
     if (f->len > 3 && memcmp(f->s, "ns/", 3) == 0) {
-        snprintf(unit, size, "sec/%.*s", (int)(f->len - 3), f->s + 3);
+        w = snprintf(unit, size, "sec/%.*s", (int)(f->len - 3), f->s + 3);
         *scale = 1e-9;
     } else if (tally__field_is(f, "MB/s")) {
-        snprintf(unit, size, "B/s");
+        w = snprintf(unit, size, "B/s");
         *scale = 1e6;
     } else {
-        snprintf(unit, size, "%.*s", (int)f->len, f->s);
+        w = snprintf(unit, size, "%.*s", (int)f->len, f->s);
     }
+    if (w < 0 || (size_t)w >= size)
+        return tally__error_at(TALLY_ELIMIT, name, line, f->col,
+                               "a unit of %zu bytes: longer than the %zu this reader keeps",
+                               w < 0 ? f->len : (size_t)w, size - 1);
+    return TALLY_OK;
 }
 
 static int result_line(tally_resultset *rs, const tally__lines *l, const tally__field *f,
@@ -250,12 +258,16 @@ static int result_line(tally_resultset *rs, const tally__lines *l, const tally__
         int rc = tally__field_number(&v, &f[i], name, l->lineno, "value", "a number");
         if (rc != TALLY_OK)
             return rc;
-        char unit[128], bench[384];
-        normalise(unit, sizeof unit, &scale, &f[i + 1]);
+        char unit[128];
+        if ((rc = normalise(unit, sizeof unit, &scale, &f[i + 1], name, l->lineno)) != TALLY_OK)
+            return rc;
+        /* "BASE UNIT" built whole: the base is the caller's benchmark name, of any length. */
+        tally__buf named = TALLY__BUF_INIT;
         if (base)
-            snprintf(bench, sizeof bench, "%s %s", base, unit);
-        else
-            snprintf(bench, sizeof bench, "%s", unit);
+            tally__buf_printf(&named, "%s %s", base, unit);
+        if (named.failed)
+            return tally__oom();
+        const char *bench = base ? named.data : unit;
         size_t ulen = strlen(unit);
         tally_direction dir = ulen > 2 && strcmp(unit + ulen - 2, "/s") == 0
                                   ? TALLY_HIGHER_IS_BETTER
@@ -271,6 +283,7 @@ static int result_line(tally_resultset *rs, const tally__lines *l, const tally__
             rc = tally_case_meta_set(c, "gomaxprocs", dash + 1);
         if (rc == TALLY_OK && um && um->exact)
             rc = tally_case_meta_set(c, "assume", "exact");
+        tally__buf_dispose(&named);
         if (rc != TALLY_OK)
             return tally__error_at(rc, name, l->lineno, f[i].col, "%s",
                                    tally_error_last()->message);
@@ -292,10 +305,12 @@ static int unit_line(gotest *g, const tally__lines *l, const char *line, size_t 
                                "more than %d fields on a Unit line", MAX_FIELDS);
     char unit[128];
     double scale;
-    normalise(unit, sizeof unit, &scale, &f[1]);
+    int rc = normalise(unit, sizeof unit, &scale, &f[1], g->name, l->lineno);
+    if (rc != TALLY_OK)
+        return rc;
     unit_meta *u = (unit_meta *)unit_find(g, unit);
     if (u == NULL) {
-        int rc = grow((void **)&g->units, &g->unit_cap, g->nunits, sizeof *g->units);
+        rc = grow((void **)&g->units, &g->unit_cap, g->nunits, sizeof *g->units);
         if (rc != TALLY_OK)
             return rc;
         u = &g->units[g->nunits];

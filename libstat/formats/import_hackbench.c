@@ -47,7 +47,10 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                 return tally__error_at(TALLY_EPARSE, name, t.lines.lineno, t.f[5].col,
                                        "expected the number of groups, found '%.*s'",
                                        (int)t.f[5].len, t.f[5].s);
-            snprintf(casename, sizeof casename, "%.*s-groups", (int)t.f[5].len, t.f[5].s);
+            rc = tally__field_case_name(casename, sizeof casename, &t.f[5], "-groups",
+                                        "number of groups", name, t.lines.lineno);
+            if (rc != TALLY_OK)
+                return rc;
         } else if (t.nf >= 1 && tally__field_is(&t.f[0], "Time:")) {
             double v;
             if (t.nf < 2)

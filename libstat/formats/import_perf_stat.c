@@ -314,6 +314,20 @@ static int note_unsupported(reader *r, const perf_line *pl)
     return rc;
 }
 
+/* Metadata key = s[0..n) on the case, or on the result set when c is NULL: copied whole, since
+ * perf's texts (a counter value of many digits, a date) have no bound a buffer could keep, and
+ * a cut one would be another value or end inside a UTF-8 character. */
+static int meta_span(tally_resultset *rs, tally_case *c, const char *key, const char *s,
+                     size_t n)
+{
+    char *value = tally__strndup(s, n);
+    if (value == NULL)
+        return tally__oom();
+    int rc = c ? tally_case_meta_set(c, key, value) : tally_resultset_meta_set(rs, key, value);
+    tally__free_mem(value);
+    return rc;
+}
+
 static int data_line(reader *r, const perf_line *pl)
 {
     char event[256];
@@ -393,13 +407,10 @@ static int data_line(reader *r, const perf_line *pl)
     rc = tally_case_append(c, p->raw, p->n);
     r->samples += p->n;
     p->n = 0;
-    char text[64];
-    snprintf(text, sizeof text, "%.*s", (int)pl->value_len, pl->value);
     if (rc == TALLY_OK)
-        rc = tally_case_meta_set(c, "reported.perf_counter", text);
-    snprintf(text, sizeof text, "%.*s", (int)pl->variance_len, pl->variance);
+        rc = meta_span(NULL, c, "reported.perf_counter", pl->value, pl->value_len);
     if (rc == TALLY_OK)
-        rc = tally_case_meta_set(c, "reported.perf_variance", text);
+        rc = meta_span(NULL, c, "reported.perf_variance", pl->variance, pl->variance_len);
     return rc;
 }
 
@@ -416,11 +427,9 @@ static int one_line(reader *r, const char *line, size_t len)
                                    "the -v runs of '%s' have no perf stat -r summary line "
                                    "(truncated file?)", r->pend[0].event);
         pending_clear(r);
-        if (tally_resultset_meta_get(r->rs, "perf_started") == NULL) {
-            char date[128];
-            snprintf(date, sizeof date, "%.*s", (int)(n - strlen(STARTED)), s + strlen(STARTED));
-            return tally_resultset_meta_set(r->rs, "perf_started", date);
-        }
+        if (tally_resultset_meta_get(r->rs, "perf_started") == NULL)
+            return meta_span(r->rs, NULL, "perf_started", s + strlen(STARTED),
+                             n - strlen(STARTED));
         return TALLY_OK;
     }
     if (s[0] == '#')
@@ -429,7 +438,8 @@ static int one_line(reader *r, const char *line, size_t len)
         return TALLY_OK;
     perf_line pl;
     cJSON *doc = NULL;
-    char variance[32];
+    /* "%.2f" of any finite double: a sign, 309 digits, the point and two decimals */
+    char variance[320];
     int rc = s[0] == '{' ? json_fields(&pl, &doc, r, s, n, variance, sizeof variance)
              : memchr(s, ',', n) ? csv_fields(&pl, r, s, n)
                                  : run_line(r, s, n);

@@ -39,19 +39,18 @@ typedef struct reader {
     size_t held, cap;
 } reader;
 
-/* The benchmark "pgbench-WHAT", or the caller's --benchmark for the tps. */
-static void bench_name(char *bench, size_t room, const reader *rd, const char *what)
+/* The benchmark "pgbench-WHAT", or the caller's --benchmark for the tps, used as it is: a copy
+ * into a buffer could cut it. */
+static const char *bench_name(const reader *rd, const char *what)
 {
-    if (strcmp(what, "tps") == 0 && rd->opts && rd->opts->benchmark)
-        snprintf(bench, room, "%s", rd->opts->benchmark);
-    else
-        snprintf(bench, room, "pgbench-%s", what);
+    if (strcmp(what, "tps") == 0)
+        return tally__import_name(rd->opts, "pgbench-tps");
+    return "pgbench-latency";
 }
 
 static int add(reader *rd, const char *what, const char *unit, tally_direction dir, double v)
 {
-    char bench[96];
-    bench_name(bench, sizeof bench, rd, what);
+    const char *bench = bench_name(rd, what);
     rd->samples++;
     return tally__import_sample(rd->t.rs, bench, unit, dir,
                                 rd->case_name[0] ? rd->case_name : "all", v);
@@ -120,9 +119,7 @@ static int closing(reader *rd, const char *what, const char *unit, tally_directi
         return rc;
     if (rd->progress == 0)
         return add(rd, what, unit, dir, v);
-    char bench[96];
-    bench_name(bench, sizeof bench, rd, what);
-    return tally__import_case_meta_number(rd->t.rs, bench,
+    return tally__import_case_meta_number(rd->t.rs, bench_name(rd, what),
                                           rd->case_name[0] ? rd->case_name : "all", key, v);
 }
 
@@ -143,11 +140,9 @@ static int one_line(void *ctx)
         rd->progress = 0;
         return TALLY_OK;
     }
-    if (tally__starts_with(s, n, "number of clients:") && t->nf >= 4) {
-        snprintf(rd->case_name, sizeof rd->case_name, "%.*s-clients", (int)t->f[3].len,
-                 t->f[3].s);
-        return TALLY_OK;
-    }
+    if (tally__starts_with(s, n, "number of clients:") && t->nf >= 4)
+        return tally__field_case_name(rd->case_name, sizeof rd->case_name, &t->f[3], "-clients",
+                                      "number of clients", rd->name, t->lines.lineno);
     if (tally__starts_with(s, n, "progress: "))
         return progress_line(rd);
     if (tally__starts_with(s, n, "tps = ")) {

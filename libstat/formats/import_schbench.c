@@ -66,29 +66,35 @@ static int block_kind(const char *line, size_t n)
 
 static int flush(state *s)
 {
-    for (size_t i = 0; i < s->count; i++) {
+    /* Built whole: the base is the caller's benchmark name, of any length. */
+    tally__buf bench = TALLY__BUF_INIT;
+    int rc = TALLY_OK;
+    for (size_t i = 0; rc == TALLY_OK && i < s->count; i++) {
         const pending *q = &s->p[i];
         /* The runner's names (docs/importers.md): one benchmark per percentile, the average
          * rps as "schbench-rps"; the case is the run's configuration, unknown in the output:
          * "all" (name it with --case, e.g. 8-workers). */
-        char bench[256];
+        bench.len = 0;
         if (q->kind == RPS && strcmp(q->casename, "average") == 0)
-            snprintf(bench, sizeof bench, "%s-rps", s->base);
+            tally__buf_printf(&bench, "%s-rps", s->base);
         else
-            snprintf(bench, sizeof bench, "%s-%s-%s", s->base, suffix[q->kind], q->casename);
-        tally_benchmark *b = tally_resultset_benchmark_find(s->rs, bench);
-        int rc = tally__import_sample(s->rs, bench, q->kind == RPS ? "requests/s" : "usec",
-                                      q->kind == RPS ? TALLY_HIGHER_IS_BETTER
-                                                     : TALLY_LOWER_IS_BETTER,
-                                      CASE_NAME, q->value);
+            tally__buf_printf(&bench, "%s-%s-%s", s->base, suffix[q->kind], q->casename);
+        if (bench.failed) {
+            rc = tally__oom();
+            break;
+        }
+        tally_benchmark *b = tally_resultset_benchmark_find(s->rs, bench.data);
+        rc = tally__import_sample(s->rs, bench.data, q->kind == RPS ? "requests/s" : "usec",
+                                  q->kind == RPS ? TALLY_HIGHER_IS_BETTER : TALLY_LOWER_IS_BETTER,
+                                  CASE_NAME, q->value);
         if (rc == TALLY_OK && b == NULL && q->kind != RPS)
-            rc = tally_benchmark_set_statistic(tally_resultset_benchmark_find(s->rs, bench),
+            rc = tally_benchmark_set_statistic(tally_resultset_benchmark_find(s->rs, bench.data),
                                                TALLY_STAT_MEDIAN);
-        if (rc != TALLY_OK)
-            return rc;
     }
-    s->count = 0;
-    return TALLY_OK;
+    tally__buf_dispose(&bench);
+    if (rc == TALLY_OK)
+        s->count = 0;
+    return rc;
 }
 
 static void drop_kind(state *s, int kind)

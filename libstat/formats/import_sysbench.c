@@ -27,7 +27,6 @@ typedef struct run {
     char case_name[32];   /* "N-threads" */
     int intervals;        /* interval lines seen in this run */
     int in_latency;       /* within the "Latency (ms):" block */
-    char pct[8];          /* the latency percentile of the interval lines, "95" */
 } run;
 
 typedef struct reader {
@@ -38,20 +37,36 @@ typedef struct reader {
     size_t samples;
 } reader;
 
-/* The benchmark "sysbench[-TEST][-SUFFIX]", or the caller's --benchmark for the main figure. */
-static void bench_name(char *bench, size_t room, const reader *rd, const char *suffix)
+/* The benchmark "sysbench[-TEST][-SUFFIX]" written in `bench` (room for 96 bytes: the test is
+ * "cpu" or "memory", a suffix at most 31 bytes, see latency_suffix), or the caller's
+ * --benchmark for the main figure, used as it is: a copy could cut it. */
+static const char *bench_name(char *bench, size_t room, const reader *rd, const char *suffix)
 {
     if (suffix == NULL && rd->opts && rd->opts->benchmark)
-        snprintf(bench, room, "%s", rd->opts->benchmark);
-    else
-        snprintf(bench, room, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
-                 suffix ? "-" : "", suffix ? suffix : "");
+        return rd->opts->benchmark;
+    snprintf(bench, room, "sysbench%s%s%s%s", rd->r.test[0] ? "-" : "", rd->r.test,
+             suffix ? "-" : "", suffix ? suffix : "");
+    return bench;
+}
+
+/* "latency-pNN" from the percentile text p[0..n) at column `col`: refused rather than cut, since
+ * a cut percentile would name another benchmark. */
+static int latency_suffix(char *out, size_t room, const reader *rd, const char *p, size_t n,
+                          unsigned long col)
+{
+    size_t keep = room - sizeof "latency-p";
+    if (n > keep)
+        return tally__error_at(TALLY_ELIMIT, rd->name, rd->t.lines.lineno, col,
+                               "a percentile of %zu bytes: longer than the %zu this reader keeps",
+                               n, keep);
+    snprintf(out, room, "latency-p%.*s", (int)n, p);
+    return TALLY_OK;
 }
 
 static int add(reader *rd, const char *suffix, const char *unit, tally_direction dir, double v)
 {
-    char bench[96];
-    bench_name(bench, sizeof bench, rd, suffix);
+    char buf[96];
+    const char *bench = bench_name(buf, sizeof buf, rd, suffix);
     const char *c = rd->r.case_name[0] ? rd->r.case_name : "all";
     rd->samples++;
     int rc = tally__import_sample(rd->t.rs, bench, unit, dir, c, v);
@@ -96,12 +111,12 @@ static int interval_line(reader *rd)
         const tally__field *f = &rd->t.f[i + 1];
         if (!tally__field_is(&rd->t.f[i], "lat") || !tally__starts_with(f->s, f->len, "(ms,"))
             continue;
-        snprintf(rd->r.pct, sizeof rd->r.pct, "%.*s", (int)(f->len >= 8 ? f->len - 7 : 0),
-                 f->s + 4);
         rc = tally__field_number(&v, &rd->t.f[i + 2], rd->name, rd->t.lines.lineno, "latency",
                                  "a latency in ms");
         char suffix[32];
-        snprintf(suffix, sizeof suffix, "latency-p%s", rd->r.pct);
+        if (rc == TALLY_OK)
+            rc = latency_suffix(suffix, sizeof suffix, rd, f->s + 4, f->len >= 8 ? f->len - 7 : 0,
+                                f->col + 4);
         if (rc == TALLY_OK)
             rc = add(rd, suffix, "ms", TALLY_LOWER_IS_BETTER, v);
         if (rc != TALLY_OK)
@@ -128,8 +143,8 @@ static int closing(reader *rd, const char *suffix, const char *unit, tally_direc
 {
     if (rd->r.intervals == 0)
         return add(rd, suffix, unit, dir, v);
-    char bench[96];
-    bench_name(bench, sizeof bench, rd, suffix);
+    char buf[96];
+    const char *bench = bench_name(buf, sizeof buf, rd, suffix);
     return tally__import_case_meta_number(rd->t.rs, bench,
                                           rd->r.case_name[0] ? rd->r.case_name : "all", key, v);
 }
@@ -147,11 +162,9 @@ static int one_line(void *ctx)
         memset(&rd->r, 0, sizeof rd->r);
         return TALLY_OK;
     }
-    if (tally__starts_with(trimmed, n, "Number of threads:") && t->nf >= 4) {
-        snprintf(rd->r.case_name, sizeof rd->r.case_name, "%.*s-threads", (int)t->f[3].len,
-                 t->f[3].s);
-        return TALLY_OK;
-    }
+    if (tally__starts_with(trimmed, n, "Number of threads:") && t->nf >= 4)
+        return tally__field_case_name(rd->r.case_name, sizeof rd->r.case_name, &t->f[3],
+                                      "-threads", "number of threads", rd->name, t->lines.lineno);
     if (tally__starts_with(trimmed, n, "Prime numbers limit:")) {
         snprintf(rd->r.test, sizeof rd->r.test, "cpu");
         return TALLY_OK;
@@ -195,8 +208,9 @@ static int one_line(void *ctx)
     if (rd->r.in_latency && t->nf >= 3 && tally__field_is(&t->f[1], "percentile:")) {
         rc = number_after(&v, &found, rd, "percentile:", "latency");
         char suffix[32];
-        snprintf(suffix, sizeof suffix, "latency-p%.*s", (int)(t->f[0].len > 2 ? t->f[0].len - 2 : 0),
-                 t->f[0].s);
+        if (rc == TALLY_OK)
+            rc = latency_suffix(suffix, sizeof suffix, rd, t->f[0].s,
+                                t->f[0].len > 2 ? t->f[0].len - 2 : 0, t->f[0].col);
         return rc ? rc : closing(rd, suffix, "ms", TALLY_LOWER_IS_BETTER, v,
                                  "sysbench.latency_percentile");
     }

@@ -54,9 +54,11 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                                    "expected the number of clients, found '%.*s'", (int)t.f[3].len,
                                    t.f[3].s);
         char casename[64];
-        snprintf(casename, sizeof casename, "%.*s-clients", (int)t.f[3].len, t.f[3].s);
-        rc = tally__import_sample(t.rs, tally__import_name(opts, "tbench"), "MB/s",
-                                  TALLY_HIGHER_IS_BETTER, casename, v);
+        rc = tally__field_case_name(casename, sizeof casename, &t.f[3], "-clients",
+                                    "number of clients", name, t.lines.lineno);
+        if (rc == TALLY_OK)
+            rc = tally__import_sample(t.rs, tally__import_name(opts, "tbench"), "MB/s",
+                                      TALLY_HIGHER_IS_BETTER, casename, v);
         if (rc != TALLY_OK)
             return rc;
         samples++;

@@ -222,6 +222,21 @@ int tally__field_is(const tally__field *f, const char *word)
     return strlen(word) == f->len && memcmp(f->s, word, f->len) == 0;
 }
 
+int tally__field_case_name(char *out, size_t room, const tally__field *f, const char *suffix,
+                           const char *what, const char *name, unsigned long line)
+{
+    /* Refused rather than cut: a cut text would name another case, or end inside a UTF-8
+     * character (a count's text may run to TALLY__NUMBER_MAX bytes, "0000...2"). */
+    size_t keep = room - strlen(suffix) - 1;
+    if (f->len > keep)
+        return tally__error_at(TALLY_ELIMIT, name, line, f->col,
+                               "a %s of %zu bytes: longer than the %zu this reader keeps", what,
+                               f->len, keep);
+    memcpy(out, f->s, f->len);
+    memcpy(out + f->len, suffix, strlen(suffix) + 1);
+    return TALLY_OK;
+}
+
 int tally__starts_with(const char *s, size_t len, const char *prefix)
 {
     size_t n = strlen(prefix);
@@ -451,9 +466,12 @@ int tally__import_params_text(tally__buf *out, const cJSON *params, const char *
 
 int tally__import_reported(tally_case *c, const char *key, double v)
 {
-    char meta[96];
-    snprintf(meta, sizeof meta, "reported.%s", key);
-    return tally__import_meta_number(c, meta, v);
+    /* Built whole: a key may come from the file (Google Benchmark's aggregate names). */
+    tally__buf meta = TALLY__BUF_INIT;
+    tally__buf_printf(&meta, "reported.%s", key);
+    int rc = meta.failed ? tally__oom() : tally__import_meta_number(c, meta.data, v);
+    tally__buf_dispose(&meta);
+    return rc;
 }
 
 int tally__json_import_tree(tally_results *into, const char *data, size_t len, const char *name,

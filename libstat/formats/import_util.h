@@ -85,6 +85,12 @@ int tally__fields_next(tally__lines *l, const char **line, size_t *n, tally__fie
 /* 1 when field f equals the NUL-terminated word. */
 int tally__field_is(const tally__field *f, const char *word);
 
+/* The case name "<field f><suffix>" ("8-clients") into out[0..room), room > strlen(suffix); a
+ * field too long for it is TALLY_ELIMIT at its column in line `line` of file `name`: "a WHAT of
+ * N bytes: longer than the M this reader keeps" (what "number of clients"). */
+int tally__field_case_name(char *out, size_t room, const tally__field *f, const char *suffix,
+                           const char *what, const char *name, unsigned long line);
+
 /* 1 when the first byte of data[0..len) after blanks opens a JSON object: the first test of the
  * JSON importers' sniffers. */
 int tally__sniff_json_object(const char *data, size_t len);

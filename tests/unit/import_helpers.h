@@ -90,6 +90,38 @@ static inline tally_case *find_case(const tally_results *r, const char *bench, c
     return b ? tally_benchmark_case_find(b, casename) : NULL;
 }
 
+/* The sample count of that case, 0 when it is missing (or r is NULL). */
+static inline size_t case_sample_count(const tally_results *r, const char *bench,
+                                       const char *casename)
+{
+    const tally_case *c = r ? find_case(r, bench, casename) : NULL;
+    return c ? tally_case_sample_count(c) : 0;
+}
+
+/* Metadata `key` of that case, NULL when the case is missing (or r is NULL). */
+static inline const char *case_meta(const tally_results *r, const char *bench,
+                                    const char *casename, const char *key)
+{
+    const tally_case *c = r ? find_case(r, bench, casename) : NULL;
+    return c ? tally_case_meta_get(c, key) : NULL;
+}
+
+/* 1 when `text` (as file `name`) is refused with `code` and exactly `message`, loading nothing;
+ * else 0, the difference written to stderr. */
+static inline int refused_with(const tally__importer *imp, const char *text, const char *name,
+                               int code, const char *message)
+{
+    tally_results *r = NULL;
+    int rc = import_text(&r, imp, text, name, NULL);
+    const char *got = tally_error_last()->message;
+    int ok = rc == code && r == NULL && strcmp(got, message) == 0;
+    if (!ok)
+        fprintf(stderr, "%s: code %d (want %d), message '%s'\n    want '%s'%s\n", name, rc, code,
+                got, message, r ? ", and results were loaded" : "");
+    tally_results_free(r);
+    return ok;
+}
+
 static inline const char *last_message(void)
 {
     return tally_error_last()->message;

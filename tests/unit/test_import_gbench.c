@@ -241,6 +241,39 @@ static void test_row_paths(void)
     }
 }
 
+/* Two aggregate names of 100 bytes that differ in their last byte: cut to the 86 bytes a key
+ * of 96 kept after "reported.", they were one key, the second value in place of the first. Both
+ * come through whole, on the row scanner's path and on the tree's (the escaped slash sends the
+ * text there). */
+#define Q30 "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+#define AGGREGATE Q30 Q30 Q30 "qqqqqqqqq"
+static void test_long_aggregate(void)
+{
+    for (int tree = 0; tree < 2; tree++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"benchmarks\": [\n"
+                 " {\"name\": \"BM_a%s1\", \"run_type\": \"iteration\", \"real_time\": 1.5, "
+                 "\"cpu_time\": 1},\n"
+                 " {\"name\": \"BM_a/1_a\", \"run_name\": \"BM_a/1\", \"run_type\": \"aggregate\", "
+                 "\"aggregate_name\": \"" AGGREGATE "1\", \"real_time\": 2, \"cpu_time\": 3},\n"
+                 " {\"name\": \"BM_a/1_b\", \"run_name\": \"BM_a/1\", \"run_type\": \"aggregate\", "
+                 "\"aggregate_name\": \"" AGGREGATE "2\", \"real_time\": 4, \"cpu_time\": 5}\n"
+                 "]}",
+                 tree ? "\\/" : "/");
+        tally_results *r;
+        CHECK_INT(import_text(&r, imp, text, "long.json", NULL), TALLY_OK);
+        static const char *const real = "BM_a/1/real_time", *const cpu = "BM_a/1/cpu_time";
+        CHECK_STR(case_meta(r, "BM_a", real, "reported." AGGREGATE "1"), "2");
+        CHECK_STR(case_meta(r, "BM_a", real, "reported." AGGREGATE "2"), "4");
+        CHECK_STR(case_meta(r, "BM_a", cpu, "reported." AGGREGATE "1"), "3");
+        CHECK_STR(case_meta(r, "BM_a", cpu, "reported." AGGREGATE "2"), "5");
+        tally_results_free(r);
+    }
+}
+#undef AGGREGATE
+#undef Q30
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("gbench/repetitions.json", imp, 90));
@@ -255,6 +288,7 @@ int main(void)
     test_errors();
     test_old_files();
     test_row_paths();
+    test_long_aggregate();
     test_sniff();
     return check_summary();
 }

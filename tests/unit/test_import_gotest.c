@@ -229,6 +229,39 @@ static void test_units(void)
     CHECK_STR(last_message(), "u.txt:1:11: expected key=value on a Unit line, found 'exact'");
 }
 
+/* A unit longer than the reader keeps (127 bytes) is refused, not cut: cut, two units that
+ * differ past byte 127 were one benchmark. 127 bytes still fit, whole. The caller's benchmark
+ * name (400 bytes, before " UNIT") is not limited at all. */
+static void test_long_names(void)
+{
+    tally_results *r;
+    char unit[131], text[200];
+    memset(unit, 'u', 130);
+    unit[130] = '\0';
+    snprintf(text, sizeof text, "BenchmarkX 10 5 %s\n", unit);
+    CHECK(refused_with(imp, text, "long.txt", TALLY_ELIMIT,
+                       "long.txt:1:17: a unit of 130 bytes: longer than the 127 this reader "
+                       "keeps"));
+    snprintf(text, sizeof text, "Unit %s better=higher\nBenchmarkX 10 5 B/op\n", unit);
+    CHECK(refused_with(imp, text, "unit.txt", TALLY_ELIMIT,
+                       "unit.txt:1:6: a unit of 130 bytes: longer than the 127 this reader "
+                       "keeps"));
+    unit[127] = '\0';
+    snprintf(text, sizeof text, "BenchmarkX 10 5 %s\n", unit);
+    CHECK_INT(import_text(&r, imp, text, "fits.txt", NULL), TALLY_OK);
+    CHECK_INT(case_sample_count(r, unit, "X"), 1);
+    tally_results_free(r);
+    char base[401], bench[420];
+    memset(base, 'b', 400);
+    base[400] = '\0';
+    snprintf(bench, sizeof bench, "%s sec/op", base);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.benchmark = base;
+    CHECK_INT(import_text(&r, imp, "BenchmarkX 10 5 ns/op\n", "base.txt", &opts), TALLY_OK);
+    CHECK_INT(case_sample_count(r, bench, "X"), 1);
+    tally_results_free(r);
+}
+
 int main(void)
 {
     test_bench();
@@ -236,6 +269,7 @@ int main(void)
     test_configurations();
     test_units();
     test_errors();
+    test_long_names();
     test_sniff();
     return check_summary();
 }

@@ -63,6 +63,24 @@ static void test_errors(void)
     CHECK(r == NULL);
 }
 
+/* A number of groups longer than the case name keeps (56 bytes before "-groups") is refused,
+ * not cut: cut, two counts that differ past byte 56 were one case. 56 bytes still fit, whole. */
+static void test_long_count(void)
+{
+    tally_results *r;
+    char text[200];
+    snprintf(text, sizeof text, "Running in process mode with %057d groups\nTime: 0.5\n", 2);
+    CHECK(refused_with(imp, text, "long.txt", TALLY_ELIMIT,
+                       "long.txt:1:30: a number of groups of 57 bytes: longer than the 56 this "
+                       "reader keeps"));
+    snprintf(text, sizeof text, "Running in process mode with %056d groups\nTime: 0.5\n", 2);
+    CHECK_INT(import_text(&r, imp, text, "fits.txt", NULL), TALLY_OK);
+    CHECK_INT(case_sample_count(r, "hackbench-process-sockets",
+                                "00000000000000000000000000000000000000000000000000000002-groups"),
+              1);
+    tally_results_free(r);
+}
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("hackbench/runs.txt", imp, 90));
@@ -72,6 +90,7 @@ int main(void)
 {
     test_runs();
     test_errors();
+    test_long_count();
     test_sniff();
     return check_summary();
 }

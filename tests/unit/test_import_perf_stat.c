@@ -80,6 +80,45 @@ static void test_errors(void)
     CHECK(r == NULL);
 }
 
+/* Texts longer than the reader once kept come through whole: a start date of 132 bytes whose
+ * "\xc3\xa9" (e acute) sat across the 127 bytes kept, a printed counter and a variance of 70
+ * bytes (63 were kept), and a -j variance printed with "%.2f" in 44 bytes (31 were kept). */
+#define Z22 "0000000000000000000000"
+#define COUNTER "281." Z22 Z22 Z22
+#define VARIANCE "0.40" Z22 Z22 Z22
+#define DATE "Wed Dec  2 09:16:49 2026 " Z22 Z22 Z22 Z22 "aaaaaaaaaaaaa\xc3\xa9 end"
+static void test_long_texts(void)
+{
+    tally_results *r;
+    CHECK_INT(import_text(&r, imp,
+                          "# started on " DATE "\n\n[ perf stat: executing run #1 ... ]\n"
+                          "page-faults: 281 1 1\n" COUNTER ",,page-faults," VARIANCE
+                          "%,1,100.00,,\n",
+                          "long.csv", NULL),
+              TALLY_OK);
+    if (!r)
+        return;
+    CHECK_INT(strlen(DATE), 132);
+    CHECK_STR(tally_resultset_meta_get(tally_results_at(r, 0), "perf_started"), DATE);
+    CHECK_INT(strlen(COUNTER), 70);
+    CHECK_STR(case_meta(r, "page-faults", "all", "reported.perf_counter"), COUNTER);
+    CHECK_STR(case_meta(r, "page-faults", "all", "reported.perf_variance"), VARIANCE);
+    tally_results_free(r);
+    CHECK_INT(import_text(&r, imp,
+                          "[ perf stat: executing run #1 ... ]\npage-faults: 281 1 1\n"
+                          "{\"counter-value\" : \"281\", \"unit\" : \"\", \"event\" : "
+                          "\"page-faults\", \"variance\" : 1e40}\n",
+                          "long.json", NULL),
+              TALLY_OK);
+    CHECK_STR(case_meta(r, "page-faults", "all", "reported.perf_variance"),
+              "10000000000000000303786028427003666890752.00");
+    tally_results_free(r);
+}
+#undef DATE
+#undef VARIANCE
+#undef COUNTER
+#undef Z22
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("perf-stat/stat_r4_v.csv", imp, 90));
@@ -93,6 +132,7 @@ int main(void)
     test_json();
     test_intervals();
     test_errors();
+    test_long_texts();
     test_sniff();
     return check_summary();
 }

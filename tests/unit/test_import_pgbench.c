@@ -82,6 +82,29 @@ static void test_errors(void)
     CHECK(r == NULL);
 }
 
+/* Names longer than the reader once kept: a number of clients past the case name's 23 bytes
+ * (before "-clients") is refused, not cut; the caller's benchmark name (120 bytes here, 95 were
+ * kept) comes through whole. */
+static void test_long_names(void)
+{
+    tally_results *r;
+    char text[200];
+    snprintf(text, sizeof text, "pgbench (15.20)\nnumber of clients: %024d\n", 2);
+    CHECK(refused_with(imp, text, "long.txt", TALLY_ELIMIT,
+                       "long.txt:2:20: a number of clients of 24 bytes: longer than the 23 this "
+                       "reader keeps"));
+    snprintf(text, sizeof text,
+             "pgbench (15.20)\nnumber of clients: %023d\n"
+             "latency average = 1.5 ms\ntps = 5.0 (without initial connection time)\n", 2);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.benchmark = "pgbench-select-only-scale-100-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+    CHECK_INT(import_text(&r, imp, text, "fits.txt", &opts), TALLY_OK);
+    CHECK_INT(case_sample_count(r, opts.benchmark, "00000000000000000000002-clients"), 1);
+    CHECK_INT(case_sample_count(r, "pgbench-latency", "00000000000000000000002-clients"), 1);
+    tally_results_free(r);
+}
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("pgbench/progress.txt", imp, 90));
@@ -93,6 +116,7 @@ int main(void)
     test_progress();
     test_runs();
     test_errors();
+    test_long_names();
     test_sniff();
     return check_summary();
 }

@@ -90,6 +90,35 @@ static void test_errors(void)
     CHECK(r == NULL);
 }
 
+/* The caller's benchmark name of 300 bytes: its percentile benchmarks are named whole (255
+ * bytes were kept, so names that differ only in the percentile could be one). */
+static void test_long_base(void)
+{
+    char base[301], want[2][320];
+    memset(base, 'z', 300);
+    base[300] = '\0';
+    snprintf(want[0], sizeof want[0], "%s-wakeup-p50", base);
+    snprintf(want[1], sizeof want[1], "%s-wakeup-p99.5", base);
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.benchmark = base;
+    tally_results *r;
+    CHECK_INT(import_text(&r, imp,
+                          "Wakeup Latencies percentiles (usec) runtime 10 (s) (4 total samples)\n"
+                          "\t  50.0th: 7          (2 samples)\n"
+                          "\t  99.5000th: 40      (2 samples)\n"
+                          "\t  min=1, max=40\n",
+                          "long.txt", &opts),
+              TALLY_OK);
+    if (!r)
+        return;
+    CHECK_INT(tally_resultset_benchmark_count(tally_results_at(r, 0)), 2);
+    const tally_case *c = find_case(r, want[0], "all");
+    CHECK(c && tally_case_samples(c)[0] == 7);
+    c = find_case(r, want[1], "all");
+    CHECK(c && tally_case_samples(c)[0] == 40);
+    tally_results_free(r);
+}
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("schbench/runs.txt", imp, 90));
@@ -100,6 +129,7 @@ int main(void)
 {
     test_runs();
     test_errors();
+    test_long_base();
     test_sniff();
     return check_summary();
 }

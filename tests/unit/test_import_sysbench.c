@@ -85,6 +85,42 @@ static void test_errors(void)
     CHECK(r == NULL);
 }
 
+/* Names longer than the reader once kept. Refused, not cut: a number of threads past the case
+ * name's 23 bytes (before "-threads"), a percentile past the 22 bytes after "latency-p". Whole:
+ * an interval line's percentile of 8 bytes (7 were kept), the caller's benchmark name (120
+ * bytes, 95 were kept). */
+static void test_long_names(void)
+{
+    tally_results *r;
+    char text[200];
+    snprintf(text, sizeof text, "sysbench 1.0.20\nNumber of threads: %024d\n", 2);
+    CHECK(refused_with(imp, text, "t.txt", TALLY_ELIMIT,
+                       "t.txt:2:20: a number of threads of 24 bytes: longer than the 23 this "
+                       "reader keeps"));
+    /* the percentile of "(ms,NN%):" starts at column 33 */
+    snprintf(text, sizeof text, "sysbench 1.0.20\n[ 1s ] thds: 1 eps: 5.0 lat (ms,%023d%%): 0.04\n",
+             95);
+    CHECK(refused_with(imp, text, "i.txt", TALLY_ELIMIT,
+                       "i.txt:2:33: a percentile of 23 bytes: longer than the 22 this reader "
+                       "keeps"));
+    snprintf(text, sizeof text, "sysbench 1.0.20\nLatency (ms):\n    %023dth percentile: 0.04\n",
+             95);
+    CHECK(refused_with(imp, text, "c.txt", TALLY_ELIMIT,
+                       "c.txt:3:5: a percentile of 23 bytes: longer than the 22 this reader "
+                       "keeps"));
+    tally_load_options opts = TALLY_LOAD_OPTIONS_INIT;
+    opts.benchmark = "sysbench-oltp-read-write-yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+                     "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy";
+    CHECK_INT(import_text(&r, imp,
+                          "sysbench 1.0.20\nNumber of threads: 1\n"
+                          "[ 1s ] thds: 1 eps: 5.0 lat (ms,99.99999%): 0.04\n",
+                          "fits.txt", &opts),
+              TALLY_OK);
+    CHECK_INT(case_sample_count(r, opts.benchmark, "1-threads"), 1);
+    CHECK_INT(case_sample_count(r, "sysbench-latency-p99.99999", "1-threads"), 1);
+    tally_results_free(r);
+}
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("sysbench/cpu_interval.txt", imp, 90));
@@ -97,6 +133,7 @@ int main(void)
     test_runs();
     test_memory();
     test_errors();
+    test_long_names();
     test_sniff();
     return check_summary();
 }

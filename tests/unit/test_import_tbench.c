@@ -49,6 +49,24 @@ static void test_errors(void)
     CHECK(r == NULL);
 }
 
+/* A number of clients longer than the case name keeps (55 bytes before "-clients") is refused,
+ * not cut: cut, two counts that differ past byte 55 were one case. 55 bytes still fit, whole. */
+static void test_long_count(void)
+{
+    tally_results *r;
+    char text[160];
+    snprintf(text, sizeof text, "Throughput 1 MB/sec  %056d clients\n", 2);
+    CHECK(refused_with(imp, text, "long.txt", TALLY_ELIMIT,
+                       "long.txt:1:22: a number of clients of 56 bytes: longer than the 55 this "
+                       "reader keeps"));
+    snprintf(text, sizeof text, "Throughput 1 MB/sec  %055d clients\n", 2);
+    CHECK_INT(import_text(&r, imp, text, "fits.txt", NULL), TALLY_OK);
+    CHECK_INT(case_sample_count(r, "tbench",
+                                "0000000000000000000000000000000000000000000000000000002-clients"),
+              1);
+    tally_results_free(r);
+}
+
 static void test_sniff(void)
 {
     CHECK(sniffs_as("tbench/runs.txt", imp, 90));
@@ -58,6 +76,7 @@ int main(void)
 {
     test_runs();
     test_errors();
+    test_long_count();
     test_sniff();
     return check_summary();
 }
