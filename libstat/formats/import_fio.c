@@ -11,6 +11,7 @@
  * files of both versions compare; the note says which was read. A direction without I/O, a
  * latency without samples and fio's "sync" figures are left out, as the note says. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,8 +44,38 @@ typedef struct reading {
     tally__buf failed; /* the jobs fio says ended with an error, and the error */
 } reading;
 
+/* fio writes some of its notes to standard output, before the JSON ("note: both iodepth >= 1 and
+ * synchronous I/O engine are selected, queue depth will be capped at 1"; "fio: this platform
+ * does not support process shared mutexes, ..."), so the file of `fio --output-format=json >
+ * out.json` starts with them. The length of those lines (up to 64 of them), 0 when the file
+ * starts with its JSON, SIZE_MAX when it starts with any other text. */
+static size_t preamble_length(const char *data, size_t len)
+{
+    size_t i = 0;
+    for (int lines = 0; lines <= 64; lines++) {
+        size_t j = i;
+        while (j < len && tally__json_is_ws(data[j]))
+            j++;
+        if (j < len && data[j] == '{')
+            return i;
+        if (lines == 64 || !(tally__starts_with(data + i, len - i, "note: ") ||
+                             tally__starts_with(data + i, len - i, "fio: ")))
+            return SIZE_MAX;
+        const char *nl = memchr(data + i, '\n', len - i);
+        if (nl == NULL)
+            return SIZE_MAX;
+        i = (size_t)(nl - data) + 1;
+    }
+    return SIZE_MAX;
+}
+
 static int sniff(const char *data, size_t len)
 {
+    size_t skip = preamble_length(data, len);
+    if (skip == SIZE_MAX)
+        return 0;
+    data += skip;
+    len -= skip;
     if (!tally__sniff_json_object(data, len) ||
         !tally__sniff_has(data, len, "\"fio version\"", 4096))
         return 0;
@@ -386,7 +417,7 @@ static int latency_version(const cJSON *jobs, int *ns)
 }
 
 static int note(tally_results *into, const reading *r, const char *version, int ns, int known,
-                size_t numbered)
+                size_t numbered, const char *preamble)
 {
     tally__buf b = TALLY__BUF_INIT;
     tally__buf_printf(&b, "%s: %s JSON, %zu job%s", r->name, version, r->jobs,
@@ -411,13 +442,15 @@ static int note(tally_results *into, const reading *r, const char *version, int 
         tally__buf_printf(&b, "; left out: ");
         gaps_text(&b, r);
     }
+    if (preamble)
+        tally__buf_printf(&b, "; fio's lines before its JSON, not read: %s", preamble);
     int rc = b.failed ? tally__oom() : tally_results_note_add(into, b.data);
     tally__buf_dispose(&b);
     return rc;
 }
 
 static int read_root(tally_results *into, const cJSON *root, const char *name,
-                     const tally_load_options *opts, tally__jpath *p)
+                     const tally_load_options *opts, tally__jpath *p, const char *preamble)
 {
     if (!cJSON_IsObject(root))
         return tally__error_json(TALLY_EPARSE, name, "$", "expected fio's JSON object, found %s",
@@ -459,15 +492,60 @@ static int read_root(tally_results *into, const cJSON *root, const char *name,
         tally__buf_dispose(&why);
     }
     if (rc == TALLY_OK)
-        rc = r.failed.failed ? tally__oom() : note(into, &r, version, ns, known, j.numbered);
+        rc = r.failed.failed ? tally__oom() : note(into, &r, version, ns, known, j.numbered, preamble);
     tally__buf_dispose(&r.failed);
     return rc;
+}
+
+/* The JSON with fio's lines before it blanked (newlines kept, so that a JSON error keeps its
+ * line and column in the file), and those lines, blank ones left out, as one text ("LINE;
+ * LINE") for the note. */
+static int blank_preamble(char **json, tally__buf *lines, const char *data, size_t len,
+                          size_t skip)
+{
+    *json = tally__malloc(len ? len : 1);
+    if (*json == NULL)
+        return tally__oom();
+    memcpy(*json, data, len);
+    for (size_t i = 0; i < skip; i++)
+        if (data[i] != '\n')
+            (*json)[i] = ' ';
+    for (size_t i = 0; i < skip;) {
+        const char *nl = memchr(data + i, '\n', skip - i);
+        size_t end = nl ? (size_t)(nl - data) : skip, n = end - i;
+        while (n > 0 && tally__json_is_ws(data[i + n - 1]))
+            n--;
+        if (n > 0) {
+            if (lines->len > 0)
+                tally__buf_puts(lines, "; ");
+            tally__buf_append(lines, data + i, n);
+        }
+        i = end + 1;
+    }
+    return lines->failed ? tally__oom() : TALLY_OK;
 }
 
 static int parse(tally_results *into, const char *data, size_t len, const char *name,
                  const tally_load_options *opts)
 {
-    return tally__json_import_tree(into, data, len, name, opts, read_root);
+    size_t skip = preamble_length(data, len);
+    char *json = NULL;
+    tally__buf lines = TALLY__BUF_INIT;
+    int rc = TALLY_OK;
+    if (skip != SIZE_MAX && skip > 0)
+        rc = blank_preamble(&json, &lines, data, len, skip);
+    cJSON *root = NULL;
+    if (rc == TALLY_OK)
+        rc = tally__json_parse(&root, json ? json : data, len, name);
+    if (rc == TALLY_OK) {
+        tally__jpath p;
+        tally__jpath_init(&p);
+        rc = read_root(into, root, name, opts, &p, lines.len ? lines.data : NULL);
+    }
+    cJSON_Delete(root);
+    tally__free_mem(json);
+    tally__buf_dispose(&lines);
+    return rc;
 }
 
 const tally__importer tally__importer_fio = {

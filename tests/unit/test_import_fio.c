@@ -419,6 +419,44 @@ static void test_errors(void)
                  TALLY_EPARSE, "t:1:67: expected a bin's count (a whole number >= 0), found 'x'");
 }
 
+/* fio's notes on standard output before its JSON (noted.json, Debian's fio 3.33: "note: both
+ * iodepth >= 1 and synchronous I/O engine are selected, ..."): the file is fio's, read as if the
+ * notes were not there, and the note says which lines were not read. Expected: fio's own
+ * figures in the file (read iops 256000, bw 1024000 KiB/s, clat_ns mean 3229.273437). */
+static void test_noted(void)
+{
+    const tally__importer *f = &tally__importer_fio;
+    CHECK(sniffs_as("fio/noted.json", f, 90));
+    tally_results *r;
+    tally_load_options o = TALLY_LOAD_OPTIONS_INIT;
+    CHECK_INT(import_file(&r, f, "fio/noted.json", &o), TALLY_OK);
+    if (r != NULL) {
+        CHECK_REL(value_of(r, "read iops", "t"), 256000, 0);
+        CHECK_REL(value_of(r, "read bw", "t"), 1024000, 0);
+        CHECK_REL(value_of(r, "read clat mean", "t"), 3229.273437, 0);
+        CHECK(note_has(r, "; fio's lines before its JSON, not read: note: both iodepth >= 1 and "
+                          "synchronous I/O engine are selected, queue depth will be capped at "
+                          "1"));
+        tally_results_free(r);
+    }
+    /* Two of fio's lines (one ending in CR LF) and a blank one: joined in the note. */
+    CHECK_INT(import_text(&r, f, "note: a\r\nfio: b\n\n" JOB("read")
+                                 "{\"total_ios\": 3, \"iops\": 7, \"bw\": 1}}]}",
+                          "t", &o),
+              TALLY_OK);
+    if (r != NULL) {
+        CHECK_REL(value_of(r, "read iops", "j"), 7, 0);
+        CHECK(note_has(r, "not read: note: a; fio: b"));
+        tally_results_free(r);
+    }
+    /* A JSON error after them keeps its line and column in the file: line 4, column 17. */
+    expect_error(f, "note: a\r\nfio: b\n\n{\"fio version\": x}", TALLY_EPARSE,
+                 "t:4:17: invalid JSON near 'x}'");
+    /* Any other line first: not fio's JSON. */
+    expect_error(f, "starting the run now\n{\"fio version\": \"fio-3.33\", \"jobs\": []}",
+                 TALLY_EPARSE, "t:1:1: invalid JSON near 'starting the run'");
+}
+
 int main(void)
 {
     test_json_plus();
@@ -430,5 +468,6 @@ int main(void)
     test_hist_v2();
     test_job_error();
     test_errors();
+    test_noted();
     return check_summary();
 }
