@@ -417,7 +417,7 @@ static int latency_version(const cJSON *jobs, int *ns)
 }
 
 static int note(tally_results *into, const reading *r, const char *version, int ns, int known,
-                size_t numbered, const char *preamble)
+                size_t numbered)
 {
     tally__buf b = TALLY__BUF_INIT;
     tally__buf_printf(&b, "%s: %s JSON, %zu job%s", r->name, version, r->jobs,
@@ -442,15 +442,13 @@ static int note(tally_results *into, const reading *r, const char *version, int 
         tally__buf_printf(&b, "; left out: ");
         gaps_text(&b, r);
     }
-    if (preamble)
-        tally__buf_printf(&b, "; fio's lines before its JSON, not read: %s", preamble);
     int rc = b.failed ? tally__oom() : tally_results_note_add(into, b.data);
     tally__buf_dispose(&b);
     return rc;
 }
 
 static int read_root(tally_results *into, const cJSON *root, const char *name,
-                     const tally_load_options *opts, tally__jpath *p, const char *preamble)
+                     const tally_load_options *opts, tally__jpath *p)
 {
     if (!cJSON_IsObject(root))
         return tally__error_json(TALLY_EPARSE, name, "$", "expected fio's JSON object, found %s",
@@ -492,7 +490,7 @@ static int read_root(tally_results *into, const cJSON *root, const char *name,
         tally__buf_dispose(&why);
     }
     if (rc == TALLY_OK)
-        rc = r.failed.failed ? tally__oom() : note(into, &r, version, ns, known, j.numbered, preamble);
+        rc = r.failed.failed ? tally__oom() : note(into, &r, version, ns, known, j.numbered);
     tally__buf_dispose(&r.failed);
     return rc;
 }
@@ -529,20 +527,20 @@ static int parse(tally_results *into, const char *data, size_t len, const char *
                  const tally_load_options *opts)
 {
     size_t skip = preamble_length(data, len);
+    if (skip == 0 || skip == SIZE_MAX)
+        return tally__json_import_tree(into, data, len, name, opts, read_root);
     char *json = NULL;
     tally__buf lines = TALLY__BUF_INIT;
-    int rc = TALLY_OK;
-    if (skip != SIZE_MAX && skip > 0)
-        rc = blank_preamble(&json, &lines, data, len, skip);
-    cJSON *root = NULL;
+    int rc = blank_preamble(&json, &lines, data, len, skip);
     if (rc == TALLY_OK)
-        rc = tally__json_parse(&root, json ? json : data, len, name);
-    if (rc == TALLY_OK) {
-        tally__jpath p;
-        tally__jpath_init(&p);
-        rc = read_root(into, root, name, opts, &p, lines.len ? lines.data : NULL);
+        rc = tally__json_import_tree(into, json, len, name, opts, read_root);
+    if (rc == TALLY_OK && lines.len > 0) {
+        tally__buf text = TALLY__BUF_INIT;
+        tally__buf_printf(&text, "%s: fio's lines before its JSON, not read: %s", name,
+                          lines.data);
+        rc = text.failed ? tally__oom() : tally_results_note_add(into, text.data);
+        tally__buf_dispose(&text);
     }
-    cJSON_Delete(root);
     tally__free_mem(json);
     tally__buf_dispose(&lines);
     return rc;

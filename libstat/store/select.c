@@ -424,14 +424,16 @@ static const char *decimal(char *buf, size_t cap, long long v)
  * n log n comparisons (a tenth of a series fetch of 10,000 sets of one label). */
 typedef struct key_groups {
     tally__name_index ix;
-    const char **keys; /* the key of group i */
-    sel_set **first;   /* the first set of group i */
+    struct key_group {
+        const char *key; /* the key of the group */
+        sel_set *first;  /* its first set */
+    } *groups;
     size_t count, cap;
 } key_groups;
 
 static const char *group_key(const void *owner, size_t i)
 {
-    return ((const key_groups *)owner)->keys[i];
+    return ((const key_groups *)owner)->groups[i].key;
 }
 
 /* The group of `key` in *at, and its first set in *first; a key not seen before starts a group
@@ -440,17 +442,13 @@ static int key_group(size_t *at, sel_set **first, key_groups *g, const char *key
 {
     *at = tally__name_index_find(&g->ix, g, group_key, g->count, key);
     if (*at != (size_t)-1) {
-        *first = g->first[*at];
+        *first = g->groups[*at].first;
         return TALLY_OK;
     }
-    size_t cap = g->cap;
-    int rc = grow((void **)&g->keys, &cap, g->count, sizeof *g->keys);
-    if (rc == TALLY_OK)
-        rc = grow((void **)&g->first, &g->cap, g->count, sizeof *g->first);
+    int rc = grow((void **)&g->groups, &g->cap, g->count, sizeof *g->groups);
     if (rc != TALLY_OK)
         return rc;
-    g->keys[g->count] = key;
-    g->first[g->count] = s;
+    g->groups[g->count] = (struct key_group){key, s};
     rc = tally__name_index_added(&g->ix, g, group_key, g->count + 1);
     if (rc != TALLY_OK)
         return rc;
@@ -462,16 +460,15 @@ static int key_group(size_t *at, sel_set **first, key_groups *g, const char *key
 static void key_groups_free(key_groups *g)
 {
     tally__name_index_free(&g->ix);
-    tally__free_mem(g->keys);
-    tally__free_mem(g->first);
+    tally__free_mem(g->groups);
 }
 
 /* Mark the sets whose label another set of the selection shares (`dup_label`), and of those the
  * ones that share the first 12 characters of the commit too, or lack one (`dup_commit`). */
 static int find_repeats(selection *sel, sel_set **order, size_t n)
 {
-    key_groups labels = {TALLY__NAME_INDEX_INIT, NULL, NULL, 0, 0};
-    key_groups commits = {TALLY__NAME_INDEX_INIT, NULL, NULL, 0, 0};
+    key_groups labels = {TALLY__NAME_INDEX_INIT, NULL, 0, 0};
+    key_groups commits = {TALLY__NAME_INDEX_INIT, NULL, 0, 0};
     size_t *group = tally__calloc(n + 1, sizeof *group);
     int rc = group ? TALLY_OK : tally__oom();
     for (size_t i = 0; rc == TALLY_OK && i < n; i++) {

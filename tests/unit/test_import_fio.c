@@ -434,9 +434,9 @@ static void test_noted(void)
         CHECK_REL(value_of(r, "read iops", "t"), 256000, 0);
         CHECK_REL(value_of(r, "read bw", "t"), 1024000, 0);
         CHECK_REL(value_of(r, "read clat mean", "t"), 3229.273437, 0);
-        CHECK(note_has(r, "; fio's lines before its JSON, not read: note: both iodepth >= 1 and "
-                          "synchronous I/O engine are selected, queue depth will be capped at "
-                          "1"));
+        CHECK(note_has(r, "noted.json: fio's lines before its JSON, not read: note: both "
+                          "iodepth >= 1 and synchronous I/O engine are selected, queue depth will "
+                          "be capped at 1"));
         tally_results_free(r);
     }
     /* Two of fio's lines (one ending in CR LF) and a blank one: joined in the note. */
